@@ -1,0 +1,220 @@
+/**
+ * The one module that owns DuckDB: the instance, a small pool of connections, the statement
+ * timeout (a timer that interrupts the engine, not just the response), the row cap, and the
+ * conversion of results to JSON-safe values. Nothing else in the server touches DuckDB objects.
+ */
+import {
+  DuckDBInstance,
+  DuckDBConnection,
+  ResultReturnType,
+  BIGINT,
+  DOUBLE,
+  VARCHAR,
+  BOOLEAN,
+  SQLNULL,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { ERROR_CODES, ServiceError } from '../errors';
+import { fromDuckDBError } from './errors';
+import { toJsonValue, type JsonValue } from './values';
+import { quoteIdent } from '../sql/lexer';
+
+export interface QueryOptions {
+  /** Catalog to `USE` before running (the request's context.db). */
+  db?: string;
+  params?: Record<string, unknown>;
+  timeoutMs?: number;
+  maxRows?: number;
+  signal?: AbortSignal;
+  /** Where this statement starts in the user's script (for error positions). */
+  offsetInScript?: number;
+  script?: string;
+}
+
+export interface EngineResult {
+  kind: 'table' | 'ok';
+  columns: string[];
+  types: string[];
+  rows: JsonValue[][];
+  truncated: boolean;
+  affectedRows: number | null;
+}
+
+export interface EngineOptions {
+  connections: number;
+  queueLimit: number;
+  timeoutMs: number;
+  maxRows: number;
+}
+
+interface PooledConnection {
+  conn: DuckDBConnection;
+  db: string | null;
+}
+
+/** Values for `$name` parameters: integers as BIGINT so `:n + 1` stays an integer. */
+function paramValue(name: string, v: unknown): { value: DuckDBValue; type: DuckDBType } {
+  if (v === null || v === undefined) return { value: null, type: SQLNULL };
+  if (typeof v === 'boolean') return { value: v, type: BOOLEAN };
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new ServiceError(ERROR_CODES.BAD_INPUT, `Parameter '${name}' is not a finite number`);
+    return Number.isSafeInteger(v) ? { value: BigInt(v), type: BIGINT } : { value: v, type: DOUBLE };
+  }
+  if (typeof v === 'string') return { value: v, type: VARCHAR };
+  return { value: JSON.stringify(v), type: VARCHAR };
+}
+
+export class Engine {
+  private readonly idle: PooledConnection[] = [];
+  private readonly waiters: ((c: PooledConnection) => void)[] = [];
+  private closed = false;
+
+  private constructor(
+    readonly instance: DuckDBInstance,
+    private readonly opts: EngineOptions,
+  ) {}
+
+  /** Opens (or creates) the database file; its catalog name is the file's stem. */
+  static async open(path: string, opts: EngineOptions): Promise<Engine> {
+    const instance = await DuckDBInstance.create(path);
+    const engine = new Engine(instance, opts);
+    for (let i = 0; i < opts.connections; i++) {
+      engine.idle.push({ conn: await instance.connect(), db: null });
+    }
+    return engine;
+  }
+
+  get defaults() {
+    return { timeoutMs: this.opts.timeoutMs, maxRows: this.opts.maxRows };
+  }
+
+  private acquire(): Promise<PooledConnection> {
+    if (this.closed) return Promise.reject(new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down'));
+    const c = this.idle.pop();
+    if (c) return Promise.resolve(c);
+    if (this.waiters.length >= this.opts.queueLimit) {
+      return Promise.reject(
+        new ServiceError(ERROR_CODES.BUSY, `Too many queries waiting (${this.opts.queueLimit}); try again shortly`),
+      );
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private release(c: PooledConnection) {
+    const next = this.waiters.shift();
+    if (next) next(c);
+    else this.idle.push(c);
+  }
+
+  /** Runs `fn` with a dedicated connection (for multi-statement work such as transactions). */
+  async withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    const c = await this.acquire();
+    try {
+      return await fn(c.conn);
+    } finally {
+      // The callback may have changed the current catalog; forget what we knew.
+      c.db = null;
+      this.release(c);
+    }
+  }
+
+  /** Runs one statement and returns its converted result. */
+  async query(sql: string, o: QueryOptions = {}): Promise<EngineResult> {
+    const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
+    const maxRows = o.maxRows ?? this.opts.maxRows;
+    if (o.signal?.aborted) throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled');
+    const pooled = await this.acquire();
+    const { conn } = pooled;
+    let timedOut = false;
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      conn.interrupt();
+    }, timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      conn.interrupt();
+    };
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (o.db && pooled.db !== o.db) {
+        pooled.db = null;
+        await conn.run(`USE ${quoteIdent(o.db)}`);
+        pooled.db = o.db;
+      }
+      let values: Record<string, DuckDBValue> | undefined;
+      let types: Record<string, DuckDBType> | undefined;
+      if (o.params && Object.keys(o.params).length > 0) {
+        values = {};
+        types = {};
+        for (const [k, v] of Object.entries(o.params)) {
+          const p = paramValue(k, v);
+          values[k] = p.value;
+          types[k] = p.type;
+        }
+      }
+      const result = await conn.stream(sql, values, types);
+      const columns = result.columnNames();
+      const colTypes = result.columnTypes();
+      if (result.returnType === ResultReturnType.CHANGED_ROWS) {
+        // DuckDB reports the count as a one-row "Count" result for INSERT/CTAS/UPDATE/DELETE.
+        const chunk = await result.fetchChunk();
+        const count = chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : result.rowsChanged;
+        return { kind: 'ok', columns: [], types: [], rows: [], truncated: false, affectedRows: count };
+      }
+      if (result.returnType !== ResultReturnType.QUERY_RESULT) {
+        return { kind: 'ok', columns: [], types: [], rows: [], truncated: false, affectedRows: null };
+      }
+      const rows: JsonValue[][] = [];
+      let truncated = false;
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        const cols = chunk.convertColumns(toJsonValue);
+        const n = chunk.rowCount;
+        const take = Math.min(n, maxRows - rows.length);
+        for (let r = 0; r < take; r++) {
+          const row = new Array<JsonValue>(cols.length);
+          for (let c = 0; c < cols.length; c++) row[c] = cols[c][r] ?? null;
+          rows.push(row);
+        }
+        if (take < n || rows.length >= maxRows) {
+          // Peek one more row only if we stopped exactly at the cap.
+          if (take < n) truncated = true;
+          else {
+            const more = await result.fetchChunk();
+            truncated = !!more && more.rowCount > 0;
+          }
+          break;
+        }
+      }
+      return { kind: 'table', columns, types: colTypes.map((t) => t.toString()), rows, truncated, affectedRows: null };
+    } catch (err) {
+      if (timedOut) {
+        throw new ServiceError(
+          ERROR_CODES.TIMEOUT,
+          `The statement ran longer than the statement timeout (${timeoutMs} ms) and was interrupted`,
+        );
+      }
+      if (cancelled) throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
+      throw fromDuckDBError(err, sql, o.offsetInScript ?? 0, o.script ?? sql);
+    } finally {
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
+      this.release(pooled);
+    }
+  }
+
+  /** Convenience for internal statements (catalog, loaders): rows as arrays, no cap. */
+  async rows(sql: string, params?: Record<string, unknown>, db?: string): Promise<JsonValue[][]> {
+    const r = await this.query(sql, { params, db, maxRows: Number.MAX_SAFE_INTEGER, timeoutMs: 10 * 60_000 });
+    return r.rows;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const c of this.idle.splice(0)) c.conn.closeSync();
+    this.instance.closeSync();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Maps DuckDB's exceptions to ServiceErrors: picks the error code from DuckDB's error class and
+ * turns the caret under `LINE n:` into a line/column position in the statement the user wrote.
+ */
+import { ERROR_CODES, ServiceError, type ErrorCode } from '../errors';
+import { lineColumn } from '../sql/lexer';
+
+const CLASS_CODES: [RegExp, ErrorCode][] = [
+  [/^Parser Error/i, ERROR_CODES.SYNTAX],
+  [/^Catalog Error/i, ERROR_CODES.NOT_FOUND],
+  [/^Binder Error/i, ERROR_CODES.NOT_FOUND],
+  [/^(Conversion|Invalid Input|Out of Range|Constraint|Not implemented|Dependency|Invalid) Error/i, ERROR_CODES.BAD_INPUT],
+  [/^Permission Error/i, ERROR_CODES.FORBIDDEN],
+  [/^IO Error/i, ERROR_CODES.BAD_INPUT],
+  [/^(Interrupt|INTERRUPT) Error/i, ERROR_CODES.TIMEOUT],
+  [/^Out of Memory Error/i, ERROR_CODES.TOO_LARGE],
+  [/^Transaction(Context)? Error/i, ERROR_CODES.CONFLICT],
+];
+
+/** Finds "LINE n: <text>\n<spaces>^" and returns the column of the caret inside <text>. */
+function caretPosition(message: string): { line: number; col: number; snippetStart: string } | null {
+  const m = /LINE (\d+): (.*)\n( *)\^/.exec(message);
+  if (!m) return null;
+  const line = Number(m[1]);
+  const prefixLen = `LINE ${m[1]}: `.length;
+  const col = m[3].length - prefixLen + 1;
+  return { line, col, snippetStart: m[2] };
+}
+
+/**
+ * @param statement the SQL text DuckDB saw
+ * @param offsetInScript where that text starts in what the user sent, so positions point into it
+ * @param script what the user sent
+ */
+export function fromDuckDBError(err: unknown, statement: string, offsetInScript = 0, script = statement): ServiceError {
+  if (err instanceof ServiceError) return err;
+  const raw = (err instanceof Error ? err.message : String(err)).replace(/^Failed to extract statements: /, '');
+  const code = CLASS_CODES.find(([re]) => re.test(raw))?.[1] ?? ERROR_CODES.BAD_INPUT;
+  const firstLine = raw.split('\n')[0].trim();
+  let where = '';
+  const caret = caretPosition(raw);
+  if (caret) {
+    // DuckDB may elide long lines ("..."), so locate the echoed snippet when it is verbatim.
+    const lines = statement.split('\n');
+    const srcLine = lines[caret.line - 1] ?? '';
+    let col = caret.col;
+    const echoed = caret.snippetStart.replace(/^\.\.\./, '');
+    if (caret.snippetStart.startsWith('...')) {
+      const at = srcLine.indexOf(echoed.slice(0, 20));
+      if (at >= 0) col = at + caret.col - 3;
+    }
+    const offset =
+      lines.slice(0, caret.line - 1).reduce((n, l) => n + l.length + 1, 0) + Math.max(0, col - 1);
+    const pos = lineColumn(script, offsetInScript + offset);
+    where = ` (line ${pos.line}, column ${pos.column})`;
+  } else if (code === ERROR_CODES.SYNTAX && offsetInScript > 0) {
+    const pos = lineColumn(script, offsetInScript);
+    where = ` (statement at line ${pos.line}, column ${pos.column})`;
+  }
+  return new ServiceError(code, `${firstLine}${where}`);
+}

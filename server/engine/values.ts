@@ -1,0 +1,51 @@
+/**
+ * Conversion of DuckDB values to JSON-safe values, by the rules of the wire contract:
+ * NULL, NaN and ±Infinity -> null; integers beyond 2^53 -> decimal string (no silent precision
+ * loss); DECIMAL -> number; DATE/TIME/TIMESTAMP -> their ISO-like text; lists, structs and maps ->
+ * JSON arrays/objects with the same rules applied inside.
+ */
+import {
+  DuckDBTypeId,
+  DuckDBDecimalValue,
+  type DuckDBValueConverter,
+  JsonDuckDBValueConverter,
+} from '@duckdb/node-api';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
+
+function safeInteger(value: unknown): number | string {
+  if (typeof value === 'bigint') {
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
+  }
+  return Number(value);
+}
+
+function finiteOrNull(value: unknown): number | null {
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
+export const toJsonValue: DuckDBValueConverter<JsonValue> = (value, type, converter) => {
+  if (value == null) return null;
+  switch (type.typeId) {
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.UBIGINT:
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UHUGEINT:
+    case DuckDBTypeId.BIGNUM:
+      return safeInteger(value);
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
+      return finiteOrNull(value);
+    case DuckDBTypeId.DECIMAL:
+      return value instanceof DuckDBDecimalValue ? value.toDouble() : finiteOrNull(value);
+    case DuckDBTypeId.TIMESTAMP_TZ: {
+      // DuckDB renders with a +00 suffix; keep the documented "YYYY-MM-DD HH:MM:SS[.ffffff]" shape.
+      return String(value).replace(/\+00(:00)?$/, '');
+    }
+    default:
+      return JsonDuckDBValueConverter(value, type, converter) as JsonValue;
+  }
+};

@@ -1,0 +1,66 @@
+/**
+ * The Fastify application: body parsing, one log line per request with its duration, the error
+ * handler, and the routes. Knows nothing of DuckDB; everything goes through the Instance.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ERROR_CODES, ServiceError } from '../errors';
+import type { Instance } from '../instance';
+import { sendError, toServiceError } from './errors';
+import { sqlRoutes } from './routes/sql';
+import { statusRoutes } from './routes/status';
+
+export interface Logger {
+  info(msg: string): void;
+  error(msg: string): void;
+}
+
+export const consoleLogger: Logger = {
+  info: (m) => process.stdout.write(`${m}\n`),
+  error: (m) => process.stderr.write(`${m}\n`),
+};
+
+export const silentLogger: Logger = { info: () => {}, error: () => {} };
+
+export async function buildApp(instance: Instance, log: Logger = consoleLogger): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: instance.config.BODY_LIMIT_BYTES,
+    // The URL carries model names with dots (`model.2`); keep them intact.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    requestIdHeader: 'x-request-id',
+  });
+
+  // curl -d sends form-encoded by default and some scripts send text/plain: read them as JSON too,
+  // so the body's content decides, with the same specific errors.
+  app.addContentTypeParser(
+    ['application/x-www-form-urlencoded', 'text/plain'],
+    { parseAs: 'string' },
+    (_req, body, done) => {
+      try {
+        done(null, JSON.parse(body as string));
+      } catch (err) {
+        done(new ServiceError(ERROR_CODES.BAD_INPUT, `Request body is not valid JSON: ${(err as Error).message}`, 400), undefined);
+      }
+    },
+  );
+
+  app.addHook('onResponse', async (req, reply) => {
+    log.info(
+      `${new Date().toISOString()} ${req.id} ${req.method} ${req.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`,
+    );
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const se = toServiceError(err as Error);
+    if (se.httpStatus >= 500) log.error(`${req.id} ${req.method} ${req.url} failed: ${(err as Error).stack ?? err}`);
+    return sendError(req, reply, se);
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    sendError(req, reply, new ServiceError(ERROR_CODES.NOT_FOUND, `No route ${req.method} ${req.url.split('?')[0]}`)),
+  );
+
+  statusRoutes(app, instance);
+  sqlRoutes(app, instance);
+  return app;
+}

@@ -1,0 +1,48 @@
+/**
+ * Assembles the local instance below the HTTP layer: the catalog (DuckDB + attached databases),
+ * the demo data, and the SQL service with its statement handlers. Tests and the HTTP server both
+ * start from here.
+ */
+import { Catalog } from './catalog/catalog';
+import { loadDemoData } from './catalog/demo-data';
+import type { Config } from './config';
+import { builtinHandlers, type TableLister } from './sql/builtins';
+import { SqlService } from './sql/service';
+
+export const VERSION = '0.1.0';
+
+export interface Instance {
+  config: Config;
+  catalog: Catalog;
+  sql: SqlService;
+  /** Extra table listers (models, views) registered by feature modules. */
+  tableListers: TableLister[];
+  /** Called on shutdown, most recently registered first. */
+  onClose: (() => Promise<void> | void)[];
+  close(): Promise<void>;
+}
+
+export async function createInstance(config: Config): Promise<Instance> {
+  const catalog = await Catalog.open(config.DATA_DIR, {
+    connections: config.ENGINE_CONNECTIONS,
+    queueLimit: config.ENGINE_QUEUE,
+    timeoutMs: config.STATEMENT_TIMEOUT_MS,
+    maxRows: config.MAX_RESULT_ROWS,
+  });
+  await loadDemoData(catalog.engine);
+  const sql = new SqlService(catalog);
+  const tableListers: TableLister[] = [];
+  sql.use(...builtinHandlers(sql, tableListers));
+  const onClose: (() => Promise<void> | void)[] = [];
+  return {
+    config,
+    catalog,
+    sql,
+    tableListers,
+    onClose,
+    async close() {
+      for (const fn of [...onClose].reverse()) await fn();
+      await catalog.close();
+    },
+  };
+}
