@@ -15,7 +15,7 @@ const EnvSchema = z.object({
   /** Request body limit in bytes. */
   BODY_LIMIT_BYTES: int(50 * 1024 * 1024),
   /** Longest accepted SQL text, in characters. */
-  MAX_QUERY_CHARS: int(1_000_000),
+  MAX_QUERY_CHARS: int(2_000_000),
   /** DuckDB connections serving queries concurrently; further queries wait in a queue. */
   ENGINE_CONNECTIONS: int(4),
   /** Queries allowed to wait for a connection before the instance answers BUSY. */

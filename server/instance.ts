@@ -5,8 +5,10 @@
  */
 import { Catalog } from './catalog/catalog';
 import { loadDemoData } from './catalog/demo-data';
+import { ModelRegistry } from './catalog/models';
 import type { Config } from './config';
 import { builtinHandlers, type TableLister } from './sql/builtins';
+import { modelHandlers } from './sql/models';
 import { SqlService } from './sql/service';
 
 export const VERSION = '0.1.0';
@@ -15,6 +17,8 @@ export interface Instance {
   config: Config;
   catalog: Catalog;
   sql: SqlService;
+  /** Models of every project: training, predict, describe (the HTTP model routes call it). */
+  models: ModelRegistry;
   /** Extra table listers (models, views) registered by feature modules. */
   tableListers: TableLister[];
   /** Called on shutdown, most recently registered first. */
@@ -33,11 +37,19 @@ export async function createInstance(config: Config): Promise<Instance> {
   const sql = new SqlService(catalog);
   const tableListers: TableLister[] = [];
   sql.use(...builtinHandlers(sql, tableListers));
-  const onClose: (() => Promise<void> | void)[] = [];
+  const models = new ModelRegistry({ catalog, maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS, version: VERSION });
+  // Registered after the builtins so they are tried first (use() prepends).
+  sql.use(...modelHandlers(sql, models));
+  catalog.dropProjectHooks.push((project) => models.dropProject(project));
+  tableListers.push(async (db) =>
+    catalog.isProject(db) ? models.modelNames(db).map((name) => ({ name, type: 'MODEL' })) : null,
+  );
+  const onClose: (() => Promise<void> | void)[] = [() => models.close()];
   return {
     config,
     catalog,
     sql,
+    models,
     tableListers,
     onClose,
     async close() {

@@ -87,7 +87,7 @@ export class Catalog {
   }
 
   private async attach(name: string, file: string) {
-    await this.engine.query(`ATTACH IF NOT EXISTS ${quoteString(file)} AS ${quoteIdent(name)}`);
+    await this.engine.exec(`ATTACH IF NOT EXISTS ${quoteString(file)} AS ${quoteIdent(name)}`);
   }
 
   private save() {
@@ -134,7 +134,8 @@ export class Catalog {
       throw new ServiceError(ERROR_CODES.BAD_INPUT, `The default project '${DEFAULT_PROJECT}' cannot be dropped`);
     }
     for (const hook of this.dropProjectHooks) await hook(p.name);
-    await this.engine.query(`DETACH ${quoteIdent(p.name)}`);
+    await this.engine.leaveDatabase(p.name, DEFAULT_PROJECT);
+    await this.engine.exec(`DETACH ${quoteIdent(p.name)}`);
     this.state.projects = this.state.projects.filter((x) => x !== p);
     this.save();
     fs.rmSync(this.projectFile(p.name), { force: true });

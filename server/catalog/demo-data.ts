@@ -41,7 +41,7 @@ export const DEMO_TABLES: { name: string; sql: string }[] = [
 
 /** Creates the missing demo tables; returns the names it created. */
 export async function loadDemoData(engine: Engine): Promise<string[]> {
-  await engine.query('CREATE SCHEMA IF NOT EXISTS example_db.demo_data');
+  await engine.exec('CREATE SCHEMA IF NOT EXISTS example_db.demo_data');
   const existing = new Set(
     (
       await engine.rows(
@@ -52,7 +52,7 @@ export async function loadDemoData(engine: Engine): Promise<string[]> {
   const created: string[] = [];
   for (const t of DEMO_TABLES) {
     if (existing.has(t.name)) continue;
-    await engine.query(`CREATE TABLE example_db.demo_data.${t.name} AS ${t.sql}`);
+    await engine.exec(`CREATE TABLE example_db.demo_data.${t.name} AS ${t.sql}`);
     created.push(t.name);
   }
   return created;

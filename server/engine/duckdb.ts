@@ -206,6 +206,24 @@ export class Engine {
     }
   }
 
+  /**
+   * Moves idle connections whose current catalog is `name` back to `fallback`, so the catalog can
+   * be detached (DuckDB refuses to detach a connection's default database).
+   */
+  async leaveDatabase(name: string, fallback: string): Promise<void> {
+    for (const c of this.idle) {
+      if (c.db?.toLowerCase() === name.toLowerCase()) {
+        await c.conn.run(`USE ${quoteIdent(fallback)}`);
+        c.db = fallback;
+      }
+    }
+  }
+
+  /** Internal statements (catalog, loaders) with a generous timeout of their own. */
+  async exec(sql: string): Promise<EngineResult> {
+    return this.query(sql, { maxRows: Number.MAX_SAFE_INTEGER, timeoutMs: 10 * 60_000 });
+  }
+
   /** Convenience for internal statements (catalog, loaders): rows as arrays, no cap. */
   async rows(sql: string, params?: Record<string, unknown>, db?: string): Promise<JsonValue[][]> {
     const r = await this.query(sql, { params, db, maxRows: Number.MAX_SAFE_INTEGER, timeoutMs: 10 * 60_000 });

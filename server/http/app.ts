@@ -21,9 +21,19 @@ export const consoleLogger: Logger = {
 
 export const silentLogger: Logger = { info: () => {}, error: () => {} };
 
-export async function buildApp(instance: Instance, log: Logger = consoleLogger): Promise<FastifyInstance> {
+export interface AppOptions {
+  /** Destroy open keep-alive connections on close instead of waiting for them (tests). */
+  forceCloseConnections?: boolean;
+}
+
+export async function buildApp(
+  instance: Instance,
+  log: Logger = consoleLogger,
+  opts: AppOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
+    ...(opts.forceCloseConnections ? { forceCloseConnections: true } : {}),
     bodyLimit: instance.config.BODY_LIMIT_BYTES,
     // The URL carries model names with dots (`model.2`); keep them intact.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `npm test`: everything a clean machine needs to pass. Type-check, lint, unit and integration
+# tests (Vitest: real DuckDB, real HTTP on loopback), then the Playwright journeys in Debian's
+# Chromium against the real instance. Installs Chromium with apt when it is missing and we may.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    step "Installing Debian's chromium for the end-to-end tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing at /usr/bin/chromium: install it (apt-get install chromium) and re-run." >&2
+    exit 1
+  fi
+fi
+
+step 'Type-check'
+npx tsc -p tsconfig.json --noEmit
+
+step 'Lint'
+npx eslint . --max-warnings=0
+
+step 'Unit and integration tests (Vitest)'
+npx vitest run
+
+step 'End-to-end tests (Playwright, /usr/bin/chromium)'
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npx playwright test

@@ -1,0 +1,23 @@
+/**
+ * Messages between the instance and a training worker. The request travels in `workerData` (one
+ * structured clone of the rows); the worker answers with progress ticks and one final message.
+ * The worker writes the artifact file itself so a multi-megabyte model never crosses threads.
+ */
+import type { Dataset, TrainProgress } from '../automl/index';
+
+export interface TrainRequest {
+  mode: 'train' | 'finetune';
+  data: Dataset;
+  target: string;
+  using: Record<string, unknown>;
+  /** finetune: the artifact of the version to continue from. */
+  baseArtifactFile?: string;
+  /** Where to write the new version's artifact (atomically). */
+  artifactFile: string;
+}
+
+export type TrainMessage =
+  | { type: 'progress'; progress: TrainProgress }
+  | { type: 'done'; accuracies: Record<string, number>; trainingTimeMs: number }
+  /** `user`: the engine rejected the data or options (AutoMLError); otherwise a bug or a crash. */
+  | { type: 'error'; message: string; user: boolean };

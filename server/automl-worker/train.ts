@@ -1,0 +1,37 @@
+/**
+ * Training worker: runs one `train` or `finetune` of the AutoML engine off the main thread (so SQL
+ * and predictions stay responsive), writes the artifact atomically and reports progress and the
+ * outcome to the registry (server/catalog/models.ts), which owns the model's status.
+ */
+import fs from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  AutoMLError,
+  deserializeArtifact,
+  finetune,
+  loadPredictor,
+  serializeArtifact,
+  train,
+  type TrainProgress,
+} from '../automl/index';
+import { writeFileAtomic } from '../catalog/atomic';
+import type { TrainMessage, TrainRequest } from './protocol';
+
+const req = (workerData as { request: TrainRequest }).request;
+const post = (m: TrainMessage) => parentPort!.postMessage(m);
+
+try {
+  const started = Date.now();
+  const onProgress = (progress: TrainProgress) => post({ type: 'progress', progress });
+  const opts = { target: req.target, using: req.using, onProgress };
+  const artifact =
+    req.mode === 'finetune'
+      ? finetune(deserializeArtifact(fs.readFileSync(req.baseArtifactFile!, 'utf8')), req.data, opts)
+      : train(req.data, opts);
+  writeFileAtomic(req.artifactFile, serializeArtifact(artifact));
+  const desc = loadPredictor(artifact).description;
+  post({ type: 'done', accuracies: desc.accuracies, trainingTimeMs: desc.trainingTimeMs ?? Date.now() - started });
+} catch (err) {
+  const message = err instanceof Error ? err.message : String(err);
+  post({ type: 'error', message, user: err instanceof AutoMLError });
+}

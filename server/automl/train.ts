@@ -1,0 +1,928 @@
+// The training pipeline: type inference -> encoders -> candidate models (GBM, linear) picked on a
+// validation split -> analysis (conformal calibration, accuracy, permutation importance) ->
+// optional refit on all rows -> a JSON artifact. Also finetune (continue boosting on new rows).
+
+import type {
+  CandidateInfo,
+  CellValue,
+  Dataset,
+  FeatureInfo,
+  ModelArtifact,
+  ModelDescription,
+  ResolvedSettings,
+  SerializedLinear,
+  Task,
+  TrainOptions,
+  TrainProgress,
+} from './api';
+import {
+  type ClassCalibration,
+  classProbabilities,
+  fitClassCalibration,
+  predictedClass,
+  regressionHalfWidth,
+} from './conformal';
+import {
+  type ColumnEncoder,
+  type Layout,
+  type LinearRows,
+  DATETIME_PARTS,
+  TEXT_PARTS,
+  binStreams,
+  buildLayout,
+  encoderName,
+  fitEncoders,
+  linearRows,
+  parseStreams,
+} from './encoders';
+import { AutoMLError } from './errors';
+import {
+  type BinnedData,
+  type GBMModel,
+  type GBMParams,
+  type GBMTarget,
+  DEFAULT_GBM_PARAMS,
+  countLeaves,
+  deserializeGBM,
+  fromBase64,
+  predictRaw,
+  serializeGBM,
+  toBase64,
+  trainGBM,
+} from './gbm';
+import { permutationImportance } from './importance';
+import { type LinearModel, fitLogistic, fitRidge, predictLinearRows } from './linear';
+import { balancedAccuracyScore, r2Score } from './metrics';
+import { DEFAULT_SETTINGS, resolveSettings } from './options';
+import { Rng, permutation } from './prng';
+import {
+  type BaseType,
+  type ColumnProfile,
+  type ValueKind,
+  categoryKey,
+  inferColumnType,
+  isMissing,
+  keyToLabel,
+  parseNumber,
+} from './types';
+
+/** Fewer rows than this cannot be split into training and validation rows meaningfully. */
+export const MIN_TRAIN_ROWS = 5;
+/** A classifier grows one tree per class per iteration; beyond this a "class" is an identifier. */
+export const MAX_CLASSES = 100;
+const PHASES = ['analyzing data', 'encoding', 'training candidates', 'analyzing model', 'finalizing'];
+
+function now(): number {
+  return performance.now();
+}
+
+function progress(cb: ((p: TrainProgress) => void) | undefined, phase: number): void {
+  cb?.({ phase, total: PHASES.length, name: PHASES[phase - 1] });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Target analysis
+// ---------------------------------------------------------------------------------------------
+
+interface TargetInfo {
+  task: Task;
+  profile: ColumnProfile;
+  /** Positions (into the data rows) of rows with a usable target. */
+  keep: number[];
+  /** Regression: values; classification: class codes. Indexed by position in `keep`. */
+  y: Float64Array;
+  classKeys: string[] | null;
+  classLabels: (string | number | boolean)[] | null;
+}
+
+function sortClassKeys(keys: string[], kind: ValueKind): string[] {
+  if (kind === 'number') return keys.sort((a, b) => Number(a) - Number(b));
+  return keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function analyzeTarget(data: Dataset, target: string): TargetInfo {
+  const tIdx = data.columns.indexOf(target);
+  if (tIdx < 0) {
+    throw new AutoMLError(
+      `target column '${target}' is not in the data; columns are: ${data.columns.join(', ')}`,
+    );
+  }
+  if (data.rows.length === 0) throw new AutoMLError('the training data has no rows');
+  const present: number[] = [];
+  for (let r = 0; r < data.rows.length; r++) if (!isMissing(data.rows[r][tIdx])) present.push(r);
+  if (present.length === 0) {
+    throw new AutoMLError(
+      `target column '${target}' has no values: all ${data.rows.length} rows are NULL or blank`,
+    );
+  }
+  const values = present.map((r) => data.rows[r][tIdx]);
+  let profile = inferColumnType(target, values);
+  // A target is never dropped: an "identifier" target is judged by its underlying data type.
+  if (profile.type === 'identifier' && profile.dataType === 'integer') {
+    profile = { ...profile, type: 'integer' };
+  }
+  const t = profile.type;
+  if (profile.constant) {
+    const only = String(values[0]);
+    throw new AutoMLError(
+      t === 'binary' || t === 'categorical'
+        ? `target column '${target}' has only one class ('${only}'); a classifier needs at least 2`
+        : `target column '${target}' has a single value (${only}) in every row; there is nothing to learn`,
+    );
+  }
+  if (t === 'datetime') {
+    throw new AutoMLError(`target column '${target}' holds dates/times; predicting dates is not supported`);
+  }
+  if (t === 'integer' || t === 'float') {
+    const keep: number[] = [];
+    const y: number[] = [];
+    for (let i = 0; i < present.length; i++) {
+      const x = parseNumber(values[i]);
+      if (!Number.isNaN(x)) {
+        keep.push(present[i]);
+        y.push(x);
+      }
+    }
+    checkRowCount(target, keep.length);
+    return { task: 'regression', profile, keep, y: Float64Array.from(y), classKeys: null, classLabels: null };
+  }
+  // Classification (binary, categorical, short text, string identifiers with few values).
+  const kind = profile.valueKind;
+  const counts = new Map<string, number>();
+  for (const v of values) {
+    const k = categoryKey(v, kind)!;
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  if (counts.size > MAX_CLASSES) {
+    throw new AutoMLError(
+      `target column '${target}' has ${counts.size} distinct values; classification supports at most ${MAX_CLASSES} classes (is it an identifier or free text?)`,
+    );
+  }
+  const classKeys = sortClassKeys([...counts.keys()], kind);
+  const code = new Map(classKeys.map((k, i) => [k, i]));
+  const y = new Float64Array(present.length);
+  for (let i = 0; i < present.length; i++) y[i] = code.get(categoryKey(values[i], kind)!)!;
+  checkRowCount(target, present.length);
+  return {
+    task: classKeys.length === 2 ? 'binary' : 'multiclass',
+    profile: { ...profile, type: classKeys.length === 2 ? 'binary' : 'categorical' },
+    keep: present,
+    y,
+    classKeys,
+    classLabels: classKeys.map((k) => keyToLabel(k, kind)),
+  };
+}
+
+function checkRowCount(target: string, n: number): void {
+  if (n < MIN_TRAIN_ROWS) {
+    throw new AutoMLError(
+      `training needs at least ${MIN_TRAIN_ROWS} rows with a value in '${target}', got ${n}`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Splits, weights, parameters
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Seeded train/validation split of positions 0..n-1. Classification splits are stratified so a
+ * rare class is represented on both sides (and always keeps at least one training row).
+ */
+function splitRows(
+  n: number,
+  fraction: number,
+  rng: Rng,
+  classes: Float64Array | null,
+  nClasses: number,
+): { train: Int32Array; val: Int32Array } {
+  const perm = permutation(n, rng);
+  const isVal = new Uint8Array(n);
+  if (classes) {
+    const count = new Float64Array(nClasses);
+    for (let i = 0; i < n; i++) count[classes[i]]++;
+    const quota = Array.from(count, (c) => Math.min(Math.round(c * fraction), c - 1));
+    const taken = new Float64Array(nClasses);
+    for (const i of perm) {
+      const c = classes[i];
+      if (taken[c] < quota[c]) {
+        taken[c]++;
+        isVal[i] = 1;
+      }
+    }
+  } else {
+    const nVal = Math.max(1, Math.round(n * fraction));
+    for (let j = 0; j < nVal; j++) isVal[perm[j]] = 1;
+  }
+  const train: number[] = [];
+  const val: number[] = [];
+  // Keep the shuffled order (not row order) so nothing downstream depends on how rows were sorted.
+  for (const i of perm) (isVal[i] ? val : train).push(i);
+  return { train: Int32Array.from(train), val: Int32Array.from(val) };
+}
+
+/** Inverse-frequency class weights n / (K * n_c): each class carries the same total weight. */
+function classWeights(y: Float64Array, nClasses: number): number[] {
+  const count = new Float64Array(nClasses);
+  for (const c of y) count[c]++;
+  return Array.from(count, (c) => (c > 0 ? y.length / (nClasses * c) : 1));
+}
+
+function gbmParams(s: ResolvedSettings, nTrain: number): GBMParams {
+  // Small data: 20 rows per leaf would forbid almost every split of a 50-row table.
+  const minLeaf = Math.max(1, Math.min(s.minSamplesLeaf, Math.floor(nTrain / 10)));
+  return {
+    ...DEFAULT_GBM_PARAMS,
+    learningRate: s.learningRate,
+    maxIterations: s.maxIterations,
+    maxLeaves: s.maxLeaves > 0 ? s.maxLeaves : nTrain < 10_000 ? 15 : 31,
+    minSamplesLeaf: minLeaf,
+    l2: s.l2,
+    earlyStoppingRounds: s.earlyStoppingRounds,
+    minDataPerCat: Math.min(DEFAULT_GBM_PARAMS.minDataPerCat, minLeaf),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoded data shared by training and finetuning
+// ---------------------------------------------------------------------------------------------
+
+interface Encoded {
+  n: number;
+  layout: Layout;
+  binned: BinnedData;
+  linear: LinearRows;
+}
+
+function encode(encs: ColumnEncoder[], columns: (ArrayLike<unknown> | undefined)[], n: number): Encoded {
+  const layout = buildLayout(encs);
+  const streams = parseStreams(encs, columns, n, false);
+  const F = layout.features.length;
+  const binned: BinnedData = {
+    n,
+    F,
+    bins: binStreams(layout, streams, n),
+    nBins: Int32Array.from(layout.features, (f) => f.nBins),
+    isCat: Uint8Array.from(layout.features, (f) => (f.isCat ? 1 : 0)),
+  };
+  return { n, layout, binned, linear: linearRows(layout, streams, n) };
+}
+
+/** The scoring parts of a model: raw score = linear part + GBM part (either may be absent). */
+interface ScoreModel {
+  gbm: GBMModel | null;
+  linear: LinearModel | null;
+}
+
+/** Raw scores of `rows` (positions in the encoded data), packed as out[i * K + k]. */
+function scoreRows(m: ScoreModel, enc: Encoded, rows: Int32Array, K: number): Float64Array {
+  const nR = rows.length;
+  const out = new Float64Array(nR * K);
+  if (m.gbm) {
+    const F = enc.binned.F;
+    const sub = new Uint8Array(nR * F);
+    for (let i = 0; i < nR; i++) sub.set(enc.binned.bins.subarray(rows[i] * F, rows[i] * F + F), i * F);
+    predictRaw(m.gbm, sub, F, nR, out);
+  }
+  if (m.linear) {
+    const tmp = new Float64Array(enc.n * K);
+    predictLinearRows(m.linear, enc.linear, rows, tmp);
+    for (let i = 0; i < nR; i++) for (let k = 0; k < K; k++) out[i * K + k] += tmp[rows[i] * K + k];
+  }
+  return out;
+}
+
+/** Task score used for model selection and DESCRIBE accuracies (higher is better). */
+function taskScore(task: Task, yRows: Float64Array, raw: Float64Array, K: number, nClasses: number): number {
+  if (task === 'regression') return r2Score(yRows, raw);
+  const pred = new Float64Array(yRows.length);
+  for (let i = 0; i < yRows.length; i++) pred[i] = predictedClass(raw, i * K, K);
+  return balancedAccuracyScore(yRows, pred, nClasses);
+}
+
+function pick(a: Float64Array, rows: Int32Array): Float64Array {
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = a[rows[i]];
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Analysis: calibration + importance
+// ---------------------------------------------------------------------------------------------
+
+interface Analysis {
+  halfWidth: number | null;
+  classCal: ClassCalibration | null;
+  accuracy: number;
+  importances: number[];
+}
+
+function analyze(
+  task: Task,
+  model: ScoreModel,
+  enc: Encoded,
+  rows: Int32Array,
+  y: Float64Array,
+  yScale: { mean: number; std: number } | null,
+  K: number,
+  nClasses: number,
+  shift: number[],
+  level: number,
+  rng: Rng,
+): Analysis {
+  const yRows = pick(y, rows);
+  const raw = scoreRows(model, enc, rows, K);
+  let halfWidth: number | null = null;
+  let classCal: ClassCalibration | null = null;
+  if (task === 'regression') {
+    // Residuals in original units; the interval is pred -/+ halfWidth.
+    const pred = Float64Array.from(raw, (v) => yScale!.mean + yScale!.std * v);
+    const truth = Float64Array.from(yRows, (v) => yScale!.mean + yScale!.std * v);
+    halfWidth = regressionHalfWidth(truth, pred, level);
+  } else {
+    classCal = fitClassCalibration(raw, yRows, K, nClasses, shift, level);
+  }
+  const accuracy = taskScore(task, yRows, raw, K, nClasses);
+  const importances = columnImportances(task, model, enc, rows, yRows, K, nClasses, classCal, rng);
+  return { halfWidth, classCal, accuracy, importances };
+}
+
+/**
+ * Permutation importance on `rows`. Regression scores with r2; classification with the negative
+ * calibrated log-loss, because balanced accuracy is a step function that leaves weak-but-real
+ * columns at exactly 0 on a few hundred validation rows.
+ */
+function columnImportances(
+  task: Task,
+  model: ScoreModel,
+  enc: Encoded,
+  rows: Int32Array,
+  yRows: Float64Array,
+  K: number,
+  nClasses: number,
+  cal: ClassCalibration | null,
+  rng: Rng,
+): number[] {
+  const nR = rows.length;
+  const F = enc.binned.F;
+  const groups = enc.layout.encoderFeatures;
+  const bins = enc.binned.bins;
+  const vb = new Uint8Array(nR * F);
+  for (let i = 0; i < nR; i++) vb.set(bins.subarray(rows[i] * F, rows[i] * F + F), i * F);
+  // Linear slots of each feature (same order as linearRows()).
+  const L = enc.linear;
+  const featSlot: number[] = [];
+  const featWidth: number[] = [];
+  let s0 = 0;
+  for (const f of enc.layout.features) {
+    featSlot.push(s0);
+    const w = f.isCat ? 1 : f.linMissDim >= 0 ? 2 : 1;
+    featWidth.push(w);
+    s0 += w;
+  }
+  const S = L.slots;
+  const lIdx = new Int32Array(nR * S);
+  const lVal = new Float64Array(nR * S);
+  const copyLinear = (i: number, src: number, f: number): void => {
+    for (let s = featSlot[f], e = s + featWidth[f]; s < e; s++) {
+      lIdx[i * S + s] = L.idx[src * S + s];
+      lVal[i * S + s] = L.val[src * S + s];
+    }
+  };
+  if (model.linear) {
+    for (let i = 0; i < nR; i++) for (let f = 0; f < F; f++) copyLinear(i, rows[i], f);
+  }
+  const lin: LinearRows = { n: nR, slots: S, idx: lIdx, val: lVal };
+  const all = Int32Array.from({ length: nR }, (_, i) => i);
+  const raw = new Float64Array(nR * K);
+  const tmp = new Float64Array(nR * K);
+  const probs = new Float64Array(nClasses);
+  const score = (c: number, perm: Int32Array | null): number => {
+    const feats = c >= 0 ? groups[c] : [];
+    if (perm) {
+      for (const f of feats) {
+        for (let i = 0; i < nR; i++) {
+          const src = rows[perm[i]];
+          vb[i * F + f] = bins[src * F + f];
+          if (model.linear) copyLinear(i, src, f);
+        }
+      }
+    }
+    raw.fill(0);
+    if (model.gbm) predictRaw(model.gbm, vb, F, nR, raw);
+    if (model.linear) {
+      predictLinearRows(model.linear, lin, all, tmp);
+      for (let j = 0; j < raw.length; j++) raw[j] += tmp[j];
+    }
+    let result: number;
+    if (task === 'regression') result = r2Score(yRows, raw);
+    else {
+      let ll = 0;
+      for (let i = 0; i < nR; i++) {
+        classProbabilities(raw, i * K, K, cal!, probs);
+        ll += Math.log(Math.max(probs[yRows[i]], 1e-15));
+      }
+      result = ll / Math.max(1, nR);
+    }
+    if (perm) {
+      for (const f of feats) {
+        for (let i = 0; i < nR; i++) {
+          vb[i * F + f] = bins[rows[i] * F + f];
+          if (model.linear) copyLinear(i, rows[i], f);
+        }
+      }
+    }
+    return result;
+  };
+  const repeats = nR < 500 ? 5 : nR < 2000 ? 3 : 2;
+  return permutationImportance(groups.length, nR, score, rng, repeats);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Artifact pieces
+// ---------------------------------------------------------------------------------------------
+
+function serializeLinear(m: LinearModel): SerializedLinear {
+  return { kind: m.kind, d: m.d, K: m.K, w: toBase64(m.w) };
+}
+
+export function deserializeLinear(s: SerializedLinear): LinearModel {
+  return { kind: s.kind, d: s.d, K: s.K, w: fromBase64(s.w, (b) => new Float64Array(b)) };
+}
+
+function summaryString(encs: ColumnEncoder[], model: ScoreModel, task: Task, level: number): string {
+  const kinds = new Set(encs.map((e) => e.kind));
+  const parts: string[] = [];
+  if (kinds.has('numeric')) parts.push('num:quantile-bins');
+  if (kinds.has('categorical')) parts.push('cat:codes');
+  if (kinds.has('datetime')) parts.push('datetime:parts');
+  if (kinds.has('text')) parts.push('text:stats');
+  const stages = ['TypeInference', `Encoders(${parts.join(', ')})`];
+  if (model.linear) {
+    stages.push(`Linear(${model.linear.kind}, ${model.linear.d} dims)`);
+  }
+  if (model.gbm) {
+    const c = countLeaves(model.gbm);
+    stages.push(`GBM(${c.trees} trees, ${c.maxLeaves} leaves)`);
+  }
+  stages.push(task === 'regression' ? `Conformal(${level})` : `Calibration+Conformal(${level})`);
+  stages.push('PermutationImportance');
+  return stages.join(' --> ');
+}
+
+function round(x: number, d = 6): number {
+  const f = 10 ** d;
+  return Number.isFinite(x) ? Math.round(x * f) / f : 0;
+}
+
+function targetEncoderName(task: Task, nClasses: number): string {
+  return task === 'regression' ? 'NumericTarget(standardize)' : `LabelEncoder(${nClasses} classes)`;
+}
+
+function describeInputs(encs: ColumnEncoder[], profiles: ColumnProfile[]) {
+  const inputTypes: Record<string, BaseType> = {};
+  const categories: Record<string, (string | number | boolean)[]> = {};
+  const numericRanges: Record<string, { min: number; max: number }> = {};
+  encs.forEach((e, j) => {
+    inputTypes[e.column] = profiles[j].type as BaseType;
+    if (e.kind === 'categorical') {
+      categories[e.column] = e.keys.slice(0, 100).map((k) => keyToLabel(k, e.valueKind));
+    } else if (e.kind === 'numeric') {
+      numericRanges[e.column] = { min: e.stats.min, max: e.stats.max };
+    }
+  });
+  return { inputTypes, categories, numericRanges };
+}
+
+// ---------------------------------------------------------------------------------------------
+// train
+// ---------------------------------------------------------------------------------------------
+
+export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
+  const t0 = now();
+  if (!data || !Array.isArray(data.columns) || !Array.isArray(data.rows)) {
+    throw new AutoMLError('training data must have columns and rows');
+  }
+  if (!opts || typeof opts.target !== 'string' || opts.target === '') {
+    throw new AutoMLError('a target column is required (PREDICT <column>)');
+  }
+  const settings = resolveSettings(opts.using, DEFAULT_SETTINGS, opts.seed);
+  const target = opts.target;
+  const rng = new Rng(settings.seed);
+  progress(opts.onProgress, 1);
+
+  const ti = analyzeTarget(data, target);
+  const task = ti.task;
+  const n = ti.keep.length;
+  const nClasses = ti.classKeys ? ti.classKeys.length : 0;
+  for (const c of settings.ignoreColumns) {
+    if (c === target) throw new AutoMLError(`cannot ignore the target column '${target}'`);
+    if (!data.columns.includes(c)) {
+      throw new AutoMLError(
+        `ignore_columns names '${c}', which is not in the data; columns are: ${data.columns.join(', ')}`,
+      );
+    }
+  }
+  const ignored = new Set(settings.ignoreColumns);
+
+  // Profile every column (also dropped ones, for DESCRIBE ... features).
+  const features: FeatureInfo[] = [];
+  const inputProfiles: ColumnProfile[] = [];
+  const inputColumns: CellValue[][] = [];
+  const dropped: string[] = [];
+  data.columns.forEach((name, j) => {
+    if (name === target) {
+      features.push({ column: name, type: ti.profile.type, encoder: targetEncoderName(task, nClasses), role: 'target' });
+      return;
+    }
+    const col = ti.keep.map((r) => data.rows[r][j]);
+    const p = inferColumnType(name, col);
+    if (ignored.has(name)) {
+      features.push({ column: name, type: p.type, encoder: 'none', role: 'ignored' });
+    } else if (p.type === 'identifier') {
+      features.push({ column: name, type: 'identifier', encoder: 'none', role: 'identifier' });
+      dropped.push(`${name} (identifier: ${p.reason})`);
+    } else if (p.type === 'empty' || p.constant) {
+      features.push({ column: name, type: p.type, encoder: 'none', role: 'ignored' });
+      dropped.push(`${name} (${p.type === 'empty' ? 'no values' : 'constant'})`);
+    } else {
+      features.push({ column: name, type: p.type, encoder: '', role: 'input' });
+      inputProfiles.push(p);
+      inputColumns.push(col);
+    }
+  });
+  if (inputProfiles.length === 0) {
+    throw new AutoMLError(
+      `no usable input columns to predict '${target}' from` +
+        (dropped.length ? `; dropped: ${dropped.join(', ')}` : '') +
+        (ignored.size ? `; ignored: ${[...ignored].join(', ')}` : ''),
+    );
+  }
+
+  progress(opts.onProgress, 2);
+  const encs = fitEncoders(inputProfiles, inputColumns, rng);
+  for (const f of features) {
+    if (f.role === 'input') f.encoder = encoderName(encs[inputProfiles.findIndex((p) => p.name === f.column)]);
+  }
+  const enc = encode(encs, inputColumns, n);
+
+  let y = ti.y;
+  let yScale: { mean: number; std: number } | null = null;
+  let weight: Float64Array | null = null;
+  let shift: number[] = [];
+  const K = task === 'multiclass' ? nClasses : 1;
+  if (task === 'regression') {
+    // Standardize so L2/leaf statistics and tolerances do not depend on the target's units.
+    let mean = 0;
+    for (const v of y) mean += v;
+    mean /= n;
+    let ss = 0;
+    for (const v of y) ss += (v - mean) * (v - mean);
+    const std = Math.sqrt(ss / n) || 1;
+    yScale = { mean, std };
+    y = Float64Array.from(y, (v) => (v - mean) / std);
+  } else {
+    const cw = settings.classWeight === 'balanced' ? classWeights(y, nClasses) : new Array(nClasses).fill(1);
+    weight = Float64Array.from(y, (c) => cw[c]);
+    shift = task === 'binary' ? [Math.log(cw[1] / cw[0])] : cw.map((w) => Math.log(w));
+  }
+  const split = splitRows(n, settings.validationFraction, rng, task === 'regression' ? null : y, nClasses);
+  const gTarget: GBMTarget = {
+    objective: task === 'regression' ? 'regression' : task,
+    K,
+    y,
+    weight,
+  };
+
+  progress(opts.onProgress, 3);
+  const candidates: (CandidateInfo & { kind: 'gbm' | 'linear' | 'blend'; model: ScoreModel; iterations: number })[] = [];
+  const accName = task === 'regression' ? 'r2_score' : 'balanced_accuracy_score';
+  const yVal = pick(y, split.val);
+  const params = gbmParams(settings, split.train.length);
+  const fitLinear = (rows: Int32Array): LinearModel =>
+    task === 'regression'
+      ? fitRidge(enc.linear, rows, y, null, enc.layout.linDims)
+      : fitLogistic(enc.linear, rows, y, nClasses, weight, enc.layout.linDims);
+  let gbmCand: (typeof candidates)[number] | null = null;
+  let linCand: (typeof candidates)[number] | null = null;
+  if (settings.model !== 'linear') {
+    const c0 = now();
+    const res = trainGBM(enc.binned, gTarget, split.train, split.val, params);
+    const valRaw = new Float64Array(split.val.length * K);
+    for (let i = 0; i < split.val.length; i++)
+      for (let k = 0; k < K; k++) valRaw[i * K + k] = res.raw[split.val[i] * K + k];
+    gbmCand = {
+      kind: 'gbm',
+      name: 'GBM',
+      performance: taskScore(task, yVal, valRaw, K, nClasses),
+      training_time: (now() - c0) / 1000,
+      selected: false,
+      accuracy_functions: [accName],
+      model: { gbm: res.model, linear: null },
+      iterations: res.iterations,
+    };
+    candidates.push(gbmCand);
+  }
+  if (settings.model !== 'gbm') {
+    const c0 = now();
+    const model: ScoreModel = { gbm: null, linear: fitLinear(split.train) };
+    const valRaw = scoreRows(model, enc, split.val, K);
+    linCand = {
+      kind: 'linear',
+      name: task === 'regression' ? 'Linear(ridge)' : 'Linear(logistic)',
+      performance: taskScore(task, yVal, valRaw, K, nClasses),
+      training_time: (now() - c0) / 1000,
+      selected: false,
+      accuracy_functions: [accName],
+      model,
+      iterations: 0,
+    };
+    candidates.push(linCand);
+  }
+  if (gbmCand && linCand) {
+    // The mean of both models' scores: often better than either when the signal is partly
+    // linear (telco churn), and free since both are trained already.
+    const model = blend(gbmCand.model.gbm!, linCand.model.linear!);
+    const valRaw = scoreRows(model, enc, split.val, K);
+    candidates.push({
+      kind: 'blend',
+      name: 'Ensemble(mean of GBM, Linear)',
+      performance: taskScore(task, yVal, valRaw, K, nClasses),
+      training_time: gbmCand.training_time + linCand.training_time,
+      selected: false,
+      accuracy_functions: [accName],
+      model,
+      iterations: gbmCand.iterations,
+    });
+  }
+  // Highest validation score wins; on a tie the earlier (simpler to explain) candidate is kept.
+  let best = candidates[0];
+  for (const c of candidates) if (c.performance > best.performance) best = c;
+  best.selected = true;
+
+  progress(opts.onProgress, 4);
+  const analysis = analyze(task, best.model, enc, split.val, y, yScale, K, nClasses, shift, settings.confidence, rng);
+
+  progress(opts.onProgress, 5);
+  let finalModel = best.model;
+  if (settings.refit && split.val.length > 0) {
+    // Refit on train + validation rows with the iteration count early stopping chose: more data,
+    // same capacity. Calibration stays from the held-out residuals of the first fit; the refit
+    // model is trained on more rows, so the intervals err on the safe (wider) side.
+    const allRows = Int32Array.from({ length: n }, (_, i) => i);
+    const refitGbm = (): GBMModel => {
+      // Same tree shape as the validated fit (params from the training-split size).
+      const p = { ...gbmParams(settings, split.train.length), maxIterations: Math.max(1, best.iterations) };
+      return trainGBM(enc.binned, gTarget, allRows, new Int32Array(0), p).model;
+    };
+    if (best.kind === 'gbm') finalModel = { gbm: refitGbm(), linear: null };
+    else if (best.kind === 'linear') finalModel = { gbm: null, linear: fitLinear(allRows) };
+    else finalModel = blend(refitGbm(), fitLinear(allRows));
+  }
+
+  const { inputTypes, categories, numericRanges } = describeInputs(encs, inputProfiles);
+  const columnImportances: Record<string, number> = {};
+  encs.forEach((e, j) => (columnImportances[e.column] = analysis.importances[j]));
+  const description: ModelDescription = {
+    task,
+    target,
+    targetType: ti.profile.type,
+    inputs: encs.map((e) => e.column),
+    accuracies: { [accName]: round(analysis.accuracy, 6) },
+    columnImportances,
+    features,
+    candidates: candidates.map((c) => ({
+      name: c.name,
+      performance: round(c.performance, 6),
+      training_time: round(c.training_time, 3),
+      selected: c.selected,
+      accuracy_functions: c.accuracy_functions,
+    })),
+    summary: summaryString(encs, finalModel, task, settings.confidence),
+    inputTypes,
+    categories,
+    ...(ti.classLabels ? { classes: ti.classLabels } : {}),
+    numericRanges,
+    confidenceLevel: settings.confidence,
+    trainRows: n,
+    trainingTimeMs: 0,
+  };
+  const artifact: ModelArtifact = {
+    format: 'automl/1',
+    target,
+    task,
+    target_info: { type: ti.profile.type, valueKind: ti.profile.valueKind },
+    classes: ti.classKeys ? { keys: ti.classKeys, labels: ti.classLabels! } : null,
+    y_scale: yScale,
+    encoders: encs,
+    model: {
+      gbm: finalModel.gbm ? serializeGBM(finalModel.gbm) : null,
+      linear: finalModel.linear ? serializeLinear(finalModel.linear) : null,
+    },
+    calibration: { halfWidth: analysis.halfWidth, classes: analysis.classCal },
+    settings,
+    description,
+  };
+  description.trainingTimeMs = Math.round(now() - t0);
+  return artifact;
+}
+
+// ---------------------------------------------------------------------------------------------
+// finetune
+// ---------------------------------------------------------------------------------------------
+
+/** Iterations added by a finetune when USING max_iterations is not given. */
+const FINETUNE_MAX_ITERATIONS = 200;
+
+/**
+ * Continues boosting from `base` on new rows: the encoders stay fixed (new categories map to the
+ * 'other/unseen' code, out-of-range numbers to the edge bins), the base model's scores become the
+ * starting point and new trees are added with early stopping on a validation split of the new
+ * rows. A linear base keeps its weights and gets trees on top. Calibration, accuracy and
+ * importances are recomputed on the new validation rows when there are enough of them.
+ */
+export function finetune(base: ModelArtifact, data: Dataset, opts: Partial<TrainOptions> = {}): ModelArtifact {
+  const t0 = now();
+  if (!base || base.format !== 'automl/1') throw new AutoMLError('finetune needs an automl/1 model artifact');
+  const target = base.target;
+  if (opts.target !== undefined && opts.target !== target) {
+    throw new AutoMLError(`finetune must keep the target '${target}', got '${opts.target}'`);
+  }
+  const usingIn = { ...(opts.using ?? {}) };
+  const settings = resolveSettings(
+    usingIn,
+    { ...base.settings, maxIterations: FINETUNE_MAX_ITERATIONS },
+    opts.seed,
+  );
+  const rng = new Rng(settings.seed + 1);
+  progress(opts.onProgress, 1);
+  const tIdx = data.columns.indexOf(target);
+  if (tIdx < 0) {
+    throw new AutoMLError(
+      `target column '${target}' is not in the data; columns are: ${data.columns.join(', ')}`,
+    );
+  }
+  const task = base.task;
+  const kind = base.target_info.valueKind;
+  const keep: number[] = [];
+  const yList: number[] = [];
+  const classCode = base.classes ? new Map(base.classes.keys.map((k, i) => [k, i])) : null;
+  for (let r = 0; r < data.rows.length; r++) {
+    const v = data.rows[r][tIdx];
+    if (isMissing(v)) continue;
+    if (task === 'regression') {
+      const x = parseNumber(v);
+      if (Number.isNaN(x)) continue;
+      keep.push(r);
+      yList.push((x - base.y_scale!.mean) / base.y_scale!.std);
+    } else {
+      const k = categoryKey(v, kind)!;
+      const c = classCode!.get(k);
+      if (c === undefined) {
+        throw new AutoMLError(
+          `target value '${k}' in row ${r} was not a class when the model was trained (classes: ${base.classes!.keys.join(', ')}); retrain the model instead of finetuning`,
+        );
+      }
+      keep.push(r);
+      yList.push(c);
+    }
+  }
+  if (keep.length === 0) {
+    throw new AutoMLError(`finetune data has no rows with a value in '${target}'`);
+  }
+  const n = keep.length;
+  const y = Float64Array.from(yList);
+  const encs = base.encoders;
+  const columns = encs.map((e) => {
+    const j = data.columns.indexOf(e.column);
+    return j < 0 ? undefined : keep.map((r) => data.rows[r][j]);
+  });
+  progress(opts.onProgress, 2);
+  const enc = encode(encs, columns, n);
+  const nClasses = base.classes ? base.classes.keys.length : 0;
+  const K = task === 'multiclass' ? nClasses : 1;
+  let weight: Float64Array | null = null;
+  let shift: number[] = [];
+  if (task !== 'regression') {
+    // Keep the base model's class balance so old and new trees optimise the same objective.
+    const baseShift = base.calibration.classes?.shift ?? [];
+    const cw =
+      task === 'binary'
+        ? [1, Math.exp(baseShift[0] ?? 0)]
+        : Array.from({ length: nClasses }, (_, k) => Math.exp(baseShift[k] ?? 0));
+    weight = Float64Array.from(y, (c) => cw[c]);
+    shift = baseShift;
+  }
+  const useVal = n >= 10;
+  const split = useVal
+    ? splitRows(n, settings.validationFraction, rng, task === 'regression' ? null : y, nClasses)
+    : { train: Int32Array.from({ length: n }, (_, i) => i), val: new Int32Array(0) };
+
+  progress(opts.onProgress, 3);
+  const baseGbm = base.model.gbm ? deserializeGBM(base.model.gbm) : null;
+  const baseLinear = base.model.linear ? deserializeLinear(base.model.linear) : null;
+  const c0 = now();
+  // Trees continue from the base scores: from the base GBM itself, or (linear base) from an empty
+  // ensemble whose starting scores are the linear model's outputs.
+  let initGbm: GBMModel;
+  if (baseGbm) initGbm = baseGbm;
+  else {
+    initGbm = emptyGBM(K);
+  }
+  const offset = baseLinear ? linearOffset(baseLinear, enc, K) : null;
+  const params = {
+    ...gbmParams(settings, split.train.length),
+    maxIterations: usingIn.max_iterations !== undefined ? settings.maxIterations : FINETUNE_MAX_ITERATIONS,
+  };
+  const res = trainGBMWithOffset(enc.binned, { objective: task === 'regression' ? 'regression' : task, K, y, weight }, split, params, initGbm, offset);
+  const model: ScoreModel = { gbm: res.model, linear: baseLinear };
+  const trainSeconds = (now() - c0) / 1000;
+
+  progress(opts.onProgress, 4);
+  const desc0 = base.description;
+  let calibration = base.calibration;
+  let accuracies = desc0.accuracies;
+  let columnImportances = desc0.columnImportances;
+  let performance = desc0.candidates.find((c) => c.selected)?.performance ?? 0;
+  if (split.val.length >= 10) {
+    const yScale = base.y_scale;
+    const a = analyze(task, model, enc, split.val, y, yScale, K, nClasses, shift, settings.confidence, rng);
+    calibration = { halfWidth: a.halfWidth, classes: a.classCal };
+    const accName = task === 'regression' ? 'r2_score' : 'balanced_accuracy_score';
+    accuracies = { [accName]: round(a.accuracy, 6) };
+    performance = round(a.accuracy, 6);
+    columnImportances = {};
+    for (let j = 0; j < encs.length; j++) columnImportances[encs[j].column] = a.importances[j];
+  }
+  progress(opts.onProgress, 5);
+  const description: ModelDescription = {
+    ...desc0,
+    accuracies,
+    columnImportances,
+    candidates: [
+      ...desc0.candidates.map((c) => ({ ...c, selected: false })),
+      {
+        name: `GBM(finetuned, +${res.iterations} iterations)`,
+        performance,
+        training_time: round(trainSeconds, 3),
+        selected: true,
+        accuracy_functions: Object.keys(accuracies),
+      },
+    ],
+    summary: summaryString(encs, model, task, settings.confidence),
+    confidenceLevel: settings.confidence,
+    trainRows: n,
+    trainingTimeMs: 0,
+  };
+  const artifact: ModelArtifact = {
+    ...base,
+    model: { gbm: serializeGBM(res.model), linear: baseLinear ? serializeLinear(baseLinear) : null },
+    calibration,
+    settings: { ...settings, maxIterations: base.settings.maxIterations },
+    description,
+  };
+  description.trainingTimeMs = Math.round(now() - t0);
+  return artifact;
+}
+
+/** 0.5 * GBM + 0.5 * linear, expressed as scaled parts so the score stays "sum of parts". */
+function blend(g: GBMModel, l: LinearModel): ScoreModel {
+  return {
+    gbm: { ...g, base: g.base.map((v) => v / 2), value: g.value.map((v) => v / 2) },
+    linear: { ...l, w: l.w.map((v) => v / 2) },
+  };
+}
+
+function emptyGBM(K: number): GBMModel {
+  return {
+    K,
+    base: new Float64Array(K),
+    nTrees: 0,
+    roots: new Int32Array(0),
+    feat: new Int32Array(0),
+    thr: new Int32Array(0),
+    isCatNode: new Uint8Array(0),
+    left: new Int32Array(0),
+    right: new Int32Array(0),
+    value: new Float64Array(0),
+    catBits: new Uint32Array(0),
+    maxLeaves: 0,
+  };
+}
+
+function linearOffset(m: LinearModel, enc: Encoded, K: number): Float64Array {
+  const out = new Float64Array(enc.n * K);
+  predictLinearRows(m, enc.linear, Int32Array.from({ length: enc.n }, (_, i) => i), out);
+  return out;
+}
+
+function trainGBMWithOffset(
+  data: BinnedData,
+  target: GBMTarget,
+  split: { train: Int32Array; val: Int32Array },
+  params: GBMParams,
+  init: GBMModel,
+  offset: Float64Array | null,
+) {
+  return trainGBM(data, target, split.train, split.val, params, init, undefined, offset ?? undefined);
+}

@@ -1,0 +1,319 @@
+// Column type inference (Lightwood's "data types" stage): decides per column whether it is a
+// number, a category, a date, free text or an identifier to drop, and how raw cells are parsed.
+
+export type BaseType = 'integer' | 'float' | 'binary' | 'categorical' | 'datetime' | 'text';
+export type InferredType = BaseType | 'identifier' | 'empty';
+
+/**
+ * How categorical values are keyed. Values arrive from SQL as numbers, numeric strings ("1") or
+ * booleans depending on the source, so keys are canonicalised per column: a column whose values
+ * are all numbers keys 1, "1" and "1.0" alike.
+ */
+export type ValueKind = 'number' | 'boolean' | 'string';
+
+export interface ColumnProfile {
+  name: string;
+  type: InferredType;
+  /** The data type underneath an identifier (e.g. integer for CustomerId); equals `type` otherwise. */
+  dataType: BaseType | 'empty';
+  valueKind: ValueKind;
+  /** Exactly one distinct non-missing value: carries no information, dropped as an input. */
+  constant: boolean;
+  nMissing: number;
+  nDistinct: number;
+  /** Human-readable reason for identifier/constant decisions (shown nowhere yet; aids debugging). */
+  reason: string;
+}
+
+const NUM_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+// "640,56" (decimal comma, as in two dirty rows of home_rentals) vs "1,234,567" (thousands groups).
+const DECIMAL_COMMA_RE = /^[+-]?\d+,\d+$/;
+const THOUSANDS_RE = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+const MISSING_TOKENS = new Set(['nan', 'null', 'none', 'na', 'n/a', '#n/a', '-']);
+const DATE_RE =
+  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** NULL, undefined, NaN and blank strings ("" and " ", as in telco's TotalCharges) are missing. */
+export function isMissing(v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  if (typeof v === 'number') return !Number.isFinite(v);
+  if (typeof v === 'string') return v.trim() === '';
+  return false;
+}
+
+/**
+ * Parses a cell as a number; NaN when missing or not numeric. Accepts numeric strings with a
+ * decimal comma ("640,56" -> 640.56) or thousands separators ("1,234" -> 1234), booleans as 1/0,
+ * bigints, and common missing tokens ("NaN", "null", "N/A") in numeric columns.
+ */
+export function parseNumber(v: unknown): number {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
+  if (typeof v === 'string') return parseNumericString(v);
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof v === 'bigint') return Number(v);
+  return NaN;
+}
+
+function parseNumericString(raw: string): number {
+  const s = raw.trim();
+  if (s === '') return NaN;
+  if (NUM_RE.test(s)) return Number(s);
+  if (THOUSANDS_RE.test(s)) return Number(s.replace(/,/g, ''));
+  if (DECIMAL_COMMA_RE.test(s)) return Number(s.replace(',', '.'));
+  return NaN;
+}
+
+/** True for strings that mean "no value" in a numeric column (so they are not cast errors). */
+export function isMissingToken(v: unknown): boolean {
+  return typeof v === 'string' && MISSING_TOKENS.has(v.trim().toLowerCase());
+}
+
+/** Epoch milliseconds of an ISO date / timestamp string (or a Date); NaN otherwise. */
+export function parseDatetime(v: unknown): number {
+  if (v instanceof Date) return v.getTime();
+  if (typeof v !== 'string') return NaN;
+  const s = v.trim();
+  if (!DATE_RE.test(s)) return NaN;
+  // "YYYY-MM-DD HH:MM" is not ISO for Date.parse in every engine; normalise the separator.
+  // Timestamps without a zone are read as UTC so features do not depend on the server's TZ.
+  let iso = s.length > 10 ? s.slice(0, 10) + 'T' + s.slice(11) : s;
+  if (iso.length > 10 && !/(?:Z|[+-]\d{2}:?\d{2})$/.test(iso)) iso += 'Z';
+  return Date.parse(iso);
+}
+
+/** Canonical category key of a cell for a column of the given kind; null when missing. */
+export function categoryKey(v: unknown, kind: ValueKind): string | null {
+  if (isMissing(v)) return null;
+  if (kind === 'number') {
+    const x = parseNumber(v);
+    if (!Number.isNaN(x)) return String(x);
+  } else if (kind === 'boolean') {
+    const b = parseBoolean(v);
+    if (b !== null) return b ? 'true' : 'false';
+  }
+  if (typeof v === 'string') return v.trim();
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return String(v);
+}
+
+function parseBoolean(v: unknown): boolean | null {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v === 1 ? true : v === 0 ? false : null;
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase();
+    if (s === 'true' || s === 't' || s === '1') return true;
+    if (s === 'false' || s === 'f' || s === '0') return false;
+  }
+  return null;
+}
+
+/** The value a category key stands for, in the column's original type (1, true or 'Yes'). */
+export function keyToLabel(key: string, kind: ValueKind): string | number | boolean {
+  if (kind === 'number') return Number(key);
+  if (kind === 'boolean') return key === 'true';
+  return key;
+}
+
+/**
+ * Names that announce an identifier: id, user_id, CustomerId, customerID, uuid, RowNumber.
+ * A name alone never drops a column; it lowers the uniqueness bar for integers.
+ */
+export function looksLikeIdName(name: string): boolean {
+  if (/^(?:id|uuid|guid|index|row_?number|row_?id)$/i.test(name)) return true;
+  if (/(?:^|[_\s.-])(?:id|uuid|guid)$/i.test(name)) return true;
+  return /[a-z0-9](?:Id|ID|Uuid|UUID)$/.test(name) || /^RowNumber$/i.test(name);
+}
+
+/** Share of non-missing values that must parse for a column to count as numeric / datetime. */
+const PARSE_SHARE = 0.99;
+/** Small-range integer columns with at most this many values are categorical (rooms 0-3). */
+const MAX_INT_CATEGORIES = 10;
+
+/**
+ * Infers a column's type from its values (all of them: one pass, O(n) with a hash map of
+ * distinct values). Rules, in order, and why:
+ * - no non-missing value -> empty; one distinct value -> constant (both dropped as inputs);
+ * - >= 99 % numbers (numeric strings included) -> numeric family: 2 values -> binary;
+ *   integers with <= 10 values in a small non-negative range -> categorical (Lightwood types
+ *   number_of_rooms 0-3 as categorical); unique integers that are sequential (RowNumber, id) or
+ *   carry an id-like name with > 98 % unique values (CustomerId) -> identifier;
+ * - >= 99 % ISO dates/timestamps -> datetime;
+ * - strings: 2 values -> binary; long multi-word strings -> text; > 98 % unique short strings
+ *   (customerID) -> identifier; high-cardinality strings where most values occur once
+ *   (Surname: 2932 values, 53 % of them singletons) -> identifier, because codes that almost
+ *   never repeat cannot generalise; otherwise categorical.
+ */
+export function inferColumnType(name: string, values: ArrayLike<unknown>): ColumnProfile {
+  const n = values.length;
+  let nMissing = 0;
+  let nNum = 0;
+  let nBool = 0;
+  let nDate = 0;
+  let nStr = 0;
+  let allInt = true;
+  let minV = Infinity;
+  let maxV = -Infinity;
+  let words = 0;
+  let chars = 0;
+  const counts = new Map<string, number>();
+  const nums = new Float64Array(n);
+  let nNums = 0;
+
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (isMissing(v)) {
+      nMissing++;
+      continue;
+    }
+    let key: string;
+    if (typeof v === 'boolean') {
+      nBool++;
+      key = v ? 'true' : 'false';
+    } else {
+      const x = parseNumber(v);
+      if (!Number.isNaN(x)) {
+        nNum++;
+        nums[nNums++] = x;
+        if (!Number.isInteger(x)) allInt = false;
+        if (x < minV) minV = x;
+        if (x > maxV) maxV = x;
+        key = String(x);
+      } else {
+        const s = typeof v === 'string' ? v.trim() : String(v);
+        key = s;
+        if (isMissingToken(s)) {
+          // Counted as a string here; if the column turns out numeric it is a missing value.
+          nStr++;
+        } else if (!Number.isNaN(parseDatetime(s))) {
+          nDate++;
+        } else {
+          nStr++;
+        }
+        chars += s.length;
+        words += countWords(s);
+      }
+    }
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+
+  const nn = n - nMissing;
+  const nDistinct = counts.size;
+  const base = { name, nMissing, nDistinct, reason: '' };
+  if (nn === 0) {
+    return {
+      ...base,
+      type: 'empty',
+      dataType: 'empty',
+      valueKind: 'string',
+      constant: true,
+      reason: 'no values',
+    };
+  }
+  const uniqueRatio = nDistinct / nn;
+  const constant = nDistinct === 1;
+
+  if (nBool === nn) {
+    return { ...base, type: 'binary', dataType: 'binary', valueKind: 'boolean', constant };
+  }
+
+  if (nNum >= PARSE_SHARE * nn) {
+    const numKeys = nDistinct - countNonNumericKeys(counts);
+    const valueKind: ValueKind = 'number';
+    if (numKeys <= 2) {
+      return { ...base, type: 'binary', dataType: 'binary', valueKind, constant };
+    }
+    if (allInt) {
+      if (numKeys <= MAX_INT_CATEGORIES && minV >= 0 && maxV - minV < 2 * MAX_INT_CATEGORIES) {
+        return { ...base, type: 'categorical', dataType: 'categorical', valueKind, constant };
+      }
+      const unique = numKeys === nNum;
+      if (nn >= 20 && unique && isSequential(nums.subarray(0, nNums))) {
+        return {
+          ...base,
+          type: 'identifier',
+          dataType: 'integer',
+          valueKind,
+          constant,
+          reason: 'unique sequential integers',
+        };
+      }
+      if (nn >= 20 && looksLikeIdName(name) && uniqueRatio > 0.98) {
+        return {
+          ...base,
+          type: 'identifier',
+          dataType: 'integer',
+          valueKind,
+          constant,
+          reason: 'id-like name and unique values',
+        };
+      }
+      return { ...base, type: 'integer', dataType: 'integer', valueKind, constant };
+    }
+    return { ...base, type: 'float', dataType: 'float', valueKind, constant };
+  }
+
+  if (nDate >= PARSE_SHARE * nn) {
+    return { ...base, type: 'datetime', dataType: 'datetime', valueKind: 'string', constant };
+  }
+
+  const valueKind: ValueKind = 'string';
+  if (nDistinct === 2) {
+    return { ...base, type: 'binary', dataType: 'binary', valueKind, constant };
+  }
+  const nText = nStr + nDate;
+  const meanWords = nText > 0 ? words / nText : 0;
+  const meanChars = nText > 0 ? chars / nText : 0;
+  if ((meanWords >= 4 || meanChars >= 40) && (nDistinct > 50 || uniqueRatio > 0.2)) {
+    return { ...base, type: 'text', dataType: 'text', valueKind, constant };
+  }
+  if (nn >= 20 && uniqueRatio > 0.98) {
+    return {
+      ...base,
+      type: 'identifier',
+      dataType: 'categorical',
+      valueKind,
+      constant,
+      reason: 'unique short strings',
+    };
+  }
+  if (nDistinct >= 100 && uniqueRatio >= 0.2) {
+    let singletons = 0;
+    for (const c of counts.values()) if (c === 1) singletons++;
+    if (singletons / nDistinct >= 0.4) {
+      return {
+        ...base,
+        type: 'identifier',
+        dataType: 'categorical',
+        valueKind,
+        constant,
+        reason: 'high-cardinality values that rarely repeat',
+      };
+    }
+  }
+  return { ...base, type: 'categorical', dataType: 'categorical', valueKind, constant };
+}
+
+function countWords(s: string): number {
+  let w = 0;
+  let inWord = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const space = c === 32 || c === 9 || c === 10 || c === 13;
+    if (!space && !inWord) w++;
+    inWord = !space;
+  }
+  return w;
+}
+
+function countNonNumericKeys(counts: Map<string, number>): number {
+  let k = 0;
+  for (const key of counts.keys()) if (Number.isNaN(parseNumericString(key))) k++;
+  return k;
+}
+
+function isSequential(nums: Float64Array): boolean {
+  if (nums.length < 2) return false;
+  const s = Float64Array.from(nums).sort();
+  for (let i = 1; i < s.length; i++) if (s[i] - s[i - 1] !== 1) return false;
+  return true;
+}

@@ -1,0 +1,208 @@
+/**
+ * The shape of predictions on the wire (DESIGN 3.2), shared by SQL (single and batch SELECT) and
+ * the HTTP predict route: casting input values to the types the model was trained on, and turning
+ * the engine's `Prediction`s into the `<target>`, `<target>_confidence`, ... columns. Columnar on
+ * purpose: batch prediction moves hundreds of thousands of rows and per-row objects would dominate.
+ */
+import type { CellValue, ModelDescription, Prediction } from '../automl/index';
+import { badInput } from '../errors';
+import type { JsonValue } from '../engine/values';
+import type { VirtualType } from '../sql/virtual';
+
+export type ValueKind = 'number' | 'boolean' | 'string';
+
+export interface OutputColumn {
+  name: string;
+  type: VirtualType;
+}
+
+/** How the values of a list of labels are typed: all numbers, all booleans, or anything else. */
+function kindOf(values: readonly unknown[] | undefined): ValueKind {
+  if (!values || values.length === 0) return 'string';
+  if (values.every((v) => typeof v === 'number')) return 'number';
+  if (values.every((v) => typeof v === 'boolean')) return 'boolean';
+  return 'string';
+}
+
+const sqlTypeOfKind = (k: ValueKind): VirtualType => (k === 'number' ? 'DOUBLE' : k === 'boolean' ? 'BOOLEAN' : 'VARCHAR');
+
+/** The value kind of an input column, from its training type and (for categories) its labels. */
+export function inputKind(desc: ModelDescription, column: string): ValueKind {
+  const t = desc.inputTypes[column];
+  if (t === 'integer' || t === 'float') return 'number';
+  if (t === 'binary' || t === 'categorical') return kindOf(desc.categories[column]);
+  return 'string';
+}
+
+export function targetKind(desc: ModelDescription): ValueKind {
+  return desc.task === 'regression' ? 'number' : kindOf(desc.classes);
+}
+
+const MISSING = new Set(['', 'nan', 'null', 'none', 'na', 'n/a']);
+
+function fail(value: unknown, column: string, row: number, what: string): never {
+  throw badInput(
+    `Cannot use ${JSON.stringify(value)} for column '${column}' in row ${row + 1}: the model was trained on ${what}`,
+  );
+}
+
+/**
+ * Casts one cell to a kind: `"1000"` -> 1000 for numeric columns, `"true"` -> true for boolean
+ * ones. NULL, blanks and the usual missing tokens become null (the model handles missing values);
+ * anything else that does not fit is the caller's mistake and names the column and row.
+ */
+export function castCell(v: unknown, kind: ValueKind, column: string, row: number, what: string): CellValue {
+  if (v === null || v === undefined) return null;
+  if (kind === 'number') {
+    if (typeof v === 'number') return Number.isFinite(v) ? v : null;
+    if (typeof v === 'bigint') return Number(v);
+    if (typeof v === 'string') {
+      const s = v.trim();
+      if (MISSING.has(s.toLowerCase())) return null;
+      const x = Number(s);
+      if (Number.isFinite(x)) return x;
+    }
+    return fail(v, column, row, what);
+  }
+  if (kind === 'boolean') {
+    if (typeof v === 'boolean') return v;
+    if (v === 1 || v === 0) return v === 1;
+    if (typeof v === 'string') {
+      const s = v.trim().toLowerCase();
+      if (MISSING.has(s)) return null;
+      if (['true', 't', 'yes', 'y', '1'].includes(s)) return true;
+      if (['false', 'f', 'no', 'n', '0'].includes(s)) return false;
+    }
+    return fail(v, column, row, what);
+  }
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  if (typeof v === 'bigint') return v.toString();
+  return JSON.stringify(v);
+}
+
+const describeType = (desc: ModelDescription, column: string) => {
+  const t = desc.inputTypes[column];
+  const k = inputKind(desc, column);
+  if (t === 'integer' || t === 'float') return `${t} values`;
+  if (k === 'number') return `${t} numeric values`;
+  if (k === 'boolean') return `${t} true/false values`;
+  return `${t} values`;
+};
+
+/**
+ * Casts the model's input columns (and the target, when given, as the truth for `_anomaly` and
+ * `_original`) of a columnar batch. Columns the model does not use are dropped here; whether they
+ * are an error is the caller's decision (see `unknownColumns`).
+ */
+export function castColumns(
+  desc: ModelDescription,
+  columns: Record<string, readonly unknown[]>,
+  n: number,
+): { inputs: Record<string, CellValue[]>; truth: CellValue[] | null } {
+  const inputs: Record<string, CellValue[]> = {};
+  for (const col of desc.inputs) {
+    const src = columns[col];
+    const out = new Array<CellValue>(n);
+    if (!src) out.fill(null);
+    else {
+      const kind = inputKind(desc, col);
+      const what = describeType(desc, col);
+      for (let i = 0; i < n; i++) out[i] = castCell(src[i], kind, col, i, what);
+    }
+    inputs[col] = out;
+  }
+  let truth: CellValue[] | null = null;
+  const t = columns[desc.target];
+  if (t) {
+    const kind = targetKind(desc);
+    truth = new Array<CellValue>(n);
+    for (let i = 0; i < n; i++) {
+      try {
+        truth[i] = castCell(t[i], kind, desc.target, i, `${desc.targetType} values`);
+      } catch {
+        // A truth that does not fit the target type cannot be compared; it only loses `_anomaly`.
+        truth[i] = null;
+      }
+    }
+  }
+  return { inputs, truth };
+}
+
+/** Names of the columns a model does not know (neither an input nor the target), for errors. */
+export function unknownColumns(desc: ModelDescription, names: Iterable<string>): string[] {
+  const known = new Set([...desc.inputs, desc.target].map((c) => c.toLowerCase()));
+  return [...names].filter((n) => !known.has(n.toLowerCase()));
+}
+
+/** The prediction columns (`<target>`, `_confidence`, ...), in the order the real service uses. */
+export function predictionColumns(desc: ModelDescription): OutputColumn[] {
+  const t = desc.target;
+  const tt = sqlTypeOfKind(targetKind(desc));
+  const cols: OutputColumn[] = [
+    { name: t, type: tt },
+    { name: `${t}_confidence`, type: 'DOUBLE' },
+  ];
+  // Intervals exist only for numeric targets (DESIGN 3.2).
+  if (desc.task === 'regression') {
+    cols.push({ name: `${t}_min`, type: 'DOUBLE' }, { name: `${t}_max`, type: 'DOUBLE' });
+  }
+  cols.push(
+    { name: `${t}_anomaly`, type: 'BOOLEAN' },
+    { name: `${t}_original`, type: tt },
+    { name: `${t}_explain`, type: 'VARCHAR' },
+  );
+  return cols;
+}
+
+/** SQL types of the input columns as they appear in prediction results. */
+export function inputColumns(desc: ModelDescription): OutputColumn[] {
+  return desc.inputs.map((c) => ({ name: c, type: sqlTypeOfKind(inputKind(desc, c)) }));
+}
+
+const finite = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+
+/**
+ * Builds the prediction columns' values (aligned with `predictionColumns`). `_anomaly` falls back
+ * to "truth outside the interval" when the engine left it null but a numeric truth is known.
+ */
+export function predictionValues(desc: ModelDescription, preds: Prediction[], truth: CellValue[] | null): JsonValue[][] {
+  const n = preds.length;
+  const regression = desc.task === 'regression';
+  const value: JsonValue[] = new Array(n);
+  const conf: JsonValue[] = new Array(n);
+  const lo: JsonValue[] = new Array(n);
+  const hi: JsonValue[] = new Array(n);
+  const anomaly: JsonValue[] = new Array(n);
+  const original: JsonValue[] = new Array(n);
+  const explain: JsonValue[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = preds[i];
+    const tr = truth ? truth[i] : null;
+    const lower = finite(p.lower);
+    const upper = finite(p.upper);
+    let an = p.anomaly;
+    if (an == null && regression && typeof tr === 'number' && lower !== null && upper !== null) {
+      an = tr < lower || tr > upper;
+    }
+    const v = typeof p.value === 'number' ? finite(p.value) : p.value;
+    value[i] = v;
+    conf[i] = finite(p.confidence);
+    lo[i] = lower;
+    hi[i] = upper;
+    anomaly[i] = an ?? null;
+    original[i] = tr;
+    const ex: Record<string, JsonValue> = {
+      predicted_value: v,
+      confidence: finite(p.confidence),
+      anomaly: an ?? null,
+      truth: tr,
+      confidence_lower_bound: lower,
+      confidence_upper_bound: upper,
+    };
+    if (p.probabilities) {
+      for (const [cls, pr] of Object.entries(p.probabilities)) ex[`probability_class_${cls}`] = finite(pr);
+    }
+    explain[i] = JSON.stringify(ex);
+  }
+  return regression ? [value, conf, lo, hi, anomaly, original, explain] : [value, conf, anomaly, original, explain];
+}

@@ -1,0 +1,68 @@
+/**
+ * Helpers for the model tests: a real instance on a temporary DATA_DIR, SQL that must succeed or
+ * must fail with a given code, and waiting for a training the way clients do it (polling the
+ * models table), with a generous cap instead of timing assertions.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../config';
+import { createInstance, type Instance } from '../../instance';
+
+export function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'models-test-'));
+}
+
+export async function open(dataDir = tempDir(), overrides: Partial<Config> = {}): Promise<Instance> {
+  return createInstance(loadConfig({}, { DATA_DIR: dataDir, ...overrides }));
+}
+
+export type Table = { column_names: string[]; data: any[][] };
+
+/** Runs SQL that must succeed; returns the table (or ok) result. */
+export async function run(inst: Instance, query: string, db?: string): Promise<Table & { type: string }> {
+  const r: any = await inst.sql.execute({ query, db });
+  if (r.type === 'error') throw new Error(`SQL failed (${r.error_code}): ${r.error_message}\n  in: ${query}`);
+  return r;
+}
+
+/** Runs SQL that must fail; returns code and message. */
+export async function fails(inst: Instance, query: string, db?: string): Promise<{ code: number; message: string }> {
+  const r: any = await inst.sql.execute({ query, db });
+  if (r.type !== 'error') throw new Error(`expected an error from: ${query}\n  got: ${JSON.stringify(r).slice(0, 300)}`);
+  return { code: r.error_code, message: r.error_message };
+}
+
+/** Rows as objects keyed by column name. */
+export function objects(t: Table): Record<string, any>[] {
+  return t.data.map((row) => Object.fromEntries(t.column_names.map((c, i) => [c, row[i]])));
+}
+
+/** Polls `<project>.models_versions` until the version is complete or error. */
+export async function waitForModel(
+  inst: Instance,
+  name: string,
+  opts: { project?: string; version?: number; timeoutMs?: number } = {},
+): Promise<{ status: string; error: string | null }> {
+  const project = opts.project ?? 'mindsdb';
+  const cond = opts.version === undefined ? 'active = 1' : `version = ${opts.version}`;
+  const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+  for (;;) {
+    const t = await run(inst, `SELECT status, error FROM ${project}.models_versions WHERE name = '${name}' AND ${cond}`);
+    const [status, error] = t.data[0] ?? [];
+    if (status === 'complete' || status === 'error') return { status, error };
+    if (Date.now() > deadline) throw new Error(`model ${project}.${name} still ${status} after the test's cap`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function r2(truth: number[], pred: number[]): number {
+  const mean = truth.reduce((a, b) => a + b, 0) / truth.length;
+  let ssRes = 0;
+  let ssTot = 0;
+  truth.forEach((y, i) => {
+    ssRes += (y - pred[i]) ** 2;
+    ssTot += (y - mean) ** 2;
+  });
+  return 1 - ssRes / ssTot;
+}

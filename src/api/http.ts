@@ -1,0 +1,97 @@
+/**
+ * The one place the SPA talks HTTP: JSON requests to the instance on our own origin, with failures
+ * turned into `ApiError`s whose message a user can act on. Aborts propagate as `AbortError`.
+ */
+import type { z } from 'zod';
+
+export type ApiErrorKind = 'network' | 'http' | 'parse';
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly kind: ApiErrorKind,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+declare const __INSTANCE_TARGET__: string | undefined;
+/** The instance the dev/preview proxy forwards to (shown in the connection indicator). */
+export const INSTANCE_TARGET: string =
+  typeof __INSTANCE_TARGET__ === 'string' ? __INSTANCE_TARGET__ : 'this origin';
+
+export function isAbortError(e: unknown): boolean {
+  return e instanceof DOMException
+    ? e.name === 'AbortError'
+    : e instanceof Error && e.name === 'AbortError';
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Called once the response body has been received (before parsing). */
+  onBodyReceived?: () => void;
+}
+
+/**
+ * Fetches JSON and parses it with `schema`. A non-2xx response whose body still matches the schema
+ * (e.g. the SQL endpoint's 400/413 error envelope) is returned, not thrown.
+ */
+export async function requestJson<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  { method = 'GET', body, signal, onBodyReceived }: RequestOptions = {},
+): Promise<z.infer<S>> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      signal,
+      credentials: 'same-origin',
+      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    if (isAbortError(e)) throw e;
+    throw new ApiError(`Cannot reach the instance (${INSTANCE_TARGET}): the network request failed.`, 'network');
+  }
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (e) {
+    if (isAbortError(e)) throw e;
+    throw new ApiError(`The connection to the instance was lost while reading the response.`, 'network', res.status);
+  }
+  onBodyReceived?.();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ApiError(describeHttpFailure(res, text), res.ok ? 'parse' : 'http', res.status);
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  if (!res.ok) throw new ApiError(describeHttpFailure(res, text, json), 'http', res.status);
+  throw new ApiError(
+    `Unexpected response from ${path}: ${parsed.error.issues[0]?.message ?? 'invalid shape'}`,
+    'parse',
+    res.status,
+  );
+}
+
+function describeHttpFailure(res: Response, text: string, json?: unknown): string {
+  const detail =
+    json && typeof json === 'object' && 'error_message' in json
+      ? String((json as { error_message: unknown }).error_message)
+      : json && typeof json === 'object' && 'message' in json
+        ? String((json as { message: unknown }).message)
+        : text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+  if (res.status === 502 || res.status === 503 || res.status === 504) {
+    return `The instance (${INSTANCE_TARGET}) is not reachable (HTTP ${res.status}).${detail ? ` ${detail}` : ''}`;
+  }
+  if (!res.ok) return `The instance answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`;
+  return `The instance sent a response that is not JSON${detail ? `: ${detail}` : ''}`;
+}

@@ -1,0 +1,21 @@
+/** GET /api/status: version, reachability and auth of the target instance (polled). */
+import { queryOptions } from '@tanstack/react-query';
+import { StatusResponse } from './contract';
+import { requestJson } from './http';
+import { statusKeys } from './keys';
+
+export function fetchStatus(signal?: AbortSignal): Promise<StatusResponse> {
+  return requestJson('/api/status', StatusResponse, { signal });
+}
+
+export const STATUS_POLL_MS = 10_000;
+
+export function statusQueryOptions() {
+  return queryOptions({
+    queryKey: statusKeys.all,
+    queryFn: ({ signal }) => fetchStatus(signal),
+    refetchInterval: STATUS_POLL_MS,
+    retry: false,
+    staleTime: 5_000,
+  });
+}

@@ -1,0 +1,60 @@
+/** Keyboard shortcut sheet (opened with `?`). */
+import { useEffect, useRef } from 'react';
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+const mod = isMac ? '⌘' : 'Ctrl';
+
+export const SHORTCUTS: [string, string][] = [
+  [`${mod} + Enter`, 'Run the selection or the statement under the cursor'],
+  [`${mod} + Shift + Enter`, 'Run the whole script, statement by statement'],
+  [`${mod} + .`, 'Cancel the running query'],
+  [`${mod} + Space`, 'Autocomplete (databases, tables, columns, models)'],
+  ['Alt + N', 'New tab'],
+  ['Alt + W', 'Close tab'],
+  ['Alt + ← / →', 'Previous / next tab'],
+  ['Double-click a tab', 'Rename it (or F2)'],
+  [`${mod} + C (grid)`, 'Copy the focused cell'],
+  [`${mod} + Shift + C (grid)`, 'Copy the focused row'],
+  ['Enter / double-click (grid)', 'Show the full value'],
+  ['?', 'Show this sheet'],
+];
+
+export function ShortcutSheet({ onClose }: { onClose(): void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return (
+    <div className="overlay" onClick={onClose}>
+      <div
+        ref={ref}
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Keyboard shortcuts"
+        tabIndex={-1}
+        onClick={(e) => e.stopPropagation()}
+        onKeyDown={(e) => e.key === 'Escape' && onClose()}
+      >
+        <header className="dialog-header">
+          <h2>Keyboard shortcuts</h2>
+          <button className="icon-btn" aria-label="Close" onClick={onClose}>
+            ×
+          </button>
+        </header>
+        <table className="shortcuts">
+          <tbody>
+            {SHORTCUTS.map(([k, what]) => (
+              <tr key={k}>
+                <td>
+                  <kbd>{k}</kbd>
+                </td>
+                <td>{what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_URL_SQL_CHARS,
+  decodeBase64Url,
+  decodeHash,
+  encodeBase64Url,
+  encodeHash,
+} from './url-state';
+
+describe('base64url', () => {
+  it('round-trips unicode SQL without +, / or = characters', () => {
+    const sql = "SELECT 'héllo 🌍' AS x -- ü?>>>";
+    const enc = encodeBase64Url(sql);
+    expect(enc).not.toMatch(/[+/=]/);
+    expect(decodeBase64Url(enc)).toBe(sql);
+  });
+  it('returns undefined for garbage', () => {
+    expect(decodeBase64Url('%%%')).toBeUndefined();
+    expect(decodeBase64Url('_w')).toBeUndefined(); // invalid UTF-8
+  });
+});
+
+describe('encodeHash / decodeHash', () => {
+  it('puts the SQL in #sql= and reads it back', () => {
+    const hash = encodeHash({ view: 'sql', sql: 'SELECT 1', extra: {} });
+    expect(hash).toBe(`#sql=${encodeBase64Url('SELECT 1')}`);
+    expect(decodeHash(hash)).toEqual({ view: 'sql', sql: 'SELECT 1', extra: {} });
+  });
+  it('keeps the view and other keys', () => {
+    const hash = encodeHash({ view: 'models', extra: { model: 'mindsdb.m' } });
+    expect(decodeHash(hash)).toEqual({ view: 'models', extra: { model: 'mindsdb.m' } });
+  });
+  it('defaults to the sql view and ignores a broken sql value or a bad view name', () => {
+    expect(decodeHash('')).toEqual({ view: 'sql', extra: {} });
+    expect(decodeHash('#sql=%%%&view=<script>')).toEqual({ view: 'sql', extra: {} });
+  });
+  it('leaves out SQL too long for a URL', () => {
+    expect(encodeHash({ view: 'sql', sql: 'x'.repeat(MAX_URL_SQL_CHARS + 1), extra: {} })).toBe('');
+  });
+});

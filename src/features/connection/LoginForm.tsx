@@ -1,0 +1,46 @@
+/** Login form shown when the instance requires HTTP auth and the session is not confirmed. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { loginMutationOptions } from '../../api/login';
+import { statusKeys } from '../../api/keys';
+
+export function LoginForm() {
+  const qc = useQueryClient();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const m = useMutation({
+    ...loginMutationOptions(),
+    onSuccess: () => qc.invalidateQueries({ queryKey: statusKeys.all }),
+  });
+  return (
+    <div className="overlay">
+      <form
+        className="dialog login"
+        aria-label="Log in"
+        onSubmit={(e) => {
+          e.preventDefault();
+          m.mutate({ username, password });
+        }}
+      >
+        <h2>Log in to the instance</h2>
+        <p className="muted">This instance requires authentication.</p>
+        <label>
+          Username
+          <input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" required autoFocus />
+        </label>
+        <label>
+          Password
+          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="current-password" required />
+        </label>
+        {m.isError && (
+          <div className="error-banner" role="alert">
+            {m.error.message}
+          </div>
+        )}
+        <button className="btn primary" type="submit" disabled={m.isPending}>
+          {m.isPending ? 'Logging in…' : 'Log in'}
+        </button>
+      </form>
+    </div>
+  );
+}

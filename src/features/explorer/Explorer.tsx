@@ -1,0 +1,235 @@
+/**
+ * Explorer sidebar: databases -> schemas -> tables -> columns, projects -> models (status badges)
+ * and views. Children load when a node opens. Click a name to insert it at the editor's cursor.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import {
+  databasesQueryOptions,
+  modelsQueryOptions,
+  tableColumnsQueryOptions,
+  tablesQueryOptions,
+} from '../../api/catalog';
+import { quoteIdent, type DatabaseInfo, type ModelInfo, type TableInfo } from '../../api/catalog-parse';
+import { catalogKeys } from '../../api/keys';
+import { groupBySchema, projectModels, selectStarSql, sortDatabases, statusTone, tableRef } from './explorer-tree';
+
+interface Props {
+  onInsert(text: string): void;
+  onQuery(sql: string): void;
+}
+
+export function Explorer({ onInsert, onQuery }: Props) {
+  const qc = useQueryClient();
+  const dbs = useQuery(databasesQueryOptions());
+  return (
+    <div className="explorer">
+      <div className="panel-header">
+        <span>Explorer</span>
+        <button
+          className="icon-btn"
+          aria-label="Refresh explorer"
+          title="Refresh"
+          onClick={() => void qc.invalidateQueries({ queryKey: catalogKeys.all })}
+        >
+          ⟳
+        </button>
+      </div>
+      <div className="tree" role="tree" aria-label="Databases">
+        {dbs.isPending && <div className="tree-note">Loading databases…</div>}
+        {dbs.isError && (
+          <div className="tree-note error" role="alert">
+            Could not list databases: {dbs.error.message}
+          </div>
+        )}
+        {dbs.data?.length === 0 && <div className="tree-note">No databases.</div>}
+        {dbs.data &&
+          sortDatabases(dbs.data).map((d) => (
+            <DatabaseNode key={d.name} db={d} onInsert={onInsert} onQuery={onQuery} />
+          ))}
+      </div>
+    </div>
+  );
+}
+
+function Node({
+  level,
+  label,
+  icon,
+  open,
+  onToggle,
+  onClick,
+  title,
+  badge,
+  actions,
+  children,
+  detail,
+}: {
+  level: number;
+  label: string;
+  icon: string;
+  open?: boolean;
+  onToggle?: () => void;
+  onClick?: () => void;
+  title?: string;
+  badge?: ReactNode;
+  actions?: ReactNode;
+  children?: ReactNode;
+  detail?: string;
+}) {
+  return (
+    <div role="treeitem" aria-level={level} aria-expanded={onToggle ? !!open : undefined} aria-label={label} className="tree-item">
+      <div className="tree-row" style={{ paddingLeft: 6 + (level - 1) * 14 }}>
+        {onToggle ? (
+          <button className="chevron" aria-label={`${open ? 'Collapse' : 'Expand'} ${label}`} onClick={onToggle}>
+            {open ? '▾' : '▸'}
+          </button>
+        ) : (
+          <span className="chevron-space" />
+        )}
+        <span className={`node-icon icon-${icon}`} aria-hidden />
+        <button className="node-label" title={title ?? `Insert ${label}`} onClick={onClick ?? onToggle}>
+          {label}
+        </button>
+        {detail && <span className="node-detail">{detail}</span>}
+        {badge}
+        {actions && <span className="node-actions">{actions}</span>}
+      </div>
+      {open && children && <div role="group">{children}</div>}
+    </div>
+  );
+}
+
+function DatabaseNode({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Node
+      level={1}
+      label={db.name}
+      icon={db.type === 'project' ? 'project' : db.type === 'system' ? 'system' : 'db'}
+      detail={db.type === 'project' ? 'project' : (db.engine ?? undefined)}
+      open={open}
+      onToggle={() => setOpen(!open)}
+      onClick={() => onInsert(quoteIdent(db.name))}
+      title={`Insert ${db.name}`}
+    >
+      {open && (db.type === 'project' ? <ProjectChildren db={db} onInsert={onInsert} onQuery={onQuery} /> : <DatabaseChildren db={db} onInsert={onInsert} onQuery={onQuery} />)}
+    </Node>
+  );
+}
+
+function DatabaseChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props) {
+  const tables = useQuery(tablesQueryOptions(db.name));
+  if (tables.isPending) return <div className="tree-note" style={{ paddingLeft: 34 }}>Loading…</div>;
+  if (tables.isError) return <div className="tree-note error" style={{ paddingLeft: 34 }}>{tables.error.message}</div>;
+  const groups = groupBySchema(tables.data);
+  if (groups.length === 0) return <div className="tree-note" style={{ paddingLeft: 34 }}>No tables</div>;
+  return (
+    <>
+      {groups.map((g) =>
+        g.schema ? (
+          <SchemaNode key={g.schema} db={db.name} schema={g.schema} tables={g.tables} onInsert={onInsert} onQuery={onQuery} />
+        ) : (
+          g.tables.map((t) => <TableNode key={t.name} table={t} level={2} onInsert={onInsert} onQuery={onQuery} />)
+        ),
+      )}
+    </>
+  );
+}
+
+function SchemaNode({ db, schema, tables, onInsert, onQuery }: { db: string; schema: string; tables: TableInfo[] } & Props) {
+  const [open, setOpen] = useState(false);
+  return (
+    <Node
+      level={2}
+      label={schema}
+      icon="schema"
+      open={open}
+      onToggle={() => setOpen(!open)}
+      onClick={() => onInsert(`${quoteIdent(db)}.${quoteIdent(schema)}`)}
+    >
+      {tables.map((t) => (
+        <TableNode key={t.name} table={t} level={3} onInsert={onInsert} onQuery={onQuery} />
+      ))}
+    </Node>
+  );
+}
+
+function TableNode({ table, level, onInsert, onQuery }: { table: TableInfo; level: number } & Props) {
+  const [open, setOpen] = useState(false);
+  const ref = tableRef(table);
+  return (
+    <Node
+      level={level}
+      label={table.name}
+      icon={table.kind === 'view' ? 'view' : 'table'}
+      open={open}
+      onToggle={() => setOpen(!open)}
+      onClick={() => onInsert(ref)}
+      title={`Insert ${ref}`}
+      detail={table.kind === 'view' ? 'view' : undefined}
+      actions={
+        <button className="hover-action" aria-label={`SELECT * FROM ${ref} LIMIT 100`} title="SELECT * … LIMIT 100" onClick={() => onQuery(selectStarSql(table))}>
+          ▶
+        </button>
+      }
+    >
+      {open && <ColumnList table={table} level={level + 1} onInsert={onInsert} />}
+    </Node>
+  );
+}
+
+function ColumnList({ table, level, onInsert }: { table: TableInfo; level: number; onInsert(t: string): void }) {
+  const cols = useQuery(tableColumnsQueryOptions(table.db, table.schema, table.name));
+  const pad = { paddingLeft: 6 + level * 14 };
+  if (cols.isPending) return <div className="tree-note" style={pad}>Loading…</div>;
+  if (cols.isError) return <div className="tree-note error" style={pad}>{cols.error.message}</div>;
+  if (cols.data.length === 0) return <div className="tree-note" style={pad}>No column information</div>;
+  return (
+    <>
+      {cols.data.map((c) => (
+        <Node key={c.name} level={level} label={c.name} icon="column" detail={c.dataType} onClick={() => onInsert(quoteIdent(c.name))} />
+      ))}
+    </>
+  );
+}
+
+function ProjectChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props) {
+  const tables = useQuery(tablesQueryOptions(db.name));
+  const models = useQuery(modelsQueryOptions(db.name));
+  const list: ModelInfo[] = projectModels(db.name, models.data, tables.data ?? []);
+  const views = (tables.data ?? []).filter((t) => t.kind === 'view' || t.kind === 'table');
+  const pad = { paddingLeft: 34 };
+  return (
+    <>
+      <Node level={2} label="models" icon="folder" open onClick={() => onInsert(`${quoteIdent(db.name)}.models`)} title="Insert the models table">
+        {(tables.isPending || models.isPending) && list.length === 0 ? (
+          <div className="tree-note" style={{ paddingLeft: 48 }}>Loading…</div>
+        ) : list.length === 0 ? (
+          <div className="tree-note" style={{ paddingLeft: 48 }}>No models yet</div>
+        ) : (
+          list.map((m) => (
+            <Node
+              key={m.name}
+              level={3}
+              label={m.name}
+              icon="model"
+              onClick={() => onInsert(`${quoteIdent(m.project)}.${quoteIdent(m.name)}`)}
+              title={m.error ? `Error: ${m.error}` : m.predict ? `Predicts ${m.predict}` : undefined}
+              badge={<span className={`badge badge-${statusTone(m.status)}`}>{m.status}</span>}
+              actions={
+                <button className="hover-action" aria-label={`DESCRIBE ${m.project}.${m.name}`} title="DESCRIBE" onClick={() => onQuery(`DESCRIBE ${quoteIdent(m.project)}.${quoteIdent(m.name)};`)}>
+                  ▶
+                </button>
+              }
+            />
+          ))
+        )}
+      </Node>
+      {views.map((t) => (
+        <TableNode key={t.name} table={t} level={2} onInsert={onInsert} onQuery={onQuery} />
+      ))}
+      {tables.isError && <div className="tree-note error" style={pad}>{tables.error.message}</div>}
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+/** Chart tab: plots the result with recharts (bar/line/scatter, axes picked from the columns). */
+import { useMemo, useState } from 'react';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Scatter,
+  ScatterChart,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import { chartPoints, defaultAxes, type ChartKind } from './chart-model';
+import type { GridColumn } from './grid-model';
+
+interface Props {
+  columns: GridColumn[];
+  rows: unknown[][];
+  theme: 'light' | 'dark';
+}
+
+const COLORS = { light: { line: '#2563eb', grid: '#e5e7eb', text: '#4b5563' }, dark: { line: '#7aa2f7', grid: '#2a3142', text: '#9aa3b5' } };
+
+export function ChartView({ columns, rows, theme }: Props) {
+  const initial = useMemo(() => defaultAxes(columns), [columns]);
+  const [kind, setKind] = useState<ChartKind>('bar');
+  const [x, setX] = useState(initial?.x ?? 0);
+  const [y, setY] = useState(initial?.y ?? 0);
+  const numeric = columns.filter((c) => c.kind === 'number');
+  const xCol = columns[x] ?? columns[0];
+  const { points, skipped, capped } = useMemo(
+    () => (initial ? chartPoints(rows, { x, y }, xCol?.kind ?? 'text') : { points: [], skipped: 0, capped: false }),
+    [rows, x, y, xCol, initial],
+  );
+  const c = COLORS[theme];
+
+  if (!initial) {
+    return <div className="empty-note">Nothing to chart: the result has no numeric column.</div>;
+  }
+
+  const axisProps = { stroke: c.text, tick: { fill: c.text, fontSize: 11 } };
+  const xIsNumber = xCol?.kind === 'number';
+
+  return (
+    <div className="chart-view">
+      <div className="chart-controls">
+        <label>
+          Chart
+          <select value={kind} onChange={(e) => setKind(e.target.value as ChartKind)}>
+            <option value="bar">Bar</option>
+            <option value="line">Line</option>
+            <option value="scatter">Scatter</option>
+          </select>
+        </label>
+        <label>
+          X axis
+          <select value={x} onChange={(e) => setX(Number(e.target.value))}>
+            {columns.map((col) => (
+              <option key={col.id} value={col.index}>
+                {col.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Y axis
+          <select value={y} onChange={(e) => setY(Number(e.target.value))}>
+            {numeric.map((col) => (
+              <option key={col.id} value={col.index}>
+                {col.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="muted">
+          {points.length.toLocaleString()} points{capped ? ' (first rows only)' : ''}
+          {skipped ? ` · ${skipped} rows without a numeric value skipped` : ''}
+        </span>
+      </div>
+      <div className="chart-canvas" aria-label="Result chart" role="img">
+        <ResponsiveContainer width="100%" height="100%">
+          {kind === 'scatter' ? (
+            <ScatterChart margin={{ top: 12, right: 24, bottom: 24, left: 8 }}>
+              <CartesianGrid stroke={c.grid} />
+              <XAxis dataKey="x" type={xIsNumber ? 'number' : 'category'} name={xCol?.name} {...axisProps} />
+              <YAxis dataKey="y" type="number" name={columns[y]?.name} {...axisProps} />
+              <Tooltip cursor={{ strokeDasharray: '3 3' }} />
+              <Scatter data={points} fill={c.line} isAnimationActive={false} />
+            </ScatterChart>
+          ) : kind === 'line' ? (
+            <LineChart data={points} margin={{ top: 12, right: 24, bottom: 24, left: 8 }}>
+              <CartesianGrid stroke={c.grid} />
+              <XAxis dataKey="x" {...axisProps} />
+              <YAxis {...axisProps} />
+              <Tooltip />
+              <Line dataKey="y" name={columns[y]?.name} stroke={c.line} dot={false} isAnimationActive={false} />
+            </LineChart>
+          ) : (
+            <BarChart data={points} margin={{ top: 12, right: 24, bottom: 24, left: 8 }}>
+              <CartesianGrid stroke={c.grid} vertical={false} />
+              <XAxis dataKey="x" {...axisProps} />
+              <YAxis {...axisProps} />
+              <Tooltip />
+              <Bar dataKey="y" name={columns[y]?.name} fill={c.line} isAnimationActive={false} />
+            </BarChart>
+          )}
+        </ResponsiveContainer>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,207 @@
+/**
+ * The result grid (AG Grid). Values render through formatters and CSS classes, not per-cell React
+ * components, so 100k rows stay smooth. Columns are index-addressed so duplicate names all show.
+ */
+import {
+  AllCommunityModule,
+  ModuleRegistry,
+  type CellContextMenuEvent,
+  type CellKeyDownEvent,
+  type ColDef,
+  type GridApi,
+  type GridReadyEvent,
+} from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useMemo, useRef, useState, type Ref, useImperativeHandle } from 'react';
+import { compareValues, formatCell, fullText, isExpandable, rowToTsv, type GridColumn } from './grid-model';
+import { darkGridTheme, lightGridTheme } from './grid-theme';
+
+ModuleRegistry.registerModules([AllCommunityModule]);
+
+export const GRID_RENDERED_MARK = 'grid-rendered';
+
+type Row = unknown[];
+
+export interface CellRef {
+  column: GridColumn;
+  value: unknown;
+  row: Row;
+  rowIndex: number;
+}
+
+export interface ResultGridHandle {
+  /** Rows in the grid's current sort and filter order. */
+  displayedRows(): Row[];
+}
+
+interface Props {
+  columns: GridColumn[];
+  rows: Row[];
+  theme: 'light' | 'dark';
+  onOpenCell(cell: CellRef): void;
+  onCopied(what: string): void;
+  /** Rows left after filtering (undefined when no filter is active). */
+  onFilterChanged?(shown: number | undefined): void;
+  ref?: Ref<ResultGridHandle>;
+}
+
+function copy(text: string) {
+  return navigator.clipboard?.writeText(text).catch(() => undefined);
+}
+
+export function ResultGrid({ columns, rows, theme, onOpenCell, onCopied, onFilterChanged, ref }: Props) {
+  const apiRef = useRef<GridApi<Row> | null>(null);
+  const [menu, setMenu] = useState<{ x: number; y: number; cell: CellRef } | null>(null);
+
+  useImperativeHandle(ref, () => ({
+    displayedRows() {
+      const api = apiRef.current;
+      if (!api) return rows;
+      const out: Row[] = [];
+      api.forEachNodeAfterFilterAndSort((n) => {
+        if (n.data) out.push(n.data);
+      });
+      return out;
+    },
+  }));
+
+  const columnDefs = useMemo<ColDef<Row>[]>(
+    () => [
+      {
+        colId: '__row',
+        headerName: '#',
+        valueGetter: (p) => (p.node?.rowIndex ?? 0) + 1,
+        width: Math.max(48, String(rows.length).length * 9 + 24),
+        pinned: 'left',
+        sortable: false,
+        filter: false,
+        resizable: false,
+        suppressMovable: true,
+        cellClass: 'cell-rownum',
+      },
+      ...columns.map<ColDef<Row>>((c) => ({
+        colId: c.id,
+        headerName: c.name,
+        headerTooltip: c.type ? `${c.name} · ${c.type}` : c.name,
+        valueGetter: (p) => p.data?.[c.index],
+        valueFormatter: (p) => formatCell(p.value, 300),
+        comparator: (a, b) => compareValues(a, b, c.kind),
+        filter: c.kind === 'number' ? 'agNumberColumnFilter' : 'agTextColumnFilter',
+        filterValueGetter:
+          c.kind === 'number'
+            ? (p) => {
+                const v = p.data?.[c.index];
+                return v === null || v === undefined ? null : Number(v);
+              }
+            : (p) => {
+                const v = p.data?.[c.index];
+                return v === null || v === undefined ? null : fullText(v, false);
+              },
+        type: c.kind === 'number' ? 'rightAligned' : undefined,
+        cellClass: `cell-${c.kind}`,
+        cellClassRules: {
+          'cell-null': (p) => p.value === null || p.value === undefined,
+          'cell-expandable': (p) => isExpandable(p.value),
+        },
+        width: Math.min(320, Math.max(90, c.name.length * 8 + 48)),
+      })),
+    ],
+    [columns, rows.length],
+  );
+
+  const cellOf = (colId: string | undefined, data: Row | undefined, rowIndex: number | null) => {
+    const column = columns.find((c) => c.id === colId);
+    if (!column || !data) return undefined;
+    return { column, value: data[column.index], row: data, rowIndex: rowIndex ?? 0 };
+  };
+
+  const onCellKeyDown = (e: CellKeyDownEvent<Row>) => {
+    const ev = e.event as KeyboardEvent | null;
+    if (!ev || !('colDef' in e)) return;
+    const cell = cellOf(e.column.getColId(), e.data, e.rowIndex);
+    if (!cell) return;
+    if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 'c') {
+      if (ev.shiftKey) {
+        void copy(rowToTsv(cell.row));
+        onCopied('row');
+      } else {
+        void copy(fullText(cell.value, false));
+        onCopied('cell');
+      }
+    } else if (ev.key === 'Enter' && !ev.ctrlKey && !ev.metaKey) {
+      onOpenCell(cell);
+    }
+  };
+
+  const onContextMenu = (e: CellContextMenuEvent<Row>) => {
+    const ev = e.event as MouseEvent | null;
+    const cell = cellOf(e.column.getColId(), e.data, e.rowIndex);
+    if (!ev || !cell) return;
+    setMenu({ x: ev.clientX, y: ev.clientY, cell });
+  };
+
+  const menuAction = (fn: (c: CellRef) => void) => () => {
+    if (menu) fn(menu.cell);
+    setMenu(null);
+  };
+
+  return (
+    <div className="result-grid" onKeyDown={(e) => e.key === 'Escape' && setMenu(null)}>
+      <AgGridReact<Row>
+        theme={theme === 'dark' ? darkGridTheme : lightGridTheme}
+        rowData={rows}
+        columnDefs={columnDefs}
+        defaultColDef={{ sortable: true, resizable: true, filter: true, minWidth: 60 }}
+        onGridReady={(e: GridReadyEvent<Row>) => {
+          apiRef.current = e.api;
+        }}
+        onFirstDataRendered={() => {
+          performance.clearMarks(GRID_RENDERED_MARK);
+          performance.mark(GRID_RENDERED_MARK);
+        }}
+        onCellDoubleClicked={(e) => {
+          const cell = cellOf(e.column.getColId(), e.data, e.rowIndex);
+          if (cell) onOpenCell(cell);
+        }}
+        onCellKeyDown={onCellKeyDown}
+        onFilterChanged={(e) =>
+          onFilterChanged?.(e.api.isAnyFilterPresent() ? e.api.getDisplayedRowCount() : undefined)
+        }
+        onCellContextMenu={onContextMenu}
+        preventDefaultOnContextMenu
+        enableCellTextSelection
+        ensureDomOrder={false}
+        suppressDragLeaveHidesColumns
+        tooltipShowDelay={400}
+        animateRows={false}
+      />
+      {menu && (
+        <>
+          <div className="menu-backdrop" onClick={() => setMenu(null)} onContextMenu={(e) => { e.preventDefault(); setMenu(null); }} />
+          <div className="context-menu" role="menu" style={{ left: menu.x, top: menu.y }}>
+            <button role="menuitem" onClick={menuAction((c) => { void copy(fullText(c.value, false)); onCopied('cell'); })}>
+              Copy value
+            </button>
+            <button role="menuitem" onClick={menuAction((c) => { void copy(rowToTsv(c.row)); onCopied('row'); })}>
+              Copy row (TSV)
+            </button>
+            <button
+              role="menuitem"
+              onClick={menuAction((c) => {
+                const o: Record<string, unknown> = {};
+                columns.forEach((col) => (o[col.name in o ? `${col.name}_${col.index}` : col.name] = c.row[col.index] ?? null));
+                void copy(JSON.stringify(o, null, 2));
+                onCopied('row as JSON');
+              })}
+            >
+              Copy row as JSON
+            </button>
+            <button role="menuitem" onClick={menuAction(onOpenCell)}>
+              Show full value
+            </button>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

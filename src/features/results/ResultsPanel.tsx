@@ -1,0 +1,206 @@
+/** The results area of a tab: running state, errors, the grid or chart, status line and export. */
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { SqlOkResponse, SqlTableResponse } from '../../api/contract';
+import { formatDuration } from '../../lib/format';
+import { exportFileName, resultBaseName, toCsv, toJson } from './export';
+import { toGridColumns } from './grid-model';
+import { scriptSummary, statusText, type ResultState } from './result-view';
+import type { CellRef, ResultGridHandle } from './ResultGrid';
+import { ValuePanel } from './ValuePanel';
+
+const ResultGrid = lazy(() => import('./ResultGrid').then((m) => ({ default: m.ResultGrid })));
+const ChartView = lazy(() => import('./ChartView').then((m) => ({ default: m.ChartView })));
+
+/** Starts loading the grid code early (idle time after the first paint). */
+export function preloadResultGrid() {
+  void import('./ResultGrid');
+}
+
+interface Props {
+  state: ResultState;
+  theme: 'light' | 'dark';
+  onCancel(): void;
+  /** Shown before the first run (e.g. example queries). */
+  emptyState: ReactNode;
+}
+
+function download(text: string, name: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function Elapsed({ since }: { since: number }) {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(performance.now()), 100);
+    return () => clearInterval(t);
+  }, []);
+  return <>{formatDuration(Math.max(0, now - since))}</>;
+}
+
+export function ResultsPanel({ state, theme, onCancel, emptyState }: Props) {
+  if (state.kind === 'idle') return <div className="results-empty">{emptyState}</div>;
+  if (state.kind === 'notice') {
+    return (
+      <div className="results-body">
+        <div className="notice" role="status">
+          {state.text}
+        </div>
+      </div>
+    );
+  }
+  if (state.kind === 'running') {
+    return (
+      <div className="results-body running" aria-busy="true">
+        <div className="running-box" role="status">
+          <span className="spinner" aria-hidden />
+          Running{state.total > 1 ? ` statement ${state.done + 1} of ${state.total}` : ' query'}… <Elapsed since={state.startedAt} />
+          <button className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </div>
+    );
+  }
+  const o = state.outcome;
+  const summary = scriptSummary(o);
+  const errorText = o.error?.response.error_message ?? o.failure?.message;
+  const failedSql = (o.error ?? o.failure)?.statement.sql;
+  return (
+    <div className="results-body">
+      {(errorText || o.cancelled || summary) && (
+        <div className="banners">
+          {errorText && (
+            <div className="error-banner" role="alert">
+              <strong>{o.error ? `Error ${o.error.response.error_code}` : 'Request failed'}</strong>
+              {summary ? <span className="muted"> · {summary}</span> : null}
+              <div className="error-message">{errorText}</div>
+              {o.total > 1 && failedSql && <pre className="error-sql">{failedSql.slice(0, 500)}</pre>}
+            </div>
+          )}
+          {o.cancelled && (
+            <div className="notice" role="status">
+              Query cancelled after {formatDuration(o.durationMs)}.
+            </div>
+          )}
+          {!errorText && !o.cancelled && summary && <div className="notice subtle">{summary}</div>}
+        </div>
+      )}
+      {o.last ? (
+        <ResultContent
+          key={state.id}
+          response={o.last.response}
+          durationMs={o.last.durationMs}
+          sql={o.last.statement.sql}
+          theme={theme}
+          note={errorText && o.total > 1 ? `Result of the last statement that ran (${o.results.length - 1} of ${o.total})` : undefined}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function ResultContent({
+  response,
+  durationMs,
+  sql,
+  theme,
+  note,
+}: {
+  response: SqlTableResponse | SqlOkResponse;
+  durationMs: number;
+  sql: string;
+  theme: 'light' | 'dark';
+  note?: string;
+}) {
+  const [view, setView] = useState<'grid' | 'chart'>('grid');
+  const [cell, setCell] = useState<CellRef | null>(null);
+  const [toast, setToast] = useState<string | null>(null);
+  const [shown, setShown] = useState<number | undefined>(undefined);
+  const gridRef = useRef<ResultGridHandle>(null);
+  const table = response.type === 'table' ? response : undefined;
+  const columns = useMemo(
+    () => (table ? toGridColumns(table.column_names, table.data, table.column_types) : []),
+    [table],
+  );
+
+  useEffect(() => {
+    if (!toast) return;
+    const t = setTimeout(() => setToast(null), 1500);
+    return () => clearTimeout(t);
+  }, [toast]);
+
+  if (!table) {
+    return (
+      <div className="ok-result" role="status">
+        <span className="ok-icon" aria-hidden>
+          ✓
+        </span>
+        {statusText(response, durationMs)}
+      </div>
+    );
+  }
+
+  const exportAs = (fmt: 'csv' | 'json') => {
+    const rows = gridRef.current?.displayedRows() ?? table.data;
+    const name = exportFileName(resultBaseName(sql), fmt);
+    if (fmt === 'csv') download(toCsv(table.column_names, rows), name, 'text/csv;charset=utf-8');
+    else download(toJson(table.column_names, rows), name, 'application/json');
+  };
+
+  return (
+    <div className="result-content">
+      <div className="result-toolbar">
+        <div className="segmented" role="tablist" aria-label="Result view">
+          <button role="tab" aria-selected={view === 'grid'} onClick={() => setView('grid')}>
+            Results
+          </button>
+          <button role="tab" aria-selected={view === 'chart'} onClick={() => setView('chart')}>
+            Chart
+          </button>
+        </div>
+        {note && <span className="muted small">{note}</span>}
+        <span className="spacer" />
+        {toast && <span className="toast">Copied {toast}</span>}
+        <button className="btn small" onClick={() => exportAs('csv')} disabled={table.column_names.length === 0}>
+          Export CSV
+        </button>
+        <button className="btn small" onClick={() => exportAs('json')} disabled={table.column_names.length === 0}>
+          Export JSON
+        </button>
+      </div>
+      <div className="result-main">
+        {table.column_names.length === 0 ? (
+          <div className="empty-note">The statement returned no columns.</div>
+        ) : view === 'grid' ? (
+          <Suspense fallback={<div className="empty-note">Loading grid…</div>}>
+            <ResultGrid
+              ref={gridRef}
+              columns={columns}
+              rows={table.data}
+              theme={theme}
+              onOpenCell={setCell}
+              onCopied={setToast}
+              onFilterChanged={setShown}
+            />
+          </Suspense>
+        ) : (
+          <Suspense fallback={<div className="empty-note">Loading chart…</div>}>
+            <ChartView columns={columns} rows={table.data} theme={theme} />
+          </Suspense>
+        )}
+        {cell && view === 'grid' && <ValuePanel cell={cell} onClose={() => setCell(null)} onCopied={setToast} />}
+      </div>
+      <div className="status-line" role="status" aria-label="Result status">
+        {statusText(table, durationMs, shown)}
+        {table.data.length === 0 && <span className="muted"> · no rows</span>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+/** Chart tab logic: default axes for a result and the points recharts plots. */
+import type { GridColumn } from './grid-model';
+
+export type ChartKind = 'bar' | 'line' | 'scatter';
+
+export interface ChartAxes {
+  x: number;
+  y: number;
+}
+
+/** Default axes: x = first text/date column (else the first column), y = first other numeric. */
+export function defaultAxes(columns: readonly GridColumn[]): ChartAxes | undefined {
+  const numeric = columns.filter((c) => c.kind === 'number');
+  if (numeric.length === 0) return undefined;
+  const xCol = columns.find((c) => c.kind === 'text' || c.kind === 'date') ?? columns[0];
+  const yCol = numeric.find((c) => c.index !== xCol.index) ?? numeric[0];
+  return { x: xCol.index, y: yCol.index };
+}
+
+export const MAX_CHART_POINTS = 2000;
+
+export interface ChartPoint {
+  x: string | number;
+  y: number;
+}
+
+/** Points for the chart: rows with a numeric y, at most `limit` of them. */
+export function chartPoints(
+  rows: readonly (readonly unknown[])[],
+  axes: ChartAxes,
+  xKind: GridColumn['kind'],
+  limit = MAX_CHART_POINTS,
+): { points: ChartPoint[]; skipped: number; capped: boolean } {
+  const points: ChartPoint[] = [];
+  let skipped = 0;
+  for (const row of rows) {
+    if (points.length >= limit) break;
+    const rawY = row[axes.y];
+    const y = typeof rawY === 'number' ? rawY : typeof rawY === 'string' ? Number(rawY) : NaN;
+    if (!Number.isFinite(y)) {
+      skipped += 1;
+      continue;
+    }
+    const rawX = row[axes.x];
+    const x =
+      xKind === 'number' && typeof rawX === 'number'
+        ? rawX
+        : rawX === null || rawX === undefined
+          ? 'NULL'
+          : typeof rawX === 'object'
+            ? JSON.stringify(rawX)
+            : typeof rawX === 'number'
+              ? rawX
+              : String(rawX);
+    points.push({ x, y });
+  }
+  return { points, skipped, capped: rows.length - skipped > points.length };
+}

@@ -1,0 +1,163 @@
+/**
+ * The Monaco SQL editor (loaded lazily: this module pulls in Monaco). Thin: run planning,
+ * completion and the dialect live in pure modules beside it.
+ */
+import Editor, { type OnMount } from '@monaco-editor/react';
+import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
+import {
+  THEMES,
+  monaco,
+  registerSqlLanguage,
+  setCompletionSource,
+  type CompletionSource,
+} from './monaco-setup';
+import { planRun, type RunMode, type RunRequest } from './run-plan';
+import { LANGUAGE_ID } from './sql-language';
+
+export interface EditorMarker {
+  startLine: number;
+  startColumn: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+}
+
+export interface SqlEditorHandle {
+  /** Inserts text at the cursor (replacing the selection) and focuses the editor. */
+  insertText(text: string): void;
+  focus(): void;
+  run(mode: RunMode): void;
+}
+
+export interface SqlEditorProps {
+  /** One Monaco model per tab, so undo history and scroll stay per tab. */
+  path: string;
+  value: string;
+  theme: 'light' | 'dark';
+  onChange(value: string): void;
+  onRun(request: RunRequest): void;
+  onCancel(): void;
+  marker?: EditorMarker;
+  completion: CompletionSource;
+  ref?: Ref<SqlEditorHandle>;
+}
+
+registerSqlLanguage();
+
+export default function SqlEditor(props: SqlEditorProps) {
+  const { path, value, theme, onChange, marker, completion, ref } = props;
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const latest = useRef(props);
+  useEffect(() => {
+    latest.current = props;
+  });
+
+  useEffect(() => setCompletionSource(completion), [completion]);
+
+  const run = (mode: RunMode) => {
+    const ed = editorRef.current;
+    const model = ed?.getModel();
+    if (!ed || !model) return;
+    const sel = ed.getSelection();
+    const selection =
+      sel && !sel.isEmpty()
+        ? { start: model.getOffsetAt(sel.getStartPosition()), end: model.getOffsetAt(sel.getEndPosition()) }
+        : undefined;
+    const cursor = model.getOffsetAt(ed.getPosition() ?? { lineNumber: 1, column: 1 });
+    latest.current.onRun(planRun(model.getValue(), mode, cursor, selection));
+  };
+  const runRef = useRef(run);
+  useEffect(() => {
+    runRef.current = run;
+  });
+
+  useImperativeHandle(ref, () => ({
+    insertText(text: string) {
+      const ed = editorRef.current;
+      if (!ed) return;
+      const sel = ed.getSelection();
+      if (sel) ed.executeEdits('explorer', [{ range: sel, text, forceMoveMarkers: true }]);
+      ed.focus();
+    },
+    focus: () => editorRef.current?.focus(),
+    run: (mode) => runRef.current(mode),
+  }));
+
+  const onMount: OnMount = (ed, m) => {
+    editorRef.current = ed;
+    ed.addAction({
+      id: 'smp.run-current',
+      label: 'Run selection or statement at cursor',
+      keybindings: [m.KeyMod.CtrlCmd | m.KeyCode.Enter],
+      contextMenuGroupId: 'navigation',
+      run: () => runRef.current('current'),
+    });
+    ed.addAction({
+      id: 'smp.run-script',
+      label: 'Run whole script',
+      keybindings: [m.KeyMod.CtrlCmd | m.KeyMod.Shift | m.KeyCode.Enter],
+      contextMenuGroupId: 'navigation',
+      run: () => runRef.current('script'),
+    });
+    ed.addAction({
+      id: 'smp.cancel',
+      label: 'Cancel running query',
+      keybindings: [m.KeyMod.CtrlCmd | m.KeyCode.Period],
+      run: () => latest.current.onCancel(),
+    });
+    ed.focus();
+  };
+
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (!model) return;
+    monaco.editor.setModelMarkers(
+      model,
+      'smp',
+      marker
+        ? [
+            {
+              severity: monaco.MarkerSeverity.Error,
+              message: marker.message,
+              startLineNumber: marker.startLine,
+              startColumn: marker.startColumn,
+              endLineNumber: marker.endLine,
+              endColumn: marker.endColumn,
+            },
+          ]
+        : [],
+    );
+    if (marker) editorRef.current?.revealLineInCenterIfOutsideViewport(marker.startLine);
+  }, [marker, path]);
+
+  return (
+    <Editor
+      path={path}
+      value={value}
+      language={LANGUAGE_ID}
+      theme={theme === 'dark' ? THEMES.dark : THEMES.light}
+      onChange={(v) => onChange(v ?? '')}
+      onMount={onMount}
+      loading={<div className="editor-loading">Loading editor…</div>}
+      options={{
+        ariaLabel: 'SQL editor',
+        minimap: { enabled: false },
+        fontSize: 13,
+        lineHeight: 20,
+        fontFamily: "'JetBrains Mono', 'SF Mono', Menlo, Consolas, 'Liberation Mono', monospace",
+        automaticLayout: true,
+        scrollBeyondLastLine: false,
+        tabSize: 2,
+        padding: { top: 8, bottom: 8 },
+        fixedOverflowWidgets: true,
+        wordBasedSuggestions: 'off',
+        suggest: { showWords: false },
+        renderLineHighlight: 'line',
+        glyphMargin: false,
+        folding: true,
+        lineNumbersMinChars: 3,
+        stickyScroll: { enabled: false },
+      }}
+    />
+  );
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { planRun } from './run-plan';
+
+const script = 'SELECT 1;\nSELECT 2;\nSELECT 3';
+
+describe('planRun', () => {
+  it('runs the statement under the cursor', () => {
+    const r = planRun(script, 'current', script.indexOf('2'));
+    expect(r.statements.map((s) => s.sql)).toEqual(['SELECT 2']);
+  });
+
+  it('runs the selection, split into statements, with script offsets', () => {
+    const start = script.indexOf('SELECT 2');
+    const r = planRun(script, 'current', 0, { start, end: script.length });
+    expect(r.statements.map((s) => s.sql)).toEqual(['SELECT 2', 'SELECT 3']);
+    expect(script.slice(r.statements[1].start, r.statements[1].end)).toBe('SELECT 3');
+  });
+
+  it('runs every statement of the script', () => {
+    expect(planRun(script, 'script', 0).statements).toHaveLength(3);
+  });
+
+  it('explains why nothing runs for an empty editor, comments only or a blank selection', () => {
+    expect(planRun('   ', 'current', 0).emptyReason).toMatch(/empty/);
+    expect(planRun('-- hi', 'script', 0).emptyReason).toMatch(/only comments/);
+    expect(planRun('SELECT 1;   ', 'current', 0, { start: 9, end: 12 }).emptyReason).toMatch(/selection/);
+  });
+});
