@@ -22,10 +22,48 @@ const EnvSchema = z.object({
   ENGINE_QUEUE: int(256),
   /** Trainings running at once; more wait in the training queue. */
   MAX_CONCURRENT_TRAININGS: int(2),
+  /** Authentication is on when both are set (see README, Reliability and security). */
+  AUTH_USERNAME: z.string().min(1).optional(),
+  AUTH_PASSWORD: z.string().min(1).optional(),
+  /** Key that signs session tokens; random per start when unset (sessions end on restart). */
+  AUTH_SECRET: z.string().min(16).optional(),
+  SESSION_TTL_SECONDS: int(12 * 3600),
+  /** Failed logins allowed per client address per minute. */
+  LOGIN_ATTEMPTS_PER_MINUTE: int(10),
+  /** Allow binding a non-loopback address without authentication (not recommended). */
+  ALLOW_UNAUTHENTICATED_REMOTE: z
+    .enum(['0', '1', 'true', 'false'])
+    .default('0')
+    .transform((v) => v === '1' || v === 'true'),
+  /** Rows one `jsonlines` streamed response may carry. */
+  MAX_STREAM_ROWS: int(10_000_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
 export type Config = Omit<z.infer<typeof EnvSchema>, 'DATA_DIR'> & { DATA_DIR: string };
+
+export const authEnabled = (c: Config) => !!(c.AUTH_USERNAME && c.AUTH_PASSWORD);
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+}
+
+/**
+ * SQL is sandboxed (no host file system outside DATA_DIR, no extension installs) whenever the
+ * instance can be reached by someone other than the local user: auth on, or a non-loopback bind.
+ */
+export const sandboxSql = (c: Config) => authEnabled(c) || !isLoopback(c.HOST);
+
+/** Refuses configurations that would expose the instance unprotected; returns why, or null. */
+export function exposureProblem(c: Config): string | null {
+  if (!isLoopback(c.HOST) && !authEnabled(c) && !c.ALLOW_UNAUTHENTICATED_REMOTE) {
+    return `Refusing to listen on ${c.HOST} without authentication: anyone who can reach this address could run SQL. Set AUTH_USERNAME and AUTH_PASSWORD, or bind 127.0.0.1, or set ALLOW_UNAUTHENTICATED_REMOTE=1 if you really mean it.`;
+  }
+  if ((c.AUTH_USERNAME && !c.AUTH_PASSWORD) || (!c.AUTH_USERNAME && c.AUTH_PASSWORD)) {
+    return 'Set both AUTH_USERNAME and AUTH_PASSWORD to enable authentication (only one is set).';
+  }
+  return null;
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = EnvSchema.safeParse(env);

@@ -6,7 +6,7 @@
 import { Catalog } from './catalog/catalog';
 import { loadDemoData } from './catalog/demo-data';
 import { ModelRegistry } from './catalog/models';
-import type { Config } from './config';
+import { sandboxSql, type Config } from './config';
 import { builtinHandlers, type TableLister } from './sql/builtins';
 import { modelHandlers } from './sql/models';
 import { SqlService } from './sql/service';
@@ -34,6 +34,7 @@ export async function createInstance(config: Config): Promise<Instance> {
     maxRows: config.MAX_RESULT_ROWS,
   });
   await loadDemoData(catalog.engine);
+  if (sandboxSql(config)) await catalog.engine.sandbox([config.DATA_DIR]);
   const sql = new SqlService(catalog);
   const tableListers: TableLister[] = [];
   sql.use(...builtinHandlers(sql, tableListers));

@@ -2,12 +2,14 @@
  * `npm run instance`: starts the local instance on HOST:PORT with its data in DATA_DIR and shuts
  * it down cleanly on SIGINT/SIGTERM (in-flight requests finish, DuckDB is checkpointed and closed).
  */
-import { loadConfig } from './config';
+import { exposureProblem, loadConfig } from './config';
 import { buildApp, consoleLogger } from './http/app';
 import { createInstance } from './instance';
 
 async function main() {
   const config = loadConfig();
+  const problem = exposureProblem(config);
+  if (problem) throw new Error(problem);
   const started = Date.now();
   const instance = await createInstance(config);
   const app = await buildApp(instance, consoleLogger);

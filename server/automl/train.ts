@@ -397,6 +397,8 @@ function columnImportances(
   const raw = new Float64Array(nR * K);
   const tmp = new Float64Array(nR * K);
   const probs = new Float64Array(nClasses);
+  const repeats = nR < 500 ? 5 : nR < 2000 ? 3 : 2;
+  // (Compiled trees do not help here: each pass is too short for V8 to optimise fresh functions.)
   const score = (c: number, perm: Int32Array | null): number => {
     const feats = c >= 0 ? groups[c] : [];
     if (perm) {
@@ -434,7 +436,6 @@ function columnImportances(
     }
     return result;
   };
-  const repeats = nR < 500 ? 5 : nR < 2000 ? 3 : 2;
   return permutationImportance(groups.length, nR, score, rng, repeats);
 }
 
@@ -665,19 +666,25 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
 
   progress(opts.onProgress, 5);
   let finalModel = best.model;
+  let halfWidth = analysis.halfWidth;
   if (settings.refit && split.val.length > 0) {
     // Refit on train + validation rows with the iteration count early stopping chose: more data,
-    // same capacity. Calibration stays from the held-out residuals of the first fit; the refit
-    // model is trained on more rows, so the intervals err on the safe (wider) side.
+    // same capacity (tree shape from the training-split size, as validated).
     const allRows = Int32Array.from({ length: n }, (_, i) => i);
-    const refitGbm = (): GBMModel => {
-      // Same tree shape as the validated fit (params from the training-split size).
+    const fitGbmOn = (rows: Int32Array): GBMModel => {
       const p = { ...gbmParams(settings, split.train.length), maxIterations: Math.max(1, best.iterations) };
-      return trainGBM(enc.binned, gTarget, allRows, new Int32Array(0), p).model;
+      return trainGBM(enc.binned, gTarget, rows, new Int32Array(0), p).model;
     };
-    if (best.kind === 'gbm') finalModel = { gbm: refitGbm(), linear: null };
-    else if (best.kind === 'linear') finalModel = { gbm: null, linear: fitLinear(allRows) };
-    else finalModel = blend(refitGbm(), fitLinear(allRows));
+    const fitKind = (rows: Int32Array): ScoreModel =>
+      best.kind === 'gbm'
+        ? { gbm: fitGbmOn(rows), linear: null }
+        : best.kind === 'linear'
+          ? { gbm: null, linear: fitLinear(rows) }
+          : blend(fitGbmOn(rows), fitLinear(rows));
+    finalModel = fitKind(allRows);
+    if (task === 'regression' && halfWidth !== null && split.val.length >= 20) {
+      halfWidth *= learningCurveFactor(fitKind, enc, split, y, yScale!, settings.confidence, halfWidth, n, rng);
+    }
   }
 
   const { inputTypes, categories, numericRanges } = describeInputs(encs, inputProfiles);
@@ -719,7 +726,7 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
       gbm: finalModel.gbm ? serializeGBM(finalModel.gbm) : null,
       linear: finalModel.linear ? serializeLinear(finalModel.linear) : null,
     },
-    calibration: { halfWidth: analysis.halfWidth, classes: analysis.classCal },
+    calibration: { halfWidth, classes: analysis.classCal },
     settings,
     description,
   };
@@ -883,6 +890,41 @@ export function finetune(base: ModelArtifact, data: Dataset, opts: Partial<Train
   };
   description.trainingTimeMs = Math.round(now() - t0);
   return artifact;
+}
+
+/**
+ * Interval correction for the refit. The conformal half-width comes from validation residuals of
+ * a model trained on the training split, but the shipped model is refit on all rows and errs less,
+ * so uncorrected intervals over-cover (about 0.92 instead of 0.90 on the 1k-row concrete set).
+ * We fit the same model on 75 % of the training split, compare its validation residual quantile
+ * with the full split's, and extrapolate that shrinkage along a power-law learning curve
+ * (q ~ rows^-a) to the refit's row count. Saturated models (home_rentals) get a factor of ~1. The
+ * factor is clamped to [0.8, 1] so a noisy estimate can only narrow intervals a little.
+ */
+function learningCurveFactor(
+  fit: (rows: Int32Array) => ScoreModel,
+  enc: Encoded,
+  split: { train: Int32Array; val: Int32Array },
+  y: Float64Array,
+  yScale: { mean: number; std: number },
+  level: number,
+  qFull: number,
+  nAll: number,
+  rng: Rng,
+): number {
+  const nTrain = split.train.length;
+  const sub = Int32Array.from(rng.shuffle(Int32Array.from(split.train))).slice(0, Math.round(nTrain * 0.75));
+  const raw = scoreRows(fit(sub), enc, split.val, 1);
+  const truth = pick(y, split.val);
+  for (let i = 0; i < truth.length; i++) {
+    truth[i] = yScale.mean + yScale.std * truth[i];
+    raw[i] = yScale.mean + yScale.std * raw[i];
+  }
+  const qSub = regressionHalfWidth(truth, raw, level);
+  if (!(qSub > 0) || !(qFull > 0)) return 1;
+  const ratio = Math.min(1, Math.max(0.5, qFull / qSub));
+  const exponent = Math.log(nAll / nTrain) / Math.log(nTrain / sub.length);
+  return Math.min(1, Math.max(0.8, ratio ** exponent));
 }
 
 /** 0.5 * GBM + 0.5 * linear, expressed as scaled parts so the score stays "sum of parts". */

@@ -709,6 +709,7 @@ export class ModelRegistry {
       );
     }
     if (r.rows.length === 0) throw new Error('The FROM query returned no rows; there is nothing to train on');
+    if (r.rows.length === 1) throw new Error('The FROM query returned 1 row; a model needs many rows to learn from');
     const ti = r.columns.findIndex((c) => c.toLowerCase() === rec.target.toLowerCase());
     if (ti < 0) throw new Error(`Column '${rec.target}' named in PREDICT is not in the result of the FROM query`);
     if (r.rows.every((row) => row[ti] === null)) {

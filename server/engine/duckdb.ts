@@ -18,7 +18,7 @@ import {
 import { ERROR_CODES, ServiceError } from '../errors';
 import { fromDuckDBError } from './errors';
 import { toJsonValue, type JsonValue } from './values';
-import { quoteIdent } from '../sql/lexer';
+import { quoteIdent, quoteString } from '../sql/lexer';
 
 export interface QueryOptions {
   /** Catalog to `USE` before running (the request's context.db). */
@@ -217,6 +217,19 @@ export class Engine {
         c.db = fallback;
       }
     }
+  }
+
+  /**
+   * Closes the host off from SQL: file access only inside `allowedDirs`, no extension installs,
+   * and the configuration locked so a user cannot undo it. DuckDB refuses to turn external access
+   * back on while the database runs, so this lasts until the process ends.
+   */
+  async sandbox(allowedDirs: string[]): Promise<void> {
+    const list = allowedDirs.map((d) => quoteString(d.endsWith('/') ? d : `${d}/`)).join(', ');
+    await this.exec(`SET allowed_directories = [${list}]`);
+    await this.exec(`SET enable_external_access = false`);
+    await this.exec(`SET autoinstall_known_extensions = false`);
+    await this.exec(`SET lock_configuration = true`);
   }
 
   /** Internal statements (catalog, loaders) with a generous timeout of their own. */

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { ERROR_CODES, ServiceError } from '../errors';
 import type { Instance } from '../instance';
 import { sendError, toServiceError } from './errors';
+import { registerAuth } from './auth';
 import { sqlRoutes } from './routes/sql';
 import { statusRoutes } from './routes/status';
 
@@ -70,7 +71,8 @@ export async function buildApp(
     sendError(req, reply, new ServiceError(ERROR_CODES.NOT_FOUND, `No route ${req.method} ${req.url.split('?')[0]}`)),
   );
 
-  statusRoutes(app, instance);
+  const auth = await registerAuth(app, instance.config);
+  statusRoutes(app, instance, auth);
   sqlRoutes(app, instance);
   return app;
 }

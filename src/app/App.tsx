@@ -48,7 +48,7 @@ export function App() {
   const completion = useMemo(() => createCompletionSource(qc), [qc]);
   const [sidebar, setSidebar] = useState<'explorer' | 'history'>('explorer');
   const [help, setHelp] = useState(false);
-  const split = useSplit();
+  const { fraction, containerRef: splitRef, onPointerDown: onSplitDown } = useSplit();
   useSqlInUrl(tab.sql, url.view);
 
   useEffect(() => {
@@ -171,7 +171,7 @@ export function App() {
           {url.view === 'models' ? (
             <ModelsPlaceholder onOpenSql={() => setView('sql')} />
           ) : (
-            <div className="workspace" ref={split.containerRef} style={{ gridTemplateRows: `auto auto ${split.fraction}fr 6px ${1 - split.fraction}fr` }}>
+            <div className="workspace" ref={splitRef} style={{ gridTemplateRows: `auto auto ${fraction}fr 6px ${1 - fraction}fr` }}>
               <TabBar
                 tabs={tabsState.tabs}
                 activeId={tabsState.activeId}
@@ -228,7 +228,7 @@ export function App() {
                   />
                 </Suspense>
               </div>
-              <div className="splitter" role="separator" aria-orientation="horizontal" aria-label="Resize editor and results" onPointerDown={split.onPointerDown} />
+              <div className="splitter" role="separator" aria-orientation="horizontal" aria-label="Resize editor and results" onPointerDown={onSplitDown} />
               <section className="results" aria-label="Results">
                 <ResultsPanel
                   state={run?.state ?? { kind: 'idle' }}

@@ -1,0 +1,44 @@
+/**
+ * `npm run bench`: every speed, memory and quality target of DESIGN.md section 6, each printed
+ * with its measured value beside the target. Never part of `npm test`. Select suites with
+ * arguments: `npm run bench -- sql automl`.
+ */
+import type { BenchLine } from './types';
+
+type Suite = { name: string; run: () => Promise<BenchLine[]> };
+
+const suites: Suite[] = [
+  { name: 'sql', run: async () => (await import('./sql')).runSqlBench() },
+  { name: 'automl', run: async () => (await import('./automl')).runAutomlBench() },
+  { name: 'predict', run: async () => (await import('./predict')).runPredictBench() },
+  { name: 'ui', run: async () => (await import('./ui')).runUiBench() },
+];
+
+function fmt(v: number) {
+  if (!Number.isFinite(v)) return String(v);
+  if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString('en-US');
+  return v.toPrecision(4);
+}
+
+async function main() {
+  const wanted = process.argv.slice(2);
+  const lines: BenchLine[] = [];
+  for (const s of suites) {
+    if (wanted.length && !wanted.includes(s.name)) continue;
+    process.stderr.write(`\n[bench] ${s.name}\n`);
+    try {
+      lines.push(...(await s.run()));
+    } catch (err) {
+      lines.push({ name: `${s.name}: failed to run (${(err as Error).message.split('\n')[0]})`, value: NaN, unit: '', target: '', pass: false });
+    }
+  }
+  const w = Math.max(...lines.map((l) => l.name.length));
+  console.log(`\n${'measure'.padEnd(w)}  ${'value'.padStart(12)} unit   target        result`);
+  for (const l of lines) {
+    console.log(`${l.name.padEnd(w)}  ${fmt(l.value).padStart(12)} ${l.unit.padEnd(6)} ${l.target.padEnd(13)} ${l.pass ? 'ok' : 'MISS'}`);
+  }
+  const missed = lines.filter((l) => !l.pass).length;
+  console.log(`\n${lines.length - missed} of ${lines.length} figures meet their targets`);
+}
+
+void main();

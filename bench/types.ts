@@ -1,0 +1,18 @@
+/** One measured figure of `npm run bench`, with its target and whether it meets it. */
+export interface BenchLine {
+  name: string;
+  value: number;
+  unit: string;
+  target: string;
+  pass: boolean;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+export function progress(msg: string) {
+  process.stderr.write(`  … ${msg}\n`);
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// Starts what the e2e suite (and the UI bench) drive: the REAL local instance on a free port with a
+// fresh temporary DATA_DIR, then `vite build` (once per start) and `vite preview` on UI_PORT,
+// proxying /api to that instance. Waits for both, prints READY, and cleans everything up on exit.
+//   UI_PORT (default 4319)   E2E_SKIP_BUILD=1 reuses an existing dist/
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const uiPort = Number(process.env.UI_PORT ?? 4319);
+const children = [];
+let dataDir;
+let stopping = false;
+
+function log(msg) {
+  process.stdout.write(`[e2e-server] ${msg}\n`);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// The proxy target comes from PORT: a stray INSTANCE_URL must not point the UI elsewhere.
+const baseEnv = { ...process.env };
+delete baseEnv.INSTANCE_URL;
+
+function start(name, args, env) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...baseEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const prefix = (d) =>
+    d
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => `[${name}] ${l}\n`)
+      .join('');
+  child.stdout.on('data', (d) => process.stdout.write(prefix(d)));
+  child.stderr.on('data', (d) => process.stderr.write(prefix(d)));
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      log(`${name} exited (${signal ?? code}); stopping`);
+      stop(1);
+    }
+  });
+  children.push(child);
+  return child;
+}
+
+async function waitFor(url, what, timeoutMs = 60_000) {
+  const t0 = Date.now();
+  while (Date.now() - t0 < timeoutMs) {
+    if (stopping) return;
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what} did not answer at ${url} within ${timeoutMs} ms`);
+}
+
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  const done = () => {
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    process.exit(code);
+  };
+  const force = setTimeout(() => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    done();
+  }, 5000);
+  force.unref();
+  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.on('exit', r))))).then(done);
+}
+
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+process.on('SIGHUP', () => stop(0));
+
+async function main() {
+  dataDir = mkdtempSync(join(tmpdir(), 'smp-e2e-'));
+  const instancePort = await freePort();
+  log(`instance on 127.0.0.1:${instancePort}, data in ${dataDir}`);
+  start('instance', ['--import', 'tsx', 'server/main.ts'], {
+    PORT: String(instancePort),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+  });
+
+  if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(join(root, 'dist/index.html'))) {
+    log('vite build');
+    const b = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...baseEnv, PORT: String(instancePort) },
+    });
+    if (b.status !== 0) throw new Error('vite build failed');
+  }
+  await waitFor(`http://127.0.0.1:${instancePort}/api/status`, 'the instance');
+  start('preview', ['node_modules/vite/bin/vite.js', 'preview', '--port', String(uiPort), '--strictPort'], {
+    PORT: String(instancePort),
+    UI_PORT: String(uiPort),
+  });
+  await waitFor(`http://127.0.0.1:${uiPort}/api/status`, 'vite preview');
+  log(`READY http://127.0.0.1:${uiPort}`);
+}
+
+main().catch((e) => {
+  log(`failed: ${e.message}`);
+  stop(1);
+});

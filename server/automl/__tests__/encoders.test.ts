@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_BINS,
+  MAX_CATEGORIES,
+  binOf,
+  buildLayout,
+  encodeCategories,
+  fitBinThresholds,
+  fitCategories,
+  fitEncoders,
+  parseNumericColumn,
+  parseStreams,
+  type CategoricalEncoder,
+} from '../encoders';
+import { AutoMLError } from '../errors';
+import { Rng } from '../prng';
+import { inferColumnType } from '../types';
+
+describe('numeric bins', () => {
+  it('gives each distinct value its own bin when there are few', () => {
+    const thr = fitBinThresholds(Float64Array.from([1, 2, 2, 3, 10]), new Rng(1));
+    expect(thr).toEqual([1.5, 2.5, 6.5]);
+    const t = Float64Array.from(thr);
+    expect([1, 2, 3, 10].map((v) => binOf(t, v))).toEqual([0, 1, 2, 3]);
+  });
+  it('uses at most 254 quantile bins, monotone in the value, with NaN in the missing bin', () => {
+    const rng = new Rng(7);
+    const xs = Float64Array.from({ length: 20000 }, () => rng.next() * 1000);
+    const thr = Float64Array.from(fitBinThresholds(xs, new Rng(1)));
+    expect(thr.length).toBeLessThanOrEqual(MAX_BINS - 1);
+    expect(thr.length).toBeGreaterThan(200);
+    for (let i = 1; i < thr.length; i++) expect(thr[i]).toBeGreaterThan(thr[i - 1]);
+    const sorted = Float64Array.from(xs).sort();
+    let prev = -1;
+    let maxCount = 0;
+    const counts = new Map<number, number>();
+    for (const v of sorted) {
+      const b = binOf(thr, v);
+      expect(b).toBeGreaterThanOrEqual(prev);
+      prev = b;
+      counts.set(b, (counts.get(b) ?? 0) + 1);
+    }
+    for (const c of counts.values()) maxCount = Math.max(maxCount, c);
+    // Quantile bins: no bin holds much more than 1/254 of the rows.
+    expect(maxCount).toBeLessThan(20000 / 254 * 2);
+    expect(binOf(thr, NaN)).toBe(thr.length + 1);
+  });
+});
+
+describe('categorical codes', () => {
+  it('orders categories by frequency and maps unseen and missing values to their own codes', () => {
+    const enc: CategoricalEncoder = {
+      kind: 'categorical',
+      column: 'loc',
+      type: 'categorical',
+      valueKind: 'string',
+      keys: fitCategories(['b', 'a', 'b', 'c', 'b', 'a'], 'string'),
+      nOneHot: 3,
+    };
+    expect(enc.keys).toEqual(['b', 'a', 'c']);
+    expect(Array.from(encodeCategories(enc, ['a', 'zzz', null, ' b', ''], 5))).toEqual([1, 3, 4, 0, 4]);
+  });
+  it('caps a 100k-distinct column at 253 categories', () => {
+    const vals = Array.from({ length: 100_000 }, (_, i) => `v${i % 100_000}`);
+    const keys = fitCategories(vals, 'string');
+    expect(keys.length).toBe(MAX_CATEGORIES);
+  });
+  it('keys numeric categories the same for numbers and numeric strings', () => {
+    const enc: CategoricalEncoder = {
+      kind: 'categorical',
+      column: 'rooms',
+      type: 'categorical',
+      valueKind: 'number',
+      keys: fitCategories([0, 1, 2, 1], 'number'),
+      nOneHot: 3,
+    };
+    expect(Array.from(encodeCategories(enc, [1, '1', '2.0', 3], 4))).toEqual([0, 0, 2, 3]);
+  });
+});
+
+describe('parsing prediction inputs', () => {
+  it('casts numeric strings and names column and row of an uncastable value', () => {
+    expect(Array.from(parseNumericColumn(['1000', 5, '', null, '640,56'], 5, true, 'sqft'))).toEqual([
+      1000, 5, NaN, NaN, 640.56,
+    ]);
+    let err: unknown;
+    try {
+      parseNumericColumn([1, 2, 'abc'], 3, true, 'sqft');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(AutoMLError);
+    expect((err as AutoMLError).message).toContain("column 'sqft' in row 2");
+    expect((err as AutoMLError).column).toBe('sqft');
+    expect((err as AutoMLError).row).toBe(2);
+  });
+  it('splits datetimes into year, month, day, weekday, hour and epoch days', () => {
+    const vals = ['2024-03-15 10:30:00', '2024-03-16 00:00:00', '2024-03-17 00:00:00'];
+    const encs = fitEncoders([inferColumnType('ts', vals)], [vals], new Rng(1));
+    expect(encs[0].kind).toBe('datetime');
+    const streams = parseStreams(encs, [['2024-03-15T10:30:00Z']], 1, true);
+    expect(streams.map((s) => s[0])).toEqual([2024, 3, 15, 5, 10.5, Date.UTC(2024, 2, 15, 10, 30) / 86_400_000]);
+    expect(buildLayout(encs).encoderFeatures[0]).toHaveLength(6);
+  });
+});
