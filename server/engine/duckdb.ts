@@ -12,6 +12,7 @@ import {
   VARCHAR,
   BOOLEAN,
   SQLNULL,
+  type DuckDBResult,
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
@@ -39,6 +40,12 @@ export interface EngineResult {
   rows: JsonValue[][];
   truncated: boolean;
   affectedRows: number | null;
+}
+
+export interface StreamSink {
+  header(columns: string[], types: string[]): Promise<void> | void;
+  rows(rows: JsonValue[][]): Promise<void> | void;
+  ok(affectedRows: number | null): Promise<void> | void;
 }
 
 export interface EngineOptions {
@@ -119,11 +126,13 @@ export class Engine {
     }
   }
 
-  /** Runs one statement and returns its converted result. */
-  async query(sql: string, o: QueryOptions = {}): Promise<EngineResult> {
+  /**
+   * Runs `sql` on a pooled connection with the statement timeout and cancellation armed, and
+   * hands the streaming result to `consume`. Errors become ServiceErrors with positions.
+   */
+  private async run<T>(sql: string, o: QueryOptions, consume: (result: DuckDBResult) => Promise<T>): Promise<T> {
     const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
-    const maxRows = o.maxRows ?? this.opts.maxRows;
-    if (o.signal?.aborted) throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled');
+    if (o.signal?.aborted) throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
     const pooled = await this.acquire();
     const { conn } = pooled;
     let timedOut = false;
@@ -155,41 +164,7 @@ export class Engine {
         }
       }
       const result = await conn.stream(sql, values, types);
-      const columns = result.columnNames();
-      const colTypes = result.columnTypes();
-      if (result.returnType === ResultReturnType.CHANGED_ROWS) {
-        // DuckDB reports the count as a one-row "Count" result for INSERT/CTAS/UPDATE/DELETE.
-        const chunk = await result.fetchChunk();
-        const count = chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : result.rowsChanged;
-        return { kind: 'ok', columns: [], types: [], rows: [], truncated: false, affectedRows: count };
-      }
-      if (result.returnType !== ResultReturnType.QUERY_RESULT) {
-        return { kind: 'ok', columns: [], types: [], rows: [], truncated: false, affectedRows: null };
-      }
-      const rows: JsonValue[][] = [];
-      let truncated = false;
-      for (;;) {
-        const chunk = await result.fetchChunk();
-        if (!chunk || chunk.rowCount === 0) break;
-        const cols = chunk.convertColumns(toJsonValue);
-        const n = chunk.rowCount;
-        const take = Math.min(n, maxRows - rows.length);
-        for (let r = 0; r < take; r++) {
-          const row = new Array<JsonValue>(cols.length);
-          for (let c = 0; c < cols.length; c++) row[c] = cols[c][r] ?? null;
-          rows.push(row);
-        }
-        if (take < n || rows.length >= maxRows) {
-          // Peek one more row only if we stopped exactly at the cap.
-          if (take < n) truncated = true;
-          else {
-            const more = await result.fetchChunk();
-            truncated = !!more && more.rowCount > 0;
-          }
-          break;
-        }
-      }
-      return { kind: 'table', columns, types: colTypes.map((t) => t.toString()), rows, truncated, affectedRows: null };
+      return await consume(result);
     } catch (err) {
       if (timedOut) {
         throw new ServiceError(
@@ -204,6 +179,91 @@ export class Engine {
       o.signal?.removeEventListener('abort', onAbort);
       this.release(pooled);
     }
+  }
+
+  /** Runs one statement and returns its converted result (at most `maxRows` rows). */
+  async query(sql: string, o: QueryOptions = {}): Promise<EngineResult> {
+    const maxRows = o.maxRows ?? this.opts.maxRows;
+    return this.run(sql, o, async (result) => {
+      if (result.returnType === ResultReturnType.CHANGED_ROWS) {
+        // DuckDB reports the count as a one-row "Count" result for INSERT/UPDATE/DELETE.
+        const chunk = await result.fetchChunk();
+        const count = chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : result.rowsChanged;
+        return { kind: 'ok', columns: [], types: [], rows: [], truncated: false, affectedRows: count };
+      }
+      if (result.returnType !== ResultReturnType.QUERY_RESULT) {
+        return { kind: 'ok', columns: [], types: [], rows: [], truncated: false, affectedRows: null };
+      }
+      const columns = result.columnNames();
+      const colTypes = result.columnTypes();
+      const rows: JsonValue[][] = [];
+      let truncated = false;
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        const cols = chunk.convertColumns(toJsonValue);
+        const n = chunk.rowCount;
+        const take = Math.min(n, maxRows - rows.length);
+        for (let r = 0; r < take; r++) {
+          const row = new Array<JsonValue>(cols.length);
+          for (let c = 0; c < cols.length; c++) row[c] = cols[c][r] ?? null;
+          rows.push(row);
+        }
+        if (take < n || rows.length >= maxRows) {
+          // Stopped at the cap: truncated if anything is left (peek one chunk when exactly full).
+          if (take < n) truncated = true;
+          else {
+            const more = await result.fetchChunk();
+            truncated = !!more && more.rowCount > 0;
+          }
+          break;
+        }
+      }
+      return { kind: 'table', columns, types: colTypes.map((t) => t.toString()), rows, truncated, affectedRows: null };
+    });
+  }
+
+  /**
+   * Streams a statement's rows to `sink` chunk by chunk without holding the whole result: the
+   * memory-safe path for big results. `sink.rows` may return a promise (backpressure); the engine
+   * waits for it before fetching the next chunk. Stops after `maxRows` and reports truncation.
+   */
+  async stream(sql: string, o: QueryOptions, sink: StreamSink): Promise<{ rowCount: number; truncated: boolean }> {
+    const maxRows = o.maxRows ?? this.opts.maxRows;
+    return this.run(sql, o, async (result) => {
+      if (result.returnType !== ResultReturnType.QUERY_RESULT) {
+        const chunk = result.returnType === ResultReturnType.CHANGED_ROWS ? await result.fetchChunk() : null;
+        const count = chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : null;
+        await sink.ok(count);
+        return { rowCount: 0, truncated: false };
+      }
+      await sink.header(result.columnNames(), result.columnTypes().map((t) => t.toString()));
+      let rowCount = 0;
+      let truncated = false;
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        if (rowCount >= maxRows) {
+          truncated = true;
+          break;
+        }
+        const cols = chunk.convertColumns(toJsonValue);
+        const take = Math.min(chunk.rowCount, maxRows - rowCount);
+        const rows: JsonValue[][] = new Array(take);
+        for (let r = 0; r < take; r++) {
+          const row = new Array<JsonValue>(cols.length);
+          for (let c = 0; c < cols.length; c++) row[c] = cols[c][r] ?? null;
+          rows[r] = row;
+        }
+        rowCount += take;
+        await sink.rows(rows);
+        if (take < chunk.rowCount) {
+          truncated = true;
+          break;
+        }
+      }
+      return { rowCount, truncated };
+    });
   }
 
   /**

@@ -6,6 +6,7 @@
  */
 import type { Catalog } from '../catalog/catalog';
 import type { EngineResult } from '../engine/duckdb';
+import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { lineColumn, splitStatements, significant, tokenize, type Token } from './lexer';
 import type { ExecContext, Outcome, SqlResult, Statement, StatementHandler } from './types';
@@ -54,6 +55,15 @@ export function toDuckDBSql(all: Token[], text: string, params?: Record<string, 
     }
   }
   return out + text.slice(last);
+}
+
+/** Receives a streamed result: a header, row chunks, then the end; or ok; or an error. */
+export interface ResultSink {
+  header(columns: string[], types: string[], db: string): Promise<void> | void;
+  rows(rows: JsonValue[][]): Promise<void> | void;
+  end(rowCount: number, truncated: boolean): Promise<void> | void;
+  ok(affectedRows: number | null, db: string): Promise<void> | void;
+  error(code: number, message: string, db: string): Promise<void> | void;
 }
 
 export class SqlService {
@@ -115,6 +125,69 @@ export class SqlService {
       if (err instanceof ServiceError) {
         return { type: 'error', error_code: err.code, error_message: err.message, db };
       }
+      throw err;
+    }
+  }
+
+  /**
+   * Like `execute`, but the last statement's rows go to `sink` chunk by chunk when DuckDB runs it
+   * (the memory-safe path behind `response_format: "jsonlines"`). Statements the instance answers
+   * itself are small and are emitted as one chunk.
+   */
+  async executeStream(req: ExecuteRequest, sink: ResultSink, maxRows: number): Promise<void> {
+    let db = this.catalog.databaseInfo(req.db ?? 'mindsdb')?.name ?? req.db ?? 'mindsdb';
+    const spans = splitStatements(req.query);
+    const head = spans.slice(0, -1);
+    const last = spans.at(-1);
+    if (!last) {
+      await sink.error(ERROR_CODES.BAD_INPUT, 'The query holds no SQL statement (only whitespace or comments)', db);
+      return;
+    }
+    if (head.length > 0) {
+      const before = await this.execute({ ...req, query: req.query.slice(0, last.start) });
+      if (before.type === 'error') {
+        await sink.error(before.error_code, before.error_message, before.db);
+        return;
+      }
+      db = before.db;
+    }
+    try {
+      if (req.db !== undefined && head.length === 0) this.catalog.requireDatabase(req.db);
+      const all = tokenize(last.text);
+      const st: Statement = { text: last.text, all, tokens: significant(all), offset: last.start, script: req.query };
+      const handler = this.handlers.find((h) => h.match(st)) ?? all.find((t) => t.unterminated);
+      if (handler) {
+        const r = await this.execute({ ...req, query: last.text, db });
+        if (r.type === 'error') return void (await sink.error(r.error_code, r.error_message, r.db));
+        if (r.type === 'ok') return void (await sink.ok(r.affected_rows ?? null, r.db));
+        await sink.header(r.column_names, r.column_types ?? [], r.db);
+        if (r.data.length) await sink.rows(r.data);
+        await sink.end(r.data.length, !!r.truncated);
+        return;
+      }
+      let headerSent = false;
+      const { rowCount, truncated } = await this.catalog.engine.stream(
+        toDuckDBSql(st.all, st.text, req.params),
+        {
+          db: this.engineDb(db),
+          params: st.all.some((t) => t.kind === 'param') ? req.params : undefined,
+          signal: req.signal,
+          maxRows,
+          offsetInScript: st.offset,
+          script: st.script,
+        },
+        {
+          header: (columns, types) => {
+            headerSent = true;
+            return sink.header(columns, types, db);
+          },
+          rows: (rows) => sink.rows(rows),
+          ok: (n) => sink.ok(n, db),
+        },
+      );
+      if (headerSent) await sink.end(rowCount, truncated);
+    } catch (err) {
+      if (err instanceof ServiceError) return void (await sink.error(err.code, err.message, db));
       throw err;
     }
   }

@@ -54,3 +54,43 @@ describe('limits', () => {
     expect(r.map((x) => x.data)).toEqual(Array(6).fill([[1]]));
   });
 });
+
+describe('jsonlines streaming', () => {
+  const stream = async (query: string, extra: Record<string, unknown> = {}) => {
+    const res = await fetch(`${h.url}/api/sql/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, response_format: 'jsonlines', ...extra }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/application\/x-ndjson/);
+    const text = await res.text();
+    return text.trimEnd().split('\n').map((l) => JSON.parse(l));
+  };
+
+  it('streams a header, row chunks past the JSON row cap, and an end line', async () => {
+    const lines = await stream('SELECT range AS i, range * 2 AS j FROM range(50000)');
+    expect(lines[0]).toEqual({ type: 'table', column_names: ['i', 'j'], column_types: ['BIGINT', 'BIGINT'], context: { db: 'mindsdb' } });
+    const rows = lines.slice(1, -1).flatMap((l) => l.data);
+    expect(lines.length).toBeGreaterThan(3);
+    expect(rows).toHaveLength(50000);
+    expect(rows[49999]).toEqual([49999, 99998]);
+    expect(lines.at(-1)).toEqual({ type: 'end', row_count: 50000, truncated: false });
+  });
+
+  it('answers ok and error results as a single line, and honours USE before the streamed statement', async () => {
+    expect(await stream('CREATE TABLE mindsdb.stream_t AS SELECT 1 AS x')).toMatchObject([{ type: 'ok' }]);
+    const err = await stream('SELECT * FROM missing_table');
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatchObject({ type: 'error', error_code: 2 });
+    const used = await stream('USE example_db; SELECT count(*) AS n FROM demo_data.home_rentals');
+    expect(used[0].context).toEqual({ db: 'example_db' });
+    expect(used[1]).toEqual({ data: [[5037]] });
+  });
+
+  it('streams statements the instance answers itself', async () => {
+    const lines = await stream('SHOW DATABASES');
+    expect(lines[0].column_names).toEqual(['Database']);
+    expect(lines[1].data).toContainEqual(['example_db']);
+    expect(lines.at(-1).type).toBe('end');
+  });
+});

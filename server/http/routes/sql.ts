@@ -1,9 +1,11 @@
 /** POST /api/sql/query: the spec's operation 1. Thin: validate, hand to the SQL layer, shape. */
-import type { FastifyInstance } from 'fastify';
+import { once } from 'node:events';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SqlQueryRequest } from '../../../src/api/contract';
 import { ERROR_CODES, ServiceError } from '../../errors';
 import type { Instance } from '../../instance';
 import { parseBody } from '../validate';
+import type { SqlQueryRequest as SqlQueryRequestT } from '../../../src/api/contract';
 
 export function sqlRoutes(app: FastifyInstance, instance: Instance) {
   app.post('/api/sql/query', async (req, reply) => {
@@ -19,6 +21,9 @@ export function sqlRoutes(app: FastifyInstance, instance: Instance) {
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) ac.abort();
     });
+    if (body.response_format === 'jsonlines') {
+      return streamJsonLines(instance, body, reply, ac.signal);
+    }
     const r = await instance.sql.execute({
       query: body.query,
       db: body.context?.db,
@@ -31,4 +36,45 @@ export function sqlRoutes(app: FastifyInstance, instance: Instance) {
     if (rest.type === 'ok') return { type: 'ok', column_names: [], affected_rows: rest.affected_rows ?? null, context };
     return { ...rest, context };
   });
+}
+
+/**
+ * `"response_format": "jsonlines"`: one JSON document per line, written as DuckDB produces the
+ * chunks, with backpressure, so a 10-million-row result never sits in memory. Lines:
+ * `{"type":"table","column_names":[...],"column_types":[...],"context":{...}}`, then
+ * `{"data":[[...],...]}` chunks, then `{"type":"end","row_count":n,"truncated":false}`; an ok or
+ * error result is the single line the JSON form would have been.
+ */
+async function streamJsonLines(
+  instance: Instance,
+  body: SqlQueryRequestT,
+  reply: FastifyReply,
+  signal: AbortSignal,
+) {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
+  const write = async (doc: unknown) => {
+    if (res.destroyed) return;
+    if (!res.write(`${JSON.stringify(doc)}\n`)) await once(res, 'drain');
+  };
+  const ctx = (db: string) => ({ ...(body.context ?? {}), db });
+  try {
+    await instance.sql.executeStream(
+      { query: body.query, db: body.context?.db, params: body.params, signal },
+      {
+        header: (columns, types, db) => write({ type: 'table', column_names: columns, column_types: types, context: ctx(db) }),
+        rows: (rows) => write({ data: rows }),
+        end: (rowCount, truncated) => write({ type: 'end', row_count: rowCount, truncated }),
+        ok: (n, db) => write({ type: 'ok', column_names: [], affected_rows: n, context: ctx(db) }),
+        error: (code, message, db) =>
+          write({ type: 'error', column_names: [], error_code: code, error_message: message, context: ctx(db) }),
+      },
+      instance.config.MAX_STREAM_ROWS,
+    );
+  } catch {
+    await write({ type: 'error', column_names: [], error_code: ERROR_CODES.INTERNAL, error_message: 'Internal error while streaming; see the instance log', context: ctx(body.context?.db ?? 'mindsdb') });
+  } finally {
+    res.end();
+  }
 }

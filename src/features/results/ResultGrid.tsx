@@ -97,8 +97,8 @@ export function ResultGrid({ columns, rows, theme, onOpenCell, onCopied, onFilte
                 const v = p.data?.[c.index];
                 return v === null || v === undefined ? null : fullText(v, false);
               },
-        type: c.kind === 'number' ? 'rightAligned' : undefined,
-        cellClass: `cell-${c.kind}`,
+        headerClass: c.kind === 'number' ? 'ag-right-aligned-header' : undefined,
+        cellClass: c.kind === 'number' ? 'cell-number ag-right-aligned-cell' : `cell-${c.kind}`,
         cellClassRules: {
           'cell-null': (p) => p.value === null || p.value === undefined,
           'cell-expandable': (p) => isExpandable(p.value),

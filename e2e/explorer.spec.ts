@@ -1,0 +1,40 @@
+import { expect, test } from '@playwright/test';
+import { editorText, openApp, resultStatus, setSql } from './helpers';
+
+test('explorer: browse to a table, insert its name, and run SELECT * LIMIT 100', async ({ page }) => {
+  await openApp(page);
+  const tree = page.getByRole('tree', { name: 'Databases' });
+  await tree.getByRole('button', { name: 'Expand example_db' }).click();
+  await tree.getByRole('button', { name: 'Expand demo_data' }).click();
+  const table = tree.getByRole('treeitem', { name: 'home_rentals' });
+  await expect(table).toBeVisible();
+
+  // Columns with their types.
+  await table.getByRole('button', { name: 'Expand home_rentals' }).click();
+  const sqft = table.getByRole('treeitem', { name: 'sqft' });
+  await expect(sqft).toContainText('INTEGER');
+
+  // Click inserts the qualified name at the cursor.
+  await setSql(page, 'SELECT count(*) FROM ');
+  await table.getByRole('button', { name: 'home_rentals', exact: true }).click();
+  await expect(editorText(page)).toContainText('SELECT count(*) FROM example_db.demo_data.home_rentals');
+
+  // Hover action: SELECT * ... LIMIT 100 in a new tab.
+  await table.locator('.tree-row').first().hover();
+  await table
+    .getByRole('button', { name: 'SELECT * FROM example_db.demo_data.home_rentals LIMIT 100' })
+    .click();
+  await expect(page.getByRole('tab', { name: /home_rentals/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(resultStatus(page)).toContainText('100 rows · 8 columns');
+});
+
+test('explorer refreshes after DDL', async ({ page }) => {
+  await openApp(page);
+  const tree = page.getByRole('tree', { name: 'Databases' });
+  await tree.getByRole('button', { name: 'Expand files' }).click();
+  await expect(tree.getByRole('treeitem', { name: 'e2e_view_t' })).toHaveCount(0);
+  await setSql(page, 'CREATE TABLE files.e2e_view_t AS SELECT 1 AS x');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.getByRole('status').filter({ hasText: /Statement executed|affected/ })).toBeVisible();
+  await expect(tree.getByRole('treeitem', { name: 'e2e_view_t' })).toBeVisible();
+});

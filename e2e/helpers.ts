@@ -1,0 +1,39 @@
+/** Shared steps for the e2e journeys (role/label locators; Monaco is driven through its textbox). */
+import { expect, type Page } from '@playwright/test';
+
+export async function openApp(page: Page, path = '/') {
+  await page.goto(path);
+  await expect(page.getByRole('status', { name: /Connection: Connected/ })).toBeVisible();
+  // Monaco's input is a tiny off-screen element: it is attached, not "visible".
+  await editorInput(page).waitFor({ state: 'attached' });
+}
+
+export function editorInput(page: Page) {
+  return page.getByRole('textbox', { name: 'SQL editor' });
+}
+
+/** Replaces the editor's text (insertText avoids auto-closed quotes and brackets). */
+export async function setSql(page: Page, sql: string) {
+  await editorInput(page).focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(sql);
+}
+
+/** The text Monaco renders (the editor has no accessible text content of its own). */
+export function editorText(page: Page) {
+  return page.locator('.monaco-editor .view-lines');
+}
+
+export function resultStatus(page: Page) {
+  return page.getByRole('status', { name: 'Result status' });
+}
+
+/** Data rows of the grid (the header row excluded). */
+export function dataRows(page: Page) {
+  return page.getByRole('grid').getByRole('row').filter({ has: page.getByRole('gridcell') });
+}
+
+export async function cellTexts(page: Page, colId: string): Promise<string[]> {
+  return page.locator(`[role="gridcell"][col-id="${colId}"]`).allInnerTexts();
+}

@@ -1,0 +1,53 @@
+/**
+ * E2E: real Chromium (Debian's) against the real local instance and a production build of the
+ * SPA, both started by scripts/e2e-server.mjs. No mocks.
+ */
+import { defineConfig, devices } from '@playwright/test';
+
+const uiPort = Number(process.env.E2E_UI_PORT ?? 4319);
+const baseURL = `http://127.0.0.1:${uiPort}`;
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL,
+    acceptDownloads: true,
+    trace: 'retain-on-failure',
+    viewport: { width: 1400, height: 900 },
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1400, height: 900 },
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--disable-gpu',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'node scripts/e2e-server.mjs',
+    url: `${baseURL}/api/status`,
+    env: { UI_PORT: String(uiPort) },
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
