@@ -115,6 +115,7 @@ function analyzeTarget(data: Dataset, target: string): TargetInfo {
       `target column '${target}' has no values: all ${data.rows.length} rows are NULL or blank`,
     );
   }
+  checkRowCount(target, present.length);
   const values = present.map((r) => data.rows[r][tIdx]);
   let profile = inferColumnType(target, values);
   // A target is never dropped: an "identifier" target is judged by its underlying data type.

@@ -700,7 +700,7 @@ export class ModelRegistry {
         timeoutMs: TRAINING_QUERY_TIMEOUT_MS,
       });
     } catch (err) {
-      throw new Error(`The FROM query failed: ${err instanceof Error ? err.message : String(err)}`);
+      throw new Error(`The FROM query failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     if (r.kind !== 'table') throw new Error('The FROM query returned no result table');
     if (r.truncated) {

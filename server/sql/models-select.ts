@@ -170,7 +170,8 @@ function parseTopSelect(tokens: Token[], src: string, resolve: (parts: string[])
   const items = [item()];
   while (!c.done()) {
     if (!c.acceptPunct(',')) {
-      c.acceptWord('INNER') || (c.acceptWord('LEFT') && (c.acceptWord('OUTER'), true)) || c.acceptWord('CROSS');
+      // Every row gets a prediction, so INNER, LEFT and CROSS joins all mean the same here.
+      if (!c.acceptWord('INNER') && !c.acceptWord('CROSS') && c.acceptWord('LEFT')) c.acceptWord('OUTER');
       c.expectWord('JOIN');
     }
     items.push(item());
