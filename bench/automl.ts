@@ -3,7 +3,6 @@
 // in-process prediction throughput against the targets of DESIGN.md section 6.
 // Run standalone with `npx tsx bench/automl.ts`; `bench/run.ts` imports runAutomlBench().
 
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +32,10 @@ const DATA_DIR = process.env.AUTOML_DATA_DIR ?? join(ROOT, 'data', 'demo');
 export function loadCsv(file: string, drop: string[] = []): Dataset {
   const text = readFileSync(join(DATA_DIR, file), 'utf8');
   // dynamicTyping mimics what the SQL engine hands over: numbers as numbers, other text as strings.
-  const parsed = Papa.parse<CellValue[]>(text.trim(), { dynamicTyping: true, skipEmptyLines: true });
+  const parsed = Papa.parse<CellValue[]>(text.trim(), {
+    dynamicTyping: true,
+    skipEmptyLines: true,
+  });
   const [header, ...rows] = parsed.data as CellValue[][];
   const keep = header.map((_, j) => j).filter((j) => !drop.includes(String(header[j])));
   return {
@@ -70,7 +72,11 @@ export interface EvalResult {
 }
 
 /** Trains on the split's train rows and scores the held-out rows. */
-export function evaluate(split: SplitData, target: string, using?: Record<string, unknown>): EvalResult {
+export function evaluate(
+  split: SplitData,
+  target: string,
+  using?: Record<string, unknown>,
+): EvalResult {
   const t0 = performance.now();
   const artifact = train(split.train, { target, using });
   const trainMs = performance.now() - t0;
@@ -85,12 +91,22 @@ export function evaluate(split: SplitData, target: string, using?: Record<string
     preds.forEach((x, i) => {
       if (truth[i] >= x.lower! && truth[i] <= x.upper!) inside++;
     });
-    return { score: r2Score(truth, pred), coverage: inside / preds.length, trainMs, predictions: preds };
+    return {
+      score: r2Score(truth, pred),
+      coverage: inside / preds.length,
+      trainMs,
+      predictions: preds,
+    };
   }
   const labels = artifact.description.classes!.map(String);
   const truth = split.test.rows.map((r) => labels.indexOf(String(r[tj])));
   const pred = preds.map((x) => labels.indexOf(String(x.value)));
-  return { score: balancedAccuracyScore(truth, pred, labels.length), coverage: null, trainMs, predictions: preds };
+  return {
+    score: balancedAccuracyScore(truth, pred, labels.length),
+    coverage: null,
+    trainMs,
+    predictions: preds,
+  };
 }
 
 interface Case {
@@ -103,10 +119,38 @@ interface Case {
 }
 
 export const CASES: Case[] = [
-  { name: 'home_rentals (no initial_price)', file: 'home_rentals.csv', target: 'rental_price', drop: ['initial_price'], metric: 'r2', min: 0.999 },
-  { name: 'concrete_strength', file: 'concrete_strength.csv', target: 'concrete_strength', drop: ['id'], metric: 'r2', min: 0.91 },
-  { name: 'bank_customer_churn', file: 'bank_customer_churn.csv', target: 'Exited', drop: [], metric: 'balanced_accuracy', min: 0.77 },
-  { name: 'telco_customer_churn', file: 'telco_customer_churn.csv', target: 'Churn', drop: [], metric: 'balanced_accuracy', min: 0.75 },
+  {
+    name: 'home_rentals (no initial_price)',
+    file: 'home_rentals.csv',
+    target: 'rental_price',
+    drop: ['initial_price'],
+    metric: 'r2',
+    min: 0.999,
+  },
+  {
+    name: 'concrete_strength',
+    file: 'concrete_strength.csv',
+    target: 'concrete_strength',
+    drop: ['id'],
+    metric: 'r2',
+    min: 0.91,
+  },
+  {
+    name: 'bank_customer_churn',
+    file: 'bank_customer_churn.csv',
+    target: 'Exited',
+    drop: [],
+    metric: 'balanced_accuracy',
+    min: 0.77,
+  },
+  {
+    name: 'telco_customer_churn',
+    file: 'telco_customer_churn.csv',
+    target: 'Churn',
+    drop: [],
+    metric: 'balanced_accuracy',
+    min: 0.75,
+  },
 ];
 
 function line(name: string, value: number, unit: string, target: string, pass: boolean): BenchLine {
@@ -118,9 +162,19 @@ export async function runAutomlBench(): Promise<BenchLine[]> {
   for (const c of CASES) {
     const split = fixedSplit(loadCsv(c.file, c.drop));
     const r = evaluate(split, c.target);
-    out.push(line(`automl ${c.name} ${c.metric}`, r.score, c.metric, `>= ${c.min}`, r.score >= c.min));
+    out.push(
+      line(`automl ${c.name} ${c.metric}`, r.score, c.metric, `>= ${c.min}`, r.score >= c.min),
+    );
     if (r.coverage !== null) {
-      out.push(line(`automl ${c.name} 90% interval coverage`, r.coverage, 'fraction', '0.88-0.92', r.coverage >= 0.88 && r.coverage <= 0.92));
+      out.push(
+        line(
+          `automl ${c.name} 90% interval coverage`,
+          r.coverage,
+          'fraction',
+          '0.88-0.92',
+          r.coverage >= 0.88 && r.coverage <= 0.92,
+        ),
+      );
     }
   }
 
@@ -134,7 +188,9 @@ export async function runAutomlBench(): Promise<BenchLine[]> {
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  out.push(line('automl home_rentals train time (median of 3)', times[1], 'ms', '< 1000', times[1] < 1000));
+  out.push(
+    line('automl home_rentals train time (median of 3)', times[1], 'ms', '< 1000', times[1] < 1000),
+  );
 
   // Prediction throughput on 200k rows (the held-out rows repeated), columnar and row objects.
   const p = loadPredictor(artifact);
@@ -158,23 +214,26 @@ export async function runAutomlBench(): Promise<BenchLine[]> {
     return N / (ts[1] / 1000);
   };
   const colRate = rate(() => p.predictColumns!(cols, N));
-  out.push(line('automl predict rows/s (columnar, in-process)', colRate, 'rows/s', '>= 200000', colRate >= 200_000));
+  out.push(
+    line(
+      'automl predict rows/s (columnar, in-process)',
+      colRate,
+      'rows/s',
+      '>= 200000',
+      colRate >= 200_000,
+    ),
+  );
   const objRate = rate(() => p.predict(objs));
-  out.push(line('automl predict rows/s (row objects, in-process)', objRate, 'rows/s', '>= 200000', objRate >= 200_000));
+  out.push(
+    line(
+      'automl predict rows/s (row objects, in-process)',
+      objRate,
+      'rows/s',
+      '>= 200000',
+      objRate >= 200_000,
+    ),
+  );
   return out;
-}
-
-/**
- * Optional side-by-side with scikit-learn's HistGradientBoosting on the same split; skipped
- * silently when python3 or sklearn is missing.
- */
-function sklearnReference(): Record<string, number> | null {
-  try {
-    execFileSync('python3', ['-c', 'import sklearn'], { stdio: 'ignore' });
-  } catch {
-    return null;
-  }
-  return null; // The comparison script is not written yet (see the report); the hook stays here.
 }
 
 async function main(): Promise<void> {
@@ -185,10 +244,10 @@ async function main(): Promise<void> {
   const lines = await runAutomlBench();
   const w = Math.max(...lines.map((l) => l.name.length));
   for (const l of lines) {
-    console.log(`${l.pass ? 'PASS' : 'FAIL'}  ${l.name.padEnd(w)}  ${String(l.value).padStart(12)} ${l.unit.padEnd(18)} target ${l.target}`);
+    console.log(
+      `${l.pass ? 'PASS' : 'FAIL'}  ${l.name.padEnd(w)}  ${String(l.value).padStart(12)} ${l.unit.padEnd(18)} target ${l.target}`,
+    );
   }
-  const ref = sklearnReference();
-  if (ref) console.log(ref);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -38,7 +38,11 @@ export async function createInstance(config: Config): Promise<Instance> {
   const sql = new SqlService(catalog);
   const tableListers: TableLister[] = [];
   sql.use(...builtinHandlers(sql, tableListers));
-  const models = new ModelRegistry({ catalog, maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS, version: VERSION });
+  const models = new ModelRegistry({
+    catalog,
+    maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS,
+    version: VERSION,
+  });
   // Registered after the builtins so they are tried first (use() prepends).
   sql.use(...modelHandlers(sql, models));
   catalog.dropProjectHooks.push((project) => models.dropProject(project));

@@ -26,11 +26,19 @@ try {
   const opts = { target: req.target, using: req.using, onProgress };
   const artifact =
     req.mode === 'finetune'
-      ? finetune(deserializeArtifact(fs.readFileSync(req.baseArtifactFile!, 'utf8')), req.data, opts)
+      ? finetune(
+          deserializeArtifact(fs.readFileSync(req.baseArtifactFile!, 'utf8')),
+          req.data,
+          opts,
+        )
       : train(req.data, opts);
   writeFileAtomic(req.artifactFile, serializeArtifact(artifact));
   const desc = loadPredictor(artifact).description;
-  post({ type: 'done', accuracies: desc.accuracies, trainingTimeMs: desc.trainingTimeMs ?? Date.now() - started });
+  post({
+    type: 'done',
+    accuracies: desc.accuracies,
+    trainingTimeMs: desc.trainingTimeMs ?? Date.now() - started,
+  });
 } catch (err) {
   const message = err instanceof Error ? err.message : String(err);
   post({ type: 'error', message, user: err instanceof AutoMLError });

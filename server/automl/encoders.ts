@@ -162,7 +162,9 @@ function civilFromDays(days: number, out: Int32Array): void {
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
@@ -365,7 +367,10 @@ export function fitEncoders(
   // Share the linear width budget: the widest categoricals shrink first.
   const cats = encs.filter((e): e is CategoricalEncoder => e.kind === 'categorical');
   let cap = MAX_ONE_HOT;
-  const numericDims = encs.reduce((s, e) => s + (e.kind === 'categorical' ? 0 : 2 * (e.kind === 'numeric' ? 1 : e.parts.length)), 0);
+  const numericDims = encs.reduce(
+    (s, e) => s + (e.kind === 'categorical' ? 0 : 2 * (e.kind === 'numeric' ? 1 : e.parts.length)),
+    0,
+  );
   const budget = Math.max(0, MAX_LINEAR_DIMS - numericDims);
   while (cap > 1 && cats.reduce((s, c) => s + Math.min(cap, c.keys.length), 0) > budget) cap--;
   for (const c of cats) c.nOneHot = Math.min(cap, c.keys.length);
@@ -419,7 +424,8 @@ export function buildLayout(encs: ColumnEncoder[]): Layout {
   encs.forEach((enc, e) => {
     const start = features.length;
     if (enc.kind === 'numeric') addNumeric(e, enc.stats);
-    else if (enc.kind === 'datetime' || enc.kind === 'text') for (const p of enc.parts) addNumeric(e, p);
+    else if (enc.kind === 'datetime' || enc.kind === 'text')
+      for (const p of enc.parts) addNumeric(e, p);
     else {
       features.push({
         encoder: e,
@@ -493,7 +499,8 @@ export function encodeCategories(
     const v = values[i];
     // Fast path for the common string case avoids the key canonicalisation work.
     if (typeof v === 'string' && enc.valueKind === 'string') {
-      const s = v.length > 0 && v.charCodeAt(0) > 32 && v.charCodeAt(v.length - 1) > 32 ? v : v.trim();
+      const s =
+        v.length > 0 && v.charCodeAt(0) > 32 && v.charCodeAt(v.length - 1) > 32 ? v : v.trim();
       if (s === '') out[i] = missing;
       else out[i] = map.get(s) ?? other;
       continue;

@@ -124,7 +124,10 @@ class NodeStore {
     if (need <= this.feat.length) return;
     let cap = this.feat.length;
     while (cap < need) cap *= 2;
-    const grow = <T extends Int32Array | Uint8Array | Float64Array>(a: T, make: (n: number) => T): T => {
+    const grow = <T extends Int32Array | Uint8Array | Float64Array>(
+      a: T,
+      make: (n: number) => T,
+    ): T => {
       const b = make(cap);
       b.set(a);
       return b;
@@ -383,7 +386,13 @@ class TreeBuilder {
     }
   }
 
-  private buildHist(hist: Float64Array, s: number, e: number, g: Float64Array, h: Float64Array): void {
+  private buildHist(
+    hist: Float64Array,
+    s: number,
+    e: number,
+    g: Float64Array,
+    h: Float64Array,
+  ): void {
     hist.fill(0);
     const F = this.F;
     const bins = this.bins;
@@ -751,7 +760,13 @@ export function trainGBM(
 }
 
 /** Adds fixed starting scores (a linear base model's outputs, when finetuning one). */
-function addOffset(raw: Float64Array, offset: Float64Array, a: Int32Array, b: Int32Array, K: number): void {
+function addOffset(
+  raw: Float64Array,
+  offset: Float64Array,
+  a: Int32Array,
+  b: Int32Array,
+  K: number,
+): void {
   for (const rows of [a, b])
     for (let i = 0; i < rows.length; i++)
       for (let k = 0; k < K; k++) raw[rows[i] * K + k] += offset[rows[i] * K + k];
@@ -805,7 +820,13 @@ function addTreeToRows(
  * Raw scores for rows 0..n-1 of a row-major binned matrix into out[n * K]. Trees are the outer
  * loop so one tree's nodes stay in cache while all rows pass through it.
  */
-export function predictRaw(m: GBMModel, bins: Uint8Array, F: number, n: number, out: Float64Array): void {
+export function predictRaw(
+  m: GBMModel,
+  bins: Uint8Array,
+  F: number,
+  n: number,
+  out: Float64Array,
+): void {
   const K = m.K;
   for (let r = 0; r < n; r++) for (let k = 0; k < K; k++) out[r * K + k] = m.base[k];
   const { feat, thr, isCatNode, left, right, value, catBits, roots } = m;
@@ -819,7 +840,11 @@ export function predictRaw(m: GBMModel, bins: Uint8Array, F: number, n: number, 
       while (f >= 0) {
         const b = bins[base + f];
         const th = thr[node];
-        const goLeft = isCatNode[node] ? (catBits[th + (b >>> 5)] >>> (b & 31)) & 1 : b <= th ? 1 : 0;
+        const goLeft = isCatNode[node]
+          ? (catBits[th + (b >>> 5)] >>> (b & 31)) & 1
+          : b <= th
+            ? 1
+            : 0;
         node = goLeft ? left[node] : right[node];
         f = feat[node];
       }
@@ -853,7 +878,11 @@ export function predictRawRows(
       while (f >= 0) {
         const b = bins[base + f];
         const th = thr[node];
-        const goLeft = isCatNode[node] ? (catBits[th + (b >>> 5)] >>> (b & 31)) & 1 : b <= th ? 1 : 0;
+        const goLeft = isCatNode[node]
+          ? (catBits[th + (b >>> 5)] >>> (b & 31)) & 1
+          : b <= th
+            ? 1
+            : 0;
         node = goLeft ? left[node] : right[node];
         f = feat[node];
       }
@@ -940,13 +969,18 @@ export function deserializeGBM(s: SerializedGBM): GBMModel {
   };
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Compiled prediction
 // ---------------------------------------------------------------------------------------------
 
 /** A compiled tree: adds its leaf value to out[r * K + k] for rows 0..n-1 of a binned matrix. */
-export type CompiledTree = (bins: Uint8Array, F: number, n: number, out: Float64Array, catBits: Uint32Array) => void;
+export type CompiledTree = (
+  bins: Uint8Array,
+  F: number,
+  n: number,
+  out: Float64Array,
+  catBits: Uint32Array,
+) => void;
 
 /** Literal for generated code; the model arrays are typed arrays, so this only ever sees numbers. */
 function lit(x: number): string {
@@ -967,8 +1001,7 @@ export function compileTrees(m: GBMModel): CompiledTree[] {
   for (let t = 0; t < m.nTrees; t++) {
     const k = t % K;
     const body = emitNode(m, m.roots[t], '      ');
-    const src =
-      `for (let r = 0, b = 0; r < n; r++, b += F) {\n    let v;\n${body}\n    out[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
+    const src = `for (let r = 0, b = 0; r < n; r++, b += F) {\n    let v;\n${body}\n    out[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
     out.push(new Function('bins', 'F', 'n', 'out', 'catBits', src) as CompiledTree);
   }
   return out;

@@ -162,7 +162,8 @@ function fitBinaryLogistic(
     for (const r of rows) {
       const t = dot(X, r, ww, 0, d);
       const m = y[r] === cls ? -t : t;
-      s += (weight ? weight[r] : 1) * (m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m)));
+      s +=
+        (weight ? weight[r] : 1) * (m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m)));
     }
     for (let j = 0; j < d; j++) s += 0.5 * lambda * ww[j] * ww[j];
     return s;

@@ -50,7 +50,8 @@ export function balancedAccuracyScore(
   const n = truth.length;
   if (n === 0) return 0;
   let k = nClasses ?? 0;
-  if (nClasses === undefined) for (let i = 0; i < n; i++) k = Math.max(k, truth[i] + 1, pred[i] + 1);
+  if (nClasses === undefined)
+    for (let i = 0; i < n; i++) k = Math.max(k, truth[i] + 1, pred[i] + 1);
   const support = new Float64Array(k);
   const hit = new Float64Array(k);
   for (let i = 0; i < n; i++) {

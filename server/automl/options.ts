@@ -55,7 +55,9 @@ function num(key: string, v: unknown): number {
 function intIn(key: string, v: unknown, min: number, max: number): number {
   const x = num(key, v);
   if (!Number.isInteger(x) || x < min || x > max) {
-    throw new AutoMLError(`USING ${key} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
+    throw new AutoMLError(
+      `USING ${key} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`,
+    );
   }
   return x;
 }
@@ -63,7 +65,8 @@ function intIn(key: string, v: unknown, min: number, max: number): number {
 function bool(key: string, v: unknown): boolean {
   if (typeof v === 'boolean') return v;
   if (v === 1 || v === 0) return v === 1;
-  if (typeof v === 'string' && /^(true|false|1|0)$/i.test(v.trim())) return /^(true|1)$/i.test(v.trim());
+  if (typeof v === 'string' && /^(true|false|1|0)$/i.test(v.trim()))
+    return /^(true|1)$/i.test(v.trim());
   throw new AutoMLError(`USING ${key} must be true or false, got ${JSON.stringify(v)}`);
 }
 
@@ -94,7 +97,8 @@ export function resolveSettings(
     switch (key) {
       case 'confidence': {
         const c = num(key, v);
-        if (!(c > 0 && c < 1)) throw new AutoMLError(`USING confidence must be between 0 and 1 (exclusive), got ${c}`);
+        if (!(c > 0 && c < 1))
+          throw new AutoMLError(`USING confidence must be between 0 and 1 (exclusive), got ${c}`);
         s.confidence = c;
         break;
       }
@@ -103,7 +107,8 @@ export function resolveSettings(
         break;
       case 'learning_rate': {
         const x = num(key, v);
-        if (!(x > 0 && x <= 1)) throw new AutoMLError(`USING learning_rate must be in (0, 1], got ${x}`);
+        if (!(x > 0 && x <= 1))
+          throw new AutoMLError(`USING learning_rate must be in (0, 1], got ${x}`);
         s.learningRate = x;
         break;
       }
@@ -125,7 +130,9 @@ export function resolveSettings(
       case 'model': {
         const m = String(v).toLowerCase();
         if (m !== 'auto' && m !== 'gbm' && m !== 'linear') {
-          throw new AutoMLError(`USING model must be 'auto', 'gbm' or 'linear', got ${JSON.stringify(v)}`);
+          throw new AutoMLError(
+            `USING model must be 'auto', 'gbm' or 'linear', got ${JSON.stringify(v)}`,
+          );
         }
         s.model = m;
         break;
@@ -133,7 +140,9 @@ export function resolveSettings(
       case 'class_weight': {
         const m = String(v).toLowerCase();
         if (m !== 'balanced' && m !== 'none') {
-          throw new AutoMLError(`USING class_weight must be 'balanced' or 'none', got ${JSON.stringify(v)}`);
+          throw new AutoMLError(
+            `USING class_weight must be 'balanced' or 'none', got ${JSON.stringify(v)}`,
+          );
         }
         s.classWeight = m;
         break;
@@ -143,14 +152,17 @@ export function resolveSettings(
         break;
       case 'validation_fraction': {
         const x = num(key, v);
-        if (!(x >= 0.05 && x <= 0.5)) throw new AutoMLError(`USING validation_fraction must be between 0.05 and 0.5, got ${x}`);
+        if (!(x >= 0.05 && x <= 0.5))
+          throw new AutoMLError(`USING validation_fraction must be between 0.05 and 0.5, got ${x}`);
         s.validationFraction = x;
         break;
       }
       case 'ignore_columns': {
         const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : null;
         if (!list || list.some((x) => typeof x !== 'string')) {
-          throw new AutoMLError(`USING ignore_columns must be a list of column names, got ${JSON.stringify(v)}`);
+          throw new AutoMLError(
+            `USING ignore_columns must be a list of column names, got ${JSON.stringify(v)}`,
+          );
         }
         s.ignoreColumns = (list as string[]).map((x) => x.trim()).filter((x) => x !== '');
         break;

@@ -5,7 +5,14 @@
 
 import type { CellValue, ModelArtifact, ModelDescription, Prediction, Predictor } from './api';
 import { type ClassCalibration, classProbabilities, predictedClass } from './conformal';
-import { type ColumnEncoder, type Layout, binStreams, buildLayout, linearRows, parseStreams } from './encoders';
+import {
+  type ColumnEncoder,
+  type Layout,
+  binStreams,
+  buildLayout,
+  linearRows,
+  parseStreams,
+} from './encoders';
 import { AutoMLError } from './errors';
 import {
   type CompiledTree,
@@ -24,11 +31,19 @@ export function validateArtifact(a: unknown): asserts a is ModelArtifact {
   const x = a as Partial<ModelArtifact> | null;
   if (!x || typeof x !== 'object') throw new AutoMLError('model artifact must be an object');
   if (x.format !== 'automl/1') {
-    throw new AutoMLError(`unsupported model artifact format ${JSON.stringify(x.format)}; expected 'automl/1'`);
+    throw new AutoMLError(
+      `unsupported model artifact format ${JSON.stringify(x.format)}; expected 'automl/1'`,
+    );
   }
-  const missing = ['target', 'task', 'encoders', 'model', 'calibration', 'description', 'settings'].filter(
-    (k) => (x as Record<string, unknown>)[k] === undefined,
-  );
+  const missing = [
+    'target',
+    'task',
+    'encoders',
+    'model',
+    'calibration',
+    'description',
+    'settings',
+  ].filter((k) => (x as Record<string, unknown>)[k] === undefined);
   if (missing.length) throw new AutoMLError(`model artifact is missing: ${missing.join(', ')}`);
   if (!x.model!.gbm && !x.model!.linear) throw new AutoMLError('model artifact has no model');
 }
@@ -118,7 +133,11 @@ class ArtifactPredictor implements Predictor {
     return this.compiled;
   }
 
-  private run(cols: (ArrayLike<unknown> | undefined)[], truth: ArrayLike<unknown> | null, n: number): Prediction[] {
+  private run(
+    cols: (ArrayLike<unknown> | undefined)[],
+    truth: ArrayLike<unknown> | null,
+    n: number,
+  ): Prediction[] {
     const K = this.K;
     const streams = parseStreams(this.encs, cols, n, true);
     const raw = new Float64Array(n * K);
@@ -132,7 +151,12 @@ class ArtifactPredictor implements Predictor {
     if (this.linear) {
       const X = linearRows(this.layout, streams, n);
       const tmp = new Float64Array(n * K);
-      predictLinearRows(this.linear, X, Int32Array.from({ length: n }, (_, i) => i), tmp);
+      predictLinearRows(
+        this.linear,
+        X,
+        Int32Array.from({ length: n }, (_, i) => i),
+        tmp,
+      );
       for (let j = 0; j < raw.length; j++) raw[j] += tmp[j];
     }
     const out = new Array<Prediction>(n);
@@ -166,7 +190,14 @@ class ArtifactPredictor implements Predictor {
         // Anomalous: the truth is outside the conformal prediction set (an unknown class always is).
         anomaly = tc === undefined ? true : tc !== c && 1 - probs[tc] > cal.setThreshold;
       }
-      out[i] = { value: this.labels[c], confidence: probs[c], lower: null, upper: null, anomaly, probabilities };
+      out[i] = {
+        value: this.labels[c],
+        confidence: probs[c],
+        lower: null,
+        upper: null,
+        anomaly,
+        probabilities,
+      };
     }
     return out;
   }

@@ -26,8 +26,6 @@ import {
   type ColumnEncoder,
   type Layout,
   type LinearRows,
-  DATETIME_PARTS,
-  TEXT_PARTS,
   binStreams,
   buildLayout,
   encoderName,
@@ -70,7 +68,13 @@ import {
 export const MIN_TRAIN_ROWS = 5;
 /** A classifier grows one tree per class per iteration; beyond this a "class" is an identifier. */
 export const MAX_CLASSES = 100;
-const PHASES = ['analyzing data', 'encoding', 'training candidates', 'analyzing model', 'finalizing'];
+const PHASES = [
+  'analyzing data',
+  'encoding',
+  'training candidates',
+  'analyzing model',
+  'finalizing',
+];
 
 function now(): number {
   return performance.now();
@@ -132,7 +136,9 @@ function analyzeTarget(data: Dataset, target: string): TargetInfo {
     );
   }
   if (t === 'datetime') {
-    throw new AutoMLError(`target column '${target}' holds dates/times; predicting dates is not supported`);
+    throw new AutoMLError(
+      `target column '${target}' holds dates/times; predicting dates is not supported`,
+    );
   }
   if (t === 'integer' || t === 'float') {
     const keep: number[] = [];
@@ -145,7 +151,14 @@ function analyzeTarget(data: Dataset, target: string): TargetInfo {
       }
     }
     checkRowCount(target, keep.length);
-    return { task: 'regression', profile, keep, y: Float64Array.from(y), classKeys: null, classLabels: null };
+    return {
+      task: 'regression',
+      profile,
+      keep,
+      y: Float64Array.from(y),
+      classKeys: null,
+      classLabels: null,
+    };
   }
   // Classification (binary, categorical, short text, string identifiers with few values).
   const kind = profile.valueKind;
@@ -255,7 +268,11 @@ interface Encoded {
   linear: LinearRows;
 }
 
-function encode(encs: ColumnEncoder[], columns: (ArrayLike<unknown> | undefined)[], n: number): Encoded {
+function encode(
+  encs: ColumnEncoder[],
+  columns: (ArrayLike<unknown> | undefined)[],
+  n: number,
+): Encoded {
   const layout = buildLayout(encs);
   const streams = parseStreams(encs, columns, n, false);
   const F = layout.features.length;
@@ -282,7 +299,8 @@ function scoreRows(m: ScoreModel, enc: Encoded, rows: Int32Array, K: number): Fl
   if (m.gbm) {
     const F = enc.binned.F;
     const sub = new Uint8Array(nR * F);
-    for (let i = 0; i < nR; i++) sub.set(enc.binned.bins.subarray(rows[i] * F, rows[i] * F + F), i * F);
+    for (let i = 0; i < nR; i++)
+      sub.set(enc.binned.bins.subarray(rows[i] * F, rows[i] * F + F), i * F);
     predictRaw(m.gbm, sub, F, nR, out);
   }
   if (m.linear) {
@@ -294,7 +312,13 @@ function scoreRows(m: ScoreModel, enc: Encoded, rows: Int32Array, K: number): Fl
 }
 
 /** Task score used for model selection and DESCRIBE accuracies (higher is better). */
-function taskScore(task: Task, yRows: Float64Array, raw: Float64Array, K: number, nClasses: number): number {
+function taskScore(
+  task: Task,
+  yRows: Float64Array,
+  raw: Float64Array,
+  K: number,
+  nClasses: number,
+): number {
   if (task === 'regression') return r2Score(yRows, raw);
   const pred = new Float64Array(yRows.length);
   for (let i = 0; i < yRows.length; i++) pred[i] = predictedClass(raw, i * K, K);
@@ -452,7 +476,12 @@ export function deserializeLinear(s: SerializedLinear): LinearModel {
   return { kind: s.kind, d: s.d, K: s.K, w: fromBase64(s.w, (b) => new Float64Array(b)) };
 }
 
-function summaryString(encs: ColumnEncoder[], model: ScoreModel, task: Task, level: number): string {
+function summaryString(
+  encs: ColumnEncoder[],
+  model: ScoreModel,
+  task: Task,
+  level: number,
+): string {
   const kinds = new Set(encs.map((e) => e.kind));
   const parts: string[] = [];
   if (kinds.has('numeric')) parts.push('num:quantile-bins');
@@ -534,7 +563,12 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
   const dropped: string[] = [];
   data.columns.forEach((name, j) => {
     if (name === target) {
-      features.push({ column: name, type: ti.profile.type, encoder: targetEncoderName(task, nClasses), role: 'target' });
+      features.push({
+        column: name,
+        type: ti.profile.type,
+        encoder: targetEncoderName(task, nClasses),
+        role: 'target',
+      });
       return;
     }
     const col = ti.keep.map((r) => data.rows[r][j]);
@@ -564,7 +598,8 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
   progress(opts.onProgress, 2);
   const encs = fitEncoders(inputProfiles, inputColumns, rng);
   for (const f of features) {
-    if (f.role === 'input') f.encoder = encoderName(encs[inputProfiles.findIndex((p) => p.name === f.column)]);
+    if (f.role === 'input')
+      f.encoder = encoderName(encs[inputProfiles.findIndex((p) => p.name === f.column)]);
   }
   const enc = encode(encs, inputColumns, n);
 
@@ -584,11 +619,18 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
     yScale = { mean, std };
     y = Float64Array.from(y, (v) => (v - mean) / std);
   } else {
-    const cw = settings.classWeight === 'balanced' ? classWeights(y, nClasses) : new Array(nClasses).fill(1);
+    const cw =
+      settings.classWeight === 'balanced' ? classWeights(y, nClasses) : new Array(nClasses).fill(1);
     weight = Float64Array.from(y, (c) => cw[c]);
     shift = task === 'binary' ? [Math.log(cw[1] / cw[0])] : cw.map((w) => Math.log(w));
   }
-  const split = splitRows(n, settings.validationFraction, rng, task === 'regression' ? null : y, nClasses);
+  const split = splitRows(
+    n,
+    settings.validationFraction,
+    rng,
+    task === 'regression' ? null : y,
+    nClasses,
+  );
   const gTarget: GBMTarget = {
     objective: task === 'regression' ? 'regression' : task,
     K,
@@ -597,7 +639,11 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
   };
 
   progress(opts.onProgress, 3);
-  const candidates: (CandidateInfo & { kind: 'gbm' | 'linear' | 'blend'; model: ScoreModel; iterations: number })[] = [];
+  const candidates: (CandidateInfo & {
+    kind: 'gbm' | 'linear' | 'blend';
+    model: ScoreModel;
+    iterations: number;
+  })[] = [];
   const accName = task === 'regression' ? 'r2_score' : 'balanced_accuracy_score';
   const yVal = pick(y, split.val);
   const params = gbmParams(settings, split.train.length);
@@ -663,7 +709,19 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
   best.selected = true;
 
   progress(opts.onProgress, 4);
-  const analysis = analyze(task, best.model, enc, split.val, y, yScale, K, nClasses, shift, settings.confidence, rng);
+  const analysis = analyze(
+    task,
+    best.model,
+    enc,
+    split.val,
+    y,
+    yScale,
+    K,
+    nClasses,
+    shift,
+    settings.confidence,
+    rng,
+  );
 
   progress(opts.onProgress, 5);
   let finalModel = best.model;
@@ -673,7 +731,10 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
     // same capacity (tree shape from the training-split size, as validated).
     const allRows = Int32Array.from({ length: n }, (_, i) => i);
     const fitGbmOn = (rows: Int32Array): GBMModel => {
-      const p = { ...gbmParams(settings, split.train.length), maxIterations: Math.max(1, best.iterations) };
+      const p = {
+        ...gbmParams(settings, split.train.length),
+        maxIterations: Math.max(1, best.iterations),
+      };
       return trainGBM(enc.binned, gTarget, rows, new Int32Array(0), p).model;
     };
     const fitKind = (rows: Int32Array): ScoreModel =>
@@ -684,7 +745,17 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
           : blend(fitGbmOn(rows), fitLinear(rows));
     finalModel = fitKind(allRows);
     if (task === 'regression' && halfWidth !== null && split.val.length >= 20) {
-      halfWidth *= learningCurveFactor(fitKind, enc, split, y, yScale!, settings.confidence, halfWidth, n, rng);
+      halfWidth *= learningCurveFactor(
+        fitKind,
+        enc,
+        split,
+        y,
+        yScale!,
+        settings.confidence,
+        halfWidth,
+        n,
+        rng,
+      );
     }
   }
 
@@ -749,9 +820,14 @@ const FINETUNE_MAX_ITERATIONS = 200;
  * rows. A linear base keeps its weights and gets trees on top. Calibration, accuracy and
  * importances are recomputed on the new validation rows when there are enough of them.
  */
-export function finetune(base: ModelArtifact, data: Dataset, opts: Partial<TrainOptions> = {}): ModelArtifact {
+export function finetune(
+  base: ModelArtifact,
+  data: Dataset,
+  opts: Partial<TrainOptions> = {},
+): ModelArtifact {
   const t0 = now();
-  if (!base || base.format !== 'automl/1') throw new AutoMLError('finetune needs an automl/1 model artifact');
+  if (!base || base.format !== 'automl/1')
+    throw new AutoMLError('finetune needs an automl/1 model artifact');
   const target = base.target;
   if (opts.target !== undefined && opts.target !== target) {
     throw new AutoMLError(`finetune must keep the target '${target}', got '${opts.target}'`);
@@ -840,9 +916,17 @@ export function finetune(base: ModelArtifact, data: Dataset, opts: Partial<Train
   const offset = baseLinear ? linearOffset(baseLinear, enc, K) : null;
   const params = {
     ...gbmParams(settings, split.train.length),
-    maxIterations: usingIn.max_iterations !== undefined ? settings.maxIterations : FINETUNE_MAX_ITERATIONS,
+    maxIterations:
+      usingIn.max_iterations !== undefined ? settings.maxIterations : FINETUNE_MAX_ITERATIONS,
   };
-  const res = trainGBMWithOffset(enc.binned, { objective: task === 'regression' ? 'regression' : task, K, y, weight }, split, params, initGbm, offset);
+  const res = trainGBMWithOffset(
+    enc.binned,
+    { objective: task === 'regression' ? 'regression' : task, K, y, weight },
+    split,
+    params,
+    initGbm,
+    offset,
+  );
   const model: ScoreModel = { gbm: res.model, linear: baseLinear };
   const trainSeconds = (now() - c0) / 1000;
 
@@ -854,7 +938,19 @@ export function finetune(base: ModelArtifact, data: Dataset, opts: Partial<Train
   let performance = desc0.candidates.find((c) => c.selected)?.performance ?? 0;
   if (split.val.length >= 10) {
     const yScale = base.y_scale;
-    const a = analyze(task, model, enc, split.val, y, yScale, K, nClasses, shift, settings.confidence, rng);
+    const a = analyze(
+      task,
+      model,
+      enc,
+      split.val,
+      y,
+      yScale,
+      K,
+      nClasses,
+      shift,
+      settings.confidence,
+      rng,
+    );
     calibration = { halfWidth: a.halfWidth, classes: a.classCal };
     const accName = task === 'regression' ? 'r2_score' : 'balanced_accuracy_score';
     accuracies = { [accName]: round(a.accuracy, 6) };
@@ -884,7 +980,10 @@ export function finetune(base: ModelArtifact, data: Dataset, opts: Partial<Train
   };
   const artifact: ModelArtifact = {
     ...base,
-    model: { gbm: serializeGBM(res.model), linear: baseLinear ? serializeLinear(baseLinear) : null },
+    model: {
+      gbm: serializeGBM(res.model),
+      linear: baseLinear ? serializeLinear(baseLinear) : null,
+    },
     calibration,
     settings: { ...settings, maxIterations: base.settings.maxIterations },
     description,
@@ -914,7 +1013,10 @@ function learningCurveFactor(
   rng: Rng,
 ): number {
   const nTrain = split.train.length;
-  const sub = Int32Array.from(rng.shuffle(Int32Array.from(split.train))).slice(0, Math.round(nTrain * 0.75));
+  const sub = Int32Array.from(rng.shuffle(Int32Array.from(split.train))).slice(
+    0,
+    Math.round(nTrain * 0.75),
+  );
   const raw = scoreRows(fit(sub), enc, split.val, 1);
   const truth = pick(y, split.val);
   for (let i = 0; i < truth.length; i++) {
@@ -955,7 +1057,12 @@ function emptyGBM(K: number): GBMModel {
 
 function linearOffset(m: LinearModel, enc: Encoded, K: number): Float64Array {
   const out = new Float64Array(enc.n * K);
-  predictLinearRows(m, enc.linear, Int32Array.from({ length: enc.n }, (_, i) => i), out);
+  predictLinearRows(
+    m,
+    enc.linear,
+    Int32Array.from({ length: enc.n }, (_, i) => i),
+    out,
+  );
   return out;
 }
 
@@ -967,5 +1074,14 @@ function trainGBMWithOffset(
   init: GBMModel,
   offset: Float64Array | null,
 ) {
-  return trainGBM(data, target, split.train, split.val, params, init, undefined, offset ?? undefined);
+  return trainGBM(
+    data,
+    target,
+    split.train,
+    split.val,
+    params,
+    init,
+    undefined,
+    offset ?? undefined,
+  );
 }

@@ -24,7 +24,8 @@ function kindOf(values: readonly unknown[] | undefined): ValueKind {
   return 'string';
 }
 
-const sqlTypeOfKind = (k: ValueKind): VirtualType => (k === 'number' ? 'DOUBLE' : k === 'boolean' ? 'BOOLEAN' : 'VARCHAR');
+const sqlTypeOfKind = (k: ValueKind): VirtualType =>
+  k === 'number' ? 'DOUBLE' : k === 'boolean' ? 'BOOLEAN' : 'VARCHAR';
 
 /** The value kind of an input column, from its training type and (for categories) its labels. */
 export function inputKind(desc: ModelDescription, column: string): ValueKind {
@@ -51,7 +52,13 @@ function fail(value: unknown, column: string, row: number, what: string): never 
  * ones. NULL, blanks and the usual missing tokens become null (the model handles missing values);
  * anything else that does not fit is the caller's mistake and names the column and row.
  */
-export function castCell(v: unknown, kind: ValueKind, column: string, row: number, what: string): CellValue {
+export function castCell(
+  v: unknown,
+  kind: ValueKind,
+  column: string,
+  row: number,
+  what: string,
+): CellValue {
   if (v === null || v === undefined) return null;
   if (kind === 'number') {
     if (typeof v === 'number') return Number.isFinite(v) ? v : null;
@@ -133,7 +140,11 @@ export function castColumns(
  * such as customerID, constants) are known: sending them is normal and harmless.
  */
 export function unknownColumns(desc: ModelDescription, names: Iterable<string>): string[] {
-  const known = new Set([...desc.inputs, desc.target, ...desc.features.map((f) => f.column)].map((c) => c.toLowerCase()));
+  const known = new Set(
+    [...desc.inputs, desc.target, ...desc.features.map((f) => f.column)].map((c) =>
+      c.toLowerCase(),
+    ),
+  );
   return [...names].filter((n) => !known.has(n.toLowerCase()));
 }
 
@@ -164,15 +175,24 @@ export function inputColumns(desc: ModelDescription): OutputColumn[] {
 
 /** JSON text of a scalar (numbers are finite here: `finite` ran first). */
 const json = (v: JsonValue): string =>
-  v === null ? 'null' : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+  v === null
+    ? 'null'
+    : typeof v === 'number' || typeof v === 'boolean'
+      ? String(v)
+      : JSON.stringify(v);
 
-const finite = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+const finite = (x: number | null | undefined) =>
+  typeof x === 'number' && Number.isFinite(x) ? x : null;
 
 /**
  * Builds the prediction columns' values (aligned with `predictionColumns`). `_anomaly` falls back
  * to "truth outside the interval" when the engine left it null but a numeric truth is known.
  */
-export function predictionValues(desc: ModelDescription, preds: Prediction[], truth: CellValue[] | null): JsonValue[][] {
+export function predictionValues(
+  desc: ModelDescription,
+  preds: Prediction[],
+  truth: CellValue[] | null,
+): JsonValue[][] {
   const n = preds.length;
   const regression = desc.task === 'regression';
   const value: JsonValue[] = new Array(n);
@@ -202,9 +222,12 @@ export function predictionValues(desc: ModelDescription, preds: Prediction[], tr
     // batch prediction after the engine itself. Same bytes as JSON.stringify would produce.
     let ex = `{"predicted_value":${json(v)},"confidence":${json(conf[i])},"anomaly":${json(an ?? null)},"truth":${json(tr)},"confidence_lower_bound":${json(lower)},"confidence_upper_bound":${json(upper)}`;
     if (p.probabilities) {
-      for (const cls in p.probabilities) ex += `,${JSON.stringify(`probability_class_${cls}`)}:${json(finite(p.probabilities[cls]))}`;
+      for (const cls in p.probabilities)
+        ex += `,${JSON.stringify(`probability_class_${cls}`)}:${json(finite(p.probabilities[cls]))}`;
     }
     explain[i] = ex + '}';
   }
-  return regression ? [value, conf, lo, hi, anomaly, original, explain] : [value, conf, anomaly, original, explain];
+  return regression
+    ? [value, conf, lo, hi, anomaly, original, explain]
+    : [value, conf, anomaly, original, explain];
 }

@@ -106,7 +106,8 @@ export class ModelStore {
     const set = new Set(recs);
     this.records = this.records.filter((r) => !set.has(r));
     this.save();
-    for (const r of recs) fs.rmSync(this.artifactFile(r.project, r.name, r.version), { force: true });
+    for (const r of recs)
+      fs.rmSync(this.artifactFile(r.project, r.name, r.version), { force: true });
   }
 
   /** Removes a model's folder once it has no version left. */

@@ -166,7 +166,12 @@ export class ModelRegistry {
     const p = project?.toLowerCase();
     return this.store.records
       .filter((r) => p === undefined || r.project.toLowerCase() === p)
-      .sort((a, b) => a.project.localeCompare(b.project) || a.name.localeCompare(b.name) || a.version - b.version);
+      .sort(
+        (a, b) =>
+          a.project.localeCompare(b.project) ||
+          a.name.localeCompare(b.name) ||
+          a.version - b.version,
+      );
   }
 
   /** Distinct model names of a project (for SHOW TABLES and name resolution). */
@@ -263,7 +268,8 @@ export class ModelRegistry {
     assertValidName('model', spec.name);
     const existing = this.store.versions(project, spec.name);
     if (existing.length > 0 && !spec.orReplace) {
-      if (spec.ifNotExists) return { record: this.get({ project, name: spec.name }), created: false };
+      if (spec.ifNotExists)
+        return { record: this.get({ project, name: spec.name }), created: false };
       throw new ServiceError(
         ERROR_CODES.CONFLICT,
         `Model '${project}.${existing[0].name}' already exists; use CREATE OR REPLACE MODEL, RETRAIN, or DROP MODEL first`,
@@ -297,7 +303,9 @@ export class ModelRegistry {
     this.assertNotTraining(base);
     const source = { fromDb: spec.fromDb ?? base.fromDb, select: spec.select ?? base.selectQuery };
     const target = await this.checkSource(source, spec.target ?? base.target);
-    const split = spec.using ? splitUsing(spec.using, spec.tag) : { using: base.using, tag: spec.tag ?? base.tag };
+    const split = spec.using
+      ? splitUsing(spec.using, spec.tag)
+      : { using: base.using, tag: spec.tag ?? base.tag };
     return this.addVersion(base, {
       target,
       fromDb: this.catalog.requireDatabase(source.fromDb).name,
@@ -310,7 +318,11 @@ export class ModelRegistry {
   }
 
   /** FINETUNE: a new version continuing from the active (complete) one on new rows. */
-  async finetune(ref: ModelRef, source: TrainingSource, using?: Record<string, unknown>): Promise<ModelVersionRecord> {
+  async finetune(
+    ref: ModelRef,
+    source: TrainingSource,
+    using?: Record<string, unknown>,
+  ): Promise<ModelVersionRecord> {
     const base = this.ready({ project: ref.project, name: ref.name });
     this.assertNotTraining(base);
     const target = await this.checkSource(source, base.target);
@@ -457,7 +469,11 @@ export class ModelRegistry {
    * each model input (null when not supplied), the prediction columns, `__service_row_id`,
    * `select_data_query` and `when_data` (DESIGN 3.2).
    */
-  async predict(ref: ModelRef, rows: readonly unknown[], opts: PredictOptions = {}): Promise<Record<string, JsonValue>[]> {
+  async predict(
+    ref: ModelRef,
+    rows: readonly unknown[],
+    opts: PredictOptions = {},
+  ): Promise<Record<string, JsonValue>[]> {
     const n = rows.length;
     const columns: Record<string, unknown[]> = {};
     rows.forEach((row, i) => {
@@ -488,7 +504,9 @@ export class ModelRegistry {
   async describe(ref: ModelRef, attribute?: string | null): Promise<Record<string, JsonValue>[]> {
     const attr = attribute ? attribute.toLowerCase() : '';
     if (attr !== '' && !(DESCRIBE_ATTRIBUTES as readonly string[]).includes(attr)) {
-      throw badInput(`Unknown attribute '${attribute}' to describe; allowed: ${DESCRIBE_ATTRIBUTES.join(', ')}`);
+      throw badInput(
+        `Unknown attribute '${attribute}' to describe; allowed: ${DESCRIBE_ATTRIBUTES.join(', ')}`,
+      );
     }
     if (attr === 'progress') {
       const r = this.get(ref);
@@ -504,7 +522,12 @@ export class ModelRegistry {
     const rec = this.ready(ref);
     const d = (await this.predictor(rec)).description;
     if (attr === 'features') {
-      return d.features.map((f) => ({ column: f.column, type: f.type, encoder: f.encoder, role: f.role }));
+      return d.features.map((f) => ({
+        column: f.column,
+        type: f.type,
+        encoder: f.encoder,
+        role: f.role,
+      }));
     }
     if (attr === 'model') {
       return d.candidates.map((c) => ({
@@ -559,11 +582,17 @@ export class ModelRegistry {
     const db = this.engineDb(source.fromDb);
     let columns: string[];
     try {
-      const r = await this.catalog.engine.query(`SELECT * FROM (\n${source.select}\n) AS __training_data LIMIT 0`, { db });
+      const r = await this.catalog.engine.query(
+        `SELECT * FROM (\n${source.select}\n) AS __training_data LIMIT 0`,
+        { db },
+      );
       columns = r.columns;
     } catch (err) {
       if (err instanceof ServiceError) {
-        throw new ServiceError(err.code, `The FROM query failed: ${err.message.replace(/ \(line \d+, column \d+\)$/, '')}`);
+        throw new ServiceError(
+          err.code,
+          `The FROM query failed: ${err.message.replace(/ \(line \d+, column \d+\)$/, '')}`,
+        );
       }
       throw err;
     }
@@ -577,7 +606,9 @@ export class ModelRegistry {
   }
 
   private assertNotTraining(any: ModelVersionRecord): void {
-    const busy = this.store.versions(any.project, any.name).find((r) => ACTIVE_STATES.has(r.status));
+    const busy = this.store
+      .versions(any.project, any.name)
+      .find((r) => ACTIVE_STATES.has(r.status));
     if (busy) {
       throw new ServiceError(
         ERROR_CODES.CONFLICT,
@@ -587,14 +618,28 @@ export class ModelRegistry {
   }
 
   private newRecord(
-    r: Omit<ModelVersionRecord, 'status' | 'accuracy' | 'error' | 'phase' | 'createdAt' | 'trainingTime'>,
+    r: Omit<
+      ModelVersionRecord,
+      'status' | 'accuracy' | 'error' | 'phase' | 'createdAt' | 'trainingTime'
+    >,
   ): ModelVersionRecord {
-    return { ...r, status: 'generating', accuracy: null, error: null, phase: null, createdAt: new Date().toISOString(), trainingTime: null };
+    return {
+      ...r,
+      status: 'generating',
+      accuracy: null,
+      error: null,
+      phase: null,
+      createdAt: new Date().toISOString(),
+      trainingTime: null,
+    };
   }
 
   private addVersion(
     base: ModelVersionRecord,
-    r: Pick<ModelVersionRecord, 'target' | 'fromDb' | 'selectQuery' | 'using' | 'mode' | 'baseVersion' | 'tag'>,
+    r: Pick<
+      ModelVersionRecord,
+      'target' | 'fromDb' | 'selectQuery' | 'using' | 'mode' | 'baseVersion' | 'tag'
+    >,
   ): ModelVersionRecord {
     const all = this.store.versions(base.project, base.name);
     const rec = this.newRecord({
@@ -632,7 +677,11 @@ export class ModelRegistry {
   }
 
   private pump(): void {
-    while (!this.closed && this.running.size < this.opts.maxConcurrentTrainings && this.queue.length > 0) {
+    while (
+      !this.closed &&
+      this.running.size < this.opts.maxConcurrentTrainings &&
+      this.queue.length > 0
+    ) {
       const job = this.queue.shift()!;
       this.running.add(job);
       void this.runJob(job).finally(() => {
@@ -663,13 +712,18 @@ export class ModelRegistry {
         using: rec.using,
         artifactFile: this.store.artifactFile(rec.project, rec.name, rec.version),
         baseArtifactFile:
-          rec.baseVersion !== null ? this.store.artifactFile(rec.project, rec.name, rec.baseVersion) : undefined,
+          rec.baseVersion !== null
+            ? this.store.artifactFile(rec.project, rec.name, rec.baseVersion)
+            : undefined,
       };
       const msg = await this.runWorker(job, request);
       outcome =
         msg.type === 'done'
           ? { ok: true, accuracy: primaryAccuracy(msg.accuracies) }
-          : { ok: false, error: msg.user ? msg.message : `Training failed unexpectedly: ${msg.message}` };
+          : {
+              ok: false,
+              error: msg.user ? msg.message : `Training failed unexpectedly: ${msg.message}`,
+            };
     } catch (err) {
       outcome = { ok: false, error: err instanceof Error ? err.message : String(err) };
     }
@@ -700,7 +754,10 @@ export class ModelRegistry {
         timeoutMs: TRAINING_QUERY_TIMEOUT_MS,
       });
     } catch (err) {
-      throw new Error(`The FROM query failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new Error(
+        `The FROM query failed: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
     if (r.kind !== 'table') throw new Error('The FROM query returned no result table');
     if (r.truncated) {
@@ -708,12 +765,19 @@ export class ModelRegistry {
         `The FROM query returned more than ${MAX_TRAINING_ROWS} rows; sample or aggregate the data (e.g. with LIMIT or USING SAMPLE)`,
       );
     }
-    if (r.rows.length === 0) throw new Error('The FROM query returned no rows; there is nothing to train on');
-    if (r.rows.length === 1) throw new Error('The FROM query returned 1 row; a model needs many rows to learn from');
+    if (r.rows.length === 0)
+      throw new Error('The FROM query returned no rows; there is nothing to train on');
+    if (r.rows.length === 1)
+      throw new Error('The FROM query returned 1 row; a model needs many rows to learn from');
     const ti = r.columns.findIndex((c) => c.toLowerCase() === rec.target.toLowerCase());
-    if (ti < 0) throw new Error(`Column '${rec.target}' named in PREDICT is not in the result of the FROM query`);
+    if (ti < 0)
+      throw new Error(
+        `Column '${rec.target}' named in PREDICT is not in the result of the FROM query`,
+      );
     if (r.rows.every((row) => row[ti] === null)) {
-      throw new Error(`Column '${rec.target}' named in PREDICT is NULL in every row of the FROM query`);
+      throw new Error(
+        `Column '${rec.target}' named in PREDICT is NULL in every row of the FROM query`,
+      );
     }
     rec.target = r.columns[ti];
     // Lists and structs arrive as JSON values; the engine takes scalars, so they travel as JSON text.
@@ -727,7 +791,10 @@ export class ModelRegistry {
     return { columns: r.columns, rows };
   }
 
-  private runWorker(job: Job, request: TrainRequest): Promise<Exclude<TrainMessage, { type: 'progress' }>> {
+  private runWorker(
+    job: Job,
+    request: TrainRequest,
+  ): Promise<Exclude<TrainMessage, { type: 'progress' }>> {
     return new Promise((resolve) => {
       let settled = false;
       const settle = (m: Exclude<TrainMessage, { type: 'progress' }>) => {
@@ -742,12 +809,20 @@ export class ModelRegistry {
         if (m.type === 'progress') {
           // Progress is kept in memory only: rewriting the catalog file on every tick buys nothing
           // (a restart turns an unfinished training into an error anyway).
-          job.rec.phase = { current: m.progress.phase, total: m.progress.total, name: m.progress.name };
+          job.rec.phase = {
+            current: m.progress.phase,
+            total: m.progress.total,
+            name: m.progress.name,
+          };
         } else settle(m);
       });
       worker.on('error', (err) => settle({ type: 'error', message: err.message, user: false }));
       worker.on('exit', (code) =>
-        settle({ type: 'error', message: `the training worker stopped (exit code ${code})`, user: false }),
+        settle({
+          type: 'error',
+          message: `the training worker stopped (exit code ${code})`,
+          user: false,
+        }),
       );
     });
   }
@@ -778,7 +853,9 @@ function splitUsing(
     // Unknown keys fail the statement now; bad values of known keys fail the training (the engine
     // validates them) and show in ERROR.
     if (!(ALLOWED_USING_KEYS as readonly string[]).includes(key)) {
-      throw badInput(`Unknown USING option '${k}'; allowed options are: ${ALLOWED_USING_KEYS.join(', ')}`);
+      throw badInput(
+        `Unknown USING option '${k}'; allowed options are: ${ALLOWED_USING_KEYS.join(', ')}`,
+      );
     }
     rest[k] = v;
   }

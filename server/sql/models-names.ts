@@ -11,7 +11,11 @@ import { Cursor } from './cursor';
 export type VirtualTable = 'models' | 'models_versions';
 
 export type Relation =
-  | { kind: 'virtual'; table: VirtualTable; /** null: every project (information_schema.models) */ project: string | null }
+  | {
+      kind: 'virtual';
+      table: VirtualTable;
+      /** null: every project (information_schema.models) */ project: string | null;
+    }
   | { kind: 'model'; ref: ModelRef };
 
 const isVersion = (s: string) => /^\d+$/.test(s);
@@ -41,12 +45,21 @@ export function resolveRelation(
   const current = catalog.projectInfo(db)?.name;
   const modelIn = (project: string, name: string, version?: string): Relation | null =>
     models.exists(project, name)
-      ? { kind: 'model', ref: { project, name: models.versions(project, name)[0].name, version: version ? Number(version) : undefined } }
+      ? {
+          kind: 'model',
+          ref: {
+            project,
+            name: models.versions(project, name)[0].name,
+            version: version ? Number(version) : undefined,
+          },
+        }
       : null;
   if (parts.length === 1) {
     const v = virtualName(parts[0]);
-    if (current) return v ? { kind: 'virtual', table: v, project: current } : modelIn(current, parts[0]);
-    if (lower(db) === 'information_schema' && lower(parts[0]) === 'models') return { kind: 'virtual', table: 'models', project: null };
+    if (current)
+      return v ? { kind: 'virtual', table: v, project: current } : modelIn(current, parts[0]);
+    if (lower(db) === 'information_schema' && lower(parts[0]) === 'models')
+      return { kind: 'virtual', table: 'models', project: null };
     return null;
   }
   if (parts.length === 2) {
@@ -56,7 +69,8 @@ export function resolveRelation(
       const v = virtualName(b);
       return v ? { kind: 'virtual', table: v, project } : modelIn(project, b);
     }
-    if (lower(a) === 'information_schema' && lower(b) === 'models') return { kind: 'virtual', table: 'models', project: null };
+    if (lower(a) === 'information_schema' && lower(b) === 'models')
+      return { kind: 'virtual', table: 'models', project: null };
     if (current && isVersion(b)) return modelIn(current, a, b);
     return null;
   }
@@ -71,7 +85,12 @@ export function resolveRelation(
  * A model name in a model statement (CREATE/DROP/RETRAIN...): `[project.]name[.version]`.
  * Unlike `resolveRelation` the model need not exist.
  */
-export function modelName(parts: string[], db: string, catalog: Catalog, allowVersion: boolean): ModelRef {
+export function modelName(
+  parts: string[],
+  db: string,
+  catalog: Catalog,
+  allowVersion: boolean,
+): ModelRef {
   let rest = parts;
   let version: number | undefined;
   if (allowVersion && rest.length >= 2 && isVersion(rest[rest.length - 1])) {
@@ -79,8 +98,11 @@ export function modelName(parts: string[], db: string, catalog: Catalog, allowVe
     rest = rest.slice(0, -1);
   }
   if (rest.length === 1) return { project: currentProject(catalog, db), name: rest[0], version };
-  if (rest.length === 2) return { project: catalog.requireProject(rest[0]), name: rest[1], version };
-  throw badInput(`'${parts.join('.')}' is not a model name; use project.model${allowVersion ? '[.version]' : ''}`);
+  if (rest.length === 2)
+    return { project: catalog.requireProject(rest[0]), name: rest[1], version };
+  throw badInput(
+    `'${parts.join('.')}' is not a model name; use project.model${allowVersion ? '[.version]' : ''}`,
+  );
 }
 
 /**
@@ -88,9 +110,40 @@ export function modelName(parts: string[], db: string, catalog: Catalog, allowVe
  * after a table reference in a FROM clause.
  */
 export const NOT_ALIAS = new Set([
-  'WHERE', 'JOIN', 'ON', 'USING', 'LEFT', 'RIGHT', 'INNER', 'OUTER', 'FULL', 'CROSS', 'NATURAL', 'POSITIONAL',
-  'ASOF', 'ANTI', 'SEMI', 'ORDER', 'GROUP', 'LIMIT', 'OFFSET', 'HAVING', 'UNION', 'EXCEPT', 'INTERSECT', 'WINDOW',
-  'QUALIFY', 'SAMPLE', 'TABLESAMPLE', 'PIVOT', 'UNPIVOT', 'LATERAL', 'SET', 'FETCH', 'FOR', 'RETURNING',
+  'WHERE',
+  'JOIN',
+  'ON',
+  'USING',
+  'LEFT',
+  'RIGHT',
+  'INNER',
+  'OUTER',
+  'FULL',
+  'CROSS',
+  'NATURAL',
+  'POSITIONAL',
+  'ASOF',
+  'ANTI',
+  'SEMI',
+  'ORDER',
+  'GROUP',
+  'LIMIT',
+  'OFFSET',
+  'HAVING',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'WINDOW',
+  'QUALIFY',
+  'SAMPLE',
+  'TABLESAMPLE',
+  'PIVOT',
+  'UNPIVOT',
+  'LATERAL',
+  'SET',
+  'FETCH',
+  'FOR',
+  'RETURNING',
 ]);
 
 /**
@@ -104,9 +157,18 @@ export function dottedName(c: Cursor, what = 'name'): string[] {
   const parts = [first!];
   for (;;) {
     const t = c.peek();
-    if (t && (t.kind === 'number' || t.kind === 'word') && /^\.\d+(\.[A-Za-z_0-9]+)*\.?$/.test(t.text)) {
+    if (
+      t &&
+      (t.kind === 'number' || t.kind === 'word') &&
+      /^\.\d+(\.[A-Za-z_0-9]+)*\.?$/.test(t.text)
+    ) {
       c.i++;
-      parts.push(...t.text.slice(1).split('.').filter((x) => x !== ''));
+      parts.push(
+        ...t.text
+          .slice(1)
+          .split('.')
+          .filter((x) => x !== ''),
+      );
       if (t.text.endsWith('.')) {
         const p = c.namePart(true);
         if (p === undefined) c.fail(`expected a name after '.'`);
@@ -133,7 +195,10 @@ export function parseUsing(c: Cursor): Record<string, unknown> {
     let o = out;
     for (const k of key.slice(0, -1)) {
       const next = o[k];
-      o = (o[k] = next && typeof next === 'object' && !Array.isArray(next) ? next : {}) as Record<string, unknown>;
+      o = (o[k] = next && typeof next === 'object' && !Array.isArray(next) ? next : {}) as Record<
+        string,
+        unknown
+      >;
     }
     o[key[key.length - 1]] = value;
   } while (c.acceptPunct(','));

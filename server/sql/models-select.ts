@@ -26,20 +26,101 @@ import { valuesRelation } from './virtual';
 
 /** Words before a '(' that open a subquery or a list rather than a function call's arguments. */
 const NON_CALL = new Set([
-  'FROM', 'JOIN', 'IN', 'EXISTS', 'AS', 'ON', 'WHERE', 'AND', 'OR', 'NOT', 'SELECT', 'UNION', 'ALL', 'ANY',
-  'SOME', 'LATERAL', 'USING', 'VALUES', 'WITH', 'THEN', 'ELSE', 'WHEN', 'CASE', 'BY', 'HAVING', 'MATERIALIZED',
-  'EXCEPT', 'INTERSECT', 'DISTINCT', 'RECURSIVE',
+  'FROM',
+  'JOIN',
+  'IN',
+  'EXISTS',
+  'AS',
+  'ON',
+  'WHERE',
+  'AND',
+  'OR',
+  'NOT',
+  'SELECT',
+  'UNION',
+  'ALL',
+  'ANY',
+  'SOME',
+  'LATERAL',
+  'USING',
+  'VALUES',
+  'WITH',
+  'THEN',
+  'ELSE',
+  'WHEN',
+  'CASE',
+  'BY',
+  'HAVING',
+  'MATERIALIZED',
+  'EXCEPT',
+  'INTERSECT',
+  'DISTINCT',
+  'RECURSIVE',
 ]);
 
 const AGGREGATES = new Set([
-  'COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'STDDEV', 'STDDEV_POP', 'STDDEV_SAMP', 'VARIANCE', 'VAR_POP', 'VAR_SAMP',
-  'MEDIAN', 'MODE', 'LIST', 'ARRAY_AGG', 'STRING_AGG', 'GROUP_CONCAT', 'FIRST', 'LAST', 'ANY_VALUE', 'BOOL_AND',
-  'BOOL_OR', 'CORR', 'COVAR_POP', 'COVAR_SAMP', 'QUANTILE', 'QUANTILE_CONT', 'QUANTILE_DISC', 'APPROX_COUNT_DISTINCT',
-  'APPROX_QUANTILE', 'ARG_MIN', 'ARG_MAX', 'ARGMIN', 'ARGMAX', 'MAX_BY', 'MIN_BY', 'HISTOGRAM', 'ENTROPY', 'KURTOSIS',
-  'SKEWNESS', 'PRODUCT', 'FSUM', 'BIT_AND', 'BIT_OR', 'BIT_XOR', 'REGR_SLOPE', 'REGR_INTERCEPT', 'REGR_R2', 'COUNT_IF',
+  'COUNT',
+  'SUM',
+  'AVG',
+  'MIN',
+  'MAX',
+  'STDDEV',
+  'STDDEV_POP',
+  'STDDEV_SAMP',
+  'VARIANCE',
+  'VAR_POP',
+  'VAR_SAMP',
+  'MEDIAN',
+  'MODE',
+  'LIST',
+  'ARRAY_AGG',
+  'STRING_AGG',
+  'GROUP_CONCAT',
+  'FIRST',
+  'LAST',
+  'ANY_VALUE',
+  'BOOL_AND',
+  'BOOL_OR',
+  'CORR',
+  'COVAR_POP',
+  'COVAR_SAMP',
+  'QUANTILE',
+  'QUANTILE_CONT',
+  'QUANTILE_DISC',
+  'APPROX_COUNT_DISTINCT',
+  'APPROX_QUANTILE',
+  'ARG_MIN',
+  'ARG_MAX',
+  'ARGMIN',
+  'ARGMAX',
+  'MAX_BY',
+  'MIN_BY',
+  'HISTOGRAM',
+  'ENTROPY',
+  'KURTOSIS',
+  'SKEWNESS',
+  'PRODUCT',
+  'FSUM',
+  'BIT_AND',
+  'BIT_OR',
+  'BIT_XOR',
+  'REGR_SLOPE',
+  'REGR_INTERCEPT',
+  'REGR_R2',
+  'COUNT_IF',
 ]);
 
-const CLAUSES = ['WHERE', 'GROUP', 'HAVING', 'WINDOW', 'QUALIFY', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH'] as const;
+const CLAUSES = [
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'WINDOW',
+  'QUALIFY',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'FETCH',
+] as const;
 type Clause = (typeof CLAUSES)[number];
 
 interface NameRef {
@@ -60,7 +141,9 @@ function relationNames(tokens: Token[], src: string): NameRef[] {
     const t = tokens[i];
     if (isP(t, '(')) {
       const prev = tokens[i - 1];
-      calls.push(!!prev && (prev.kind === 'ident' || (prev.kind === 'word' && !NON_CALL.has(upper(prev)))));
+      calls.push(
+        !!prev && (prev.kind === 'ident' || (prev.kind === 'word' && !NON_CALL.has(upper(prev)))),
+      );
       continue;
     }
     if (isP(t, ')')) {
@@ -87,7 +170,10 @@ function relationNames(tokens: Token[], src: string): NameRef[] {
 /** Strips the "(line n, column m)" that points into SQL the user never wrote. */
 function withoutPosition(err: unknown): never {
   if (err instanceof ServiceError) {
-    throw new ServiceError(err.code, err.message.replace(/ \((statement at )?line \d+, column \d+\)$/, ''));
+    throw new ServiceError(
+      err.code,
+      err.message.replace(/ \((statement at )?line \d+, column \d+\)$/, ''),
+    );
   }
   throw err;
 }
@@ -119,7 +205,11 @@ interface TopSelect {
   clauses: { kw: Clause; text: string; tokens: Token[] }[];
 }
 
-function parseTopSelect(tokens: Token[], src: string, resolve: (parts: string[]) => Relation | null): TopSelect {
+function parseTopSelect(
+  tokens: Token[],
+  src: string,
+  resolve: (parts: string[]) => Relation | null,
+): TopSelect {
   const shapeError = () =>
     badInput(
       'A query that uses a model must be SELECT ... FROM model WHERE col = value AND ..., or SELECT ... FROM table AS t JOIN model AS m [WHERE ...] [ORDER BY ...] [LIMIT n]',
@@ -135,12 +225,14 @@ function parseTopSelect(tokens: Token[], src: string, resolve: (parts: string[])
       const kw = upper(t);
       if (kw === 'UNION' || kw === 'EXCEPT' || kw === 'INTERSECT') throw shapeError();
       if (kw === 'FROM' && !marks.some((m) => m.kw === 'FROM')) marks.push({ kw, i });
-      else if ((CLAUSES as readonly string[]).includes(kw) && marks.length > 0) marks.push({ kw: kw as Clause, i });
+      else if ((CLAUSES as readonly string[]).includes(kw) && marks.length > 0)
+        marks.push({ kw: kw as Clause, i });
     }
   }
   if (marks.length === 0 || marks[0].kw !== 'FROM') throw shapeError();
   const end = (k: number) => (k + 1 < marks.length ? marks[k + 1].i : tokens.length);
-  const textOf = (a: number, b: number) => (a < b ? src.slice(tokens[a].start, tokens[b - 1].end) : '');
+  const textOf = (a: number, b: number) =>
+    a < b ? src.slice(tokens[a].start, tokens[b - 1].end) : '';
   const projection = textOf(1, marks[0].i);
   const clauses = marks.slice(1).map((m, k) => ({
     kw: m.kw as Clause,
@@ -160,7 +252,10 @@ function parseTopSelect(tokens: Token[], src: string, resolve: (parts: string[])
     if (c.acceptWord('AS')) alias = c.namePart() ?? c.fail('expected an alias after AS');
     else {
       const t = c.peek();
-      if (t && (t.kind === 'ident' || (t.kind === 'word' && !NOT_ALIAS.has(t.value.toUpperCase())))) {
+      if (
+        t &&
+        (t.kind === 'ident' || (t.kind === 'word' && !NOT_ALIAS.has(t.value.toUpperCase())))
+      ) {
         alias = t.value;
         c.i++;
       }
@@ -171,24 +266,33 @@ function parseTopSelect(tokens: Token[], src: string, resolve: (parts: string[])
   while (!c.done()) {
     if (!c.acceptPunct(',')) {
       // Every row gets a prediction, so INNER, LEFT and CROSS joins all mean the same here.
-      if (!c.acceptWord('INNER') && !c.acceptWord('CROSS') && c.acceptWord('LEFT')) c.acceptWord('OUTER');
+      if (!c.acceptWord('INNER') && !c.acceptWord('CROSS') && c.acceptWord('LEFT'))
+        c.acceptWord('OUTER');
       c.expectWord('JOIN');
     }
     items.push(item());
     if (c.isWord('ON') || c.isWord('USING')) {
-      throw badInput('A model join takes no ON/USING condition: every row of the table gets its own prediction');
+      throw badInput(
+        'A model join takes no ON/USING condition: every row of the table gets its own prediction',
+      );
     }
   }
   return { projection, projectionTokens: tokens.slice(1, marks[0].i), items, clauses };
 }
 
 /** `a = 1 AND b = 'x'` (qualifiers ignored, double-quoted text is a string) as one input row. */
-function whereRow(tokens: Token[], src: string, params: Record<string, unknown> | undefined): Record<string, unknown> {
+function whereRow(
+  tokens: Token[],
+  src: string,
+  params: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   if (tokens.length === 0) return row;
   const c = new Cursor(tokens.slice(1), src);
   const bad = () =>
-    badInput("The WHERE clause of a prediction must be equalities joined by AND, e.g. WHERE sqft = 823 AND location = 'good'");
+    badInput(
+      "The WHERE clause of a prediction must be equalities joined by AND, e.g. WHERE sqft = 823 AND location = 'good'",
+    );
   do {
     let name: string[];
     try {
@@ -200,7 +304,8 @@ function whereRow(tokens: Token[], src: string, params: Record<string, unknown> 
     const t = c.peek();
     let value: unknown;
     if (t?.kind === 'param') {
-      if (!params || !(t.value in params)) throw badInput(`Parameter ':${t.value}' has no value in params`);
+      if (!params || !(t.value in params))
+        throw badInput(`Parameter ':${t.value}' has no value in params`);
       value = params[t.value];
       c.i++;
     } else {
@@ -222,7 +327,8 @@ function touchesModel(tokens: Token[], modelAlias: string, modelOnly: Set<string
   return tokens.some(
     (t, i) =>
       (t.kind === 'word' || t.kind === 'ident') &&
-      ((t.value.toLowerCase() === alias && isP(tokens[i + 1], '.')) || modelOnly.has(t.value.toLowerCase())),
+      ((t.value.toLowerCase() === alias && isP(tokens[i + 1], '.')) ||
+        modelOnly.has(t.value.toLowerCase())),
   );
 }
 
@@ -254,7 +360,9 @@ export function modelSelectHandler(svc: SqlService, models: ModelRegistry): Stat
       const end = st.tokens[r.last].end;
       const next = st.tokens[r.last + 1];
       const hasAlias =
-        upper(next) === 'AS' || next?.kind === 'ident' || (next?.kind === 'word' && !NOT_ALIAS.has(upper(next)));
+        upper(next) === 'AS' ||
+        next?.kind === 'ident' ||
+        (next?.kind === 'word' && !NOT_ALIAS.has(upper(next)));
       const rows = models.rows(rel.project);
       const alias = hasAlias ? '' : ` AS ${quoteIdent(r.parts[r.parts.length - 1])}`;
       out += st.text.slice(last, start) + `(${valuesRelation(MODEL_COLUMNS, rows)})${alias}`;
@@ -264,10 +372,20 @@ export function modelSelectHandler(svc: SqlService, models: ModelRegistry): Stat
     return { text: out + st.text.slice(last), changed };
   }
 
-  async function single(q: TopSelect, src: string, ref: ModelRef, alias: string, ctx: ExecContext): Promise<Outcome> {
+  async function single(
+    q: TopSelect,
+    src: string,
+    ref: ModelRef,
+    alias: string,
+    ctx: ExecContext,
+  ): Promise<Outcome> {
     const where = q.clauses.find((c) => c.kw === 'WHERE');
     const row = whereRow(where?.tokens ?? [], src, ctx.params);
-    const p = await models.predictColumns(ref, Object.fromEntries(Object.entries(row).map(([k, v]) => [k, [v]])), 1);
+    const p = await models.predictColumns(
+      ref,
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, [v]])),
+      1,
+    );
     const ins = inputColumns(p.description);
     const columns: OutputColumn[] = [
       ...ins,
@@ -276,8 +394,17 @@ export function modelSelectHandler(svc: SqlService, models: ModelRegistry): Stat
       { name: 'select_data_query', type: 'VARCHAR' },
       { name: 'when_data', type: 'VARCHAR' },
     ];
-    const values: JsonValue[] = [...ins.map((c) => p.inputs[c.name][0]), ...p.values.map((v) => v[0]), 0, null, null];
-    const tail = q.clauses.filter((c) => c.kw !== 'WHERE').map((c) => c.text).join(' ');
+    const values: JsonValue[] = [
+      ...ins.map((c) => p.inputs[c.name][0]),
+      ...p.values.map((v) => v[0]),
+      0,
+      null,
+      null,
+    ];
+    const tail = q.clauses
+      .filter((c) => c.kw !== 'WHERE')
+      .map((c) => c.text)
+      .join(' ');
     const sql = `SELECT ${q.projection} FROM (${valuesRelation(columns, [values])}) AS ${quoteIdent(alias)} ${tail}`;
     return runGenerated(svc, sql, ctx);
   }
@@ -290,7 +417,8 @@ export function modelSelectHandler(svc: SqlService, models: ModelRegistry): Stat
     const desc = (await models.predictor(record)).description;
     const predCols = predictionColumns(desc);
     const modelAlias = mItem.alias ?? ref.name;
-    const dataAlias = dItem.alias ?? (dItem.parts ? dItem.parts[dItem.parts.length - 1] : 'unnamed_subquery');
+    const dataAlias =
+      dItem.alias ?? (dItem.parts ? dItem.parts[dItem.parts.length - 1] : 'unnamed_subquery');
     const modelOnly = new Set(predCols.slice(1).map((c) => c.name.toLowerCase()));
 
     // What can run on the data side alone: WHERE without model references, and then ORDER BY /
@@ -301,8 +429,10 @@ export function modelSelectHandler(svc: SqlService, models: ModelRegistry): Stat
     const outputAliases = new Set<string>();
     let aggregates = upper(q.projectionTokens[0]) === 'DISTINCT';
     q.projectionTokens.forEach((t, i) => {
-      if (upper(t) === 'AS' && q.projectionTokens[i + 1]) outputAliases.add(q.projectionTokens[i + 1].value.toLowerCase());
-      if ((AGGREGATES.has(upper(t)) && isP(q.projectionTokens[i + 1], '(')) || upper(t) === 'OVER') aggregates = true;
+      if (upper(t) === 'AS' && q.projectionTokens[i + 1])
+        outputAliases.add(q.projectionTokens[i + 1].value.toLowerCase());
+      if ((AGGREGATES.has(upper(t)) && isP(q.projectionTokens[i + 1], '(')) || upper(t) === 'OVER')
+        aggregates = true;
     });
     const order = clause('ORDER');
     const pushTail =
@@ -312,11 +442,16 @@ export function modelSelectHandler(svc: SqlService, models: ModelRegistry): Stat
       (!order ||
         !(
           touchesModel(order.tokens, modelAlias, modelOnly) ||
-          order.tokens.some((t) => (t.kind === 'word' || t.kind === 'ident') && outputAliases.has(t.value.toLowerCase()))
+          order.tokens.some(
+            (t) =>
+              (t.kind === 'word' || t.kind === 'ident') && outputAliases.has(t.value.toLowerCase()),
+          )
         ));
     const pushed = new Set<Clause>();
     if (where && pushWhere) pushed.add('WHERE');
-    if (pushTail) for (const kw of ['ORDER', 'LIMIT', 'OFFSET', 'FETCH'] as const) if (clause(kw)) pushed.add(kw);
+    if (pushTail)
+      for (const kw of ['ORDER', 'LIMIT', 'OFFSET', 'FETCH'] as const)
+        if (clause(kw)) pushed.add(kw);
 
     await ensureScratch(engine);
     const data = scratchTable('data');
@@ -324,7 +459,10 @@ export function modelSelectHandler(svc: SqlService, models: ModelRegistry): Stat
     try {
       const dataSql =
         `SELECT * FROM ${dItem.text}${dItem.alias ? ` AS ${quoteIdent(dItem.alias)}` : ''} ` +
-        q.clauses.filter((c) => pushed.has(c.kw)).map((c) => c.text).join(' ');
+        q.clauses
+          .filter((c) => pushed.has(c.kw))
+          .map((c) => c.text)
+          .join(' ');
       await runGenerated(svc, `CREATE TABLE ${data.sql} AS ${dataSql}`, ctx);
 
       const head = await engine.query(`SELECT * FROM ${data.sql} LIMIT 0`);
@@ -352,7 +490,10 @@ export function modelSelectHandler(svc: SqlService, models: ModelRegistry): Stat
       const d = `${data.sql} AS ${quoteIdent(dataAlias)}`;
       const m = `${preds.sql} AS ${quoteIdent(modelAlias)}`;
       const from = modelIdx === 0 ? `${m} POSITIONAL JOIN ${d}` : `${d} POSITIONAL JOIN ${m}`;
-      const tail = q.clauses.filter((c) => !pushed.has(c.kw)).map((c) => c.text).join(' ');
+      const tail = q.clauses
+        .filter((c) => !pushed.has(c.kw))
+        .map((c) => c.text)
+        .join(' ');
       return await runGenerated(svc, `SELECT ${q.projection} FROM ${from} ${tail}`, ctx);
     } finally {
       await dropScratchTables(engine, [data, preds]);
@@ -368,7 +509,9 @@ export function modelSelectHandler(svc: SqlService, models: ModelRegistry): Stat
       const all = tokenize(text);
       const tokens = significant(all);
       const resolve = (parts: string[]) => resolveRelation(parts, ctx.db, catalog, models);
-      const modelRefs = relationNames(tokens, text).filter((r) => resolve(r.parts)?.kind === 'model');
+      const modelRefs = relationNames(tokens, text).filter(
+        (r) => resolve(r.parts)?.kind === 'model',
+      );
       if (modelRefs.length === 0) {
         if (!v.changed) return svc.runOnEngine(st, ctx);
         return runGenerated(svc, text, ctx);
@@ -380,7 +523,8 @@ export function modelSelectHandler(svc: SqlService, models: ModelRegistry): Stat
           'A query can use one model, at its top level: SELECT ... FROM model WHERE ..., or SELECT ... FROM table JOIN model',
         );
       }
-      if (q.items.length > 2) throw badInput('A model can be joined with one table (or subquery) at a time');
+      if (q.items.length > 2)
+        throw badInput('A model can be joined with one table (or subquery) at a time');
       const item = q.items[modelIdxs[0]];
       const ref = (item.rel as Extract<Relation, { kind: 'model' }>).ref;
       if (q.items.length === 1) return single(q, text, ref, item.alias ?? ref.name, ctx);

@@ -6,7 +6,12 @@
  * handlers only parse and shape results.
  */
 import type { Catalog } from '../catalog/catalog';
-import { MODEL_COLUMNS, type ModelRegistry, type ModelVersionRecord, type TrainingSource } from '../catalog/models';
+import {
+  MODEL_COLUMNS,
+  type ModelRegistry,
+  type ModelVersionRecord,
+  type TrainingSource,
+} from '../catalog/models';
 import type { JsonValue } from '../engine/values';
 import { badInput, notFound } from '../errors';
 import { filterTail, queryVirtual } from './builtins';
@@ -21,8 +26,19 @@ const cursor = (st: Statement) => new Cursor(st.tokens, st.text);
 const startsWith = (st: Statement, ...words: string[]) => cursor(st).isWord(...words);
 
 /** Answers the model row(s) as a table with the models-table columns (what CREATE MODEL returns). */
-function modelTable(svc: SqlService, models: ModelRegistry, recs: ModelVersionRecord[], ctx: ExecContext): Promise<Outcome> {
-  return queryVirtual(svc, MODEL_COLUMNS, recs.map((r) => models.row(r)), '', ctx);
+function modelTable(
+  svc: SqlService,
+  models: ModelRegistry,
+  recs: ModelVersionRecord[],
+  ctx: ExecContext,
+): Promise<Outcome> {
+  return queryVirtual(
+    svc,
+    MODEL_COLUMNS,
+    recs.map((r) => models.row(r)),
+    '',
+    ctx,
+  );
 }
 
 /**
@@ -41,14 +57,17 @@ function parseSource(c: Cursor, db: string): TrainingSource {
       fromDb = parts[0];
       select = c.parenthesized();
     } else {
-      if (parts.length < 2) c.fail('expected FROM <database> (SELECT ...) or FROM <database>.<table>');
+      if (parts.length < 2)
+        c.fail('expected FROM <database> (SELECT ...) or FROM <database>.<table>');
       fromDb = parts[0];
       select = `SELECT * FROM ${parts.slice(1).map(quoteIdent).join('.')}`;
     }
   }
   const tokens = tokenize(select);
   if (tokens.some((t) => t.kind === 'param')) {
-    throw badInput('A model FROM query cannot use :parameters (it runs again on RETRAIN, where they have no value)');
+    throw badInput(
+      'A model FROM query cannot use :parameters (it runs again on RETRAIN, where they have no value)',
+    );
   }
   return { fromDb, select: toDuckDBSql(tokens, select) };
 }
@@ -57,14 +76,22 @@ function parseSource(c: Cursor, db: string): TrainingSource {
 function rejectTimeSeries(c: Cursor): void {
   for (const w of ['ORDER', 'GROUP', 'WINDOW', 'HORIZON']) {
     if (c.isWord(w)) {
-      throw badInput(`${w} ... in CREATE MODEL (time-series models) is not supported by this instance's AutoML engine`);
+      throw badInput(
+        `${w} ... in CREATE MODEL (time-series models) is not supported by this instance's AutoML engine`,
+      );
     }
   }
 }
 
 function describeTable(rows: Record<string, JsonValue>[], fallbackColumns: string[]): Outcome {
   const columns = rows.length > 0 ? Object.keys(rows[0]) : fallbackColumns;
-  return { result: { type: 'table', column_names: columns, data: rows.map((r) => columns.map((c) => r[c] ?? null)) } };
+  return {
+    result: {
+      type: 'table',
+      column_names: columns,
+      data: rows.map((r) => columns.map((c) => r[c] ?? null)),
+    },
+  };
 }
 
 export function modelHandlers(svc: SqlService, models: ModelRegistry): StatementHandler[] {
@@ -89,12 +116,15 @@ export function modelHandlers(svc: SqlService, models: ModelRegistry): Statement
         orReplace = c.acceptWord('OR', 'REPLACE') || orReplace;
         const ref = modelName(dottedName(c, 'model name'), ctx.db, catalog, false);
         if (!c.acceptWord('FROM')) {
-          throw badInput('CREATE MODEL needs training data: CREATE MODEL name FROM <database> (SELECT ...) PREDICT <column>');
+          throw badInput(
+            'CREATE MODEL needs training data: CREATE MODEL name FROM <database> (SELECT ...) PREDICT <column>',
+          );
         }
         const source = parseSource(c, ctx.db);
         c.expectWord('PREDICT');
         const target = c.dottedName('target column');
-        if (c.isPunct(',')) throw badInput('A model predicts one column; PREDICT names more than one');
+        if (c.isPunct(','))
+          throw badInput('A model predicts one column; PREDICT names more than one');
         rejectTimeSeries(c);
         const using = c.acceptWord('USING') ? parseUsing(c) : undefined;
         rejectTimeSeries(c);
@@ -122,7 +152,11 @@ export function modelHandlers(svc: SqlService, models: ModelRegistry): Statement
         const target = c.acceptWord('PREDICT') ? c.dottedName('target column') : undefined;
         const using = c.acceptWord('USING') ? parseUsing(c) : undefined;
         if (!c.done()) c.fail('unexpected text at the end of RETRAIN');
-        const rec = await models.retrain(ref, { ...source, target: target?.[target.length - 1], using });
+        const rec = await models.retrain(ref, {
+          ...source,
+          target: target?.[target.length - 1],
+          using,
+        });
         return modelTable(svc, models, [rec], ctx);
       },
     },
@@ -134,7 +168,8 @@ export function modelHandlers(svc: SqlService, models: ModelRegistry): Statement
         c.expectWord('FINETUNE');
         if (!c.acceptWord('MODEL')) c.acceptWord('PREDICTOR');
         const ref = modelName(dottedName(c, 'model name'), ctx.db, catalog, false);
-        if (!c.acceptWord('FROM')) throw badInput('FINETUNE needs new data: FINETUNE model FROM <database> (SELECT ...)');
+        if (!c.acceptWord('FROM'))
+          throw badInput('FINETUNE needs new data: FINETUNE model FROM <database> (SELECT ...)');
         const source = parseSource(c, ctx.db);
         const using = c.acceptWord('USING') ? parseUsing(c) : undefined;
         if (!c.done()) c.fail('unexpected text at the end of FINETUNE');
@@ -154,7 +189,10 @@ export function modelHandlers(svc: SqlService, models: ModelRegistry): Statement
         if (!c.done()) c.fail('unexpected text after the model name');
         const ref = modelName(parts, ctx.db, catalog, true);
         if (ref.version !== undefined) {
-          if (ifExists && !models.versions(ref.project, ref.name).some((v) => v.version === ref.version)) {
+          if (
+            ifExists &&
+            !models.versions(ref.project, ref.name).some((v) => v.version === ref.version)
+          ) {
             return { result: { type: 'ok', affected_rows: 0 } };
           }
           models.dropVersion({ ...ref, version: ref.version });
@@ -178,7 +216,8 @@ export function modelHandlers(svc: SqlService, models: ModelRegistry): Statement
         c.acceptWord('FULL');
         if (!c.acceptWord('MODELS')) c.expectWord('PREDICTORS');
         let project = currentProject(catalog, ctx.db);
-        if (c.acceptWord('FROM') || c.acceptWord('IN')) project = catalog.requireProject(c.dottedName('project name')[0]);
+        if (c.acceptWord('FROM') || c.acceptWord('IN'))
+          project = catalog.requireProject(c.dottedName('project name')[0]);
         const tail = filterTail(c, 'NAME');
         return queryVirtual(svc, MODEL_COLUMNS, models.rows(project), tail, ctx);
       },
@@ -192,7 +231,9 @@ export function modelHandlers(svc: SqlService, models: ModelRegistry): Statement
         const first = c.peek();
         if (!first || (first.kind !== 'word' && first.kind !== 'ident')) return false;
         // Only names that could be a model; the rest (tables, SELECT ...) is DuckDB's DESCRIBE.
-        return st.tokens.some((t) => (t.kind === 'word' || t.kind === 'ident') && models.isModelName(t.value));
+        return st.tokens.some(
+          (t) => (t.kind === 'word' || t.kind === 'ident') && models.isModelName(t.value),
+        );
       },
       async run(st, ctx) {
         const c = cursor(st);
@@ -204,7 +245,8 @@ export function modelHandlers(svc: SqlService, models: ModelRegistry): Statement
           return svc.runOnEngine(st, ctx);
         }
         // Without MODEL, a bare name means a model only inside a project (else it is a table).
-        if (!explicit && !catalog.isProject(ctx.db) && !catalog.isProject(parts[0])) return svc.runOnEngine(st, ctx);
+        if (!explicit && !catalog.isProject(ctx.db) && !catalog.isProject(parts[0]))
+          return svc.runOnEngine(st, ctx);
         const target = resolveDescribe(parts, ctx.db, catalog, models);
         if (!target) {
           if (explicit) throw notFound(`Model '${parts.join('.')}' does not exist`);
@@ -231,17 +273,22 @@ export function modelHandlers(svc: SqlService, models: ModelRegistry): Statement
         const c = cursor(st);
         c.expectWord('UPDATE');
         const parts = c.dottedName('table name');
-        let project = parts.length > 1 ? catalog.projectInfo(parts[0])?.name : currentProject(catalog, ctx.db);
+        let project =
+          parts.length > 1 ? catalog.projectInfo(parts[0])?.name : currentProject(catalog, ctx.db);
         if (!project) return svc.runOnEngine(st, ctx);
         c.expectWord('SET');
         const col = c.dottedName('column');
         c.expectPunct('=');
         const value = c.literal();
         if (col[col.length - 1].toLowerCase() !== 'active' || c.isPunct(',')) {
-          throw badInput('Only the active version can be changed: UPDATE models_versions SET active = 1 WHERE name = ... AND version = ...');
+          throw badInput(
+            'Only the active version can be changed: UPDATE models_versions SET active = 1 WHERE name = ... AND version = ...',
+          );
         }
         if (!(value === true || value === 1 || value === '1' || value === 'true')) {
-          throw badInput('Deactivate a version by activating another one: SET active = 1 on the version to use');
+          throw badInput(
+            'Deactivate a version by activating another one: SET active = 1 on the version to use',
+          );
         }
         c.expectWord('WHERE');
         const where: Record<string, string | number | boolean | null> = {};
@@ -256,7 +303,8 @@ export function modelHandlers(svc: SqlService, models: ModelRegistry): Statement
           throw badInput("Name the version to activate: WHERE name = 'model' AND version = n");
         }
         const version = Number(where.version);
-        if (!Number.isInteger(version)) throw badInput(`version must be an integer, got ${JSON.stringify(where.version)}`);
+        if (!Number.isInteger(version))
+          throw badInput(`version must be an integer, got ${JSON.stringify(where.version)}`);
         models.setActive({ project, name: String(where.name), version });
         return { result: { type: 'ok', affected_rows: 1 } };
       },
@@ -288,7 +336,8 @@ function resolveDescribe(
   const last = parts[parts.length - 1];
   if (parts.length > 1 && !/^\d+$/.test(last)) {
     const ref = asModel(parts.slice(0, -1));
-    if (ref && (ATTRIBUTE_WORDS.has(last.toLowerCase()) || !asModel(parts))) return { ref, attribute: last };
+    if (ref && (ATTRIBUTE_WORDS.has(last.toLowerCase()) || !asModel(parts)))
+      return { ref, attribute: last };
   }
   const ref = asModel(parts);
   return ref ? { ref } : null;

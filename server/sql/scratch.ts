@@ -10,7 +10,14 @@
  * Engine wrapper yet); it would move into server/engine if the engine grows a bulk-load API.
  */
 import crypto from 'node:crypto';
-import { BOOLEAN, DOUBLE, DuckDBDataChunk, VARCHAR, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import {
+  BOOLEAN,
+  DOUBLE,
+  DuckDBDataChunk,
+  VARCHAR,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 import type { Engine } from '../engine/duckdb';
 import type { JsonValue } from '../engine/values';
 import { quoteIdent } from './lexer';
@@ -101,5 +108,6 @@ export async function loadScratchTable(
 }
 
 export async function dropScratchTables(engine: Engine, tables: ScratchTable[]): Promise<void> {
-  for (const t of tables) await engine.query(`DROP TABLE IF EXISTS ${t.sql}`).catch(() => undefined);
+  for (const t of tables)
+    await engine.query(`DROP TABLE IF EXISTS ${t.sql}`).catch(() => undefined);
 }

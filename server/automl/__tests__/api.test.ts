@@ -33,8 +33,21 @@ function churnLike(n: number, seed = 7): Dataset {
     const plan = plans[rng.int(3)];
     const paperless = rng.next() < 0.5 ? 'Yes' : 'No';
     const charges = 20 + rng.next() * 80;
-    const z = -1 - tenure / 20 + (plan === 'pro' ? 1 : 0) + (paperless === 'Yes' ? 0.7 : 0) + charges / 60 + gauss(rng);
-    rows.push([`${1000 + i}-CUST`, tenure, plan, paperless, String(charges.toFixed(2)), z > 0 ? 'Yes' : 'No']);
+    const z =
+      -1 -
+      tenure / 20 +
+      (plan === 'pro' ? 1 : 0) +
+      (paperless === 'Yes' ? 0.7 : 0) +
+      charges / 60 +
+      gauss(rng);
+    rows.push([
+      `${1000 + i}-CUST`,
+      tenure,
+      plan,
+      paperless,
+      String(charges.toFixed(2)),
+      z > 0 ? 'Yes' : 'No',
+    ]);
   }
   return { columns: ['customerID', 'tenure', 'plan', 'paperless', 'charges', 'Churn'], rows };
 }
@@ -50,7 +63,13 @@ describe('train + predict (regression)', () => {
     expect(d.inputs).toEqual(['x', 'color']);
     expect(d.accuracies.r2_score).toBeGreaterThan(0.9);
     const roles = Object.fromEntries(d.features.map((f) => [f.column, f.role]));
-    expect(roles).toEqual({ id: 'identifier', x: 'input', color: 'input', const: 'ignored', y: 'target' });
+    expect(roles).toEqual({
+      id: 'identifier',
+      x: 'input',
+      color: 'input',
+      const: 'ignored',
+      y: 'target',
+    });
     expect(d.inputTypes).toEqual({ x: 'float', color: 'categorical' });
     expect(d.categories.color.sort()).toEqual(['blue', 'green', 'red']);
     expect(d.numericRanges.x.min).toBeGreaterThanOrEqual(0);
@@ -80,7 +99,10 @@ describe('train + predict (regression)', () => {
   });
 
   it('casts numeric strings like the numbers they spell', () => {
-    const [a, b] = p.predict([{ x: 5, color: 'red' }, { x: '5', color: 'red' }]);
+    const [a, b] = p.predict([
+      { x: 5, color: 'red' },
+      { x: '5', color: 'red' },
+    ]);
     expect(b.value).toBe(a.value);
   });
 
@@ -94,12 +116,22 @@ describe('train + predict (regression)', () => {
   });
 
   it('handles unseen categories, missing values, missing keys and unknown keys', () => {
-    const preds = p.predict([{ x: 5, color: 'purple' }, { x: null, color: null }, {}, { x: 5, color: 'red', extra: 1 }]);
+    const preds = p.predict([
+      { x: 5, color: 'purple' },
+      { x: null, color: null },
+      {},
+      { x: 5, color: 'red', extra: 1 },
+    ]);
     for (const r of preds) expect(Number.isFinite(r.value as number)).toBe(true);
   });
 
   it('rejects an uncastable numeric input naming the column and the row', () => {
-    const e = errorOf(() => p.predict([{ x: 1, color: 'red' }, { x: 'lots', color: 'red' }]));
+    const e = errorOf(() =>
+      p.predict([
+        { x: 1, color: 'red' },
+        { x: 'lots', color: 'red' },
+      ]),
+    );
     expect(e.message).toContain("column 'x'");
     expect(e.message).toContain('row 1');
     expect(e.column).toBe('x');
@@ -137,7 +169,9 @@ describe('determinism and serialization', () => {
   });
 
   it('rejects a foreign or corrupt artifact', () => {
-    expect(errorOf(() => deserializeArtifact('{"format":"other/2"}')).message).toContain("expected 'automl/1'");
+    expect(errorOf(() => deserializeArtifact('{"format":"other/2"}')).message).toContain(
+      "expected 'automl/1'",
+    );
     expect(errorOf(() => deserializeArtifact('not json')).message).toContain('not valid JSON');
   });
 });
@@ -199,15 +233,23 @@ describe('other column types', () => {
       const day = 1 + rng.int(28);
       const len = 4 + rng.int(12);
       const text = Array.from({ length: len }, () => words[rng.int(8)]).join(' ');
-      rows.push([`2024-02-${String(day).padStart(2, '0')}`, text, day * 2 + len + gauss(rng) * 0.5]);
+      rows.push([
+        `2024-02-${String(day).padStart(2, '0')}`,
+        text,
+        day * 2 + len + gauss(rng) * 0.5,
+      ]);
     }
-    const p = loadPredictor(train({ columns: ['date', 'review', 'score'], rows }, { target: 'score' }));
+    const p = loadPredictor(
+      train({ columns: ['date', 'review', 'score'], rows }, { target: 'score' }),
+    );
     expect(p.description.inputTypes).toEqual({ date: 'datetime', review: 'text' });
     expect(p.description.accuracies.r2_score).toBeGreaterThan(0.9);
     const [r] = p.predict([{ date: '2024-02-10', review: 'good staff good price' }]);
     expect(r.value as number).toBeGreaterThan(20);
     expect(r.value as number).toBeLessThan(28);
-    expect(errorOf(() => p.predict([{ date: 'yesterday' }])).message).toContain("column 'date' in row 0");
+    expect(errorOf(() => p.predict([{ date: 'yesterday' }])).message).toContain(
+      "column 'date' in row 0",
+    );
   });
 
   it('a 100k-row column with 50k distinct values trains without blowing up', () => {
@@ -216,9 +258,17 @@ describe('other column types', () => {
     const rows: CellValue[][] = [];
     for (let i = 0; i < n; i++) {
       const x = rng.next();
-      rows.push([`k${i % 50_000}`, `u${i}`, x, 2 * x + (i % 50_000 < 10 ? 1 : 0) + 0.01 * gauss(rng)]);
+      rows.push([
+        `k${i % 50_000}`,
+        `u${i}`,
+        x,
+        2 * x + (i % 50_000 < 10 ? 1 : 0) + 0.01 * gauss(rng),
+      ]);
     }
-    const a = train({ columns: ['key', 'uniq', 'x', 'y'], rows }, { target: 'y', using: { max_iterations: 30 } });
+    const a = train(
+      { columns: ['key', 'uniq', 'x', 'y'], rows },
+      { target: 'y', using: { max_iterations: 30 } },
+    );
     const f = Object.fromEntries(a.description.features.map((x) => [x.column, x]));
     expect(f.key.role).toBe('input');
     expect(f.key.type).toBe('categorical');
@@ -231,39 +281,53 @@ describe('other column types', () => {
 describe('bad input', () => {
   const data = linearish(100, 4);
   it('names the missing target and the available columns', () => {
-    expect(errorOf(() => train({ columns: ['a', 'b'], rows: [[1, 2]] }, { target: 'x' })).message).toBe(
-      "target column 'x' is not in the data; columns are: a, b",
-    );
+    expect(
+      errorOf(() => train({ columns: ['a', 'b'], rows: [[1, 2]] }, { target: 'x' })).message,
+    ).toBe("target column 'x' is not in the data; columns are: a, b");
   });
   it('rejects an all-NULL target', () => {
     const rows = data.rows.map((r) => [...r.slice(0, 4), null]);
-    expect(errorOf(() => train({ columns: data.columns, rows }, { target: 'y' })).message).toContain('all 100 rows are NULL');
+    expect(
+      errorOf(() => train({ columns: data.columns, rows }, { target: 'y' })).message,
+    ).toContain('all 100 rows are NULL');
   });
   it('rejects a single-class target', () => {
     const rows = data.rows.map((r) => [...r.slice(0, 4), 'Yes']);
-    expect(errorOf(() => train({ columns: data.columns, rows }, { target: 'y' })).message).toContain("only one class ('Yes')");
+    expect(
+      errorOf(() => train({ columns: data.columns, rows }, { target: 'y' })).message,
+    ).toContain("only one class ('Yes')");
   });
   it('rejects too few rows', () => {
-    expect(errorOf(() => train({ columns: data.columns, rows: data.rows.slice(0, 1) }, { target: 'y' })).message).toContain(
-      'at least 5 rows',
-    );
-    expect(errorOf(() => train({ columns: data.columns, rows: [] }, { target: 'y' })).message).toContain('no rows');
+    expect(
+      errorOf(() => train({ columns: data.columns, rows: data.rows.slice(0, 1) }, { target: 'y' }))
+        .message,
+    ).toContain('at least 5 rows');
+    expect(
+      errorOf(() => train({ columns: data.columns, rows: [] }, { target: 'y' })).message,
+    ).toContain('no rows');
   });
   it('trains on a tiny table (5 rows) without crashing', () => {
-    const p = loadPredictor(train({ columns: data.columns, rows: data.rows.slice(0, 5) }, { target: 'y' }));
+    const p = loadPredictor(
+      train({ columns: data.columns, rows: data.rows.slice(0, 5) }, { target: 'y' }),
+    );
     expect(Number.isFinite(p.predict([{ x: 1, color: 'red' }])[0].value as number)).toBe(true);
   });
   it('rejects unknown and invalid USING options with the allowed list', () => {
     const e = errorOf(() => train(data, { target: 'y', using: { learning_rat: 0.1 } }));
     expect(e.message).toContain("unknown USING option 'learning_rat'");
     expect(e.message).toContain('learning_rate');
-    expect(errorOf(() => train(data, { target: 'y', using: { confidence: 1.5 } })).message).toContain('between 0 and 1');
-    expect(errorOf(() => train(data, { target: 'y', using: { ignore_columns: ['nope'] } })).message).toContain("'nope'");
+    expect(
+      errorOf(() => train(data, { target: 'y', using: { confidence: 1.5 } })).message,
+    ).toContain('between 0 and 1');
+    expect(
+      errorOf(() => train(data, { target: 'y', using: { ignore_columns: ['nope'] } })).message,
+    ).toContain("'nope'");
   });
   it('rejects data whose inputs are all identifiers or ignored', () => {
-    expect(errorOf(() => train(data, { target: 'y', using: { ignore_columns: ['x', 'color'] } })).message).toContain(
-      'no usable input columns',
-    );
+    expect(
+      errorOf(() => train(data, { target: 'y', using: { ignore_columns: ['x', 'color'] } }))
+        .message,
+    ).toContain('no usable input columns');
   });
   it('honours USING ignore_columns and model', () => {
     const a = train(data, { target: 'y', using: { ignore_columns: 'color', model: 'linear' } });
@@ -285,7 +349,13 @@ describe('progress and finetune', () => {
     const base = train(linearish(800, 6), { target: 'y', using: { max_iterations: 100 } });
     // New data: the relation shifted by +5; one new category appears.
     const fresh = linearish(600, 7);
-    fresh.rows = fresh.rows.map((r, i) => [r[0], r[1], i % 10 === 0 ? 'violet' : r[2], r[3], (r[4] as number) + 5]);
+    fresh.rows = fresh.rows.map((r, i) => [
+      r[0],
+      r[1],
+      i % 10 === 0 ? 'violet' : r[2],
+      r[3],
+      (r[4] as number) + 5,
+    ]);
     const tuned = finetune(base, fresh);
     const row = { x: 5, color: 'green' };
     const before = loadPredictor(base).predict([row])[0].value as number;

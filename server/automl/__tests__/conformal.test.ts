@@ -31,7 +31,9 @@ describe('split conformal', () => {
   it('wider intervals for a higher USING confidence', () => {
     const d = linearish(1500, 22, 2);
     const a90 = loadPredictor(train(d, { target: 'y', using: { max_iterations: 100 } }));
-    const a99 = loadPredictor(train(d, { target: 'y', using: { max_iterations: 100, confidence: 0.99 } }));
+    const a99 = loadPredictor(
+      train(d, { target: 'y', using: { max_iterations: 100, confidence: 0.99 } }),
+    );
     const row = { x: 5, color: 'red' };
     const [p90] = a90.predict([row]);
     const [p99] = a99.predict([row]);

@@ -42,7 +42,7 @@ describe('numeric bins', () => {
     }
     for (const c of counts.values()) maxCount = Math.max(maxCount, c);
     // Quantile bins: no bin holds much more than 1/254 of the rows.
-    expect(maxCount).toBeLessThan(20000 / 254 * 2);
+    expect(maxCount).toBeLessThan((20000 / 254) * 2);
     expect(binOf(thr, NaN)).toBe(thr.length + 1);
   });
 });
@@ -58,7 +58,9 @@ describe('categorical codes', () => {
       nOneHot: 3,
     };
     expect(enc.keys).toEqual(['b', 'a', 'c']);
-    expect(Array.from(encodeCategories(enc, ['a', 'zzz', null, ' b', ''], 5))).toEqual([1, 3, 4, 0, 4]);
+    expect(Array.from(encodeCategories(enc, ['a', 'zzz', null, ' b', ''], 5))).toEqual([
+      1, 3, 4, 0, 4,
+    ]);
   });
   it('caps a 100k-distinct column at 253 categories', () => {
     const vals = Array.from({ length: 100_000 }, (_, i) => `v${i % 100_000}`);
@@ -80,9 +82,9 @@ describe('categorical codes', () => {
 
 describe('parsing prediction inputs', () => {
   it('casts numeric strings and names column and row of an uncastable value', () => {
-    expect(Array.from(parseNumericColumn(['1000', 5, '', null, '640,56'], 5, true, 'sqft'))).toEqual([
-      1000, 5, NaN, NaN, 640.56,
-    ]);
+    expect(
+      Array.from(parseNumericColumn(['1000', 5, '', null, '640,56'], 5, true, 'sqft')),
+    ).toEqual([1000, 5, NaN, NaN, 640.56]);
     let err: unknown;
     try {
       parseNumericColumn([1, 2, 'abc'], 3, true, 'sqft');
@@ -99,7 +101,14 @@ describe('parsing prediction inputs', () => {
     const encs = fitEncoders([inferColumnType('ts', vals)], [vals], new Rng(1));
     expect(encs[0].kind).toBe('datetime');
     const streams = parseStreams(encs, [['2024-03-15T10:30:00Z']], 1, true);
-    expect(streams.map((s) => s[0])).toEqual([2024, 3, 15, 5, 10.5, Date.UTC(2024, 2, 15, 10, 30) / 86_400_000]);
+    expect(streams.map((s) => s[0])).toEqual([
+      2024,
+      3,
+      15,
+      5,
+      10.5,
+      Date.UTC(2024, 2, 15, 10, 30) / 86_400_000,
+    ]);
     expect(buildLayout(encs).encoderFeatures[0]).toHaveLength(6);
   });
 });

@@ -25,7 +25,10 @@ describe('linear models', () => {
     const a = Array.from({ length: n }, () => rng.next() * 10);
     const b = Array.from({ length: n }, () => rng.next() * 5 - 2);
     const c = Array.from({ length: n }, () => ['x', 'y', 'z'][rng.int(3)]);
-    const y = Float64Array.from({ length: n }, (_, i) => 2 * a[i] - 3 * b[i] + 5 + (c[i] === 'y' ? 4 : 0));
+    const y = Float64Array.from(
+      { length: n },
+      (_, i) => 2 * a[i] - 3 * b[i] + 5 + (c[i] === 'y' ? 4 : 0),
+    );
     const { X, d } = design([a, b, c], ['a', 'b', 'c']);
     const rows = Int32Array.from({ length: n }, (_, i) => i);
     const m = fitRidge(X, rows, y, null, d, 1e-9);

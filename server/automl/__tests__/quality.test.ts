@@ -14,7 +14,10 @@ describe('demo dataset quality (held-out rows)', () => {
   });
 
   it('home_rentals types match Lightwood (rooms categorical, bathrooms binary, sqft numeric)', () => {
-    const a = train(loadCsv('home_rentals.csv', ['initial_price']), { target: 'rental_price', using: { max_iterations: 20 } });
+    const a = train(loadCsv('home_rentals.csv', ['initial_price']), {
+      target: 'rental_price',
+      using: { max_iterations: 20 },
+    });
     expect(a.description.inputTypes).toMatchObject({
       number_of_rooms: 'categorical',
       number_of_bathrooms: 'binary',
@@ -37,7 +40,9 @@ describe('demo dataset quality (held-out rows)', () => {
     const split = fixedSplit(loadCsv('bank_customer_churn.csv'));
     const r = evaluate(split, 'Exited');
     expect(r.score).toBeGreaterThanOrEqual(0.74);
-    const d = loadPredictor(train(split.train, { target: 'Exited', using: { max_iterations: 20 } })).description;
+    const d = loadPredictor(
+      train(split.train, { target: 'Exited', using: { max_iterations: 20 } }),
+    ).description;
     const ids = d.features.filter((f) => f.role === 'identifier').map((f) => f.column);
     expect(ids.sort()).toEqual(['CustomerId', 'RowNumber', 'Surname']);
     expect(d.classes).toEqual([0, 1]);
@@ -47,7 +52,9 @@ describe('demo dataset quality (held-out rows)', () => {
     const split = fixedSplit(loadCsv('telco_customer_churn.csv'));
     const r = evaluate(split, 'Churn');
     expect(r.score).toBeGreaterThanOrEqual(0.72);
-    const d = loadPredictor(train(split.train, { target: 'Churn', using: { max_iterations: 20 } })).description;
+    const d = loadPredictor(
+      train(split.train, { target: 'Churn', using: { max_iterations: 20 } }),
+    ).description;
     expect(d.features.find((f) => f.column === 'customerID')!.role).toBe('identifier');
     expect(d.inputTypes.TotalCharges).toBe('float');
     expect(d.classes).toEqual(['No', 'Yes']);
@@ -60,7 +67,9 @@ describe('demo dataset quality (held-out rows)', () => {
     const test = loadCsv('diabetes_test.csv');
     const rows = test.rows.map((r) => Object.fromEntries(test.columns.map((c, j) => [c, r[j]])));
     const preds = p.predict(rows);
-    const ok = preds.filter((x, i) => x.value === test.rows[i][test.columns.indexOf('Class')]).length;
+    const ok = preds.filter(
+      (x, i) => x.value === test.rows[i][test.columns.indexOf('Class')],
+    ).length;
     expect(ok / preds.length).toBeGreaterThan(0.6);
   });
 });

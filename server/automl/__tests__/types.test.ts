@@ -24,10 +24,18 @@ describe('parseNumber', () => {
 
 describe('inferColumnType', () => {
   it('treats unique sequential integers (RowNumber, id) as identifiers', () => {
-    const p = inferColumnType('RowNumber', range(200, (i) => i + 1));
+    const p = inferColumnType(
+      'RowNumber',
+      range(200, (i) => i + 1),
+    );
     expect(p.type).toBe('identifier');
     expect(p.dataType).toBe('integer');
-    expect(inferColumnType('id', range(200, (i) => String(i))).type).toBe('identifier');
+    expect(
+      inferColumnType(
+        'id',
+        range(200, (i) => String(i)),
+      ).type,
+    ).toBe('identifier');
   });
   it('treats unique integers with an id-like name (CustomerId) as identifiers, not other unique integers', () => {
     const rng = new Rng(3);
@@ -38,28 +46,57 @@ describe('inferColumnType', () => {
     expect(inferColumnType('balance', uniq).type).toBe('integer');
   });
   it('treats unique short strings (customerID) and rarely repeating names (Surname) as identifiers', () => {
-    expect(inferColumnType('customerID', range(300, (i) => `${1000 + i}-ABCDE`)).type).toBe('identifier');
+    expect(
+      inferColumnType(
+        'customerID',
+        range(300, (i) => `${1000 + i}-ABCDE`),
+      ).type,
+    ).toBe('identifier');
     // 1000 rows, 300 distinct names, most of them seen once: like Surname in the bank data.
     const names = range(1000, (i) => (i < 200 ? `Name${i}` : `Common${i % 100}`));
     expect(inferColumnType('Surname', names).type).toBe('identifier');
   });
   it('finds binary columns: 0/1, Yes/No, booleans', () => {
-    expect(inferColumnType('HasCrCard', range(100, (i) => i % 2)).type).toBe('binary');
-    const yn = inferColumnType('Partner', range(100, (i) => (i % 3 ? 'Yes' : 'No')));
+    expect(
+      inferColumnType(
+        'HasCrCard',
+        range(100, (i) => i % 2),
+      ).type,
+    ).toBe('binary');
+    const yn = inferColumnType(
+      'Partner',
+      range(100, (i) => (i % 3 ? 'Yes' : 'No')),
+    );
     expect(yn.type).toBe('binary');
     expect(yn.valueKind).toBe('string');
-    const b = inferColumnType('flag', range(100, (i) => i % 2 === 0));
+    const b = inferColumnType(
+      'flag',
+      range(100, (i) => i % 2 === 0),
+    );
     expect(b.type).toBe('binary');
     expect(b.valueKind).toBe('boolean');
   });
   it('types small-range integers as categorical (number_of_rooms 0-3) and wider ones as integer', () => {
-    const rooms = inferColumnType('number_of_rooms', range(100, (i) => i % 4));
+    const rooms = inferColumnType(
+      'number_of_rooms',
+      range(100, (i) => i % 4),
+    );
     expect(rooms.type).toBe('categorical');
     expect(rooms.valueKind).toBe('number');
-    expect(inferColumnType('age', range(100, (i) => 18 + (i % 60))).type).toBe('integer');
+    expect(
+      inferColumnType(
+        'age',
+        range(100, (i) => 18 + (i % 60)),
+      ).type,
+    ).toBe('integer');
   });
   it('types low-cardinality strings as categorical', () => {
-    expect(inferColumnType('location', range(100, (i) => ['good', 'great', 'poor'][i % 3])).type).toBe('categorical');
+    expect(
+      inferColumnType(
+        'location',
+        range(100, (i) => ['good', 'great', 'poor'][i % 3]),
+      ).type,
+    ).toBe('categorical');
   });
   it('reads numeric strings with blanks as numbers with missing values (telco TotalCharges)', () => {
     const vals = range(100, (i) => (i === 5 ? ' ' : i === 6 ? '' : String(10 + i * 1.25)));
@@ -73,22 +110,48 @@ describe('inferColumnType', () => {
     expect(inferColumnType('sqft', vals).type).toBe('float');
   });
   it('detects ISO dates and timestamps', () => {
-    const d = inferColumnType('day', range(50, (i) => `2024-01-${String(1 + (i % 28)).padStart(2, '0')}`));
+    const d = inferColumnType(
+      'day',
+      range(50, (i) => `2024-01-${String(1 + (i % 28)).padStart(2, '0')}`),
+    );
     expect(d.type).toBe('datetime');
-    expect(inferColumnType('ts', range(50, (i) => `2024-03-01 12:${String(i).padStart(2, '0')}:00`)).type).toBe('datetime');
+    expect(
+      inferColumnType(
+        'ts',
+        range(50, (i) => `2024-03-01 12:${String(i).padStart(2, '0')}:00`),
+      ).type,
+    ).toBe('datetime');
     expect(parseDatetime('2024-03-01 12:30:00')).toBe(Date.UTC(2024, 2, 1, 12, 30));
   });
   it('detects free text', () => {
     const words = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'dog'];
-    const vals = range(200, (i) => range(6 + (i % 5), (j) => words[(i * 7 + j * 3) % 8]).join(' ') + ` #${i}`);
+    const vals = range(
+      200,
+      (i) => range(6 + (i % 5), (j) => words[(i * 7 + j * 3) % 8]).join(' ') + ` #${i}`,
+    );
     expect(inferColumnType('review', vals).type).toBe('text');
   });
   it('flags constant and empty columns', () => {
-    expect(inferColumnType('c', range(50, () => 'x')).constant).toBe(true);
-    expect(inferColumnType('e', range(50, () => null)).type).toBe('empty');
+    expect(
+      inferColumnType(
+        'c',
+        range(50, () => 'x'),
+      ).constant,
+    ).toBe(true);
+    expect(
+      inferColumnType(
+        'e',
+        range(50, () => null),
+      ).type,
+    ).toBe('empty');
   });
   it('types non-integer numbers as float', () => {
-    expect(inferColumnType('w', range(100, (i) => i / 3)).type).toBe('float');
+    expect(
+      inferColumnType(
+        'w',
+        range(100, (i) => i / 3),
+      ).type,
+    ).toBe('float');
   });
 });
 

@@ -14,23 +14,36 @@ export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'models-test-'));
 }
 
-export async function open(dataDir = tempDir(), overrides: Partial<Config> = {}): Promise<Instance> {
+export async function open(
+  dataDir = tempDir(),
+  overrides: Partial<Config> = {},
+): Promise<Instance> {
   return createInstance(loadConfig({}, { DATA_DIR: dataDir, ...overrides }));
 }
 
 export type Table = { column_names: string[]; data: any[][] };
 
 /** Runs SQL that must succeed; returns the table (or ok) result. */
-export async function run(inst: Instance, query: string, db?: string): Promise<Table & { type: string }> {
+export async function run(
+  inst: Instance,
+  query: string,
+  db?: string,
+): Promise<Table & { type: string }> {
   const r: any = await inst.sql.execute({ query, db });
-  if (r.type === 'error') throw new Error(`SQL failed (${r.error_code}): ${r.error_message}\n  in: ${query}`);
+  if (r.type === 'error')
+    throw new Error(`SQL failed (${r.error_code}): ${r.error_message}\n  in: ${query}`);
   return r;
 }
 
 /** Runs SQL that must fail; returns code and message. */
-export async function fails(inst: Instance, query: string, db?: string): Promise<{ code: number; message: string }> {
+export async function fails(
+  inst: Instance,
+  query: string,
+  db?: string,
+): Promise<{ code: number; message: string }> {
   const r: any = await inst.sql.execute({ query, db });
-  if (r.type !== 'error') throw new Error(`expected an error from: ${query}\n  got: ${JSON.stringify(r).slice(0, 300)}`);
+  if (r.type !== 'error')
+    throw new Error(`expected an error from: ${query}\n  got: ${JSON.stringify(r).slice(0, 300)}`);
   return { code: r.error_code, message: r.error_message };
 }
 
@@ -49,10 +62,14 @@ export async function waitForModel(
   const cond = opts.version === undefined ? 'active = 1' : `version = ${opts.version}`;
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
   for (;;) {
-    const t = await run(inst, `SELECT status, error FROM ${project}.models_versions WHERE name = '${name}' AND ${cond}`);
+    const t = await run(
+      inst,
+      `SELECT status, error FROM ${project}.models_versions WHERE name = '${name}' AND ${cond}`,
+    );
     const [status, error] = t.data[0] ?? [];
     if (status === 'complete' || status === 'error') return { status, error };
-    if (Date.now() > deadline) throw new Error(`model ${project}.${name} still ${status} after the test's cap`);
+    if (Date.now() > deadline)
+      throw new Error(`model ${project}.${name} still ${status} after the test's cap`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -20,19 +20,22 @@ const MODELS = [
   },
   {
     name: 'concrete',
-    create: 'CREATE MODEL mindsdb.concrete FROM example_db (SELECT * FROM demo_data.concrete_strength) PREDICT concrete_strength',
+    create:
+      'CREATE MODEL mindsdb.concrete FROM example_db (SELECT * FROM demo_data.concrete_strength) PREDICT concrete_strength',
     metric: 'r2_score',
     min: 0.85,
   },
   {
     name: 'bank_churn',
-    create: 'CREATE PREDICTOR mindsdb.bank_churn FROM example_db.demo_data.customer_churn PREDICT Exited',
+    create:
+      'CREATE PREDICTOR mindsdb.bank_churn FROM example_db.demo_data.customer_churn PREDICT Exited',
     metric: 'balanced_accuracy_score',
     min: 0.72,
   },
   {
     name: 'telco_churn',
-    create: 'CREATE MODEL mindsdb.telco_churn FROM example_db (SELECT * FROM demo_data.telco_churn) PREDICT Churn',
+    create:
+      'CREATE MODEL mindsdb.telco_churn FROM example_db (SELECT * FROM demo_data.telco_churn) PREDICT Churn',
     metric: 'balanced_accuracy_score',
     min: 0.7,
   },
@@ -65,10 +68,11 @@ describe('demo datasets through SQL', () => {
     expect(t.data).toHaveLength(200);
     const ex = JSON.parse(t.data[0][3]);
     // DuckDB's CSV reader types the Yes/No column as BOOLEAN, so the classes are true/false.
-    expect(Object.keys(ex).filter((k) => k.startsWith('probability_class_')).sort()).toEqual([
-      'probability_class_false',
-      'probability_class_true',
-    ]);
+    expect(
+      Object.keys(ex)
+        .filter((k) => k.startsWith('probability_class_'))
+        .sort(),
+    ).toEqual(['probability_class_false', 'probability_class_true']);
     expect(ex.confidence_lower_bound).toBeNull();
     expect(typeof t.data[0][1]).toBe('boolean');
     expect(ex.predicted_value).toBe(t.data[0][1]);

@@ -19,12 +19,19 @@ describe('restart', () => {
     const dir = tempDir();
     dirs.push(dir);
     const before = await open(dir);
-    await run(before, 'CREATE MODEL mindsdb.concrete FROM example_db (SELECT * FROM demo_data.concrete_strength) PREDICT concrete_strength');
+    await run(
+      before,
+      'CREATE MODEL mindsdb.concrete FROM example_db (SELECT * FROM demo_data.concrete_strength) PREDICT concrete_strength',
+    );
     expect(await waitForModel(before, 'concrete')).toEqual({ status: 'complete', error: null });
-    const predict = 'SELECT concrete_strength FROM mindsdb.concrete WHERE cement = 300 AND water = 180 AND age = 28';
+    const predict =
+      'SELECT concrete_strength FROM mindsdb.concrete WHERE cement = 300 AND water = 180 AND age = 28';
     const expected = (await run(before, predict)).data;
     // Started and cut off by the shutdown right away.
-    await run(before, 'CREATE MODEL mindsdb.churn FROM example_db (SELECT * FROM demo_data.customer_churn) PREDICT Exited');
+    await run(
+      before,
+      'CREATE MODEL mindsdb.churn FROM example_db (SELECT * FROM demo_data.customer_churn) PREDICT Exited',
+    );
     await before.close();
 
     const after = await open(dir);
@@ -32,7 +39,9 @@ describe('restart', () => {
       expect((await run(after, predict)).data).toEqual(expected);
       const [info] = objects(await run(after, 'DESCRIBE mindsdb.concrete.info'));
       expect(info.outputs).toEqual(['concrete_strength']);
-      const rows = objects(await run(after, 'SELECT name, status, error FROM mindsdb.models ORDER BY name'));
+      const rows = objects(
+        await run(after, 'SELECT name, status, error FROM mindsdb.models ORDER BY name'),
+      );
       expect(rows).toEqual([
         { NAME: 'churn', STATUS: 'error', ERROR: INTERRUPTED_ERROR },
         { NAME: 'concrete', STATUS: 'complete', ERROR: null },
@@ -41,9 +50,18 @@ describe('restart', () => {
       expect(e.code).toBe(ERROR_CODES.MODEL_NOT_READY);
       expect(e.message).toContain(`its status is error: ${INTERRUPTED_ERROR}`);
       // The interrupted model recovers with RETRAIN (on fewer rows to keep the test short).
-      await run(after, 'RETRAIN mindsdb.churn FROM example_db (SELECT * FROM demo_data.customer_churn LIMIT 1000)');
-      expect(await waitForModel(after, 'churn', { version: 2 })).toEqual({ status: 'complete', error: null });
-      const active = await run(after, "SELECT version FROM mindsdb.models WHERE name = 'churn' AND active = 1");
+      await run(
+        after,
+        'RETRAIN mindsdb.churn FROM example_db (SELECT * FROM demo_data.customer_churn LIMIT 1000)',
+      );
+      expect(await waitForModel(after, 'churn', { version: 2 })).toEqual({
+        status: 'complete',
+        error: null,
+      });
+      const active = await run(
+        after,
+        "SELECT version FROM mindsdb.models WHERE name = 'churn' AND active = 1",
+      );
       expect(active.data).toEqual([[2]]);
     } finally {
       await after.close();
@@ -59,13 +77,18 @@ describe('training queue', () => {
     try {
       for (const name of ['q1', 'q2', 'q3']) {
         const [row] = objects(
-          await run(inst, `CREATE MODEL ${name} FROM example_db (SELECT * FROM demo_data.concrete_strength) PREDICT concrete_strength`),
+          await run(
+            inst,
+            `CREATE MODEL ${name} FROM example_db (SELECT * FROM demo_data.concrete_strength) PREDICT concrete_strength`,
+          ),
         );
         expect(row.STATUS).toBe('generating');
       }
       let maxTraining = 0;
       for (;;) {
-        const statuses = (await run(inst, "SELECT status FROM mindsdb.models WHERE name LIKE 'q%'")).data.map((r) => r[0]);
+        const statuses = (
+          await run(inst, "SELECT status FROM mindsdb.models WHERE name LIKE 'q%'")
+        ).data.map((r) => r[0]);
         maxTraining = Math.max(maxTraining, statuses.filter((s) => s === 'training').length);
         if (statuses.every((s) => s === 'complete' || s === 'error')) {
           expect(statuses).toEqual(['complete', 'complete', 'complete']);

@@ -23,7 +23,10 @@ beforeAll(async () => {
   );
   // The tutorial's own polling statement.
   for (;;) {
-    const t = await run(inst, "SELECT status FROM mindsdb.models WHERE name = 'home_rentals_model';");
+    const t = await run(
+      inst,
+      "SELECT status FROM mindsdb.models WHERE name = 'home_rentals_model';",
+    );
     if (t.data[0][0] === 'complete' || t.data[0][0] === 'error') break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -58,7 +61,12 @@ describe('the tutorial model', () => {
   });
 
   it('reaches complete with accuracy, phases and training time in mindsdb.models', async () => {
-    const [row] = objects(await run(inst, "SELECT * FROM mindsdb.models WHERE name = 'home_rentals_model' AND active = 1"));
+    const [row] = objects(
+      await run(
+        inst,
+        "SELECT * FROM mindsdb.models WHERE name = 'home_rentals_model' AND active = 1",
+      ),
+    );
     expect(row.STATUS).toBe('complete');
     expect(row.ERROR).toBeNull();
     expect(row.ACCURACY).toBeGreaterThan(0.99);
@@ -73,9 +81,17 @@ describe('the tutorial model', () => {
   });
 
   it('is listed by models_versions (as the JS SDK queries it), information_schema.models and joins', async () => {
-    const sdk = await run(inst, "SELECT * FROM `mindsdb`.models_versions WHERE name = 'home_rentals_model'");
-    expect(objects(sdk).map((r) => [r.NAME, r.VERSION, r.STATUS])).toEqual([['home_rentals_model', 1, 'complete']]);
-    const info = await run(inst, "SELECT project, name FROM information_schema.models WHERE name = 'home_rentals_model'");
+    const sdk = await run(
+      inst,
+      "SELECT * FROM `mindsdb`.models_versions WHERE name = 'home_rentals_model'",
+    );
+    expect(objects(sdk).map((r) => [r.NAME, r.VERSION, r.STATUS])).toEqual([
+      ['home_rentals_model', 1, 'complete'],
+    ]);
+    const info = await run(
+      inst,
+      "SELECT project, name FROM information_schema.models WHERE name = 'home_rentals_model'",
+    );
     expect(info.data).toEqual([['mindsdb', 'home_rentals_model']]);
     const joined = await run(
       inst,
@@ -107,7 +123,10 @@ describe('the tutorial model', () => {
   });
 
   it('SELECT * from a model returns inputs (cast, null when missing), prediction columns and the service columns', async () => {
-    const t = await run(inst, 'SELECT * FROM mindsdb.home_rentals_model WHERE sqft = "823" AND location = "good"');
+    const t = await run(
+      inst,
+      'SELECT * FROM mindsdb.home_rentals_model WHERE sqft = "823" AND location = "good"',
+    );
     const [row] = objects(t);
     expect(t.column_names).toEqual([
       'number_of_rooms',
@@ -128,14 +147,23 @@ describe('the tutorial model', () => {
       'select_data_query',
       'when_data',
     ]);
-    expect(row).toMatchObject({ sqft: 823, location: 'good', number_of_rooms: null, rental_price_original: null });
+    expect(row).toMatchObject({
+      sqft: 823,
+      location: 'good',
+      number_of_rooms: null,
+      rental_price_original: null,
+    });
     expect(row.rental_price_min).toBeLessThanOrEqual(row.rental_price);
     expect(row.rental_price_confidence).toBeGreaterThan(0);
   });
 
   it('resolves bare names in the current project, versions and backtick-quoted versions alike', async () => {
     const q = (from: string, db?: string) =>
-      run(inst, `SELECT rental_price FROM ${from} WHERE sqft = 900 AND location = 'great' AND initial_price = 3000`, db);
+      run(
+        inst,
+        `SELECT rental_price FROM ${from} WHERE sqft = 900 AND location = 'great' AND initial_price = 3000`,
+        db,
+      );
     const expected = (await q('mindsdb.home_rentals_model')).data;
     expect((await q('home_rentals_model', 'mindsdb')).data).toEqual(expected);
     expect((await q('mindsdb.home_rentals_model.1')).data).toEqual(expected);
@@ -147,7 +175,7 @@ describe('the tutorial model', () => {
     const [row] = objects(
       await run(
         inst,
-        "SELECT rental_price, rental_price_original, rental_price_anomaly FROM mindsdb.home_rentals_model WHERE sqft = 900 AND initial_price = 3000 AND rental_price = 99999",
+        'SELECT rental_price, rental_price_original, rental_price_anomaly FROM mindsdb.home_rentals_model WHERE sqft = 900 AND initial_price = 3000 AND rental_price = 99999',
       ),
     );
     expect(row.rental_price_original).toBe(99999);
@@ -161,7 +189,12 @@ describe('the tutorial model', () => {
     );
     expect(t.column_names).toEqual(['real', 'predicted']);
     expect(t.data).toHaveLength(100);
-    expect(r2(t.data.map((r) => r[0]), t.data.map((r) => r[1]))).toBeGreaterThan(0.99);
+    expect(
+      r2(
+        t.data.map((r) => r[0]),
+        t.data.map((r) => r[1]),
+      ),
+    ).toBeGreaterThan(0.99);
   });
 
   it('answers the JS SDK join shape (alias, t.*, m.*) with table columns then prediction columns', async () => {
@@ -230,7 +263,12 @@ describe('the tutorial model', () => {
       { sqft: 900 },
     ]);
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({ sqft: 823, initial_price: 3000, __service_row_id: 0, when_data: null });
+    expect(rows[0]).toMatchObject({
+      sqft: 823,
+      initial_price: 3000,
+      __service_row_id: 0,
+      when_data: null,
+    });
     expect(rows[1]).toMatchObject({ sqft: 900, location: null, __service_row_id: 1 });
     expect(typeof rows[1].rental_price).toBe('number');
   });
@@ -239,7 +277,13 @@ describe('the tutorial model', () => {
 describe('DESCRIBE, SHOW', () => {
   it('DESCRIBE a model gives accuracies, importances, inputs, outputs and the pipeline summary', async () => {
     const t = await run(inst, 'DESCRIBE mindsdb.home_rentals_model');
-    expect(t.column_names).toEqual(['accuracies', 'column_importances', 'inputs', 'outputs', 'model']);
+    expect(t.column_names).toEqual([
+      'accuracies',
+      'column_importances',
+      'inputs',
+      'outputs',
+      'model',
+    ]);
     const [row] = objects(t);
     expect(row.accuracies.r2_score).toBeGreaterThan(0.99);
     expect(Object.keys(row.column_importances)).toEqual(row.inputs);
@@ -255,8 +299,16 @@ describe('DESCRIBE, SHOW', () => {
     expect(Object.keys(features[0])).toEqual(['column', 'type', 'encoder', 'role']);
     const candidates = objects(await run(inst, 'DESCRIBE mindsdb.home_rentals_model.1.model'));
     expect(candidates.filter((c) => c.selected)).toHaveLength(1);
-    expect(Object.keys(candidates[0])).toEqual(['name', 'performance', 'training_time', 'selected', 'accuracy_functions']);
-    const [progress] = objects(await run(inst, 'DESCRIBE PREDICTOR mindsdb.home_rentals_model.progress'));
+    expect(Object.keys(candidates[0])).toEqual([
+      'name',
+      'performance',
+      'training_time',
+      'selected',
+      'accuracy_functions',
+    ]);
+    const [progress] = objects(
+      await run(inst, 'DESCRIBE PREDICTOR mindsdb.home_rentals_model.progress'),
+    );
     expect(progress.current).toBe(progress.total);
   });
 
@@ -276,8 +328,12 @@ describe('DESCRIBE, SHOW', () => {
     expect(all.column_names).toEqual(MODEL_COLUMNS.map((c) => c.name));
     expect(objects(all).map((r) => r.NAME)).toContain('home_rentals_model');
     expect((await run(inst, "SHOW PREDICTORS LIKE 'home%'")).data).toHaveLength(1);
-    expect((await run(inst, "SHOW MODELS FROM mindsdb WHERE status = 'nope'")).data).toHaveLength(0);
-    expect((await run(inst, 'SHOW TABLES FROM mindsdb')).data).toContainEqual(['home_rentals_model']);
+    expect((await run(inst, "SHOW MODELS FROM mindsdb WHERE status = 'nope'")).data).toHaveLength(
+      0,
+    );
+    expect((await run(inst, 'SHOW TABLES FROM mindsdb')).data).toContainEqual([
+      'home_rentals_model',
+    ]);
   });
 });
 
@@ -285,32 +341,69 @@ describe('bad inputs', () => {
   it('PREDICT of a column not in the data fails the statement, naming the columns', async () => {
     const e = await fails(inst, 'CREATE MODEL m_bad FROM files (SELECT * FROM small) PREDICT nope');
     expect(e.code).toBe(ERROR_CODES.BAD_INPUT);
-    expect(e.message).toBe("Column 'nope' named in PREDICT is not in the result of the FROM query; its columns are: x, y, c");
+    expect(e.message).toBe(
+      "Column 'nope' named in PREDICT is not in the result of the FROM query; its columns are: x, y, c",
+    );
   });
 
   it('a FROM query that fails fails the statement with the database error', async () => {
-    const e = await fails(inst, 'CREATE MODEL m_bad FROM files (SELECT * FROM no_such_table) PREDICT y');
+    const e = await fails(
+      inst,
+      'CREATE MODEL m_bad FROM files (SELECT * FROM no_such_table) PREDICT y',
+    );
     expect(e.code).toBe(ERROR_CODES.NOT_FOUND);
-    expect(e.message).toMatch(/^The FROM query failed: Catalog Error: Table with name no_such_table does not exist/);
-    expect((await fails(inst, 'CREATE MODEL m_bad FROM nodb (SELECT 1 AS y) PREDICT y')).code).toBe(ERROR_CODES.NOT_FOUND);
-    expect((await run(inst, "SELECT * FROM mindsdb.models WHERE name = 'm_bad'")).data).toHaveLength(0);
+    expect(e.message).toMatch(
+      /^The FROM query failed: Catalog Error: Table with name no_such_table does not exist/,
+    );
+    expect((await fails(inst, 'CREATE MODEL m_bad FROM nodb (SELECT 1 AS y) PREDICT y')).code).toBe(
+      ERROR_CODES.NOT_FOUND,
+    );
+    expect(
+      (await run(inst, "SELECT * FROM mindsdb.models WHERE name = 'm_bad'")).data,
+    ).toHaveLength(0);
   });
 
   it('unknown USING options and other engines fail the statement', async () => {
-    const e = await fails(inst, 'CREATE MODEL m_bad FROM files (SELECT * FROM small) PREDICT y USING max_depht = 3');
+    const e = await fails(
+      inst,
+      'CREATE MODEL m_bad FROM files (SELECT * FROM small) PREDICT y USING max_depht = 3',
+    );
     expect(e.code).toBe(ERROR_CODES.BAD_INPUT);
     expect(e.message).toContain("Unknown USING option 'max_depht'");
-    const other = await fails(inst, "CREATE MODEL m_bad FROM files (SELECT * FROM small) PREDICT y USING engine = 'openai'");
+    const other = await fails(
+      inst,
+      "CREATE MODEL m_bad FROM files (SELECT * FROM small) PREDICT y USING engine = 'openai'",
+    );
     expect(other.message).toContain("ML engine 'openai' is not available");
   });
 
   it('data the engine cannot learn from ends in status error with the reason in ERROR', async () => {
     const cases: [string, string, string | RegExp][] = [
-      ['m_empty', 'SELECT * FROM small WHERE x < 0', 'The FROM query returned no rows; there is nothing to train on'],
-      ['m_nulls', 'SELECT x, CAST(NULL AS DOUBLE) AS y FROM small', "Column 'y' named in PREDICT is NULL in every row of the FROM query"],
-      ['m_one_class', "SELECT x, 'same' AS y FROM small", "target column 'y' has only one class ('same'); a classifier needs at least 2"],
-      ['m_one_row', 'SELECT * FROM small LIMIT 1', 'The FROM query returned 1 row; a model needs many rows to learn from'],
-      ['m_few_rows', 'SELECT * FROM small LIMIT 3', /^training needs at least \d+ rows with a value in 'y', got 3$/],
+      [
+        'm_empty',
+        'SELECT * FROM small WHERE x < 0',
+        'The FROM query returned no rows; there is nothing to train on',
+      ],
+      [
+        'm_nulls',
+        'SELECT x, CAST(NULL AS DOUBLE) AS y FROM small',
+        "Column 'y' named in PREDICT is NULL in every row of the FROM query",
+      ],
+      [
+        'm_one_class',
+        "SELECT x, 'same' AS y FROM small",
+        "target column 'y' has only one class ('same'); a classifier needs at least 2",
+      ],
+      [
+        'm_one_row',
+        'SELECT * FROM small LIMIT 1',
+        'The FROM query returned 1 row; a model needs many rows to learn from',
+      ],
+      [
+        'm_few_rows',
+        'SELECT * FROM small LIMIT 3',
+        /^training needs at least \d+ rows with a value in 'y', got 3$/,
+      ],
       ['m_bad_value', 'SELECT * FROM small', /^USING learning_rate must be in \(0, 1\]/],
     ];
     for (const [name, select] of cases) {
@@ -337,30 +430,57 @@ describe('bad inputs', () => {
   });
 
   it('a duplicate name is a conflict; IF NOT EXISTS answers the existing row; OR REPLACE starts over', async () => {
-    const dup = await fails(inst, 'CREATE MODEL mindsdb.m_empty FROM files (SELECT * FROM small) PREDICT y');
+    const dup = await fails(
+      inst,
+      'CREATE MODEL mindsdb.m_empty FROM files (SELECT * FROM small) PREDICT y',
+    );
     expect(dup.code).toBe(ERROR_CODES.CONFLICT);
     expect(dup.message).toContain("Model 'mindsdb.m_empty' already exists");
-    const same = objects(await run(inst, 'CREATE MODEL IF NOT EXISTS mindsdb.m_empty FROM files (SELECT * FROM small) PREDICT y'));
+    const same = objects(
+      await run(
+        inst,
+        'CREATE MODEL IF NOT EXISTS mindsdb.m_empty FROM files (SELECT * FROM small) PREDICT y',
+      ),
+    );
     expect(same[0]).toMatchObject({ NAME: 'm_empty', STATUS: 'error' });
-    const replaced = objects(await run(inst, 'CREATE OR REPLACE MODEL mindsdb.m_empty FROM files (SELECT * FROM small) PREDICT y'));
+    const replaced = objects(
+      await run(
+        inst,
+        'CREATE OR REPLACE MODEL mindsdb.m_empty FROM files (SELECT * FROM small) PREDICT y',
+      ),
+    );
     expect(replaced[0]).toMatchObject({ VERSION: 1, STATUS: 'generating', ERROR: null });
     expect(await waitForModel(inst, 'm_empty')).toEqual({ status: 'complete', error: null });
   });
 
   it('prediction rows with unknown columns or uncastable values are rejected, missing columns are null', async () => {
-    const unknown = await fails(inst, "SELECT rental_price FROM mindsdb.home_rentals_model WHERE sqfeet = 823 AND location = 'good'");
+    const unknown = await fails(
+      inst,
+      "SELECT rental_price FROM mindsdb.home_rentals_model WHERE sqfeet = 823 AND location = 'good'",
+    );
     expect(unknown.code).toBe(ERROR_CODES.BAD_INPUT);
     expect(unknown.message).toContain("has no input column 'sqfeet'");
-    const wrong = await fails(inst, "SELECT rental_price FROM mindsdb.home_rentals_model WHERE sqft = 'big'");
+    const wrong = await fails(
+      inst,
+      "SELECT rental_price FROM mindsdb.home_rentals_model WHERE sqft = 'big'",
+    );
     expect(wrong.code).toBe(ERROR_CODES.BAD_INPUT);
-    expect(wrong.message).toBe("Cannot use \"big\" for column 'sqft' in row 1: the model was trained on integer values");
+    expect(wrong.message).toBe(
+      'Cannot use "big" for column \'sqft\' in row 1: the model was trained on integer values',
+    );
     await expect(
-      inst.models.predict({ project: 'mindsdb', name: 'home_rentals_model' }, [{ sqft: 1 }, { sqft: 'x' }]),
-    ).rejects.toThrow("Cannot use \"x\" for column 'sqft' in row 2");
+      inst.models.predict({ project: 'mindsdb', name: 'home_rentals_model' }, [
+        { sqft: 1 },
+        { sqft: 'x' },
+      ]),
+    ).rejects.toThrow('Cannot use "x" for column \'sqft\' in row 2');
     const [row] = objects(await run(inst, 'SELECT * FROM mindsdb.home_rentals_model'));
     expect(row.sqft).toBeNull();
     expect(typeof row.rental_price).toBe('number');
-    const notEq = await fails(inst, 'SELECT rental_price FROM mindsdb.home_rentals_model WHERE sqft > 3');
+    const notEq = await fails(
+      inst,
+      'SELECT rental_price FROM mindsdb.home_rentals_model WHERE sqft > 3',
+    );
     expect(notEq.message).toContain('equalities joined by AND');
   });
 
@@ -369,9 +489,14 @@ describe('bad inputs', () => {
       inst,
       `CREATE TABLE files.wide AS SELECT 'code_' || i AS code, i % 10 AS x, (i % 10) * 3.0 + 1 AS y FROM range(100000) t(i)`,
     );
-    await run(inst, 'CREATE MODEL m_wide FROM files (SELECT * FROM wide) PREDICT y USING max_iterations = 30');
+    await run(
+      inst,
+      'CREATE MODEL m_wide FROM files (SELECT * FROM wide) PREDICT y USING max_iterations = 30',
+    );
     expect(await waitForModel(inst, 'm_wide')).toEqual({ status: 'complete', error: null });
-    const [row] = objects(await run(inst, "SELECT y FROM mindsdb.m_wide WHERE code = 'never_seen' AND x = 4"));
+    const [row] = objects(
+      await run(inst, "SELECT y FROM mindsdb.m_wide WHERE code = 'never_seen' AND x = 4"),
+    );
     expect(row.y).toBeCloseTo(13, 0);
   });
 });
@@ -379,16 +504,33 @@ describe('bad inputs', () => {
 describe('versions, training state, dropping', () => {
   it('RETRAIN makes version 2; v1 serves meanwhile; a second RETRAIN is a conflict; v2 becomes active', async () => {
     const [v2] = objects(await run(inst, 'RETRAIN mindsdb.home_rentals_model'));
-    expect(v2).toMatchObject({ VERSION: 2, ACTIVE: false, STATUS: 'generating', PREDICT: 'rental_price' });
+    expect(v2).toMatchObject({
+      VERSION: 2,
+      ACTIVE: false,
+      STATUS: 'generating',
+      PREDICT: 'rental_price',
+    });
     const again = await fails(inst, 'RETRAIN mindsdb.home_rentals_model');
     expect(again.code).toBe(ERROR_CODES.CONFLICT);
     expect(again.message).toContain('is already training');
-    const during = await run(inst, "SELECT rental_price FROM mindsdb.home_rentals_model WHERE sqft = 823 AND location = 'good'");
+    const during = await run(
+      inst,
+      "SELECT rental_price FROM mindsdb.home_rentals_model WHERE sqft = 823 AND location = 'good'",
+    );
     expect(typeof during.data[0][0]).toBe('number');
-    const v2NotReady = await inst.sql.execute({ query: 'SELECT rental_price FROM mindsdb.home_rentals_model.2 WHERE sqft = 1' });
-    if (v2NotReady.type === 'error') expect(v2NotReady.error_code).toBe(ERROR_CODES.MODEL_NOT_READY);
-    expect(await waitForModel(inst, 'home_rentals_model', { version: 2 })).toEqual({ status: 'complete', error: null });
-    const versions = await run(inst, "SELECT version, active FROM mindsdb.models_versions WHERE name = 'home_rentals_model' ORDER BY version");
+    const v2NotReady = await inst.sql.execute({
+      query: 'SELECT rental_price FROM mindsdb.home_rentals_model.2 WHERE sqft = 1',
+    });
+    if (v2NotReady.type === 'error')
+      expect(v2NotReady.error_code).toBe(ERROR_CODES.MODEL_NOT_READY);
+    expect(await waitForModel(inst, 'home_rentals_model', { version: 2 })).toEqual({
+      status: 'complete',
+      error: null,
+    });
+    const versions = await run(
+      inst,
+      "SELECT version, active FROM mindsdb.models_versions WHERE name = 'home_rentals_model' ORDER BY version",
+    );
     expect(versions.data).toEqual([
       [1, false],
       [2, true],
@@ -396,27 +538,53 @@ describe('versions, training state, dropping', () => {
   });
 
   it('switches the active version with UPDATE models_versions and refuses to drop the active version alone', async () => {
-    await run(inst, "UPDATE mindsdb.models_versions SET active = 1 WHERE name = 'home_rentals_model' AND version = 1");
-    const active = await run(inst, "SELECT version FROM mindsdb.models WHERE name = 'home_rentals_model' AND active = 1");
+    await run(
+      inst,
+      "UPDATE mindsdb.models_versions SET active = 1 WHERE name = 'home_rentals_model' AND version = 1",
+    );
+    const active = await run(
+      inst,
+      "SELECT version FROM mindsdb.models WHERE name = 'home_rentals_model' AND active = 1",
+    );
     expect(active.data).toEqual([[1]]);
     const e = await fails(inst, 'DROP MODEL mindsdb.home_rentals_model.1');
     expect(e.code).toBe(ERROR_CODES.BAD_INPUT);
     expect(e.message).toContain('is the active version');
-    await run(inst, "UPDATE models_versions SET active = true WHERE name = 'home_rentals_model' AND version = 2", 'mindsdb');
+    await run(
+      inst,
+      "UPDATE models_versions SET active = true WHERE name = 'home_rentals_model' AND version = 2",
+      'mindsdb',
+    );
     await run(inst, 'DROP MODEL mindsdb.home_rentals_model.1');
-    const left = await run(inst, "SELECT version, active FROM mindsdb.models_versions WHERE name = 'home_rentals_model'");
+    const left = await run(
+      inst,
+      "SELECT version, active FROM mindsdb.models_versions WHERE name = 'home_rentals_model'",
+    );
     expect(left.data).toEqual([[2, true]]);
-    expect((await fails(inst, 'SELECT rental_price FROM mindsdb.home_rentals_model.1')).code).toBe(ERROR_CODES.NOT_FOUND);
+    expect((await fails(inst, 'SELECT rental_price FROM mindsdb.home_rentals_model.1')).code).toBe(
+      ERROR_CODES.NOT_FOUND,
+    );
   });
 
   it('FINETUNE continues from the active version on new rows as version 3', async () => {
     const [v3] = objects(
-      await run(inst, 'FINETUNE mindsdb.home_rentals_model FROM example_db (SELECT * FROM demo_data.home_rentals LIMIT 500)'),
+      await run(
+        inst,
+        'FINETUNE mindsdb.home_rentals_model FROM example_db (SELECT * FROM demo_data.home_rentals LIMIT 500)',
+      ),
     );
     expect(v3).toMatchObject({ VERSION: 3, STATUS: 'generating' });
     expect(JSON.parse(v3.TRAINING_OPTIONS).finetuned_from_version).toBe(2);
-    expect(await waitForModel(inst, 'home_rentals_model', { version: 3 })).toEqual({ status: 'complete', error: null });
-    const [active] = objects(await run(inst, "SELECT version, accuracy FROM mindsdb.models WHERE name = 'home_rentals_model' AND active = 1"));
+    expect(await waitForModel(inst, 'home_rentals_model', { version: 3 })).toEqual({
+      status: 'complete',
+      error: null,
+    });
+    const [active] = objects(
+      await run(
+        inst,
+        "SELECT version, accuracy FROM mindsdb.models WHERE name = 'home_rentals_model' AND active = 1",
+      ),
+    );
     expect(active.VERSION).toBe(3);
     expect(active.ACCURACY).toBeGreaterThan(0.9);
   });
@@ -424,10 +592,16 @@ describe('versions, training state, dropping', () => {
   it('DROP while training cancels the training and removes the model and its files', async () => {
     await run(inst, 'CREATE MODEL m_dropped FROM files (SELECT * FROM wide) PREDICT y');
     await run(inst, 'DROP MODEL m_dropped');
-    expect((await run(inst, "SELECT * FROM mindsdb.models WHERE name = 'm_dropped'")).data).toHaveLength(0);
+    expect(
+      (await run(inst, "SELECT * FROM mindsdb.models WHERE name = 'm_dropped'")).data,
+    ).toHaveLength(0);
     await inst.models.idle();
-    expect((await run(inst, "SELECT * FROM mindsdb.models WHERE name = 'm_dropped'")).data).toHaveLength(0);
-    expect(fs.existsSync(path.join(inst.config.DATA_DIR, 'models', 'mindsdb', 'm_dropped'))).toBe(false);
+    expect(
+      (await run(inst, "SELECT * FROM mindsdb.models WHERE name = 'm_dropped'")).data,
+    ).toHaveLength(0);
+    expect(fs.existsSync(path.join(inst.config.DATA_DIR, 'models', 'mindsdb', 'm_dropped'))).toBe(
+      false,
+    );
     expect((await fails(inst, 'DROP MODEL m_dropped')).code).toBe(ERROR_CODES.NOT_FOUND);
     expect((await run(inst, 'DROP MODEL IF EXISTS m_dropped')).type).toBe('ok');
   });
@@ -438,18 +612,29 @@ describe('versions, training state, dropping', () => {
     const busy = await fails(inst, 'DROP PROJECT proj2');
     expect(busy.code).toBe(ERROR_CODES.CONFLICT);
     expect(busy.message).toContain("model 'proj2.m'");
-    expect(await waitForModel(inst, 'm', { project: 'proj2' })).toEqual({ status: 'complete', error: null });
+    expect(await waitForModel(inst, 'm', { project: 'proj2' })).toEqual({
+      status: 'complete',
+      error: null,
+    });
     const viaUse = await run(inst, 'SELECT y FROM m WHERE x = 10', 'proj2');
     expect(viaUse.data[0][0]).toBeCloseTo(21, -1);
     await run(inst, 'DROP PROJECT proj2');
-    expect((await run(inst, "SELECT * FROM information_schema.models WHERE project = 'proj2'")).data).toHaveLength(0);
+    expect(
+      (await run(inst, "SELECT * FROM information_schema.models WHERE project = 'proj2'")).data,
+    ).toHaveLength(0);
     expect(fs.existsSync(path.join(inst.config.DATA_DIR, 'models', 'proj2'))).toBe(false);
   });
 
   it('DROP MODEL removes every version', async () => {
     await run(inst, 'DROP MODEL mindsdb.home_rentals_model');
-    expect((await run(inst, "SELECT * FROM mindsdb.models_versions WHERE name = 'home_rentals_model'")).data).toHaveLength(0);
-    const e = await fails(inst, "SELECT rental_price FROM mindsdb.home_rentals_model WHERE sqft = 1");
+    expect(
+      (await run(inst, "SELECT * FROM mindsdb.models_versions WHERE name = 'home_rentals_model'"))
+        .data,
+    ).toHaveLength(0);
+    const e = await fails(
+      inst,
+      'SELECT rental_price FROM mindsdb.home_rentals_model WHERE sqft = 1',
+    );
     expect(e.code).toBe(ERROR_CODES.NOT_FOUND);
   });
 });

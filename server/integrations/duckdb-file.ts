@@ -1,0 +1,70 @@
+/**
+ * `CREATE DATABASE x WITH ENGINE = 'duckdb', PARAMETERS = {"database": "<file>.duckdb"}`: a DuckDB
+ * file inside DATA_DIR, ATTACHed under the integration's name, so DuckDB itself answers queries on
+ * it (no copying, full SQL). The path check is the security boundary: the instance may run with
+ * a shared DATA_DIR, and a user must not reach files outside it (`../`, absolute paths, symlinks)
+ * nor re-attach the instance's own databases.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
+
+export interface DuckDBFileParams {
+  database: string;
+  read_only: boolean;
+}
+
+const ALLOWED = ['database', 'read_only'];
+
+export function validateDuckDBParams(raw: Record<string, unknown>): DuckDBFileParams {
+  const unknown = Object.keys(raw).filter((k) => !ALLOWED.includes(k));
+  if (unknown.length > 0) {
+    throw badInput(`Unknown PARAMETERS for engine 'duckdb': ${unknown.join(', ')}; the parameters are: ${ALLOWED.join(', ')}`);
+  }
+  if (raw.database === undefined || raw.database === null || raw.database === '') {
+    throw badInput(`Missing PARAMETERS for engine 'duckdb': database (a .duckdb file inside the data directory)`);
+  }
+  if (typeof raw.database !== 'string') throw badInput(`Parameter 'database' must be a string (a file name)`);
+  const ro = raw.read_only ?? false;
+  if (typeof ro !== 'boolean') throw badInput(`Parameter 'read_only' must be true or false`);
+  return { database: raw.database, read_only: ro };
+}
+
+/** Files and folders of DATA_DIR that belong to the instance itself. */
+function isOwnFile(dataDir: string, file: string): boolean {
+  const rel = path.relative(dataDir, file);
+  const top = rel.split(path.sep)[0];
+  return ['mindsdb.duckdb', 'files.duckdb', 'example_db.duckdb', 'projects', 'models', 'uploads'].includes(top);
+}
+
+/**
+ * Resolves `database` to an existing file inside DATA_DIR, following symlinks before checking,
+ * so a link pointing outside is refused as well.
+ */
+export function resolveDuckDBFile(dataDir: string, database: string): string {
+  if (database.includes('\0')) throw badInput(`Parameter 'database' is not a valid file name`);
+  const root = fs.realpathSync(dataDir);
+  const escapes = (p: string) => {
+    const rel = path.relative(root, p);
+    return rel === '' || rel.startsWith('..') || path.isAbsolute(rel);
+  };
+  const candidate = path.resolve(root, database);
+  if (escapes(candidate)) {
+    throw new ServiceError(
+      ERROR_CODES.FORBIDDEN,
+      `Parameter 'database' must name a DuckDB file inside the data directory; '${database}' is outside it`,
+    );
+  }
+  if (!fs.existsSync(candidate)) {
+    throw notFound(`DuckDB file '${database}' not found in the data directory`);
+  }
+  const real = fs.realpathSync(candidate);
+  if (escapes(real)) {
+    throw new ServiceError(ERROR_CODES.FORBIDDEN, `'${database}' links to a file outside the data directory`);
+  }
+  if (!fs.statSync(real).isFile()) throw badInput(`'${database}' is not a file`);
+  if (isOwnFile(root, real)) {
+    throw badInput(`'${database}' is one of the instance's own databases; it is already available under its own name`);
+  }
+  return real;
+}

@@ -1,0 +1,252 @@
+/**
+ * Data sources created with `CREATE DATABASE ... WITH ENGINE = ...`: the registry that validates
+ * and records them in the catalog, keeps their live connections, and answers the other layers'
+ * one question: "is this database an integration, and how do I read from it?".
+ *
+ * Engines: `postgres` (remote: queries go to the server through `pg`) and `duckdb` (a DuckDB file
+ * in DATA_DIR ATTACHed under the name, so DuckDB answers directly). Records persist in
+ * catalog.json; PostgreSQL pools reopen lazily on first use after a restart.
+ *
+ * The hook for the model layer (training from an integration):
+ *
+ *   import { isRemoteIntegration, queryIntegration, readIntegrationRows } from '../integrations';
+ *   if (isRemoteIntegration(catalog, rec.fromDb)) {
+ *     // whole result, capped like engine.query:
+ *     const r = await queryIntegration(catalog, rec.fromDb, rec.selectQuery, { maxRows, timeoutMs });
+ *     // or chunk by chunk through a server-side cursor (bounded memory):
+ *     await readIntegrationRows(catalog, rec.fromDb, rec.selectQuery, (rows, columns) => { ... });
+ *   }
+ *
+ * The SQL is PostgreSQL's own dialect (MindsDB's "native query": `FROM pg (SELECT ...)`).
+ */
+import type { Catalog, IntegrationRecord } from '../catalog/catalog';
+import { assertValidName } from '../catalog/catalog';
+import type { EngineResult } from '../engine/duckdb';
+import type { JsonValue } from '../engine/values';
+import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
+import { quoteIdent, quoteString } from '../sql/lexer';
+import { resolveDuckDBFile, validateDuckDBParams } from './duckdb-file';
+import {
+  DEFAULT_CHUNK_ROWS,
+  PostgresIntegration,
+  validatePostgresParams,
+  type ChunkHandler,
+  type RemoteColumn,
+  type RemoteQueryOptions,
+  type RemoteResult,
+} from './postgres';
+
+export { CONNECT_TIMEOUT_MS, DEFAULT_CHUNK_ROWS, type ChunkHandler, type RemoteColumn } from './postgres';
+
+export const ENGINES = ['postgres', 'duckdb'] as const;
+export type IntegrationEngine = (typeof ENGINES)[number];
+
+/** Engine aliases MindsDB users write. */
+const ENGINE_ALIASES: Record<string, IntegrationEngine> = { postgres: 'postgres', postgresql: 'postgres', duckdb: 'duckdb' };
+
+/** DuckDB catalog names an ATTACH cannot use, and names the instance keeps for itself. */
+const RESERVED = ['memory', 'system', 'temp', 'main', '__scratch', 'files', 'example_db', 'information_schema', 'mindsdb'];
+
+export interface CreateIntegrationSpec {
+  name: string;
+  engine: string;
+  parameters: Record<string, unknown>;
+  ifNotExists?: boolean;
+}
+
+export interface IntegrationDefaults {
+  timeoutMs: number;
+  maxRows: number;
+}
+
+export class IntegrationRegistry {
+  private readonly live = new Map<string, PostgresIntegration>();
+
+  constructor(
+    readonly catalog: Catalog,
+    readonly defaults: IntegrationDefaults,
+  ) {}
+
+  /** Re-attaches DuckDB-file integrations after a restart (PostgreSQL reconnects lazily). */
+  async restore(onError: (name: string, err: Error) => void = () => undefined): Promise<void> {
+    for (const rec of this.catalog.listIntegrations()) {
+      if (rec.engine !== 'duckdb') continue;
+      try {
+        await this.attachDuckDB(rec.name, rec.parameters);
+      } catch (err) {
+        onError(rec.name, err as Error);
+      }
+    }
+  }
+
+  record(name: string): IntegrationRecord | undefined {
+    return this.catalog.integration(name);
+  }
+
+  /** True for integrations whose data lives outside DuckDB (queries must go to the server). */
+  isRemote(db: string): boolean {
+    return this.record(db)?.engine === 'postgres';
+  }
+
+  /**
+   * Validates the parameters, connects (PostgreSQL) or attaches (DuckDB file), and only then
+   * records the integration, so a failed check leaves nothing behind.
+   */
+  async create(spec: CreateIntegrationSpec): Promise<void> {
+    assertValidName('database', spec.name);
+    const engine = ENGINE_ALIASES[spec.engine.toLowerCase()];
+    if (!engine) {
+      throw notFound(`Unknown engine '${spec.engine}'; this instance supports: ${ENGINES.join(', ')}`);
+    }
+    if (this.catalog.databaseInfo(spec.name)) {
+      if (spec.ifNotExists) return;
+      throw new ServiceError(ERROR_CODES.CONFLICT, `Database '${spec.name}' already exists`);
+    }
+    if (RESERVED.includes(spec.name.toLowerCase())) {
+      throw badInput(`'${spec.name}' is a reserved database name; choose another`);
+    }
+    let parameters: Record<string, unknown>;
+    if (engine === 'postgres') {
+      const params = validatePostgresParams(spec.parameters);
+      const integ = new PostgresIntegration(spec.name, params);
+      try {
+        await integ.check();
+      } catch (err) {
+        await integ.close();
+        throw err;
+      }
+      this.live.set(spec.name.toLowerCase(), integ);
+      parameters = { ...params };
+    } else {
+      const params = validateDuckDBParams(spec.parameters);
+      await this.attachDuckDB(spec.name, params);
+      parameters = { ...params };
+    }
+    this.catalog.addIntegration({ name: spec.name, engine, parameters, created_at: new Date().toISOString() });
+  }
+
+  async drop(name: string, ifExists = false): Promise<void> {
+    const rec = this.record(name);
+    if (!rec) {
+      if (ifExists) return;
+      const info = this.catalog.databaseInfo(name);
+      if (info) throw badInput(`Database '${info.name}' is built into the instance and cannot be dropped`);
+      throw notFound(`Database '${name}' does not exist`);
+    }
+    if (rec.engine === 'duckdb') {
+      await this.catalog.engine.leaveDatabase(rec.name, 'mindsdb');
+      await this.catalog.engine.exec(`DETACH DATABASE IF EXISTS ${quoteIdent(rec.name)}`);
+    }
+    const integ = this.live.get(rec.name.toLowerCase());
+    this.live.delete(rec.name.toLowerCase());
+    this.catalog.removeIntegration(rec.name);
+    await integ?.close();
+  }
+
+  /** The live PostgreSQL integration for a database name (opened on first use). */
+  postgres(db: string): PostgresIntegration {
+    const rec = this.record(db);
+    if (!rec) throw notFound(`Database '${db}' does not exist`);
+    if (rec.engine !== 'postgres') throw badInput(`Database '${rec.name}' is not a PostgreSQL integration`);
+    const key = rec.name.toLowerCase();
+    let integ = this.live.get(key);
+    if (!integ) {
+      integ = new PostgresIntegration(rec.name, validatePostgresParams(rec.parameters));
+      this.live.set(key, integ);
+    }
+    return integ;
+  }
+
+  /** Runs native SQL on a remote integration with the row cap and statement timeout. */
+  async query(db: string, sql: string, o: Partial<RemoteQueryOptions> = {}): Promise<RemoteResult> {
+    return this.postgres(db).query(sql, {
+      ...o,
+      maxRows: o.maxRows ?? this.defaults.maxRows,
+      timeoutMs: o.timeoutMs ?? this.defaults.timeoutMs,
+    });
+  }
+
+  /** Tables of a remote integration's schema (SHOW TABLES); null for any other database. */
+  async listTables(db: string): Promise<{ name: string; type: string }[] | null> {
+    if (!this.isRemote(db)) return null;
+    return this.postgres(db).listTables(this.defaults.timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.live.values()];
+    this.live.clear();
+    await Promise.all(all.map((i) => i.close()));
+  }
+
+  private async attachDuckDB(name: string, raw: Record<string, unknown>): Promise<void> {
+    const params = validateDuckDBParams(raw);
+    const file = resolveDuckDBFile(this.catalog.dataDir, params.database);
+    try {
+      await this.catalog.engine.exec(
+        `ATTACH ${quoteString(file)} AS ${quoteIdent(name)}${params.read_only ? ' (READ_ONLY)' : ''}`,
+      );
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      throw badInput(`Cannot attach DuckDB file '${params.database}' as '${name}': ${msg}`);
+    }
+  }
+}
+
+const registries = new WeakMap<Catalog, IntegrationRegistry>();
+
+/** Creates the registry of a catalog (once, at instance start). */
+export function attachIntegrations(catalog: Catalog, defaults: IntegrationDefaults): IntegrationRegistry {
+  let r = registries.get(catalog);
+  if (!r) {
+    r = new IntegrationRegistry(catalog, defaults);
+    registries.set(catalog, r);
+  }
+  return r;
+}
+
+/** The registry of a catalog; throws when the instance was assembled without integrations. */
+export function integrationsOf(catalog: Catalog): IntegrationRegistry {
+  const r = registries.get(catalog);
+  if (!r) throw new ServiceError(ERROR_CODES.INTERNAL, 'Integrations are not set up for this instance');
+  return r;
+}
+
+/**
+ * Is `db` an integration whose data lives outside DuckDB? Then queries on it (training data,
+ * joins) must go through queryIntegration / readIntegrationRows in PostgreSQL's SQL dialect.
+ * DuckDB-file integrations answer false: they are ATTACHed and `engine.query(sql, {db})` works.
+ */
+export function isRemoteIntegration(catalog: Catalog, db: string): boolean {
+  return registries.get(catalog)?.isRemote(db) ?? false;
+}
+
+/** Native SQL on a remote integration, as an EngineResult (same shape, row cap, timeout). */
+export async function queryIntegration(
+  catalog: Catalog,
+  db: string,
+  nativeSql: string,
+  o: { maxRows?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<EngineResult> {
+  return integrationsOf(catalog).query(db, nativeSql, o);
+}
+
+/**
+ * Reads the rows of native SQL on a remote integration in chunks of `chunkRows` (default 10,000)
+ * through a server-side cursor; `onChunk` is awaited before the next chunk is fetched, so memory
+ * stays bounded by one chunk. The timeout applies to each fetch. Returns the columns (name and
+ * PostgreSQL type OID) and the number of rows read.
+ */
+export async function readIntegrationRows(
+  catalog: Catalog,
+  db: string,
+  nativeSql: string,
+  onChunk: (rows: JsonValue[][], columns: RemoteColumn[]) => void | Promise<void>,
+  o: { chunkRows?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<{ columns: RemoteColumn[]; rowCount: number }> {
+  const reg = integrationsOf(catalog);
+  return reg.postgres(db).readRows(nativeSql, onChunk as ChunkHandler, {
+    chunkRows: o.chunkRows ?? DEFAULT_CHUNK_ROWS,
+    timeoutMs: o.timeoutMs ?? reg.defaults.timeoutMs,
+    signal: o.signal,
+  });
+}
