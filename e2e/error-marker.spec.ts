@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { openApp, setSql } from './helpers';
+import { openApp, setSql, queryError } from './helpers';
 
 test('a SQL error is shown and marked at its line and column in the editor', async ({ page }) => {
   await openApp(page);
   await setSql(page, 'SELECT 1;\n\nSELECT *\nFROM no_such_table');
   await page.keyboard.press('ControlOrMeta+Enter'); // cursor is at the end: the second statement
-  await expect(page.getByRole('alert')).toContainText('no_such_table');
-  await expect(page.getByRole('alert')).toContainText('(line 2, column 6)');
+  await expect(queryError(page)).toContainText('no_such_table');
+  await expect(queryError(page)).toContainText('(line 2, column 6)');
   // Monaco draws a squiggle under the marked range; its line is line 4 of the script.
   const squiggle = page.locator('.monaco-editor .squiggly-error');
   await expect(squiggle).toHaveCount(1);
@@ -23,7 +23,7 @@ test('an unterminated string reports the problem and the app stays usable', asyn
   await openApp(page);
   await setSql(page, "SELECT 'abc");
   await page.keyboard.press('ControlOrMeta+Enter');
-  await expect(page.getByRole('alert')).toContainText('Unterminated string');
+  await expect(queryError(page)).toContainText('Unterminated string');
   await setSql(page, 'SELECT 42 AS answer');
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.getByRole('gridcell', { name: '42' })).toBeVisible();

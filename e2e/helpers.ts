@@ -34,6 +34,21 @@ export function dataRows(page: Page) {
   return page.getByRole('grid').getByRole('row').filter({ has: page.getByRole('gridcell') });
 }
 
+/** Texts of one column's rendered cells in row order (AG Grid's DOM order is not row order). */
 export async function cellTexts(page: Page, colId: string): Promise<string[]> {
-  return page.locator(`[role="gridcell"][col-id="${colId}"]`).allInnerTexts();
+  return page.getByRole('grid').evaluate((grid, id) => {
+    const cells = [...grid.querySelectorAll(`[role="gridcell"][col-id="${id}"]`)];
+    return cells
+      .map((c) => ({
+        i: Number(c.closest('[role="row"]')?.getAttribute('aria-rowindex') ?? 0),
+        t: (c as HTMLElement).innerText,
+      }))
+      .sort((a, b) => a.i - b.i)
+      .map((x) => x.t);
+  }, colId);
+}
+
+/** The app's error banner (Monaco has its own empty live regions with the alert role). */
+export function queryError(page: Page) {
+  return page.getByRole('alert', { name: 'Query error' });
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openApp, resultStatus, setSql } from './helpers';
+import { openApp, resultStatus, setSql, queryError } from './helpers';
 
 test('history lists runs with their outcome, is searchable, and re-runs a query', async ({ page }) => {
   await openApp(page);
@@ -8,7 +8,7 @@ test('history lists runs with their outcome, is searchable, and re-runs a query'
   await expect(resultStatus(page)).toContainText('1 row');
   await setSql(page, 'SELEC 8');
   await page.keyboard.press('ControlOrMeta+Enter');
-  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(queryError(page)).toBeVisible();
 
   await page.getByRole('tab', { name: 'History' }).click();
   const list = page.getByRole('list', { name: 'Query history' });

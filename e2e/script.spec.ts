@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openApp, resultStatus, setSql } from './helpers';
+import { openApp, resultStatus, setSql, queryError } from './helpers';
 
 test('Ctrl+Shift+Enter runs a script; USE switches the tab database', async ({ page }) => {
   await openApp(page);
@@ -18,7 +18,7 @@ test('a script stops at the first error and shows the last result and the error'
   await openApp(page);
   await setSql(page, 'SELECT 1 AS first;\nSELEC 2;\nSELECT 3 AS third;');
   await page.keyboard.press('ControlOrMeta+Shift+Enter');
-  const alert = page.getByRole('alert');
+  const alert = queryError(page);
   await expect(alert).toContainText('Stopped at statement 2 of 3');
   await expect(alert).toContainText('syntax error');
   await expect(page.getByRole('columnheader', { name: 'first' })).toBeVisible();

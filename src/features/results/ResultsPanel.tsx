@@ -77,7 +77,7 @@ export function ResultsPanel({ state, theme, onCancel, emptyState }: Props) {
       {(errorText || o.cancelled || summary) && (
         <div className="banners">
           {errorText && (
-            <div className="error-banner" role="alert">
+            <div className="error-banner" role="alert" aria-label="Query error">
               <strong>{o.error ? `Error ${o.error.response.error_code}` : 'Request failed'}</strong>
               {summary ? <span className="muted"> · {summary}</span> : null}
               <div className="error-message">{errorText}</div>
