@@ -12,6 +12,7 @@ const suites: Suite[] = [
   { name: 'automl', run: async () => (await import('./automl')).runAutomlBench() },
   { name: 'predict', run: async () => (await import('./predict')).runPredictBench() },
   { name: 'ui', run: async () => (await import('./ui')).runUiBench() },
+  { name: 'soak', run: async () => (await import('./soak')).runSoakBench() },
 ];
 
 function fmt(v: number) {

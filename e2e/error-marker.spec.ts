@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { openApp, setSql, queryError } from './helpers';
+import { editorInput, openApp, queryError, setSql } from './helpers';
 
 test('a SQL error is shown and marked at its line and column in the editor', async ({ page }) => {
   await openApp(page);
@@ -20,8 +20,9 @@ test('a SQL error is shown and marked at its line and column in the editor', asy
 });
 
 test('an unterminated string reports the problem and the app stays usable', async ({ page }) => {
-  await openApp(page);
-  await setSql(page, "SELECT 'abc");
+  // Opened from a shared link: typing a quote in Monaco would auto-close it.
+  await openApp(page, `/#sql=${Buffer.from("SELECT 'abc", 'utf8').toString('base64url')}`);
+  await editorInput(page).focus();
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(queryError(page)).toContainText('Unterminated string');
   await setSql(page, 'SELECT 42 AS answer');

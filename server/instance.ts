@@ -8,6 +8,7 @@ import { loadDemoData } from './catalog/demo-data';
 import { ModelRegistry } from './catalog/models';
 import { sandboxSql, type Config } from './config';
 import { builtinHandlers, type TableLister } from './sql/builtins';
+import { integrationHandlers, integrationRouter } from './sql/integrations';
 import { modelHandlers } from './sql/models';
 import { SqlService } from './sql/service';
 
@@ -19,6 +20,8 @@ export interface Instance {
   sql: SqlService;
   /** Models of every project: training, predict, describe (the HTTP model routes call it). */
   models: ModelRegistry;
+  /** Data sources from CREATE DATABASE ... WITH ENGINE (PostgreSQL, DuckDB files). */
+  integrations: IntegrationRegistry;
   /** Extra table listers (models, views) registered by feature modules. */
   tableListers: TableLister[];
   /** Called on shutdown, most recently registered first. */
@@ -46,15 +49,26 @@ export async function createInstance(config: Config): Promise<Instance> {
   // Registered after the builtins so they are tried first (use() prepends).
   sql.use(...modelHandlers(sql, models));
   catalog.dropProjectHooks.push((project) => models.dropProject(project));
+  const integrations = attachIntegrations(catalog, {
+    timeoutMs: config.STATEMENT_TIMEOUT_MS,
+    maxRows: config.MAX_RESULT_ROWS,
+  });
+  await integrations.restore((name, err) => process.stderr.write(`Integration '${name}' not attached: ${err.message}\n`));
+  await sweepUploads(catalog);
+  sql.use(...integrationHandlers(sql, integrations));
+  sql.engineRouters.push(integrationRouter(sql, integrations));
+  sql.detachedDatabases.push((db) => integrations.isRemote(db));
+  tableListers.push((db) => integrations.listTables(db));
   tableListers.push(async (db) =>
     catalog.isProject(db) ? models.modelNames(db).map((name) => ({ name, type: 'MODEL' })) : null,
   );
-  const onClose: (() => Promise<void> | void)[] = [() => models.close()];
+  const onClose: (() => Promise<void> | void)[] = [() => integrations.close(), () => models.close()];
   return {
     config,
     catalog,
     sql,
     models,
+    integrations,
     tableListers,
     onClose,
     async close() {

@@ -229,6 +229,7 @@ class TreeBuilder {
     private readonly data: BinnedData,
     private readonly p: GBMParams,
     maxRows: number,
+    private readonly unitHessian: boolean,
   ) {
     this.F = data.F;
     this.bins = data.bins;
@@ -398,6 +399,22 @@ class TreeBuilder {
     const bins = this.bins;
     const off = this.off;
     const idx = this.idx;
+    if (this.unitHessian) {
+      // Unweighted squared error: every hessian is 1, so the hessian sum is the row count and a
+      // third of the histogram writes can be skipped.
+      for (let i = s; i < e; i++) {
+        const r = idx[i];
+        const gi = g[r];
+        const base = r * F;
+        for (let f = 0; f < F; f++) {
+          const k = (off[f] + bins[base + f]) * 3;
+          hist[k] += gi;
+          hist[k + 2] += 1;
+        }
+      }
+      for (let k = 0; k < this.histLen; k += 3) hist[k + 1] = hist[k + 2];
+      return;
+    }
     for (let i = s; i < e; i++) {
       const r = idx[i];
       const gi = g[r];
@@ -675,7 +692,10 @@ export interface GBMTrainResult {
   model: GBMModel;
   /** Iterations kept (best validation loss), each with K trees. */
   iterations: number;
-  /** Raw scores (n x K, absolute rows) of the returned model for train and validation rows. */
+  /**
+   * Raw scores (n x K, absolute rows) of the returned model for the validation rows. (Training
+   * rows hold the scores of the last iteration run, which may be past the kept one.)
+   */
   raw: Float64Array;
   bestValLoss: number;
 }
@@ -715,7 +735,12 @@ export function trainGBM(
   const initTrees = store.roots.length;
   const g = Array.from({ length: K }, () => new Float64Array(N));
   const h = Array.from({ length: K }, () => new Float64Array(N));
-  const builder = new TreeBuilder(data, params, trainRows.length);
+  const builder = new TreeBuilder(
+    data,
+    params,
+    trainRows.length,
+    target.objective === 'regression' && target.weight === null,
+  );
   const useVal = valRows.length > 0 && params.earlyStoppingRounds > 0;
   let bestLoss = useVal ? lossOf(target, valRows, raw) : Infinity;
   let bestIter = 0;
@@ -745,10 +770,8 @@ export function trainGBM(
   }
   if (useVal && bestIter < it + 1) {
     store.truncate(initTrees + bestIter * K);
-    // Training-row scores of the truncated model (validation ones come from the snapshot).
-    const m = store.toModel(K, base, params.maxLeaves);
-    predictRawRows(m, data.bins, data.F, trainRows, raw);
-    if (offset) addOffset(raw, offset, trainRows, new Int32Array(0), K);
+    // Validation scores of the kept iterations come from the snapshot; training-row scores are
+    // left as they were (nobody needs them, and re-scoring would cost a full pass).
     restore(raw, valRows, K, bestValRaw!);
   }
   return {

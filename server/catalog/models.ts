@@ -266,19 +266,24 @@ export class ModelRegistry {
   async create(spec: CreateModelSpec): Promise<{ record: ModelVersionRecord; created: boolean }> {
     const project = this.catalog.requireProject(spec.project);
     assertValidName('model', spec.name);
-    const existing = this.store.versions(project, spec.name);
-    if (existing.length > 0 && !spec.orReplace) {
-      if (spec.ifNotExists)
-        return { record: this.get({ project, name: spec.name }), created: false };
+    const { using, tag } = splitUsing(spec.using, spec.tag);
+    const existing = () => {
+      const all = this.store.versions(project, spec.name);
+      if (all.length === 0 || spec.orReplace) return all;
+      if (spec.ifNotExists) return this.get({ project, name: spec.name });
       throw new ServiceError(
         ERROR_CODES.CONFLICT,
-        `Model '${project}.${existing[0].name}' already exists; use CREATE OR REPLACE MODEL, RETRAIN, or DROP MODEL first`,
+        `Model '${project}.${all[0].name}' already exists; use CREATE OR REPLACE MODEL, RETRAIN, or DROP MODEL first`,
       );
-    }
+    };
+    const before = existing();
+    if (!Array.isArray(before)) return { record: before, created: false };
     // Validate before replacing, so a typo in the new query keeps the old model.
     const target = await this.checkSource(spec, spec.target);
-    if (existing.length > 0) this.removeVersions(existing);
-    const { using, tag } = splitUsing(spec.using, spec.tag);
+    // Checked again: another statement may have created the name while the query ran.
+    const now = existing();
+    if (!Array.isArray(now)) return { record: now, created: false };
+    if (now.length > 0) this.removeVersions(now);
     const rec = this.newRecord({
       project,
       name: spec.name,
@@ -303,6 +308,7 @@ export class ModelRegistry {
     this.assertNotTraining(base);
     const source = { fromDb: spec.fromDb ?? base.fromDb, select: spec.select ?? base.selectQuery };
     const target = await this.checkSource(source, spec.target ?? base.target);
+    this.assertNotTraining(base); // again: a RETRAIN may have started while the query ran
     const split = spec.using
       ? splitUsing(spec.using, spec.tag)
       : { using: base.using, tag: spec.tag ?? base.tag };
@@ -326,6 +332,7 @@ export class ModelRegistry {
     const base = this.ready({ project: ref.project, name: ref.name });
     this.assertNotTraining(base);
     const target = await this.checkSource(source, base.target);
+    this.assertNotTraining(base);
     const split = splitUsing(using, base.tag);
     return this.addVersion(base, {
       target,
@@ -642,6 +649,7 @@ export class ModelRegistry {
     >,
   ): ModelVersionRecord {
     const all = this.store.versions(base.project, base.name);
+    if (all.length === 0) throw notFound(`Model '${label(base)}' was dropped meanwhile`);
     const rec = this.newRecord({
       ...r,
       project: base.project,

@@ -71,7 +71,7 @@ describe('fuzzing the statement layer', () => {
       try {
         r = await h.instance.sql.execute({ query: q, params: { p: 1 } });
       } catch (err) {
-        throw new Error(`execute threw for ${JSON.stringify(q)}: ${(err as Error).stack}`);
+        throw new Error(`execute threw for ${JSON.stringify(q)}`, { cause: err });
       }
       if (r.type === 'error' && r.error_code === 99) throw new Error(`internal error for ${JSON.stringify(q)}: ${r.error_message}`);
       expect(['table', 'ok', 'error']).toContain(r.type);

@@ -164,9 +164,11 @@ export function ResultGrid({ columns, rows, theme, onOpenCell, onCopied, onFilte
           if (cell) onOpenCell(cell);
         }}
         onCellKeyDown={onCellKeyDown}
-        onFilterChanged={(e) =>
-          onFilterChanged?.(e.api.isAnyFilterPresent() ? e.api.getDisplayedRowCount() : undefined)
-        }
+        onFilterChanged={(e) => {
+          e.api.refreshCells({ columns: ['__row'], force: true });
+          onFilterChanged?.(e.api.isAnyFilterPresent() ? e.api.getDisplayedRowCount() : undefined);
+        }}
+        onSortChanged={(e) => e.api.refreshCells({ columns: ['__row'], force: true })}
         onCellContextMenu={onContextMenu}
         preventDefaultOnContextMenu
         enableCellTextSelection

@@ -24,7 +24,7 @@ export function statusText(
   }
   const n = response.data.length;
   const rows =
-    shownRows !== undefined && shownRows !== n
+    shownRows !== undefined
       ? `${shownRows.toLocaleString('en-US')} of ${formatCount(n, 'row')}`
       : formatCount(n, 'row');
   const cols = formatCount(response.column_names.length, 'column');
