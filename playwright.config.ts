@@ -5,7 +5,9 @@
 import { defineConfig, devices } from '@playwright/test';
 
 const uiPort = Number(process.env.E2E_UI_PORT ?? 4319);
-const baseURL = `http://127.0.0.1:${uiPort}`;
+// E2E_BASE_URL runs the suite against an already running preview + instance (no webServer).
+const external = process.env.E2E_BASE_URL;
+const baseURL = external ?? `http://127.0.0.1:${uiPort}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -41,13 +43,15 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: 'node scripts/e2e-server.mjs',
-    url: `${baseURL}/api/status`,
-    env: { UI_PORT: String(uiPort) },
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: external
+    ? undefined
+    : {
+        command: 'node scripts/e2e-server.mjs',
+        url: `${baseURL}/api/status`,
+        env: { UI_PORT: String(uiPort) },
+        timeout: 120_000,
+        reuseExistingServer: false,
+        stdout: 'ignore',
+        stderr: 'pipe',
+      },
 });

@@ -7,6 +7,8 @@ import { Catalog } from './catalog/catalog';
 import { loadDemoData } from './catalog/demo-data';
 import { ModelRegistry } from './catalog/models';
 import { sandboxSql, type Config } from './config';
+import { attachIntegrations, type IntegrationRegistry } from './integrations';
+import { sweepUploads } from './integrations/files';
 import { builtinHandlers, type TableLister } from './sql/builtins';
 import { integrationHandlers, integrationRouter } from './sql/integrations';
 import { modelHandlers } from './sql/models';

@@ -66,6 +66,18 @@ import {
 
 /** Fewer rows than this cannot be split into training and validation rows meaningfully. */
 export const MIN_TRAIN_ROWS = 5;
+/**
+ * Refitting on all rows costs two more GBM fits (the refit and the learning-curve probe) and buys
+ * little once the training split is large, so big tables keep the validated model as is (and its
+ * exactly calibrated intervals).
+ */
+const REFIT_MAX_ROWS = 20_000;
+/** The linear candidate's sparse design matrix costs ~12 bytes x slots per row; skip it beyond this. */
+const LINEAR_MAX_ROWS = 200_000;
+/** Type inference looks at a seeded sample of this many rows (distinct counts, parse shares). */
+const INFERENCE_SAMPLE_ROWS = 100_000;
+/** Permutation importance is estimated on at most this many validation rows. */
+const IMPORTANCE_MAX_ROWS = 2_000;
 /** A classifier grows one tree per class per iteration; beyond this a "class" is an identifier. */
 export const MAX_CLASSES = 100;
 const PHASES = [
@@ -104,7 +116,7 @@ function sortClassKeys(keys: string[], kind: ValueKind): string[] {
   return keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-function analyzeTarget(data: Dataset, target: string): TargetInfo {
+function analyzeTarget(data: Dataset, target: string, seed: number): TargetInfo {
   const tIdx = data.columns.indexOf(target);
   if (tIdx < 0) {
     throw new AutoMLError(
@@ -121,7 +133,7 @@ function analyzeTarget(data: Dataset, target: string): TargetInfo {
   }
   checkRowCount(target, present.length);
   const values = present.map((r) => data.rows[r][tIdx]);
-  let profile = inferColumnType(target, values);
+  let profile = inferColumnType(target, inferenceSample(values, seed));
   // A target is never dropped: an "identifier" target is judged by its underlying data type.
   if (profile.type === 'identifier' && profile.dataType === 'integer') {
     profile = { ...profile, type: 'integer' };
@@ -185,6 +197,15 @@ function analyzeTarget(data: Dataset, target: string): TargetInfo {
     classKeys,
     classLabels: classKeys.map((k) => keyToLabel(k, kind)),
   };
+}
+
+/** A seeded sample of `values` when there are more than INFERENCE_SAMPLE_ROWS of them. */
+function inferenceSample<T>(values: T[], seed: number): T[] {
+  if (values.length <= INFERENCE_SAMPLE_ROWS) return values;
+  const p = permutation(values.length, new Rng(seed ^ 0x5eed));
+  const out = new Array<T>(INFERENCE_SAMPLE_ROWS);
+  for (let i = 0; i < INFERENCE_SAMPLE_ROWS; i++) out[i] = values[p[i]];
+  return out;
 }
 
 function checkRowCount(target: string, n: number): void {
@@ -265,13 +286,15 @@ interface Encoded {
   n: number;
   layout: Layout;
   binned: BinnedData;
-  linear: LinearRows;
+  /** Null when no linear model is trained or used (large tables). */
+  linear: LinearRows | null;
 }
 
 function encode(
   encs: ColumnEncoder[],
   columns: (ArrayLike<unknown> | undefined)[],
   n: number,
+  withLinear: boolean,
 ): Encoded {
   const layout = buildLayout(encs);
   const streams = parseStreams(encs, columns, n, false);
@@ -283,7 +306,7 @@ function encode(
     nBins: Int32Array.from(layout.features, (f) => f.nBins),
     isCat: Uint8Array.from(layout.features, (f) => (f.isCat ? 1 : 0)),
   };
-  return { n, layout, binned, linear: linearRows(layout, streams, n) };
+  return { n, layout, binned, linear: withLinear ? linearRows(layout, streams, n) : null };
 }
 
 /** The scoring parts of a model: raw score = linear part + GBM part (either may be absent). */
@@ -305,7 +328,7 @@ function scoreRows(m: ScoreModel, enc: Encoded, rows: Int32Array, K: number): Fl
   }
   if (m.linear) {
     const tmp = new Float64Array(enc.n * K);
-    predictLinearRows(m.linear, enc.linear, rows, tmp);
+    predictLinearRows(m.linear, enc.linear!, rows, tmp);
     for (let i = 0; i < nR; i++) for (let k = 0; k < K; k++) out[i * K + k] += tmp[rows[i] * K + k];
   }
   return out;
@@ -368,7 +391,24 @@ function analyze(
     classCal = fitClassCalibration(raw, yRows, K, nClasses, shift, level);
   }
   const accuracy = taskScore(task, yRows, raw, K, nClasses);
-  const importances = columnImportances(task, model, enc, rows, yRows, K, nClasses, classCal, rng);
+  let impRows = rows;
+  let impY = yRows;
+  if (rows.length > IMPORTANCE_MAX_ROWS) {
+    const p = permutation(rows.length, rng).slice(0, IMPORTANCE_MAX_ROWS);
+    impRows = Int32Array.from(p, (i) => rows[i]);
+    impY = Float64Array.from(p, (i) => yRows[i]);
+  }
+  const importances = columnImportances(
+    task,
+    model,
+    enc,
+    impRows,
+    impY,
+    K,
+    nClasses,
+    classCal,
+    rng,
+  );
   return { halfWidth, classCal, accuracy, importances };
 }
 
@@ -395,7 +435,12 @@ function columnImportances(
   const vb = new Uint8Array(nR * F);
   for (let i = 0; i < nR; i++) vb.set(bins.subarray(rows[i] * F, rows[i] * F + F), i * F);
   // Linear slots of each feature (same order as linearRows()).
-  const L = enc.linear;
+  const L: LinearRows = enc.linear ?? {
+    n: 0,
+    slots: 0,
+    idx: new Int32Array(0),
+    val: new Float64Array(0),
+  };
   const featSlot: number[] = [];
   const featWidth: number[] = [];
   let s0 = 0;
@@ -542,7 +587,7 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
   const rng = new Rng(settings.seed);
   progress(opts.onProgress, 1);
 
-  const ti = analyzeTarget(data, target);
+  const ti = analyzeTarget(data, target, settings.seed);
   const task = ti.task;
   const n = ti.keep.length;
   const nClasses = ti.classKeys ? ti.classKeys.length : 0;
@@ -572,7 +617,7 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
       return;
     }
     const col = ti.keep.map((r) => data.rows[r][j]);
-    const p = inferColumnType(name, col);
+    const p = inferColumnType(name, inferenceSample(col, settings.seed));
     if (ignored.has(name)) {
       features.push({ column: name, type: p.type, encoder: 'none', role: 'ignored' });
     } else if (p.type === 'identifier') {
@@ -601,7 +646,9 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
     if (f.role === 'input')
       f.encoder = encoderName(encs[inputProfiles.findIndex((p) => p.name === f.column)]);
   }
-  const enc = encode(encs, inputColumns, n);
+  const wantLinear =
+    settings.model === 'linear' || (settings.model === 'auto' && n <= LINEAR_MAX_ROWS);
+  const enc = encode(encs, inputColumns, n, wantLinear);
 
   let y = ti.y;
   let yScale: { mean: number; std: number } | null = null;
@@ -649,8 +696,8 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
   const params = gbmParams(settings, split.train.length);
   const fitLinear = (rows: Int32Array): LinearModel =>
     task === 'regression'
-      ? fitRidge(enc.linear, rows, y, null, enc.layout.linDims)
-      : fitLogistic(enc.linear, rows, y, nClasses, weight, enc.layout.linDims);
+      ? fitRidge(enc.linear!, rows, y, null, enc.layout.linDims)
+      : fitLogistic(enc.linear!, rows, y, nClasses, weight, enc.layout.linDims);
   let gbmCand: (typeof candidates)[number] | null = null;
   let linCand: (typeof candidates)[number] | null = null;
   if (settings.model !== 'linear') {
@@ -671,7 +718,7 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
     };
     candidates.push(gbmCand);
   }
-  if (settings.model !== 'gbm') {
+  if (wantLinear) {
     const c0 = now();
     const model: ScoreModel = { gbm: null, linear: fitLinear(split.train) };
     const valRaw = scoreRows(model, enc, split.val, K);
@@ -726,7 +773,7 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
   progress(opts.onProgress, 5);
   let finalModel = best.model;
   let halfWidth = analysis.halfWidth;
-  if (settings.refit && split.val.length > 0) {
+  if (settings.refit && split.val.length > 0 && n <= REFIT_MAX_ROWS) {
     // Refit on train + validation rows with the iteration count early stopping chose: more data,
     // same capacity (tree shape from the training-split size, as validated).
     const allRows = Int32Array.from({ length: n }, (_, i) => i);
@@ -810,8 +857,10 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
 // finetune
 // ---------------------------------------------------------------------------------------------
 
-/** Iterations added by a finetune when USING max_iterations is not given. */
+/** Iterations a finetune may add when USING max_iterations is not given (early stopping decides). */
 const FINETUNE_MAX_ITERATIONS = 200;
+/** ... and when there are too few new rows (< 10) for a validation split. */
+const FINETUNE_BLIND_ITERATIONS = 10;
 
 /**
  * Continues boosting from `base` on new rows: the encoders stay fixed (new categories map to the
@@ -882,7 +931,7 @@ export function finetune(
     return j < 0 ? undefined : keep.map((r) => data.rows[r][j]);
   });
   progress(opts.onProgress, 2);
-  const enc = encode(encs, columns, n);
+  const enc = encode(encs, columns, n, base.model.linear !== null);
   const nClasses = base.classes ? base.classes.keys.length : 0;
   const K = task === 'multiclass' ? nClasses : 1;
   let weight: Float64Array | null = null;
@@ -914,10 +963,15 @@ export function finetune(
     initGbm = emptyGBM(K);
   }
   const offset = baseLinear ? linearOffset(baseLinear, enc, K) : null;
+  // Without validation rows nothing stops the boosting, so only a few careful steps are taken
+  // unless USING max_iterations says otherwise.
+  const userIterations = Object.keys(usingIn).some((k) => k.toLowerCase() === 'max_iterations');
   const params = {
     ...gbmParams(settings, split.train.length),
     maxIterations:
-      usingIn.max_iterations !== undefined ? settings.maxIterations : FINETUNE_MAX_ITERATIONS,
+      split.val.length > 0 || userIterations
+        ? settings.maxIterations
+        : Math.min(settings.maxIterations, FINETUNE_BLIND_ITERATIONS),
   };
   const res = trainGBMWithOffset(
     enc.binned,
@@ -1059,7 +1113,7 @@ function linearOffset(m: LinearModel, enc: Encoded, K: number): Float64Array {
   const out = new Float64Array(enc.n * K);
   predictLinearRows(
     m,
-    enc.linear,
+    enc.linear!,
     Int32Array.from({ length: enc.n }, (_, i) => i),
     out,
   );

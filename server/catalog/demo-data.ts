@@ -8,7 +8,8 @@
  * Cleaning, documented in the README: home_rentals.sqft has two values written with a decimal
  * comma ("640,56"); the comma is read as a decimal point and the value rounded to whole square
  * feet so the column stays INTEGER. telco_churn.TotalCharges has 11 blank values; they become
- * NULL so the column is DOUBLE.
+ * NULL so the column is DOUBLE. Its Yes/No columns stay text as in the source (DuckDB's sniffer
+ * would otherwise read them as BOOLEAN).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +33,7 @@ export const DEMO_TABLES: { name: string; sql: string }[] = [
   {
     name: 'telco_churn',
     sql: `SELECT * REPLACE (TRY_CAST(NULLIF(trim(TotalCharges), '') AS DOUBLE) AS TotalCharges)
-          FROM ${csv('telco_customer_churn.csv', ", types = {'TotalCharges': 'VARCHAR'}")}`,
+          FROM ${csv('telco_customer_churn.csv', ", types = {'TotalCharges': 'VARCHAR'}, auto_type_candidates = ['BIGINT', 'DOUBLE', 'VARCHAR']")}`,
   },
   { name: 'concrete_strength', sql: `SELECT * FROM ${csv('concrete_strength.csv')}` },
   { name: 'diabetes', sql: `SELECT * FROM ${csv('diabetes_train.csv')}` },

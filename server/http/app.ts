@@ -4,9 +4,15 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ERROR_CODES, ServiceError } from '../errors';
-import type { Instance } from '../instance';
+import { VERSION, type Instance } from '../instance';
+import { authEnabled } from '../config';
 import { sendError, toServiceError } from './errors';
 import { registerAuth } from './auth';
+import { openApiRoutes, trackRoutes } from './openapi';
+import { modelRoutes } from './routes/models';
+import { projectRoutes } from './routes/projects';
+import { databaseRoutes } from './routes/databases';
+import { fileRoutes } from './routes/files';
 import { sqlRoutes } from './routes/sql';
 import { statusRoutes } from './routes/status';
 
@@ -40,6 +46,8 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     requestIdHeader: 'x-request-id',
   });
+  // First, so every route (plugins' too) is collected for the OpenAPI document and its test.
+  trackRoutes(app);
 
   // curl -d sends form-encoded by default and some scripts send text/plain: read them as JSON too,
   // so the body's content decides, with the same specific errors.
@@ -74,5 +82,10 @@ export async function buildApp(
   const auth = await registerAuth(app, instance.config);
   statusRoutes(app, instance, auth);
   sqlRoutes(app, instance);
+  databaseRoutes(app, instance);
+  await fileRoutes(app, instance);
+  projectRoutes(app, instance);
+  modelRoutes(app, instance);
+  openApiRoutes(app, { version: VERSION, authEnabled: authEnabled(instance.config) });
   return app;
 }

@@ -14,6 +14,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import * as contract from '../../src/api/contract';
 import {
   ErrorBody,
   LoginResponse,
@@ -318,7 +319,6 @@ type JsonObject = { [k: string]: Json };
 
 interface Named {
   schemas: Map<z.ZodType, string>;
-  used: Set<string>;
 }
 
 /** Rewrites zod's `$ref`s to shared definitions (`__shared#/$defs/x`) into components refs. */
@@ -402,8 +402,8 @@ export interface OpenApiOptions {
  */
 export function buildOpenApiDocument(routes: readonly ApiRoute[], opts: OpenApiOptions): JsonObject {
   const only = opts.registered ? new Set(opts.registered) : null;
-  const reqNamed: Named = { schemas: new Map(), used: new Set() };
-  const resNamed: Named = { schemas: new Map(), used: new Set() };
+  const reqNamed: Named = { schemas: new Map() };
+  const resNamed: Named = { schemas: new Map() };
   for (const [name, schema] of Object.entries(opts.names ?? {})) {
     reqNamed.schemas.set(schema, name);
     resNamed.schemas.set(schema, name);
@@ -413,7 +413,7 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], opts: OpenApiO
   const ref = (schema: z.ZodType, fallback: string, named: Named, entries: Map<string, z.ZodType>): Json => {
     let id = named.schemas.get(schema);
     if (!id) {
-      id = fallback;
+      id = fallback.charAt(0).toUpperCase() + fallback.slice(1);
       named.schemas.set(schema, id);
     }
     entries.set(id, schema);
@@ -489,4 +489,44 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], opts: OpenApiO
     },
     ...(opts.authEnabled ? { security: [{ session: [] }, { bearer: [] }] } : {}),
   };
+}
+
+// ---- GET /api/openapi.json ---------------------------------------------------------------------
+
+export const GET_OPENAPI = {
+  method: 'GET',
+  path: '/api/openapi.json',
+  operationId: 'getOpenApi',
+  tag: 'instance',
+  summary: 'This document',
+  responses: {
+    200: { description: 'OpenAPI 3.1 document of every registered route', schema: z.record(z.string(), z.unknown()) },
+    401: ERROR_RESPONSES.unauthorized,
+  },
+} as const satisfies ApiRoute;
+
+/** Contract exports that are zod schemas, by export name: the component names of the document. */
+function contractSchemaNames(): Record<string, z.ZodType> {
+  const out: Record<string, z.ZodType> = {};
+  for (const [name, value] of Object.entries(contract)) {
+    if (value instanceof z.ZodType) out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * The document of this app: every route served through `serve()` plus the foreign ones, limited
+ * to what is registered. Built on first request (when every route is registered) and kept.
+ */
+export function openApiDocument(app: FastifyInstance, opts: { version: string; authEnabled: boolean }): JsonObject {
+  return buildOpenApiDocument([...FOREIGN_ROUTES, ...servedRoutes(app)], {
+    ...opts,
+    registered: registeredRoutes(app),
+    names: contractSchemaNames(),
+  });
+}
+
+export function openApiRoutes(app: FastifyInstance, opts: { version: string; authEnabled: boolean }) {
+  let doc: JsonObject | undefined;
+  serve(app, GET_OPENAPI, async () => (doc ??= openApiDocument(app, opts)));
 }

@@ -119,7 +119,7 @@ export class IntegrationRegistry {
       parameters = { ...params };
     } else {
       const params = validateDuckDBParams(spec.parameters);
-      await this.attachDuckDB(spec.name, params);
+      await this.attachDuckDB(spec.name, { ...params });
       parameters = { ...params };
     }
     this.catalog.addIntegration({ name: spec.name, engine, parameters, created_at: new Date().toISOString() });

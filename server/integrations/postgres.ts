@@ -219,9 +219,13 @@ export class PostgresIntegration {
    * statement timeout (SET LOCAL statement_timeout, so PostgreSQL itself stops the work).
    */
   async query(sql: string, o: RemoteQueryOptions): Promise<RemoteResult> {
-    return this.inTransaction(o, async (client) => {
-      if (isQuery(sql)) {
-        await client.query({ text: `DECLARE __playground_cursor NO SCROLL CURSOR FOR ${sql}`, values: o.values });
+    const cursor = isQuery(sql);
+    const declare = 'DECLARE __playground_cursor NO SCROLL CURSOR FOR ';
+    // PostgreSQL's error positions count from the start of the DECLARE.
+    const position = o.position && cursor ? (offset: number) => o.position!(offset - declare.length) : o.position;
+    return this.inTransaction({ ...o, position }, async (client) => {
+      if (cursor) {
+        await client.query({ text: `${declare}${sql}`, values: o.values });
         const r = await client.query({ text: `FETCH FORWARD ${o.maxRows + 1} FROM __playground_cursor`, rowMode: 'array' });
         await client.query('CLOSE __playground_cursor');
         const truncated = r.rows.length > o.maxRows;

@@ -202,7 +202,7 @@ export function applyEdits(src: string, edits: Edit[]): { text: string; toSource
     text: out,
     toSource(offset: number) {
       for (const s of segments) {
-        if (offset >= s.outStart && offset < s.outStart + Math.max(1, s.len)) {
+        if (s.len > 0 && offset >= s.outStart && offset < s.outStart + s.len) {
           return s.copied ? s.srcStart + (offset - s.outStart) : s.srcStart;
         }
       }

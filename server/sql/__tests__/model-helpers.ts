@@ -3,7 +3,6 @@
  * must fail with a given code, and waiting for a training the way clients do it (polling the
  * models table), with a generous cap instead of timing assertions.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any -- SQL cells are dynamically typed; tests assert on their values */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,0 +1,212 @@
+/**
+ * The model REST endpoints: the spec's predict (operation 2) and describe (operation 3), also under
+ * the spec's `/v1/api` prefix, plus the model listing, lookup and DELETE that the real service and
+ * the playground's explorer use (DESIGN 3.2-3.4). Thin: every decision about models (casting,
+ * readiness, versions) is the ModelRegistry's; this file maps HTTP onto it.
+ *
+ * A `{model}` path segment may carry a version (`home_rentals_model.2`), as in MindsDB, where
+ * model names cannot contain dots.
+ */
+import type { FastifyInstance } from 'fastify';
+import {
+  DescribeRequest,
+  DescribeResponse,
+  ModelDetail,
+  ModelList,
+  ModelPathParams,
+  PredictRequest,
+  PredictResponse,
+  PredictRows,
+  ProjectPathParams,
+  type ModelInfo,
+} from '../../../src/api/contract';
+import { MODEL_COLUMNS, type ModelRef, type ModelRegistry, type ModelVersionRecord } from '../../catalog/models';
+import { ERROR_CODES, ServiceError, badInput } from '../../errors';
+import type { Instance } from '../../instance';
+import { ERROR_RESPONSES, issueMessages, serve, V1_PREFIX, type ApiRoute } from '../openapi';
+
+const notReady = {
+  description:
+    "The model is not `complete`: still generating/training (the message gives its status and phase) or failed (the message gives its error)",
+  schema: ERROR_RESPONSES.badInput.schema,
+};
+
+export const PREDICT = {
+  method: 'POST',
+  path: '/api/projects/{project}/models/{model}/predict',
+  operationId: 'predict',
+  tag: 'models',
+  summary: 'Predict with a model',
+  description:
+    'Body: a JSON array of row objects (`[{"sqft": 823, "location": "good"}]`), or the real service\'s `{"data": [...rows] | "<rows as a JSON string>", "params": {...}}` (`params` is accepted and ignored). Values are cast to the types the model was trained on (`"823"` -> 823). Columns the model does not know are a 400 (catches typos); columns it set aside as identifiers are fine. Supplying the target column fills `<target>_original` and `<target>_anomaly`. An empty array answers `[]`.',
+  prefixes: [V1_PREFIX],
+  params: ModelPathParams,
+  body: PredictRequest,
+  bodyRequired: true,
+  bodyDescription: 'Rows to predict',
+  responses: {
+    200: { description: 'One object per input row, in order (DESIGN 3.2)', schema: PredictResponse },
+    400: { ...ERROR_RESPONSES.badInput, description: 'Bad body, unknown column, or a value that cannot be cast (the message names column and row)' },
+    401: ERROR_RESPONSES.unauthorized,
+    404: ERROR_RESPONSES.notFound,
+    409: notReady,
+    413: ERROR_RESPONSES.tooLarge,
+    415: ERROR_RESPONSES.unsupportedType,
+  },
+} as const satisfies ApiRoute;
+
+export const DESCRIBE = {
+  method: 'GET',
+  path: '/api/projects/{project}/models/{model}/describe',
+  operationId: 'describe',
+  tag: 'models',
+  summary: 'Describe a model',
+  description:
+    'The attribute comes from a JSON body `{"attribute": "..."}` (spec; send `Content-Type: application/json`) or from `?attribute=` (browsers cannot send a GET body); the body wins. None: `[{accuracies, column_importances, inputs, outputs, model}]`. `info`: the same without `model`. `features`: `{column, type, encoder, role}` per column. `model`: `{name, performance, training_time, selected, accuracy_functions}` per candidate. `progress`: `{current, total, name}` (in any status).',
+  prefixes: [V1_PREFIX],
+  params: ModelPathParams,
+  query: DescribeRequest,
+  body: DescribeRequest,
+  bodyDescription: 'Optional: {"attribute": "info" | "features" | "model" | "progress"}',
+  responses: {
+    200: { description: 'Rows of the description', schema: DescribeResponse },
+    400: { ...ERROR_RESPONSES.badInput, description: 'Unknown attribute (the message lists the allowed ones) or bad body' },
+    401: ERROR_RESPONSES.unauthorized,
+    404: ERROR_RESPONSES.notFound,
+    409: notReady,
+    413: ERROR_RESPONSES.tooLarge,
+    415: ERROR_RESPONSES.unsupportedType,
+  },
+} as const satisfies ApiRoute;
+
+export const LIST_MODELS = {
+  method: 'GET',
+  path: '/api/projects/{project}/models',
+  operationId: 'listModels',
+  tag: 'models',
+  summary: "List a project's models, one entry per version",
+  prefixes: [V1_PREFIX],
+  params: ProjectPathParams,
+  responses: {
+    200: { description: 'Every version of every model, by name then version', schema: ModelList },
+    401: ERROR_RESPONSES.unauthorized,
+    404: { ...ERROR_RESPONSES.notFound, description: 'No such project' },
+  },
+} as const satisfies ApiRoute;
+
+export const GET_MODEL = {
+  method: 'GET',
+  path: '/api/projects/{project}/models/{model}',
+  operationId: 'getModel',
+  tag: 'models',
+  summary: 'One model: its active (or the named) version, with all versions',
+  prefixes: [V1_PREFIX],
+  params: ModelPathParams,
+  responses: {
+    200: { description: 'The version and `versions`, oldest first', schema: ModelDetail },
+    401: ERROR_RESPONSES.unauthorized,
+    404: ERROR_RESPONSES.notFound,
+  },
+} as const satisfies ApiRoute;
+
+export const DELETE_MODEL = {
+  method: 'DELETE',
+  path: '/api/projects/{project}/models/{model}',
+  operationId: 'deleteModel',
+  tag: 'models',
+  summary: 'Drop a model (every version) or one inactive version (`model.2`)',
+  description:
+    'Like `DROP MODEL`: a training in progress is cancelled. Dropping the active version alone is refused (400); drop the model, or activate another version first.',
+  prefixes: [V1_PREFIX],
+  params: ModelPathParams,
+  responses: {
+    204: { description: 'Dropped' },
+    400: { ...ERROR_RESPONSES.badInput, description: 'The named version is the active one' },
+    401: ERROR_RESPONSES.unauthorized,
+    404: ERROR_RESPONSES.notFound,
+  },
+} as const satisfies ApiRoute;
+
+export const MODEL_ROUTES: readonly ApiRoute[] = [LIST_MODELS, GET_MODEL, DELETE_MODEL, PREDICT, DESCRIBE];
+
+/** `{project, model}` path parameters -> a registry reference; `name.3` names version 3. */
+export function modelRef(params: { project: string; model: string }): ModelRef {
+  const m = /^(.+)\.(\d+)$/.exec(params.model);
+  return m ? { project: params.project, name: m[1], version: Number(m[2]) } : { project: params.project, name: params.model };
+}
+
+/** MindsDB's REST names for two of the models-table columns (see ModelInfo in the contract). */
+const REST_NAMES: Record<string, string> = {
+  select_data_query: 'fetch_data_query',
+  training_options: 'problem_definition',
+};
+
+/**
+ * A version as the REST endpoints show it: the same values as its row of `<project>.models` (so
+ * SQL and REST never disagree), keys in lower case, TRAINING_OPTIONS as an object.
+ */
+export function modelInfo(models: ModelRegistry, rec: ModelVersionRecord): ModelInfo {
+  const row = models.row(rec);
+  const out: Record<string, unknown> = {};
+  MODEL_COLUMNS.forEach((c, i) => {
+    const key = c.name.toLowerCase();
+    const v = row[i];
+    out[REST_NAMES[key] ?? key] = key === 'training_options' && typeof v === 'string' ? JSON.parse(v) : v;
+  });
+  return out as ModelInfo;
+}
+
+/**
+ * The rows of a predict body. The real service's `data` may be the rows as a JSON string; it is
+ * validated like an inline array, with errors prefixed by `data`.
+ */
+export function predictRows(body: PredictRequest): Record<string, unknown>[] {
+  if (Array.isArray(body)) return body;
+  if (typeof body.data !== 'string') return body.data;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.data);
+  } catch (err) {
+    throw badInput(`data is a string but not valid JSON: ${(err as Error).message}`);
+  }
+  const r = PredictRows.safeParse(parsed);
+  if (!r.success) throw new ServiceError(ERROR_CODES.BAD_INPUT, issueMessages(r.error.issues, ['data']).join('; '));
+  return r.data;
+}
+
+export function modelRoutes(app: FastifyInstance, instance: Instance) {
+  const models = instance.models;
+
+  serve(app, LIST_MODELS, async ({ params }) => {
+    const project = instance.catalog.requireProject(params.project);
+    return models.list(project).map((r) => modelInfo(models, r));
+  });
+
+  serve(app, GET_MODEL, async ({ params }) => {
+    const rec = models.get(modelRef(params));
+    return { ...modelInfo(models, rec), versions: models.versions(rec.project, rec.name).map((r) => modelInfo(models, r)) };
+  });
+
+  serve(app, DELETE_MODEL, async ({ params }, _req, reply) => {
+    const ref = modelRef(params);
+    if (ref.version === undefined) models.drop(ref);
+    else models.dropVersion({ ...ref, version: ref.version });
+    return reply.code(204).send();
+  });
+
+  serve(app, PREDICT, async ({ params, body }) => {
+    const ref = modelRef(params);
+    const rows = predictRows(body);
+    if (rows.length === 0) {
+      // Nothing to predict, but an unknown or unready model is still an error, not an empty success.
+      models.ready(ref);
+      return [];
+    }
+    return models.predict(ref, rows);
+  });
+
+  serve(app, DESCRIBE, async ({ params, query, body }) => {
+    const attribute = body?.attribute ?? query.attribute;
+    return models.describe(modelRef(params), attribute);
+  });
+}

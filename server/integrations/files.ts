@@ -1,0 +1,220 @@
+/**
+ * Uploaded files (`PUT /api/files/{name}`): each becomes table `files.<name>` in the attached
+ * `files.duckdb`. DuckDB reads the uploaded bytes itself (read_csv / read_parquet /
+ * read_json_auto) from a temporary file inside DATA_DIR (inside, so the SQL sandbox's
+ * allowed_directories covers it); nothing here parses CSV by hand.
+ *
+ * Atomic replacement: the rows go into a fresh `__upload_<random>` table first (one CREATE TABLE
+ * AS, atomic in DuckDB), and only then does one transaction drop the old table and rename the new
+ * one. A crash at any point leaves either the old table or the new one, plus at most a stray
+ * `__upload_*` table or temp file, which `sweepUploads` removes at the next start.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform, type Readable } from 'node:stream';
+import type { Catalog } from '../catalog/catalog';
+import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
+import { quoteIdent, quoteString } from '../sql/lexer';
+
+export const FILES_DB = 'files';
+const TEMP_PREFIX = '__upload_';
+/** Letters, digits and underscores only: a name is a table name and never a path. */
+const FILE_NAME_RE = /^[A-Za-z0-9_]{1,63}$/;
+/** Largest accepted upload. Uploads stream to disk, so this bounds disk use, not memory. */
+export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+
+export type UploadFormat = 'csv' | 'parquet' | 'json';
+
+export interface FileInfo {
+  name: string;
+  row_count: number;
+  columns: string[];
+}
+
+export function validateFileName(name: string): string {
+  if (!FILE_NAME_RE.test(name) || name.startsWith(TEMP_PREFIX)) {
+    throw new ServiceError(
+      ERROR_CODES.BAD_INPUT,
+      `Invalid file name '${name.slice(0, 80)}': use 1 to 63 letters, digits and underscores (no paths, dots or slashes)`,
+      400,
+    );
+  }
+  return name;
+}
+
+const uploadDir = (catalog: Catalog) => path.join(catalog.dataDir, 'uploads');
+const table = (name: string) => `${quoteIdent(FILES_DB)}.main.${quoteIdent(name)}`;
+
+/** Removes what an interrupted upload left: temp files and `__upload_*` tables. */
+export async function sweepUploads(catalog: Catalog): Promise<void> {
+  fs.rmSync(uploadDir(catalog), { recursive: true, force: true });
+  const rows = await catalog.engine.rows(
+    `SELECT table_name FROM information_schema.tables WHERE table_catalog = '${FILES_DB}' AND table_schema = 'main' AND starts_with(table_name, '${TEMP_PREFIX}')`,
+  );
+  for (const [t] of rows) await catalog.engine.exec(`DROP TABLE IF EXISTS ${table(String(t))}`);
+}
+
+export interface ReceivedUpload {
+  file: string;
+  bytes: number;
+  /** The first bytes, for format detection. */
+  head: Buffer;
+}
+
+/**
+ * Streams an upload body to a temp file in DATA_DIR/uploads, counting bytes against the limit
+ * (the HTTP body limit does not apply to streamed bodies).
+ */
+export async function receiveUpload(catalog: Catalog, body: Readable, limitBytes = MAX_UPLOAD_BYTES): Promise<ReceivedUpload> {
+  fs.mkdirSync(uploadDir(catalog), { recursive: true });
+  const file = path.join(uploadDir(catalog), `.upload-${process.pid}-${crypto.randomBytes(6).toString('hex')}`);
+  let bytes = 0;
+  const heads: Buffer[] = [];
+  let headLen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      if (bytes > limitBytes) {
+        done(new ServiceError(ERROR_CODES.TOO_LARGE, `The file is larger than the upload limit (${limitBytes} bytes)`));
+        return;
+      }
+      if (headLen < 65536) {
+        heads.push(chunk);
+        headLen += chunk.length;
+      }
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(body, counter, fs.createWriteStream(file));
+  } catch (err) {
+    fs.rmSync(file, { force: true });
+    throw err instanceof ServiceError ? err : badInput(`The upload was interrupted: ${(err as Error).message}`);
+  }
+  return { file, bytes, head: Buffer.concat(heads).subarray(0, 65536) };
+}
+
+/** The format from the Content-Type or file name when they say, else from the bytes. */
+export function detectFormat(head: Buffer, hints: { contentType?: string; filename?: string } = {}): UploadFormat {
+  const ct = (hints.contentType ?? '').toLowerCase().split(';')[0].trim();
+  const ext = path.extname(hints.filename ?? '').toLowerCase();
+  if (ct.includes('parquet') || ext === '.parquet') return 'parquet';
+  if (ct === 'application/json' || ct === 'application/x-ndjson' || ext === '.json' || ext === '.jsonl' || ext === '.ndjson') return 'json';
+  if (ct === 'text/csv' || ct === 'text/tab-separated-values' || ext === '.csv' || ext === '.tsv' || ext === '.txt') return 'csv';
+  if (head.subarray(0, 4).toString('latin1') === 'PAR1') return 'parquet';
+  const first = head.toString('utf8').trimStart()[0];
+  if (first === '[' || first === '{') return 'json';
+  return 'csv';
+}
+
+/** Text files must be UTF-8 without NUL bytes: anything else is binary, not CSV/JSON. */
+function assertText(head: Buffer, format: UploadFormat): void {
+  const binary = () =>
+    badInput(`The file is not ${format.toUpperCase()} text: it contains binary data (upload CSV, JSON or Parquet)`);
+  if (head.includes(0)) throw binary();
+  // Cut a multi-byte character the 64 KB sample may have split.
+  let end = head.length;
+  for (let k = 0; k < 3 && end > 0 && (head[end - 1] & 0xc0) === 0x80; k++) end--;
+  if (end > 0 && head[end - 1] >= 0xc0) end--;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(head.subarray(0, end));
+  } catch {
+    throw binary();
+  }
+  const text = head.toString('utf8');
+  const controls = (text.match(/[\x01-\x08\x0e-\x1f\x7f]/g) ?? []).length;
+  if (controls > Math.max(8, text.length / 100)) throw binary();
+}
+
+function reader(file: string, format: UploadFormat): string {
+  const f = quoteString(file);
+  switch (format) {
+    case 'csv':
+      return `read_csv(${f}, header = true, auto_detect = true)`;
+    case 'parquet':
+      return `read_parquet(${f})`;
+    case 'json':
+      return `read_json_auto(${f})`;
+  }
+}
+
+/**
+ * Loads an uploaded temp file as `files.<name>` (replacing it atomically) and removes the temp
+ * file. Empty files, binary data, unreadable content and zero columns are specific 400 errors.
+ */
+export async function importUpload(catalog: Catalog, name: string, up: ReceivedUpload, format: UploadFormat): Promise<FileInfo> {
+  const engine = catalog.engine;
+  const tmp = `${TEMP_PREFIX}${crypto.randomBytes(6).toString('hex')}`;
+  try {
+    validateFileName(name);
+    if (up.bytes === 0 || (format !== 'parquet' && up.head.toString('utf8').trim() === '')) {
+      throw badInput('The file is empty: there is nothing to load');
+    }
+    if (format !== 'parquet') assertText(up.head, format);
+    try {
+      await engine.exec(`CREATE TABLE ${table(tmp)} AS SELECT * FROM ${reader(up.file, format)}`);
+    } catch (err) {
+      const msg = (err instanceof Error ? err.message : String(err)).split('\n')[0].replace(/ \(line \d+, column \d+\)$/, '');
+      throw badInput(`Cannot read the file as ${format.toUpperCase()}: ${msg.replaceAll(up.file, '<upload>')}`);
+    }
+    const columns = await columnsOf(catalog, tmp);
+    if (columns.length === 0) throw badInput('The file has no columns');
+    await engine.withConnection(async (conn) => {
+      await conn.run('BEGIN TRANSACTION');
+      try {
+        await conn.run(`DROP TABLE IF EXISTS ${table(name)}`);
+        await conn.run(`ALTER TABLE ${table(tmp)} RENAME TO ${quoteIdent(name)}`);
+        await conn.run('COMMIT');
+      } catch (err) {
+        await conn.run('ROLLBACK').catch(() => undefined);
+        const msg = err instanceof Error ? err.message : String(err);
+        throw new ServiceError(
+          /conflict/i.test(msg) ? ERROR_CODES.CONFLICT : ERROR_CODES.BAD_INPUT,
+          `Cannot replace file '${name}': ${msg.split('\n')[0]}`,
+        );
+      }
+    });
+    const [[count]] = await engine.rows(`SELECT count(*) FROM ${table(name)}`);
+    return { name, row_count: Number(count), columns };
+  } finally {
+    fs.rmSync(up.file, { force: true });
+    await engine.exec(`DROP TABLE IF EXISTS ${table(tmp)}`).catch(() => undefined);
+  }
+}
+
+async function columnsOf(catalog: Catalog, name: string): Promise<string[]> {
+  const rows = await catalog.engine.rows(
+    `SELECT column_name FROM information_schema.columns
+     WHERE table_catalog = '${FILES_DB}' AND table_schema = 'main' AND table_name = $name ORDER BY ordinal_position`,
+    { name },
+  );
+  return rows.map((r) => String(r[0]));
+}
+
+export async function listFiles(catalog: Catalog): Promise<FileInfo[]> {
+  const tables = await catalog.engine.rows(
+    `SELECT table_name FROM information_schema.tables
+     WHERE table_catalog = '${FILES_DB}' AND table_schema = 'main' AND NOT starts_with(table_name, '${TEMP_PREFIX}')
+     ORDER BY table_name`,
+  );
+  const out: FileInfo[] = [];
+  for (const [t] of tables) {
+    const name = String(t);
+    const [[count]] = await catalog.engine.rows(`SELECT count(*) FROM ${table(name)}`);
+    out.push({ name, row_count: Number(count), columns: await columnsOf(catalog, name) });
+  }
+  return out;
+}
+
+export async function deleteFile(catalog: Catalog, name: string): Promise<void> {
+  validateFileName(name);
+  const found = await catalog.engine.rows(
+    `SELECT table_name FROM information_schema.tables
+     WHERE table_catalog = '${FILES_DB}' AND table_schema = 'main' AND lower(table_name) = lower($name)`,
+    { name },
+  );
+  if (found.length === 0) throw notFound(`File '${name}' does not exist`);
+  await catalog.engine.exec(`DROP TABLE ${table(String(found[0][0]))}`);
+}
