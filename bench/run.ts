@@ -13,6 +13,7 @@ const suites: Suite[] = [
   { name: 'predict', run: async () => (await import('./predict')).runPredictBench() },
   { name: 'ui', run: async () => (await import('./ui')).runUiBench() },
   { name: 'soak', run: async () => (await import('./soak')).runSoakBench() },
+  { name: 'pg', run: async () => (await import('./pg')).runPgBench() },
 ];
 
 function fmt(v: number) {

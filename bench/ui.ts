@@ -27,8 +27,14 @@ const root = join(import.meta.dirname, '..');
 export function firstLoadScripts(indexHtml: string): string[] {
   const out = new Set<string>();
   for (const m of indexHtml.matchAll(/<script\b[^>]*\bsrc="([^"]+\.js)"[^>]*>/g)) out.add(m[1]);
-  for (const m of indexHtml.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+\.js)"[^>]*>/g)) out.add(m[1]);
-  for (const m of indexHtml.matchAll(/<link\b[^>]*\bhref="([^"]+\.js)"[^>]*\brel="modulepreload"[^>]*>/g)) out.add(m[1]);
+  for (const m of indexHtml.matchAll(
+    /<link\b[^>]*\brel="modulepreload"[^>]*\bhref="([^"]+\.js)"[^>]*>/g,
+  ))
+    out.add(m[1]);
+  for (const m of indexHtml.matchAll(
+    /<link\b[^>]*\bhref="([^"]+\.js)"[^>]*\brel="modulepreload"[^>]*>/g,
+  ))
+    out.add(m[1]);
   return [...out];
 }
 
@@ -36,7 +42,8 @@ export function firstLoadGzipBytes(distDir: string): { bytes: number; files: str
   const html = readFileSync(join(distDir, 'index.html'), 'utf8');
   const files = firstLoadScripts(html);
   let bytes = 0;
-  for (const f of files) bytes += gzipSync(readFileSync(join(distDir, f.replace(/^\//, '')))).length;
+  for (const f of files)
+    bytes += gzipSync(readFileSync(join(distDir, f.replace(/^\//, '')))).length;
   return { bytes, files };
 }
 
@@ -93,9 +100,11 @@ function measureInPage(): Promise<{ firstRows: number; scrolled: number }> {
     const deadline = t0 + 30_000;
     const rowsAbove = (min: number) =>
       [...document.querySelectorAll('[role="row"][aria-rowindex]')].some(
-        (r) => Number(r.getAttribute('aria-rowindex')) > min && r.querySelector('[role="gridcell"]'),
+        (r) =>
+          Number(r.getAttribute('aria-rowindex')) > min && r.querySelector('[role="gridcell"]'),
       );
-    const mark = (name: string) => performance.getEntriesByName(name).find((e) => e.startTime >= t0);
+    const mark = (name: string) =>
+      performance.getEntriesByName(name).find((e) => e.startTime >= t0);
     const waitRendered = () => {
       if (performance.now() > deadline) return reject(new Error('grid did not render'));
       const resp = mark('sql-response-end');
@@ -103,12 +112,17 @@ function measureInPage(): Promise<{ firstRows: number; scrolled: number }> {
         return requestAnimationFrame(waitRendered);
       }
       const firstRows = performance.now() - resp.startTime;
-      const vps = [...document.querySelectorAll<HTMLElement>('.ag-body-viewport, .ag-body-vertical-scroll-viewport')];
+      const vps = [
+        ...document.querySelectorAll<HTMLElement>(
+          '.ag-body-viewport, .ag-body-vertical-scroll-viewport',
+        ),
+      ];
       const vp = vps.find((v) => v.scrollHeight > v.clientHeight + 10);
       if (!vp) return reject(new Error('no scrollable grid viewport'));
       vp.scrollTop = vp.scrollHeight / 2;
       const waitScrolled = () => {
-        if (performance.now() > deadline) return reject(new Error('rows did not render after scrolling'));
+        if (performance.now() > deadline)
+          return reject(new Error('rows did not render after scrolling'));
         if (!rowsAbove(40_000)) return requestAnimationFrame(waitScrolled);
         resolve({ firstRows, scrolled: performance.now() - resp.startTime });
       };
@@ -136,7 +150,13 @@ export async function runUiBench(): Promise<BenchLine[]> {
 
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-gpu',
+      ],
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -184,7 +204,10 @@ export async function runUiBench(): Promise<BenchLine[]> {
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   runUiBench().then(
     (lines) => {
-      for (const l of lines) console.log(`${l.name}: ${l.value.toFixed(1)} ${l.unit} (target ${l.target}) ${l.pass ? 'ok' : 'MISS'}`);
+      for (const l of lines)
+        console.log(
+          `${l.name}: ${l.value.toFixed(1)} ${l.unit} (target ${l.target}) ${l.pass ? 'ok' : 'MISS'}`,
+        );
     },
     (e) => {
       console.error(e);

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { editorText, openApp, resultStatus, setSql } from './helpers';
 
-test('explorer: browse to a table, insert its name, and run SELECT * LIMIT 100', async ({ page }) => {
+test('explorer: browse to a table, insert its name, and run SELECT * LIMIT 100', async ({
+  page,
+}) => {
   await openApp(page);
   const tree = page.getByRole('tree', { name: 'Databases' });
   await tree.getByRole('button', { name: 'Expand example_db' }).click();
@@ -17,14 +19,19 @@ test('explorer: browse to a table, insert its name, and run SELECT * LIMIT 100',
   // Click inserts the qualified name at the cursor.
   await setSql(page, 'SELECT count(*) FROM ');
   await table.getByRole('button', { name: 'home_rentals', exact: true }).click();
-  await expect(editorText(page)).toContainText('SELECT count(*) FROM example_db.demo_data.home_rentals');
+  await expect(editorText(page)).toContainText(
+    'SELECT count(*) FROM example_db.demo_data.home_rentals',
+  );
 
   // Hover action: SELECT * ... LIMIT 100 in a new tab.
   await table.locator('.tree-row').first().hover();
   await table
     .getByRole('button', { name: 'SELECT * FROM example_db.demo_data.home_rentals LIMIT 100' })
     .click();
-  await expect(page.getByRole('tab', { name: /home_rentals/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: /home_rentals/ })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
   await expect(resultStatus(page)).toContainText('100 rows · 8 columns');
 });
 
@@ -35,6 +42,8 @@ test('explorer refreshes after DDL', async ({ page }) => {
   await expect(tree.getByRole('treeitem', { name: 'e2e_view_t' })).toHaveCount(0);
   await setSql(page, 'CREATE TABLE files.e2e_view_t AS SELECT 1 AS x');
   await page.keyboard.press('ControlOrMeta+Enter');
-  await expect(page.getByRole('status').filter({ hasText: /Statement executed|affected/ })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: /Statement executed|affected/ }),
+  ).toBeVisible();
   await expect(tree.getByRole('treeitem', { name: 'e2e_view_t' })).toBeVisible();
 });

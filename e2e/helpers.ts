@@ -31,7 +31,10 @@ export function resultStatus(page: Page) {
 
 /** Data rows of the grid (the header row excluded). */
 export function dataRows(page: Page) {
-  return page.getByRole('grid').getByRole('row').filter({ has: page.getByRole('gridcell') });
+  return page
+    .getByRole('grid')
+    .getByRole('row')
+    .filter({ has: page.getByRole('gridcell') });
 }
 
 /** Texts of one column's rendered cells in row order (AG Grid's DOM order is not row order). */

@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { openApp, resultStatus, setSql, queryError } from './helpers';
 
-test('history lists runs with their outcome, is searchable, and re-runs a query', async ({ page }) => {
+test('history lists runs with their outcome, is searchable, and re-runs a query', async ({
+  page,
+}) => {
   await openApp(page);
   await setSql(page, 'SELECT 7 AS seven');
   await page.keyboard.press('ControlOrMeta+Enter');

@@ -1,10 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { dataRows, editorInput, openApp, resultStatus } from './helpers';
 
-test('a newcomer types a query, presses Ctrl+Enter and sees 10 rows with headers and status', async ({ page }) => {
+test('a newcomer types a query, presses Ctrl+Enter and sees 10 rows with headers and status', async ({
+  page,
+}) => {
   await openApp(page);
-  await expect(page.getByRole('heading', { name: 'Run a query to see results here' })).toBeVisible();
-  await expect(page.getByRole('list', { name: 'Example queries' }).getByRole('button')).not.toHaveCount(0);
+  await expect(
+    page.getByRole('heading', { name: 'Run a query to see results here' }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('list', { name: 'Example queries' }).getByRole('button'),
+  ).not.toHaveCount(0);
 
   await editorInput(page).focus();
   await page.keyboard.type('SELECT * FROM example_db.demo_data.home_rentals LIMIT 10');

@@ -14,7 +14,9 @@ test('Ctrl+Shift+Enter runs a script; USE switches the tab database', async ({ p
   await expect(page.getByRole('columnheader', { name: 'rental_price' })).toBeVisible();
 });
 
-test('a script stops at the first error and shows the last result and the error', async ({ page }) => {
+test('a script stops at the first error and shows the last result and the error', async ({
+  page,
+}) => {
   await openApp(page);
   await setSql(page, 'SELECT 1 AS first;\nSELEC 2;\nSELECT 3 AS third;');
   await page.keyboard.press('ControlOrMeta+Shift+Enter');

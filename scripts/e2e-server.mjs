@@ -88,7 +88,9 @@ function stop(code = 0) {
     done();
   }, 5000);
   force.unref();
-  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.on('exit', r))))).then(done);
+  Promise.all(
+    children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.on('exit', r)))),
+  ).then(done);
 }
 
 process.on('SIGINT', () => stop(0));
@@ -107,18 +109,26 @@ async function main() {
 
   if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(join(root, 'dist/index.html'))) {
     log('vite build');
-    const b = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...baseEnv, PORT: String(instancePort) },
-    });
+    const b = spawnSync(
+      process.execPath,
+      ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'],
+      {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...baseEnv, PORT: String(instancePort) },
+      },
+    );
     if (b.status !== 0) throw new Error('vite build failed');
   }
   await waitFor(`http://127.0.0.1:${instancePort}/api/status`, 'the instance');
-  start('preview', ['node_modules/vite/bin/vite.js', 'preview', '--port', String(uiPort), '--strictPort'], {
-    PORT: String(instancePort),
-    UI_PORT: String(uiPort),
-  });
+  start(
+    'preview',
+    ['node_modules/vite/bin/vite.js', 'preview', '--port', String(uiPort), '--strictPort'],
+    {
+      PORT: String(instancePort),
+      UI_PORT: String(uiPort),
+    },
+  );
   await waitFor(`http://127.0.0.1:${uiPort}/api/status`, 'vite preview');
   log(`READY http://127.0.0.1:${uiPort}`);
 }

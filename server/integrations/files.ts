@@ -161,6 +161,10 @@ export async function importUpload(catalog: Catalog, name: string, up: ReceivedU
     }
     const columns = await columnsOf(catalog, tmp);
     if (columns.length === 0) throw badInput('The file has no columns');
+    if (format === 'json' && columns.length === 1 && (await isJsonFallback(catalog, tmp))) {
+      // read_json_auto found no records with fields (`[]`, `{}`, scalars) and fell back to one raw column.
+      throw badInput('The file has no columns: expected a JSON array of objects (or one object per line) with named fields');
+    }
     await engine.withConnection(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
       try {
@@ -191,6 +195,15 @@ async function columnsOf(catalog: Catalog, name: string): Promise<string[]> {
     { name },
   );
   return rows.map((r) => String(r[0]));
+}
+
+async function isJsonFallback(catalog: Catalog, name: string): Promise<boolean> {
+  const rows = await catalog.engine.rows(
+    `SELECT column_name, data_type FROM information_schema.columns
+     WHERE table_catalog = '${FILES_DB}' AND table_schema = 'main' AND table_name = $name`,
+    { name },
+  );
+  return rows.length === 1 && rows[0][0] === 'json' && /^(JSON|MAP\(VARCHAR, JSON\))$/.test(String(rows[0][1]));
 }
 
 export async function listFiles(catalog: Catalog): Promise<FileInfo[]> {

@@ -43,7 +43,13 @@ describe('parseTables', () => {
         ],
       }),
     ).toEqual([
-      { db: 'example_db', schema: 'demo_data', name: 'home_rentals', kind: 'table', rawType: 'BASE TABLE' },
+      {
+        db: 'example_db',
+        schema: 'demo_data',
+        name: 'home_rentals',
+        kind: 'table',
+        rawType: 'BASE TABLE',
+      },
       { db: 'example_db', name: 'v', kind: 'view', rawType: 'VIEW' },
     ]);
     expect(tableKind('MODEL')).toBe('model');
@@ -59,7 +65,13 @@ describe('parseColumns', () => {
         data: [['example_db', 'demo_data', 'home_rentals', 'sqft', 'INTEGER']],
       }),
     ).toEqual([
-      { db: 'example_db', schema: 'demo_data', table: 'home_rentals', name: 'sqft', dataType: 'INTEGER' },
+      {
+        db: 'example_db',
+        schema: 'demo_data',
+        table: 'home_rentals',
+        name: 'sqft',
+        dataType: 'INTEGER',
+      },
     ]);
   });
   it('uses TABLE_SCHEMA as the database when the catalog is def (MindsDB)', () => {
@@ -78,7 +90,17 @@ describe('parseColumns', () => {
 describe('parseModels', () => {
   it('reads mindsdb.models and keeps one row per model (the active version)', () => {
     const models = parseModels('mindsdb', {
-      column_names: ['NAME', 'ENGINE', 'PROJECT', 'ACTIVE', 'VERSION', 'STATUS', 'ACCURACY', 'PREDICT', 'ERROR'],
+      column_names: [
+        'NAME',
+        'ENGINE',
+        'PROJECT',
+        'ACTIVE',
+        'VERSION',
+        'STATUS',
+        'ACCURACY',
+        'PREDICT',
+        'ERROR',
+      ],
       data: [
         ['rentals', 'lightwood', 'mindsdb', false, 1, 'complete', 0.99, 'rental_price', null],
         ['rentals', 'lightwood', 'mindsdb', true, 2, 'training', null, 'rental_price', null],
@@ -86,8 +108,26 @@ describe('parseModels', () => {
       ],
     });
     expect(models).toEqual([
-      { project: 'mindsdb', name: 'churn', status: 'error', version: 1, active: true, predict: 'churn', accuracy: null, error: 'boom' },
-      { project: 'mindsdb', name: 'rentals', status: 'training', version: 2, active: true, predict: 'rental_price', accuracy: null, error: null },
+      {
+        project: 'mindsdb',
+        name: 'churn',
+        status: 'error',
+        version: 1,
+        active: true,
+        predict: 'churn',
+        accuracy: null,
+        error: 'boom',
+      },
+      {
+        project: 'mindsdb',
+        name: 'rentals',
+        status: 'training',
+        version: 2,
+        active: true,
+        predict: 'rental_price',
+        accuracy: null,
+        error: null,
+      },
     ]);
   });
 });

@@ -137,7 +137,9 @@ export function parseModels(project: string, t: Table): ModelInfo[] {
     name: str(r[name]),
     status: status >= 0 ? str(r[status]) || 'unknown' : 'unknown',
     ...(version >= 0 && r[version] != null ? { version: Number(r[version]) } : {}),
-    ...(active >= 0 && r[active] != null ? { active: r[active] === true || r[active] === 'true' || r[active] === 1 } : {}),
+    ...(active >= 0 && r[active] != null
+      ? { active: r[active] === true || r[active] === 'true' || r[active] === 1 }
+      : {}),
     ...(predict >= 0 && r[predict] != null ? { predict: str(r[predict]) } : {}),
     ...(accuracy >= 0 ? { accuracy: r[accuracy] == null ? null : Number(r[accuracy]) } : {}),
     ...(error >= 0 ? { error: r[error] == null ? null : str(r[error]) } : {}),
@@ -146,7 +148,11 @@ export function parseModels(project: string, t: Table): ModelInfo[] {
   const byName = new Map<string, ModelInfo>();
   for (const m of models) {
     const prev = byName.get(m.name);
-    if (!prev || (m.active && !prev.active) || (!prev.active && (m.version ?? 0) > (prev.version ?? 0))) {
+    if (
+      !prev ||
+      (m.active && !prev.active) ||
+      (!prev.active && (m.version ?? 0) > (prev.version ?? 0))
+    ) {
       byName.set(m.name, m);
     }
   }
@@ -166,5 +172,8 @@ export function quoteString(value: string): string {
 
 /** Dotted, quoted name of a table: `db.schema.table` or `db.table`. */
 export function qualifiedName(parts: ReadonlyArray<string | undefined>): string {
-  return parts.filter((p): p is string => !!p).map(quoteIdent).join('.');
+  return parts
+    .filter((p): p is string => !!p)
+    .map(quoteIdent)
+    .join('.');
 }

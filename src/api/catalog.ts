@@ -69,7 +69,11 @@ export function filterTableColumns(
 }
 
 /** The columns of one table (explorer). */
-export function tableColumnsQueryOptions(db: string, schema: string | undefined, tableName: string) {
+export function tableColumnsQueryOptions(
+  db: string,
+  schema: string | undefined,
+  tableName: string,
+) {
   return queryOptions({
     queryKey: catalogKeys.tableColumns(db, schema, tableName),
     queryFn: async ({ signal }) =>
@@ -91,7 +95,10 @@ export function modelsQueryOptions(project: string) {
   return queryOptions({
     queryKey: catalogKeys.models(project),
     queryFn: async ({ signal }) =>
-      parseModels(project, await table(`SELECT * FROM ${qualifiedName([project, 'models'])}`, signal)),
+      parseModels(
+        project,
+        await table(`SELECT * FROM ${qualifiedName([project, 'models'])}`, signal),
+      ),
     staleTime: 5_000,
     retry: false,
     // Training models change status: poll while any is in progress.

@@ -57,7 +57,11 @@ export const SqlErrorResponse = z.object({
   error_code: z.number().int(),
   error_message: z.string(),
 });
-export const SqlQueryResponse = z.discriminatedUnion('type', [SqlTableResponse, SqlOkResponse, SqlErrorResponse]);
+export const SqlQueryResponse = z.discriminatedUnion('type', [
+  SqlTableResponse,
+  SqlOkResponse,
+  SqlErrorResponse,
+]);
 export type SqlTableResponse = z.infer<typeof SqlTableResponse>;
 export type SqlOkResponse = z.infer<typeof SqlOkResponse>;
 export type SqlErrorResponse = z.infer<typeof SqlErrorResponse>;
@@ -160,7 +164,13 @@ export const ModelDetail = ModelInfo.extend({ versions: z.array(ModelInfo) });
 export type ModelDetail = z.infer<typeof ModelDetail>;
 
 const jsonTypeName = (v: unknown) =>
-  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'an array'
+      : typeof v === 'object'
+        ? 'an object'
+        : `a ${typeof v}`;
 
 /**
  * One input row of a prediction: column name -> value. Values are cast to the types the model
@@ -189,7 +199,9 @@ export const PredictEnvelope = z.object({
         : `data must be an array of row objects or a JSON string of one, got ${jsonTypeName(iss.input)}`,
   }),
   params: z
-    .record(z.string(), z.unknown(), { error: (iss) => `params must be an object, got ${jsonTypeName(iss.input)}` })
+    .record(z.string(), z.unknown(), {
+      error: (iss) => `params must be an object, got ${jsonTypeName(iss.input)}`,
+    })
     .optional(),
 });
 export const PredictRequest = z.union([PredictRows, PredictEnvelope], {
@@ -236,7 +248,9 @@ export const DescribeRequest = z
     attribute: z
       .string({ error: (iss) => `attribute must be a string, got ${jsonTypeName(iss.input)}` })
       .optional()
-      .describe(`What to describe: ${DESCRIBE_ATTRIBUTE_NAMES.join(', ')}; none for the summary row`),
+      .describe(
+        `What to describe: ${DESCRIBE_ATTRIBUTE_NAMES.join(', ')}; none for the summary row`,
+      ),
   })
   .loose();
 export type DescribeRequest = z.infer<typeof DescribeRequest>;
@@ -319,4 +333,7 @@ export type FileList = z.infer<typeof FileList>;
 /** `{name}` of PUT/DELETE /api/files/{name}: letters, digits and underscores, never a path. */
 export const FileName = z
   .string()
-  .regex(/^[A-Za-z0-9_]{1,63}$/, 'a file name uses 1 to 63 letters, digits and underscores (no paths, dots or slashes)');
+  .regex(
+    /^[A-Za-z0-9_]{1,63}$/,
+    'a file name uses 1 to 63 letters, digits and underscores (no paths, dots or slashes)',
+  );

@@ -51,19 +51,29 @@ export async function requestJson<S extends z.ZodType>(
       method,
       signal,
       credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { 'content-type': 'application/json', accept: 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
     if (isAbortError(e)) throw e;
-    throw new ApiError(`Cannot reach the instance (${INSTANCE_TARGET}): the network request failed.`, 'network');
+    throw new ApiError(
+      `Cannot reach the instance (${INSTANCE_TARGET}): the network request failed.`,
+      'network',
+    );
   }
   let text: string;
   try {
     text = await res.text();
   } catch (e) {
     if (isAbortError(e)) throw e;
-    throw new ApiError(`The connection to the instance was lost while reading the response.`, 'network', res.status);
+    throw new ApiError(
+      `The connection to the instance was lost while reading the response.`,
+      'network',
+      res.status,
+    );
   }
   onBodyReceived?.();
   let json: unknown;
@@ -88,7 +98,11 @@ function describeHttpFailure(res: Response, text: string, json?: unknown): strin
       ? String((json as { error_message: unknown }).error_message)
       : json && typeof json === 'object' && 'message' in json
         ? String((json as { message: unknown }).message)
-        : text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+        : text
+            .replace(/<[^>]+>/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 200);
   if (res.status === 502 || res.status === 503 || res.status === 504) {
     return `The instance (${INSTANCE_TARGET}) is not reachable (HTTP ${res.status}).${detail ? ` ${detail}` : ''}`;
   }

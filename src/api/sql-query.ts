@@ -12,7 +12,12 @@ export interface RunSqlInput {
   markResponse?: boolean;
 }
 
-export function runSql({ query, context, signal, markResponse }: RunSqlInput): Promise<SqlQueryResponse> {
+export function runSql({
+  query,
+  context,
+  signal,
+  markResponse,
+}: RunSqlInput): Promise<SqlQueryResponse> {
   return requestJson('/api/sql/query', SqlQueryResponse, {
     method: 'POST',
     body: context ? { query, context } : { query },

@@ -16,7 +16,14 @@ import { preloadResultGrid, ResultsPanel } from '../features/results/ResultsPane
 import type { SqlEditorHandle } from '../features/sql-editor/SqlEditor';
 import { planRun, type RunMode } from '../features/sql-editor/run-plan';
 import { TabBar } from '../features/tabs/TabBar';
-import { activateTab, activeTab, addTab, closeTab, moveTab, updateTab } from '../features/tabs/tab-store';
+import {
+  activateTab,
+  activeTab,
+  addTab,
+  closeTab,
+  moveTab,
+  updateTab,
+} from '../features/tabs/tab-store';
 import { useStore } from '../lib/use-store';
 import { createCompletionSource } from './completion-source';
 import { EXAMPLES } from './examples';
@@ -31,7 +38,12 @@ const SqlEditor = lazy(() => import('../features/sql-editor/SqlEditor'));
 
 function isTypingTarget(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
-  return !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) || !!el.closest?.('.monaco-editor'));
+  return (
+    !!el &&
+    (el.isContentEditable ||
+      /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) ||
+      !!el.closest?.('.monaco-editor'))
+  );
 }
 
 export function App() {
@@ -87,7 +99,8 @@ export function App() {
         else if (e.code === 'KeyW') {
           runner.forget(s.activeId);
           tabStore.set(closeTab(s, s.activeId));
-        } else if (e.key === 'ArrowRight' && i < s.tabs.length - 1) tabStore.set(activateTab(s, s.tabs[i + 1].id));
+        } else if (e.key === 'ArrowRight' && i < s.tabs.length - 1)
+          tabStore.set(activateTab(s, s.tabs[i + 1].id));
         else if (e.key === 'ArrowLeft' && i > 0) tabStore.set(activateTab(s, s.tabs[i - 1].id));
         else return;
         e.preventDefault();
@@ -121,7 +134,12 @@ export function App() {
         </div>
         <nav className="views" aria-label="Views">
           {VIEWS.map((v) => (
-            <button key={v.id} className={url.view === v.id ? 'active' : ''} aria-current={url.view === v.id ? 'page' : undefined} onClick={() => setView(v.id)}>
+            <button
+              key={v.id}
+              className={url.view === v.id ? 'active' : ''}
+              aria-current={url.view === v.id ? 'page' : undefined}
+              onClick={() => setView(v.id)}
+            >
               {v.label}
             </button>
           ))}
@@ -136,17 +154,30 @@ export function App() {
         >
           {theme === 'dark' ? '☀' : '☾'}
         </button>
-        <button className="icon-btn" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={() => setHelp(true)}>
+        <button
+          className="icon-btn"
+          aria-label="Keyboard shortcuts"
+          title="Keyboard shortcuts (?)"
+          onClick={() => setHelp(true)}
+        >
           ?
         </button>
       </header>
       <div className="body">
         <aside className="sidebar" aria-label="Sidebar">
           <div className="segmented full" role="tablist" aria-label="Sidebar panels">
-            <button role="tab" aria-selected={sidebar === 'explorer'} onClick={() => setSidebar('explorer')}>
+            <button
+              role="tab"
+              aria-selected={sidebar === 'explorer'}
+              onClick={() => setSidebar('explorer')}
+            >
               Explorer
             </button>
-            <button role="tab" aria-selected={sidebar === 'history'} onClick={() => setSidebar('history')}>
+            <button
+              role="tab"
+              aria-selected={sidebar === 'history'}
+              onClick={() => setSidebar('history')}
+            >
               History
             </button>
           </div>
@@ -156,7 +187,9 @@ export function App() {
                 if (url.view !== 'sql') setView('sql');
                 editorRef.current?.insertText(text);
               }}
-              onQuery={(sql) => openSql(sql, { run: true, title: /FROM\s+(\S+)/i.exec(sql)?.[1]?.split('.').pop() })}
+              onQuery={(sql) =>
+                openSql(sql, { run: true, title: /FROM\s+(\S+)/i.exec(sql)?.[1]?.split('.').pop() })
+              }
             />
           ) : (
             <HistoryPanel
@@ -171,7 +204,11 @@ export function App() {
           {url.view === 'models' ? (
             <ModelsPlaceholder onOpenSql={() => setView('sql')} />
           ) : (
-            <div className="workspace" ref={splitRef} style={{ gridTemplateRows: `auto auto ${fraction}fr 6px ${1 - fraction}fr` }}>
+            <div
+              className="workspace"
+              ref={splitRef}
+              style={{ gridTemplateRows: `auto auto ${fraction}fr 6px ${1 - fraction}fr` }}
+            >
               <TabBar
                 tabs={tabsState.tabs}
                 activeId={tabsState.activeId}
@@ -191,16 +228,31 @@ export function App() {
                     ■ Cancel
                   </button>
                 ) : (
-                  <button className="btn primary" onClick={() => runActive('current')} title="Run selection or statement at cursor (Ctrl+Enter)">
+                  <button
+                    className="btn primary"
+                    onClick={() => runActive('current')}
+                    title="Run selection or statement at cursor (Ctrl+Enter)"
+                  >
                     ▶ Run
                   </button>
                 )}
-                <button className="btn" onClick={() => runActive('script')} disabled={isRunning} title="Run the whole script (Ctrl+Shift+Enter)">
+                <button
+                  className="btn"
+                  onClick={() => runActive('script')}
+                  disabled={isRunning}
+                  title="Run the whole script (Ctrl+Shift+Enter)"
+                >
                   Run script
                 </button>
                 <label className="db-picker">
                   <span>Database</span>
-                  <select aria-label="Database" value={tab.db} onChange={(e) => tabStore.set((s) => updateTab(s, tab.id, { db: e.target.value }))}>
+                  <select
+                    aria-label="Database"
+                    value={tab.db}
+                    onChange={(e) =>
+                      tabStore.set((s) => updateTab(s, tab.id, { db: e.target.value }))
+                    }
+                  >
                     {dbOptions.map((d) => (
                       <option key={d} value={d}>
                         {d}
@@ -228,7 +280,13 @@ export function App() {
                   />
                 </Suspense>
               </div>
-              <div className="splitter" role="separator" aria-orientation="horizontal" aria-label="Resize editor and results" onPointerDown={onSplitDown} />
+              <div
+                className="splitter"
+                role="separator"
+                aria-orientation="horizontal"
+                aria-label="Resize editor and results"
+                onPointerDown={onSplitDown}
+              />
               <section className="results" aria-label="Results">
                 <ResultsPanel
                   state={run?.state ?? { kind: 'idle' }}
@@ -238,7 +296,8 @@ export function App() {
                     <div className="welcome">
                       <h2>Run a query to see results here</h2>
                       <p className="muted">
-                        Write SQL above and press <kbd>Ctrl</kbd>+<kbd>Enter</kbd>, or start from an example on the embedded demo data:
+                        Write SQL above and press <kbd>Ctrl</kbd>+<kbd>Enter</kbd>, or start from an
+                        example on the embedded demo data:
                       </p>
                       <ul className="examples" aria-label="Example queries">
                         {EXAMPLES.map((ex) => (

@@ -23,7 +23,9 @@ export function createCompletionSource(qc: QueryClient): CompletionSource {
     await Promise.allSettled([
       qc.prefetchQuery(allColumnsQueryOptions()),
       ...dbs.map((d) => qc.prefetchQuery(tablesQueryOptions(d.name))),
-      ...dbs.filter((d) => d.type === 'project').map((d) => qc.prefetchQuery(modelsQueryOptions(d.name))),
+      ...dbs
+        .filter((d) => d.type === 'project')
+        .map((d) => qc.prefetchQuery(modelsQueryOptions(d.name))),
     ]);
   };
   return {
@@ -31,9 +33,13 @@ export function createCompletionSource(qc: QueryClient): CompletionSource {
       const databases = qc.getQueryData(databasesQueryOptions().queryKey) ?? [];
       return {
         databases,
-        tables: databases.flatMap((d) => qc.getQueryData(tablesQueryOptions(d.name).queryKey) ?? []),
+        tables: databases.flatMap(
+          (d) => qc.getQueryData(tablesQueryOptions(d.name).queryKey) ?? [],
+        ),
         columns: qc.getQueryData(allColumnsQueryOptions().queryKey) ?? [],
-        models: databases.flatMap((d) => qc.getQueryData(modelsQueryOptions(d.name).queryKey) ?? []),
+        models: databases.flatMap(
+          (d) => qc.getQueryData(modelsQueryOptions(d.name).queryKey) ?? [],
+        ),
       };
     },
     db: () => activeTab(tabStore.get()).db,

@@ -14,7 +14,13 @@ describe('markerFor', () => {
       results: [],
       error: {
         statement: req.statements[1],
-        response: { type: 'error', column_names: [], context: ctx, error_code: 2, error_message: 'Table nope does not exist (line 2, column 6)' },
+        response: {
+          type: 'error',
+          column_names: [],
+          context: ctx,
+          error_code: 2,
+          error_message: 'Table nope does not exist (line 2, column 6)',
+        },
         durationMs: 1,
       },
       cancelled: false,
@@ -37,7 +43,11 @@ describe('historyEntryFor', () => {
     const o: ScriptOutcome = {
       total: 2,
       results: [],
-      last: { statement: req.statements[1], response: { type: 'table', column_names: ['x'], data: [[1], [2]], context: ctx }, durationMs: 3 },
+      last: {
+        statement: req.statements[1],
+        response: { type: 'table', column_names: ['x'], data: [[1], [2]], context: ctx },
+        durationMs: 3,
+      },
       cancelled: false,
       db: 'example_db',
       durationMs: 7.6,

@@ -11,7 +11,10 @@ export function historyEntryFor(
   db: string,
   at: number,
 ): Omit<HistoryEntry, 'id'> {
-  const sql = req.statements.length === 1 ? req.statements[0].sql : req.statements.map((s) => `${s.sql};`).join('\n');
+  const sql =
+    req.statements.length === 1
+      ? req.statements[0].sql
+      : req.statements.map((s) => `${s.sql};`).join('\n');
   const last = o.last?.response;
   const error = o.error?.response.error_message ?? o.failure?.message;
   return {
@@ -36,7 +39,13 @@ export function markerFor(req: RunRequest, o: ScriptOutcome): EditorMarker | und
     // No position: underline the statement's first line so the error is still visible in place.
     const at = toScriptPosition(req.script, st.start, st.sql, { line: 1, column: 1 });
     const firstLine = st.sql.split('\n')[0];
-    return { startLine: at.line, startColumn: at.column, endLine: at.line, endColumn: at.column + Math.max(1, firstLine.length), message: msg };
+    return {
+      startLine: at.line,
+      startColumn: at.column,
+      endLine: at.line,
+      endColumn: at.column + Math.max(1, firstLine.length),
+      message: msg,
+    };
   }
   const abs = toScriptPosition(req.script, st.start, st.sql, pos);
   return { ...markerRange(req.script, abs), message: msg };

@@ -22,7 +22,9 @@ export function applyTheme(t: Theme) {
   document.documentElement.style.colorScheme = t;
 }
 
-export function createThemeStore(storage: KeyValueStore | undefined = defaultStore()): Store<Theme> {
+export function createThemeStore(
+  storage: KeyValueStore | undefined = defaultStore(),
+): Store<Theme> {
   const initial = readJson(storage, THEME_STORAGE_KEY, parseTheme, systemTheme());
   applyTheme(initial);
   return createStore<Theme>(initial, (t) => {

@@ -53,7 +53,8 @@ export function encodeHash(state: UrlState): string {
   const params = new URLSearchParams();
   if (state.view !== 'sql') params.set('view', state.view);
   for (const [k, v] of Object.entries(state.extra)) params.set(k, v);
-  if (state.sql && state.sql.length <= MAX_URL_SQL_CHARS) params.set('sql', encodeBase64Url(state.sql));
+  if (state.sql && state.sql.length <= MAX_URL_SQL_CHARS)
+    params.set('sql', encodeBase64Url(state.sql));
   const s = params.toString();
   return s ? `#${s}` : '';
 }

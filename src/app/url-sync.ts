@@ -16,7 +16,8 @@ export function openSqlFromHash(hash: string) {
     const same = s.tabs.find((t) => t.sql === sql);
     if (same) return activateTab(s, same.id);
     const active = activeTab(s);
-    if (active.sql.trim() === '') return { ...s, tabs: s.tabs.map((t) => (t.id === active.id ? { ...t, sql } : t)) };
+    if (active.sql.trim() === '')
+      return { ...s, tabs: s.tabs.map((t) => (t.id === active.id ? { ...t, sql } : t)) };
     return addTab(s, { sql, title: 'Shared query' });
   });
 }
@@ -27,7 +28,11 @@ function subscribeHash(cb: () => void) {
 }
 
 export function useUrlState(): UrlState {
-  const hash = useSyncExternalStore(subscribeHash, () => window.location.hash, () => '');
+  const hash = useSyncExternalStore(
+    subscribeHash,
+    () => window.location.hash,
+    () => '',
+  );
   return decodeHash(hash);
 }
 
@@ -48,7 +53,11 @@ export function useSqlInUrl(sql: string, view: string) {
       const cur = decodeHash(window.location.hash);
       const next = encodeHash({ ...cur, view, sql: view === 'sql' ? sql : undefined });
       if (next !== (window.location.hash || '')) {
-        history.replaceState(history.state, '', `${window.location.pathname}${window.location.search}${next}`);
+        history.replaceState(
+          history.state,
+          '',
+          `${window.location.pathname}${window.location.search}${next}`,
+        );
       }
     }, 250);
     return () => clearTimeout(t);

@@ -10,24 +10,28 @@ export function useSplit() {
     readJson(defaultStore(), KEY, (v) => (typeof v === 'number' ? clamp(v) : undefined), 0.42),
   );
   const containerRef = useRef<HTMLDivElement>(null);
-  const onPointerDown = useCallback((e: PointerEvent<HTMLDivElement>) => {
-    const el = containerRef.current;
-    if (!el) return;
-    e.preventDefault();
-    const top = (el.querySelector('.editor-pane') as HTMLElement | null)?.getBoundingClientRect().top ?? 0;
-    const bottom = el.getBoundingClientRect().bottom;
-    let last = fraction;
-    const move = (ev: globalThis.PointerEvent) => {
-      last = clamp((ev.clientY - top) / Math.max(1, bottom - top));
-      setFraction(last);
-    };
-    const up = () => {
-      window.removeEventListener('pointermove', move);
-      window.removeEventListener('pointerup', up);
-      writeJson(defaultStore(), KEY, last);
-    };
-    window.addEventListener('pointermove', move);
-    window.addEventListener('pointerup', up);
-  }, [fraction]);
+  const onPointerDown = useCallback(
+    (e: PointerEvent<HTMLDivElement>) => {
+      const el = containerRef.current;
+      if (!el) return;
+      e.preventDefault();
+      const top =
+        (el.querySelector('.editor-pane') as HTMLElement | null)?.getBoundingClientRect().top ?? 0;
+      const bottom = el.getBoundingClientRect().bottom;
+      let last = fraction;
+      const move = (ev: globalThis.PointerEvent) => {
+        last = clamp((ev.clientY - top) / Math.max(1, bottom - top));
+        setFraction(last);
+      };
+      const up = () => {
+        window.removeEventListener('pointermove', move);
+        window.removeEventListener('pointerup', up);
+        writeJson(defaultStore(), KEY, last);
+      };
+      window.addEventListener('pointermove', move);
+      window.addEventListener('pointerup', up);
+    },
+    [fraction],
+  );
   return { fraction, containerRef, onPointerDown };
 }

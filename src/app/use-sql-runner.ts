@@ -51,7 +51,8 @@ export function useSqlRunner() {
       const outcome = await executeScript(
         req.statements,
         db,
-        (query, ctxDb, signal) => runSql({ query, context: { db: ctxDb }, signal, markResponse: true }),
+        (query, ctxDb, signal) =>
+          runSql({ query, context: { db: ctxDb }, signal, markResponse: true }),
         ac.signal,
         (done, total) => {
           if (!ac.signal.aborted && done < total) {

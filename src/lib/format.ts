@@ -13,6 +13,10 @@ export function formatCount(n: number, noun: string): string {
 export function formatTime(ts: number, now = Date.now()): string {
   const d = new Date(ts);
   const sameDay = new Date(now).toDateString() === d.toDateString();
-  const time = d.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  const time = d.toLocaleTimeString('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
   return sameDay ? time : `${d.toISOString().slice(0, 10)} ${time}`;
 }

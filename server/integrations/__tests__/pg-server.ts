@@ -167,6 +167,8 @@ export async function startPgServer(opts: { seed?: boolean } = {}): Promise<PgTe
       log: () => fs.readFileSync(path.join(dir, 'server.log'), 'utf8'),
       async admin() {
         const c = superuser(database);
+        // The server may be stopped under a forgotten client; that must not crash the process.
+        c.on('error', () => undefined);
         await c.connect();
         return c;
       },

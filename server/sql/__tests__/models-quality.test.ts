@@ -67,14 +67,14 @@ describe('demo datasets through SQL', () => {
     );
     expect(t.data).toHaveLength(200);
     const ex = JSON.parse(t.data[0][3]);
-    // DuckDB's CSV reader types the Yes/No column as BOOLEAN, so the classes are true/false.
+    // The demo loader keeps Churn as the source's Yes/No text, so those are the classes.
     expect(
       Object.keys(ex)
         .filter((k) => k.startsWith('probability_class_'))
         .sort(),
-    ).toEqual(['probability_class_false', 'probability_class_true']);
+    ).toEqual(['probability_class_No', 'probability_class_Yes']);
     expect(ex.confidence_lower_bound).toBeNull();
-    expect(typeof t.data[0][1]).toBe('boolean');
+    expect(['Yes', 'No']).toContain(t.data[0][1]);
     expect(ex.predicted_value).toBe(t.data[0][1]);
     expect(ex.confidence).toBe(t.data[0][2]);
     const agree = t.data.filter((r) => r[0] === r[1]).length / t.data.length;

@@ -20,7 +20,12 @@ export function ConnectionIndicator() {
       ? `${s.message}\nTarget: ${INSTANCE_TARGET}. Retrying every 10 s.`
       : `Target: ${INSTANCE_TARGET}${s.kind === 'connected' && s.provider ? ` (${s.provider}${s.environment ? `, ${s.environment}` : ''})` : ''}`;
   return (
-    <div className={`conn conn-${s.kind}`} role="status" aria-label={`Connection: ${label}`} title={title}>
+    <div
+      className={`conn conn-${s.kind}`}
+      role="status"
+      aria-label={`Connection: ${label}`}
+      title={title}
+    >
       <span className="conn-dot" aria-hidden />
       <span className="conn-label">{label}</span>
       <span className="conn-target">{INSTANCE_TARGET.replace(/^https?:\/\//, '')}</span>

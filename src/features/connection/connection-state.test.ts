@@ -5,7 +5,11 @@ describe('connectionState', () => {
   it('is connected with the version when status answers', () => {
     expect(
       connectionState(
-        { version: '0.1.0', provider: 'sql-model-playground', auth: { http_auth_enabled: false, confirmed: true } },
+        {
+          version: '0.1.0',
+          provider: 'sql-model-playground',
+          auth: { http_auth_enabled: false, confirmed: true },
+        },
         null,
         false,
       ),
@@ -18,7 +22,10 @@ describe('connectionState', () => {
     expect(needsLogin({ version: 'x' })).toBe(false);
   });
   it('is unreachable on errors and checking while the first request runs', () => {
-    expect(connectionState(undefined, new Error('down'), false)).toEqual({ kind: 'unreachable', message: 'down' });
+    expect(connectionState(undefined, new Error('down'), false)).toEqual({
+      kind: 'unreachable',
+      message: 'down',
+    });
     expect(connectionState(undefined, null, true)).toEqual({ kind: 'checking' });
   });
 });

@@ -14,7 +14,8 @@ export function connectionState(
 ): ConnectionState {
   if (error && !data) return { kind: 'unreachable', message: error.message };
   if (error) return { kind: 'unreachable', message: error.message };
-  if (!data) return isPending ? { kind: 'checking' } : { kind: 'unreachable', message: 'No answer' };
+  if (!data)
+    return isPending ? { kind: 'checking' } : { kind: 'unreachable', message: 'No answer' };
   if (needsLogin(data)) return { kind: 'login-required', version: data.version };
   return {
     kind: 'connected',

@@ -10,9 +10,21 @@ import {
   tableColumnsQueryOptions,
   tablesQueryOptions,
 } from '../../api/catalog';
-import { quoteIdent, type DatabaseInfo, type ModelInfo, type TableInfo } from '../../api/catalog-parse';
+import {
+  quoteIdent,
+  type DatabaseInfo,
+  type ModelInfo,
+  type TableInfo,
+} from '../../api/catalog-parse';
 import { catalogKeys } from '../../api/keys';
-import { groupBySchema, projectModels, selectStarSql, sortDatabases, statusTone, tableRef } from './explorer-tree';
+import {
+  groupBySchema,
+  projectModels,
+  selectStarSql,
+  sortDatabases,
+  statusTone,
+  tableRef,
+} from './explorer-tree';
 
 interface Props {
   onInsert(text: string): void;
@@ -78,17 +90,31 @@ function Node({
   detail?: string;
 }) {
   return (
-    <div role="treeitem" aria-level={level} aria-expanded={onToggle ? !!open : undefined} aria-label={label} className="tree-item">
+    <div
+      role="treeitem"
+      aria-level={level}
+      aria-expanded={onToggle ? !!open : undefined}
+      aria-label={label}
+      className="tree-item"
+    >
       <div className="tree-row" style={{ paddingLeft: 6 + (level - 1) * 14 }}>
         {onToggle ? (
-          <button className="chevron" aria-label={`${open ? 'Collapse' : 'Expand'} ${label}`} onClick={onToggle}>
+          <button
+            className="chevron"
+            aria-label={`${open ? 'Collapse' : 'Expand'} ${label}`}
+            onClick={onToggle}
+          >
             {open ? '▾' : '▸'}
           </button>
         ) : (
           <span className="chevron-space" />
         )}
         <span className={`node-icon icon-${icon}`} aria-hidden />
-        <button className="node-label" title={title ?? `Insert ${label}`} onClick={onClick ?? onToggle}>
+        <button
+          className="node-label"
+          title={title ?? `Insert ${label}`}
+          onClick={onClick ?? onToggle}
+        >
           {label}
         </button>
         {detail && <span className="node-detail">{detail}</span>}
@@ -113,31 +139,66 @@ function DatabaseNode({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props) {
       onClick={() => onInsert(quoteIdent(db.name))}
       title={`Insert ${db.name}`}
     >
-      {open && (db.type === 'project' ? <ProjectChildren db={db} onInsert={onInsert} onQuery={onQuery} /> : <DatabaseChildren db={db} onInsert={onInsert} onQuery={onQuery} />)}
+      {open &&
+        (db.type === 'project' ? (
+          <ProjectChildren db={db} onInsert={onInsert} onQuery={onQuery} />
+        ) : (
+          <DatabaseChildren db={db} onInsert={onInsert} onQuery={onQuery} />
+        ))}
     </Node>
   );
 }
 
 function DatabaseChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props) {
   const tables = useQuery(tablesQueryOptions(db.name));
-  if (tables.isPending) return <div className="tree-note" style={{ paddingLeft: 34 }}>Loading…</div>;
-  if (tables.isError) return <div className="tree-note error" style={{ paddingLeft: 34 }}>{tables.error.message}</div>;
+  if (tables.isPending)
+    return (
+      <div className="tree-note" style={{ paddingLeft: 34 }}>
+        Loading…
+      </div>
+    );
+  if (tables.isError)
+    return (
+      <div className="tree-note error" style={{ paddingLeft: 34 }}>
+        {tables.error.message}
+      </div>
+    );
   const groups = groupBySchema(tables.data);
-  if (groups.length === 0) return <div className="tree-note" style={{ paddingLeft: 34 }}>No tables</div>;
+  if (groups.length === 0)
+    return (
+      <div className="tree-note" style={{ paddingLeft: 34 }}>
+        No tables
+      </div>
+    );
   return (
     <>
       {groups.map((g) =>
         g.schema ? (
-          <SchemaNode key={g.schema} db={db.name} schema={g.schema} tables={g.tables} onInsert={onInsert} onQuery={onQuery} />
+          <SchemaNode
+            key={g.schema}
+            db={db.name}
+            schema={g.schema}
+            tables={g.tables}
+            onInsert={onInsert}
+            onQuery={onQuery}
+          />
         ) : (
-          g.tables.map((t) => <TableNode key={t.name} table={t} level={2} onInsert={onInsert} onQuery={onQuery} />)
+          g.tables.map((t) => (
+            <TableNode key={t.name} table={t} level={2} onInsert={onInsert} onQuery={onQuery} />
+          ))
         ),
       )}
     </>
   );
 }
 
-function SchemaNode({ db, schema, tables, onInsert, onQuery }: { db: string; schema: string; tables: TableInfo[] } & Props) {
+function SchemaNode({
+  db,
+  schema,
+  tables,
+  onInsert,
+  onQuery,
+}: { db: string; schema: string; tables: TableInfo[] } & Props) {
   const [open, setOpen] = useState(false);
   return (
     <Node
@@ -155,7 +216,12 @@ function SchemaNode({ db, schema, tables, onInsert, onQuery }: { db: string; sch
   );
 }
 
-function TableNode({ table, level, onInsert, onQuery }: { table: TableInfo; level: number } & Props) {
+function TableNode({
+  table,
+  level,
+  onInsert,
+  onQuery,
+}: { table: TableInfo; level: number } & Props) {
   const [open, setOpen] = useState(false);
   const ref = tableRef(table);
   return (
@@ -169,7 +235,12 @@ function TableNode({ table, level, onInsert, onQuery }: { table: TableInfo; leve
       title={`Insert ${ref}`}
       detail={table.kind === 'view' ? 'view' : undefined}
       actions={
-        <button className="hover-action" aria-label={`SELECT * FROM ${ref} LIMIT 100`} title="SELECT * … LIMIT 100" onClick={() => onQuery(selectStarSql(table))}>
+        <button
+          className="hover-action"
+          aria-label={`SELECT * FROM ${ref} LIMIT 100`}
+          title="SELECT * … LIMIT 100"
+          onClick={() => onQuery(selectStarSql(table))}
+        >
           ▶
         </button>
       }
@@ -179,16 +250,46 @@ function TableNode({ table, level, onInsert, onQuery }: { table: TableInfo; leve
   );
 }
 
-function ColumnList({ table, level, onInsert }: { table: TableInfo; level: number; onInsert(t: string): void }) {
+function ColumnList({
+  table,
+  level,
+  onInsert,
+}: {
+  table: TableInfo;
+  level: number;
+  onInsert(t: string): void;
+}) {
   const cols = useQuery(tableColumnsQueryOptions(table.db, table.schema, table.name));
   const pad = { paddingLeft: 6 + level * 14 };
-  if (cols.isPending) return <div className="tree-note" style={pad}>Loading…</div>;
-  if (cols.isError) return <div className="tree-note error" style={pad}>{cols.error.message}</div>;
-  if (cols.data.length === 0) return <div className="tree-note" style={pad}>No column information</div>;
+  if (cols.isPending)
+    return (
+      <div className="tree-note" style={pad}>
+        Loading…
+      </div>
+    );
+  if (cols.isError)
+    return (
+      <div className="tree-note error" style={pad}>
+        {cols.error.message}
+      </div>
+    );
+  if (cols.data.length === 0)
+    return (
+      <div className="tree-note" style={pad}>
+        No column information
+      </div>
+    );
   return (
     <>
       {cols.data.map((c) => (
-        <Node key={c.name} level={level} label={c.name} icon="column" detail={c.dataType} onClick={() => onInsert(quoteIdent(c.name))} />
+        <Node
+          key={c.name}
+          level={level}
+          label={c.name}
+          icon="column"
+          detail={c.dataType}
+          onClick={() => onInsert(quoteIdent(c.name))}
+        />
       ))}
     </>
   );
@@ -202,11 +303,22 @@ function ProjectChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props
   const pad = { paddingLeft: 34 };
   return (
     <>
-      <Node level={2} label="models" icon="folder" open onClick={() => onInsert(`${quoteIdent(db.name)}.models`)} title="Insert the models table">
+      <Node
+        level={2}
+        label="models"
+        icon="folder"
+        open
+        onClick={() => onInsert(`${quoteIdent(db.name)}.models`)}
+        title="Insert the models table"
+      >
         {(tables.isPending || models.isPending) && list.length === 0 ? (
-          <div className="tree-note" style={{ paddingLeft: 48 }}>Loading…</div>
+          <div className="tree-note" style={{ paddingLeft: 48 }}>
+            Loading…
+          </div>
         ) : list.length === 0 ? (
-          <div className="tree-note" style={{ paddingLeft: 48 }}>No models yet</div>
+          <div className="tree-note" style={{ paddingLeft: 48 }}>
+            No models yet
+          </div>
         ) : (
           list.map((m) => (
             <Node
@@ -215,10 +327,19 @@ function ProjectChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props
               label={m.name}
               icon="model"
               onClick={() => onInsert(`${quoteIdent(m.project)}.${quoteIdent(m.name)}`)}
-              title={m.error ? `Error: ${m.error}` : m.predict ? `Predicts ${m.predict}` : undefined}
+              title={
+                m.error ? `Error: ${m.error}` : m.predict ? `Predicts ${m.predict}` : undefined
+              }
               badge={<span className={`badge badge-${statusTone(m.status)}`}>{m.status}</span>}
               actions={
-                <button className="hover-action" aria-label={`DESCRIBE ${m.project}.${m.name}`} title="DESCRIBE" onClick={() => onQuery(`DESCRIBE ${quoteIdent(m.project)}.${quoteIdent(m.name)};`)}>
+                <button
+                  className="hover-action"
+                  aria-label={`DESCRIBE ${m.project}.${m.name}`}
+                  title="DESCRIBE"
+                  onClick={() =>
+                    onQuery(`DESCRIBE ${quoteIdent(m.project)}.${quoteIdent(m.name)};`)
+                  }
+                >
                   ▶
                 </button>
               }
@@ -229,7 +350,11 @@ function ProjectChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props
       {views.map((t) => (
         <TableNode key={t.name} table={t} level={2} onInsert={onInsert} onQuery={onQuery} />
       ))}
-      {tables.isError && <div className="tree-note error" style={pad}>{tables.error.message}</div>}
+      {tables.isError && (
+        <div className="tree-note error" style={pad}>
+          {tables.error.message}
+        </div>
+      )}
     </>
   );
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { TableInfo } from '../../api/catalog-parse';
-import { groupBySchema, projectModels, selectStarSql, sortDatabases, statusTone } from './explorer-tree';
+import {
+  groupBySchema,
+  projectModels,
+  selectStarSql,
+  sortDatabases,
+  statusTone,
+} from './explorer-tree';
 
 const t = (name: string, schema?: string, kind: TableInfo['kind'] = 'table'): TableInfo => ({
   db: 'example_db',
@@ -12,7 +18,13 @@ const t = (name: string, schema?: string, kind: TableInfo['kind'] = 'table'): Ta
 
 describe('groupBySchema', () => {
   it('groups by schema, schema-less first, sorted, models left out', () => {
-    const groups = groupBySchema([t('z', 'demo_data'), t('a', 'demo_data'), t('top'), t('m', undefined, 'model'), t('b', 'aux')]);
+    const groups = groupBySchema([
+      t('z', 'demo_data'),
+      t('a', 'demo_data'),
+      t('top'),
+      t('m', undefined, 'model'),
+      t('b', 'aux'),
+    ]);
     expect(groups.map((g) => [g.schema, g.tables.map((x) => x.name)])).toEqual([
       [undefined, ['top']],
       ['aux', ['b']],
@@ -23,10 +35,12 @@ describe('groupBySchema', () => {
 
 describe('projectModels', () => {
   it('prefers the models table and falls back to MODEL tables', () => {
-    expect(projectModels('p', [{ project: 'p', name: 'x', status: 'complete' }], [])).toHaveLength(1);
-    expect(projectModels('p', undefined, [t('m2', undefined, 'model'), t('v', undefined, 'view')])).toEqual([
-      { project: 'p', name: 'm2', status: 'unknown' },
-    ]);
+    expect(projectModels('p', [{ project: 'p', name: 'x', status: 'complete' }], [])).toHaveLength(
+      1,
+    );
+    expect(
+      projectModels('p', undefined, [t('m2', undefined, 'model'), t('v', undefined, 'view')]),
+    ).toEqual([{ project: 'p', name: 'm2', status: 'unknown' }]);
   });
 });
 

@@ -24,7 +24,11 @@ export function groupBySchema(tables: TableInfo[]): SchemaGroup[] {
 }
 
 /** Models of a project: from `<project>.models` when it answered, else from the MODEL tables. */
-export function projectModels(project: string, models: ModelInfo[] | undefined, tables: TableInfo[]): ModelInfo[] {
+export function projectModels(
+  project: string,
+  models: ModelInfo[] | undefined,
+  tables: TableInfo[],
+): ModelInfo[] {
   if (models && models.length > 0) return models;
   return tables
     .filter((t) => t.kind === 'model')

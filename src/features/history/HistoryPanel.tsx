@@ -50,7 +50,11 @@ export function HistoryPanel({ entries, onOpen, onRerun, onClear }: Props) {
                       : 'ok'}
               </span>
               <span className="muted">{e.db}</span>
-              <button className="btn small ghost" aria-label={`Run again: ${e.sql.slice(0, 60)}`} onClick={() => onRerun(e)}>
+              <button
+                className="btn small ghost"
+                aria-label={`Run again: ${e.sql.slice(0, 60)}`}
+                onClick={() => onRerun(e)}
+              >
                 Run again
               </button>
             </div>

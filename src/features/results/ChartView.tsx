@@ -22,7 +22,10 @@ interface Props {
   theme: 'light' | 'dark';
 }
 
-const COLORS = { light: { line: '#2563eb', grid: '#e5e7eb', text: '#4b5563' }, dark: { line: '#7aa2f7', grid: '#2a3142', text: '#9aa3b5' } };
+const COLORS = {
+  light: { line: '#2563eb', grid: '#e5e7eb', text: '#4b5563' },
+  dark: { line: '#7aa2f7', grid: '#2a3142', text: '#9aa3b5' },
+};
 
 export function ChartView({ columns, rows, theme }: Props) {
   const initial = useMemo(() => defaultAxes(columns), [columns]);
@@ -32,7 +35,10 @@ export function ChartView({ columns, rows, theme }: Props) {
   const numeric = columns.filter((c) => c.kind === 'number');
   const xCol = columns[x] ?? columns[0];
   const { points, skipped, capped } = useMemo(
-    () => (initial ? chartPoints(rows, { x, y }, xCol?.kind ?? 'text') : { points: [], skipped: 0, capped: false }),
+    () =>
+      initial
+        ? chartPoints(rows, { x, y }, xCol?.kind ?? 'text')
+        : { points: [], skipped: 0, capped: false },
     [rows, x, y, xCol, initial],
   );
   const c = COLORS[theme];
@@ -85,7 +91,12 @@ export function ChartView({ columns, rows, theme }: Props) {
           {kind === 'scatter' ? (
             <ScatterChart margin={{ top: 12, right: 24, bottom: 24, left: 8 }}>
               <CartesianGrid stroke={c.grid} />
-              <XAxis dataKey="x" type={xIsNumber ? 'number' : 'category'} name={xCol?.name} {...axisProps} />
+              <XAxis
+                dataKey="x"
+                type={xIsNumber ? 'number' : 'category'}
+                name={xCol?.name}
+                {...axisProps}
+              />
               <YAxis dataKey="y" type="number" name={columns[y]?.name} {...axisProps} />
               <Tooltip cursor={{ strokeDasharray: '3 3' }} />
               <Scatter data={points} fill={c.line} isAnimationActive={false} />
@@ -96,7 +107,13 @@ export function ChartView({ columns, rows, theme }: Props) {
               <XAxis dataKey="x" {...axisProps} />
               <YAxis {...axisProps} />
               <Tooltip />
-              <Line dataKey="y" name={columns[y]?.name} stroke={c.line} dot={false} isAnimationActive={false} />
+              <Line
+                dataKey="y"
+                name={columns[y]?.name}
+                stroke={c.line}
+                dot={false}
+                isAnimationActive={false}
+              />
             </LineChart>
           ) : (
             <BarChart data={points} margin={{ top: 12, right: 24, bottom: 24, left: 8 }}>

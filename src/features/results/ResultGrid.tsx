@@ -13,7 +13,14 @@ import {
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useMemo, useRef, useState, type Ref, useImperativeHandle } from 'react';
-import { compareValues, formatCell, fullText, isExpandable, rowToTsv, type GridColumn } from './grid-model';
+import {
+  compareValues,
+  formatCell,
+  fullText,
+  isExpandable,
+  rowToTsv,
+  type GridColumn,
+} from './grid-model';
 import { darkGridTheme, lightGridTheme } from './grid-theme';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
@@ -49,7 +56,15 @@ function copy(text: string) {
   return navigator.clipboard?.writeText(text).catch(() => undefined);
 }
 
-export function ResultGrid({ columns, rows, theme, onOpenCell, onCopied, onFilterChanged, ref }: Props) {
+export function ResultGrid({
+  columns,
+  rows,
+  theme,
+  onOpenCell,
+  onCopied,
+  onFilterChanged,
+  ref,
+}: Props) {
   const apiRef = useRef<GridApi<Row> | null>(null);
   const [menu, setMenu] = useState<{ x: number; y: number; cell: CellRef } | null>(null);
 
@@ -179,19 +194,42 @@ export function ResultGrid({ columns, rows, theme, onOpenCell, onCopied, onFilte
       />
       {menu && (
         <>
-          <div className="menu-backdrop" onClick={() => setMenu(null)} onContextMenu={(e) => { e.preventDefault(); setMenu(null); }} />
+          <div
+            className="menu-backdrop"
+            onClick={() => setMenu(null)}
+            onContextMenu={(e) => {
+              e.preventDefault();
+              setMenu(null);
+            }}
+          />
           <div className="context-menu" role="menu" style={{ left: menu.x, top: menu.y }}>
-            <button role="menuitem" onClick={menuAction((c) => { void copy(fullText(c.value, false)); onCopied('cell'); })}>
+            <button
+              role="menuitem"
+              onClick={menuAction((c) => {
+                void copy(fullText(c.value, false));
+                onCopied('cell');
+              })}
+            >
               Copy value
             </button>
-            <button role="menuitem" onClick={menuAction((c) => { void copy(rowToTsv(c.row)); onCopied('row'); })}>
+            <button
+              role="menuitem"
+              onClick={menuAction((c) => {
+                void copy(rowToTsv(c.row));
+                onCopied('row');
+              })}
+            >
               Copy row (TSV)
             </button>
             <button
               role="menuitem"
               onClick={menuAction((c) => {
                 const o: Record<string, unknown> = {};
-                columns.forEach((col) => (o[col.name in o ? `${col.name}_${col.index}` : col.name] = c.row[col.index] ?? null));
+                columns.forEach(
+                  (col) =>
+                    (o[col.name in o ? `${col.name}_${col.index}` : col.name] =
+                      c.row[col.index] ?? null),
+                );
                 void copy(JSON.stringify(o, null, 2));
                 onCopied('row as JSON');
               })}

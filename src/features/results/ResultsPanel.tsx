@@ -60,7 +60,9 @@ export function ResultsPanel({ state, theme, onCancel, emptyState }: Props) {
       <div className="results-body running" aria-busy="true">
         <div className="running-box" role="status">
           <span className="spinner" aria-hidden />
-          Running{state.total > 1 ? ` statement ${state.done + 1} of ${state.total}` : ' query'}… <Elapsed since={state.startedAt} />
+          Running{state.total > 1
+            ? ` statement ${state.done + 1} of ${state.total}`
+            : ' query'}… <Elapsed since={state.startedAt} />
           <button className="btn" onClick={onCancel}>
             Cancel
           </button>
@@ -81,7 +83,9 @@ export function ResultsPanel({ state, theme, onCancel, emptyState }: Props) {
               <strong>{o.error ? `Error ${o.error.response.error_code}` : 'Request failed'}</strong>
               {summary ? <span className="muted"> · {summary}</span> : null}
               <div className="error-message">{errorText}</div>
-              {o.total > 1 && failedSql && <pre className="error-sql">{failedSql.slice(0, 500)}</pre>}
+              {o.total > 1 && failedSql && (
+                <pre className="error-sql">{failedSql.slice(0, 500)}</pre>
+              )}
             </div>
           )}
           {o.cancelled && (
@@ -99,7 +103,11 @@ export function ResultsPanel({ state, theme, onCancel, emptyState }: Props) {
           durationMs={o.last.durationMs}
           sql={o.last.statement.sql}
           theme={theme}
-          note={errorText && o.total > 1 ? `Result of the last statement that ran (${o.results.length - 1} of ${o.total})` : undefined}
+          note={
+            errorText && o.total > 1
+              ? `Result of the last statement that ran (${o.results.length - 1} of ${o.total})`
+              : undefined
+          }
         />
       ) : null}
     </div>
@@ -168,10 +176,18 @@ function ResultContent({
         {note && <span className="muted small">{note}</span>}
         <span className="spacer" />
         {toast && <span className="toast">Copied {toast}</span>}
-        <button className="btn small" onClick={() => exportAs('csv')} disabled={table.column_names.length === 0}>
+        <button
+          className="btn small"
+          onClick={() => exportAs('csv')}
+          disabled={table.column_names.length === 0}
+        >
           Export CSV
         </button>
-        <button className="btn small" onClick={() => exportAs('json')} disabled={table.column_names.length === 0}>
+        <button
+          className="btn small"
+          onClick={() => exportAs('json')}
+          disabled={table.column_names.length === 0}
+        >
           Export JSON
         </button>
       </div>
@@ -195,7 +211,9 @@ function ResultContent({
             <ChartView columns={columns} rows={table.data} theme={theme} />
           </Suspense>
         )}
-        {cell && view === 'grid' && <ValuePanel cell={cell} onClose={() => setCell(null)} onCopied={setToast} />}
+        {cell && view === 'grid' && (
+          <ValuePanel cell={cell} onClose={() => setCell(null)} onCopied={setToast} />
+        )}
       </div>
       <div className="status-line" role="status" aria-label="Result status">
         {statusText(table, durationMs, shown)}

@@ -24,7 +24,9 @@ export function ValuePanel({ cell, onClose, onCopied }: Props) {
         <button
           className="btn small"
           onClick={() => {
-            void navigator.clipboard?.writeText(fullText(cell.value, typeof cell.value === 'object'));
+            void navigator.clipboard?.writeText(
+              fullText(cell.value, typeof cell.value === 'object'),
+            );
             onCopied('value');
           }}
         >

@@ -11,9 +11,7 @@ describe('toCsv', () => {
         [3, 'say "hi"\nbye', 4],
       ],
     );
-    expect(csv).toBe(
-      'id,note,id\r\n1,plain,2\r\n2,"has, comma",\r\n3,"say ""hi""\nbye",4\r\n',
-    );
+    expect(csv).toBe('id,note,id\r\n1,plain,2\r\n2,"has, comma",\r\n3,"say ""hi""\nbye",4\r\n');
   });
 
   it('writes nested values as JSON and NULL as empty', () => {
@@ -27,7 +25,9 @@ describe('toCsv', () => {
 
 describe('toJson', () => {
   it('writes row objects with unique keys for duplicate names', () => {
-    expect(JSON.parse(toJson(['a', 'a', 'b'], [[1, 2, null]]))).toEqual([{ a: 1, a_2: 2, b: null }]);
+    expect(JSON.parse(toJson(['a', 'a', 'b'], [[1, 2, null]]))).toEqual([
+      { a: 1, a_2: 2, b: null },
+    ]);
     expect(uniqueNames(['x', 'x', 'x_2', 'x'])).toEqual(['x', 'x_2', 'x_2_2', 'x_3']);
   });
   it('keeps nested values and big integers as sent', () => {
@@ -39,7 +39,9 @@ describe('toJson', () => {
 
 describe('file names', () => {
   it('derives a safe name from the SQL', () => {
-    expect(resultBaseName('SELECT * FROM example_db.demo_data.home_rentals LIMIT 10')).toBe('home_rentals');
+    expect(resultBaseName('SELECT * FROM example_db.demo_data.home_rentals LIMIT 10')).toBe(
+      'home_rentals',
+    );
     expect(resultBaseName('SHOW DATABASES')).toBe('result');
     expect(exportFileName('a b/c', 'csv', new Date('2024-05-01T10:20:30Z'))).toBe(
       'a_b_c-2024-05-01T10-20-30.csv',

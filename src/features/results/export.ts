@@ -7,7 +7,10 @@ function csvField(value: unknown): string {
 }
 
 /** RFC 4180 CSV with a header row; NULL is an empty field, nested values are JSON. */
-export function toCsv(columnNames: readonly string[], rows: readonly (readonly unknown[])[]): string {
+export function toCsv(
+  columnNames: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): string {
   const lines = [columnNames.map(csvField).join(',')];
   for (const row of rows) lines.push(columnNames.map((_, i) => csvField(row[i])).join(','));
   return lines.join('\r\n') + '\r\n';
@@ -25,7 +28,10 @@ export function uniqueNames(names: readonly string[]): string[] {
 }
 
 /** JSON array of row objects (keys made unique), values as the server sent them. */
-export function toJson(columnNames: readonly string[], rows: readonly (readonly unknown[])[]): string {
+export function toJson(
+  columnNames: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): string {
   const keys = uniqueNames(columnNames);
   const objects = rows.map((row) => {
     const o: Record<string, unknown> = {};
@@ -37,7 +43,11 @@ export function toJson(columnNames: readonly string[], rows: readonly (readonly 
 
 /** File name for an export, e.g. `home_rentals-2024-05-01T10-20-30.csv`. */
 export function exportFileName(base: string, ext: 'csv' | 'json', now = new Date()): string {
-  const safe = base.replace(/[^\w.-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'result';
+  const safe =
+    base
+      .replace(/[^\w.-]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 60) || 'result';
   return `${safe}-${now.toISOString().slice(0, 19).replace(/:/g, '-')}.${ext}`;
 }
 

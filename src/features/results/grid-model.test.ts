@@ -24,9 +24,25 @@ describe('toGridColumns', () => {
     const cols = toGridColumns(
       ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
       [],
-      ['BIGINT', 'VARCHAR', 'DECIMAL(10,2)', 'TIMESTAMP WITH TIME ZONE', 'INTEGER[]', 'STRUCT("x" INTEGER)', 'BOOLEAN'],
+      [
+        'BIGINT',
+        'VARCHAR',
+        'DECIMAL(10,2)',
+        'TIMESTAMP WITH TIME ZONE',
+        'INTEGER[]',
+        'STRUCT("x" INTEGER)',
+        'BOOLEAN',
+      ],
     );
-    expect(cols.map((c) => c.kind)).toEqual(['number', 'text', 'number', 'date', 'json', 'json', 'boolean']);
+    expect(cols.map((c) => c.kind)).toEqual([
+      'number',
+      'text',
+      'number',
+      'date',
+      'json',
+      'json',
+      'boolean',
+    ]);
     expect(cols[0].type).toBe('BIGINT');
   });
 

@@ -31,7 +31,11 @@ export function kindFromType(type: string): ColumnKind | undefined {
 const DATE_RE = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
 
 /** Infers a column kind from its values (first non-null values decide). */
-export function kindFromValues(rows: readonly unknown[][], index: number, sample = 200): ColumnKind {
+export function kindFromValues(
+  rows: readonly unknown[][],
+  index: number,
+  sample = 200,
+): ColumnKind {
   let seen: ColumnKind | undefined;
   let checked = 0;
   for (let r = 0; r < rows.length && checked < sample; r++) {

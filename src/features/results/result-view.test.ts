@@ -11,15 +11,21 @@ describe('statusText', () => {
     ).toBe('1 row · 2 columns · 12 ms');
     expect(
       statusText(
-        { type: 'table', column_names: ['a'], data: Array(100000).fill([1]), context: ctx, truncated: true },
+        {
+          type: 'table',
+          column_names: ['a'],
+          data: Array(100000).fill([1]),
+          context: ctx,
+          truncated: true,
+        },
         1500,
       ),
     ).toBe('100,000 rows · 1 column · 1.50 s · truncated by the server');
   });
   it('shows filtered counts', () => {
-    expect(statusText({ type: 'table', column_names: ['a'], data: [[1], [2]], context: ctx }, 1, 1)).toBe(
-      '1 of 2 rows · 1 column · 1 ms',
-    );
+    expect(
+      statusText({ type: 'table', column_names: ['a'], data: [[1], [2]], context: ctx }, 1, 1),
+    ).toBe('1 of 2 rows · 1 column · 1 ms');
   });
   it('shows affected rows for ok results', () => {
     expect(statusText({ type: 'ok', column_names: [], affected_rows: 3, context: ctx }, 5)).toBe(
@@ -38,8 +44,31 @@ describe('scriptSummary', () => {
     expect(
       scriptSummary({
         total: 3,
-        results: [{ statement: statements[0], response: ok, durationMs: 1 }, { statement: statements[1], response: { type: 'error', column_names: [], context: ctx, error_code: 1, error_message: 'x' }, durationMs: 1 }],
-        error: { statement: statements[1], response: { type: 'error', column_names: [], context: ctx, error_code: 1, error_message: 'x' }, durationMs: 1 },
+        results: [
+          { statement: statements[0], response: ok, durationMs: 1 },
+          {
+            statement: statements[1],
+            response: {
+              type: 'error',
+              column_names: [],
+              context: ctx,
+              error_code: 1,
+              error_message: 'x',
+            },
+            durationMs: 1,
+          },
+        ],
+        error: {
+          statement: statements[1],
+          response: {
+            type: 'error',
+            column_names: [],
+            context: ctx,
+            error_code: 1,
+            error_message: 'x',
+          },
+          durationMs: 1,
+        },
         cancelled: false,
         db: 'mindsdb',
         durationMs: 2,
@@ -47,6 +76,8 @@ describe('scriptSummary', () => {
     ).toBe('Stopped at statement 2 of 3');
   });
   it('is silent for a single statement', () => {
-    expect(scriptSummary({ total: 1, results: [], cancelled: false, db: 'x', durationMs: 1 })).toBeUndefined();
+    expect(
+      scriptSummary({ total: 1, results: [], cancelled: false, db: 'x', durationMs: 1 }),
+    ).toBeUndefined();
   });
 });

@@ -35,7 +35,8 @@ export function statusText(
 export function scriptSummary(o: ScriptOutcome): string | undefined {
   if (o.total <= 1) return undefined;
   const ran = o.results.length;
-  if (o.error || o.failure) return `Stopped at statement ${ran + (o.failure ? 1 : 0)} of ${o.total}`;
+  if (o.error || o.failure)
+    return `Stopped at statement ${ran + (o.failure ? 1 : 0)} of ${o.total}`;
   if (o.cancelled) return `Cancelled after ${ran} of ${o.total} statements`;
   return `${o.total} statements ran in ${formatDuration(o.durationMs)}`;
 }

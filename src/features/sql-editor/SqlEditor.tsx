@@ -61,7 +61,10 @@ export default function SqlEditor(props: SqlEditorProps) {
     const sel = ed.getSelection();
     const selection =
       sel && !sel.isEmpty()
-        ? { start: model.getOffsetAt(sel.getStartPosition()), end: model.getOffsetAt(sel.getEndPosition()) }
+        ? {
+            start: model.getOffsetAt(sel.getStartPosition()),
+            end: model.getOffsetAt(sel.getEndPosition()),
+          }
         : undefined;
     const cursor = model.getOffsetAt(ed.getPosition() ?? { lineNumber: 1, column: 1 });
     latest.current.onRun(planRun(model.getValue(), mode, cursor, selection));

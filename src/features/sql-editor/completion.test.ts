@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { completionContext, referencedRelations, suggest, type CatalogSnapshot } from './completion';
+import {
+  completionContext,
+  referencedRelations,
+  suggest,
+  type CatalogSnapshot,
+} from './completion';
 
 const cat: CatalogSnapshot = {
   databases: [
@@ -7,13 +12,37 @@ const cat: CatalogSnapshot = {
     { name: 'example_db', type: 'data', engine: 'duckdb' },
   ],
   tables: [
-    { db: 'example_db', schema: 'demo_data', name: 'home_rentals', kind: 'table', rawType: 'BASE TABLE' },
-    { db: 'example_db', schema: 'demo_data', name: 'diabetes', kind: 'table', rawType: 'BASE TABLE' },
+    {
+      db: 'example_db',
+      schema: 'demo_data',
+      name: 'home_rentals',
+      kind: 'table',
+      rawType: 'BASE TABLE',
+    },
+    {
+      db: 'example_db',
+      schema: 'demo_data',
+      name: 'diabetes',
+      kind: 'table',
+      rawType: 'BASE TABLE',
+    },
     { db: 'mindsdb', name: 'rentals_model', kind: 'model', rawType: 'MODEL' },
   ],
   columns: [
-    { db: 'example_db', schema: 'demo_data', table: 'home_rentals', name: 'sqft', dataType: 'INTEGER' },
-    { db: 'example_db', schema: 'demo_data', table: 'home_rentals', name: 'rental_price', dataType: 'DOUBLE' },
+    {
+      db: 'example_db',
+      schema: 'demo_data',
+      table: 'home_rentals',
+      name: 'sqft',
+      dataType: 'INTEGER',
+    },
+    {
+      db: 'example_db',
+      schema: 'demo_data',
+      table: 'home_rentals',
+      name: 'rental_price',
+      dataType: 'DOUBLE',
+    },
     { db: 'example_db', schema: 'demo_data', table: 'diabetes', name: 'age', dataType: 'BIGINT' },
   ],
   models: [{ project: 'mindsdb', name: 'rentals_model', status: 'complete' }],
@@ -29,11 +58,18 @@ describe('completionContext', () => {
       path: ['example_db', 'demo_data'],
       prefix: 'ho',
     });
-    expect(completionContext('SELECT `my db`.')).toEqual({ kind: 'member', path: ['my db'], prefix: '' });
+    expect(completionContext('SELECT `my db`.')).toEqual({
+      kind: 'member',
+      path: ['my db'],
+      prefix: '',
+    });
   });
   it('detects relation and database positions', () => {
     expect(completionContext('SELECT * FROM ')).toEqual({ kind: 'relation', prefix: '' });
-    expect(completionContext('select * from x join ta')).toEqual({ kind: 'relation', prefix: 'ta' });
+    expect(completionContext('select * from x join ta')).toEqual({
+      kind: 'relation',
+      prefix: 'ta',
+    });
     expect(completionContext('USE ex')).toEqual({ kind: 'database', prefix: 'ex' });
     expect(completionContext('SELECT co')).toEqual({ kind: 'any', prefix: 'co' });
   });
@@ -56,7 +92,9 @@ describe('suggest', () => {
     expect(labels('SELECT * FROM example_db.demo_data.')).toEqual(['home_rentals', 'diabetes']);
   });
   it('suggests models and the models table of a project', () => {
-    expect(labels('SELECT * FROM mindsdb.')).toEqual(expect.arrayContaining(['rentals_model', 'models']));
+    expect(labels('SELECT * FROM mindsdb.')).toEqual(
+      expect.arrayContaining(['rentals_model', 'models']),
+    );
   });
   it('suggests columns for an alias and for a fully qualified table', () => {
     const stmt = 'SELECT t. FROM example_db.demo_data.home_rentals t';

@@ -58,7 +58,18 @@ export function completionContext(before: string): CompletionContext {
   if (prevWord === 'USE') return { kind: 'database', prefix };
   if (
     prevWord &&
-    ['FROM', 'JOIN', 'INTO', 'UPDATE', 'TABLE', 'DESCRIBE', 'RETRAIN', 'FINETUNE', 'MODEL', 'VIEW'].includes(prevWord)
+    [
+      'FROM',
+      'JOIN',
+      'INTO',
+      'UPDATE',
+      'TABLE',
+      'DESCRIBE',
+      'RETRAIN',
+      'FINETUNE',
+      'MODEL',
+      'VIEW',
+    ].includes(prevWord)
   ) {
     return { kind: 'relation', prefix };
   }
@@ -78,7 +89,26 @@ export function referencedRelations(sql: string): Map<string, Relation> {
     `\\b(?:FROM|JOIN)\\s+(${IDENT}(?:\\s*\\.\\s*${IDENT}){0,2})(?:\\s+(?:AS\\s+)?(${IDENT}))?`,
     'gi',
   );
-  const reserved = new Set(['WHERE', 'JOIN', 'ON', 'LEFT', 'RIGHT', 'INNER', 'GROUP', 'ORDER', 'LIMIT', 'USING', 'CROSS', 'FULL', 'NATURAL', 'UNION', 'HAVING', 'WINDOW', 'QUALIFY', 'OFFSET']);
+  const reserved = new Set([
+    'WHERE',
+    'JOIN',
+    'ON',
+    'LEFT',
+    'RIGHT',
+    'INNER',
+    'GROUP',
+    'ORDER',
+    'LIMIT',
+    'USING',
+    'CROSS',
+    'FULL',
+    'NATURAL',
+    'UNION',
+    'HAVING',
+    'WINDOW',
+    'QUALIFY',
+    'OFFSET',
+  ]);
   for (const m of sql.matchAll(re)) {
     const parts = m[1].split('.').map((p) => unquote(p.trim()));
     const rel: Relation =
@@ -182,27 +212,45 @@ export function suggest(
       const tables = cat.tables.filter((t) => eq(t.db, a));
       const schemas = [...new Set(tables.map((t) => t.schema).filter((s): s is string => !!s))];
       out.push(
-        ...schemas.map((s) => ({ label: s, kind: 'schema' as const, insertText: quoteIfNeeded(s), detail: `schema · ${a}`, rank: 0 })),
+        ...schemas.map((s) => ({
+          label: s,
+          kind: 'schema' as const,
+          insertText: quoteIfNeeded(s),
+          detail: `schema · ${a}`,
+          rank: 0,
+        })),
         ...tables.filter((t) => !t.schema).map((t) => tableSuggestion(t, 'none')),
         ...cat.models.filter((m) => eq(m.project, a)).map(modelSuggestion),
       );
       if (cat.databases.some((d) => eq(d.name, a) && d.type === 'project')) {
-        out.push({ label: 'models', kind: 'table', insertText: 'models', detail: 'models of the project', rank: 1 });
+        out.push({
+          label: 'models',
+          kind: 'table',
+          insertText: 'models',
+          detail: 'models of the project',
+          rank: 1,
+        });
       }
       // a = schema of the current database, or a table in it
       out.push(
-        ...cat.tables.filter((t) => eq(t.db, currentDb) && eq(t.schema, a)).map((t) => tableSuggestion(t, 'none')),
+        ...cat.tables
+          .filter((t) => eq(t.db, currentDb) && eq(t.schema, a))
+          .map((t) => tableSuggestion(t, 'none')),
       );
       if (!alias) out.push(...columnsOf(cat, { table: a }, currentDb).map((c) => colSuggestion(c)));
     } else if (path.length === 2) {
       const [a, b] = path;
       out.push(
-        ...cat.tables.filter((t) => eq(t.db, a) && eq(t.schema, b)).map((t) => tableSuggestion(t, 'none')),
+        ...cat.tables
+          .filter((t) => eq(t.db, a) && eq(t.schema, b))
+          .map((t) => tableSuggestion(t, 'none')),
         ...columnsOf(cat, { db: a, table: b }, currentDb).map((c) => colSuggestion(c)),
       );
     } else {
       const [a, b, c] = path.slice(-3);
-      out.push(...columnsOf(cat, { db: a, schema: b, table: c }, currentDb).map((x) => colSuggestion(x)));
+      out.push(
+        ...columnsOf(cat, { db: a, schema: b, table: c }, currentDb).map((x) => colSuggestion(x)),
+      );
     }
     return dedupe(out);
   }
@@ -225,9 +273,17 @@ export function suggest(
   }
   out.push(
     ...SQL_KEYWORDS.map((k) => ({ label: k, kind: 'keyword' as const, insertText: k, rank: 3 })),
-    ...SQL_FUNCTIONS.map((f) => ({ label: f, kind: 'function' as const, insertText: f, detail: 'function', rank: 4 })),
+    ...SQL_FUNCTIONS.map((f) => ({
+      label: f,
+      kind: 'function' as const,
+      insertText: f,
+      detail: 'function',
+      rank: 4,
+    })),
     ...cat.databases.map(dbSuggestion),
-    ...cat.tables.filter((t) => eq(t.db, currentDb)).map((t) => ({ ...tableSuggestion(t, 'schema'), rank: 2 })),
+    ...cat.tables
+      .filter((t) => eq(t.db, currentDb))
+      .map((t) => ({ ...tableSuggestion(t, 'schema'), rank: 2 })),
   );
   return dedupe(out);
 }

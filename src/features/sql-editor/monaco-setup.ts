@@ -7,7 +7,12 @@ import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor/editor/editor.api';
 import 'monaco-editor/features/register.all';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
-import { completionContext, suggest, type CatalogSnapshot, type SuggestionKind } from './completion';
+import {
+  completionContext,
+  suggest,
+  type CatalogSnapshot,
+  type SuggestionKind,
+} from './completion';
 import { LANGUAGE_ID, languageConfiguration, monarchLanguage } from './sql-language';
 
 self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
@@ -43,7 +48,11 @@ let registered = false;
 export function registerSqlLanguage(): typeof monaco {
   if (registered) return monaco;
   registered = true;
-  monaco.languages.register({ id: LANGUAGE_ID, aliases: ['SQL', 'MindsDB SQL'], extensions: ['.sql'] });
+  monaco.languages.register({
+    id: LANGUAGE_ID,
+    aliases: ['SQL', 'MindsDB SQL'],
+    extensions: ['.sql'],
+  });
   monaco.languages.setMonarchTokensProvider(
     LANGUAGE_ID,
     monarchLanguage as unknown as monaco.languages.IMonarchLanguage,
@@ -59,7 +68,10 @@ export function registerSqlLanguage(): typeof monaco {
       // Only the current statement matters (cheap even for a big script).
       const from = Math.max(text.lastIndexOf(';', offset - 1) + 1, offset - 20_000);
       const nextSemi = text.indexOf(';', offset);
-      const statement = text.slice(from, nextSemi < 0 ? Math.min(text.length, offset + 20_000) : nextSemi);
+      const statement = text.slice(
+        from,
+        nextSemi < 0 ? Math.min(text.length, offset + 20_000) : nextSemi,
+      );
       const ctx = completionContext(text.slice(from, offset));
       const word = model.getWordUntilPosition(position);
       const range = {

@@ -23,6 +23,8 @@ describe('planRun', () => {
   it('explains why nothing runs for an empty editor, comments only or a blank selection', () => {
     expect(planRun('   ', 'current', 0).emptyReason).toMatch(/empty/);
     expect(planRun('-- hi', 'script', 0).emptyReason).toMatch(/only comments/);
-    expect(planRun('SELECT 1;   ', 'current', 0, { start: 9, end: 12 }).emptyReason).toMatch(/selection/);
+    expect(planRun('SELECT 1;   ', 'current', 0, { start: 9, end: 12 }).emptyReason).toMatch(
+      /selection/,
+    );
   });
 });

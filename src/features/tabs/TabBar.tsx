@@ -13,7 +13,16 @@ interface Props {
   onMove(from: number, to: number): void;
 }
 
-export function TabBar({ tabs, activeId, runningIds, onActivate, onAdd, onClose, onRename, onMove }: Props) {
+export function TabBar({
+  tabs,
+  activeId,
+  runningIds,
+  onActivate,
+  onAdd,
+  onClose,
+  onRename,
+  onMove,
+}: Props) {
   const [editing, setEditing] = useState<string | null>(null);
   const [dragFrom, setDragFrom] = useState<number | null>(null);
   const [dropAt, setDropAt] = useState<number | null>(null);
@@ -92,7 +101,12 @@ export function TabBar({ tabs, activeId, runningIds, onActivate, onAdd, onClose,
           </div>
         ))}
       </div>
-      <button className="icon-btn add-tab" aria-label="New tab" title="New tab (Alt+T)" onClick={onAdd}>
+      <button
+        className="icon-btn add-tab"
+        aria-label="New tab"
+        title="New tab (Alt+T)"
+        onClick={onAdd}
+      >
         +
       </button>
     </div>

@@ -54,8 +54,7 @@ export function closeTab(s: TabsState, id: string): TabsState {
   if (idx < 0) return s;
   const tabs = s.tabs.filter((t) => t.id !== id);
   if (tabs.length === 0) return initialTabs();
-  const activeId =
-    s.activeId === id ? tabs[Math.min(idx, tabs.length - 1)].id : s.activeId;
+  const activeId = s.activeId === id ? tabs[Math.min(idx, tabs.length - 1)].id : s.activeId;
   return { tabs, activeId };
 }
 
@@ -104,11 +103,15 @@ export function parseTabsState(v: unknown): TabsState | undefined {
     }));
   if (tabs.length === 0) return undefined;
   const activeId =
-    typeof o.activeId === 'string' && tabs.some((t) => t.id === o.activeId) ? o.activeId : tabs[0].id;
+    typeof o.activeId === 'string' && tabs.some((t) => t.id === o.activeId)
+      ? o.activeId
+      : tabs[0].id;
   return { tabs, activeId };
 }
 
-export function createTabStore(storage: KeyValueStore | undefined = defaultStore()): Store<TabsState> {
+export function createTabStore(
+  storage: KeyValueStore | undefined = defaultStore(),
+): Store<TabsState> {
   const initial = readJson(storage, TABS_STORAGE_KEY, parseTabsState, initialTabs());
   let timer: ReturnType<typeof setTimeout> | undefined;
   return createStore(initial, (s) => {

@@ -9,7 +9,11 @@ export interface ErrorPosition {
   column: number;
 }
 
-const PATTERNS = [/\(line (\d+), column (\d+)\)/i, /\bat line (\d+),? column (\d+)/i, /\bLINE (\d+):/];
+const PATTERNS = [
+  /\(line (\d+), column (\d+)\)/i,
+  /\bat line (\d+),? column (\d+)/i,
+  /\bLINE (\d+):/,
+];
 
 /** The 1-based line/column an error message points at, if it names one. */
 export function parseErrorPosition(message: string): ErrorPosition | undefined {

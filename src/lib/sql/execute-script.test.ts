@@ -71,7 +71,10 @@ describe('executeScript', () => {
       fakeExec([]),
       new AbortController().signal,
     );
-    expect(out.failure).toEqual({ statement: expect.objectContaining({ sql: 'SELECT down' }), message: 'Cannot reach the instance' });
+    expect(out.failure).toEqual({
+      statement: expect.objectContaining({ sql: 'SELECT down' }),
+      message: 'Cannot reach the instance',
+    });
   });
 
   it('stops when aborted', async () => {

@@ -39,7 +39,13 @@ export async function executeScript(
   now: () => number = () => performance.now(),
 ): Promise<ScriptOutcome> {
   const t0 = now();
-  const out: ScriptOutcome = { total: statements.length, results: [], cancelled: false, db, durationMs: 0 };
+  const out: ScriptOutcome = {
+    total: statements.length,
+    results: [],
+    cancelled: false,
+    db,
+    durationMs: 0,
+  };
   for (const statement of statements) {
     if (signal.aborted) {
       out.cancelled = true;
@@ -71,5 +77,7 @@ export async function executeScript(
 /** True when a statement changes the catalog (the explorer should refresh after it). */
 export function isDdl(sql: string): boolean {
   const body = sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ').trim();
-  return /^(create|drop|alter|rename|retrain|finetune|attach|detach|import|truncate|insert|copy)\b/i.test(body);
+  return /^(create|drop|alter|rename|retrain|finetune|attach|detach|import|truncate|insert|copy)\b/i.test(
+    body,
+  );
 }

@@ -18,7 +18,10 @@ FROM t /* i;j */; SELECT $$k;l$$, $tag$m;n$tag$`;
   });
 
   it('handles doubled quotes as escapes', () => {
-    expect(sqls("SELECT 'it''s;'; SELECT \"a\"\";\"")).toEqual(["SELECT 'it''s;'", 'SELECT "a"";"']);
+    expect(sqls('SELECT \'it\'\'s;\'; SELECT "a"";"')).toEqual([
+      "SELECT 'it''s;'",
+      'SELECT "a"";"',
+    ]);
   });
 
   it('drops blank and comment-only segments', () => {
@@ -45,7 +48,7 @@ FROM t /* i;j */; SELECT $$k;l$$, $tag$m;n$tag$`;
   });
 
   it('scans 1 MB of SQL quickly', () => {
-    const big = 'SELECT 1 AS a, \'x;y\' AS b;\n'.repeat(40_000);
+    const big = "SELECT 1 AS a, 'x;y' AS b;\n".repeat(40_000);
     const t0 = performance.now();
     expect(splitStatements(big)).toHaveLength(40_000);
     expect(performance.now() - t0).toBeLessThan(2000);

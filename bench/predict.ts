@@ -1,0 +1,99 @@
+/**
+ * Prediction speed (DESIGN.md section 6): single-row latency over HTTP (p50/p99), batch
+ * throughput over HTTP at 1k and 10k rows per request (target >= 50k rows/s), and the registry's
+ * in-process throughput on the same rows (target >= 200k rows/s) with the HTTP/in-process ratio,
+ * which says what the HTTP layer (JSON both ways, validation, the socket) costs on top of the
+ * engine. Everything runs in this process on one instance, interleaved, so a noisy machine moves
+ * both sides alike.
+ */
+import { performance } from 'node:perf_hooks';
+import { startHarness } from '../server/test/harness';
+import { percentile, progress, type BenchLine } from './types';
+
+const MODEL = 'bench_home_rentals';
+const URL_PATH = `/api/projects/mindsdb/models/${MODEL}/predict`;
+const LOCATIONS = ['good', 'great', 'poor'];
+const NEIGHBORHOODS = ['downtown', 'south_side', 'westbrae', 'alcatraz_ave', 'thowsand_oaks', 'berkeley_hills'];
+
+/** Rows like the training data (all inputs present), varied so no cache or branch predictor helps. */
+function rows(n: number): Record<string, unknown>[] {
+  return Array.from({ length: n }, (_, i) => ({
+    number_of_rooms: i % 4,
+    number_of_bathrooms: 1 + (i % 2),
+    sqft: 300 + ((i * 37) % 1700),
+    location: LOCATIONS[i % 3],
+    days_on_market: (i * 13) % 60,
+    initial_price: 1000 + ((i * 101) % 5000),
+    neighborhood: NEIGHBORHOODS[i % NEIGHBORHOODS.length],
+  }));
+}
+
+const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+
+export async function runPredictBench(): Promise<BenchLine[]> {
+  const h = await startHarness();
+  try {
+    progress('predict: training home_rentals');
+    const created = await h.sql(
+      `CREATE MODEL mindsdb.${MODEL} FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price`,
+    );
+    if (created.type !== 'table') throw new Error(`CREATE MODEL failed: ${created.error_message}`);
+    await h.instance.models.idle();
+    const status = await h.get(`/api/projects/mindsdb/models/${MODEL}`);
+    if (status.body.status !== 'complete') throw new Error(`training ended ${status.body.status}: ${status.body.error}`);
+
+    const post = async (body: string) => {
+      const res = await fetch(h.url + URL_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`predict answered ${res.status}: ${text.slice(0, 200)}`);
+      return text;
+    };
+
+    progress('predict: single-row latency over HTTP (1000 requests)');
+    const one = rows(200).map((r) => JSON.stringify([r]));
+    for (let i = 0; i < 100; i++) await post(one[i % one.length]);
+    const lat: number[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const t0 = performance.now();
+      await post(one[i % one.length]);
+      lat.push(performance.now() - t0);
+    }
+    lat.sort((a, b) => a - b);
+
+    /** Rows per second of one request of n rows over HTTP, and of the registry in-process. */
+    const batch = async (n: number, rounds: number) => {
+      const data = rows(n);
+      const body = JSON.stringify(data);
+      const ref = { project: 'mindsdb', name: MODEL };
+      await post(body);
+      await h.instance.models.predict(ref, data);
+      const http: number[] = [];
+      const inProcess: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        let t0 = performance.now();
+        await post(body);
+        http.push(n / ((performance.now() - t0) / 1000));
+        t0 = performance.now();
+        await h.instance.models.predict(ref, data);
+        inProcess.push(n / ((performance.now() - t0) / 1000));
+      }
+      return { http: median(http), inProcess: median(inProcess) };
+    };
+    progress('predict: batches of 1k rows (30 rounds)');
+    const b1k = await batch(1_000, 30);
+    progress('predict: batches of 10k rows (10 rounds)');
+    const b10k = await batch(10_000, 10);
+    const ratio = b10k.inProcess / b10k.http;
+
+    return [
+      { name: 'predict: single row over HTTP, p50', value: percentile(lat, 50), unit: 'ms', target: 'report', pass: true },
+      { name: 'predict: single row over HTTP, p99', value: percentile(lat, 99), unit: 'ms', target: 'report', pass: true },
+      { name: 'predict: 1k rows/request over HTTP', value: b1k.http, unit: 'rows/s', target: '>= 50k', pass: b1k.http >= 50_000 },
+      { name: 'predict: 10k rows/request over HTTP', value: b10k.http, unit: 'rows/s', target: '>= 50k', pass: b10k.http >= 50_000 },
+      { name: 'predict: 10k rows in-process (registry)', value: b10k.inProcess, unit: 'rows/s', target: '>= 200k', pass: b10k.inProcess >= 200_000 },
+      { name: 'predict: in-process / HTTP throughput (10k)', value: ratio, unit: 'x', target: 'report', pass: true },
+    ];
+  } finally {
+    await h.close();
+  }
+}

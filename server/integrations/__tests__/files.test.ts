@@ -1,0 +1,193 @@
+/**
+ * File uploads over real HTTP (`PUT/GET/DELETE /api/files`), and DuckDB-file integrations
+ * (`CREATE DATABASE ... WITH ENGINE = 'duckdb'`).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, tempDataDir, type Harness } from '../../test/harness';
+
+let h: Harness;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = tempDataDir();
+  h = await startHarness({}, dataDir);
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function put(name: string, body: BodyInit, contentType?: string) {
+  const res = await fetch(`${h.url}/api/files/${name}`, {
+    method: 'PUT',
+    body,
+    headers: contentType ? { 'content-type': contentType } : undefined,
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+/** A raw request with the path exactly as given (fetch would normalise `..`). */
+function rawRequest(method: string, rawPath: string, body = 'a\n1\n'): Promise<{ status: number; body: any }> {
+  const u = new URL(h.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: u.hostname, port: u.port, method, path: rawPath, headers: { 'content-type': 'text/csv' } },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const CSV = 'id,name,score\n1,alice,9.5\n2,bob,7\n3,"carol, jr",8.25\n';
+
+describe('PUT /api/files/{name}', () => {
+  it('loads a raw CSV body into files.<name>', async () => {
+    const r = await put('people', CSV, 'text/csv');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ name: 'people', row_count: 3, columns: ['id', 'name', 'score'] });
+    const q = await h.sql('SELECT name, score FROM files.people ORDER BY id');
+    expect(q.data).toEqual([
+      ['alice', 9.5],
+      ['bob', 7],
+      ['carol, jr', 8.25],
+    ]);
+  });
+
+  it('accepts a multipart form upload with a `file` field, as MindsDB clients send it', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['city,temp\nparis,21\noslo,12\n'], { type: 'text/csv' }), 'weather.csv');
+    form.append('original_file_name', 'weather.csv');
+    const r = await put('weather', form);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ name: 'weather', row_count: 2, columns: ['city', 'temp'] });
+    expect((await h.sql('SELECT temp FROM files.weather WHERE city = :c', { params: { c: 'oslo' } })).data).toEqual([[12]]);
+  });
+
+  it('loads JSON and Parquet bodies', async () => {
+    const json = await put('events', JSON.stringify([{ kind: 'a', n: 1 }, { kind: 'b', n: 2 }]), 'application/json');
+    expect(json.status).toBe(200);
+    expect(json.body).toMatchObject({ name: 'events', row_count: 2, columns: ['kind', 'n'] });
+
+    const file = path.join(dataDir, 'sample.parquet');
+    await h.sql(`COPY (SELECT range AS k, range * 1.5 AS v FROM range(5)) TO '${file}' (FORMAT parquet)`);
+    const parquet = await put('numbers', new Blob([fs.readFileSync(file)]), 'application/vnd.apache.parquet');
+    expect(parquet.status).toBe(200);
+    expect(parquet.body).toEqual({ name: 'numbers', row_count: 5, columns: ['k', 'v'] });
+    // Without a telling Content-Type the bytes decide (Parquet's magic number).
+    const sniffed = await put('numbers2', new Blob([fs.readFileSync(file)]), 'application/octet-stream');
+    expect(sniffed.body).toMatchObject({ name: 'numbers2', row_count: 5 });
+    expect((await h.sql('SELECT sum(v) FROM files.numbers')).data).toEqual([[15]]);
+  });
+
+  it('replaces an existing file atomically, and a failed upload leaves the old one intact', async () => {
+    const r = await put('people', 'id,name\n7,zed\n', 'text/csv');
+    expect(r.body).toEqual({ name: 'people', row_count: 1, columns: ['id', 'name'] });
+    const bad = await put('people', new Blob([Buffer.from([0, 159, 146, 150, 0, 1, 2, 3, 255, 254])]), 'text/csv');
+    expect(bad.status).toBe(400);
+    expect((await h.sql('SELECT * FROM files.people')).data).toEqual([[7, 'zed']]);
+  });
+
+  it('rejects binary garbage, empty files and files without columns with specific 400s', async () => {
+    const garbage = await put('junk', new Blob([Buffer.from([0x00, 0xff, 0x13, 0x37, 0x00, 0x80, 0x81])]), 'application/octet-stream');
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.error_message).toMatch(/The file is not CSV text: it contains binary data/);
+
+    const empty = await put('nothing', '', 'text/csv');
+    expect(empty.status).toBe(400);
+    expect(empty.body.error_message).toMatch(/The file is empty/);
+
+    const blank = await put('blank', '\n\n  \n', 'text/csv');
+    expect(blank.status).toBe(400);
+    expect(blank.body.error_message).toMatch(/The file is empty/);
+
+    const noColumns = await put('nocols', '[]', 'application/json');
+    expect(noColumns.status).toBe(400);
+    expect(noColumns.body.error_message).toMatch(/The file has no columns/);
+    const scalars = await put('nocols', '{}', 'application/json');
+    expect(scalars.body.error_message).toMatch(/The file has no columns/);
+
+    const names = (await h.get('/api/files')).body.map((f: { name: string }) => f.name);
+    for (const n of ['junk', 'nothing', 'blank', 'nocols']) expect(names).not.toContain(n);
+  });
+
+  it('refuses names that try to leave the files folder', async () => {
+    for (const name of ['%2e%2e', '..%2Fx', 'a%2Fb', 'a.csv', '%252e%252e', '__upload_x', '..']) {
+      const r = await rawRequest('PUT', `/api/files/${name}`);
+      expect(r.status, name).toBe(400);
+      expect(r.body.error_message, name).toMatch(/Invalid file name/);
+    }
+    expect((await rawRequest('PUT', '/api/files/../x')).status).toBe(400);
+    expect((await rawRequest('PUT', '/api/files/a/b')).status).toBe(400);
+    expect((await rawRequest('DELETE', '/api/files/..%2F..%2Fcatalog')).status).toBe(400);
+    expect(fs.existsSync(path.join(dataDir, 'catalog.json'))).toBe(true);
+  });
+
+  it('leaves no temporary files or tables behind', async () => {
+    expect(fs.existsSync(path.join(dataDir, 'uploads')) ? fs.readdirSync(path.join(dataDir, 'uploads')) : []).toEqual([]);
+    const tmp = await h.sql(`SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'files' AND table_name LIKE '__upload_%'`);
+    expect(tmp.data).toEqual([[0]]);
+  });
+});
+
+describe('GET and DELETE /api/files', () => {
+  it('lists files with their row counts and columns', async () => {
+    const r = await h.get('/api/files');
+    expect(r.status).toBe(200);
+    expect(r.body).toContainEqual({ name: 'weather', row_count: 2, columns: ['city', 'temp'] });
+    expect(r.body).toContainEqual({ name: 'people', row_count: 1, columns: ['id', 'name'] });
+  });
+
+  it('deletes a file; a second delete is a 404', async () => {
+    const res = await fetch(`${h.url}/api/files/weather`, { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    expect((await h.get('/api/files')).body.map((f: { name: string }) => f.name)).not.toContain('weather');
+    const again = await fetch(`${h.url}/api/files/weather`, { method: 'DELETE' });
+    expect(again.status).toBe(404);
+    expect((await again.json()).error_message).toBe(`File 'weather' does not exist`);
+  });
+});
+
+describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
+  it('attaches a DuckDB file from the data directory under the name', async () => {
+    const file = path.join(dataDir, 'shop.duckdb');
+    await h.sql(`ATTACH '${file}' AS shop_src; CREATE TABLE shop_src.orders AS SELECT range AS id, range * 10 AS total FROM range(4); DETACH shop_src`);
+    const r = await h.sql(`CREATE DATABASE shop WITH ENGINE = 'duckdb', PARAMETERS = {"database": "shop.duckdb"}`);
+    expect(r).toMatchObject({ type: 'ok' });
+    expect((await h.sql('SHOW FULL DATABASES')).data).toContainEqual(['shop', 'data', 'duckdb']);
+    expect((await h.sql('SHOW TABLES FROM shop')).data).toEqual([['orders']]);
+    expect((await h.sql('SELECT sum(total) FROM shop.orders')).data).toEqual([[60]]);
+  });
+
+  it('refuses files outside the data directory, missing files and the instance own files', async () => {
+    const outside = await h.sql(`CREATE DATABASE d1 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "../elsewhere.duckdb"}`);
+    expect(outside).toMatchObject({ type: 'error', error_code: 10 });
+    expect(outside.error_message).toMatch(/inside the data directory/);
+    const absolute = await h.sql(`CREATE DATABASE d2 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "/etc/passwd"}`);
+    expect(absolute).toMatchObject({ type: 'error', error_code: 10 });
+    const missing = await h.sql(`CREATE DATABASE d3 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "none.duckdb"}`);
+    expect(missing).toMatchObject({ type: 'error', error_code: 2 });
+    const own = await h.sql(`CREATE DATABASE d4 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "files.duckdb"}`);
+    expect(own).toMatchObject({ type: 'error', error_code: 3 });
+    const noDb = await h.sql(`CREATE DATABASE d5 WITH ENGINE = 'duckdb', PARAMETERS = {"path": "x"}`);
+    expect(noDb).toMatchObject({ type: 'error', error_code: 3 });
+    const names = (await h.sql('SHOW DATABASES')).data.flat();
+    for (const n of ['d1', 'd2', 'd3', 'd4', 'd5']) expect(names).not.toContain(n);
+  });
+
+  it('re-attaches after a restart and detaches on DROP DATABASE', async () => {
+    await h.close({ keepData: true });
+    h = await startHarness({}, dataDir);
+    expect((await h.sql('SELECT count(*) FROM shop.orders')).data).toEqual([[4]]);
+    expect(await h.sql('DROP DATABASE shop')).toMatchObject({ type: 'ok' });
+    expect((await h.sql('SELECT count(*) FROM shop.orders')).type).toBe('error');
+    expect(fs.existsSync(path.join(dataDir, 'shop.duckdb'))).toBe(true);
+  });
+});
