@@ -159,26 +159,36 @@ function line(name: string, value: number, unit: string, target: string, pass: b
 
 export async function runAutomlBench(): Promise<BenchLine[]> {
   const out: BenchLine[] = [];
+  let inside = 0;
+  let total = 0;
   for (const c of CASES) {
     const split = fixedSplit(loadCsv(c.file, c.drop));
     const r = evaluate(split, c.target);
-    out.push(
-      line(`automl ${c.name} ${c.metric}`, r.score, c.metric, `>= ${c.min}`, r.score >= c.min),
-    );
+    const pass = r.score >= c.min;
+    out.push(line(`automl ${c.name} ${c.metric}`, r.score, c.metric, `>= ${c.min}`, pass));
     if (r.coverage !== null) {
+      // With n held-out rows the measured coverage has sampling noise of about sqrt(0.09 / n)
+      // (0.021 for concrete's 206 rows), so the pooled line below is the sharper check.
+      inside += r.coverage * r.predictions.length;
+      total += r.predictions.length;
+      const ok = r.coverage >= 0.88 && r.coverage <= 0.92;
       out.push(
-        line(
-          `automl ${c.name} 90% interval coverage`,
-          r.coverage,
-          'fraction',
-          '0.88-0.92',
-          r.coverage >= 0.88 && r.coverage <= 0.92,
-        ),
+        line(`automl ${c.name} 90% interval coverage`, r.coverage, 'fraction', '0.88-0.92', ok),
       );
     }
   }
+  const pooled = inside / total;
+  out.push(
+    line(
+      `automl 90% interval coverage, pooled (${total} regression rows)`,
+      pooled,
+      'fraction',
+      '0.88-0.92',
+      pooled >= 0.88 && pooled <= 0.92,
+    ),
+  );
 
-  // Training time: home_rentals (5037 rows incl. test rows are not used; the 80 % split), median of 3.
+  // Training time: home_rentals on its 80 % training split (4030 rows), median of 3 after a warm-up.
   const hr = fixedSplit(loadCsv('home_rentals.csv', ['initial_price']));
   const times: number[] = [];
   let artifact = train(hr.train, { target: 'rental_price' });
@@ -192,15 +202,9 @@ export async function runAutomlBench(): Promise<BenchLine[]> {
     line('automl home_rentals train time (median of 3)', times[1], 'ms', '< 1000', times[1] < 1000),
   );
 
-  // Prediction throughput on 200k rows (the held-out rows repeated), columnar and row objects.
-  const p = loadPredictor(artifact);
+  // Prediction throughput on 200k rows (held-out rows repeated): steady state, two full-size
+  // warm-up runs so V8 optimises the hot loops, then the median of 3.
   const N = 200_000;
-  const rowsArr: CellValue[][] = [];
-  for (let i = 0; i < N; i++) rowsArr.push(hr.test.rows[i % hr.test.rows.length]);
-  const big: Dataset = { columns: hr.test.columns, rows: rowsArr };
-  const cols = toColumns(big);
-  const objs = rowsArr.map((r) => Object.fromEntries(big.columns.map((c, j) => [c, r[j]])));
-  // Steady state: two full-size warm-up runs let V8 optimise the hot loops, then median of 3.
   const rate = (f: () => void): number => {
     f();
     f();
@@ -213,25 +217,36 @@ export async function runAutomlBench(): Promise<BenchLine[]> {
     ts.sort((a, b) => a - b);
     return N / (ts[1] / 1000);
   };
+  const repeat = (d: Dataset): Dataset => ({
+    columns: d.columns,
+    rows: Array.from({ length: N }, (_, i) => d.rows[i % d.rows.length]),
+  });
+  const p = loadPredictor(artifact);
+  const big = repeat(hr.test);
+  const cols = toColumns(big);
+  const objs = big.rows.map((r) => Object.fromEntries(big.columns.map((c, j) => [c, r[j]])));
   const colRate = rate(() => p.predictColumns!(cols, N));
-  out.push(
-    line(
-      'automl predict rows/s (columnar, in-process)',
-      colRate,
-      'rows/s',
-      '>= 200000',
-      colRate >= 200_000,
-    ),
-  );
   const objRate = rate(() => p.predict(objs));
+  // A classifier, whose predictions carry a probabilities object per row: bank churn.
+  const bank = fixedSplit(loadCsv('bank_customer_churn.csv'));
+  const bp = loadPredictor(train(bank.train, { target: 'Exited' }));
+  const bankCols = toColumns(repeat(bank.test));
+  const clsRate = rate(() => bp.predictColumns!(bankCols, N));
+  const target = '>= 200000';
+  out.push(
+    line('automl predict rows/s (regression, columnar)', colRate, 'rows/s', target, colRate >= 2e5),
+  );
   out.push(
     line(
-      'automl predict rows/s (row objects, in-process)',
+      'automl predict rows/s (regression, row objects)',
       objRate,
       'rows/s',
-      '>= 200000',
-      objRate >= 200_000,
+      target,
+      objRate >= 2e5,
     ),
+  );
+  out.push(
+    line('automl predict rows/s (classifier, columnar)', clsRate, 'rows/s', target, clsRate >= 2e5),
   );
   return out;
 }

@@ -18,7 +18,8 @@ import { tempDataDir } from '../server/test/harness';
 import fs from 'node:fs';
 import { progress, type BenchLine } from './types';
 
-const ROWS = 1_000_000;
+/** Rows in the bench table; PG_BENCH_ROWS overrides (e.g. to check memory stays flat with 3M). */
+const ROWS = Number(process.env.PG_BENCH_ROWS ?? 1_000_000);
 
 /** Samples RSS every 20 ms while `fn` runs; returns the peak growth over the starting RSS. */
 async function withPeakRss<T>(

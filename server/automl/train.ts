@@ -562,7 +562,10 @@ function describeInputs(encs: ColumnEncoder[], profiles: ColumnProfile[]) {
   encs.forEach((e, j) => {
     inputTypes[e.column] = profiles[j].type as BaseType;
     if (e.kind === 'categorical') {
-      categories[e.column] = e.keys.slice(0, 100).map((k) => keyToLabel(k, e.valueKind));
+      // Most frequent first (the UI shows the common choices), numbers in numeric order.
+      const labels = e.keys.slice(0, 100).map((k) => keyToLabel(k, e.valueKind));
+      if (e.valueKind === 'number') (labels as number[]).sort((a, b) => a - b);
+      categories[e.column] = labels;
     } else if (e.kind === 'numeric') {
       numericRanges[e.column] = { min: e.stats.min, max: e.stats.max };
     }

@@ -134,7 +134,7 @@ const MAX_INT_CATEGORIES = 10;
  * distinct values). Rules, in order, and why:
  * - no non-missing value -> empty; one distinct value -> constant (both dropped as inputs);
  * - >= 99 % numbers (numeric strings included) -> numeric family: 2 values -> binary;
- *   integers with <= 10 values in a small non-negative range -> categorical (Lightwood types
+ *   (>= 99 % integral values count as integers) integers with <= 10 values in a small non-negative range -> categorical (Lightwood types
  *   number_of_rooms 0-3 as categorical); unique integers that are sequential (RowNumber, id) or
  *   carry an id-like name with > 98 % unique values (CustomerId) -> identifier;
  * - >= 99 % ISO dates/timestamps -> datetime;
@@ -150,7 +150,7 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
   let nBool = 0;
   let nDate = 0;
   let nStr = 0;
-  let allInt = true;
+  let nonInt = 0;
   let minV = Infinity;
   let maxV = -Infinity;
   let words = 0;
@@ -174,7 +174,7 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
       if (!Number.isNaN(x)) {
         nNum++;
         nums[nNums++] = x;
-        if (!Number.isInteger(x)) allInt = false;
+        if (!Number.isInteger(x)) nonInt++;
         if (x < minV) minV = x;
         if (x > maxV) maxV = x;
         key = String(x);
@@ -222,7 +222,8 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
     if (numKeys <= 2) {
       return { ...base, type: 'binary', dataType: 'binary', valueKind, constant };
     }
-    if (allInt) {
+    // Integers with a stray decimal (two "640,56" cells among 5037 sqft values) stay integers.
+    if (nonInt <= 0.01 * nNum) {
       if (numKeys <= MAX_INT_CATEGORIES && minV >= 0 && maxV - minV < 2 * MAX_INT_CATEGORIES) {
         return { ...base, type: 'categorical', dataType: 'categorical', valueKind, constant };
       }

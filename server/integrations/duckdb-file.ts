@@ -19,12 +19,17 @@ const ALLOWED = ['database', 'read_only'];
 export function validateDuckDBParams(raw: Record<string, unknown>): DuckDBFileParams {
   const unknown = Object.keys(raw).filter((k) => !ALLOWED.includes(k));
   if (unknown.length > 0) {
-    throw badInput(`Unknown PARAMETERS for engine 'duckdb': ${unknown.join(', ')}; the parameters are: ${ALLOWED.join(', ')}`);
+    throw badInput(
+      `Unknown PARAMETERS for engine 'duckdb': ${unknown.join(', ')}; the parameters are: ${ALLOWED.join(', ')}`,
+    );
   }
   if (raw.database === undefined || raw.database === null || raw.database === '') {
-    throw badInput(`Missing PARAMETERS for engine 'duckdb': database (a .duckdb file inside the data directory)`);
+    throw badInput(
+      `Missing PARAMETERS for engine 'duckdb': database (a .duckdb file inside the data directory)`,
+    );
   }
-  if (typeof raw.database !== 'string') throw badInput(`Parameter 'database' must be a string (a file name)`);
+  if (typeof raw.database !== 'string')
+    throw badInput(`Parameter 'database' must be a string (a file name)`);
   const ro = raw.read_only ?? false;
   if (typeof ro !== 'boolean') throw badInput(`Parameter 'read_only' must be true or false`);
   return { database: raw.database, read_only: ro };
@@ -34,7 +39,14 @@ export function validateDuckDBParams(raw: Record<string, unknown>): DuckDBFilePa
 function isOwnFile(dataDir: string, file: string): boolean {
   const rel = path.relative(dataDir, file);
   const top = rel.split(path.sep)[0];
-  return ['mindsdb.duckdb', 'files.duckdb', 'example_db.duckdb', 'projects', 'models', 'uploads'].includes(top);
+  return [
+    'mindsdb.duckdb',
+    'files.duckdb',
+    'example_db.duckdb',
+    'projects',
+    'models',
+    'uploads',
+  ].includes(top);
 }
 
 /**
@@ -60,11 +72,16 @@ export function resolveDuckDBFile(dataDir: string, database: string): string {
   }
   const real = fs.realpathSync(candidate);
   if (escapes(real)) {
-    throw new ServiceError(ERROR_CODES.FORBIDDEN, `'${database}' links to a file outside the data directory`);
+    throw new ServiceError(
+      ERROR_CODES.FORBIDDEN,
+      `'${database}' links to a file outside the data directory`,
+    );
   }
   if (!fs.statSync(real).isFile()) throw badInput(`'${database}' is not a file`);
   if (isOwnFile(root, real)) {
-    throw badInput(`'${database}' is one of the instance's own databases; it is already available under its own name`);
+    throw badInput(
+      `'${database}' is one of the instance's own databases; it is already available under its own name`,
+    );
   }
   return real;
 }

@@ -67,9 +67,16 @@ export interface ReceivedUpload {
  * Streams an upload body to a temp file in DATA_DIR/uploads, counting bytes against the limit
  * (the HTTP body limit does not apply to streamed bodies).
  */
-export async function receiveUpload(catalog: Catalog, body: Readable, limitBytes = MAX_UPLOAD_BYTES): Promise<ReceivedUpload> {
+export async function receiveUpload(
+  catalog: Catalog,
+  body: Readable,
+  limitBytes = MAX_UPLOAD_BYTES,
+): Promise<ReceivedUpload> {
   fs.mkdirSync(uploadDir(catalog), { recursive: true });
-  const file = path.join(uploadDir(catalog), `.upload-${process.pid}-${crypto.randomBytes(6).toString('hex')}`);
+  const file = path.join(
+    uploadDir(catalog),
+    `.upload-${process.pid}-${crypto.randomBytes(6).toString('hex')}`,
+  );
   let bytes = 0;
   const heads: Buffer[] = [];
   let headLen = 0;
@@ -77,7 +84,12 @@ export async function receiveUpload(catalog: Catalog, body: Readable, limitBytes
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
       if (bytes > limitBytes) {
-        done(new ServiceError(ERROR_CODES.TOO_LARGE, `The file is larger than the upload limit (${limitBytes} bytes)`));
+        done(
+          new ServiceError(
+            ERROR_CODES.TOO_LARGE,
+            `The file is larger than the upload limit (${limitBytes} bytes)`,
+          ),
+        );
         return;
       }
       if (headLen < 65536) {
@@ -91,18 +103,37 @@ export async function receiveUpload(catalog: Catalog, body: Readable, limitBytes
     await pipeline(body, counter, fs.createWriteStream(file));
   } catch (err) {
     fs.rmSync(file, { force: true });
-    throw err instanceof ServiceError ? err : badInput(`The upload was interrupted: ${(err as Error).message}`);
+    throw err instanceof ServiceError
+      ? err
+      : badInput(`The upload was interrupted: ${(err as Error).message}`);
   }
   return { file, bytes, head: Buffer.concat(heads).subarray(0, 65536) };
 }
 
 /** The format from the Content-Type or file name when they say, else from the bytes. */
-export function detectFormat(head: Buffer, hints: { contentType?: string; filename?: string } = {}): UploadFormat {
+export function detectFormat(
+  head: Buffer,
+  hints: { contentType?: string; filename?: string } = {},
+): UploadFormat {
   const ct = (hints.contentType ?? '').toLowerCase().split(';')[0].trim();
   const ext = path.extname(hints.filename ?? '').toLowerCase();
   if (ct.includes('parquet') || ext === '.parquet') return 'parquet';
-  if (ct === 'application/json' || ct === 'application/x-ndjson' || ext === '.json' || ext === '.jsonl' || ext === '.ndjson') return 'json';
-  if (ct === 'text/csv' || ct === 'text/tab-separated-values' || ext === '.csv' || ext === '.tsv' || ext === '.txt') return 'csv';
+  if (
+    ct === 'application/json' ||
+    ct === 'application/x-ndjson' ||
+    ext === '.json' ||
+    ext === '.jsonl' ||
+    ext === '.ndjson'
+  )
+    return 'json';
+  if (
+    ct === 'text/csv' ||
+    ct === 'text/tab-separated-values' ||
+    ext === '.csv' ||
+    ext === '.tsv' ||
+    ext === '.txt'
+  )
+    return 'csv';
   if (head.subarray(0, 4).toString('latin1') === 'PAR1') return 'parquet';
   const first = head.toString('utf8').trimStart()[0];
   if (first === '[' || first === '{') return 'json';
@@ -112,7 +143,9 @@ export function detectFormat(head: Buffer, hints: { contentType?: string; filena
 /** Text files must be UTF-8 without NUL bytes: anything else is binary, not CSV/JSON. */
 function assertText(head: Buffer, format: UploadFormat): void {
   const binary = () =>
-    badInput(`The file is not ${format.toUpperCase()} text: it contains binary data (upload CSV, JSON or Parquet)`);
+    badInput(
+      `The file is not ${format.toUpperCase()} text: it contains binary data (upload CSV, JSON or Parquet)`,
+    );
   if (head.includes(0)) throw binary();
   // Cut a multi-byte character the 64 KB sample may have split.
   let end = head.length;
@@ -123,9 +156,11 @@ function assertText(head: Buffer, format: UploadFormat): void {
   } catch {
     throw binary();
   }
-  const text = head.toString('utf8');
-  const controls = (text.match(/[\x01-\x08\x0e-\x1f\x7f]/g) ?? []).length;
-  if (controls > Math.max(8, text.length / 100)) throw binary();
+  // Control characters other than tab, newline, carriage return and form feed mark binary data.
+  let controls = 0;
+  for (const b of head.subarray(0, end))
+    if ((b < 0x20 && b !== 9 && b !== 10 && b !== 12 && b !== 13) || b === 0x7f) controls++;
+  if (controls > Math.max(8, end / 100)) throw binary();
 }
 
 function reader(file: string, format: UploadFormat): string {
@@ -144,7 +179,12 @@ function reader(file: string, format: UploadFormat): string {
  * Loads an uploaded temp file as `files.<name>` (replacing it atomically) and removes the temp
  * file. Empty files, binary data, unreadable content and zero columns are specific 400 errors.
  */
-export async function importUpload(catalog: Catalog, name: string, up: ReceivedUpload, format: UploadFormat): Promise<FileInfo> {
+export async function importUpload(
+  catalog: Catalog,
+  name: string,
+  up: ReceivedUpload,
+  format: UploadFormat,
+): Promise<FileInfo> {
   const engine = catalog.engine;
   const tmp = `${TEMP_PREFIX}${crypto.randomBytes(6).toString('hex')}`;
   try {
@@ -156,14 +196,20 @@ export async function importUpload(catalog: Catalog, name: string, up: ReceivedU
     try {
       await engine.exec(`CREATE TABLE ${table(tmp)} AS SELECT * FROM ${reader(up.file, format)}`);
     } catch (err) {
-      const msg = (err instanceof Error ? err.message : String(err)).split('\n')[0].replace(/ \(line \d+, column \d+\)$/, '');
-      throw badInput(`Cannot read the file as ${format.toUpperCase()}: ${msg.replaceAll(up.file, '<upload>')}`);
+      const msg = (err instanceof Error ? err.message : String(err))
+        .split('\n')[0]
+        .replace(/ \(line \d+, column \d+\)$/, '');
+      throw badInput(
+        `Cannot read the file as ${format.toUpperCase()}: ${msg.replaceAll(up.file, '<upload>')}`,
+      );
     }
     const columns = await columnsOf(catalog, tmp);
     if (columns.length === 0) throw badInput('The file has no columns');
     if (format === 'json' && columns.length === 1 && (await isJsonFallback(catalog, tmp))) {
       // read_json_auto found no records with fields (`[]`, `{}`, scalars) and fell back to one raw column.
-      throw badInput('The file has no columns: expected a JSON array of objects (or one object per line) with named fields');
+      throw badInput(
+        'The file has no columns: expected a JSON array of objects (or one object per line) with named fields',
+      );
     }
     await engine.withConnection(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
@@ -203,7 +249,11 @@ async function isJsonFallback(catalog: Catalog, name: string): Promise<boolean> 
      WHERE table_catalog = '${FILES_DB}' AND table_schema = 'main' AND table_name = $name`,
     { name },
   );
-  return rows.length === 1 && rows[0][0] === 'json' && /^(JSON|MAP\(VARCHAR, JSON\))$/.test(String(rows[0][1]));
+  return (
+    rows.length === 1 &&
+    rows[0][0] === 'json' &&
+    /^(JSON|MAP\(VARCHAR, JSON\))$/.test(String(rows[0][1]))
+  );
 }
 
 export async function listFiles(catalog: Catalog): Promise<FileInfo[]> {

@@ -36,16 +36,35 @@ import {
   type RemoteResult,
 } from './postgres';
 
-export { CONNECT_TIMEOUT_MS, DEFAULT_CHUNK_ROWS, type ChunkHandler, type RemoteColumn } from './postgres';
+export {
+  CONNECT_TIMEOUT_MS,
+  DEFAULT_CHUNK_ROWS,
+  type ChunkHandler,
+  type RemoteColumn,
+} from './postgres';
 
 export const ENGINES = ['postgres', 'duckdb'] as const;
 export type IntegrationEngine = (typeof ENGINES)[number];
 
 /** Engine aliases MindsDB users write. */
-const ENGINE_ALIASES: Record<string, IntegrationEngine> = { postgres: 'postgres', postgresql: 'postgres', duckdb: 'duckdb' };
+const ENGINE_ALIASES: Record<string, IntegrationEngine> = {
+  postgres: 'postgres',
+  postgresql: 'postgres',
+  duckdb: 'duckdb',
+};
 
 /** DuckDB catalog names an ATTACH cannot use, and names the instance keeps for itself. */
-const RESERVED = ['memory', 'system', 'temp', 'main', '__scratch', 'files', 'example_db', 'information_schema', 'mindsdb'];
+const RESERVED = [
+  'memory',
+  'system',
+  'temp',
+  'main',
+  '__scratch',
+  'files',
+  'example_db',
+  'information_schema',
+  'mindsdb',
+];
 
 export interface CreateIntegrationSpec {
   name: string;
@@ -96,7 +115,9 @@ export class IntegrationRegistry {
     assertValidName('database', spec.name);
     const engine = ENGINE_ALIASES[spec.engine.toLowerCase()];
     if (!engine) {
-      throw notFound(`Unknown engine '${spec.engine}'; this instance supports: ${ENGINES.join(', ')}`);
+      throw notFound(
+        `Unknown engine '${spec.engine}'; this instance supports: ${ENGINES.join(', ')}`,
+      );
     }
     if (this.catalog.databaseInfo(spec.name)) {
       if (spec.ifNotExists) return;
@@ -122,7 +143,12 @@ export class IntegrationRegistry {
       await this.attachDuckDB(spec.name, { ...params });
       parameters = { ...params };
     }
-    this.catalog.addIntegration({ name: spec.name, engine, parameters, created_at: new Date().toISOString() });
+    this.catalog.addIntegration({
+      name: spec.name,
+      engine,
+      parameters,
+      created_at: new Date().toISOString(),
+    });
   }
 
   async drop(name: string, ifExists = false): Promise<void> {
@@ -130,7 +156,8 @@ export class IntegrationRegistry {
     if (!rec) {
       if (ifExists) return;
       const info = this.catalog.databaseInfo(name);
-      if (info) throw badInput(`Database '${info.name}' is built into the instance and cannot be dropped`);
+      if (info)
+        throw badInput(`Database '${info.name}' is built into the instance and cannot be dropped`);
       throw notFound(`Database '${name}' does not exist`);
     }
     if (rec.engine === 'duckdb') {
@@ -147,7 +174,8 @@ export class IntegrationRegistry {
   postgres(db: string): PostgresIntegration {
     const rec = this.record(db);
     if (!rec) throw notFound(`Database '${db}' does not exist`);
-    if (rec.engine !== 'postgres') throw badInput(`Database '${rec.name}' is not a PostgreSQL integration`);
+    if (rec.engine !== 'postgres')
+      throw badInput(`Database '${rec.name}' is not a PostgreSQL integration`);
     const key = rec.name.toLowerCase();
     let integ = this.live.get(key);
     if (!integ) {
@@ -195,7 +223,10 @@ export class IntegrationRegistry {
 const registries = new WeakMap<Catalog, IntegrationRegistry>();
 
 /** Creates the registry of a catalog (once, at instance start). */
-export function attachIntegrations(catalog: Catalog, defaults: IntegrationDefaults): IntegrationRegistry {
+export function attachIntegrations(
+  catalog: Catalog,
+  defaults: IntegrationDefaults,
+): IntegrationRegistry {
   let r = registries.get(catalog);
   if (!r) {
     r = new IntegrationRegistry(catalog, defaults);
@@ -207,7 +238,8 @@ export function attachIntegrations(catalog: Catalog, defaults: IntegrationDefaul
 /** The registry of a catalog; throws when the instance was assembled without integrations. */
 export function integrationsOf(catalog: Catalog): IntegrationRegistry {
   const r = registries.get(catalog);
-  if (!r) throw new ServiceError(ERROR_CODES.INTERNAL, 'Integrations are not set up for this instance');
+  if (!r)
+    throw new ServiceError(ERROR_CODES.INTERNAL, 'Integrations are not set up for this instance');
   return r;
 }
 

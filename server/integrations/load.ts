@@ -8,7 +8,16 @@
  * connection) is shared with it. Date and time columns are loaded as text and cast in place once
  * the rows are in, since the appender wants DuckDB's own value classes for them.
  */
-import { BIGINT, BOOLEAN, DOUBLE, INTEGER, VARCHAR, DuckDBDataChunk, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import {
+  BIGINT,
+  BOOLEAN,
+  DOUBLE,
+  INTEGER,
+  VARCHAR,
+  DuckDBDataChunk,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
 import type { Engine } from '../engine/duckdb';
 import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError } from '../errors';
@@ -107,7 +116,10 @@ export async function loadRemoteIntoScratch(
     if (!created) await create(columns);
     for (let j = 0; j < columns.length; j++) {
       const cast = duckStorage(columns[j].oid).cast;
-      if (cast) await conn.run(`ALTER TABLE ${table.sql} ALTER COLUMN ${quoteIdent(names[j])} TYPE ${cast}`);
+      if (cast)
+        await conn.run(
+          `ALTER TABLE ${table.sql} ALTER COLUMN ${quoteIdent(names[j])} TYPE ${cast}`,
+        );
     }
     return loaded;
   });

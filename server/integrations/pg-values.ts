@@ -82,11 +82,14 @@ export function toJsonSafe(v: unknown): JsonValue {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
-  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString().replace('T', ' ').replace('Z', '');
+  if (v instanceof Date)
+    return Number.isNaN(v.getTime()) ? null : v.toISOString().replace('T', ' ').replace('Z', '');
   if (Buffer.isBuffer(v)) return `\\x${v.toString('hex')}`;
   if (Array.isArray(v)) return v.map(toJsonSafe);
   if (typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, toJsonSafe(x)]));
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, toJsonSafe(x)]),
+    );
   }
   return String(v);
 }
@@ -133,7 +136,10 @@ export const duckTypeName = (oid: number) => TYPE_NAMES[oid] ?? 'VARCHAR';
  * and the type it is loaded through (the appender takes JS numbers, bigints, booleans, strings).
  * Date and time columns arrive as text and are cast once the rows are in.
  */
-export function duckStorage(oid: number): { load: 'INTEGER' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'VARCHAR'; cast?: string } {
+export function duckStorage(oid: number): {
+  load: 'INTEGER' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'VARCHAR';
+  cast?: string;
+} {
   switch (oid) {
     case OID.INT2:
     case OID.INT4:

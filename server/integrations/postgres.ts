@@ -31,7 +31,16 @@ export interface PostgresParams {
   connect_timeout?: number;
 }
 
-const ALLOWED = ['host', 'port', 'user', 'password', 'database', 'schema', 'sslmode', 'connect_timeout'] as const;
+const ALLOWED = [
+  'host',
+  'port',
+  'user',
+  'password',
+  'database',
+  'schema',
+  'sslmode',
+  'connect_timeout',
+] as const;
 const REQUIRED = ['host', 'user', 'database'] as const;
 const SSLMODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'];
 
@@ -57,22 +66,29 @@ export function validatePostgresParams(raw: Record<string, unknown>): PostgresPa
   const str = (k: string): string | undefined => {
     const v = raw[k];
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'string') throw badInput(`Parameter '${k}' must be a string, got ${describe(v)}`);
+    if (typeof v !== 'string')
+      throw badInput(`Parameter '${k}' must be a string, got ${describe(v)}`);
     return v;
   };
   let port = 5432;
   if (raw.port !== undefined && raw.port !== null) {
-    const p = typeof raw.port === 'string' && /^\s*\d+\s*$/.test(raw.port) ? Number(raw.port) : raw.port;
+    const p =
+      typeof raw.port === 'string' && /^\s*\d+\s*$/.test(raw.port) ? Number(raw.port) : raw.port;
     if (typeof p !== 'number' || !Number.isInteger(p) || p < 1 || p > 65535) {
-      throw badInput(`Parameter 'port' must be an integer between 1 and 65535, got ${describe(raw.port)}`);
+      throw badInput(
+        `Parameter 'port' must be an integer between 1 and 65535, got ${describe(raw.port)}`,
+      );
     }
     port = p;
   }
   let connectTimeout: number | undefined;
   if (raw.connect_timeout !== undefined && raw.connect_timeout !== null) {
-    const t = typeof raw.connect_timeout === 'string' ? Number(raw.connect_timeout) : raw.connect_timeout;
+    const t =
+      typeof raw.connect_timeout === 'string' ? Number(raw.connect_timeout) : raw.connect_timeout;
     if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0 || t > 300) {
-      throw badInput(`Parameter 'connect_timeout' must be a number of seconds between 1 and 300, got ${describe(raw.connect_timeout)}`);
+      throw badInput(
+        `Parameter 'connect_timeout' must be a number of seconds between 1 and 300, got ${describe(raw.connect_timeout)}`,
+      );
     }
     connectTimeout = t;
   }
@@ -162,9 +178,10 @@ export class PostgresIntegration {
       user: p.user,
       password: p.password,
       database: p.database,
-      ssl: !p.sslmode || p.sslmode === 'disable' || p.sslmode === 'allow' || p.sslmode === 'prefer'
-        ? false
-        : { rejectUnauthorized: p.sslmode === 'verify-ca' || p.sslmode === 'verify-full' },
+      ssl:
+        !p.sslmode || p.sslmode === 'disable' || p.sslmode === 'allow' || p.sslmode === 'prefer'
+          ? false
+          : { rejectUnauthorized: p.sslmode === 'verify-ca' || p.sslmode === 'verify-full' },
       connectionTimeoutMillis: this.connectTimeoutMs,
       options: `-c search_path=${searchPath} -c DateStyle=ISO -c TimeZone=UTC -c IntervalStyle=postgres`,
       application_name: 'sql-model-playground',
@@ -201,7 +218,9 @@ export class PostgresIntegration {
   async check(): Promise<void> {
     const client = await this.connect();
     try {
-      const r = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [this.params.schema]);
+      const r = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [
+        this.params.schema,
+      ]);
       if (r.rowCount === 0) {
         throw notFound(
           `Schema '${this.params.schema}' does not exist in PostgreSQL database '${this.params.database}' (set "schema" in PARAMETERS; the default is public)`,
@@ -222,24 +241,43 @@ export class PostgresIntegration {
     const cursor = isQuery(sql);
     const declare = 'DECLARE __playground_cursor NO SCROLL CURSOR FOR ';
     // PostgreSQL's error positions count from the start of the DECLARE.
-    const position = o.position && cursor ? (offset: number) => o.position!(offset - declare.length) : o.position;
-    return this.inTransaction({ ...o, position }, async (client) => {
-      if (cursor) {
-        await client.query({ text: `${declare}${sql}`, values: o.values });
-        const r = await client.query({ text: `FETCH FORWARD ${o.maxRows + 1} FROM __playground_cursor`, rowMode: 'array' });
-        await client.query('CLOSE __playground_cursor');
-        const truncated = r.rows.length > o.maxRows;
-        const rows = (truncated ? r.rows.slice(0, o.maxRows) : r.rows).map(rowToJson);
-        return tableResult(r.fields, rows, truncated);
-      }
-      const r = await client.query({ text: sql, values: o.values, rowMode: 'array' });
-      const last = Array.isArray(r) ? (r[r.length - 1] as pg.QueryArrayResult) : r;
-      if (last.fields && last.fields.length > 0) {
-        const truncated = last.rows.length > o.maxRows;
-        return tableResult(last.fields, (truncated ? last.rows.slice(0, o.maxRows) : last.rows).map(rowToJson), truncated);
-      }
-      return { kind: 'ok', columns: [], types: [], rows: [], truncated: false, affectedRows: last.rowCount ?? null };
-    }, false);
+    const position =
+      o.position && cursor ? (offset: number) => o.position!(offset - declare.length) : o.position;
+    return this.inTransaction(
+      { ...o, position },
+      async (client) => {
+        if (cursor) {
+          await client.query({ text: `${declare}${sql}`, values: o.values });
+          const r = await client.query({
+            text: `FETCH FORWARD ${o.maxRows + 1} FROM __playground_cursor`,
+            rowMode: 'array',
+          });
+          await client.query('CLOSE __playground_cursor');
+          const truncated = r.rows.length > o.maxRows;
+          const rows = (truncated ? r.rows.slice(0, o.maxRows) : r.rows).map(rowToJson);
+          return tableResult(r.fields, rows, truncated);
+        }
+        const r = await client.query({ text: sql, values: o.values, rowMode: 'array' });
+        const last = Array.isArray(r) ? (r[r.length - 1] as pg.QueryArrayResult) : r;
+        if (last.fields && last.fields.length > 0) {
+          const truncated = last.rows.length > o.maxRows;
+          return tableResult(
+            last.fields,
+            (truncated ? last.rows.slice(0, o.maxRows) : last.rows).map(rowToJson),
+            truncated,
+          );
+        }
+        return {
+          kind: 'ok',
+          columns: [],
+          types: [],
+          rows: [],
+          truncated: false,
+          affectedRows: last.rowCount ?? null,
+        };
+      },
+      false,
+    );
   }
 
   /**
@@ -247,44 +285,67 @@ export class PostgresIntegration {
    * next fetch (so a slow consumer holds at most one chunk in memory). Runs READ ONLY: training
    * and joins only read.
    */
-  async readRows(sql: string, onChunk: ChunkHandler, o: ChunkReadOptions): Promise<{ columns: RemoteColumn[]; rowCount: number }> {
+  async readRows(
+    sql: string,
+    onChunk: ChunkHandler,
+    o: ChunkReadOptions,
+  ): Promise<{ columns: RemoteColumn[]; rowCount: number }> {
     const chunkRows = Math.max(1, Math.floor(o.chunkRows ?? DEFAULT_CHUNK_ROWS));
-    return this.inTransaction({ timeoutMs: o.timeoutMs, signal: o.signal }, async (client) => {
-      await client.query(`DECLARE __playground_reader NO SCROLL CURSOR FOR ${sql}`);
-      let columns: RemoteColumn[] = [];
-      let rowCount = 0;
-      for (;;) {
-        const r = await client.query({ text: `FETCH FORWARD ${chunkRows} FROM __playground_reader`, rowMode: 'array' });
-        if (rowCount === 0) columns = r.fields.map((f) => ({ name: f.name, oid: f.dataTypeID }));
-        if (r.rows.length > 0) {
-          rowCount += r.rows.length;
-          await onChunk(r.rows.map(rowToJson), columns);
+    return this.inTransaction(
+      { timeoutMs: o.timeoutMs, signal: o.signal },
+      async (client) => {
+        await client.query(`DECLARE __playground_reader NO SCROLL CURSOR FOR ${sql}`);
+        let columns: RemoteColumn[] = [];
+        let rowCount = 0;
+        for (;;) {
+          const r = await client.query({
+            text: `FETCH FORWARD ${chunkRows} FROM __playground_reader`,
+            rowMode: 'array',
+          });
+          if (rowCount === 0) columns = r.fields.map((f) => ({ name: f.name, oid: f.dataTypeID }));
+          if (r.rows.length > 0) {
+            rowCount += r.rows.length;
+            await onChunk(r.rows.map(rowToJson), columns);
+          }
+          if (r.rows.length < chunkRows) break;
+          if (o.signal?.aborted)
+            throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled');
         }
-        if (r.rows.length < chunkRows) break;
-        if (o.signal?.aborted) throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled');
-      }
-      await client.query('CLOSE __playground_reader');
-      return { columns, rowCount };
-    }, true);
+        await client.query('CLOSE __playground_reader');
+        return { columns, rowCount };
+      },
+      true,
+    );
   }
 
   /** The columns a query returns, without running it to completion (`LIMIT 0` on the server). */
   async columns(sql: string, timeoutMs: number): Promise<RemoteColumn[]> {
-    return this.inTransaction({ timeoutMs }, async (client) => {
-      const r = await client.query({ text: `SELECT * FROM (${sql}) AS __q LIMIT 0`, rowMode: 'array' });
-      return r.fields.map((f) => ({ name: f.name, oid: f.dataTypeID }));
-    }, true);
+    return this.inTransaction(
+      { timeoutMs },
+      async (client) => {
+        const r = await client.query({
+          text: `SELECT * FROM (${sql}) AS __q LIMIT 0`,
+          rowMode: 'array',
+        });
+        return r.fields.map((f) => ({ name: f.name, oid: f.dataTypeID }));
+      },
+      true,
+    );
   }
 
   /** Tables and views of the configured schema, typed the way SHOW FULL TABLES shows them. */
   async listTables(timeoutMs: number): Promise<{ name: string; type: string }[]> {
-    return this.inTransaction({ timeoutMs }, async (client) => {
-      const r = await client.query<{ table_name: string; table_type: string }>(
-        `SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
-        [this.params.schema],
-      );
-      return r.rows.map((row) => ({ name: row.table_name, type: row.table_type }));
-    }, true);
+    return this.inTransaction(
+      { timeoutMs },
+      async (client) => {
+        const r = await client.query<{ table_name: string; table_type: string }>(
+          `SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
+          [this.params.schema],
+        );
+        return r.rows.map((row) => ({ name: row.table_name, type: row.table_type }));
+      },
+      true,
+    );
   }
 
   async close(): Promise<void> {
@@ -324,7 +385,8 @@ export class PostgresIntegration {
       } catch (e) {
         broken = e as Error;
       }
-      if (cancelled) throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
+      if (cancelled)
+        throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
       throw err instanceof ServiceError ? err : this.queryError(err, o.timeoutMs, o.position);
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
@@ -358,7 +420,9 @@ export class PostgresIntegration {
     const prefix = `Cannot connect to integration '${this.name}' (${this.where()}, database '${this.params.database}', user '${this.params.user}')`;
     switch (e.code) {
       case 'ECONNREFUSED':
-        return badInput(`${prefix}: connection refused; check the host and port and that the server is running`);
+        return badInput(
+          `${prefix}: connection refused; check the host and port and that the server is running`,
+        );
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
         return badInput(`${prefix}: host '${this.params.host}' not found`);
@@ -367,25 +431,35 @@ export class PostgresIntegration {
       case 'ETIMEDOUT':
         return badInput(`${prefix}: host unreachable (${e.code})`);
       case 'ECONNRESET':
-        return badInput(`${prefix}: the server closed the connection (does it expect SSL? set "sslmode")`);
+        return badInput(
+          `${prefix}: the server closed the connection (does it expect SSL? set "sslmode")`,
+        );
       case '28P01':
         return badInput(`${prefix}: password authentication failed; check "user" and "password"`);
       case '28000':
         return badInput(`${prefix}: the server rejected the login: ${msg}`);
       case '3D000':
-        return notFound(`${prefix}: database '${this.params.database}' does not exist on the server`);
+        return notFound(
+          `${prefix}: database '${this.params.database}' does not exist on the server`,
+        );
       case '53300':
         return new ServiceError(ERROR_CODES.BUSY, `${prefix}: the server has too many connections`);
     }
     if (/timeout|timed out/i.test(msg)) {
-      return badInput(`${prefix}: no answer within ${Math.round(this.connectTimeoutMs / 1000)} s (connect timeout); check the host, port and firewall`);
+      return badInput(
+        `${prefix}: no answer within ${Math.round(this.connectTimeoutMs / 1000)} s (connect timeout); check the host, port and firewall`,
+      );
     }
     if (/SASL|SCRAM|password/i.test(msg)) return badInput(`${prefix}: ${msg}`);
     return badInput(`${prefix}: ${msg}`);
   }
 
   /** Errors of a statement on the server, with PostgreSQL's SQLSTATE mapped to our codes. */
-  queryError(err: unknown, timeoutMs?: number, position?: (offset: number) => string): ServiceError {
+  queryError(
+    err: unknown,
+    timeoutMs?: number,
+    position?: (offset: number) => string,
+  ): ServiceError {
     if (err instanceof ServiceError) return err;
     const e = err as Error & { code?: string; position?: string };
     const code = e.code ?? '';
@@ -402,10 +476,23 @@ export class PostgresIntegration {
     const where = e.position && position ? position(Number(e.position) - 1) : '';
     const text = `PostgreSQL error from '${this.name}': ${e.message}${where}`;
     if (code === '42601') return new ServiceError(ERROR_CODES.SYNTAX, text);
-    if (code === '42P01' || code === '42703' || code === '42883' || code === '3F000' || code === '42704') return notFound(text);
+    if (
+      code === '42P01' ||
+      code === '42703' ||
+      code === '42883' ||
+      code === '3F000' ||
+      code === '42704'
+    )
+      return notFound(text);
     if (code === '25006') return new ServiceError(ERROR_CODES.FORBIDDEN, text);
     if (code === '42501') return new ServiceError(ERROR_CODES.FORBIDDEN, text);
-    if (code.startsWith('08') || code.startsWith('28') || code === '3D000' || code.startsWith('57P')) return this.connectError(err);
+    if (
+      code.startsWith('08') ||
+      code.startsWith('28') ||
+      code === '3D000' ||
+      code.startsWith('57P')
+    )
+      return this.connectError(err);
     if (code === '54000' || code === '53200') return new ServiceError(ERROR_CODES.TOO_LARGE, text);
     return badInput(text);
   }

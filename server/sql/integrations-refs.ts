@@ -30,23 +30,92 @@ export interface RelationRef {
   depth: number;
 }
 
-export const upper = (t: Token | undefined) => (t && t.kind === 'word' ? t.value.toUpperCase() : '');
+export const upper = (t: Token | undefined) =>
+  t && t.kind === 'word' ? t.value.toUpperCase() : '';
 export const isP = (t: Token | undefined, p: string) => t?.kind === 'punct' && t.text === p;
 
 /** Words before '(' that open a subquery or list rather than a call's arguments. */
 const NON_CALL = new Set([
-  'FROM', 'JOIN', 'IN', 'EXISTS', 'AS', 'ON', 'WHERE', 'AND', 'OR', 'NOT', 'SELECT', 'UNION', 'ALL', 'ANY',
-  'SOME', 'LATERAL', 'USING', 'VALUES', 'WITH', 'THEN', 'ELSE', 'WHEN', 'CASE', 'BY', 'HAVING', 'MATERIALIZED',
-  'EXCEPT', 'INTERSECT', 'DISTINCT', 'RECURSIVE', 'INTO', 'TABLE',
+  'FROM',
+  'JOIN',
+  'IN',
+  'EXISTS',
+  'AS',
+  'ON',
+  'WHERE',
+  'AND',
+  'OR',
+  'NOT',
+  'SELECT',
+  'UNION',
+  'ALL',
+  'ANY',
+  'SOME',
+  'LATERAL',
+  'USING',
+  'VALUES',
+  'WITH',
+  'THEN',
+  'ELSE',
+  'WHEN',
+  'CASE',
+  'BY',
+  'HAVING',
+  'MATERIALIZED',
+  'EXCEPT',
+  'INTERSECT',
+  'DISTINCT',
+  'RECURSIVE',
+  'INTO',
+  'TABLE',
 ]);
 /** Keywords that end a FROM list at their depth. */
 const END_FROM = new Set([
-  'WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'OFFSET', 'UNION', 'EXCEPT', 'INTERSECT', 'WINDOW', 'QUALIFY',
-  'SET', 'RETURNING', 'VALUES', 'SELECT', 'FETCH', 'FOR',
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'WINDOW',
+  'QUALIFY',
+  'SET',
+  'RETURNING',
+  'VALUES',
+  'SELECT',
+  'FETCH',
+  'FOR',
 ]);
 /** Words that can follow FROM/JOIN/INTO/UPDATE/TABLE without being a name. */
-const NOT_NAME = new Set(['SET', 'SELECT', 'VALUES', 'DEFAULT', 'OF', 'NOWAIT', 'SKIP', 'FUNCTION', 'WITH']);
-const NOT_ALIAS_EXTRA = new Set(['AS', 'ON', 'SET', 'VALUES', 'SELECT', 'DEFAULT', 'BY', 'TO', 'RENAME', 'ADD', 'DROP', 'ALTER', 'CONFLICT']);
+const NOT_NAME = new Set([
+  'SET',
+  'SELECT',
+  'VALUES',
+  'DEFAULT',
+  'OF',
+  'NOWAIT',
+  'SKIP',
+  'FUNCTION',
+  'WITH',
+]);
+const NOT_ALIAS_EXTRA = new Set([
+  'AS',
+  'ON',
+  'SET',
+  'VALUES',
+  'SELECT',
+  'DEFAULT',
+  'BY',
+  'TO',
+  'RENAME',
+  'ADD',
+  'DROP',
+  'ALTER',
+  'CONFLICT',
+]);
 
 /** Index of the ')' matching the '(' at `open`, or -1. */
 export function matchParen(tokens: Token[], open: number): number {
@@ -62,7 +131,11 @@ export function matchParen(tokens: Token[], open: number): number {
  * Every relation reference of a statement, at any depth. `isIntegration` tells which one-part
  * names followed by '(' are native queries rather than table functions.
  */
-export function scanRelations(tokens: Token[], src: string, isIntegration: (name: string) => boolean): RelationRef[] {
+export function scanRelations(
+  tokens: Token[],
+  src: string,
+  isIntegration: (name: string) => boolean,
+): RelationRef[] {
   const out: RelationRef[] = [];
   const calls: boolean[] = [];
   const fromList: boolean[] = [false];
@@ -73,7 +146,12 @@ export function scanRelations(tokens: Token[], src: string, isIntegration: (name
     let k = j;
     while (upper(tokens[k]) === 'LATERAL' || upper(tokens[k]) === 'ONLY') k++;
     const t = tokens[k];
-    if (!t || (t.kind !== 'word' && t.kind !== 'ident') || (t.kind === 'word' && NOT_NAME.has(upper(t)))) return j - 1;
+    if (
+      !t ||
+      (t.kind !== 'word' && t.kind !== 'ident') ||
+      (t.kind === 'word' && NOT_NAME.has(upper(t)))
+    )
+      return j - 1;
     const c = new Cursor(tokens, src);
     c.i = k;
     let parts: string[];
@@ -99,10 +177,18 @@ export function scanRelations(tokens: Token[], src: string, isIntegration: (name
     // Write targets take no alias here (`CREATE TABLE t AS SELECT` must not read `AS` as one).
     if (!call && !write) {
       const a = tokens[end + 1];
-      if (upper(a) === 'AS' && tokens[end + 2] && (tokens[end + 2].kind === 'word' || tokens[end + 2].kind === 'ident')) {
+      if (
+        upper(a) === 'AS' &&
+        tokens[end + 2] &&
+        (tokens[end + 2].kind === 'word' || tokens[end + 2].kind === 'ident')
+      ) {
         alias = tokens[end + 2].value;
         end += 2;
-      } else if (a && (a.kind === 'ident' || (a.kind === 'word' && !NOT_ALIAS.has(upper(a)) && !NOT_ALIAS_EXTRA.has(upper(a))))) {
+      } else if (
+        a &&
+        (a.kind === 'ident' ||
+          (a.kind === 'word' && !NOT_ALIAS.has(upper(a)) && !NOT_ALIAS_EXTRA.has(upper(a))))
+      ) {
         alias = a.value;
         end += 1;
       }
@@ -116,7 +202,9 @@ export function scanRelations(tokens: Token[], src: string, isIntegration: (name
     const t = tokens[i];
     if (isP(t, '(')) {
       const prev = tokens[i - 1];
-      calls.push(!!prev && (prev.kind === 'ident' || (prev.kind === 'word' && !NON_CALL.has(upper(prev)))));
+      calls.push(
+        !!prev && (prev.kind === 'ident' || (prev.kind === 'word' && !NON_CALL.has(upper(prev)))),
+      );
       depth++;
       fromList[depth] = false;
       continue;
@@ -135,7 +223,8 @@ export function scanRelations(tokens: Token[], src: string, isIntegration: (name
     if (END_FROM.has(kw)) fromList[depth] = false;
     if (kw === 'FROM') {
       // `a IS [NOT] DISTINCT FROM b` compares values.
-      if (upper(tokens[i - 1]) === 'DISTINCT' && ['IS', 'NOT'].includes(upper(tokens[i - 2]))) continue;
+      if (upper(tokens[i - 1]) === 'DISTINCT' && ['IS', 'NOT'].includes(upper(tokens[i - 2])))
+        continue;
       fromList[depth] = true;
       i = item(i + 1, upper(tokens[i - 1]) === 'DELETE');
     } else if (kw === 'JOIN') {
@@ -183,7 +272,10 @@ export interface Edit {
  * Applies non-overlapping edits to `src`. `toSource` maps an offset in the result back to the
  * source (inserted text maps to where it was inserted).
  */
-export function applyEdits(src: string, edits: Edit[]): { text: string; toSource: (offset: number) => number } {
+export function applyEdits(
+  src: string,
+  edits: Edit[],
+): { text: string; toSource: (offset: number) => number } {
   const sorted = [...edits].sort((a, b) => a.start - b.start);
   const segments: { outStart: number; srcStart: number; copied: boolean; len: number }[] = [];
   let out = '';

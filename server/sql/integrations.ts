@@ -40,7 +40,9 @@ function createsIntegration(st: Statement): boolean {
   if (!c.acceptWord('CREATE', 'DATABASE')) return false;
   const engineIdx = st.tokens.findIndex((t) => upper(t) === 'ENGINE');
   if (engineIdx === -1) return st.tokens.some((t) => upper(t) === 'PARAMETERS');
-  const v = st.tokens.slice(engineIdx + 1).find((t) => t.kind === 'string' || t.kind === 'ident' || t.kind === 'word');
+  const v = st.tokens
+    .slice(engineIdx + 1)
+    .find((t) => t.kind === 'string' || t.kind === 'ident' || t.kind === 'word');
   return v?.value.toLowerCase() !== 'mindsdb';
 }
 
@@ -69,16 +71,19 @@ export function parseParameters(c: Cursor): Record<string, JsonLike> {
     const out: Record<string, JsonLike> = {};
     while (!c.acceptPunct('}')) {
       const k = c.peek();
-      if (!k || (k.kind !== 'string' && k.kind !== 'ident' && k.kind !== 'word')) c.fail(`expected a parameter name in PARAMETERS`);
+      if (!k || (k.kind !== 'string' && k.kind !== 'ident' && k.kind !== 'word'))
+        c.fail(`expected a parameter name in PARAMETERS`);
       c.i++;
       const colon = c.peek();
       if (colon?.kind === 'param') {
         // `"ssl":true` -> the param token `:true`
         c.i++;
         const w = colon.value.toLowerCase();
-        out[k!.value] = w === 'true' ? true : w === 'false' ? false : w === 'null' ? null : colon.value;
+        out[k!.value] =
+          w === 'true' ? true : w === 'false' ? false : w === 'null' ? null : colon.value;
       } else {
-        if (!c.acceptPunct(':') && !c.acceptPunct('=')) c.fail(`expected ':' after '${k!.value}' in PARAMETERS`);
+        if (!c.acceptPunct(':') && !c.acceptPunct('='))
+          c.fail(`expected ':' after '${k!.value}' in PARAMETERS`);
         out[k!.value] = value();
       }
       if (!c.acceptPunct(',') && !c.isPunct('}')) c.fail(`expected ',' or '}' in PARAMETERS`);
@@ -89,15 +94,59 @@ export function parseParameters(c: Cursor): Record<string, JsonLike> {
 }
 
 type Resolved =
-  | { kind: 'remote'; db: string; /** token index where the name inside the integration starts */ nameFrom: number }
+  | {
+      kind: 'remote';
+      db: string;
+      /** token index where the name inside the integration starts */ nameFrom: number;
+    }
   | { kind: 'local' }
   | { kind: 'cte' };
 
 const STOP_WHERE = new Set([
-  'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'OFFSET', 'WINDOW', 'QUALIFY', 'UNION', 'EXCEPT', 'INTERSECT', 'FETCH', 'RETURNING',
+  'GROUP',
+  'HAVING',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'WINDOW',
+  'QUALIFY',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'FETCH',
+  'RETURNING',
 ]);
-const SAFE_WORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'IS', 'NULL', 'LIKE', 'ILIKE', 'BETWEEN', 'TRUE', 'FALSE']);
-const SAFE_OPS = new Set(['=', '<>', '!=', '<', '>', '<=', '>=', '+', '-', '*', '/', '%', '(', ')', ',', '||']);
+const SAFE_WORDS = new Set([
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'IS',
+  'NULL',
+  'LIKE',
+  'ILIKE',
+  'BETWEEN',
+  'TRUE',
+  'FALSE',
+]);
+const SAFE_OPS = new Set([
+  '=',
+  '<>',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '(',
+  ')',
+  ',',
+  '||',
+]);
 
 /**
  * Whether a WHERE conjunct can run in PostgreSQL before the join: only comparisons of the
@@ -153,7 +202,8 @@ export function integrationHandlers(svc: SqlService, reg: IntegrationRegistry): 
           if (c.acceptWord('ENGINE')) {
             c.acceptPunct('=');
             const t = c.peek();
-            if (!t || (t.kind !== 'string' && t.kind !== 'ident' && t.kind !== 'word')) c.fail(`expected an engine name`);
+            if (!t || (t.kind !== 'string' && t.kind !== 'ident' && t.kind !== 'word'))
+              c.fail(`expected an engine name`);
             engine = t!.value;
             c.i++;
           } else if (c.acceptWord('PARAMETERS')) {
@@ -165,8 +215,12 @@ export function integrationHandlers(svc: SqlService, reg: IntegrationRegistry): 
             c.fail(`expected ENGINE = '...' or PARAMETERS = {...}`);
           }
         }
-        if (!engine) throw badInput(`CREATE DATABASE with PARAMETERS needs an ENGINE, e.g. WITH ENGINE = 'postgres', PARAMETERS = {...}`);
-        if (!sawParameters) throw badInput(`CREATE DATABASE ... WITH ENGINE = '${engine}' needs PARAMETERS = {...}`);
+        if (!engine)
+          throw badInput(
+            `CREATE DATABASE with PARAMETERS needs an ENGINE, e.g. WITH ENGINE = 'postgres', PARAMETERS = {...}`,
+          );
+        if (!sawParameters)
+          throw badInput(`CREATE DATABASE ... WITH ENGINE = '${engine}' needs PARAMETERS = {...}`);
         await reg.create({ name: parts[0], engine, parameters, ifNotExists });
         return { result: { type: 'ok', affected_rows: null } };
       },
@@ -202,9 +256,14 @@ export function integrationRouter(svc: SqlService, reg: IntegrationRegistry) {
   const catalog = svc.catalog;
   const engine = catalog.engine;
 
-  return async function routeIntegrations(st: Statement, ctx: ExecContext): Promise<Outcome | null> {
+  return async function routeIntegrations(
+    st: Statement,
+    ctx: ExecContext,
+  ): Promise<Outcome | null> {
     const current = reg.isRemote(ctx.db) ? reg.record(ctx.db)!.name : null;
-    const mentions = st.tokens.some((t) => (t.kind === 'word' || t.kind === 'ident') && reg.isRemote(t.value));
+    const mentions = st.tokens.some(
+      (t) => (t.kind === 'word' || t.kind === 'ident') && reg.isRemote(t.value),
+    );
     if (!current && !mentions) return null;
 
     const tokens = st.tokens;
@@ -214,21 +273,26 @@ export function integrationRouter(svc: SqlService, reg: IntegrationRegistry) {
       if (r.call) return { kind: 'local' };
       const p0 = r.parts[0];
       if (r.native) return { kind: 'remote', db: reg.record(p0)!.name, nameFrom: -1 };
-      if (r.parts.length >= 2 && reg.isRemote(p0)) return { kind: 'remote', db: reg.record(p0)!.name, nameFrom: r.first + 2 };
+      if (r.parts.length >= 2 && reg.isRemote(p0))
+        return { kind: 'remote', db: reg.record(p0)!.name, nameFrom: r.first + 2 };
       if (r.parts.length === 1 && ctes.has(p0.toLowerCase())) return { kind: 'cte' };
       if (r.parts.length === 1 && reg.isRemote(p0) && !current) {
         throw badInput(
           `'${p0}' is a database; name one of its tables (${p0}.table) or send a native query: SELECT * FROM ${p0} (SELECT ...)`,
         );
       }
-      if (current && (r.parts.length === 1 || (r.parts.length === 2 && !catalog.databaseInfo(p0)))) {
+      if (
+        current &&
+        (r.parts.length === 1 || (r.parts.length === 2 && !catalog.databaseInfo(p0)))
+      ) {
         return { kind: 'remote', db: current, nameFrom: r.first };
       }
       return { kind: 'local' };
     };
     const items = refs.map((ref) => ({ ref, res: resolve(ref) }));
     const remote = items.filter(
-      (x): x is { ref: RelationRef; res: Extract<Resolved, { kind: 'remote' }> } => x.res.kind === 'remote',
+      (x): x is { ref: RelationRef; res: Extract<Resolved, { kind: 'remote' }> } =>
+        x.res.kind === 'remote',
     );
     if (remote.length === 0) return null;
     const dbs = new Set(remote.map((x) => x.res.db.toLowerCase()));
@@ -253,7 +317,11 @@ export function integrationRouter(svc: SqlService, reg: IntegrationRegistry) {
   ): Promise<Outcome> {
     const tokens = st.tokens;
     const integ = reg.postgres(db);
-    const opts = { maxRows: engine.defaults.maxRows, timeoutMs: engine.defaults.timeoutMs, signal: ctx.signal };
+    const opts = {
+      maxRows: engine.defaults.maxRows,
+      timeoutMs: engine.defaults.timeoutMs,
+      signal: ctx.signal,
+    };
     const where = (srcOffset: number) => {
       const pos = lineColumn(st.script, st.offset + srcOffset);
       return ` (line ${pos.line}, column ${pos.column})`;
@@ -284,9 +352,18 @@ export function integrationRouter(svc: SqlService, reg: IntegrationRegistry) {
     const edits: Edit[] = [];
     for (const { ref, res } of remote) {
       if (ref.native) {
-        edits.push({ start: tokens[ref.first].start, end: tokens[ref.native.open].start, text: '' });
+        edits.push({
+          start: tokens[ref.first].start,
+          end: tokens[ref.native.open].start,
+          text: '',
+        });
         // PostgreSQL 15 requires an alias on a subquery in FROM.
-        if (!ref.alias) edits.push({ start: tokens[ref.native.close].end, end: tokens[ref.native.close].end, text: ` AS ${pgIdent(ref.parts[0])}` });
+        if (!ref.alias)
+          edits.push({
+            start: tokens[ref.native.close].end,
+            end: tokens[ref.native.close].end,
+            text: ` AS ${pgIdent(ref.parts[0])}`,
+          });
       } else if (res.nameFrom === ref.first + 2) {
         edits.push({ start: tokens[ref.first].start, end: tokens[res.nameFrom].start, text: '' });
       }
@@ -306,12 +383,17 @@ export function integrationRouter(svc: SqlService, reg: IntegrationRegistry) {
         edits.push({ start: t.start, end: tokens[i + 2].start, text: '' });
       }
     });
-    edits.push(...backtickEdits(st.all, 0, st.text.length).filter((e) => !nativeRanges.some(([a, b]) => e.start >= a && e.end <= b)));
+    edits.push(
+      ...backtickEdits(st.all, 0, st.text.length).filter(
+        (e) => !nativeRanges.some(([a, b]) => e.start >= a && e.end <= b),
+      ),
+    );
     const values: unknown[] = [];
     const slots = new Map<string, number>();
     for (const t of st.all) {
       if (t.kind !== 'param' || inNative(t)) continue;
-      if (!ctx.params || !(t.value in ctx.params)) throw badInput(`Parameter ':${t.value}' has no value in params`);
+      if (!ctx.params || !(t.value in ctx.params))
+        throw badInput(`Parameter ':${t.value}' has no value in params`);
       let n = slots.get(t.value);
       if (n === undefined) {
         const v = ctx.params[t.value];
@@ -332,7 +414,11 @@ export function integrationRouter(svc: SqlService, reg: IntegrationRegistry) {
 
   /** Source text of [from, to) with backtick identifiers double-quoted (PostgreSQL's quoting). */
   function pgText(st: Statement, from: number, to: number): string {
-    const edits = backtickEdits(st.all, from, to).map((e) => ({ ...e, start: e.start - from, end: e.end - from }));
+    const edits = backtickEdits(st.all, from, to).map((e) => ({
+      ...e,
+      start: e.start - from,
+      end: e.end - from,
+    }));
     return applyEdits(st.text.slice(from, to), edits).text;
   }
 
@@ -418,18 +504,25 @@ export function integrationRouter(svc: SqlService, reg: IntegrationRegistry) {
         const integ = reg.postgres(res.db);
         const table = scratchTable('remote');
         tables.push(table);
-        const load = (sql: string) => loadRemoteIntoScratch(engine, integ, sql, table, { timeoutMs, signal: ctx.signal });
+        const load = (sql: string) =>
+          loadRemoteIntoScratch(engine, integ, sql, table, { timeoutMs, signal: ctx.signal });
         let name: string;
         if (ref.native) {
           name = ref.alias ?? ref.parts[0];
-          await load(st.text.slice(tokens[ref.native.open].end, tokens[ref.native.close].start).trim());
+          await load(
+            st.text.slice(tokens[ref.native.open].end, tokens[ref.native.close].start).trim(),
+          );
         } else {
           name = ref.alias ?? ref.parts[ref.parts.length - 1];
           const relation = pgText(st, tokens[res.nameFrom].start, tokens[ref.last].end);
-          const aliasText = ref.alias ? ` AS ${pgText(st, tokens[ref.end].start, tokens[ref.end].end)}` : '';
+          const aliasText = ref.alias
+            ? ` AS ${pgText(st, tokens[ref.end].start, tokens[ref.end].end)}`
+            : '';
           const cols = await integ.columns(`SELECT * FROM ${relation}`, timeoutMs);
           const keep = star ? cols : cols.filter((c) => used.has(c.name.toLowerCase()));
-          const list = (keep.length > 0 ? keep : cols.slice(0, 1)).map((c) => pgIdent(c.name)).join(', ');
+          const list = (keep.length > 0 ? keep : cols.slice(0, 1))
+            .map((c) => pgIdent(c.name))
+            .join(', ');
           const base = `SELECT ${list} FROM ${relation}${aliasText}`;
           const conds = outer ? [] : whereConjuncts(st, ref, name.toLowerCase());
           if (conds.length > 0) {
@@ -460,7 +553,10 @@ export function integrationRouter(svc: SqlService, reg: IntegrationRegistry) {
       } catch (err) {
         // Positions would point into SQL the user never wrote.
         if (err instanceof ServiceError) {
-          throw new ServiceError(err.code, err.message.replace(/ \((statement at )?line \d+, column \d+\)$/, ''));
+          throw new ServiceError(
+            err.code,
+            err.message.replace(/ \((statement at )?line \d+, column \d+\)$/, ''),
+          );
         }
         throw err;
       }

@@ -13,7 +13,7 @@ describe('demo dataset quality (held-out rows)', () => {
     expect(r.coverage!).toBeLessThanOrEqual(0.95);
   });
 
-  it('home_rentals types match Lightwood (rooms categorical, bathrooms binary, sqft numeric)', () => {
+  it('home_rentals types match Lightwood (rooms categorical, bathrooms binary, sqft integer)', () => {
     const a = train(loadCsv('home_rentals.csv', ['initial_price']), {
       target: 'rental_price',
       using: { max_iterations: 20 },
@@ -25,8 +25,8 @@ describe('demo dataset quality (held-out rows)', () => {
       days_on_market: 'integer',
       neighborhood: 'categorical',
     });
-    // Two sqft cells use a decimal comma ("640,56"): still numeric.
-    expect(['integer', 'float']).toContain(a.description.inputTypes.sqft);
+    // Two sqft cells use a decimal comma ("640,56"): still an integer column, as in Lightwood.
+    expect(a.description.inputTypes.sqft).toBe('integer');
   });
 
   it('concrete_strength: r2 >= 0.85, coverage 85-95 %', () => {

@@ -107,7 +107,7 @@ describe('inferColumnType', () => {
   it('tolerates a decimal comma in an integer column (home_rentals sqft)', () => {
     const vals: unknown[] = range(300, (i) => 400 + i * 3);
     vals[10] = '640,56';
-    expect(inferColumnType('sqft', vals).type).toBe('float');
+    expect(inferColumnType('sqft', vals).type).toBe('integer');
   });
   it('detects ISO dates and timestamps', () => {
     const d = inferColumnType(

@@ -40,7 +40,9 @@ export async function fileRoutes(app: FastifyInstance, instance: Instance): Prom
   const catalog = instance.catalog;
   await app.register(async (files) => {
     files.removeAllContentTypeParsers();
-    await files.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, parts: 25 } });
+    await files.register(multipart, {
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, parts: 25 },
+    });
     files.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
     files.get('/api/files', async () => listFiles(catalog));
@@ -49,10 +51,14 @@ export async function fileRoutes(app: FastifyInstance, instance: Instance): Prom
       const name = nameParam(req);
       if (req.isMultipart()) {
         const part = await req.file();
-        if (!part) throw badInput(`The multipart upload has no file; send it in a field named 'file'`);
+        if (!part)
+          throw badInput(`The multipart upload has no file; send it in a field named 'file'`);
         const up = await receiveUpload(catalog, part.file);
         if (part.file.truncated) {
-          throw new ServiceError(ERROR_CODES.TOO_LARGE, `The file is larger than the upload limit (${MAX_UPLOAD_BYTES} bytes)`);
+          throw new ServiceError(
+            ERROR_CODES.TOO_LARGE,
+            `The file is larger than the upload limit (${MAX_UPLOAD_BYTES} bytes)`,
+          );
         }
         const format = detectFormat(up.head, {
           contentType: part.mimetype === 'application/octet-stream' ? undefined : part.mimetype,
@@ -61,10 +67,13 @@ export async function fileRoutes(app: FastifyInstance, instance: Instance): Prom
         return importUpload(catalog, name, up, format);
       }
       const body = req.body as Readable | undefined;
-      if (!body || typeof body.pipe !== 'function') throw badInput('The file is empty: the request has no body');
+      if (!body || typeof body.pipe !== 'function')
+        throw badInput('The file is empty: the request has no body');
       const up = await receiveUpload(catalog, body);
       const ct = req.headers['content-type'];
-      const format = detectFormat(up.head, { contentType: ct === 'application/octet-stream' ? undefined : ct });
+      const format = detectFormat(up.head, {
+        contentType: ct === 'application/octet-stream' ? undefined : ct,
+      });
       return importUpload(catalog, name, up, format);
     });
 

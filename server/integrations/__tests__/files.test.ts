@@ -30,11 +30,21 @@ async function put(name: string, body: BodyInit, contentType?: string) {
 }
 
 /** A raw request with the path exactly as given (fetch would normalise `..`). */
-function rawRequest(method: string, rawPath: string, body = 'a\n1\n'): Promise<{ status: number; body: any }> {
+function rawRequest(
+  method: string,
+  rawPath: string,
+  body = 'a\n1\n',
+): Promise<{ status: number; body: any }> {
   const u = new URL(h.url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: u.hostname, port: u.port, method, path: rawPath, headers: { 'content-type': 'text/csv' } },
+      {
+        host: u.hostname,
+        port: u.port,
+        method,
+        path: rawPath,
+        headers: { 'content-type': 'text/csv' },
+      },
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
@@ -63,26 +73,50 @@ describe('PUT /api/files/{name}', () => {
 
   it('accepts a multipart form upload with a `file` field, as MindsDB clients send it', async () => {
     const form = new FormData();
-    form.append('file', new Blob(['city,temp\nparis,21\noslo,12\n'], { type: 'text/csv' }), 'weather.csv');
+    form.append(
+      'file',
+      new Blob(['city,temp\nparis,21\noslo,12\n'], { type: 'text/csv' }),
+      'weather.csv',
+    );
     form.append('original_file_name', 'weather.csv');
     const r = await put('weather', form);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ name: 'weather', row_count: 2, columns: ['city', 'temp'] });
-    expect((await h.sql('SELECT temp FROM files.weather WHERE city = :c', { params: { c: 'oslo' } })).data).toEqual([[12]]);
+    expect(
+      (await h.sql('SELECT temp FROM files.weather WHERE city = :c', { params: { c: 'oslo' } }))
+        .data,
+    ).toEqual([[12]]);
   });
 
   it('loads JSON and Parquet bodies', async () => {
-    const json = await put('events', JSON.stringify([{ kind: 'a', n: 1 }, { kind: 'b', n: 2 }]), 'application/json');
+    const json = await put(
+      'events',
+      JSON.stringify([
+        { kind: 'a', n: 1 },
+        { kind: 'b', n: 2 },
+      ]),
+      'application/json',
+    );
     expect(json.status).toBe(200);
     expect(json.body).toMatchObject({ name: 'events', row_count: 2, columns: ['kind', 'n'] });
 
     const file = path.join(dataDir, 'sample.parquet');
-    await h.sql(`COPY (SELECT range AS k, range * 1.5 AS v FROM range(5)) TO '${file}' (FORMAT parquet)`);
-    const parquet = await put('numbers', new Blob([fs.readFileSync(file)]), 'application/vnd.apache.parquet');
+    await h.sql(
+      `COPY (SELECT range AS k, range * 1.5 AS v FROM range(5)) TO '${file}' (FORMAT parquet)`,
+    );
+    const parquet = await put(
+      'numbers',
+      new Blob([fs.readFileSync(file)]),
+      'application/vnd.apache.parquet',
+    );
     expect(parquet.status).toBe(200);
     expect(parquet.body).toEqual({ name: 'numbers', row_count: 5, columns: ['k', 'v'] });
     // Without a telling Content-Type the bytes decide (Parquet's magic number).
-    const sniffed = await put('numbers2', new Blob([fs.readFileSync(file)]), 'application/octet-stream');
+    const sniffed = await put(
+      'numbers2',
+      new Blob([fs.readFileSync(file)]),
+      'application/octet-stream',
+    );
     expect(sniffed.body).toMatchObject({ name: 'numbers2', row_count: 5 });
     expect((await h.sql('SELECT sum(v) FROM files.numbers')).data).toEqual([[15]]);
   });
@@ -90,13 +124,21 @@ describe('PUT /api/files/{name}', () => {
   it('replaces an existing file atomically, and a failed upload leaves the old one intact', async () => {
     const r = await put('people', 'id,name\n7,zed\n', 'text/csv');
     expect(r.body).toEqual({ name: 'people', row_count: 1, columns: ['id', 'name'] });
-    const bad = await put('people', new Blob([Buffer.from([0, 159, 146, 150, 0, 1, 2, 3, 255, 254])]), 'text/csv');
+    const bad = await put(
+      'people',
+      new Blob([Buffer.from([0, 159, 146, 150, 0, 1, 2, 3, 255, 254])]),
+      'text/csv',
+    );
     expect(bad.status).toBe(400);
     expect((await h.sql('SELECT * FROM files.people')).data).toEqual([[7, 'zed']]);
   });
 
   it('rejects binary garbage, empty files and files without columns with specific 400s', async () => {
-    const garbage = await put('junk', new Blob([Buffer.from([0x00, 0xff, 0x13, 0x37, 0x00, 0x80, 0x81])]), 'application/octet-stream');
+    const garbage = await put(
+      'junk',
+      new Blob([Buffer.from([0x00, 0xff, 0x13, 0x37, 0x00, 0x80, 0x81])]),
+      'application/octet-stream',
+    );
     expect(garbage.status).toBe(400);
     expect(garbage.body.error_message).toMatch(/The file is not CSV text: it contains binary data/);
 
@@ -131,8 +173,14 @@ describe('PUT /api/files/{name}', () => {
   });
 
   it('leaves no temporary files or tables behind', async () => {
-    expect(fs.existsSync(path.join(dataDir, 'uploads')) ? fs.readdirSync(path.join(dataDir, 'uploads')) : []).toEqual([]);
-    const tmp = await h.sql(`SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'files' AND table_name LIKE '__upload_%'`);
+    expect(
+      fs.existsSync(path.join(dataDir, 'uploads'))
+        ? fs.readdirSync(path.join(dataDir, 'uploads'))
+        : [],
+    ).toEqual([]);
+    const tmp = await h.sql(
+      `SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'files' AND table_name LIKE '__upload_%'`,
+    );
     expect(tmp.data).toEqual([[0]]);
   });
 });
@@ -148,7 +196,9 @@ describe('GET and DELETE /api/files', () => {
   it('deletes a file; a second delete is a 404', async () => {
     const res = await fetch(`${h.url}/api/files/weather`, { method: 'DELETE' });
     expect(res.status).toBe(200);
-    expect((await h.get('/api/files')).body.map((f: { name: string }) => f.name)).not.toContain('weather');
+    expect((await h.get('/api/files')).body.map((f: { name: string }) => f.name)).not.toContain(
+      'weather',
+    );
     const again = await fetch(`${h.url}/api/files/weather`, { method: 'DELETE' });
     expect(again.status).toBe(404);
     expect((await again.json()).error_message).toBe(`File 'weather' does not exist`);
@@ -158,8 +208,12 @@ describe('GET and DELETE /api/files', () => {
 describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
   it('attaches a DuckDB file from the data directory under the name', async () => {
     const file = path.join(dataDir, 'shop.duckdb');
-    await h.sql(`ATTACH '${file}' AS shop_src; CREATE TABLE shop_src.orders AS SELECT range AS id, range * 10 AS total FROM range(4); DETACH shop_src`);
-    const r = await h.sql(`CREATE DATABASE shop WITH ENGINE = 'duckdb', PARAMETERS = {"database": "shop.duckdb"}`);
+    await h.sql(
+      `ATTACH '${file}' AS shop_src; CREATE TABLE shop_src.orders AS SELECT range AS id, range * 10 AS total FROM range(4); DETACH shop_src`,
+    );
+    const r = await h.sql(
+      `CREATE DATABASE shop WITH ENGINE = 'duckdb', PARAMETERS = {"database": "shop.duckdb"}`,
+    );
     expect(r).toMatchObject({ type: 'ok' });
     expect((await h.sql('SHOW FULL DATABASES')).data).toContainEqual(['shop', 'data', 'duckdb']);
     expect((await h.sql('SHOW TABLES FROM shop')).data).toEqual([['orders']]);
@@ -167,16 +221,26 @@ describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
   });
 
   it('refuses files outside the data directory, missing files and the instance own files', async () => {
-    const outside = await h.sql(`CREATE DATABASE d1 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "../elsewhere.duckdb"}`);
+    const outside = await h.sql(
+      `CREATE DATABASE d1 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "../elsewhere.duckdb"}`,
+    );
     expect(outside).toMatchObject({ type: 'error', error_code: 10 });
     expect(outside.error_message).toMatch(/inside the data directory/);
-    const absolute = await h.sql(`CREATE DATABASE d2 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "/etc/passwd"}`);
+    const absolute = await h.sql(
+      `CREATE DATABASE d2 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "/etc/passwd"}`,
+    );
     expect(absolute).toMatchObject({ type: 'error', error_code: 10 });
-    const missing = await h.sql(`CREATE DATABASE d3 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "none.duckdb"}`);
+    const missing = await h.sql(
+      `CREATE DATABASE d3 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "none.duckdb"}`,
+    );
     expect(missing).toMatchObject({ type: 'error', error_code: 2 });
-    const own = await h.sql(`CREATE DATABASE d4 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "files.duckdb"}`);
+    const own = await h.sql(
+      `CREATE DATABASE d4 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "files.duckdb"}`,
+    );
     expect(own).toMatchObject({ type: 'error', error_code: 3 });
-    const noDb = await h.sql(`CREATE DATABASE d5 WITH ENGINE = 'duckdb', PARAMETERS = {"path": "x"}`);
+    const noDb = await h.sql(
+      `CREATE DATABASE d5 WITH ENGINE = 'duckdb', PARAMETERS = {"path": "x"}`,
+    );
     expect(noDb).toMatchObject({ type: 'error', error_code: 3 });
     const names = (await h.sql('SHOW DATABASES')).data.flat();
     for (const n of ['d1', 'd2', 'd3', 'd4', 'd5']) expect(names).not.toContain(n);

@@ -45,7 +45,8 @@ export function findPgBin(): string {
     : [];
   if (versions.length > 0) return path.join(root, versions[0], 'bin');
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl'))) return dir;
+    if (dir && fs.existsSync(path.join(dir, 'initdb')) && fs.existsSync(path.join(dir, 'pg_ctl')))
+      return dir;
   }
   throw new Error(
     'PostgreSQL server binaries (initdb, pg_ctl) not found: install them with `apt-get install postgresql` (.ci/run does this on CI). ' +
@@ -75,15 +76,24 @@ async function pgCmd(bin: string, args: string[], timeout = 60_000) {
     return await run(cmd, argv, { timeout, cwd: os.tmpdir() });
   } catch (err) {
     const e = err as Error & { stderr?: string; stdout?: string };
-    throw new Error(`${path.basename(bin)} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+    throw new Error(
+      `${path.basename(bin)} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`,
+      { cause: err },
+    );
   }
 }
 
-const DEMO_CSV = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../data/demo/home_rentals.csv');
+const DEMO_CSV = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../data/demo/home_rentals.csv',
+);
 
 /** home_rentals as in example_db (sqft's two decimal-comma values rounded like demo-data.ts). */
 export async function seedHomeRentals(client: pg.Client, table = 'home_rentals'): Promise<number> {
-  const parsed = Papa.parse<Record<string, string>>(fs.readFileSync(DEMO_CSV, 'utf8'), { header: true, skipEmptyLines: true });
+  const parsed = Papa.parse<Record<string, string>>(fs.readFileSync(DEMO_CSV, 'utf8'), {
+    header: true,
+    skipEmptyLines: true,
+  });
   const rows = parsed.data;
   const col = (k: string, f: (v: string) => unknown) => rows.map((r) => f(r[k]));
   const int = (v: string) => Math.round(Number(v.replace(',', '.')));
@@ -119,15 +129,27 @@ export async function startPgServer(opts: { seed?: boolean } = {}): Promise<PgTe
   let started = false;
   const stop = async () => {
     if (started) {
-      await pgCmd(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], 30_000).catch(() => undefined);
+      await pgCmd(
+        path.join(bin, 'pg_ctl'),
+        ['-D', data, '-m', 'immediate', '-w', 'stop'],
+        30_000,
+      ).catch(() => undefined);
       started = false;
     }
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
     await pgCmd(path.join(bin, 'initdb'), [
-      '-D', data, '-U', 'postgres', '-E', 'UTF8', '--locale=C', '--no-sync',
-      '--auth-local=trust', '--auth-host=scram-sha-256',
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+      '--auth-local=trust',
+      '--auth-host=scram-sha-256',
     ]);
     const serverOpts = [
       '-c listen_addresses=127.0.0.1',
@@ -142,9 +164,21 @@ export async function startPgServer(opts: { seed?: boolean } = {}): Promise<PgTe
       '-c log_statement=all',
       '-c log_parameter_max_length=0',
     ].join(' ');
-    await pgCmd(path.join(bin, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', serverOpts, 'start']);
+    await pgCmd(path.join(bin, 'pg_ctl'), [
+      '-D',
+      data,
+      '-l',
+      path.join(dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      '-o',
+      serverOpts,
+      'start',
+    ]);
     started = true;
-    const superuser = (db: string) => new pg.Client({ host: dir, port, user: 'postgres', database: db });
+    const superuser = (db: string) =>
+      new pg.Client({ host: dir, port, user: 'postgres', database: db });
     const setup = superuser('postgres');
     await setup.connect();
     await setup.query(`CREATE ROLE ${user} LOGIN PASSWORD '${password}'`);
@@ -176,8 +210,10 @@ export async function startPgServer(opts: { seed?: boolean } = {}): Promise<PgTe
     };
   } catch (err) {
     const log = path.join(dir, 'server.log');
-    const tail = fs.existsSync(log) ? `\nserver log:\n${fs.readFileSync(log, 'utf8').slice(-2000)}` : '';
+    const tail = fs.existsSync(log)
+      ? `\nserver log:\n${fs.readFileSync(log, 'utf8').slice(-2000)}`
+      : '';
     await stop();
-    throw new Error(`${(err as Error).message}${tail}`);
+    throw new Error(`${(err as Error).message}${tail}`, { cause: err });
   }
 }

@@ -12,10 +12,21 @@ let h: Harness;
 let dataDir: string;
 
 const params = (over: Record<string, unknown> = {}) =>
-  JSON.stringify({ host: pgs.host, port: pgs.port, user: pgs.user, password: pgs.password, database: pgs.database, ...over });
+  JSON.stringify({
+    host: pgs.host,
+    port: pgs.port,
+    user: pgs.user,
+    password: pgs.password,
+    database: pgs.database,
+    ...over,
+  });
 
 /** The first statement line of the PostgreSQL log matching `re` (what reached the server), or null. */
-const logged = (re: RegExp) => pgs.log().split(/\n(?=\S)/).find((line) => re.test(line)) ?? null;
+const logged = (re: RegExp) =>
+  pgs
+    .log()
+    .split(/\n(?=\S)/)
+    .find((line) => re.test(line)) ?? null;
 
 beforeAll(async () => {
   pgs = await startPgServer();
@@ -61,22 +72,34 @@ describe('CREATE DATABASE ... ENGINE = postgres', () => {
   });
 
   it('rejects an unknown engine, missing and mistyped parameters with specific errors and creates nothing', async () => {
-    const unknown = await h.sql(`CREATE DATABASE x1 WITH ENGINE = 'oracle', PARAMETERS = {"host": "h"}`);
+    const unknown = await h.sql(
+      `CREATE DATABASE x1 WITH ENGINE = 'oracle', PARAMETERS = {"host": "h"}`,
+    );
     expect(unknown).toMatchObject({ type: 'error', error_code: 2 });
     expect(unknown.error_message).toMatch(/Unknown engine 'oracle'.*postgres, duckdb/);
 
-    const missing = await h.sql(`CREATE DATABASE x2 WITH ENGINE = 'postgres', PARAMETERS = {"host": "127.0.0.1", "user": "u"}`);
+    const missing = await h.sql(
+      `CREATE DATABASE x2 WITH ENGINE = 'postgres', PARAMETERS = {"host": "127.0.0.1", "user": "u"}`,
+    );
     expect(missing).toMatchObject({ type: 'error', error_code: 3 });
     expect(missing.error_message).toMatch(/Missing PARAMETERS for engine 'postgres': database/);
 
-    const badPort = await h.sql(`CREATE DATABASE x3 WITH ENGINE = 'postgres', PARAMETERS = ${params({ port: 'abc' })}`);
+    const badPort = await h.sql(
+      `CREATE DATABASE x3 WITH ENGINE = 'postgres', PARAMETERS = ${params({ port: 'abc' })}`,
+    );
     expect(badPort).toMatchObject({ type: 'error', error_code: 3 });
-    expect(badPort.error_message).toMatch(/'port' must be an integer between 1 and 65535, got 'abc'/);
+    expect(badPort.error_message).toMatch(
+      /'port' must be an integer between 1 and 65535, got 'abc'/,
+    );
 
-    const badHost = await h.sql(`CREATE DATABASE x4 WITH ENGINE = 'postgres', PARAMETERS = ${params({ host: 5 })}`);
+    const badHost = await h.sql(
+      `CREATE DATABASE x4 WITH ENGINE = 'postgres', PARAMETERS = ${params({ host: 5 })}`,
+    );
     expect(badHost.error_message).toMatch(/'host' must be a string, got number 5/);
 
-    const typo = await h.sql(`CREATE DATABASE x5 WITH ENGINE = 'postgres', PARAMETERS = ${params({ passwd: 'x' })}`);
+    const typo = await h.sql(
+      `CREATE DATABASE x5 WITH ENGINE = 'postgres', PARAMETERS = ${params({ passwd: 'x' })}`,
+    );
     expect(typo.error_message).toMatch(/Unknown PARAMETERS for engine 'postgres': passwd/);
 
     const noParams = await h.sql(`CREATE DATABASE x6 WITH ENGINE = 'postgres'`);
@@ -88,23 +111,33 @@ describe('CREATE DATABASE ... ENGINE = postgres', () => {
 
   it('fails fast and clearly on a wrong port, a wrong password, a wrong database and a missing schema', async () => {
     let t = Date.now();
-    const port = await h.sql(`CREATE DATABASE bad1 WITH ENGINE = 'postgres', PARAMETERS = ${params({ port: 1 })}`);
+    const port = await h.sql(
+      `CREATE DATABASE bad1 WITH ENGINE = 'postgres', PARAMETERS = ${params({ port: 1 })}`,
+    );
     expect(Date.now() - t).toBeLessThan(5_000);
     expect(port).toMatchObject({ type: 'error', error_code: 3 });
-    expect(port.error_message).toMatch(/Cannot connect to integration 'bad1' \(PostgreSQL at 127\.0\.0\.1:1.*connection refused/);
+    expect(port.error_message).toMatch(
+      /Cannot connect to integration 'bad1' \(PostgreSQL at 127\.0\.0\.1:1.*connection refused/,
+    );
 
     t = Date.now();
-    const pw = await h.sql(`CREATE DATABASE bad2 WITH ENGINE = 'postgres', PARAMETERS = ${params({ password: 'wrong-pass' })}`);
+    const pw = await h.sql(
+      `CREATE DATABASE bad2 WITH ENGINE = 'postgres', PARAMETERS = ${params({ password: 'wrong-pass' })}`,
+    );
     expect(Date.now() - t).toBeLessThan(5_000);
     expect(pw).toMatchObject({ type: 'error', error_code: 3 });
     expect(pw.error_message).toMatch(/password authentication failed/);
     expect(pw.error_message).not.toContain('wrong-pass');
 
-    const db = await h.sql(`CREATE DATABASE bad3 WITH ENGINE = 'postgres', PARAMETERS = ${params({ database: 'no_such_db' })}`);
+    const db = await h.sql(
+      `CREATE DATABASE bad3 WITH ENGINE = 'postgres', PARAMETERS = ${params({ database: 'no_such_db' })}`,
+    );
     expect(db).toMatchObject({ type: 'error', error_code: 2 });
     expect(db.error_message).toMatch(/database 'no_such_db' does not exist/);
 
-    const schema = await h.sql(`CREATE DATABASE bad4 WITH ENGINE = 'postgres', PARAMETERS = ${params({ schema: 'nope' })}`);
+    const schema = await h.sql(
+      `CREATE DATABASE bad4 WITH ENGINE = 'postgres', PARAMETERS = ${params({ schema: 'nope' })}`,
+    );
     expect(schema).toMatchObject({ type: 'error', error_code: 2 });
     expect(schema.error_message).toMatch(/Schema 'nope' does not exist/);
 
@@ -120,13 +153,19 @@ describe('CREATE DATABASE ... ENGINE = postgres', () => {
     );
     expect(Date.now() - t).toBeLessThan(4_000);
     expect(r).toMatchObject({ type: 'error', error_code: 3 });
-    expect(r.error_message).toMatch(/Cannot connect to integration 'bad5'.*(no answer within 1 s|unreachable|refused)/);
+    expect(r.error_message).toMatch(
+      /Cannot connect to integration 'bad5'.*(no answer within 1 s|unreachable|refused)/,
+    );
   });
 
   it('refuses a second database with the same name', async () => {
     const r = await h.sql(`CREATE DATABASE pg WITH ENGINE = 'postgres', PARAMETERS = ${params()}`);
     expect(r).toMatchObject({ type: 'error', error_code: 7 });
-    expect(await h.sql(`CREATE DATABASE IF NOT EXISTS pg WITH ENGINE = 'postgres', PARAMETERS = ${params()}`)).toMatchObject({
+    expect(
+      await h.sql(
+        `CREATE DATABASE IF NOT EXISTS pg WITH ENGINE = 'postgres', PARAMETERS = ${params()}`,
+      ),
+    ).toMatchObject({
       type: 'ok',
     });
   });
@@ -144,13 +183,18 @@ describe('queries on a PostgreSQL integration', () => {
     expect(remote.data).toEqual(local.data);
     expect(remote.data.map((r: unknown[]) => r[0])).toEqual(['good', 'great', 'poor']);
     // The GROUP BY ran in PostgreSQL, with the `pg.` prefix removed.
-    expect(logged(/FROM home_rentals WHERE number_of_rooms >= 2\s+GROUP BY location/)).not.toBeNull();
+    expect(
+      logged(/FROM home_rentals WHERE number_of_rooms >= 2\s+GROUP BY location/),
+    ).not.toBeNull();
   });
 
   it('reads schema-qualified names, backtick identifiers and :params', async () => {
-    const r = await h.sql('SELECT `sqft`, rental_price FROM pg.public.home_rentals WHERE sqft = :s ORDER BY rental_price LIMIT 2', {
-      params: { s: 917 },
-    });
+    const r = await h.sql(
+      'SELECT `sqft`, rental_price FROM pg.public.home_rentals WHERE sqft = :s ORDER BY rental_price LIMIT 2',
+      {
+        params: { s: 917 },
+      },
+    );
     expect(r.type).toBe('table');
     expect(r.data.length).toBeGreaterThan(0);
     for (const row of r.data) expect(row[0]).toBe(917);
@@ -166,11 +210,47 @@ describe('queries on a PostgreSQL integration', () => {
     );
     expect(r.type).toBe('table');
     expect(r.data).toEqual([
-      [10, '2024-03-02', '2024-03-02', '2024-03-01 10:00:00.5', null, '9007199254740993', 1.25, { a: [1, 2] }],
-      [20, '2024-03-03', '2024-03-03', '2024-03-01 10:00:00.5', null, '9007199254740993', 1.25, { a: [1, 2] }],
-      [30, '2024-03-04', '2024-03-04', '2024-03-01 10:00:00.5', null, '9007199254740993', 1.25, { a: [1, 2] }],
+      [
+        10,
+        '2024-03-02',
+        '2024-03-02',
+        '2024-03-01 10:00:00.5',
+        null,
+        '9007199254740993',
+        1.25,
+        { a: [1, 2] },
+      ],
+      [
+        20,
+        '2024-03-03',
+        '2024-03-03',
+        '2024-03-01 10:00:00.5',
+        null,
+        '9007199254740993',
+        1.25,
+        { a: [1, 2] },
+      ],
+      [
+        30,
+        '2024-03-04',
+        '2024-03-04',
+        '2024-03-01 10:00:00.5',
+        null,
+        '9007199254740993',
+        1.25,
+        { a: [1, 2] },
+      ],
     ]);
-    expect(r.column_types).toEqual(['BIGINT', 'VARCHAR', 'DATE', 'TIMESTAMP', 'DOUBLE', 'BIGINT', 'DECIMAL', 'JSON']);
+    expect(r.column_types).toEqual([
+      'BIGINT',
+      'VARCHAR',
+      'DATE',
+      'TIMESTAMP',
+      'DOUBLE',
+      'BIGINT',
+      'DECIMAL',
+      'JSON',
+    ]);
   });
 
   it('applies the row cap with truncated: true', async () => {
@@ -183,14 +263,18 @@ describe('queries on a PostgreSQL integration', () => {
   it('reports PostgreSQL errors with their position in the statement the user wrote', async () => {
     const r = await h.sql('SELECT sqft FROM pg.home_rentals\nWHERE nope = 1');
     expect(r).toMatchObject({ type: 'error', error_code: 2 });
-    expect(r.error_message).toBe(`PostgreSQL error from 'pg': column "nope" does not exist (line 2, column 7)`);
+    expect(r.error_message).toBe(
+      `PostgreSQL error from 'pg': column "nope" does not exist (line 2, column 7)`,
+    );
     const t = await h.sql('SELECT * FROM pg.no_table');
     expect(t.error_message).toMatch(/relation "no_table" does not exist \(line 1, column 18\)/);
     expect(t.error_code).toBe(2);
   });
 
   it('joins a PostgreSQL table with a local table in DuckDB, fetching only the needed columns and rows', async () => {
-    await h.sql(`CREATE TABLE mindsdb.location_labels AS SELECT * FROM (VALUES ('good', 'G'), ('great', 'A'), ('poor', 'P')) t(location, label)`);
+    await h.sql(
+      `CREATE TABLE mindsdb.location_labels AS SELECT * FROM (VALUES ('good', 'G'), ('great', 'A'), ('poor', 'P')) t(location, label)`,
+    );
     const r = await h.sql(
       `SELECT l.label, count(*) AS n, min(r.sqft) AS min_sqft
        FROM pg.home_rentals AS r JOIN mindsdb.location_labels AS l ON r.location = l.location
@@ -205,7 +289,9 @@ describe('queries on a PostgreSQL integration', () => {
     expect(r.data).toEqual(expected.data);
     expect(r.data.map((x: unknown[]) => x[0])).toEqual(['A', 'G']);
     // Only the relation's columns named in the statement, and its own condition, went to PostgreSQL.
-    expect(logged(/SELECT "sqft", "location" FROM home_rentals AS r WHERE \(r\.sqft > 1000\)/)).not.toBeNull();
+    expect(
+      logged(/SELECT "sqft", "location" FROM home_rentals AS r WHERE \(r\.sqft > 1000\)/),
+    ).not.toBeNull();
   });
 
   it('joins a native query with a local table', async () => {
@@ -226,14 +312,16 @@ describe('queries on a PostgreSQL integration', () => {
     expect(r.context.db).toBe('pg');
     const used = await h.sql('USE pg; SELECT max(sqft) FROM home_rentals');
     expect(used.context.db).toBe('pg');
-    expect(used.data).toEqual((await h.sql('SELECT max(sqft) FROM example_db.demo_data.home_rentals')).data);
+    expect(used.data).toEqual(
+      (await h.sql('SELECT max(sqft) FROM example_db.demo_data.home_rentals')).data,
+    );
   });
 
   it('stops a statement at the statement timeout (PostgreSQL cancels it)', async () => {
     const t = Date.now();
-    await expect(queryIntegration(h.instance.catalog, 'pg', 'SELECT pg_sleep(10)', { timeoutMs: 300 })).rejects.toThrow(
-      /longer than the statement timeout \(300 ms\) on integration 'pg'/,
-    );
+    await expect(
+      queryIntegration(h.instance.catalog, 'pg', 'SELECT pg_sleep(10)', { timeoutMs: 300 }),
+    ).rejects.toThrow(/longer than the statement timeout \(300 ms\) on integration 'pg'/);
     expect(Date.now() - t).toBeLessThan(3_000);
   });
 
@@ -254,7 +342,9 @@ describe('queries on a PostgreSQL integration', () => {
     expect(sizes).toEqual([10_000, 10_000, 5_000]);
     expect(out.rowCount).toBe(25_000);
     expect(sum).toBe(25_000 * 25_001);
-    expect(logged(/DECLARE __playground_reader NO SCROLL CURSOR FOR SELECT g AS id/)).not.toBeNull();
+    expect(
+      logged(/DECLARE __playground_reader NO SCROLL CURSOR FOR SELECT g AS id/),
+    ).not.toBeNull();
   });
 
   it('says what to do when a database name is used as a table', async () => {
