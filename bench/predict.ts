@@ -13,7 +13,14 @@ import { percentile, progress, type BenchLine } from './types';
 const MODEL = 'bench_home_rentals';
 const URL_PATH = `/api/projects/mindsdb/models/${MODEL}/predict`;
 const LOCATIONS = ['good', 'great', 'poor'];
-const NEIGHBORHOODS = ['downtown', 'south_side', 'westbrae', 'alcatraz_ave', 'thowsand_oaks', 'berkeley_hills'];
+const NEIGHBORHOODS = [
+  'downtown',
+  'south_side',
+  'westbrae',
+  'alcatraz_ave',
+  'thowsand_oaks',
+  'berkeley_hills',
+];
 
 /** Rows like the training data (all inputs present), varied so no cache or branch predictor helps. */
 function rows(n: number): Record<string, unknown>[] {
@@ -28,7 +35,11 @@ function rows(n: number): Record<string, unknown>[] {
   }));
 }
 
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 export async function runPredictBench(): Promise<BenchLine[]> {
   const h = await startHarness();
@@ -40,12 +51,18 @@ export async function runPredictBench(): Promise<BenchLine[]> {
     if (created.type !== 'table') throw new Error(`CREATE MODEL failed: ${created.error_message}`);
     await h.instance.models.idle();
     const status = await h.get(`/api/projects/mindsdb/models/${MODEL}`);
-    if (status.body.status !== 'complete') throw new Error(`training ended ${status.body.status}: ${status.body.error}`);
+    if (status.body.status !== 'complete')
+      throw new Error(`training ended ${status.body.status}: ${status.body.error}`);
 
     const post = async (body: string) => {
-      const res = await fetch(h.url + URL_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const res = await fetch(h.url + URL_PATH, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       const text = await res.text();
-      if (res.status !== 200) throw new Error(`predict answered ${res.status}: ${text.slice(0, 200)}`);
+      if (res.status !== 200)
+        throw new Error(`predict answered ${res.status}: ${text.slice(0, 200)}`);
       return text;
     };
 
@@ -86,12 +103,48 @@ export async function runPredictBench(): Promise<BenchLine[]> {
     const ratio = b10k.inProcess / b10k.http;
 
     return [
-      { name: 'predict: single row over HTTP, p50', value: percentile(lat, 50), unit: 'ms', target: 'report', pass: true },
-      { name: 'predict: single row over HTTP, p99', value: percentile(lat, 99), unit: 'ms', target: 'report', pass: true },
-      { name: 'predict: 1k rows/request over HTTP', value: b1k.http, unit: 'rows/s', target: '>= 50k', pass: b1k.http >= 50_000 },
-      { name: 'predict: 10k rows/request over HTTP', value: b10k.http, unit: 'rows/s', target: '>= 50k', pass: b10k.http >= 50_000 },
-      { name: 'predict: 10k rows in-process (registry)', value: b10k.inProcess, unit: 'rows/s', target: '>= 200k', pass: b10k.inProcess >= 200_000 },
-      { name: 'predict: in-process / HTTP throughput (10k)', value: ratio, unit: 'x', target: 'report', pass: true },
+      {
+        name: 'predict: single row over HTTP, p50',
+        value: percentile(lat, 50),
+        unit: 'ms',
+        target: 'report',
+        pass: true,
+      },
+      {
+        name: 'predict: single row over HTTP, p99',
+        value: percentile(lat, 99),
+        unit: 'ms',
+        target: 'report',
+        pass: true,
+      },
+      {
+        name: 'predict: 1k rows/request over HTTP',
+        value: b1k.http,
+        unit: 'rows/s',
+        target: '>= 50k',
+        pass: b1k.http >= 50_000,
+      },
+      {
+        name: 'predict: 10k rows/request over HTTP',
+        value: b10k.http,
+        unit: 'rows/s',
+        target: '>= 50k',
+        pass: b10k.http >= 50_000,
+      },
+      {
+        name: 'predict: 10k rows in-process (registry)',
+        value: b10k.inProcess,
+        unit: 'rows/s',
+        target: '>= 200k',
+        pass: b10k.inProcess >= 200_000,
+      },
+      {
+        name: 'predict: in-process / HTTP throughput (10k)',
+        value: ratio,
+        unit: 'x',
+        target: 'report',
+        pass: true,
+      },
     ];
   } finally {
     await h.close();

@@ -82,10 +82,16 @@ export const V1_PREFIX = '/v1/api';
 
 export const ERROR_RESPONSES = {
   badInput: { description: 'Bad input: the message names the problem', schema: ErrorBody },
-  unauthorized: { description: 'Authentication required (only when auth is enabled)', schema: ErrorBody },
+  unauthorized: {
+    description: 'Authentication required (only when auth is enabled)',
+    schema: ErrorBody,
+  },
   notFound: { description: 'Unknown project, model or version', schema: ErrorBody },
   tooLarge: { description: 'Request body over the size limit', schema: ErrorBody },
-  unsupportedType: { description: "Content-Type is not JSON; send 'Content-Type: application/json'", schema: ErrorBody },
+  unsupportedType: {
+    description: "Content-Type is not JSON; send 'Content-Type: application/json'",
+    schema: ErrorBody,
+  },
 } satisfies Record<string, ResponseDoc>;
 
 // ---- serving -----------------------------------------------------------------------------------
@@ -153,7 +159,8 @@ export function serve<const R extends ApiRoute>(
     if (route.body) {
       const raw = route.method === 'GET' ? await readBodyOfGet(req, bodyLimit) : req.body;
       if (raw === undefined && !route.bodyRequired) body = undefined;
-      else if (raw === undefined) throw new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is empty; expected JSON');
+      else if (raw === undefined)
+        throw new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is empty; expected JSON');
       else body = validate(route.body, raw);
     }
     return handler({ params, query, body } as RouteInput<R>, req, reply);
@@ -176,7 +183,10 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.outp
  * that failed on the type of the value itself are dropped. Field names prefix the message unless
  * it already starts with one; row indexes are left to the messages (they say "row 3").
  */
-export function issueMessages(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[] = []): string[] {
+export function issueMessages(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: readonly PropertyKey[] = [],
+): string[] {
   const out: string[] = [];
   for (const iss of issues) {
     const path = [...prefix, ...iss.path];
@@ -207,7 +217,8 @@ const JSON_TYPES = new Set(['application/json', 'text/plain', 'application/x-www
 export async function readBodyOfGet(req: FastifyRequest, limit: number): Promise<unknown> {
   const h = req.headers;
   const length = h['content-length'];
-  if (h['transfer-encoding'] === undefined && (length === undefined || length === '0')) return undefined;
+  if (h['transfer-encoding'] === undefined && (length === undefined || length === '0'))
+    return undefined;
   const type = (h['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type && !JSON_TYPES.has(type) && !type.endsWith('+json')) {
     throw new ServiceError(
@@ -217,7 +228,11 @@ export async function readBodyOfGet(req: FastifyRequest, limit: number): Promise
     );
   }
   const tooLarge = () =>
-    new ServiceError(ERROR_CODES.TOO_LARGE, `Request body is larger than the limit (${limit} bytes)`, 413);
+    new ServiceError(
+      ERROR_CODES.TOO_LARGE,
+      `Request body is larger than the limit (${limit} bytes)`,
+      413,
+    );
   if (length !== undefined && Number(length) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
@@ -231,13 +246,20 @@ export async function readBodyOfGet(req: FastifyRequest, limit: number): Promise
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new ServiceError(ERROR_CODES.BAD_INPUT, `Request body is not valid JSON: ${(err as Error).message}`, 400);
+    throw new ServiceError(
+      ERROR_CODES.BAD_INPUT,
+      `Request body is not valid JSON: ${(err as Error).message}`,
+      400,
+    );
   }
 }
 
 // ---- routes other modules register (documented here, schemas from the contract) ---------------
 
-const SqlEnvelopeError = (description: string): ResponseDoc => ({ description, schema: SqlErrorResponse });
+const SqlEnvelopeError = (description: string): ResponseDoc => ({
+  description,
+  schema: SqlErrorResponse,
+});
 
 /**
  * Routes registered with plain Fastify calls elsewhere. Owners of those modules: when you add or
@@ -277,7 +299,8 @@ export const FOREIGN_ROUTES: readonly ApiRoute[] = [
     operationId: 'login',
     tag: 'auth',
     summary: 'Log in: sets the `session` cookie and returns the token for `Authorization: Bearer`',
-    description: 'When auth is disabled, answers `{"ok": true, "auth": "disabled"}` without reading the body.',
+    description:
+      'When auth is disabled, answers `{"ok": true, "auth": "disabled"}` without reading the body.',
     public: true,
     body: LoginRequest,
     responses: {
@@ -302,7 +325,10 @@ export const FOREIGN_ROUTES: readonly ApiRoute[] = [
     operationId: 'listDatabases',
     tag: 'files',
     summary: 'Databases as SHOW FULL DATABASES lists them (never connection parameters)',
-    responses: { 200: { description: 'One entry per database', schema: DatabaseList }, 401: ERROR_RESPONSES.unauthorized },
+    responses: {
+      200: { description: 'One entry per database', schema: DatabaseList },
+      401: ERROR_RESPONSES.unauthorized,
+    },
   },
   {
     method: 'GET',
@@ -310,7 +336,10 @@ export const FOREIGN_ROUTES: readonly ApiRoute[] = [
     operationId: 'listFiles',
     tag: 'files',
     summary: 'Uploaded files (tables of the `files` database)',
-    responses: { 200: { description: 'One entry per file', schema: FileList }, 401: ERROR_RESPONSES.unauthorized },
+    responses: {
+      200: { description: 'One entry per file', schema: FileList },
+      401: ERROR_RESPONSES.unauthorized,
+    },
   },
   {
     method: 'PUT',
@@ -324,7 +353,11 @@ export const FOREIGN_ROUTES: readonly ApiRoute[] = [
     params: z.object({ name: FileName }),
     requestContent: {
       'multipart/form-data': {
-        schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
+        schema: {
+          type: 'object',
+          properties: { file: { type: 'string', format: 'binary' } },
+          required: ['file'],
+        },
       },
       'text/csv': { schema: { type: 'string' } },
       'application/octet-stream': { schema: { type: 'string', format: 'binary' } },
@@ -393,18 +426,23 @@ function components(entries: Map<string, z.ZodType>, io: 'input' | 'output'): Re
   }) as unknown as { schemas: Record<string, Json> };
   const result: Record<string, Json> = {};
   const shared = new Map<string, string>();
-  const sharedDefs = (out.schemas.__shared as JsonObject | undefined)?.$defs as JsonObject | undefined;
+  const sharedDefs = (out.schemas.__shared as JsonObject | undefined)?.$defs as
+    JsonObject | undefined;
   for (const k of Object.keys(sharedDefs ?? {})) shared.set(k, `Shared_${io}_${k}`);
   for (const [id, s] of Object.entries(out.schemas)) {
     if (id !== '__shared') result[id] = fixRefs(s, shared);
   }
-  for (const [k, s] of Object.entries(sharedDefs ?? {})) result[shared.get(k)!] = fixRefs(s, shared);
+  for (const [k, s] of Object.entries(sharedDefs ?? {}))
+    result[shared.get(k)!] = fixRefs(s, shared);
   return result;
 }
 
 /** A parameter's schema, inline (parameters are scalars; no components needed). */
 function inlineSchema(s: z.ZodType): Json {
-  return fixRefs(z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as unknown as Json, new Map());
+  return fixRefs(
+    z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as unknown as Json,
+    new Map(),
+  );
 }
 
 function parameters(route: ApiRoute): Json[] {
@@ -441,7 +479,10 @@ export interface OpenApiOptions {
  * The OpenAPI 3.1 document of a route table. Each route appears under each of its URLs; the
  * prefixed (`/v1/api`) forms share the operation with an `operationId` suffixed `V1`.
  */
-export function buildOpenApiDocument(routes: readonly ApiRoute[], opts: OpenApiOptions): JsonObject {
+export function buildOpenApiDocument(
+  routes: readonly ApiRoute[],
+  opts: OpenApiOptions,
+): JsonObject {
   const only = opts.registered ? new Set(opts.registered) : null;
   const reqNamed: Named = { schemas: new Map() };
   const resNamed: Named = { schemas: new Map() };
@@ -451,7 +492,12 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], opts: OpenApiO
   }
   const reqEntries = new Map<string, z.ZodType>();
   const resEntries = new Map<string, z.ZodType>();
-  const ref = (schema: z.ZodType, fallback: string, named: Named, entries: Map<string, z.ZodType>): Json => {
+  const ref = (
+    schema: z.ZodType,
+    fallback: string,
+    named: Named,
+    entries: Map<string, z.ZodType>,
+  ): Json => {
     let id = named.schemas.get(schema);
     if (!id) {
       id = fallback.charAt(0).toUpperCase() + fallback.slice(1);
@@ -474,7 +520,12 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], opts: OpenApiO
             ? {
                 content: {
                   [r.contentType ?? 'application/json']: {
-                    schema: ref(r.schema, `${route.operationId}Response${status}`, resNamed, resEntries),
+                    schema: ref(
+                      r.schema,
+                      `${route.operationId}Response${status}`,
+                      resNamed,
+                      resEntries,
+                    ),
                   },
                 },
               }
@@ -487,7 +538,12 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], opts: OpenApiO
         summary: route.summary,
         ...(route.description || i > 0
           ? {
-              description: [route.description, i > 0 ? `Same as \`${route.method} ${route.path}\` (the spec's versioned prefix form).` : '']
+              description: [
+                route.description,
+                i > 0
+                  ? `Same as \`${route.method} ${route.path}\` (the spec's versioned prefix form).`
+                  : '',
+              ]
                 .filter(Boolean)
                 .join('\n\n'),
             }
@@ -502,7 +558,9 @@ export function buildOpenApiDocument(routes: readonly ApiRoute[], opts: OpenApiO
                 required: !!route.bodyRequired,
                 ...(route.bodyDescription ? { description: route.bodyDescription } : {}),
                 content: {
-                  'application/json': { schema: ref(route.body, `${route.operationId}Request`, reqNamed, reqEntries) },
+                  'application/json': {
+                    schema: ref(route.body, `${route.operationId}Request`, reqNamed, reqEntries),
+                  },
                 },
               },
             }
@@ -545,7 +603,10 @@ export const GET_OPENAPI = {
   tag: 'instance',
   summary: 'This document',
   responses: {
-    200: { description: 'OpenAPI 3.1 document of every registered route', schema: z.record(z.string(), z.unknown()) },
+    200: {
+      description: 'OpenAPI 3.1 document of every registered route',
+      schema: z.record(z.string(), z.unknown()),
+    },
     401: ERROR_RESPONSES.unauthorized,
   },
 } as const satisfies ApiRoute;
@@ -563,7 +624,10 @@ function contractSchemaNames(): Record<string, z.ZodType> {
  * The document of this app: every route served through `serve()` plus the foreign ones, limited
  * to what is registered. Built on first request (when every route is registered) and kept.
  */
-export function openApiDocument(app: FastifyInstance, opts: { version: string; authEnabled: boolean }): JsonObject {
+export function openApiDocument(
+  app: FastifyInstance,
+  opts: { version: string; authEnabled: boolean },
+): JsonObject {
   return buildOpenApiDocument([...FOREIGN_ROUTES, ...servedRoutes(app)], {
     ...opts,
     registered: registeredRoutes(app),
@@ -571,7 +635,10 @@ export function openApiDocument(app: FastifyInstance, opts: { version: string; a
   });
 }
 
-export function openApiRoutes(app: FastifyInstance, opts: { version: string; authEnabled: boolean }) {
+export function openApiRoutes(
+  app: FastifyInstance,
+  opts: { version: string; authEnabled: boolean },
+) {
   let doc: JsonObject | undefined;
   serve(app, GET_OPENAPI, async () => (doc ??= openApiDocument(app, opts)));
 }

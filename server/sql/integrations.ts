@@ -29,7 +29,7 @@ import {
   type RelationRef,
 } from './integrations-refs';
 import { dropScratchTables, ensureScratch, scratchTable, type ScratchTable } from './scratch';
-import { toSqlResult, type SqlService } from './service';
+import { toSqlResult, type EngineRouter, type SqlService } from './service';
 import type { ExecContext, Outcome, Statement, StatementHandler } from './types';
 
 const cursor = (st: Statement) => new Cursor(st.tokens, st.text);
@@ -252,19 +252,18 @@ export function integrationHandlers(svc: SqlService, reg: IntegrationRegistry): 
  * The router SqlService consults before DuckDB (see SqlService.engineRouters): returns null for
  * statements that touch no PostgreSQL integration.
  */
-export function integrationRouter(svc: SqlService, reg: IntegrationRegistry) {
+export function integrationRouter(svc: SqlService, reg: IntegrationRegistry): EngineRouter {
   const catalog = svc.catalog;
   const engine = catalog.engine;
 
-  return async function routeIntegrations(
-    st: Statement,
-    ctx: ExecContext,
-  ): Promise<Outcome | null> {
+  /** The statement names a PostgreSQL integration, or runs with one as the current database. */
+  const claims = (st: Statement, db: string) =>
+    reg.isRemote(db) ||
+    st.tokens.some((t) => (t.kind === 'word' || t.kind === 'ident') && reg.isRemote(t.value));
+
+  async function routeIntegrations(st: Statement, ctx: ExecContext): Promise<Outcome | null> {
+    if (!claims(st, ctx.db)) return null;
     const current = reg.isRemote(ctx.db) ? reg.record(ctx.db)!.name : null;
-    const mentions = st.tokens.some(
-      (t) => (t.kind === 'word' || t.kind === 'ident') && reg.isRemote(t.value),
-    );
-    if (!current && !mentions) return null;
 
     const tokens = st.tokens;
     const refs = scanRelations(tokens, st.text, (n) => reg.isRemote(n));
@@ -306,7 +305,7 @@ export function integrationRouter(svc: SqlService, reg: IntegrationRegistry) {
       );
     }
     return joinLocally(st, ctx, remote);
-  };
+  }
 
   /** The statement's SQL for PostgreSQL: prefixes removed, backticks and :params converted. */
   async function pushDown(
@@ -564,4 +563,6 @@ export function integrationRouter(svc: SqlService, reg: IntegrationRegistry) {
       await dropScratchTables(engine, tables);
     }
   }
+
+  return { claims, run: routeIntegrations };
 }

@@ -337,3 +337,17 @@ export const FileName = z
     /^[A-Za-z0-9_]{1,63}$/,
     'a file name uses 1 to 63 letters, digits and underscores (no paths, dots or slashes)',
   );
+
+/**
+ * GET /api/status read loosely, to tell which kind of instance the playground talks to: ours has
+ * `provider: "sql-model-playground"`; a real MindsDB server has `mindsdb_version` (and may lack
+ * `version`, which StatusResponse requires).
+ */
+export const InstanceFlavorStatus = z
+  .object({
+    provider: z.string().optional(),
+    version: z.string().optional(),
+    mindsdb_version: z.string().optional(),
+  })
+  .loose();
+export type InstanceFlavorStatus = z.infer<typeof InstanceFlavorStatus>;

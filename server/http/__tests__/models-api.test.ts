@@ -34,7 +34,10 @@ function raw(
 ): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     // Node frames a GET/DELETE body only with an explicit length (it never chunks those methods).
-    const all = body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers };
+    const all =
+      body === undefined
+        ? headers
+        : { 'content-length': String(Buffer.byteLength(body)), ...headers };
     const req = http.request(`${base}${path}`, { method, headers: all }, (res) => {
       let text = '';
       res.setEncoding('utf8');
@@ -85,7 +88,15 @@ afterAll(async () => {
 describe('POST .../predict', () => {
   it('answers the spec array body with one row per input: inputs, prediction, interval, explain', async () => {
     const r = await h.post(`${P}/predict`, [
-      { sqft: 823, location: 'good', number_of_rooms: 1, number_of_bathrooms: 1, neighborhood: 'downtown', days_on_market: 10, initial_price: 2000 },
+      {
+        sqft: 823,
+        location: 'good',
+        number_of_rooms: 1,
+        number_of_bathrooms: 1,
+        neighborhood: 'downtown',
+        days_on_market: 10,
+        initial_price: 2000,
+      },
       { sqft: 1500, location: 'great', number_of_rooms: 3, initial_price: 4000 },
     ]);
     expect(r.status).toBe(200);
@@ -111,15 +122,24 @@ describe('POST .../predict', () => {
       expect(explain.truth).toBeNull();
     }
     // Inputs echo back; those not supplied are null.
-    expect(rows[1]).toMatchObject({ sqft: 1500, location: 'great', number_of_rooms: 3, neighborhood: null });
+    expect(rows[1]).toMatchObject({
+      sqft: 1500,
+      location: 'great',
+      number_of_rooms: 3,
+      neighborhood: null,
+    });
     // The rent follows the initial price closely in this data set (r2 ~ 0.999).
     expect(Math.abs((rows[0].rental_price as number) - 2000)).toBeLessThan(300);
     expect(Math.abs((rows[1].rental_price as number) - 4000)).toBeLessThan(500);
   });
 
   it('casts values to the training types ("823" -> 823) and predicts the same as with numbers', async () => {
-    const asText = await h.post(`${P}/predict`, [{ sqft: '823', location: 'good', number_of_rooms: '1' }]);
-    const asNumbers = await h.post(`${P}/predict`, [{ sqft: 823, location: 'good', number_of_rooms: 1 }]);
+    const asText = await h.post(`${P}/predict`, [
+      { sqft: '823', location: 'good', number_of_rooms: '1' },
+    ]);
+    const asNumbers = await h.post(`${P}/predict`, [
+      { sqft: 823, location: 'good', number_of_rooms: 1 },
+    ]);
     expect(asText.status).toBe(200);
     expect(asText.body[0].sqft).toBe(823);
     expect(asText.body[0].rental_price).toBe(asNumbers.body[0].rental_price);
@@ -165,7 +185,11 @@ describe('POST .../predict', () => {
   });
 
   it('predicts a 10k-row batch in order', async () => {
-    const rows = Array.from({ length: 10_000 }, (_, i) => ({ sqft: 300 + (i % 2000), location: i % 2 ? 'good' : 'great', number_of_rooms: i % 4 }));
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({
+      sqft: 300 + (i % 2000),
+      location: i % 2 ? 'good' : 'great',
+      number_of_rooms: i % 4,
+    }));
     const r = await h.post(`${P}/predict`, rows);
     expect(r.status).toBe(200);
     expect(r.body).toHaveLength(10_000);
@@ -175,9 +199,13 @@ describe('POST .../predict', () => {
   });
 
   it('answers a body that is not JSON with 400 and a wrong content type with 415', async () => {
-    const bad = await raw(h.url, 'POST', `${P}/predict`, '[{"sqft": 8', { 'content-type': 'application/json' });
+    const bad = await raw(h.url, 'POST', `${P}/predict`, '[{"sqft": 8', {
+      'content-type': 'application/json',
+    });
     expect(errorOf(bad, 400, 3)).toMatch(/not valid JSON/);
-    const xml = await raw(h.url, 'POST', `${P}/predict`, '<rows/>', { 'content-type': 'application/xml' });
+    const xml = await raw(h.url, 'POST', `${P}/predict`, '<rows/>', {
+      'content-type': 'application/xml',
+    });
     expect(errorOf(xml, 415, 3)).toMatch(/Content-Type/);
   });
 
@@ -191,10 +219,18 @@ describe('POST .../predict', () => {
     expect(errorOf(await h.post(`${P}/predict`, { data: [{ sqft: 1 }, 'x'] }), 400, 3)).toBe(
       'data: row 2 is a string, not an object of column values like {"sqft": 823}',
     );
-    expect(errorOf(await h.post(`${P}/predict`, { data: '[{"sqft": ' }), 400, 3)).toMatch(/^data is a string but not valid JSON/);
-    expect(errorOf(await h.post(`${P}/predict`, { rows: [] }), 400, 3)).toMatch(/^data is required/);
-    expect(errorOf(await h.post(`${P}/predict`, 42), 400, 3)).toMatch(/must be a JSON array of row objects .* got a number$/);
-    expect(errorOf(await h.post(`${P}/predict`, { data: [], params: 3 }), 400, 3)).toBe('params must be an object, got a number');
+    expect(errorOf(await h.post(`${P}/predict`, { data: '[{"sqft": ' }), 400, 3)).toMatch(
+      /^data is a string but not valid JSON/,
+    );
+    expect(errorOf(await h.post(`${P}/predict`, { rows: [] }), 400, 3)).toMatch(
+      /^data is required/,
+    );
+    expect(errorOf(await h.post(`${P}/predict`, 42), 400, 3)).toMatch(
+      /must be a JSON array of row objects .* got a number$/,
+    );
+    expect(errorOf(await h.post(`${P}/predict`, { data: [], params: 3 }), 400, 3)).toBe(
+      'params must be an object, got a number',
+    );
   });
 
   it('names column and row of a value that cannot be cast, and an unknown column', async () => {
@@ -205,9 +241,15 @@ describe('POST .../predict', () => {
   });
 
   it('answers 404 for an unknown project, model or version, naming it', async () => {
-    expect(errorOf(await h.post('/api/projects/nope/models/home_rentals_model/predict', [{}]), 404, 2)).toMatch(/Project 'nope'/);
-    expect(errorOf(await h.post('/api/projects/mindsdb/models/nope/predict', [{}]), 404, 2)).toMatch(/'mindsdb.nope'/);
-    expect(errorOf(await h.post(`${P}.9/predict`, []), 404, 2)).toMatch(/no version 9; its versions are 1/);
+    expect(
+      errorOf(await h.post('/api/projects/nope/models/home_rentals_model/predict', [{}]), 404, 2),
+    ).toMatch(/Project 'nope'/);
+    expect(
+      errorOf(await h.post('/api/projects/mindsdb/models/nope/predict', [{}]), 404, 2),
+    ).toMatch(/'mindsdb.nope'/);
+    expect(errorOf(await h.post(`${P}.9/predict`, []), 404, 2)).toMatch(
+      /no version 9; its versions are 1/,
+    );
   });
 });
 
@@ -226,13 +268,17 @@ describe('GET .../describe', () => {
   });
 
   it('reads the attribute from a GET body, as curl -X GET -H "Content-Type: application/json" -d sends it', async () => {
-    const r = await raw(h.url, 'GET', `${P}/describe`, '{"attribute":"features"}', { 'content-type': 'application/json' });
+    const r = await raw(h.url, 'GET', `${P}/describe`, '{"attribute":"features"}', {
+      'content-type': 'application/json',
+    });
     expect(r.status).toBe(200);
     const rows = (r.body as unknown[]).map((x) => DescribeFeatureRow.parse(x));
     expect(rows.find((f) => f.column === 'rental_price')?.role).toBe('target');
     expect(rows.find((f) => f.column === 'sqft')).toMatchObject({ type: 'integer', role: 'input' });
     // curl's default form content type is read as JSON too.
-    const form = await raw(h.url, 'GET', `${P}/describe`, '{"attribute":"progress"}', { 'content-type': 'application/x-www-form-urlencoded' });
+    const form = await raw(h.url, 'GET', `${P}/describe`, '{"attribute":"progress"}', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     const progress = DescribeProgressRow.parse((form.body as unknown[])[0]);
     expect(progress.current).toBe(progress.total);
   });
@@ -242,16 +288,22 @@ describe('GET .../describe', () => {
     expect(info.status).toBe(200);
     expect(info.body[0].accuracies.r2_score).toBeGreaterThan(0.9);
     expect(info.body[0]).not.toHaveProperty('model');
-    const both = await raw(h.url, 'GET', `${P}/describe?attribute=info`, '{"attribute":"model"}', { 'content-type': 'application/json' });
+    const both = await raw(h.url, 'GET', `${P}/describe?attribute=info`, '{"attribute":"model"}', {
+      'content-type': 'application/json',
+    });
     const candidates = (both.body as unknown[]).map((x) => DescribeCandidateRow.parse(x));
     expect(candidates.filter((c) => c.selected)).toHaveLength(1);
   });
 
   it('treats Content-Type: application/json without a body, and an empty object, as no attribute', async () => {
-    const r = await raw(h.url, 'GET', `${P}/describe`, undefined, { 'content-type': 'application/json' });
+    const r = await raw(h.url, 'GET', `${P}/describe`, undefined, {
+      'content-type': 'application/json',
+    });
     expect(r.status).toBe(200);
     expect((r.body as Row[])[0]).toHaveProperty('model');
-    const e = await raw(h.url, 'GET', `/v1/api${P}.1/describe`, '{}', { 'content-type': 'application/json' });
+    const e = await raw(h.url, 'GET', `/v1/api${P}.1/describe`, '{}', {
+      'content-type': 'application/json',
+    });
     expect(e.body).toEqual(r.body);
   });
 
@@ -259,16 +311,24 @@ describe('GET .../describe', () => {
     expect(errorOf(await h.get(`${P}/describe?attribute=colour`), 400, 3)).toBe(
       "Unknown attribute 'colour' to describe; allowed: info, features, model, progress",
     );
-    const notJson = await raw(h.url, 'GET', `${P}/describe`, '{attribute', { 'content-type': 'application/json' });
+    const notJson = await raw(h.url, 'GET', `${P}/describe`, '{attribute', {
+      'content-type': 'application/json',
+    });
     expect(errorOf(notJson, 400, 3)).toMatch(/not valid JSON/);
-    const num = await raw(h.url, 'GET', `${P}/describe`, '{"attribute": 3}', { 'content-type': 'application/json' });
+    const num = await raw(h.url, 'GET', `${P}/describe`, '{"attribute": 3}', {
+      'content-type': 'application/json',
+    });
     expect(errorOf(num, 400, 3)).toBe('attribute must be a string, got a number');
-    const xml = await raw(h.url, 'GET', `${P}/describe`, '<a/>', { 'content-type': 'application/xml' });
+    const xml = await raw(h.url, 'GET', `${P}/describe`, '<a/>', {
+      'content-type': 'application/xml',
+    });
     expect(errorOf(xml, 415, 3)).toMatch(/Content-Type/);
   });
 
   it('answers 404 for an unknown model and version', async () => {
-    expect(errorOf(await h.get('/api/projects/mindsdb/models/nope/describe'), 404, 2)).toMatch(/does not exist/);
+    expect(errorOf(await h.get('/api/projects/mindsdb/models/nope/describe'), 404, 2)).toMatch(
+      /does not exist/,
+    );
     expect(errorOf(await h.get(`${P}.4/describe`), 404, 2)).toMatch(/no version 4/);
   });
 });
@@ -278,7 +338,9 @@ describe('models that are not complete', () => {
     // Big enough that training certainly outlasts the next request.
     await h.sql(`CREATE TABLE files.slow AS SELECT i AS id, (i * 7919) % 1000 AS a, (i * 104729) % 977 AS b, i % 13 AS c,
       ((i * 7919) % 1000) * 3 + (i % 13) AS y FROM range(300000) t(i)`);
-    const c = await h.sql('CREATE MODEL mindsdb.slow_model FROM files (SELECT a, b, c, y FROM slow) PREDICT y');
+    const c = await h.sql(
+      'CREATE MODEL mindsdb.slow_model FROM files (SELECT a, b, c, y FROM slow) PREDICT y',
+    );
     expect(c.type, JSON.stringify(c)).toBe('table');
     const p = await h.post('/api/projects/mindsdb/models/slow_model/predict', [{ a: 1 }]);
     expect(errorOf(p, 409, 4)).toMatch(/is not ready yet: its status is (generating|training)/);
@@ -286,7 +348,9 @@ describe('models that are not complete', () => {
     expect(empty.status).toBe(409);
     const d = await h.get('/api/projects/mindsdb/models/slow_model/describe');
     expect(d.status).toBe(409);
-    const progress = await h.get('/api/projects/mindsdb/models/slow_model/describe?attribute=progress');
+    const progress = await h.get(
+      '/api/projects/mindsdb/models/slow_model/describe?attribute=progress',
+    );
     expect(progress.status).toBe(200);
     DescribeProgressRow.parse(progress.body[0]);
     const one = await h.get('/api/projects/mindsdb/models/slow_model');
@@ -298,7 +362,9 @@ describe('models that are not complete', () => {
   });
 
   it('answers 409 with the error of a model whose training failed', async () => {
-    await h.sql('CREATE TABLE files.nulls AS SELECT i AS x, CAST(NULL AS INTEGER) AS y FROM range(50) t(i)');
+    await h.sql(
+      'CREATE TABLE files.nulls AS SELECT i AS x, CAST(NULL AS INTEGER) AS y FROM range(50) t(i)',
+    );
     await h.sql('CREATE MODEL mindsdb.broken_model FROM files (SELECT * FROM nulls) PREDICT y');
     await h.instance.models.idle();
     const one = await h.get('/api/projects/mindsdb/models/broken_model');
@@ -315,11 +381,17 @@ describe('projects and models resources', () => {
     expect(list.status).toBe(200);
     expect(ProjectList.parse(list.body)).toContainEqual({ name: 'mindsdb' });
     await h.sql('CREATE PROJECT rest_proj');
-    expect((await h.get('/api/projects')).body.map((p: Row) => p.name)).toEqual(expect.arrayContaining(['mindsdb', 'rest_proj']));
+    expect((await h.get('/api/projects')).body.map((p: Row) => p.name)).toEqual(
+      expect.arrayContaining(['mindsdb', 'rest_proj']),
+    );
     expect((await h.get('/api/projects/MindsDB')).body).toEqual({ name: 'mindsdb' });
     expect((await h.get('/v1/api/api/projects/rest_proj')).body).toEqual({ name: 'rest_proj' });
-    expect(errorOf(await h.get('/api/projects/nope'), 404, 2)).toBe("Project 'nope' does not exist");
-    expect(errorOf(await h.get('/api/projects/nope/models'), 404, 2)).toBe("Project 'nope' does not exist");
+    expect(errorOf(await h.get('/api/projects/nope'), 404, 2)).toBe(
+      "Project 'nope' does not exist",
+    );
+    expect(errorOf(await h.get('/api/projects/nope/models'), 404, 2)).toBe(
+      "Project 'nope' does not exist",
+    );
   });
 
   it('lists models with the models-table values in lower case', async () => {
@@ -340,18 +412,24 @@ describe('projects and models resources', () => {
     expect(m!.accuracy).toBeGreaterThan(0.9);
     expect(m!.training_time).toBeGreaterThan(0);
     // The same values as SQL shows.
-    const sql = await h.sql("SELECT accuracy, created_at FROM mindsdb.models WHERE name = 'home_rentals_model'");
+    const sql = await h.sql(
+      "SELECT accuracy, created_at FROM mindsdb.models WHERE name = 'home_rentals_model'",
+    );
     expect(sql.data[0]).toEqual([m!.accuracy, m!.created_at]);
     expect((await h.get('/api/projects/rest_proj/models')).body).toEqual([]);
   });
 
   it('gets a model with its versions, retrains, and drops one inactive version then the model', async () => {
-    await h.sql('CREATE MODEL mindsdb.versions_model FROM example_db (SELECT sqft, location, rental_price FROM demo_data.home_rentals LIMIT 500) PREDICT rental_price');
+    await h.sql(
+      'CREATE MODEL mindsdb.versions_model FROM example_db (SELECT sqft, location, rental_price FROM demo_data.home_rentals LIMIT 500) PREDICT rental_price',
+    );
     await waitComplete('versions_model');
     const re = await h.sql('RETRAIN mindsdb.versions_model');
     expect(re.type, JSON.stringify(re)).toBe('table');
     await waitComplete('versions_model');
-    const one = ModelDetail.parse((await h.get('/api/projects/mindsdb/models/versions_model')).body);
+    const one = ModelDetail.parse(
+      (await h.get('/api/projects/mindsdb/models/versions_model')).body,
+    );
     expect(one.version).toBe(2);
     expect(one.active).toBe(true);
     expect(one.versions.map((v) => [v.version, v.active])).toEqual([
@@ -361,15 +439,28 @@ describe('projects and models resources', () => {
     const v1 = await h.get('/api/projects/mindsdb/models/versions_model.1');
     expect(v1.body).toMatchObject({ version: 1, active: false });
     // Version 1 still predicts by name.
-    expect((await h.post('/api/projects/mindsdb/models/versions_model.1/predict', [{ sqft: 800 }])).status).toBe(200);
+    expect(
+      (await h.post('/api/projects/mindsdb/models/versions_model.1/predict', [{ sqft: 800 }]))
+        .status,
+    ).toBe(200);
 
     const active = await raw(h.url, 'DELETE', '/api/projects/mindsdb/models/versions_model.2');
     expect(errorOf(active, 400, 3)).toMatch(/active version/);
-    expect((await raw(h.url, 'DELETE', '/api/projects/mindsdb/models/versions_model.1')).status).toBe(204);
-    expect((await h.get('/api/projects/mindsdb/models/versions_model')).body.versions).toHaveLength(1);
-    expect((await raw(h.url, 'DELETE', '/v1/api/api/projects/mindsdb/models/versions_model')).status).toBe(204);
-    expect(errorOf(await h.get('/api/projects/mindsdb/models/versions_model'), 404, 2)).toMatch(/does not exist/);
-    expect(errorOf(await raw(h.url, 'DELETE', '/api/projects/mindsdb/models/versions_model'), 404, 2)).toMatch(/does not exist/);
+    expect(
+      (await raw(h.url, 'DELETE', '/api/projects/mindsdb/models/versions_model.1')).status,
+    ).toBe(204);
+    expect((await h.get('/api/projects/mindsdb/models/versions_model')).body.versions).toHaveLength(
+      1,
+    );
+    expect(
+      (await raw(h.url, 'DELETE', '/v1/api/api/projects/mindsdb/models/versions_model')).status,
+    ).toBe(204);
+    expect(errorOf(await h.get('/api/projects/mindsdb/models/versions_model'), 404, 2)).toMatch(
+      /does not exist/,
+    );
+    expect(
+      errorOf(await raw(h.url, 'DELETE', '/api/projects/mindsdb/models/versions_model'), 404, 2),
+    ).toMatch(/does not exist/);
     const sql = await h.sql("SELECT * FROM mindsdb.models WHERE name = 'versions_model'");
     expect(sql.data).toEqual([]);
   });
@@ -389,7 +480,9 @@ describe('limits', () => {
     const p = await small.post('/api/projects/mindsdb/models/m/predict', rows);
     expect(errorOf(p, 413, 6)).toMatch(/larger than the limit/);
     const big = JSON.stringify({ attribute: 'x'.repeat(20_000) });
-    const d = await raw(small.url, 'GET', '/api/projects/mindsdb/models/m/describe', big, { 'content-type': 'application/json' });
+    const d = await raw(small.url, 'GET', '/api/projects/mindsdb/models/m/describe', big, {
+      'content-type': 'application/json',
+    });
     expect(errorOf(d, 413, 6)).toMatch(/larger than the limit \(16384 bytes\)/);
     expect((await small.get('/api/projects')).status).toBe(200);
   });

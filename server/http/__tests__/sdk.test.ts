@@ -26,7 +26,11 @@ const MODEL = 'sdk_home_rentals';
 
 /** A value the SDK returns for a number: a number, or a numeric string when it is long. */
 function num(v: unknown): number {
-  expect(typeof v === 'number' || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))), String(v)).toBe(true);
+  expect(
+    typeof v === 'number' ||
+      (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))),
+    String(v),
+  ).toBe(true);
   return Number(v);
 }
 
@@ -35,7 +39,8 @@ async function waitForVersion(version: number): Promise<Model> {
   for (;;) {
     const m = await MindsDB.Models.getModel(MODEL, 'mindsdb', version);
     if (m && (m.status === 'complete' || m.status === 'error')) return m;
-    if (Date.now() > deadline) throw new Error(`version ${version} still ${m?.status} after the cap`);
+    if (Date.now() > deadline)
+      throw new Error(`version ${version} still ${m?.status} after the cap`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -46,7 +51,8 @@ beforeAll(async () => {
   // which connect() would turn into a thrown MindsDbError.
   await MindsDB.connect({ host: h.url, user: '', password: '' });
   MindsDB.SQL.client.interceptors.request.use((c: InternalAxiosRequestConfig) => {
-    const body = c.data === undefined ? '' : typeof c.data === 'string' ? c.data : JSON.stringify(c.data);
+    const body =
+      c.data === undefined ? '' : typeof c.data === 'string' ? c.data : JSON.stringify(c.data);
     sent.push(`${c.method?.toUpperCase()} ${new URL(c.url ?? '', c.baseURL).pathname} ${body}`);
     return c;
   });
@@ -71,17 +77,29 @@ describe('mindsdb-js-sdk against the local instance', () => {
       using: { engine: 'lightwood', tag: 'from_sdk' },
     });
     expect(created.status).toBe('generating');
-    expect(sent.at(-1)).toContain('CREATE MODEL `mindsdb`.`sdk_home_rentals`\\nFROM `example_db`\\n(SELECT * FROM demo_data.home_rentals)\\nPREDICT `rental_price`\\nUSING');
+    expect(sent.at(-1)).toContain(
+      'CREATE MODEL `mindsdb`.`sdk_home_rentals`\\nFROM `example_db`\\n(SELECT * FROM demo_data.home_rentals)\\nPREDICT `rental_price`\\nUSING',
+    );
     model = await waitForVersion(1);
     expect(model.status).toBe('complete');
     const active = await MindsDB.Models.getModel(MODEL, 'mindsdb');
-    expect(active).toMatchObject({ name: MODEL, project: 'mindsdb', targetColumn: 'rental_price', version: 1, active: true, tag: 'from_sdk', updateStatus: 'up_to_date' });
+    expect(active).toMatchObject({
+      name: MODEL,
+      project: 'mindsdb',
+      targetColumn: 'rental_price',
+      version: 1,
+      active: true,
+      tag: 'from_sdk',
+      updateStatus: 'up_to_date',
+    });
     expect(num(active!.accuracy)).toBeGreaterThan(0.99);
     model = active!;
   }, 150_000);
 
   it('predicts one row with model.query and a where list', async () => {
-    const p = await model.query({ where: ['sqft = 823', "location = 'good'", 'initial_price = 2000'] });
+    const p = await model.query({
+      where: ['sqft = 823', "location = 'good'", 'initial_price = 2000'],
+    });
     expect(num(p.value)).toBeGreaterThan(1500);
     expect(num(p.value)).toBeLessThan(2500);
     const explain = JSON.parse(p.explain as unknown as string) as Record<string, unknown>;
@@ -94,9 +112,13 @@ describe('mindsdb-js-sdk against the local instance', () => {
 
   it('predicts a batch with model.batchQuery and a join, close to the truth', async () => {
     const rows = await model.batchQuery({ join: 'example_db.demo_data.home_rentals', limit: 50 });
-    expect(sent.at(-1)).toContain('FROM `example_db`.`demo_data`.`home_rentals` AS t\\nJOIN `mindsdb`.`sdk_home_rentals`.1 AS m');
+    expect(sent.at(-1)).toContain(
+      'FROM `example_db`.`demo_data`.`home_rentals` AS t\\nJOIN `mindsdb`.`sdk_home_rentals`.1 AS m',
+    );
     expect(rows).toHaveLength(50);
-    const truth = await MindsDB.SQL.runQuery('SELECT rental_price FROM example_db.demo_data.home_rentals LIMIT 50');
+    const truth = await MindsDB.SQL.runQuery(
+      'SELECT rental_price FROM example_db.demo_data.home_rentals LIMIT 50',
+    );
     let err = 0;
     rows.forEach((r, i) => {
       err += Math.abs(num(r.value) - num(truth.rows[i].rental_price));
@@ -109,15 +131,26 @@ describe('mindsdb-js-sdk against the local instance', () => {
     const features = await model.describe();
     expect(sent.at(-1)).toContain('DESCRIBE `mindsdb`.`sdk_home_rentals`.`1`.`features`');
     expect(features.find((f) => f.column === 'rental_price')?.role).toBe('target');
-    expect(features.find((f) => f.column === 'sqft')).toMatchObject({ type: 'integer', role: 'input' });
-    const [info] = (await model.describeAttribute('info')) as { accuracies: Record<string, unknown>; outputs: string[] }[];
+    expect(features.find((f) => f.column === 'sqft')).toMatchObject({
+      type: 'integer',
+      role: 'input',
+    });
+    const [info] = (await model.describeAttribute('info')) as {
+      accuracies: Record<string, unknown>;
+      outputs: string[];
+    }[];
     expect(num(info.accuracies.r2_score)).toBeGreaterThan(0.99);
     expect(info.outputs).toEqual(['rental_price']);
   });
 
   it('retrains with model.retrain (FROM/select/PREDICT form) and Models.retrainModel (bare form)', async () => {
-    const v2 = await model.retrain({ integration: 'example_db', select: 'SELECT * FROM demo_data.home_rentals LIMIT 800' });
-    expect(sent.at(-1)).toContain('RETRAIN `mindsdb`.`sdk_home_rentals`\\nFROM `example_db`\\n(SELECT * FROM demo_data.home_rentals LIMIT 800)\\nPREDICT `rental_price`');
+    const v2 = await model.retrain({
+      integration: 'example_db',
+      select: 'SELECT * FROM demo_data.home_rentals LIMIT 800',
+    });
+    expect(sent.at(-1)).toContain(
+      'RETRAIN `mindsdb`.`sdk_home_rentals`\\nFROM `example_db`\\n(SELECT * FROM demo_data.home_rentals LIMIT 800)\\nPREDICT `rental_price`',
+    );
     expect(v2).toMatchObject({ version: 2, status: 'generating' });
     expect((await waitForVersion(2)).status).toBe('complete');
     const v3 = await MindsDB.Models.retrainModel(MODEL, 'rental_price', 'mindsdb');
@@ -140,7 +173,9 @@ describe('mindsdb-js-sdk against the local instance', () => {
     const dbs = await MindsDB.Databases.getAllDatabases();
     expect(dbs.find((d) => d.name === 'example_db')).toMatchObject({ type: 'data' });
     expect(dbs.find((d) => d.name === 'mindsdb')).toMatchObject({ type: 'project' });
-    const r = await MindsDB.SQL.runQuery('SELECT count(*) AS n FROM example_db.demo_data.home_rentals');
+    const r = await MindsDB.SQL.runQuery(
+      'SELECT count(*) AS n FROM example_db.demo_data.home_rentals',
+    );
     expect(r.type).toBe('table');
     expect(r.columnNames).toEqual(['n']);
     expect(num(r.rows[0].n)).toBeGreaterThan(1000);

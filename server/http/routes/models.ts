@@ -20,14 +20,19 @@ import {
   ProjectPathParams,
   type ModelInfo,
 } from '../../../src/api/contract';
-import { MODEL_COLUMNS, type ModelRef, type ModelRegistry, type ModelVersionRecord } from '../../catalog/models';
+import {
+  MODEL_COLUMNS,
+  type ModelRef,
+  type ModelRegistry,
+  type ModelVersionRecord,
+} from '../../catalog/models';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
 import type { Instance } from '../../instance';
 import { ERROR_RESPONSES, issueMessages, serve, V1_PREFIX, type ApiRoute } from '../openapi';
 
 const notReady = {
   description:
-    "The model is not `complete`: still generating/training (the message gives its status and phase) or failed (the message gives its error)",
+    'The model is not `complete`: still generating/training (the message gives its status and phase) or failed (the message gives its error)',
   schema: ERROR_RESPONSES.badInput.schema,
 };
 
@@ -45,8 +50,15 @@ export const PREDICT = {
   bodyRequired: true,
   bodyDescription: 'Rows to predict',
   responses: {
-    200: { description: 'One object per input row, in order (DESIGN 3.2)', schema: PredictResponse },
-    400: { ...ERROR_RESPONSES.badInput, description: 'Bad body, unknown column, or a value that cannot be cast (the message names column and row)' },
+    200: {
+      description: 'One object per input row, in order (DESIGN 3.2)',
+      schema: PredictResponse,
+    },
+    400: {
+      ...ERROR_RESPONSES.badInput,
+      description:
+        'Bad body, unknown column, or a value that cannot be cast (the message names column and row)',
+    },
     401: ERROR_RESPONSES.unauthorized,
     404: ERROR_RESPONSES.notFound,
     409: notReady,
@@ -70,7 +82,10 @@ export const DESCRIBE = {
   bodyDescription: 'Optional: {"attribute": "info" | "features" | "model" | "progress"}',
   responses: {
     200: { description: 'Rows of the description', schema: DescribeResponse },
-    400: { ...ERROR_RESPONSES.badInput, description: 'Unknown attribute (the message lists the allowed ones) or bad body' },
+    400: {
+      ...ERROR_RESPONSES.badInput,
+      description: 'Unknown attribute (the message lists the allowed ones) or bad body',
+    },
     401: ERROR_RESPONSES.unauthorized,
     404: ERROR_RESPONSES.notFound,
     409: notReady,
@@ -127,12 +142,20 @@ export const DELETE_MODEL = {
   },
 } as const satisfies ApiRoute;
 
-export const MODEL_ROUTES: readonly ApiRoute[] = [LIST_MODELS, GET_MODEL, DELETE_MODEL, PREDICT, DESCRIBE];
+export const MODEL_ROUTES: readonly ApiRoute[] = [
+  LIST_MODELS,
+  GET_MODEL,
+  DELETE_MODEL,
+  PREDICT,
+  DESCRIBE,
+];
 
 /** `{project, model}` path parameters -> a registry reference; `name.3` names version 3. */
 export function modelRef(params: { project: string; model: string }): ModelRef {
   const m = /^(.+)\.(\d+)$/.exec(params.model);
-  return m ? { project: params.project, name: m[1], version: Number(m[2]) } : { project: params.project, name: params.model };
+  return m
+    ? { project: params.project, name: m[1], version: Number(m[2]) }
+    : { project: params.project, name: params.model };
 }
 
 /** MindsDB's REST names for two of the models-table columns (see ModelInfo in the contract). */
@@ -151,7 +174,8 @@ export function modelInfo(models: ModelRegistry, rec: ModelVersionRecord): Model
   MODEL_COLUMNS.forEach((c, i) => {
     const key = c.name.toLowerCase();
     const v = row[i];
-    out[REST_NAMES[key] ?? key] = key === 'training_options' && typeof v === 'string' ? JSON.parse(v) : v;
+    out[REST_NAMES[key] ?? key] =
+      key === 'training_options' && typeof v === 'string' ? JSON.parse(v) : v;
   });
   return out as ModelInfo;
 }
@@ -170,7 +194,11 @@ export function predictRows(body: PredictRequest): Record<string, unknown>[] {
     throw badInput(`data is a string but not valid JSON: ${(err as Error).message}`);
   }
   const r = PredictRows.safeParse(parsed);
-  if (!r.success) throw new ServiceError(ERROR_CODES.BAD_INPUT, issueMessages(r.error.issues, ['data']).join('; '));
+  if (!r.success)
+    throw new ServiceError(
+      ERROR_CODES.BAD_INPUT,
+      issueMessages(r.error.issues, ['data']).join('; '),
+    );
   return r.data;
 }
 
@@ -184,7 +212,10 @@ export function modelRoutes(app: FastifyInstance, instance: Instance) {
 
   serve(app, GET_MODEL, async ({ params }) => {
     const rec = models.get(modelRef(params));
-    return { ...modelInfo(models, rec), versions: models.versions(rec.project, rec.name).map((r) => modelInfo(models, r)) };
+    return {
+      ...modelInfo(models, rec),
+      versions: models.versions(rec.project, rec.name).map((r) => modelInfo(models, r)),
+    };
   });
 
   serve(app, DELETE_MODEL, async ({ params }, _req, reply) => {

@@ -40,5 +40,7 @@ export const PROJECT_ROUTES: readonly ApiRoute[] = [LIST_PROJECTS, GET_PROJECT];
 
 export function projectRoutes(app: FastifyInstance, instance: Instance) {
   serve(app, LIST_PROJECTS, async () => instance.catalog.listProjects().map((name) => ({ name })));
-  serve(app, GET_PROJECT, async ({ params }) => ({ name: instance.catalog.requireProject(params.project) }));
+  serve(app, GET_PROJECT, async ({ params }) => ({
+    name: instance.catalog.requireProject(params.project),
+  }));
 }

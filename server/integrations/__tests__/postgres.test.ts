@@ -347,6 +347,27 @@ describe('queries on a PostgreSQL integration', () => {
     ).not.toBeNull();
   });
 
+  it('answers jsonlines requests on PostgreSQL tables too', async () => {
+    const res = await fetch(`${h.url}/api/sql/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'SELECT sqft FROM pg.home_rentals ORDER BY sqft LIMIT 3',
+        response_format: 'jsonlines',
+      }),
+    });
+    const lines = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toMatchObject({ column_names: ['sqft'] });
+    const rows = lines.flatMap((l) => l.data ?? l.rows ?? []);
+    expect(rows).toEqual(
+      (await h.sql('SELECT sqft FROM example_db.demo_data.home_rentals ORDER BY sqft LIMIT 3'))
+        .data,
+    );
+  });
+
   it('says what to do when a database name is used as a table', async () => {
     const r = await h.sql('SELECT * FROM pg');
     expect(r).toMatchObject({ type: 'error', error_code: 3 });

@@ -90,8 +90,8 @@ export function buildFormFields(
     const type = f?.type ?? 'text';
     let kind = fieldKind(type);
     const options = opts.options?.[name] ?? [];
-    if (kind === 'choice' && options.length === 0 && type === 'binary') {
-      // Without the training values, a free text field is better than an empty list.
+    if (kind === 'choice' && options.length === 0) {
+      // Without the training values, a free text field beats an empty list (the server casts).
       kind = 'text';
     }
     return {
@@ -161,7 +161,10 @@ export function jsonToCell(field: FormField | undefined, value: unknown): Cell {
 }
 
 /** Rows -> the objects to send, with their problems. Every input is present (null when empty). */
-export function buildPredictRows(fields: readonly FormField[], rows: readonly FormRow[]): BuiltRows {
+export function buildPredictRows(
+  fields: readonly FormField[],
+  rows: readonly FormRow[],
+): BuiltRows {
   const out: BuiltRows = { rows: [], errors: [], empties: [] };
   rows.forEach((r, i) => {
     const o: Record<string, unknown> = {};
@@ -189,14 +192,14 @@ function formatRowObject(o: Record<string, unknown>): string {
 
 /** The body as the JSON editor shows it: one row object per line. */
 export function formatPredictBody(rows: Record<string, unknown>[], mode: BodyMode): string {
-  const inner = rows.length === 0 ? '' : `\n${rows.map((r) => `  ${formatRowObject(r)}`).join(',\n')}\n`;
+  const inner =
+    rows.length === 0 ? '' : `\n${rows.map((r) => `  ${formatRowObject(r)}`).join(',\n')}\n`;
   const arr = `[${inner}]`;
   return mode === 'envelope' ? `{"data": ${arr}}` : arr;
 }
 
 export type ParsedBody =
-  | { ok: true; rows: FormRow[]; unknownColumns: string[] }
-  | { ok: false; error: string };
+  { ok: true; rows: FormRow[]; unknownColumns: string[] } | { ok: false; error: string };
 
 /**
  * JSON editor text -> form rows. Accepts the array or `{"data": [...]}` (either mode). Existing

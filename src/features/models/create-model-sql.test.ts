@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildCreateModelSql,
+  defaultModelName,
+  dropModelSql,
+  retrainSql,
+  usingLiteral,
+  validateCreateModel,
+  type CreateModelInput,
+} from './create-model-sql';
+
+const base: CreateModelInput = {
+  project: 'mindsdb',
+  name: 'home_rentals_model',
+  source: { kind: 'table', db: 'example_db', schema: 'demo_data', table: 'home_rentals' },
+  target: 'rental_price',
+  using: [],
+};
+
+describe('buildCreateModelSql', () => {
+  it('builds the tutorial statement from a table', () => {
+    expect(buildCreateModelSql(base)).toBe(
+      'CREATE MODEL mindsdb.home_rentals_model\nFROM example_db\n  (SELECT * FROM demo_data.home_rentals)\nPREDICT rental_price;',
+    );
+  });
+
+  it('uses a free query, quotes odd names and adds USING with typed literals', () => {
+    const sql = buildCreateModelSql({
+      ...base,
+      name: 'm',
+      source: { kind: 'query', db: 'my db', query: 'SELECT a, b FROM t WHERE a > 1;' },
+      target: 'Exit Flag',
+      using: [
+        { key: 'engine', value: 'lightwood' },
+        { key: 'max_rows', value: '1000' },
+        { key: '', value: '' },
+      ],
+    });
+    expect(sql).toBe(
+      "CREATE MODEL mindsdb.m\nFROM `my db`\n  (SELECT a, b FROM t WHERE a > 1)\nPREDICT `Exit Flag`\nUSING engine = 'lightwood',\n      max_rows = 1000;",
+    );
+  });
+
+  it('writes literals: numbers, booleans, JSON, strings with quotes', () => {
+    expect(usingLiteral('0.5')).toBe('0.5');
+    expect(usingLiteral('TRUE')).toBe('true');
+    expect(usingLiteral('{"a": 1}')).toBe('{"a": 1}');
+    expect(usingLiteral("it's")).toBe("'it''s'");
+  });
+});
+
+describe('validateCreateModel', () => {
+  it('names each missing or bad field', () => {
+    expect(validateCreateModel(base)).toEqual({});
+    expect(
+      validateCreateModel({
+        ...base,
+        name: '1bad',
+        target: '',
+        source: { kind: 'table', db: 'x', table: '' },
+        using: [{ key: 'k', value: '' }],
+      }),
+    ).toEqual({
+      name: 'Use letters, digits and underscores, starting with a letter',
+      table: 'Choose a table',
+      target: 'Choose the column to predict',
+      'using.0': 'USING k needs a value',
+    });
+  });
+});
+
+describe('other statements', () => {
+  it('retrains, drops and names models', () => {
+    expect(retrainSql('mindsdb', 'm')).toBe('RETRAIN mindsdb.m;');
+    expect(dropModelSql('p', 'my-model')).toBe('DROP MODEL p.`my-model`;');
+    expect(defaultModelName('home_rentals')).toBe('home_rentals_model');
+    expect(defaultModelName('2024 sales')).toBe('sales_model');
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { toPredictionViews } from './explain';
+import { buildSweepRows, fallbackRange, sweepSeries, sweepValues } from './sweep';
+
+describe('sweepValues', () => {
+  it('spaces N values evenly from min to max, both included', () => {
+    const v = sweepValues(0, 10, 5, false);
+    expect(v).toEqual([0, 2.5, 5, 7.5, 10]);
+    expect(sweepValues(101, 1249, 50, false)).toHaveLength(50);
+  });
+
+  it('rounds integers and drops repeats', () => {
+    expect(sweepValues(0, 3, 10, true)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('orders a reversed range, and gives one value for an empty range', () => {
+    expect(sweepValues(10, 0, 3, true)).toEqual([0, 5, 10]);
+    expect(sweepValues(4, 4, 50, true)).toEqual([4]);
+    expect(sweepValues(Number.NaN, 4, 50, true)).toEqual([]);
+  });
+});
+
+describe('buildSweepRows and sweepSeries', () => {
+  it('keeps the other inputs fixed and sets the swept one', () => {
+    expect(buildSweepRows({ sqft: 1, location: 'good' }, 'sqft', [5, 6])).toEqual([
+      { sqft: 5, location: 'good' },
+      { sqft: 6, location: 'good' },
+    ]);
+  });
+
+  it('charts the prediction with its band, and class probabilities', () => {
+    const views = toPredictionViews(
+      [
+        {
+          y: 10,
+          y_min: 8,
+          y_max: 12,
+          __service_row_id: 0,
+          select_data_query: null,
+          when_data: null,
+        },
+        {
+          y: 'a',
+          y_explain:
+            '{"predicted_value":"a","confidence":0.7,"anomaly":null,"truth":null,"confidence_lower_bound":null,"confidence_upper_bound":null,"probability_class_a":0.7,"probability_class_b":0.3}',
+          __service_row_id: 1,
+          select_data_query: null,
+          when_data: null,
+        },
+      ],
+      'y',
+      [],
+    );
+    const s = sweepSeries([1, 2], views);
+    expect(s.points[0]).toEqual({ x: 1, prediction: 10, band: [8, 12] });
+    expect(s.points[1]).toMatchObject({ x: 2, prediction: null, band: null, p_a: 0.7, p_b: 0.3 });
+    expect(s.classes).toEqual(['a', 'b']);
+  });
+
+  it('falls back to a range around the current value', () => {
+    expect(fallbackRange(100)).toEqual([50, 150]);
+    expect(fallbackRange(undefined)).toEqual([0, 100]);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * What-if sweeps: N values of one numeric input across a range, the batch of rows that keeps the
+ * other inputs fixed, and the chart series (prediction with its interval band, or class
+ * probabilities for classifiers) from the one batch response.
+ */
+import type { PredictionView } from './explain';
+
+export const DEFAULT_SWEEP_STEPS = 50;
+export const MAX_SWEEP_STEPS = 500;
+
+/** Evenly spaced values from min to max; integers are rounded and repeats dropped. */
+export function sweepValues(min: number, max: number, steps: number, integer: boolean): number[] {
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return [];
+  const n = Math.max(2, Math.min(MAX_SWEEP_STEPS, Math.floor(steps)));
+  const lo = Math.min(min, max);
+  const hi = Math.max(min, max);
+  if (lo === hi) return [lo];
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let v = lo + ((hi - lo) * i) / (n - 1);
+    v = integer ? Math.round(v) : Number(v.toPrecision(12));
+    if (out.length === 0 || out[out.length - 1] !== v) out.push(v);
+  }
+  return out;
+}
+
+export function buildSweepRows(
+  base: Record<string, unknown>,
+  column: string,
+  values: readonly number[],
+): Record<string, unknown>[] {
+  return values.map((v) => ({ ...base, [column]: v }));
+}
+
+export interface SweepPoint {
+  x: number;
+  prediction: number | null;
+  band: [number, number] | null;
+  /** `p_<class>` -> probability (classifiers). */
+  [key: `p_${string}`]: number;
+}
+
+export function sweepSeries(
+  values: readonly number[],
+  views: readonly PredictionView[],
+): { points: SweepPoint[]; classes: string[] } {
+  const classes = new Set<string>();
+  const points = values.map((x, i) => {
+    const v = views[i];
+    const p: SweepPoint = {
+      x,
+      prediction: typeof v?.prediction === 'number' ? v.prediction : null,
+      band: v && v.lower !== null && v.upper !== null ? [v.lower, v.upper] : null,
+    };
+    for (const [c, prob] of Object.entries(v?.probabilities ?? {})) {
+      classes.add(c);
+      p[`p_${c}`] = prob;
+    }
+    return p;
+  });
+  return { points, classes: [...classes].sort() };
+}
+
+/** A default range when the training data's min/max are unknown: around the current value. */
+export function fallbackRange(current: number | undefined): [number, number] {
+  if (current === undefined || !Number.isFinite(current)) return [0, 100];
+  if (current === 0) return [-1, 1];
+  const span = Math.abs(current) * 0.5;
+  return [current - span, current + span];
+}
