@@ -22,7 +22,9 @@ import {
   type Predictor,
 } from '../automl/index';
 import type { TrainMessage, TrainRequest } from '../automl-worker/protocol';
+import type { EngineResult } from '../engine/duckdb';
 import type { JsonValue } from '../engine/values';
+import { isRemoteIntegration, queryIntegration, readIntegrationRows } from '../integrations';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import type { VirtualColumn } from '../sql/virtual';
 import { assertValidName, type Catalog } from './catalog';
@@ -582,16 +584,46 @@ export class ModelRegistry {
   }
 
   /**
+   * Runs a FROM query where its data lives: in DuckDB, or on a remote integration (PostgreSQL) in
+   * its own dialect, read in chunks through a server-side cursor so PostgreSQL never sends the
+   * whole result at once and a result past `maxRows` stops early.
+   */
+  private async runSource(fromDb: string, sql: string, o: { maxRows: number; timeoutMs?: number }): Promise<EngineResult> {
+    if (!isRemoteIntegration(this.catalog, fromDb)) {
+      return this.catalog.engine.query(sql, { db: this.engineDb(fromDb), maxRows: o.maxRows, timeoutMs: o.timeoutMs });
+    }
+    if (o.maxRows === 0) return queryIntegration(this.catalog, fromDb, sql, { maxRows: 0, timeoutMs: o.timeoutMs });
+    const rows: JsonValue[][] = [];
+    let truncated = false;
+    const { columns } = await readIntegrationRows(
+      this.catalog,
+      fromDb,
+      sql,
+      (chunk) => {
+        for (const r of chunk) {
+          if (rows.length >= o.maxRows) {
+            truncated = true;
+            return;
+          }
+          rows.push(r);
+        }
+      },
+      { timeoutMs: o.timeoutMs },
+    );
+    return { kind: 'table', columns: columns.map((c) => c.name), types: [], rows, truncated, affectedRows: null };
+  }
+
+  /**
    * Checks the FROM query without fetching its rows (`LIMIT 0`): it must run, and the PREDICT
    * column must be among its columns. Returns the target as spelled in the data.
    */
   private async checkSource(source: TrainingSource, target: string): Promise<string> {
-    const db = this.engineDb(source.fromDb);
     let columns: string[];
     try {
-      const r = await this.catalog.engine.query(
+      const r = await this.runSource(
+        source.fromDb,
         `SELECT * FROM (\n${source.select}\n) AS __training_data LIMIT 0`,
-        { db },
+        { maxRows: 0 },
       );
       columns = r.columns;
     } catch (err) {
@@ -756,8 +788,7 @@ export class ModelRegistry {
   private async fetchTrainingData(rec: ModelVersionRecord): Promise<Dataset> {
     let r;
     try {
-      r = await this.catalog.engine.query(rec.selectQuery, {
-        db: this.engineDb(rec.fromDb),
+      r = await this.runSource(rec.fromDb, rec.selectQuery, {
         maxRows: MAX_TRAINING_ROWS,
         timeoutMs: TRAINING_QUERY_TIMEOUT_MS,
       });

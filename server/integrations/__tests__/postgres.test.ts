@@ -347,6 +347,32 @@ describe('queries on a PostgreSQL integration', () => {
     ).not.toBeNull();
   });
 
+  it('trains a model from a native PostgreSQL query and batch-predicts by joining the PostgreSQL table', async () => {
+    const created = await h.sql(
+      'CREATE MODEL mindsdb.pg_rentals FROM pg (SELECT sqft, location, number_of_rooms, neighborhood, days_on_market, rental_price FROM home_rentals) PREDICT rental_price',
+    );
+    expect(created.type).toBe('table');
+    let status = '';
+    for (let i = 0; i < 600 && status !== 'complete'; i++) {
+      const r = await h.sql("SELECT status, error FROM mindsdb.models WHERE name = 'pg_rentals'");
+      status = r.data[0][0];
+      if (status === 'error') throw new Error(`training failed: ${r.data[0][1]}`);
+      if (status !== 'complete') await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(status).toBe('complete');
+    // The training rows came through the cursor, not a whole-result query.
+    expect(logged(/DECLARE __playground_reader NO SCROLL CURSOR FOR SELECT sqft, location/)).not.toBeNull();
+    const info = await h.sql('DESCRIBE mindsdb.pg_rentals.info');
+    const acc = info.data[0][info.column_names.indexOf('accuracies')];
+    expect((typeof acc === 'string' ? JSON.parse(acc) : acc).r2_score).toBeGreaterThan(0.9);
+    const j = await h.sql(
+      'SELECT t.rental_price AS real, m.rental_price AS predicted FROM pg.home_rentals AS t JOIN mindsdb.pg_rentals AS m LIMIT 200',
+    );
+    expect(j.data).toHaveLength(200);
+    const meanAbsRel = j.data.reduce((a: number, [real, pred]: number[]) => a + Math.abs(pred - real) / real, 0) / 200;
+    expect(meanAbsRel).toBeLessThan(0.1);
+  });
+
   it('answers jsonlines requests on PostgreSQL tables too', async () => {
     const res = await fetch(`${h.url}/api/sql/query`, {
       method: 'POST',

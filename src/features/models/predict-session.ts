@@ -1,0 +1,119 @@
+/**
+ * State of the predict inputs shared by the form, the rows table, CSV paste and the JSON editor,
+ * as a reducer: edits to rows rewrite the JSON text; edits to the JSON text update the rows when
+ * it parses and otherwise mark it invalid (the rows keep their last valid state).
+ */
+import {
+  buildPredictRows,
+  emptyRow,
+  formatPredictBody,
+  parsePredictBody,
+  type BodyMode,
+  type Cell,
+  type FormField,
+  type FormRow,
+} from './predict-form';
+
+export interface PredictSession {
+  rows: FormRow[];
+  /** The row the form edits. */
+  selected: number;
+  jsonText: string;
+  jsonError: string | null;
+  unknownColumns: string[];
+}
+
+export type PredictAction =
+  | { type: 'cell'; row: number; column: string; value: Cell }
+  | { type: 'replace-rows'; rows: FormRow[] }
+  | { type: 'append-rows'; rows: FormRow[] }
+  | { type: 'add-row' }
+  | { type: 'duplicate-row'; row: number }
+  | { type: 'remove-row'; row: number }
+  | { type: 'select'; row: number }
+  | { type: 'json'; text: string }
+  | { type: 'reformat' };
+
+export function formatRows(fields: readonly FormField[], rows: readonly FormRow[], mode: BodyMode) {
+  return formatPredictBody(buildPredictRows(fields, rows).rows, mode);
+}
+
+export function initialSession(
+  fields: readonly FormField[],
+  mode: BodyMode,
+  rows: FormRow[] = [emptyRow()],
+): PredictSession {
+  return {
+    rows,
+    selected: 0,
+    jsonText: formatRows(fields, rows, mode),
+    jsonError: null,
+    unknownColumns: [],
+  };
+}
+
+function withRows(
+  s: PredictSession,
+  rows: FormRow[],
+  fields: readonly FormField[],
+  mode: BodyMode,
+  selected = s.selected,
+): PredictSession {
+  return {
+    rows,
+    selected: Math.max(0, Math.min(selected, rows.length - 1)),
+    jsonText: formatRows(fields, rows, mode),
+    jsonError: null,
+    unknownColumns: s.unknownColumns.filter((c) => rows.some((r) => c in r.extra)),
+  };
+}
+
+export function predictReducer(fields: readonly FormField[], mode: BodyMode) {
+  return (s: PredictSession, a: PredictAction): PredictSession => {
+    switch (a.type) {
+      case 'cell': {
+        const rows = s.rows.map((r, i) =>
+          i === a.row ? { ...r, cells: { ...r.cells, [a.column]: a.value } } : r,
+        );
+        return withRows(s, rows, fields, mode);
+      }
+      case 'replace-rows':
+        return withRows(s, a.rows.length > 0 ? a.rows : [emptyRow()], fields, mode, 0);
+      case 'append-rows': {
+        // Appending to a single untouched row replaces it.
+        const blank =
+          s.rows.length === 1 && Object.keys(s.rows[0].cells).length === 0 && !s.jsonError;
+        return withRows(s, blank ? a.rows : [...s.rows, ...a.rows], fields, mode);
+      }
+      case 'add-row':
+        return withRows(s, [...s.rows, emptyRow()], fields, mode, s.rows.length);
+      case 'duplicate-row': {
+        const src = s.rows[a.row];
+        if (!src) return s;
+        const copy = { ...emptyRow(), cells: { ...src.cells }, extra: { ...src.extra } };
+        const rows = [...s.rows.slice(0, a.row + 1), copy, ...s.rows.slice(a.row + 1)];
+        return withRows(s, rows, fields, mode, a.row + 1);
+      }
+      case 'remove-row': {
+        const rows = s.rows.filter((_, i) => i !== a.row);
+        return withRows(s, rows.length > 0 ? rows : [emptyRow()], fields, mode, s.selected);
+      }
+      case 'select':
+        return { ...s, selected: Math.max(0, Math.min(a.row, s.rows.length - 1)) };
+      case 'json': {
+        const p = parsePredictBody(a.text, fields, s.rows);
+        if (!p.ok) return { ...s, jsonText: a.text, jsonError: p.error };
+        const rows = p.rows.length > 0 ? p.rows : [emptyRow()];
+        return {
+          rows,
+          selected: Math.min(s.selected, rows.length - 1),
+          jsonText: a.text,
+          jsonError: null,
+          unknownColumns: p.unknownColumns,
+        };
+      }
+      case 'reformat':
+        return s.jsonError ? s : { ...s, jsonText: formatRows(fields, s.rows, mode) };
+    }
+  };
+}
