@@ -11,7 +11,7 @@
 import { startPgServer } from '../server/integrations/__tests__/pg-server';
 import { readIntegrationRows, integrationsOf } from '../server/integrations';
 import { loadRemoteIntoScratch } from '../server/integrations/load';
-import { dropScratchTables, scratchTable } from '../server/sql/scratch';
+import { dropScratchTables, scratchTable } from '../server/engine/scratch';
 import { loadConfig } from '../server/config';
 import { createInstance } from '../server/instance';
 import { tempDataDir } from '../server/test/harness';

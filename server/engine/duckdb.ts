@@ -19,7 +19,7 @@ import {
 import { ERROR_CODES, ServiceError } from '../errors';
 import { fromDuckDBError } from './errors';
 import { toJsonValue, type JsonValue } from './values';
-import { quoteIdent, quoteString } from '../sql/lexer';
+import { quoteIdent, quoteString } from './quote';
 
 export interface QueryOptions {
   /** Catalog to `USE` before running (the request's context.db). */

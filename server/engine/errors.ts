@@ -3,7 +3,7 @@
  * turns the caret under `LINE n:` into a line/column position in the statement the user wrote.
  */
 import { ERROR_CODES, ServiceError, type ErrorCode } from '../errors';
-import { lineColumn } from '../sql/lexer';
+import { lineColumn } from './position';
 
 const CLASS_CODES: [RegExp, ErrorCode][] = [
   [/^Parser Error/i, ERROR_CODES.SYNTAX],

@@ -22,7 +22,7 @@ import type { Engine } from '../engine/duckdb';
 import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { quoteIdent } from '../sql/lexer';
-import { SCRATCH, ensureScratch, type ScratchTable } from '../sql/scratch';
+import { SCRATCH, ensureScratch, type ScratchTable } from '../engine/scratch';
 import { duckStorage } from './pg-values';
 import type { PostgresIntegration, RemoteColumn } from './postgres';
 

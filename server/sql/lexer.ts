@@ -155,19 +155,7 @@ export function tokenize(src: string): Token[] {
 /** Tokens that carry meaning (no whitespace or comments). */
 export const significant = (tokens: Token[]) => tokens.filter((t) => t.kind !== 'ws' && t.kind !== 'comment');
 
-/** 1-based line and column of a character offset. */
-export function lineColumn(src: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  const end = Math.min(offset, src.length);
-  for (let i = 0; i < end; i++) {
-    if (src[i] === '\n') {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: end - lineStart + 1 };
-}
+export { lineColumn } from '../engine/position';
 
 export interface StatementSpan {
   text: string;
@@ -205,7 +193,4 @@ export function splitStatements(src: string): StatementSpan[] {
   return out;
 }
 
-/** Quotes an identifier for DuckDB. */
-export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
-/** Quotes a string literal for DuckDB. */
-export const quoteString = (s: string) => `'${s.replaceAll("'", "''")}'`;
+export { quoteIdent, quoteString } from '../engine/quote';

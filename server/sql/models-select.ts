@@ -19,7 +19,7 @@ import { ServiceError, badInput } from '../errors';
 import { Cursor } from './cursor';
 import { quoteIdent, significant, tokenize, type Token } from './lexer';
 import { NOT_ALIAS, dottedName, resolveRelation, type Relation } from './models-names';
-import { dropScratchTables, ensureScratch, loadScratchTable, scratchTable } from './scratch';
+import { dropScratchTables, ensureScratch, loadScratchTable, scratchTable } from '../engine/scratch';
 import type { SqlService } from './service';
 import type { ExecContext, Outcome, Statement, StatementHandler } from './types';
 import { valuesRelation } from './virtual';

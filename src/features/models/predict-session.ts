@@ -18,7 +18,8 @@ export interface PredictSession {
   rows: FormRow[];
   /** The row the form edits. */
   selected: number;
-  jsonText: string;
+  /** What the user typed in the JSON editor; null while the JSON is derived from the rows. */
+  jsonText: string | null;
   jsonError: string | null;
   unknownColumns: string[];
 }
@@ -32,71 +33,60 @@ export type PredictAction =
   | { type: 'remove-row'; row: number }
   | { type: 'select'; row: number }
   | { type: 'json'; text: string }
-  | { type: 'reformat' };
+  | { type: 'derive-json' };
 
 export function formatRows(fields: readonly FormField[], rows: readonly FormRow[], mode: BodyMode) {
   return formatPredictBody(buildPredictRows(fields, rows).rows, mode);
 }
 
-export function initialSession(
-  fields: readonly FormField[],
-  mode: BodyMode,
-  rows: FormRow[] = [emptyRow()],
-): PredictSession {
-  return {
-    rows,
-    selected: 0,
-    jsonText: formatRows(fields, rows, mode),
-    jsonError: null,
-    unknownColumns: [],
-  };
+/** The JSON editor's text: the user's own while they edit it, else the rows formatted. */
+export function shownJson(s: PredictSession, fields: readonly FormField[], mode: BodyMode): string {
+  return s.jsonText ?? formatRows(fields, s.rows, mode);
 }
 
-function withRows(
-  s: PredictSession,
-  rows: FormRow[],
-  fields: readonly FormField[],
-  mode: BodyMode,
-  selected = s.selected,
-): PredictSession {
+export function initialSession(rows: FormRow[] = [emptyRow()]): PredictSession {
+  return { rows, selected: 0, jsonText: null, jsonError: null, unknownColumns: [] };
+}
+
+function withRows(s: PredictSession, rows: FormRow[], selected = s.selected): PredictSession {
   return {
     rows,
     selected: Math.max(0, Math.min(selected, rows.length - 1)),
-    jsonText: formatRows(fields, rows, mode),
+    jsonText: null,
     jsonError: null,
     unknownColumns: s.unknownColumns.filter((c) => rows.some((r) => c in r.extra)),
   };
 }
 
-export function predictReducer(fields: readonly FormField[], mode: BodyMode) {
+export function predictReducer(fields: readonly FormField[]) {
   return (s: PredictSession, a: PredictAction): PredictSession => {
     switch (a.type) {
       case 'cell': {
         const rows = s.rows.map((r, i) =>
           i === a.row ? { ...r, cells: { ...r.cells, [a.column]: a.value } } : r,
         );
-        return withRows(s, rows, fields, mode);
+        return withRows(s, rows);
       }
       case 'replace-rows':
-        return withRows(s, a.rows.length > 0 ? a.rows : [emptyRow()], fields, mode, 0);
+        return withRows(s, a.rows.length > 0 ? a.rows : [emptyRow()], 0);
       case 'append-rows': {
         // Appending to a single untouched row replaces it.
         const blank =
           s.rows.length === 1 && Object.keys(s.rows[0].cells).length === 0 && !s.jsonError;
-        return withRows(s, blank ? a.rows : [...s.rows, ...a.rows], fields, mode);
+        return withRows(s, blank ? a.rows : [...s.rows, ...a.rows]);
       }
       case 'add-row':
-        return withRows(s, [...s.rows, emptyRow()], fields, mode, s.rows.length);
+        return withRows(s, [...s.rows, emptyRow()], s.rows.length);
       case 'duplicate-row': {
         const src = s.rows[a.row];
         if (!src) return s;
         const copy = { ...emptyRow(), cells: { ...src.cells }, extra: { ...src.extra } };
         const rows = [...s.rows.slice(0, a.row + 1), copy, ...s.rows.slice(a.row + 1)];
-        return withRows(s, rows, fields, mode, a.row + 1);
+        return withRows(s, rows, a.row + 1);
       }
       case 'remove-row': {
         const rows = s.rows.filter((_, i) => i !== a.row);
-        return withRows(s, rows.length > 0 ? rows : [emptyRow()], fields, mode, s.selected);
+        return withRows(s, rows.length > 0 ? rows : [emptyRow()], s.selected);
       }
       case 'select':
         return { ...s, selected: Math.max(0, Math.min(a.row, s.rows.length - 1)) };
@@ -112,8 +102,8 @@ export function predictReducer(fields: readonly FormField[], mode: BodyMode) {
           unknownColumns: p.unknownColumns,
         };
       }
-      case 'reformat':
-        return s.jsonError ? s : { ...s, jsonText: formatRows(fields, s.rows, mode) };
+      case 'derive-json':
+        return s.jsonError ? s : { ...s, jsonText: null };
     }
   };
 }

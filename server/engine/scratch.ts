@@ -5,9 +5,6 @@
  * seconds; the appender moves the same rows in milliseconds. Why not TEMP tables: they belong to
  * one connection, and the final query should go through `engine.query` (timeout, row cap, value
  * conversion) on whichever pooled connection is free.
- *
- * This is the one place outside server/engine that touches DuckDB objects (the appender has no
- * Engine wrapper yet); it would move into server/engine if the engine grows a bulk-load API.
  */
 import crypto from 'node:crypto';
 import {
@@ -18,10 +15,12 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import type { Engine } from '../engine/duckdb';
-import type { JsonValue } from '../engine/values';
-import { quoteIdent } from './lexer';
-import type { VirtualType } from './virtual';
+import type { Engine } from './duckdb';
+import { quoteIdent } from './quote';
+import type { JsonValue } from './values';
+
+/** Column types a scratch table can hold. */
+export type ScratchType = 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'JSON';
 
 export const SCRATCH = '__scratch';
 const ready = new WeakMap<Engine, Promise<unknown>>();
@@ -51,13 +50,13 @@ export function scratchTable(prefix: string): ScratchTable {
   return { name, sql: `${SCRATCH}.main.${quoteIdent(name)}` };
 }
 
-function duckType(t: VirtualType): DuckDBType {
+function duckType(t: ScratchType): DuckDBType {
   if (t === 'DOUBLE' || t === 'BIGINT') return DOUBLE;
   if (t === 'BOOLEAN') return BOOLEAN;
   return VARCHAR;
 }
 
-function toDuck(v: JsonValue | undefined, t: VirtualType): DuckDBValue {
+function toDuck(v: JsonValue | undefined, t: ScratchType): DuckDBValue {
   if (v === null || v === undefined) return null;
   if (t === 'DOUBLE' || t === 'BIGINT') {
     const n = typeof v === 'number' ? v : Number(v);
@@ -75,7 +74,7 @@ function toDuck(v: JsonValue | undefined, t: VirtualType): DuckDBValue {
 export async function loadScratchTable(
   engine: Engine,
   table: ScratchTable,
-  columns: { name: string; type: VirtualType }[],
+  columns: { name: string; type: ScratchType }[],
   values: JsonValue[][],
   n: number,
 ): Promise<void> {

@@ -1,0 +1,41 @@
+/**
+ * Entry of the models feature (lazy-loaded by the shell): the models list, a model page or the
+ * create-model form, chosen by the view and URL parameters the shell passes in.
+ */
+import { CreateModel } from './CreateModel';
+import { ModelPage } from './ModelPage';
+import { ModelsHome } from './ModelsHome';
+import { asTab, type ModelsNav, type ModelsViewName } from './nav';
+import './models.css';
+
+export interface ModelsRouteProps {
+  view: ModelsViewName;
+  params: Record<string, string>;
+  theme: 'light' | 'dark';
+  nav: ModelsNav;
+}
+
+export default function ModelsRoute({ view, params, theme, nav }: ModelsRouteProps) {
+  if (view === 'model' && params.project && params.model) {
+    return (
+      <ModelPage
+        key={`${params.project}.${params.model}`}
+        project={params.project}
+        model={params.model}
+        tab={asTab(params.tab)}
+        theme={theme}
+        nav={nav}
+      />
+    );
+  }
+  if (view === 'create-model') {
+    return (
+      <CreateModel
+        key={`${params.db ?? ''}.${params.schema ?? ''}.${params.table ?? ''}`}
+        initial={params}
+        nav={nav}
+      />
+    );
+  }
+  return <ModelsHome nav={nav} />;
+}

@@ -1,0 +1,56 @@
+/**
+ * AG Grid themes for the model page's grids. Same look as the results grid; kept here because a
+ * feature does not import another feature (candidate for src/components/ui when shared).
+ */
+import { colorSchemeDark, colorSchemeLight, themeQuartz } from 'ag-grid-community';
+
+const common = {
+  fontFamily: 'inherit',
+  fontSize: 12.5,
+  dataFontSize: 12.5,
+  headerFontWeight: 600,
+  spacing: 5,
+  rowHeight: 30,
+  headerHeight: 32,
+  wrapperBorderRadius: 8,
+  cellHorizontalPadding: 10,
+};
+
+export const lightGridTheme = themeQuartz.withPart(colorSchemeLight).withParams({
+  ...common,
+  accentColor: '#2563eb',
+  backgroundColor: '#ffffff',
+  foregroundColor: '#1f2937',
+  headerBackgroundColor: '#f6f7f9',
+  oddRowBackgroundColor: '#fbfbfc',
+  borderColor: '#e5e7eb',
+});
+
+export const darkGridTheme = themeQuartz.withPart(colorSchemeDark).withParams({
+  ...common,
+  accentColor: '#7aa2f7',
+  backgroundColor: '#141821',
+  foregroundColor: '#d4d8e2',
+  headerBackgroundColor: '#1b2030',
+  oddRowBackgroundColor: '#171b26',
+  borderColor: '#2a3142',
+});
+
+export const CHART_COLORS = {
+  light: {
+    accent: '#2563eb',
+    band: '#93b4f5',
+    grid: '#e5e7eb',
+    text: '#4b5563',
+    muted: '#9ca3af',
+    series: ['#2563eb', '#d97706', '#16a34a', '#dc2626', '#7c3aed', '#0891b2'],
+  },
+  dark: {
+    accent: '#7aa2f7',
+    band: '#3b4f80',
+    grid: '#2a3142',
+    text: '#9aa3b5',
+    muted: '#5f6b82',
+    series: ['#7aa2f7', '#fbbf24', '#4ade80', '#f87171', '#c4a7ff', '#67e8f9'],
+  },
+};

@@ -1,0 +1,65 @@
+/**
+ * Everything the predict form and the what-if sweep need to know about a model's inputs: the
+ * info row and features (describe), plus known values and ranges from its training data.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { describeQueryOptions } from '../../api/models-describe';
+import type { ModelVersion } from '../../api/models-parse';
+import { trainingStatsQueryOptions } from '../../api/models-source';
+import { buildFormFields, fieldKind, type FormField } from './predict-form';
+
+export interface ModelInputs {
+  fields: FormField[];
+  target: string | undefined;
+  targetType: string | undefined;
+  isClassifier: boolean;
+  ranges: Record<string, [number, number]>;
+  example: Record<string, unknown> | null;
+  loading: boolean;
+  error: Error | null;
+  /** Known values and ranges are still loading (the fields work without them). */
+  statsLoading: boolean;
+}
+
+export function useModelInputs(
+  project: string,
+  model: string,
+  active: ModelVersion | undefined,
+): ModelInputs {
+  const ready = active?.status === 'complete';
+  const info = useQuery(describeQueryOptions(project, model, 'info', { enabled: ready }));
+  const features = useQuery(describeQueryOptions(project, model, 'features', { enabled: ready }));
+  const inputNames = info.data?.[0]?.inputs;
+  const columns = useMemo(() => {
+    const byName = new Map((features.data ?? []).map((f) => [f.column, f.type]));
+    return (inputNames ?? []).map((name) => ({
+      name,
+      kind: fieldKind(byName.get(name) ?? 'text'),
+    }));
+  }, [features.data, inputNames]);
+  const stats = useQuery(
+    trainingStatsQueryOptions(project, model, ready ? active?.selectDataQuery : null, columns),
+  );
+  const fields = useMemo(
+    () =>
+      buildFormFields(features.data, inputNames, {
+        options: stats.data?.options,
+        importances: info.data?.[0]?.column_importances,
+      }),
+    [features.data, inputNames, stats.data, info.data],
+  );
+  const target = info.data?.[0]?.outputs[0] ?? active?.predict ?? undefined;
+  const targetType = features.data?.find((f) => f.column === target)?.type;
+  return {
+    fields,
+    target,
+    targetType,
+    isClassifier: !!targetType && fieldKind(targetType) === 'choice',
+    ranges: stats.data?.ranges ?? {},
+    example: stats.data?.example ?? null,
+    loading: info.isPending || features.isPending,
+    error: info.error ?? features.error ?? null,
+    statsLoading: stats.isFetching,
+  };
+}
