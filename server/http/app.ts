@@ -28,6 +28,23 @@ export const consoleLogger: Logger = {
 
 export const silentLogger: Logger = { info: () => {}, error: () => {} };
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const MAX_JSON_DEPTH = 64;
+
+/** Nesting depth of a parsed JSON value, walked iteratively; stops counting past `limit`. */
+export function jsonDepth(value: unknown, limit: number): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > limit) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
+}
+
 export interface AppOptions {
   /** Destroy open keep-alive connections on close instead of waiting for them (tests). */
   forceCloseConnections?: boolean;
@@ -51,15 +68,34 @@ export async function buildApp(
 
   // curl -d sends form-encoded by default and some scripts send text/plain: read them as JSON too,
   // so the body's content decides, with the same specific errors.
+  // One JSON body parser for application/json and for what curl -d (form encoding) and some
+  // scripts (text/plain) send: strict UTF-8, prototype-poisoning protection (Fastify's own parser),
+  // and a nesting limit, each failure a specific 400.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
-    ['application/x-www-form-urlencoded', 'text/plain'],
-    { parseAs: 'string' },
-    (_req, body, done) => {
+    ['application/json', 'application/x-www-form-urlencoded', 'text/plain'],
+    { parseAs: 'buffer' },
+    (req, body, done) => {
+      let text: string;
       try {
-        done(null, JSON.parse(body as string));
-      } catch (err) {
-        done(new ServiceError(ERROR_CODES.BAD_INPUT, `Request body is not valid JSON: ${(err as Error).message}`, 400), undefined);
+        text = utf8.decode(body as Buffer);
+      } catch {
+        return done(new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is not valid UTF-8', 400), undefined);
       }
+      if (text.trim() === '') {
+        return done(new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is empty; expected JSON', 400), undefined);
+      }
+      defaultJson(req, text, (err, value) => {
+        if (err) {
+          return done(new ServiceError(ERROR_CODES.BAD_INPUT, `Request body is not valid JSON: ${err.message}`, 400), undefined);
+        }
+        const depth = jsonDepth(value, MAX_JSON_DEPTH);
+        if (depth > MAX_JSON_DEPTH) {
+          return done(new ServiceError(ERROR_CODES.BAD_INPUT, `Request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`, 400), undefined);
+        }
+        done(null, value);
+      });
     },
   );
 

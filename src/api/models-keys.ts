@@ -10,6 +10,8 @@ export const modelKeys = {
   source: (project: string, model: string) =>
     [...modelKeys.detail(project, model), 'source'] as const,
   flavor: () => [...modelKeys.all, '__instance_flavor'] as const,
+  queryColumns: (db: string, query: string) =>
+    [...modelKeys.all, '__query_columns', db, query] as const,
 };
 
 export const projectKeys = {

@@ -165,3 +165,29 @@ export function trainingStatsQueryOptions(
     retry: false,
   });
 }
+
+/** Columns (and types, when the server reports them) of a free training query: `LIMIT 0`. */
+export async function fetchQueryColumns(
+  db: string,
+  query: string,
+  signal?: AbortSignal,
+): Promise<{ name: string; dataType: string }[]> {
+  const res = await runSql({
+    query: `SELECT * FROM (${query.trim().replace(/;\s*$/, '')}) AS __training_data LIMIT 0`,
+    context: { db },
+    signal,
+  });
+  if (res.type === 'error') throw new Error(res.error_message);
+  if (res.type !== 'table') return [];
+  return res.column_names.map((name, i) => ({ name, dataType: res.column_types?.[i] ?? '' }));
+}
+
+export function queryColumnsQueryOptions(db: string, query: string) {
+  return queryOptions({
+    queryKey: modelKeys.queryColumns(db, query),
+    queryFn: ({ signal }) => fetchQueryColumns(db, query, signal),
+    enabled: !!db && query.trim().length > 0,
+    staleTime: 60_000,
+    retry: false,
+  });
+}

@@ -31,7 +31,8 @@ export function sqlRoutes(app: FastifyInstance, instance: Instance) {
       signal: ac.signal,
     });
     const { db, ...rest } = r;
-    const context = { ...(body.context ?? {}), db };
+    // Only `db` goes back: echoing arbitrary client keys would echo arbitrary payloads.
+    const context = { db };
     if (rest.type === 'error') return { ...rest, column_names: [], context };
     if (rest.type === 'ok') return { type: 'ok', column_names: [], affected_rows: rest.affected_rows ?? null, context };
     return { ...rest, context };
@@ -58,7 +59,7 @@ async function streamJsonLines(
     if (res.destroyed) return;
     if (!res.write(`${JSON.stringify(doc)}\n`)) await once(res, 'drain');
   };
-  const ctx = (db: string) => ({ ...(body.context ?? {}), db });
+  const ctx = (db: string) => ({ db });
   try {
     await instance.sql.executeStream(
       { query: body.query, db: body.context?.db, params: body.params, signal },

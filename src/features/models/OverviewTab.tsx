@@ -52,9 +52,10 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
       ? JSON.stringify(options)
       : null;
   const trainedOn = active.selectDataQuery;
-  const sampleSql = `SELECT * FROM ${quoteIdent(project)}.${quoteIdent(model)}\nWHERE ${
-    '/* input = value AND ... */'
-  } 1 = 1;`;
+  const target = active.predict;
+  const sampleSql = target
+    ? `SELECT ${quoteIdent(target)}, ${quoteIdent(`${target}_explain`)}\nFROM ${quoteIdent(project)}.${quoteIdent(model)}\nWHERE <input> = <value>;`
+    : null;
 
   return (
     <div className="m-overview">
@@ -123,13 +124,12 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
           }
         >
           <pre className="m-code">{trainedOn ?? '—'}</pre>
-          <h4 className="m-h4">Query the model with SQL</h4>
-          <pre className="m-code">{sampleSql}</pre>
-          <div className="m-actions">
-            <button className="btn small" onClick={() => nav.openSql(sampleSql)}>
-              Open in SQL editor
-            </button>
-          </div>
+          {sampleSql && (
+            <>
+              <h4 className="m-h4">Query the model with SQL</h4>
+              <pre className="m-code">{sampleSql}</pre>
+            </>
+          )}
         </Card>
       </div>
 

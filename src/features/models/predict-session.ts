@@ -26,6 +26,7 @@ export interface PredictSession {
 
 export type PredictAction =
   | { type: 'cell'; row: number; column: string; value: Cell }
+  | { type: 'set-row'; row: number; value: FormRow }
   | { type: 'replace-rows'; rows: FormRow[] }
   | { type: 'append-rows'; rows: FormRow[] }
   | { type: 'add-row' }
@@ -67,6 +68,11 @@ export function predictReducer(fields: readonly FormField[]) {
         );
         return withRows(s, rows);
       }
+      case 'set-row':
+        return withRows(
+          s,
+          s.rows.map((r, i) => (i === a.row ? a.value : r)),
+        );
       case 'replace-rows':
         return withRows(s, a.rows.length > 0 ? a.rows : [emptyRow()], 0);
       case 'append-rows': {

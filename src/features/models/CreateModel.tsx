@@ -1,0 +1,365 @@
+/**
+ * Create a model: source (a table, or a free query) in a database, target column (with its
+ * type), project, name and optional USING; shows the CREATE MODEL it will run, runs it, follows
+ * the training live, and opens the Describe tab when it completes.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import {
+  databasesQueryOptions,
+  tableColumnsQueryOptions,
+  tablesQueryOptions,
+} from '../../api/catalog';
+import { catalogKeys } from '../../api/keys';
+import { modelKeys } from '../../api/models-keys';
+import { activeVersion, isBusyStatus } from '../../api/models-parse';
+import { queryColumnsQueryOptions, rememberModelSource } from '../../api/models-source';
+import { modelStatementMutationOptions } from '../../api/models-statement';
+import { modelVersionsQueryOptions } from '../../api/models-versions';
+import { projectsQueryOptions } from '../../api/projects-list';
+import {
+  buildCreateModelSql,
+  defaultModelName,
+  validateCreateModel,
+  type CreateModelInput,
+  type UsingEntry,
+} from './create-model-sql';
+import { TrainingProgress } from './ModelPage';
+import type { ModelsNav } from './nav';
+import { Card, StatusBadge } from './ui';
+
+interface Props {
+  initial: Record<string, string>;
+  nav: ModelsNav;
+}
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return v;
+}
+
+export function CreateModel({ initial, nav }: Props) {
+  const qc = useQueryClient();
+  const dbs = useQuery(databasesQueryOptions());
+  const projects = useQuery(projectsQueryOptions());
+  const [sourceKind, setSourceKind] = useState<'table' | 'query'>(initial.query ? 'query' : 'table');
+  const [db, setDb] = useState(initial.db ?? '');
+  const [tableKey, setTableKey] = useState(
+    initial.table ? `${initial.schema ?? ''}\u0000${initial.table}` : '',
+  );
+  const [query, setQuery] = useState(initial.query ?? '');
+  const [target, setTarget] = useState('');
+  const [project, setProject] = useState(initial.project ?? '');
+  const [name, setName] = useState(initial.table ? defaultModelName(initial.table) : '');
+  const [nameTouched, setNameTouched] = useState(false);
+  const [using, setUsing] = useState<UsingEntry[]>([]);
+  const [showErrors, setShowErrors] = useState(false);
+  const [training, setTraining] = useState<{ project: string; name: string } | null>(null);
+  const create = useMutation(modelStatementMutationOptions());
+
+  const dataDbs = (dbs.data ?? []).filter((d) => d.type !== 'project' && d.type !== 'system');
+  const effectiveDb = db || dataDbs.find((d) => d.name === 'example_db')?.name || dataDbs[0]?.name || '';
+  const effectiveProject = project || projects.data?.[0] || 'mindsdb';
+  const tables = useQuery({ ...tablesQueryOptions(effectiveDb), enabled: !!effectiveDb });
+  const [schema, table] = tableKey ? tableKey.split('\u0000') : ['', ''];
+  const tableCols = useQuery({
+    ...tableColumnsQueryOptions(effectiveDb, schema || undefined, table),
+    enabled: sourceKind === 'table' && !!table,
+  });
+  const debouncedQuery = useDebounced(query, 500);
+  const queryCols = useQuery({
+    ...queryColumnsQueryOptions(effectiveDb, debouncedQuery),
+    enabled: sourceKind === 'query' && !!effectiveDb && debouncedQuery.trim().length > 0,
+  });
+  const columns = sourceKind === 'table' ? tableCols.data : queryCols.data;
+  const colError = sourceKind === 'table' ? tableCols.error : queryCols.error;
+
+  const input: CreateModelInput = {
+    project: effectiveProject,
+    name,
+    source:
+      sourceKind === 'table'
+        ? { kind: 'table', db: effectiveDb, schema: schema || undefined, table }
+        : { kind: 'query', db: effectiveDb, query },
+    target,
+    using,
+  };
+  const errors = validateCreateModel(input);
+  const sql = buildCreateModelSql(input);
+
+  const versions = useQuery({
+    ...modelVersionsQueryOptions(training?.project ?? '', training?.name ?? ''),
+    enabled: !!training,
+  });
+  const active = activeVersion(versions.data ?? []);
+
+  useEffect(() => {
+    if (training && active?.status === 'complete') {
+      nav.openModel(training.project, training.name, 'describe');
+    }
+  }, [training, active?.status, nav]);
+
+  const pickTable = (key: string) => {
+    setTableKey(key);
+    setTarget('');
+    if (!nameTouched) setName(key ? defaultModelName(key.split('\u0000')[1]) : '');
+  };
+
+  const submit = () => {
+    setShowErrors(true);
+    if (Object.keys(errors).length > 0) return;
+    const spec = { project: effectiveProject, name: name.trim() };
+    create.mutate(sql, {
+      onSuccess: () => {
+        rememberModelSource(spec.project, spec.name, effectiveDb);
+        void qc.invalidateQueries({ queryKey: catalogKeys.models(spec.project) });
+        void qc.invalidateQueries({ queryKey: modelKeys.detail(spec.project, spec.name) });
+        setTraining(spec);
+      },
+    });
+  };
+
+  const err = (k: string) =>
+    showErrors && errors[k] ? (
+      <span className="m-hint error" role="alert">
+        {errors[k]}
+      </span>
+    ) : null;
+
+  const targetType = useMemo(
+    () => columns?.find((c) => c.name === target)?.dataType,
+    [columns, target],
+  );
+
+  return (
+    <div className="m-page m-create">
+      <header className="m-page-header">
+        <div>
+          <div className="m-crumbs">
+            <button className="link" onClick={nav.openHome}>
+              Models
+            </button>
+            <span aria-hidden> / </span>
+            <span>New model</span>
+          </div>
+          <h1>Create a model</h1>
+          <p className="muted">
+            Pick the data and the column to predict. Training runs in the background; you can
+            watch it here.
+          </p>
+        </div>
+      </header>
+
+      <div className="m-create-grid">
+        <Card title="1. Training data" label="Training data">
+          <div className="segmented" role="tablist" aria-label="Source kind">
+            <button role="tab" aria-selected={sourceKind === 'table'} onClick={() => setSourceKind('table')}>
+              Table
+            </button>
+            <button role="tab" aria-selected={sourceKind === 'query'} onClick={() => setSourceKind('query')}>
+              Query
+            </button>
+          </div>
+          <div className="m-form-rows">
+            <label>
+              <span>Database</span>
+              <select
+                aria-label="Database"
+                value={effectiveDb}
+                onChange={(e) => {
+                  setDb(e.target.value);
+                  pickTable('');
+                }}
+              >
+                {dataDbs.map((d) => (
+                  <option key={d.name} value={d.name}>
+                    {d.name}
+                    {d.engine ? ` (${d.engine})` : ''}
+                  </option>
+                ))}
+              </select>
+              {err('db')}
+            </label>
+            {sourceKind === 'table' ? (
+              <label>
+                <span>Table</span>
+                <select aria-label="Table" value={tableKey} onChange={(e) => pickTable(e.target.value)}>
+                  <option value="">{tables.isPending ? 'Loading…' : '— choose a table —'}</option>
+                  {tables.data
+                    ?.filter((t) => t.kind === 'table' || t.kind === 'view')
+                    .map((t) => (
+                      <option key={`${t.schema ?? ''}.${t.name}`} value={`${t.schema ?? ''}\u0000${t.name}`}>
+                        {t.schema ? `${t.schema}.${t.name}` : t.name}
+                      </option>
+                    ))}
+                </select>
+                {err('table')}
+              </label>
+            ) : (
+              <label>
+                <span>Query (runs in {effectiveDb || 'the database'})</span>
+                <textarea
+                  aria-label="Training query"
+                  className="m-code-input"
+                  rows={5}
+                  value={query}
+                  placeholder="SELECT * FROM demo_data.home_rentals WHERE ..."
+                  onChange={(e) => {
+                    setQuery(e.target.value);
+                    setTarget('');
+                  }}
+                />
+                {err('query')}
+              </label>
+            )}
+          </div>
+        </Card>
+
+        <Card title="2. What to predict" label="Target">
+          <div className="m-form-rows">
+            <label>
+              <span>Target column</span>
+              <select aria-label="Target column" value={target} onChange={(e) => setTarget(e.target.value)}>
+                <option value="">
+                  {columns ? '— choose the column to predict —' : 'Choose the data first'}
+                </option>
+                {columns?.map((c) => (
+                  <option key={c.name} value={c.name}>
+                    {c.name}
+                    {c.dataType ? ` (${c.dataType})` : ''}
+                  </option>
+                ))}
+              </select>
+              {targetType && (
+                <span className="muted small">
+                  {/(INT|DOUBLE|FLOAT|DECIMAL|REAL|NUMERIC)/i.test(targetType)
+                    ? 'Numeric: a regression with prediction intervals (unless it has few distinct values, then a classifier).'
+                    : 'Text/boolean: a classifier with class probabilities.'}
+                </span>
+              )}
+              {colError && <span className="m-hint error">{colError.message}</span>}
+              {err('target')}
+            </label>
+            <label>
+              <span>Project</span>
+              <select aria-label="Project" value={effectiveProject} onChange={(e) => setProject(e.target.value)}>
+                {(projects.data ?? [effectiveProject]).map((p) => (
+                  <option key={p} value={p}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              <span>Model name</span>
+              <input
+                aria-label="Model name"
+                value={name}
+                onChange={(e) => {
+                  setName(e.target.value);
+                  setNameTouched(true);
+                }}
+              />
+              {err('name')}
+            </label>
+          </div>
+          <details className="m-using" open={using.length > 0}>
+            <summary>USING options (optional)</summary>
+            {using.map((u, i) => (
+              <div key={i} className="m-using-row">
+                <input
+                  aria-label={`USING key ${i + 1}`}
+                  placeholder="key"
+                  value={u.key}
+                  onChange={(e) => setUsing(using.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
+                />
+                <span>=</span>
+                <input
+                  aria-label={`USING value ${i + 1}`}
+                  placeholder="value"
+                  value={u.value}
+                  onChange={(e) => setUsing(using.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
+                />
+                <button
+                  className="icon-btn"
+                  aria-label={`Remove USING option ${i + 1}`}
+                  onClick={() => setUsing(using.filter((_, j) => j !== i))}
+                >
+                  ×
+                </button>
+                {err(`using.${i}`)}
+              </div>
+            ))}
+            <button className="btn small" onClick={() => setUsing([...using, { key: '', value: '' }])}>
+              + Option
+            </button>
+          </details>
+        </Card>
+      </div>
+
+      <Card
+        title="3. Train"
+        label="Train"
+        actions={
+          <button
+            className="btn small"
+            onClick={() => nav.openSql(sql)}
+            disabled={Object.keys(errors).length > 0}
+          >
+            Open in SQL editor
+          </button>
+        }
+      >
+        <pre className="m-code" aria-label="SQL to run">
+          {sql}
+        </pre>
+        <div className="m-actions">
+          <button
+            className="btn primary"
+            onClick={submit}
+            disabled={create.isPending || (!!training && isBusyStatus(active?.status))}
+          >
+            {create.isPending ? 'Starting…' : 'Train model'}
+          </button>
+          {showErrors && Object.keys(errors).length > 0 && (
+            <span className="m-bad small">Fill in the fields marked above.</span>
+          )}
+        </div>
+        {create.isError && (
+          <div className="m-error" role="alert" aria-label="Create model error">
+            {create.error.message}
+          </div>
+        )}
+        {training && (
+          <div className="m-training" role="status" aria-label="Training status">
+            <div className="m-status-row">
+              <strong>
+                {training.project}.{training.name}
+              </strong>
+              {active && <StatusBadge status={active.status} />}
+            </div>
+            {active && isBusyStatus(active.status) && <TrainingProgress version={active} />}
+            {active?.status === 'error' && (
+              <div className="m-error" role="alert">
+                <strong>Training failed:</strong> {active.error ?? 'no reason given'}
+                <div className="m-actions">
+                  <button
+                    className="btn small"
+                    onClick={() => nav.openModel(training.project, training.name, 'overview')}
+                  >
+                    Open the model page
+                  </button>
+                </div>
+              </div>
+            )}
+            {active?.status === 'complete' && <p>Complete. Opening the description…</p>}
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}

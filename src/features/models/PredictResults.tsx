@@ -1,0 +1,324 @@
+/**
+ * The prediction: a headline for the first row, the interval of each row as an error-bar chart
+ * (class probabilities for classifiers), every row in a grid, and the request as curl/fetch.
+ */
+import { AllCommunityModule, ModuleRegistry, type ColDef } from 'ag-grid-community';
+import { AgGridReact } from 'ag-grid-react';
+import { useMemo } from 'react';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  ComposedChart,
+  ErrorBar,
+  Legend,
+  ResponsiveContainer,
+  Scatter,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { PredictResult } from '../../api/models-predict';
+import { intervalPoints, toPredictionViews, type PredictionView } from './explain';
+import { CHART_COLORS, darkGridTheme, lightGridTheme } from './grid-theme';
+import { curlSnippet, fetchSnippet } from './snippets';
+import { Card, CopyButton, formatNumber } from './ui';
+
+ModuleRegistry.registerModules([AllCommunityModule]);
+
+interface Props {
+  result: PredictResult;
+  target: string;
+  inputs: string[];
+  theme: 'light' | 'dark';
+}
+
+const CHART_ROWS = 100;
+
+function probabilityText(p: Record<string, number>): string {
+  return Object.entries(p)
+    .map(([c, v]) => `${c}: ${(v * 100).toFixed(1)}%`)
+    .join(' · ');
+}
+
+export function PredictResults({ result, target, inputs, theme }: Props) {
+  const views = useMemo(
+    () => toPredictionViews(result.rows, target, inputs),
+    [result.rows, target, inputs],
+  );
+  const first = views[0];
+  const classes = useMemo(
+    () => [...new Set(views.flatMap((v) => Object.keys(v.probabilities)))].sort(),
+    [views],
+  );
+  const sent = { method: 'POST' as const, url: result.url, body: result.bodyText };
+
+  return (
+    <Card
+      title={`Prediction${views.length === 1 ? '' : `s (${views.length.toLocaleString('en-US')} rows)`}`}
+      label="Prediction result"
+      actions={
+        <>
+          <span className="muted small">{Math.round(result.elapsedMs)} ms</span>
+          <CopyButton text={curlSnippet(sent)} label="Copy as curl" title="The exact request, as curl" />
+          <CopyButton
+            text={fetchSnippet(sent)}
+            label="Copy as fetch"
+            title="The exact request, as JavaScript fetch"
+          />
+        </>
+      }
+    >
+      {first && <Headline view={first} target={target} />}
+      {views.length > 0 &&
+        (classes.length > 0 ? (
+          <ProbabilityChart views={views} classes={classes} theme={theme} />
+        ) : (
+          <IntervalChart views={views} target={target} theme={theme} />
+        ))}
+      <ResultGrid views={views} target={target} inputs={inputs} classes={classes} theme={theme} />
+    </Card>
+  );
+}
+
+function Headline({ view, target }: { view: PredictionView; target: string }) {
+  const probs = Object.entries(view.probabilities).sort((a, b) => b[1] - a[1]);
+  return (
+    <div className="m-headline" role="status" aria-label="Predicted value">
+      <div>
+        <div className="muted small">Predicted {target} (row 1)</div>
+        <div className="m-big">{formatNumber(view.prediction)}</div>
+      </div>
+      {view.lower !== null && view.upper !== null && (
+        <div aria-label="Prediction interval">
+          <div className="muted small">Interval{view.confidence !== null ? ` (${Math.round(view.confidence * 100)}% confidence)` : ''}</div>
+          <div className="m-mid">
+            {formatNumber(view.lower)} – {formatNumber(view.upper)}
+          </div>
+        </div>
+      )}
+      {view.lower === null && view.confidence !== null && (
+        <div>
+          <div className="muted small">Confidence</div>
+          <div className="m-mid">{(view.confidence * 100).toFixed(1)}%</div>
+        </div>
+      )}
+      {probs.length > 0 && (
+        <div aria-label="Class probabilities" className="m-probs">
+          <div className="muted small">Class probabilities</div>
+          {probs.map(([c, p]) => (
+            <div key={c} className="m-prob">
+              <span className="m-prob-class">{c}</span>
+              <span className="m-meter">
+                <span style={{ width: `${p * 100}%` }} />
+              </span>
+              <span className="m-prob-value">{(p * 100).toFixed(1)}%</span>
+            </div>
+          ))}
+        </div>
+      )}
+      {view.anomaly !== null && (
+        <div>
+          <div className="muted small">Anomaly</div>
+          <div className={`m-mid ${view.anomaly ? 'm-bad' : ''}`}>{view.anomaly ? 'yes' : 'no'}</div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function IntervalChart({
+  views,
+  target,
+  theme,
+}: {
+  views: PredictionView[];
+  target: string;
+  theme: 'light' | 'dark';
+}) {
+  const c = CHART_COLORS[theme];
+  const points = useMemo(() => intervalPoints(views, CHART_ROWS), [views]);
+  if (points.length === 0) return null;
+  return (
+    <figure
+      className="m-chart"
+      role="img"
+      aria-label={`Prediction intervals chart of ${points.length} rows`}
+      style={{ height: 220 }}
+    >
+      <ResponsiveContainer width="100%" height="100%">
+        <ComposedChart data={points} margin={{ top: 10, right: 20, bottom: 4, left: 8 }}>
+          <CartesianGrid stroke={c.grid} vertical={false} />
+          <XAxis
+            dataKey="row"
+            type="category"
+            stroke={c.text}
+            tick={{ fill: c.text, fontSize: 11 }}
+            label={{ value: 'row', position: 'insideBottomRight', offset: -2, fill: c.text, fontSize: 11 }}
+          />
+          <YAxis
+            stroke={c.text}
+            tick={{ fill: c.text, fontSize: 11 }}
+            domain={['auto', 'auto']}
+            width={70}
+            tickFormatter={(v: number) => formatNumber(v)}
+          />
+          <Tooltip
+            formatter={(_v, _n, item) => {
+              const p = item.payload as (typeof points)[number];
+              return [
+                `${formatNumber(p.value)} (${formatNumber(p.lower)} – ${formatNumber(p.upper)})`,
+                target,
+              ];
+            }}
+          />
+          <Scatter dataKey="value" fill={c.accent} name={target} isAnimationActive={false}>
+            <ErrorBar dataKey="error" direction="y" width={6} stroke={c.accent} strokeWidth={1.5} />
+          </Scatter>
+        </ComposedChart>
+      </ResponsiveContainer>
+      {views.length > CHART_ROWS && (
+        <figcaption className="muted small">First {CHART_ROWS} rows charted.</figcaption>
+      )}
+    </figure>
+  );
+}
+
+function ProbabilityChart({
+  views,
+  classes,
+  theme,
+}: {
+  views: PredictionView[];
+  classes: string[];
+  theme: 'light' | 'dark';
+}) {
+  const c = CHART_COLORS[theme];
+  const data = views.slice(0, 40).map((v) => ({
+    row: v.index + 1,
+    ...Object.fromEntries(classes.map((k) => [`p_${k}`, v.probabilities[k] ?? 0])),
+  }));
+  return (
+    <figure
+      className="m-chart"
+      role="img"
+      aria-label={`Class probabilities chart: ${probabilityText(views[0]?.probabilities ?? {})}`}
+      style={{ height: Math.min(320, 60 + data.length * 22) }}
+    >
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} layout="vertical" margin={{ top: 4, right: 20, bottom: 4, left: 8 }}>
+          <CartesianGrid stroke={c.grid} horizontal={false} />
+          <XAxis
+            type="number"
+            domain={[0, 1]}
+            stroke={c.text}
+            tick={{ fill: c.text, fontSize: 11 }}
+            tickFormatter={(v: number) => `${Math.round(v * 100)}%`}
+          />
+          <YAxis type="category" dataKey="row" stroke={c.text} tick={{ fill: c.text, fontSize: 11 }} width={40} />
+          <Tooltip formatter={(v) => `${(Number(v) * 100).toFixed(1)}%`} />
+          <Legend />
+          {classes.map((k, i) => (
+            <Bar
+              key={k}
+              dataKey={`p_${k}`}
+              name={`P(${k})`}
+              stackId="p"
+              fill={c.series[i % c.series.length]}
+              isAnimationActive={false}
+            />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}
+
+function ResultGrid({
+  views,
+  target,
+  inputs,
+  classes,
+  theme,
+}: {
+  views: PredictionView[];
+  target: string;
+  inputs: string[];
+  classes: string[];
+  theme: 'light' | 'dark';
+}) {
+  const columnDefs = useMemo<ColDef<PredictionView>[]>(() => {
+    const num = (v: unknown) => formatNumber(v);
+    const cols: ColDef<PredictionView>[] = [
+      { colId: 'row', headerName: '#', valueGetter: (p) => (p.data?.index ?? 0) + 1, width: 64, pinned: 'left' },
+      {
+        colId: 'prediction',
+        headerName: target,
+        valueGetter: (p) => p.data?.prediction,
+        valueFormatter: (p) => num(p.value),
+        cellClass: 'm-cell-strong',
+        pinned: 'left',
+      },
+      {
+        colId: 'confidence',
+        headerName: 'confidence',
+        valueGetter: (p) => p.data?.confidence,
+        valueFormatter: (p) => num(p.value),
+        width: 110,
+      },
+    ];
+    if (views.some((v) => v.lower !== null)) {
+      cols.push(
+        { colId: 'lower', headerName: `${target}_min`, valueGetter: (p) => p.data?.lower, valueFormatter: (p) => num(p.value) },
+        { colId: 'upper', headerName: `${target}_max`, valueGetter: (p) => p.data?.upper, valueFormatter: (p) => num(p.value) },
+      );
+    }
+    for (const k of classes) {
+      cols.push({
+        colId: `p_${k}`,
+        headerName: `P(${k})`,
+        valueGetter: (p) => p.data?.probabilities[k] ?? null,
+        valueFormatter: (p) => (typeof p.value === 'number' ? `${(p.value * 100).toFixed(1)}%` : '—'),
+        width: 100,
+      });
+    }
+    cols.push({
+      colId: 'anomaly',
+      headerName: 'anomaly',
+      valueGetter: (p) => p.data?.anomaly,
+      valueFormatter: (p) => (p.value === null || p.value === undefined ? '—' : p.value ? 'yes' : 'no'),
+      width: 100,
+    });
+    for (const i of inputs) {
+      cols.push({
+        colId: `in_${i}`,
+        headerName: i,
+        valueGetter: (p) => p.data?.inputs[i],
+        valueFormatter: (p) => (p.value === null || p.value === undefined ? 'null' : String(p.value)),
+        cellClassRules: { 'cell-null': (p) => p.value === null || p.value === undefined },
+        headerClass: 'm-input-header',
+      });
+    }
+    cols.push({
+      colId: 'explain',
+      headerName: `${target}_explain`,
+      valueGetter: (p) =>
+        p.data?.explain ? JSON.stringify(p.data.explain) : (p.data?.explainError ?? null),
+      width: 320,
+    });
+    return cols;
+  }, [views, target, inputs, classes]);
+
+  return (
+    <div className="m-result-grid" style={{ height: Math.min(420, 44 + views.length * 30) }}>
+      <AgGridReact<PredictionView>
+        theme={theme === 'dark' ? darkGridTheme : lightGridTheme}
+        rowData={views}
+        columnDefs={columnDefs}
+        defaultColDef={{ sortable: true, resizable: true, filter: false, minWidth: 60, width: 130 }}
+        enableCellTextSelection
+        animateRows={false}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,332 @@
+/**
+ * Predict: inputs as a form (one row), an editable rows table or pasted CSV, all kept in sync
+ * with the JSON body (editable both ways); Send; the result with its interval; copy as curl/fetch.
+ */
+import { useMemo, useState, type Dispatch } from 'react';
+import type { InstanceFlavor } from '../../api/models-flavor';
+import type { PredictResult } from '../../api/models-predict';
+import { parseCsvRows } from './csv-paste';
+import { buildPredictBody, buildPredictRows, rowFromRecord, type BodyMode } from './predict-form';
+import { PredictForm } from './PredictForm';
+import { PredictResults } from './PredictResults';
+import { shownJson, type PredictAction, type PredictSession } from './predict-session';
+import { RowsTable } from './RowsTable';
+import type { ModelInputs } from './use-model-inputs';
+
+interface Props {
+  project: string;
+  model: string;
+  theme: 'light' | 'dark';
+  inputs: ModelInputs;
+  session: PredictSession;
+  dispatch: Dispatch<PredictAction>;
+  mode: BodyMode;
+  autoMode: BodyMode;
+  flavor: { flavor: InstanceFlavor; version: string | null } | undefined;
+  onModeChange(mode: BodyMode): void;
+  sending: boolean;
+  sendError: Error | null;
+  result: PredictResult | null;
+  onSend(body: unknown): void;
+}
+
+type InputView = 'form' | 'rows' | 'csv';
+
+export function PredictTab(props: Props) {
+  const { inputs, session, dispatch, mode, theme } = props;
+  const { fields } = inputs;
+  const [view, setView] = useState<InputView>(session.rows.length > 1 ? 'rows' : 'form');
+  const built = useMemo(() => buildPredictRows(fields, session.rows), [fields, session.rows]);
+  const jsonText = useMemo(() => shownJson(session, fields, mode), [session, fields, mode]);
+  const maxImportance = Math.max(0, ...fields.map((f) => f.importance ?? 0));
+  const row = session.rows[session.selected] ?? session.rows[0];
+  const blocked = !!session.jsonError || built.errors.length > 0;
+
+  if (inputs.loading) return <p className="muted">Loading the model’s inputs…</p>;
+  if (inputs.error)
+    return (
+      <div className="m-error" role="alert">
+        Could not read the model’s inputs: {inputs.error.message}
+      </div>
+    );
+
+  const send = () => {
+    if (blocked || props.sending) return;
+    props.onSend(buildPredictBody(built.rows, mode));
+  };
+
+  return (
+    <div className="m-predict">
+      <div className="m-predict-top">
+        <section className="m-card m-inputs" aria-label="Inputs">
+          <header className="m-card-header">
+            <div className="segmented" role="tablist" aria-label="Input mode">
+              {(
+                [
+                  ['form', 'Form'],
+                  ['rows', `Rows (${session.rows.length.toLocaleString('en-US')})`],
+                  ['csv', 'Paste CSV'],
+                ] as const
+              ).map(([id, label]) => (
+                <button key={id} role="tab" aria-selected={view === id} onClick={() => setView(id)}>
+                  {label}
+                </button>
+              ))}
+            </div>
+            <div className="m-card-actions">
+              {inputs.example && view === 'form' && (
+                <button
+                  className="btn small"
+                  onClick={() =>
+                    dispatch({
+                      type: 'set-row',
+                      row: session.selected,
+                      value: rowFromRecord(fields, inputs.example!, row.id),
+                    })
+                  }
+                  title="Fill the form with a row of the training data"
+                >
+                  Fill with a training example
+                </button>
+              )}
+              {view !== 'csv' && (
+                <button className="btn small" onClick={() => dispatch({ type: 'add-row' })}>
+                  + Row
+                </button>
+              )}
+            </div>
+          </header>
+          {view === 'form' && (
+            <>
+              {session.rows.length > 1 && (
+                <div className="m-row-nav">
+                  <button
+                    className="btn small"
+                    aria-label="Previous row"
+                    disabled={session.selected === 0}
+                    onClick={() => dispatch({ type: 'select', row: session.selected - 1 })}
+                  >
+                    ‹
+                  </button>
+                  <span>
+                    Row {session.selected + 1} of {session.rows.length}
+                  </span>
+                  <button
+                    className="btn small"
+                    aria-label="Next row"
+                    disabled={session.selected >= session.rows.length - 1}
+                    onClick={() => dispatch({ type: 'select', row: session.selected + 1 })}
+                  >
+                    ›
+                  </button>
+                  <button
+                    className="btn small ghost"
+                    onClick={() => dispatch({ type: 'remove-row', row: session.selected })}
+                  >
+                    Remove this row
+                  </button>
+                </div>
+              )}
+              <PredictForm
+                fields={fields}
+                row={row}
+                rowIndex={session.selected}
+                dispatch={dispatch}
+                maxImportance={maxImportance}
+              />
+            </>
+          )}
+          {view === 'rows' && (
+            <RowsTable
+              fields={fields}
+              rows={session.rows}
+              selected={session.selected}
+              dispatch={dispatch}
+              theme={theme}
+            />
+          )}
+          {view === 'csv' && (
+            <CsvPaste
+              fieldNames={fields.map((f) => f.name)}
+              onRows={(text, replace) => {
+                const r = parseCsvRows(text, fields);
+                if (r.rows.length > 0) {
+                  dispatch({ type: replace ? 'replace-rows' : 'append-rows', rows: r.rows });
+                  setView(r.rows.length === 1 && session.rows.length <= 1 ? 'form' : 'rows');
+                }
+                return r;
+              }}
+            />
+          )}
+        </section>
+
+        <section className="m-card m-json" aria-label="Request body">
+          <header className="m-card-header">
+            <h3>
+              <label htmlFor="m-json-body">JSON body</label>
+            </h3>
+            <div className="m-card-actions">
+              <label className="m-inline">
+                <span className="muted small">Format</span>
+                <select
+                  aria-label="Body format"
+                  value={mode}
+                  onChange={(e) => props.onModeChange(e.target.value as BodyMode)}
+                >
+                  <option value="array">JSON array (spec)</option>
+                  <option value="envelope">{'{"data": [...]} (MindsDB)'}</option>
+                </select>
+              </label>
+            </div>
+          </header>
+          {props.flavor?.flavor === 'mindsdb' && props.autoMode === 'envelope' && (
+            <div className="m-note" role="note">
+              Connected to a MindsDB server{props.flavor.version ? ` (${props.flavor.version})` : ''}:
+              the body is sent in its <code>{'{"data": [...]}'}</code> form.
+            </div>
+          )}
+          <textarea
+            id="m-json-body"
+            className={`m-json-editor ${session.jsonError ? 'invalid' : ''}`}
+            spellCheck={false}
+            value={jsonText}
+            aria-invalid={session.jsonError ? true : undefined}
+            aria-describedby="m-json-status"
+            onChange={(e) => dispatch({ type: 'json', text: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+                e.preventDefault();
+                send();
+              }
+            }}
+          />
+          <div id="m-json-status" className="m-json-status" aria-live="polite">
+            {session.jsonError ? (
+              <span className="m-bad" role="alert" aria-label="JSON error">
+                {session.jsonError}
+              </span>
+            ) : (
+              <span className="muted small">
+                Valid · {built.rows.length.toLocaleString('en-US')} row
+                {built.rows.length === 1 ? '' : 's'} · edit here or in the form
+              </span>
+            )}
+          </div>
+          {session.unknownColumns.length > 0 && (
+            <div className="m-note warn">
+              Not model inputs (sent as they are; the server may refuse them):{' '}
+              {session.unknownColumns.join(', ')}
+            </div>
+          )}
+          <div className="m-send">
+            <button
+              className="btn primary"
+              disabled={blocked || props.sending}
+              onClick={send}
+              title="Send (Ctrl+Enter in the JSON editor)"
+            >
+              {props.sending ? 'Predicting…' : '▶ Send'}
+            </button>
+            <SendNotes built={built} jsonError={session.jsonError} />
+          </div>
+          {props.sendError && (
+            <div className="m-error" role="alert" aria-label="Prediction error">
+              {props.sendError.message}
+            </div>
+          )}
+        </section>
+      </div>
+
+      {props.result && inputs.target && (
+        <PredictResults
+          result={props.result}
+          target={inputs.target}
+          inputs={fields.map((f) => f.name)}
+          theme={theme}
+        />
+      )}
+    </div>
+  );
+}
+
+function SendNotes({
+  built,
+  jsonError,
+}: {
+  built: ReturnType<typeof buildPredictRows>;
+  jsonError: string | null;
+}) {
+  if (jsonError) return <span className="m-bad small">Fix the JSON to send.</span>;
+  if (built.errors.length > 0) {
+    const e = built.errors[0];
+    return (
+      <span className="m-bad small" role="alert">
+        {built.errors.length === 1 ? '1 invalid value' : `${built.errors.length} invalid values`}{' '}
+        (not sent): row {e.row + 1}, {e.column}: {e.message}
+      </span>
+    );
+  }
+  if (built.empties.length > 0) {
+    const cols = [...new Set(built.empties.map((e) => e.column))];
+    return (
+      <span className="muted small">
+        Empty inputs are sent as null: {cols.slice(0, 4).join(', ')}
+        {cols.length > 4 ? ` and ${cols.length - 4} more` : ''}
+      </span>
+    );
+  }
+  return null;
+}
+
+function CsvPaste({
+  fieldNames,
+  onRows,
+}: {
+  fieldNames: string[];
+  onRows(text: string, replace: boolean): ReturnType<typeof parseCsvRows>;
+}) {
+  const [text, setText] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const apply = (replace: boolean) => {
+    const r = onRows(text, replace);
+    const parts = [
+      r.rows.length === 0
+        ? 'No rows found.'
+        : `${replace ? 'Replaced with' : 'Added'} ${r.rows.length.toLocaleString('en-US')} row${r.rows.length === 1 ? '' : 's'}${r.hasHeader ? ' (header matched)' : ' (values in input order)'}.`,
+      r.ignoredColumns.length > 0 ? `Ignored columns: ${r.ignoredColumns.join(', ')}.` : '',
+      ...r.warnings,
+    ];
+    setMessage(parts.filter(Boolean).join(' '));
+    if (r.rows.length > 0) setText('');
+  };
+  return (
+    <div className="m-csv">
+      <label htmlFor="m-csv-text" className="muted small">
+        Paste CSV or spreadsheet rows. With a header, columns are matched by name; without, values
+        fill the inputs in order: {fieldNames.join(', ')}.
+      </label>
+      <textarea
+        id="m-csv-text"
+        aria-label="CSV rows"
+        className="m-csv-text"
+        spellCheck={false}
+        value={text}
+        placeholder={`${fieldNames.join(',')}\n…`}
+        onChange={(e) => setText(e.target.value)}
+      />
+      <div className="m-actions">
+        <button className="btn primary small" disabled={!text.trim()} onClick={() => apply(true)}>
+          Replace rows
+        </button>
+        <button className="btn small" disabled={!text.trim()} onClick={() => apply(false)}>
+          Add rows
+        </button>
+        {message && (
+          <span className="muted small" role="status">
+            {message}
+          </span>
+        )}
+      </div>
+    </div>
+  );
+}
