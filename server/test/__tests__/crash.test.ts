@@ -64,6 +64,62 @@ describe('kill -9 and restart', () => {
     await b.stop();
   });
 
+  it('during training: complete models answer after restart, the interrupted one says so', async () => {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    const a = await start(dir);
+    await a.sql('CREATE MODEL mindsdb.done FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price');
+    for (let i = 0; i < 600; i++) {
+      const r = await a.sql("SELECT status FROM mindsdb.models WHERE name = 'done'");
+      if (r.data[0][0] === 'complete') break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    const before = await a.sql("SELECT rental_price FROM mindsdb.done WHERE sqft = 823 AND location = 'good'");
+    // A training big enough to still be running when the process dies.
+    await a.sql(
+      'CREATE MODEL mindsdb.cut FROM example_db (SELECT t.* FROM demo_data.customer_churn t, range(30)) PREDICT Exited',
+    );
+    for (let i = 0; i < 100; i++) {
+      const r = await a.sql("SELECT status FROM mindsdb.models WHERE name = 'cut'");
+      if (r.data[0][0] === 'training') break;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    await a.kill9();
+
+    const b = await start(dir);
+    const after = await b.sql("SELECT rental_price FROM mindsdb.done WHERE sqft = 823 AND location = 'good'");
+    expect(after.data).toEqual(before.data);
+    const cut = await b.sql("SELECT status, error FROM mindsdb.models WHERE name = 'cut'");
+    expect(cut.data[0][0]).toBe('error');
+    expect(cut.data[0][1]).toMatch(/interrupted/);
+    const use = await b.sql("SELECT Exited FROM mindsdb.cut WHERE Age = 40");
+    expect(use.type).toBe('error');
+    expect(use.error_message).toMatch(/error/);
+    await b.stop();
+  });
+
+  it('during a file upload: the previous version of the file stays whole, no half table appears', async () => {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    const a = await start(dir);
+    const put = (body: string | Buffer) =>
+      fetch(`${a.url}/api/files/sales`, { method: 'PUT', headers: { 'content-type': 'text/csv' }, body });
+    expect((await put('id,amount\n1,10\n2,20\n')).status).toBe(200);
+    // A large upload, killed while the instance is receiving or loading it.
+    const big = Buffer.from('id,amount\n' + Array.from({ length: 1_500_000 }, (_, i) => `${i},${i % 97}`).join('\n'));
+    const pending = put(big).catch(() => 'connection lost');
+    await new Promise((r) => setTimeout(r, 300));
+    await a.kill9();
+    await pending;
+
+    const b = await start(dir);
+    const r = await b.sql('SELECT count(*), sum(amount) FROM files.sales');
+    expect(r.data).toEqual([[2, 30]]);
+    const leftovers = await b.sql("SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'files' AND table_name LIKE '__upload%'");
+    expect(leftovers.data).toEqual([[0]]);
+    await b.stop();
+  });
+
   it('shuts down cleanly on SIGTERM with exit code 0', async () => {
     const dir = tempDataDir();
     dirs.push(dir);
