@@ -30,7 +30,7 @@ import { EXAMPLES } from './examples';
 import { ShortcutSheet } from './ShortcutSheet';
 import { historyStore, tabStore, themeStore } from './stores';
 import { setView, useSqlInUrl, useUrlState } from './url-sync';
-import { ModelsPlaceholder, VIEWS } from './views';
+import { isModelsView, ModelsView, navViewId, VIEWS } from './views';
 import { useSqlRunner } from './use-sql-runner';
 import { useSplit } from './use-split';
 
@@ -136,8 +136,8 @@ export function App() {
           {VIEWS.map((v) => (
             <button
               key={v.id}
-              className={url.view === v.id ? 'active' : ''}
-              aria-current={url.view === v.id ? 'page' : undefined}
+              className={navViewId(url.view) === v.id ? 'active' : ''}
+              aria-current={navViewId(url.view) === v.id ? 'page' : undefined}
               onClick={() => setView(v.id)}
             >
               {v.label}
@@ -201,8 +201,8 @@ export function App() {
           )}
         </aside>
         <main className="main">
-          {url.view === 'models' ? (
-            <ModelsPlaceholder onOpenSql={() => setView('sql')} />
+          {isModelsView(url.view) ? (
+            <ModelsView url={url} theme={theme} onOpenSql={openSql} />
           ) : (
             <div
               className="workspace"

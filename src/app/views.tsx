@@ -1,9 +1,14 @@
 /**
- * Main views, chosen by URL state (`#view=<id>`). The SQL workspace is the default.
- * MODEL PAGE SLOT: `features/models` will provide the model page (create, predict, describe);
- * register it here as the `models` view, replacing the placeholder below.
+ * Main views, chosen by URL state (`#view=<id>`). The SQL workspace is the default. The models
+ * feature (lazy-loaded) serves `models` (list), `model` (`&project=&model=&tab=`) and
+ * `create-model` (`&db=&schema=&table=`).
  */
-import type { ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
+import { isModelsView, type ModelsNav } from '../features/models/nav';
+import type { UrlState } from './url-state';
+import { setView } from './url-sync';
+
+export { isModelsView };
 
 export interface ViewDef {
   id: string;
@@ -15,22 +20,44 @@ export const VIEWS: ViewDef[] = [
   { id: 'models', label: 'Models' },
 ];
 
-export function ModelsPlaceholder({ onOpenSql }: { onOpenSql(): void }): ReactNode {
-  return (
-    <section className="placeholder-view" aria-label="Models">
-      <h2>Models</h2>
-      <p className="muted">
-        The model page (create a model from a table, watch training, predict with a form, describe
-        the model) is coming here. Meanwhile, models can be created and queried from SQL:
-      </p>
-      <pre>{`CREATE MODEL mindsdb.home_rentals_model
-FROM example_db (SELECT * FROM demo_data.home_rentals)
-PREDICT rental_price;
+const ModelsRoute = lazy(() => import('../features/models/ModelsRoute'));
 
-SELECT status FROM mindsdb.models WHERE name = 'home_rentals_model';`}</pre>
-      <button className="btn primary" onClick={onOpenSql}>
-        Open the SQL editor
-      </button>
-    </section>
+/** The view the top bar highlights (a model page belongs to Models). */
+export function navViewId(view: string): string {
+  return isModelsView(view) ? 'models' : view;
+}
+
+/** The model pages: list, one model, create. */
+export function ModelsView({
+  url,
+  theme,
+  onOpenSql,
+}: {
+  url: UrlState;
+  theme: 'light' | 'dark';
+  onOpenSql(sql: string): void;
+}): ReactNode {
+  const nav = useMemo<ModelsNav>(
+    () => ({
+      openModel: (project, model, tab) =>
+        setView('model', { project, model, ...(tab && tab !== 'overview' ? { tab } : {}) }),
+      openCreate: (params = {}) =>
+        setView(
+          'create-model',
+          Object.fromEntries(Object.entries(params).filter(([, v]) => !!v)) as Record<
+            string,
+            string
+          >,
+        ),
+      openHome: () => setView('models'),
+      openSql: onOpenSql,
+    }),
+    [onOpenSql],
+  );
+  if (!isModelsView(url.view)) return null;
+  return (
+    <Suspense fallback={<div className="editor-loading">Loading…</div>}>
+      <ModelsRoute view={url.view} params={url.extra} theme={theme} nav={nav} />
+    </Suspense>
   );
 }
