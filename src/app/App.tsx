@@ -190,6 +190,10 @@ export function App() {
               onQuery={(sql) =>
                 openSql(sql, { run: true, title: /FROM\s+(\S+)/i.exec(sql)?.[1]?.split('.').pop() })
               }
+              onOpenModel={(project, model) => setView('model', { project, model })}
+              onCreateModel={({ db, schema, table }) =>
+                setView('create-model', { db, ...(schema ? { schema } : {}), table })
+              }
             />
           ) : (
             <HistoryPanel

@@ -3,7 +3,7 @@
  * and views. Children load when a node opens. Click a name to insert it at the editor's cursor.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { createContext, useContext, useState, type ReactNode } from 'react';
 import {
   databasesQueryOptions,
   modelsQueryOptions,
@@ -31,7 +31,19 @@ interface Props {
   onQuery(sql: string): void;
 }
 
-export function Explorer({ onInsert, onQuery }: Props) {
+/** Model actions the shell may offer: open a model's page, create a model from a table. */
+export interface ExplorerModelActions {
+  onOpenModel?(project: string, model: string): void;
+  onCreateModel?(table: { db: string; schema?: string; table: string }): void;
+}
+const ModelActions = createContext<ExplorerModelActions>({});
+
+export function Explorer({
+  onInsert,
+  onQuery,
+  onOpenModel,
+  onCreateModel,
+}: Props & ExplorerModelActions) {
   const qc = useQueryClient();
   const dbs = useQuery(databasesQueryOptions());
   return (
@@ -47,19 +59,21 @@ export function Explorer({ onInsert, onQuery }: Props) {
           ⟳
         </button>
       </div>
-      <div className="tree" role="tree" aria-label="Databases">
-        {dbs.isPending && <div className="tree-note">Loading databases…</div>}
-        {dbs.isError && (
-          <div className="tree-note error" role="alert">
-            Could not list databases: {dbs.error.message}
-          </div>
-        )}
-        {dbs.data?.length === 0 && <div className="tree-note">No databases.</div>}
-        {dbs.data &&
-          sortDatabases(dbs.data).map((d) => (
-            <DatabaseNode key={d.name} db={d} onInsert={onInsert} onQuery={onQuery} />
-          ))}
-      </div>
+      <ModelActions.Provider value={{ onOpenModel, onCreateModel }}>
+        <div className="tree" role="tree" aria-label="Databases">
+          {dbs.isPending && <div className="tree-note">Loading databases…</div>}
+          {dbs.isError && (
+            <div className="tree-note error" role="alert">
+              Could not list databases: {dbs.error.message}
+            </div>
+          )}
+          {dbs.data?.length === 0 && <div className="tree-note">No databases.</div>}
+          {dbs.data &&
+            sortDatabases(dbs.data).map((d) => (
+              <DatabaseNode key={d.name} db={d} onInsert={onInsert} onQuery={onQuery} />
+            ))}
+        </div>
+      </ModelActions.Provider>
     </div>
   );
 }
@@ -224,6 +238,7 @@ function TableNode({
 }: { table: TableInfo; level: number } & Props) {
   const [open, setOpen] = useState(false);
   const ref = tableRef(table);
+  const { onCreateModel } = useContext(ModelActions);
   return (
     <Node
       level={level}
@@ -235,14 +250,28 @@ function TableNode({
       title={`Insert ${ref}`}
       detail={table.kind === 'view' ? 'view' : undefined}
       actions={
-        <button
-          className="hover-action"
-          aria-label={`SELECT * FROM ${ref} LIMIT 100`}
-          title="SELECT * … LIMIT 100"
-          onClick={() => onQuery(selectStarSql(table))}
-        >
-          ▶
-        </button>
+        <>
+          {onCreateModel && (
+            <button
+              className="hover-action"
+              aria-label={`Create model from ${ref}`}
+              title="Create a model from this table"
+              onClick={() =>
+                onCreateModel({ db: table.db, schema: table.schema, table: table.name })
+              }
+            >
+              ✦
+            </button>
+          )}
+          <button
+            className="hover-action"
+            aria-label={`SELECT * FROM ${ref} LIMIT 100`}
+            title="SELECT * … LIMIT 100"
+            onClick={() => onQuery(selectStarSql(table))}
+          >
+            ▶
+          </button>
+        </>
       }
     >
       {open && <ColumnList table={table} level={level + 1} onInsert={onInsert} />}
@@ -298,6 +327,7 @@ function ColumnList({
 function ProjectChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props) {
   const tables = useQuery(tablesQueryOptions(db.name));
   const models = useQuery(modelsQueryOptions(db.name));
+  const { onOpenModel } = useContext(ModelActions);
   const list: ModelInfo[] = projectModels(db.name, models.data, tables.data ?? []);
   const views = (tables.data ?? []).filter((t) => t.kind === 'view' || t.kind === 'table');
   const pad = { paddingLeft: 34 };
@@ -332,16 +362,28 @@ function ProjectChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props
               }
               badge={<span className={`badge badge-${statusTone(m.status)}`}>{m.status}</span>}
               actions={
-                <button
-                  className="hover-action"
-                  aria-label={`DESCRIBE ${m.project}.${m.name}`}
-                  title="DESCRIBE"
-                  onClick={() =>
-                    onQuery(`DESCRIBE ${quoteIdent(m.project)}.${quoteIdent(m.name)};`)
-                  }
-                >
-                  ▶
-                </button>
+                <>
+                  {onOpenModel && (
+                    <button
+                      className="hover-action"
+                      aria-label={`Open model page of ${m.project}.${m.name}`}
+                      title="Open the model page (status, describe, predict)"
+                      onClick={() => onOpenModel(m.project, m.name)}
+                    >
+                      ◉
+                    </button>
+                  )}
+                  <button
+                    className="hover-action"
+                    aria-label={`DESCRIBE ${m.project}.${m.name}`}
+                    title="DESCRIBE"
+                    onClick={() =>
+                      onQuery(`DESCRIBE ${quoteIdent(m.project)}.${quoteIdent(m.name)};`)
+                    }
+                  >
+                    ▶
+                  </button>
+                </>
               }
             />
           ))

@@ -46,7 +46,9 @@ export function CreateModel({ initial, nav }: Props) {
   const qc = useQueryClient();
   const dbs = useQuery(databasesQueryOptions());
   const projects = useQuery(projectsQueryOptions());
-  const [sourceKind, setSourceKind] = useState<'table' | 'query'>(initial.query ? 'query' : 'table');
+  const [sourceKind, setSourceKind] = useState<'table' | 'query'>(
+    initial.query ? 'query' : 'table',
+  );
   const [db, setDb] = useState(initial.db ?? '');
   const [tableKey, setTableKey] = useState(
     initial.table ? `${initial.schema ?? ''}\u0000${initial.table}` : '',
@@ -62,7 +64,8 @@ export function CreateModel({ initial, nav }: Props) {
   const create = useMutation(modelStatementMutationOptions());
 
   const dataDbs = (dbs.data ?? []).filter((d) => d.type !== 'project' && d.type !== 'system');
-  const effectiveDb = db || dataDbs.find((d) => d.name === 'example_db')?.name || dataDbs[0]?.name || '';
+  const effectiveDb =
+    db || dataDbs.find((d) => d.name === 'example_db')?.name || dataDbs[0]?.name || '';
   const effectiveProject = project || projects.data?.[0] || 'mindsdb';
   const tables = useQuery({ ...tablesQueryOptions(effectiveDb), enabled: !!effectiveDb });
   const [schema, table] = tableKey ? tableKey.split('\u0000') : ['', ''];
@@ -148,8 +151,8 @@ export function CreateModel({ initial, nav }: Props) {
           </div>
           <h1>Create a model</h1>
           <p className="muted">
-            Pick the data and the column to predict. Training runs in the background; you can
-            watch it here.
+            Pick the data and the column to predict. Training runs in the background; you can watch
+            it here.
           </p>
         </div>
       </header>
@@ -157,10 +160,18 @@ export function CreateModel({ initial, nav }: Props) {
       <div className="m-create-grid">
         <Card title="1. Training data" label="Training data">
           <div className="segmented" role="tablist" aria-label="Source kind">
-            <button role="tab" aria-selected={sourceKind === 'table'} onClick={() => setSourceKind('table')}>
+            <button
+              role="tab"
+              aria-selected={sourceKind === 'table'}
+              onClick={() => setSourceKind('table')}
+            >
               Table
             </button>
-            <button role="tab" aria-selected={sourceKind === 'query'} onClick={() => setSourceKind('query')}>
+            <button
+              role="tab"
+              aria-selected={sourceKind === 'query'}
+              onClick={() => setSourceKind('query')}
+            >
               Query
             </button>
           </div>
@@ -187,12 +198,19 @@ export function CreateModel({ initial, nav }: Props) {
             {sourceKind === 'table' ? (
               <label>
                 <span>Table</span>
-                <select aria-label="Table" value={tableKey} onChange={(e) => pickTable(e.target.value)}>
+                <select
+                  aria-label="Table"
+                  value={tableKey}
+                  onChange={(e) => pickTable(e.target.value)}
+                >
                   <option value="">{tables.isPending ? 'Loading…' : '— choose a table —'}</option>
                   {tables.data
                     ?.filter((t) => t.kind === 'table' || t.kind === 'view')
                     .map((t) => (
-                      <option key={`${t.schema ?? ''}.${t.name}`} value={`${t.schema ?? ''}\u0000${t.name}`}>
+                      <option
+                        key={`${t.schema ?? ''}.${t.name}`}
+                        value={`${t.schema ?? ''}\u0000${t.name}`}
+                      >
                         {t.schema ? `${t.schema}.${t.name}` : t.name}
                       </option>
                     ))}
@@ -223,7 +241,11 @@ export function CreateModel({ initial, nav }: Props) {
           <div className="m-form-rows">
             <label>
               <span>Target column</span>
-              <select aria-label="Target column" value={target} onChange={(e) => setTarget(e.target.value)}>
+              <select
+                aria-label="Target column"
+                value={target}
+                onChange={(e) => setTarget(e.target.value)}
+              >
                 <option value="">
                   {columns ? '— choose the column to predict —' : 'Choose the data first'}
                 </option>
@@ -246,7 +268,11 @@ export function CreateModel({ initial, nav }: Props) {
             </label>
             <label>
               <span>Project</span>
-              <select aria-label="Project" value={effectiveProject} onChange={(e) => setProject(e.target.value)}>
+              <select
+                aria-label="Project"
+                value={effectiveProject}
+                onChange={(e) => setProject(e.target.value)}
+              >
                 {(projects.data ?? [effectiveProject]).map((p) => (
                   <option key={p} value={p}>
                     {p}
@@ -275,14 +301,18 @@ export function CreateModel({ initial, nav }: Props) {
                   aria-label={`USING key ${i + 1}`}
                   placeholder="key"
                   value={u.key}
-                  onChange={(e) => setUsing(using.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))}
+                  onChange={(e) =>
+                    setUsing(using.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))
+                  }
                 />
                 <span>=</span>
                 <input
                   aria-label={`USING value ${i + 1}`}
                   placeholder="value"
                   value={u.value}
-                  onChange={(e) => setUsing(using.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
+                  onChange={(e) =>
+                    setUsing(using.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))
+                  }
                 />
                 <button
                   className="icon-btn"
@@ -294,7 +324,10 @@ export function CreateModel({ initial, nav }: Props) {
                 {err(`using.${i}`)}
               </div>
             ))}
-            <button className="btn small" onClick={() => setUsing([...using, { key: '', value: '' }])}>
+            <button
+              className="btn small"
+              onClick={() => setUsing([...using, { key: '', value: '' }])}
+            >
               + Option
             </button>
           </details>

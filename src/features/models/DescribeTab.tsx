@@ -77,7 +77,12 @@ export function DescribeTab({ project, model, theme }: Props) {
 
       <div className="m-accuracies" aria-label="Accuracies" role="list">
         {Object.entries(row?.accuracies ?? {}).map(([k, v]) => (
-          <div className="m-metric" role="listitem" key={k} aria-label={`${metricLabel(k)} ${formatMetric(v)}`}>
+          <div
+            className="m-metric"
+            role="listitem"
+            key={k}
+            aria-label={`${metricLabel(k)} ${formatMetric(v)}`}
+          >
             <div className="m-metric-label">{metricLabel(k)}</div>
             <div className="m-metric-value">{formatMetric(v)}</div>
             <div className="m-metric-key muted small">{k}</div>
@@ -93,7 +98,9 @@ export function DescribeTab({ project, model, theme }: Props) {
       <Card
         title="Which inputs matter"
         label="Column importances"
-        actions={<span className="muted small">permutation importance, higher = more influence</span>}
+        actions={
+          <span className="muted small">permutation importance, higher = more influence</span>
+        }
       >
         <figure
           className="m-chart"

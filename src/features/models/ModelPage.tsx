@@ -57,7 +57,9 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
           </div>
           <h1>
             {model}
-            {active && <StatusBadge status={active.status} label={`Model status: ${active.status}`} />}
+            {active && (
+              <StatusBadge status={active.status} label={`Model status: ${active.status}`} />
+            )}
           </h1>
           {active && (
             <p className="muted m-subtitle">
@@ -199,8 +201,8 @@ export function NotReady({
           <strong>Training failed.</strong> {active.error ?? 'The server gave no reason.'}
         </div>
         <p className="muted">
-          Fix the cause (often the training query or the target column) and retrain, or create
-          the model again with other settings.
+          Fix the cause (often the training query or the target column) and retrain, or create the
+          model again with other settings.
         </p>
         <div className="m-actions">
           <button className="btn" onClick={() => nav.openModel(project, model, 'overview')}>

@@ -78,7 +78,10 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
           )}
           {active.status === 'complete' && (
             <div className="m-actions">
-              <button className="btn small" onClick={() => nav.openModel(project, model, 'describe')}>
+              <button
+                className="btn small"
+                onClick={() => nav.openModel(project, model, 'describe')}
+              >
                 Describe →
               </button>
               <button

@@ -1,12 +1,6 @@
 /** The one-row predict form: a typed field per model input, with an explicit null toggle. */
 import type { Dispatch } from 'react';
-import {
-  cellToJson,
-  isEmptyCell,
-  type Cell,
-  type FormField,
-  type FormRow,
-} from './predict-form';
+import { cellToJson, isEmptyCell, type Cell, type FormField, type FormRow } from './predict-form';
 import type { PredictAction } from './predict-session';
 
 interface Props {
@@ -58,11 +52,19 @@ export function PredictForm({ fields, row, rowIndex, dispatch, maxImportance }: 
             </div>
             <div className="m-field-input">
               {f.kind === 'choice' ? (
-                <ChoiceInput id={id} field={f} cell={cell} disabled={isNull} onChange={(v) => set(f.name, v)} />
+                <ChoiceInput
+                  id={id}
+                  field={f}
+                  cell={cell}
+                  disabled={isNull}
+                  onChange={(v) => set(f.name, v)}
+                />
               ) : (
                 <input
                   id={id}
-                  type={f.kind === 'date' ? 'date' : f.kind === 'datetime' ? 'datetime-local' : 'text'}
+                  type={
+                    f.kind === 'date' ? 'date' : f.kind === 'datetime' ? 'datetime-local' : 'text'
+                  }
                   inputMode={f.kind === 'number' ? 'decimal' : undefined}
                   value={
                     isNull || cell === undefined
@@ -71,7 +73,9 @@ export function PredictForm({ fields, row, rowIndex, dispatch, maxImportance }: 
                         ? toDatetimeLocal(String(cell))
                         : String(cell)
                   }
-                  placeholder={isNull ? 'null' : f.kind === 'number' ? (f.integer ? 'integer' : 'number') : ''}
+                  placeholder={
+                    isNull ? 'null' : f.kind === 'number' ? (f.integer ? 'integer' : 'number') : ''
+                  }
                   disabled={isNull}
                   aria-invalid={check.error ? true : undefined}
                   aria-describedby={`${id}-hint`}
@@ -124,7 +128,9 @@ function ChoiceInput({
       id={id}
       value={index < 0 ? '' : String(index)}
       disabled={disabled}
-      onChange={(e) => onChange(e.target.value === '' ? undefined : options[Number(e.target.value)])}
+      onChange={(e) =>
+        onChange(e.target.value === '' ? undefined : options[Number(e.target.value)])
+      }
     >
       <option value="">— empty (null) —</option>
       {options.map((o, i) => (

@@ -60,7 +60,11 @@ export function PredictResults({ result, target, inputs, theme }: Props) {
       actions={
         <>
           <span className="muted small">{Math.round(result.elapsedMs)} ms</span>
-          <CopyButton text={curlSnippet(sent)} label="Copy as curl" title="The exact request, as curl" />
+          <CopyButton
+            text={curlSnippet(sent)}
+            label="Copy as curl"
+            title="The exact request, as curl"
+          />
           <CopyButton
             text={fetchSnippet(sent)}
             label="Copy as fetch"
@@ -91,7 +95,10 @@ function Headline({ view, target }: { view: PredictionView; target: string }) {
       </div>
       {view.lower !== null && view.upper !== null && (
         <div aria-label="Prediction interval">
-          <div className="muted small">Interval{view.confidence !== null ? ` (${Math.round(view.confidence * 100)}% confidence)` : ''}</div>
+          <div className="muted small">
+            Interval
+            {view.confidence !== null ? ` (${Math.round(view.confidence * 100)}% confidence)` : ''}
+          </div>
           <div className="m-mid">
             {formatNumber(view.lower)} – {formatNumber(view.upper)}
           </div>
@@ -120,7 +127,9 @@ function Headline({ view, target }: { view: PredictionView; target: string }) {
       {view.anomaly !== null && (
         <div>
           <div className="muted small">Anomaly</div>
-          <div className={`m-mid ${view.anomaly ? 'm-bad' : ''}`}>{view.anomaly ? 'yes' : 'no'}</div>
+          <div className={`m-mid ${view.anomaly ? 'm-bad' : ''}`}>
+            {view.anomaly ? 'yes' : 'no'}
+          </div>
         </div>
       )}
     </div>
@@ -154,7 +163,13 @@ function IntervalChart({
             type="category"
             stroke={c.text}
             tick={{ fill: c.text, fontSize: 11 }}
-            label={{ value: 'row', position: 'insideBottomRight', offset: -2, fill: c.text, fontSize: 11 }}
+            label={{
+              value: 'row',
+              position: 'insideBottomRight',
+              offset: -2,
+              fill: c.text,
+              fontSize: 11,
+            }}
           />
           <YAxis
             stroke={c.text}
@@ -215,7 +230,13 @@ function ProbabilityChart({
             tick={{ fill: c.text, fontSize: 11 }}
             tickFormatter={(v: number) => `${Math.round(v * 100)}%`}
           />
-          <YAxis type="category" dataKey="row" stroke={c.text} tick={{ fill: c.text, fontSize: 11 }} width={40} />
+          <YAxis
+            type="category"
+            dataKey="row"
+            stroke={c.text}
+            tick={{ fill: c.text, fontSize: 11 }}
+            width={40}
+          />
           <Tooltip formatter={(v) => `${(Number(v) * 100).toFixed(1)}%`} />
           <Legend />
           {classes.map((k, i) => (
@@ -250,7 +271,13 @@ function ResultGrid({
   const columnDefs = useMemo<ColDef<PredictionView>[]>(() => {
     const num = (v: unknown) => formatNumber(v);
     const cols: ColDef<PredictionView>[] = [
-      { colId: 'row', headerName: '#', valueGetter: (p) => (p.data?.index ?? 0) + 1, width: 64, pinned: 'left' },
+      {
+        colId: 'row',
+        headerName: '#',
+        valueGetter: (p) => (p.data?.index ?? 0) + 1,
+        width: 64,
+        pinned: 'left',
+      },
       {
         colId: 'prediction',
         headerName: target,
@@ -269,8 +296,18 @@ function ResultGrid({
     ];
     if (views.some((v) => v.lower !== null)) {
       cols.push(
-        { colId: 'lower', headerName: `${target}_min`, valueGetter: (p) => p.data?.lower, valueFormatter: (p) => num(p.value) },
-        { colId: 'upper', headerName: `${target}_max`, valueGetter: (p) => p.data?.upper, valueFormatter: (p) => num(p.value) },
+        {
+          colId: 'lower',
+          headerName: `${target}_min`,
+          valueGetter: (p) => p.data?.lower,
+          valueFormatter: (p) => num(p.value),
+        },
+        {
+          colId: 'upper',
+          headerName: `${target}_max`,
+          valueGetter: (p) => p.data?.upper,
+          valueFormatter: (p) => num(p.value),
+        },
       );
     }
     for (const k of classes) {
@@ -278,7 +315,8 @@ function ResultGrid({
         colId: `p_${k}`,
         headerName: `P(${k})`,
         valueGetter: (p) => p.data?.probabilities[k] ?? null,
-        valueFormatter: (p) => (typeof p.value === 'number' ? `${(p.value * 100).toFixed(1)}%` : '—'),
+        valueFormatter: (p) =>
+          typeof p.value === 'number' ? `${(p.value * 100).toFixed(1)}%` : '—',
         width: 100,
       });
     }
@@ -286,7 +324,8 @@ function ResultGrid({
       colId: 'anomaly',
       headerName: 'anomaly',
       valueGetter: (p) => p.data?.anomaly,
-      valueFormatter: (p) => (p.value === null || p.value === undefined ? '—' : p.value ? 'yes' : 'no'),
+      valueFormatter: (p) =>
+        p.value === null || p.value === undefined ? '—' : p.value ? 'yes' : 'no',
       width: 100,
     });
     for (const i of inputs) {
@@ -294,7 +333,8 @@ function ResultGrid({
         colId: `in_${i}`,
         headerName: i,
         valueGetter: (p) => p.data?.inputs[i],
-        valueFormatter: (p) => (p.value === null || p.value === undefined ? 'null' : String(p.value)),
+        valueFormatter: (p) =>
+          p.value === null || p.value === undefined ? 'null' : String(p.value),
         cellClassRules: { 'cell-null': (p) => p.value === null || p.value === undefined },
         headerClass: 'm-input-header',
       });

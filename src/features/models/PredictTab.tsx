@@ -181,8 +181,9 @@ export function PredictTab(props: Props) {
           </header>
           {props.flavor?.flavor === 'mindsdb' && props.autoMode === 'envelope' && (
             <div className="m-note" role="note">
-              Connected to a MindsDB server{props.flavor.version ? ` (${props.flavor.version})` : ''}:
-              the body is sent in its <code>{'{"data": [...]}'}</code> form.
+              Connected to a MindsDB server
+              {props.flavor.version ? ` (${props.flavor.version})` : ''}: the body is sent in its{' '}
+              <code>{'{"data": [...]}'}</code> form.
             </div>
           )}
           <textarea

@@ -56,7 +56,12 @@ export function RowsTable({ fields, rows, selected, dispatch, theme }: Props) {
         valueSetter: (p: ValueSetterParams<FormRow>) => {
           const index = p.node?.rowIndex ?? -1;
           if (index >= 0)
-            dispatch({ type: 'cell', row: index, column: f.name, value: parseTyped(f, p.newValue) });
+            dispatch({
+              type: 'cell',
+              row: index,
+              column: f.name,
+              value: parseTyped(f, p.newValue),
+            });
           return false;
         },
         ...(f.kind === 'choice'

@@ -101,7 +101,11 @@ export function WhatIfTab({ project, model, theme, inputs, session, mode, onEdit
         <div className="m-sweep-controls">
           <label>
             <span>Input</span>
-            <select aria-label="Input to sweep" value={column} onChange={(e) => setColumn(e.target.value)}>
+            <select
+              aria-label="Input to sweep"
+              value={column}
+              onChange={(e) => setColumn(e.target.value)}
+            >
               {byImportance.map((f) => (
                 <option key={f.name} value={f.name}>
                   {f.name}
@@ -129,7 +133,12 @@ export function WhatIfTab({ project, model, theme, inputs, session, mode, onEdit
           </label>
           <label>
             <span>Steps</span>
-            <input aria-label="Steps" inputMode="numeric" value={steps} onChange={(e) => setSteps(e.target.value)} />
+            <input
+              aria-label="Steps"
+              inputMode="numeric"
+              value={steps}
+              onChange={(e) => setSteps(e.target.value)}
+            />
           </label>
           <button
             className="btn primary"
@@ -175,7 +184,11 @@ export function WhatIfTab({ project, model, theme, inputs, session, mode, onEdit
           actions={
             sweep.data && (
               <CopyButton
-                text={curlSnippet({ method: 'POST', url: sweep.data.url, body: sweep.data.bodyText })}
+                text={curlSnippet({
+                  method: 'POST',
+                  url: sweep.data.url,
+                  body: sweep.data.bodyText,
+                })}
                 label="Copy as curl"
               />
             )
@@ -188,7 +201,10 @@ export function WhatIfTab({ project, model, theme, inputs, session, mode, onEdit
             style={{ height: 340 }}
           >
             <ResponsiveContainer width="100%" height="100%">
-              <ComposedChart data={series.points} margin={{ top: 10, right: 24, bottom: 20, left: 8 }}>
+              <ComposedChart
+                data={series.points}
+                margin={{ top: 10, right: 24, bottom: 20, left: 8 }}
+              >
                 <CartesianGrid stroke={c.grid} />
                 <XAxis
                   dataKey="x"
@@ -197,7 +213,13 @@ export function WhatIfTab({ project, model, theme, inputs, session, mode, onEdit
                   stroke={c.text}
                   tick={{ fill: c.text, fontSize: 11 }}
                   tickFormatter={(v: number) => formatNumber(v)}
-                  label={{ value: ran.column, position: 'insideBottom', offset: -12, fill: c.text, fontSize: 12 }}
+                  label={{
+                    value: ran.column,
+                    position: 'insideBottom',
+                    offset: -12,
+                    fill: c.text,
+                    fontSize: 12,
+                  }}
                 />
                 <YAxis
                   stroke={c.text}
@@ -211,9 +233,12 @@ export function WhatIfTab({ project, model, theme, inputs, session, mode, onEdit
                 <Tooltip
                   labelFormatter={(v) => `${ran.column} = ${formatNumber(v)}`}
                   formatter={(v, name) => {
-                    if (Array.isArray(v)) return [`${formatNumber(v[0])} – ${formatNumber(v[1])}`, name];
+                    if (Array.isArray(v))
+                      return [`${formatNumber(v[0])} – ${formatNumber(v[1])}`, name];
                     return [
-                      series.classes.length > 0 ? `${(Number(v) * 100).toFixed(1)}%` : formatNumber(v),
+                      series.classes.length > 0
+                        ? `${(Number(v) * 100).toFixed(1)}%`
+                        : formatNumber(v),
                       name,
                     ];
                   }}

@@ -72,6 +72,8 @@ describe('predict session', () => {
 
   it('formats the MindsDB envelope when that mode is used', () => {
     const s = initialSession();
-    expect(JSON.parse(shownJson(s, fields, 'envelope'))).toEqual({ data: [{ sqft: null, location: null }] });
+    expect(JSON.parse(shownJson(s, fields, 'envelope'))).toEqual({
+      data: [{ sqft: null, location: null }],
+    });
   });
 });

@@ -67,7 +67,15 @@ export function ConfirmDialog({
   );
 }
 
-export function CopyButton({ text, label, title }: { text: string; label: string; title?: string }) {
+export function CopyButton({
+  text,
+  label,
+  title,
+}: {
+  text: string;
+  label: string;
+  title?: string;
+}) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -117,7 +125,8 @@ export function Card({
 }
 
 export function formatNumber(v: unknown, digits = 4): string {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return v === null || v === undefined ? '—' : String(v);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    return v === null || v === undefined ? '—' : String(v);
   if (Number.isInteger(v)) return v.toLocaleString('en-US');
   const abs = Math.abs(v);
   return v.toLocaleString('en-US', {
