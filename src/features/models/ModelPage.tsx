@@ -12,7 +12,7 @@ import { modelVersionsQueryOptions } from '../../api/models-versions';
 import { DescribeTab } from './DescribeTab';
 import { MODEL_TABS, type ModelTab, type ModelsNav } from './nav';
 import { OverviewTab } from './OverviewTab';
-import type { BodyMode } from './predict-form';
+import { rowFromRecord, type BodyMode } from './predict-form';
 import { initialSession, predictReducer } from './predict-session';
 import { PredictTab } from './PredictTab';
 import { StatusBadge } from './ui';
@@ -39,6 +39,21 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
   const [session, dispatch] = useReducer(predictReducer(inputs.fields), undefined, () =>
     initialSession(),
   );
+  // Start the form from a real training row (once it is known) so Send works right away.
+  const [prefilledFrom, setPrefilledFrom] = useState<unknown>(null);
+  if (inputs.example && inputs.fields.length > 0 && prefilledFrom !== inputs.example) {
+    setPrefilledFrom(inputs.example);
+    const first = session.rows[0];
+    const pristine =
+      session.rows.length === 1 && Object.keys(first.cells).length === 0 && !session.jsonText;
+    if (pristine) {
+      dispatch({
+        type: 'set-row',
+        row: 0,
+        value: rowFromRecord(inputs.fields, inputs.example, first.id),
+      });
+    }
+  }
   const predictM = useMutation(predictMutationOptions());
   const [result, setResult] = useState<PredictResult | null>(null);
 

@@ -89,6 +89,21 @@ export function PredictTab(props: Props) {
                   Fill with a training example
                 </button>
               )}
+              {view === 'form' && (
+                <button
+                  className="btn small"
+                  onClick={() =>
+                    dispatch({
+                      type: 'set-row',
+                      row: session.selected,
+                      value: { ...row, cells: {} },
+                    })
+                  }
+                  title="Empty every field of this row"
+                >
+                  Clear
+                </button>
+              )}
               {view !== 'csv' && (
                 <button className="btn small" onClick={() => dispatch({ type: 'add-row' })}>
                   + Row

@@ -92,8 +92,12 @@ describe('form rows -> JSON body', () => {
     const rows = [{ sqft: 1 }];
     expect(buildPredictBody(rows, 'array')).toEqual([{ sqft: 1 }]);
     expect(buildPredictBody(rows, 'envelope')).toEqual({ data: [{ sqft: 1 }] });
-    expect(formatPredictBody(rows, 'array')).toBe('[\n  {"sqft": 1}\n]');
-    expect(formatPredictBody(rows, 'envelope')).toBe('{"data": [\n  {"sqft": 1}\n]}');
+    expect(formatPredictBody(rows, 'array')).toBe('[\n  {\n    "sqft": 1\n  }\n]');
+    expect(formatPredictBody(rows, 'envelope')).toBe('{"data": [\n  {\n    "sqft": 1\n  }\n]}');
+    const many = [1, 2, 3, 4].map((sqft) => ({ sqft }));
+    expect(formatPredictBody(many, 'array')).toBe(
+      '[\n  {"sqft": 1},\n  {"sqft": 2},\n  {"sqft": 3},\n  {"sqft": 4}\n]',
+    );
     expect(JSON.parse(formatPredictBody([{ a: 'x"y', b: null }], 'array'))).toEqual([
       { a: 'x"y', b: null },
     ]);

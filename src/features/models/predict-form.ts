@@ -190,8 +190,15 @@ function formatRowObject(o: Record<string, unknown>): string {
   return `{${parts.join(', ')}}`;
 }
 
-/** The body as the JSON editor shows it: one row object per line. */
+/** Up to this many rows, the editor shows one key per line; beyond, one row per line. */
+export const PRETTY_ROWS = 3;
+
+/** The body as the JSON editor shows it (readable for a few rows, compact for many). */
 export function formatPredictBody(rows: Record<string, unknown>[], mode: BodyMode): string {
+  if (rows.length <= PRETTY_ROWS) {
+    const text = JSON.stringify(rows, null, 2);
+    return mode === 'envelope' ? `{"data": ${text}}` : text;
+  }
   const inner =
     rows.length === 0 ? '' : `\n${rows.map((r) => `  ${formatRowObject(r)}`).join(',\n')}\n`;
   const arr = `[${inner}]`;

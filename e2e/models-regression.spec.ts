@@ -1,0 +1,115 @@
+/**
+ * Model journey on a regression: create home_rentals' model from the explorer through the form,
+ * watch it train, read the description, predict through the form and the JSON body, sweep an input.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { openApp } from './helpers';
+
+const MODEL = 'e2e_rentals_model';
+const INPUTS = [
+  'number_of_rooms',
+  'number_of_bathrooms',
+  'sqft',
+  'location',
+  'days_on_market',
+  'initial_price',
+  'neighborhood',
+];
+
+function field(page: Page, name: string) {
+  return page.getByRole('group', { name: 'Model inputs' }).getByLabel(name, { exact: true });
+}
+
+test('create a regression model from a table, describe it, predict and sweep', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openApp(page);
+
+  // Explorer: "create model from this table".
+  const tree = page.getByRole('tree', { name: 'Databases' });
+  await tree.getByRole('button', { name: 'Expand example_db' }).click();
+  await tree.getByRole('button', { name: 'Expand demo_data' }).click();
+  const table = tree.getByRole('treeitem', { name: 'home_rentals' });
+  await table.locator('.tree-row').first().hover();
+  await table
+    .getByRole('button', { name: 'Create model from example_db.demo_data.home_rentals' })
+    .click();
+
+  // The form: source preselected, pick the target (typed), name it; the SQL is shown.
+  await expect(page.getByRole('heading', { name: 'Create a model' })).toBeVisible();
+  await expect(page.getByLabel('Table')).toHaveValue('demo_data\u0000home_rentals');
+  await page.getByLabel('Target column').selectOption('rental_price');
+  await expect(page.getByText('Numeric: a regression')).toBeVisible();
+  await page.getByLabel('Model name').fill(MODEL);
+  await expect(page.getByLabel('SQL to run')).toHaveText(
+    `CREATE MODEL mindsdb.${MODEL}\nFROM example_db\n  (SELECT * FROM demo_data.home_rentals)\nPREDICT rental_price;`,
+  );
+  await page.getByRole('button', { name: 'Train model' }).click();
+
+  // Live status, then the Describe tab opens by itself.
+  await expect(page.getByRole('status', { name: 'Training status' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Describe' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+    { timeout: 60_000 },
+  );
+  await expect(page.getByLabel('Model status: complete')).toBeVisible();
+
+  // One importance bar per input, and the r2 accuracy.
+  const chart = page.getByRole('img', { name: /^Column importances chart/ });
+  await expect(chart.locator('.recharts-bar-rectangle')).toHaveCount(INPUTS.length);
+  for (const input of INPUTS) await expect(chart).toHaveAccessibleName(new RegExp(input));
+  const r2 = page.getByRole('listitem', { name: /^R² score 0\.9\d*/ });
+  await expect(r2).toContainText('r2_score');
+  await expect(page.getByRole('table', { name: 'Candidate models' })).toContainText('selected');
+  await expect(
+    page.getByRole('list', { name: 'Pipeline steps' }).getByRole('listitem'),
+  ).not.toHaveCount(0);
+
+  // Predict one row through the form (it starts from a training example).
+  await page.getByRole('tab', { name: 'Predict' }).click();
+  await expect(field(page, 'sqft')).not.toHaveValue('');
+  await field(page, 'sqft').fill('823');
+  await field(page, 'location').selectOption({ label: 'good' });
+  await page.getByLabel('days_on_market is null').check();
+  const body = page.getByLabel('JSON body');
+  await expect(body).toHaveValue(/"sqft": 823/);
+  await expect(body).toHaveValue(/"days_on_market": null/);
+  await page.getByRole('button', { name: /Send/ }).click();
+  const headline = page.getByRole('status', { name: 'Predicted value' });
+  await expect(headline).toContainText('Predicted rental_price');
+  await expect(headline.getByLabel('Prediction interval')).toContainText(/[\d,.]+ – [\d,.]+/);
+  await expect(
+    page.getByRole('img', { name: /Prediction intervals chart of 1 rows/ }),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy as curl' })).toBeVisible();
+
+  // Edit the JSON: the form follows. Invalid JSON is marked and Send disabled.
+  await body.fill('[{"sqft": 500, "location": "great", "initial_price": 2000}]');
+  await expect(field(page, 'sqft')).toHaveValue('500');
+  await expect(field(page, 'location')).toHaveValue(/\d+/);
+  await expect(field(page, 'location').locator('option:checked')).toHaveText('great');
+  await expect(field(page, 'neighborhood')).toHaveValue('');
+  await body.fill('[{"sqft": 500,');
+  await expect(page.getByRole('alert', { name: 'JSON error' })).toContainText('Invalid JSON');
+  await expect(page.getByRole('button', { name: /Send/ })).toBeDisabled();
+  // Fixing it through the form rewrites the JSON; text in a number field is marked, not sent.
+  await field(page, 'sqft').fill('8x3');
+  await expect(field(page, 'sqft')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('button', { name: /Send/ })).toBeDisabled();
+  await field(page, 'sqft').fill('650');
+  await expect(body).toHaveValue(/"sqft": 650/);
+  await expect(page.getByRole('button', { name: /Send/ })).toBeEnabled();
+
+  // What-if: sweep sqft in one batch and chart it with its band.
+  await page.getByRole('tab', { name: 'What-if' }).click();
+  await page.getByLabel('Input to sweep').selectOption('sqft');
+  await expect(page.getByLabel('From')).toHaveValue(/^\d+$/);
+  await page.getByLabel('Steps').fill('40');
+  await page.getByRole('button', { name: /Run sweep/ }).click();
+  const sweep = page.getByRole('img', {
+    name: 'What-if chart: rental_price for 40 values of sqft',
+  });
+  await expect(sweep).toBeVisible();
+  await expect(sweep.locator('.recharts-area-area')).toHaveCount(1);
+  await expect(sweep.locator('.recharts-line-curve')).toHaveCount(1);
+});
