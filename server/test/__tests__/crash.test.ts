@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../harness';
 import { spawnInstance, type InstanceProcess } from '../process';
@@ -105,18 +106,30 @@ describe('kill -9 and restart', () => {
     const put = (body: string) =>
       fetch(`${a.url}/api/files/sales`, { method: 'PUT', headers: { 'content-type': 'text/csv' }, body });
     expect((await put('id,amount\n1,10\n2,20\n')).status).toBe(200);
-    // A large upload, killed while the instance is receiving or loading it.
-    const big = 'id,amount\n' + Array.from({ length: 1_500_000 }, (_, i) => `${i},${i % 97}`).join('\n');
-    const pending = put(big).catch(() => 'connection lost');
+    // A large upload, killed while the instance is receiving it: the request is sent with a
+    // Content-Length of the whole file but only its first half is written before the kill.
+    const big = Buffer.from('id,amount\n' + Array.from({ length: 1_500_000 }, (_, i) => `${i},${i % 97}`).join('\n'));
+    const u = new URL(a.url);
+    const req = http.request({
+      host: u.hostname,
+      port: u.port,
+      method: 'PUT',
+      path: '/api/files/sales',
+      headers: { 'content-type': 'text/csv', 'content-length': String(big.length) },
+    });
+    req.on('error', () => undefined);
+    await new Promise<void>((r) => req.write(big.subarray(0, big.length >> 1), () => r()));
     await new Promise((r) => setTimeout(r, 300));
     await a.kill9();
-    await pending;
+    req.destroy();
 
     const b = await start(dir);
     const r = await b.sql('SELECT count(*), sum(amount) FROM files.sales');
     expect(r.data).toEqual([[2, 30]]);
     const leftovers = await b.sql("SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'files' AND table_name LIKE '__upload%'");
     expect(leftovers.data).toEqual([[0]]);
+    const uploads = `${dir}/uploads`;
+    expect(fs.existsSync(uploads) ? fs.readdirSync(uploads) : []).toEqual([]);
     await b.stop();
   });
 
