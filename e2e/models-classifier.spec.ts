@@ -14,8 +14,11 @@ test('a churn classifier shows class probabilities', async ({ page }) => {
     .click();
   await page.getByRole('button', { name: '+ New model' }).click();
 
-  await page.getByLabel('Database').selectOption('example_db');
-  await page.getByLabel('Table').selectOption({ label: 'demo_data.customer_churn' });
+  const data = page.getByRole('region', { name: 'Training data' });
+  await data.getByLabel('Database', { exact: true }).selectOption('example_db');
+  await data
+    .getByLabel('Table', { exact: true })
+    .selectOption({ label: 'demo_data.customer_churn' });
   await page.getByLabel('Target column').selectOption('Exited');
   await page.getByLabel('Model name').fill('e2e_churn_model');
   await page.getByRole('button', { name: 'Train model' }).click();

@@ -103,8 +103,8 @@ test('create a regression model from a table, describe it, predict and sweep', a
   // What-if: sweep sqft in one batch and chart it with its band.
   await page.getByRole('tab', { name: 'What-if' }).click();
   await page.getByLabel('Input to sweep').selectOption('sqft');
-  await expect(page.getByLabel('From')).toHaveValue(/^\d+$/);
-  await page.getByLabel('Steps').fill('40');
+  await expect(page.getByLabel('From', { exact: true })).toHaveValue(/^\d+$/);
+  await page.getByLabel('Steps', { exact: true }).fill('40');
   await page.getByRole('button', { name: /Run sweep/ }).click();
   const sweep = page.getByRole('img', {
     name: 'What-if chart: rental_price for 40 values of sqft',

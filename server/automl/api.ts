@@ -113,11 +113,38 @@ export interface ModelArtifact {
   y_scale: { mean: number; std: number } | null;
   /** One encoder per input column, in `description.inputs` order. */
   encoders: ColumnEncoder[];
-  model: { gbm: SerializedGBM | null; linear: SerializedLinear | null };
-  calibration: { halfWidth: number | null; classes: ClassCalibration | null };
+  model: {
+    gbm: SerializedGBM | null;
+    linear: SerializedLinear | null;
+    /**
+     * Trees trained without `column` (the dominant input), which score the rows where it is
+     * missing instead of the main model. Optional: older models have none.
+     */
+    reduced?: { column: string; gbm: SerializedGBM };
+  };
+  calibration: {
+    halfWidth: number | null;
+    classes: ClassCalibration | null;
+    /** Calibration for rows with missing inputs (absent in models trained before it existed). */
+    missing?: MissingCalibration;
+  };
   /** Resolved training settings, reused by finetune. */
   settings: ResolvedSettings;
   description: ModelDescription;
+}
+
+/**
+ * Conformal calibration per pattern of missing inputs (see conformal.ts, "missing inputs"). Input
+ * columns are put into `groups` (the most important columns one by one, the rest pooled); entry
+ * m of the arrays is calibrated on validation rows with every group whose bit is set in m forced
+ * to missing. A prediction row uses the entry of the smallest mask covering its missing inputs.
+ */
+export interface MissingCalibration {
+  groups: string[][];
+  /** Regression half-widths per mask ([0]: complete rows; non-decreasing in the mask). */
+  halfWidths?: number[];
+  /** Classifiers: temperature and conformal set threshold per mask. */
+  classes?: { temperature: number; setThreshold: number }[];
 }
 
 export interface ResolvedSettings {

@@ -221,6 +221,8 @@ class TreeBuilder {
   private readonly bestGL: Float64Array;
   private readonly bestHL: Float64Array;
   private readonly bestMask: Uint8Array[];
+  /** The leaf's best split is stored as a bin set (categorical, or numeric with missing left). */
+  private readonly bestIsSet: Uint8Array;
   // Scratch for categorical split search.
   private readonly catOrder = new Int32Array(256);
   private readonly catRatio = new Float64Array(256);
@@ -254,6 +256,7 @@ class TreeBuilder {
     this.bestGL = new Float64Array(L);
     this.bestHL = new Float64Array(L);
     this.bestMask = Array.from({ length: L }, () => new Uint8Array(256));
+    this.bestIsSet = new Uint8Array(L);
   }
 
   private getHist(slot: number): Float64Array {
@@ -316,7 +319,8 @@ class TreeBuilder {
       const f = this.bestFeat[best];
       const s = this.start[best];
       const e = this.end[best];
-      const mid = this.partition(best, f, s, e);
+      const isSet = this.bestIsSet[best] === 1;
+      const mid = this.partition(best, f, s, e, isSet);
       const nl = nLeaves++;
       const parentNode = this.node[best];
       const leftNode = store.addLeaf();
@@ -324,7 +328,7 @@ class TreeBuilder {
       store.feat[parentNode] = f;
       store.left[parentNode] = leftNode;
       store.right[parentNode] = rightNode;
-      if (this.isCat[f]) {
+      if (isSet) {
         store.ensureBits(CAT_WORDS);
         const o = store.nBits;
         store.nBits += CAT_WORDS;
@@ -430,14 +434,14 @@ class TreeBuilder {
   }
 
   /** Stable in-place partition of idx[s, e) by the leaf's best split; returns the first right index. */
-  private partition(leaf: number, f: number, s: number, e: number): number {
+  private partition(leaf: number, f: number, s: number, e: number, isSet: boolean): number {
     const idx = this.idx;
     const tmp = this.tmp;
     const bins = this.bins;
     const F = this.F;
     let w = s;
     let t = 0;
-    if (this.isCat[f]) {
+    if (isSet) {
       const mask = this.bestMask[leaf];
       for (let i = s; i < e; i++) {
         const r = idx[i];
@@ -474,33 +478,42 @@ class TreeBuilder {
     let bestGL = 0;
     let bestHL = 0;
     let bestCat = false;
+    let bestMissLeft = false;
     const order = this.catOrder;
     const ratio = this.catRatio;
     for (let f = 0; f < this.F; f++) {
       const nb = this.nBins[f];
       const o = this.off[f] * 3;
       if (!this.isCat[f]) {
-        let gl = 0;
-        let hl = 0;
-        let cl = 0;
-        for (let b = 0; b < nb - 1; b++) {
-          const k = o + b * 3;
-          gl += hist[k];
-          hl += hist[k + 1];
-          cl += hist[k + 2];
-          if (cl < minLeaf) continue;
-          if (C - cl < minLeaf) break;
-          const hr = H - hl;
-          if (hl < minH || hr < minH) continue;
-          const gr = G - gl;
-          const gain = (gl * gl) / (hl + l2) + (gr * gr) / (hr + l2) - parent;
-          if (gain > bestGain) {
-            bestGain = gain;
-            bestFeat = f;
-            bestThr = b;
-            bestGL = gl;
-            bestHL = hl;
-            bestCat = false;
+        // The last bin holds the missing values. Pass 0 sends them right (bin <= thr goes left);
+        // when this node has missing rows, pass 1 tries sending them left (starting the scan with
+        // the missing bin's sums), as LightGBM/XGBoost learn a default direction per split.
+        const km = o + (nb - 1) * 3;
+        const passes = hist[km + 2] > 0 ? 2 : 1;
+        for (let pass = 0; pass < passes; pass++) {
+          let gl = pass ? hist[km] : 0;
+          let hl = pass ? hist[km + 1] : 0;
+          let cl = pass ? hist[km + 2] : 0;
+          for (let b = 0; b < nb - 1 - pass; b++) {
+            const k = o + b * 3;
+            gl += hist[k];
+            hl += hist[k + 1];
+            cl += hist[k + 2];
+            if (cl < minLeaf) continue;
+            if (C - cl < minLeaf) break;
+            const hr = H - hl;
+            if (hl < minH || hr < minH) continue;
+            const gr = G - gl;
+            const gain = (gl * gl) / (hl + l2) + (gr * gr) / (hr + l2) - parent;
+            if (gain > bestGain) {
+              bestGain = gain;
+              bestFeat = f;
+              bestThr = b;
+              bestGL = gl;
+              bestHL = hl;
+              bestCat = false;
+              bestMissLeft = pass === 1;
+            }
           }
         }
       } else {
@@ -554,6 +567,27 @@ class TreeBuilder {
     this.bestThr[leaf] = bestCat ? 0 : bestThr;
     this.bestGL[leaf] = bestGL;
     this.bestHL[leaf] = bestHL;
+    // Bins without a training row in this node (missing values or unseen categories when the
+    // training data had none here) have no learned direction: they go to the child with the larger
+    // hessian sum (row count for squared error). That child's value is the one closer to the
+    // node's mean (n_L (m_L - m) = -n_R (m_R - m)), so a missing input approximately keeps the
+    // node's average instead of taking whichever extreme branch the threshold put on the right.
+    const nb = this.nBins[bestFeat];
+    const o = this.off[bestFeat] * 3;
+    const emptyLeft = bestHL > H - bestHL;
+    const mask = this.bestMask[leaf];
+    if (bestCat) {
+      if (emptyLeft) for (let b = 0; b < nb; b++) if (hist[o + b * 3 + 2] === 0) mask[b] = 1;
+      this.bestIsSet[leaf] = 1;
+    } else if (bestMissLeft || (emptyLeft && hist[o + (nb - 1) * 3 + 2] === 0)) {
+      // "bin <= thr, or missing": stored as a bin set (the missing bin is the feature's last).
+      mask.fill(0);
+      for (let b = 0; b <= bestThr; b++) mask[b] = 1;
+      mask[nb - 1] = 1;
+      this.bestIsSet[leaf] = 1;
+    } else {
+      this.bestIsSet[leaf] = 0;
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import { type ClassCalibration, classProbabilities, predictedClass } from './con
 import {
   type ColumnEncoder,
   type Layout,
+  type Stream,
   binStreams,
   buildLayout,
   linearRows,
@@ -65,6 +66,13 @@ class ArtifactPredictor implements Predictor {
   private readonly labelStrings: string[];
   private readonly classCode: Map<string, number>;
   private readonly targetKind: ValueKind;
+  /** Missing-input calibration: per group, the first tree feature of each of its columns. */
+  private readonly missGroups: number[][] | null = null;
+  private readonly missHalfWidths: number[] | null = null;
+  private readonly missCals: ClassCalibration[] | null = null;
+  /** Trees without the dominant input, for rows missing it (and its first tree feature). */
+  private readonly reduced: GBMModel | null = null;
+  private readonly reducedFeature: number = -1;
   /** Trees compiled to JS once enough rows went through (null: not yet; false: unavailable). */
   private compiled: CompiledTree[] | null | false = null;
   private rowsSeen = 0;
@@ -86,6 +94,77 @@ class ArtifactPredictor implements Predictor {
     this.labelStrings = this.labels.map((l) => String(l));
     this.classCode = new Map((a.classes?.keys ?? []).map((k, i) => [k, i]));
     this.targetKind = a.target_info.valueKind;
+    const red = a.model.reduced;
+    const redEnc = red ? this.encs.findIndex((e) => e.column === red.column) : -1;
+    if (red && redEnc >= 0) {
+      this.reduced = deserializeGBM(red.gbm);
+      this.reducedFeature = this.layout.encoderFeatures[redEnc][0];
+    }
+    const m = a.calibration.missing;
+    if (m && Array.isArray(m.groups) && m.groups.length > 0 && m.groups.length <= 16) {
+      const nMasks = 1 << m.groups.length;
+      const col = new Map(this.encs.map((e, j) => [e.column, j]));
+      const groups = m.groups.map((g) =>
+        g.flatMap((c) => {
+          const e = col.get(c);
+          return e === undefined ? [] : [this.layout.encoderFeatures[e][0]];
+        }),
+      );
+      if (a.task === 'regression' && m.halfWidths?.length === nMasks) {
+        this.missGroups = groups;
+        this.missHalfWidths = m.halfWidths;
+      } else if (a.task !== 'regression' && m.classes?.length === nMasks && this.cal) {
+        this.missGroups = groups;
+        const shift = this.cal.shift;
+        this.missCals = m.classes.map((c) => ({ ...c, shift }));
+      }
+    }
+  }
+
+  /** Rows missing the dominant input get the reduced model's scores instead of the main model's. */
+  private scoreReduced(streams: Stream[], bins: Uint8Array | null, n: number, raw: Float64Array) {
+    const f = this.reducedFeature;
+    const feat = this.layout.features[f];
+    const s = streams[f];
+    const code = feat.nCats + 1;
+    const rows: number[] = [];
+    for (let i = 0; i < n; i++) if (feat.isCat ? s[i] === code : s[i] !== s[i]) rows.push(i);
+    if (rows.length === 0) return;
+    const F = this.layout.features.length;
+    const all = bins ?? binStreams(this.layout, streams, n);
+    const sub = new Uint8Array(rows.length * F);
+    for (let j = 0; j < rows.length; j++)
+      sub.set(all.subarray(rows[j] * F, rows[j] * F + F), j * F);
+    const K = this.K;
+    const out = new Float64Array(rows.length * K);
+    predictRaw(this.reduced!, sub, F, rows.length, out);
+    for (let j = 0; j < rows.length; j++)
+      for (let k = 0; k < K; k++) raw[rows[j] * K + k] = out[j * K + k];
+  }
+
+  /**
+   * Per row, the bit mask of column groups with at least one missing input (0 = complete row).
+   * A column is missing when its first tree feature is: NaN numbers (also every datetime / text
+   * part of an absent value) or the categorical 'missing' code.
+   */
+  private missingMasks(streams: Stream[], n: number): Uint8Array | null {
+    const groups = this.missGroups;
+    if (!groups) return null;
+    const masks = new Uint8Array(n);
+    const feats = this.layout.features;
+    for (let g = 0; g < groups.length; g++) {
+      const bit = 1 << g;
+      for (const f of groups[g]) {
+        const s = streams[f];
+        if (feats[f].isCat) {
+          const code = feats[f].nCats + 1;
+          for (let i = 0; i < n; i++) if (s[i] === code) masks[i] |= bit;
+        } else {
+          for (let i = 0; i < n; i++) if (s[i] !== s[i]) masks[i] |= bit;
+        }
+      }
+    }
+    return masks;
   }
 
   predict(rows: Record<string, unknown>[]): Prediction[] {
@@ -141,8 +220,9 @@ class ArtifactPredictor implements Predictor {
     const K = this.K;
     const streams = parseStreams(this.encs, cols, n, true);
     const raw = new Float64Array(n * K);
+    let bins: Uint8Array | null = null;
     if (this.gbm) {
-      const bins = binStreams(this.layout, streams, n);
+      bins = binStreams(this.layout, streams, n);
       const F = this.layout.features.length;
       const trees = this.compiledTrees(n);
       if (trees) predictRawCompiled(this.gbm, trees, bins, F, n, raw);
@@ -159,10 +239,13 @@ class ArtifactPredictor implements Predictor {
       );
       for (let j = 0; j < raw.length; j++) raw[j] += tmp[j];
     }
+    if (this.reduced) this.scoreReduced(streams, bins, n, raw);
     const out = new Array<Prediction>(n);
+    const masks = this.missingMasks(streams, n);
     if (this.task === 'regression') {
-      const hw = this.halfWidth;
+      const widths = this.missHalfWidths;
       for (let i = 0; i < n; i++) {
+        const hw = masks && masks[i] ? widths![masks[i]] : this.halfWidth;
         const v = this.yMean + this.yStd * raw[i];
         const lower = v - hw;
         const upper = v + hw;
@@ -177,8 +260,8 @@ class ArtifactPredictor implements Predictor {
     }
     const nC = this.labels.length;
     const probs = new Float64Array(nC);
-    const cal = this.cal!;
     for (let i = 0; i < n; i++) {
+      const cal = masks && masks[i] ? this.missCals![masks[i]] : this.cal!;
       classProbabilities(raw, i * K, K, cal, probs);
       const c = predictedClass(raw, i * K, K);
       const probabilities: Record<string, number> = {};

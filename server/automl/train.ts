@@ -7,6 +7,7 @@ import type {
   CellValue,
   Dataset,
   FeatureInfo,
+  MissingCalibration,
   ModelArtifact,
   ModelDescription,
   ResolvedSettings,
@@ -363,12 +364,40 @@ interface Analysis {
   classCal: ClassCalibration | null;
   accuracy: number;
   importances: number[];
+  missing: MissingCalibration | null;
+  reduced: ReducedModel | null;
+}
+
+/** A GBM trained with one input column (encoder index) missing, used when it is absent. */
+interface ReducedModel {
+  column: number;
+  gbm: GBMModel;
+}
+
+/**
+ * A column with at least this permutation importance gets a reduced model: tree routing of a
+ * missing value cannot recover what such a column carries (home_rentals' initial_price, 0.998),
+ * while a model trained without it learns the conditional mean from the other inputs.
+ */
+const REDUCED_MIN_IMPORTANCE = 0.5;
+
+/** The training bins with every tree feature of encoder `column` set to its missing bin. */
+function maskedBinned(enc: Encoded, column: number): BinnedData {
+  const b = enc.binned;
+  const bins = Uint8Array.from(b.bins);
+  const F = b.F;
+  for (const f of enc.layout.encoderFeatures[column]) {
+    const miss = b.nBins[f] - 1; // numeric and categorical features keep 'missing' last
+    for (let i = 0; i < b.n; i++) bins[i * F + f] = miss;
+  }
+  return { ...b, bins };
 }
 
 function analyze(
   task: Task,
   model: ScoreModel,
   enc: Encoded,
+  encs: ColumnEncoder[],
   rows: Int32Array,
   y: Float64Array,
   yScale: { mean: number; std: number } | null,
@@ -377,6 +406,8 @@ function analyze(
   shift: number[],
   level: number,
   rng: Rng,
+  /** Called with the importances; may train a reduced model for the dominant column. */
+  makeReduced: (importances: number[]) => ReducedModel | null = () => null,
 ): Analysis {
   const yRows = pick(y, rows);
   const raw = scoreRows(model, enc, rows, K);
@@ -409,7 +440,197 @@ function analyze(
     classCal,
     rng,
   );
-  return { halfWidth, classCal, accuracy, importances };
+  const reduced = makeReduced(importances);
+  // Group ranking for the missing-input calibration: with a reduced model the dominant column
+  // comes first and the others follow their importance in the reduced model (in the main model
+  // they are all ~0 next to the dominant one, which would make the grouping arbitrary).
+  let ranking = importances;
+  if (reduced) {
+    const m = Math.min(impRows.length, 500);
+    const r = columnImportances(
+      task,
+      { gbm: reduced.gbm, linear: null },
+      enc,
+      impRows.subarray(0, m),
+      impY.subarray(0, m),
+      K,
+      nClasses,
+      classCal,
+      rng,
+    );
+    ranking = r.map((v, c) => (c === reduced.column ? 2 : v));
+  }
+  const missing = missingCalibration(
+    task,
+    model,
+    reduced,
+    enc,
+    encs,
+    rows,
+    yRows,
+    yScale,
+    K,
+    nClasses,
+    shift,
+    level,
+    ranking,
+    halfWidth,
+    classCal,
+  );
+  return { halfWidth, classCal, accuracy, importances, missing, reduced };
+}
+
+/** Input columns calibrated one by one for missing inputs; the less important rest is pooled. */
+const MISSING_SINGLE_GROUPS = 3;
+
+/**
+ * Column groups for the missing-input calibration: with at most 4 inputs each is its own group,
+ * otherwise the 3 most important columns are single groups and the others form one pooled group
+ * (at most 4 groups, so 16 masks to calibrate).
+ */
+export function missingGroups(importances: number[]): number[][] {
+  const p = importances.length;
+  const order = Array.from({ length: p }, (_, i) => i).sort(
+    (a, b) => importances[b] - importances[a] || a - b,
+  );
+  if (p <= MISSING_SINGLE_GROUPS + 1) return order.map((c) => [c]);
+  return [
+    ...order.slice(0, MISSING_SINGLE_GROUPS).map((c) => [c]),
+    order.slice(MISSING_SINGLE_GROUPS).sort((a, b) => a - b),
+  ];
+}
+
+/**
+ * Scores `rows` with chosen input columns forced to missing, encoded exactly as the predictor
+ * encodes an absent value (the bins / linear slots of an all-missing row).
+ */
+function maskedScorer(
+  model: ScoreModel,
+  enc: Encoded,
+  encs: ColumnEncoder[],
+  rows: Int32Array,
+  K: number,
+): (columns: number[]) => Float64Array {
+  const nR = rows.length;
+  const F = enc.binned.F;
+  const miss = encode(
+    encs,
+    encs.map(() => undefined),
+    1,
+    enc.linear !== null,
+  );
+  const bins0 = new Uint8Array(nR * F);
+  for (let i = 0; i < nR; i++)
+    bins0.set(enc.binned.bins.subarray(rows[i] * F, rows[i] * F + F), i * F);
+  const S = enc.linear ? enc.linear.slots : 0;
+  const idx0 = new Int32Array(nR * S);
+  const val0 = new Float64Array(nR * S);
+  if (enc.linear) {
+    for (let i = 0; i < nR; i++) {
+      idx0.set(enc.linear.idx.subarray(rows[i] * S, rows[i] * S + S), i * S);
+      val0.set(enc.linear.val.subarray(rows[i] * S, rows[i] * S + S), i * S);
+    }
+  }
+  // Linear slots of each feature (same order as linearRows()).
+  const featSlot: number[] = [];
+  const featWidth: number[] = [];
+  let s0 = 0;
+  for (const f of enc.layout.features) {
+    featSlot.push(s0);
+    const w = f.isCat ? 1 : f.linMissDim >= 0 ? 2 : 1;
+    featWidth.push(w);
+    s0 += w;
+  }
+  const bins = new Uint8Array(nR * F);
+  const idx = new Int32Array(nR * S);
+  const val = new Float64Array(nR * S);
+  const masked: Encoded = {
+    n: nR,
+    layout: enc.layout,
+    binned: { ...enc.binned, n: nR, bins },
+    linear: enc.linear ? { n: nR, slots: S, idx, val } : null,
+  };
+  const all = Int32Array.from({ length: nR }, (_, i) => i);
+  return (columns) => {
+    bins.set(bins0);
+    idx.set(idx0);
+    val.set(val0);
+    for (const c of columns) {
+      for (const f of enc.layout.encoderFeatures[c]) {
+        const b = miss.binned.bins[f];
+        for (let i = 0; i < nR; i++) bins[i * F + f] = b;
+        if (!miss.linear) continue;
+        for (let s = featSlot[f], e = s + featWidth[f]; s < e; s++) {
+          for (let i = 0; i < nR; i++) {
+            idx[i * S + s] = miss.linear.idx[s];
+            val[i * S + s] = miss.linear.val[s];
+          }
+        }
+      }
+    }
+    return scoreRows(model, masked, all, K);
+  };
+}
+
+/**
+ * Missing-input calibration (the method is described in conformal.ts): for every mask of column
+ * groups, the validation rows are scored with those columns forced to missing and the conformal
+ * quantile (regression) or temperature + set threshold (classifiers) is fitted on them. Under
+ * "missing completely at random" a prediction row with missing set M is exchangeable with the
+ * validation rows masked by M, so the mask's interval has the requested coverage for it; using
+ * the smallest mask that contains M (the pooled group as a whole) errs on the wide side.
+ */
+function missingCalibration(
+  task: Task,
+  model: ScoreModel,
+  reduced: ReducedModel | null,
+  enc: Encoded,
+  encs: ColumnEncoder[],
+  rows: Int32Array,
+  yRows: Float64Array,
+  yScale: { mean: number; std: number } | null,
+  K: number,
+  nClasses: number,
+  shift: number[],
+  level: number,
+  importances: number[],
+  halfWidth: number | null,
+  classCal: ClassCalibration | null,
+): MissingCalibration | null {
+  if (rows.length < 10 || encs.length === 0) return null;
+  const groups = missingGroups(importances);
+  const G = groups.length;
+  const score = maskedScorer(model, enc, encs, rows, K);
+  const scoreReduced = reduced
+    ? maskedScorer({ gbm: reduced.gbm, linear: null }, enc, encs, rows, K)
+    : null;
+  const nMasks = 1 << G;
+  const halfWidths: number[] = [];
+  const classes: { temperature: number; setThreshold: number }[] = [];
+  let truth: Float64Array | null = null;
+  if (task === 'regression') {
+    halfWidths.push(halfWidth!);
+    truth = Float64Array.from(yRows, (v) => yScale!.mean + yScale!.std * v);
+  } else {
+    classes.push({ temperature: classCal!.temperature, setThreshold: classCal!.setThreshold });
+  }
+  for (let m = 1; m < nMasks; m++) {
+    const cols: number[] = [];
+    for (let g = 0; g < G; g++) if (m & (1 << g)) cols.push(...groups[g]);
+    const raw = scoreReduced && cols.includes(reduced!.column) ? scoreReduced(cols) : score(cols);
+    if (task === 'regression') {
+      const pred = Float64Array.from(raw, (v) => yScale!.mean + yScale!.std * v);
+      let q = regressionHalfWidth(truth!, pred, level);
+      // Missing more never narrows the interval: the mask's width is at least each sub-mask's.
+      for (let g = 0; g < G; g++) if (m & (1 << g)) q = Math.max(q, halfWidths[m & ~(1 << g)]);
+      halfWidths.push(q);
+    } else {
+      const c = fitClassCalibration(raw, yRows, K, nClasses, shift, level);
+      classes.push({ temperature: c.temperature, setThreshold: c.setThreshold });
+    }
+  }
+  const names = groups.map((g) => g.map((c) => encs[c].column));
+  return task === 'regression' ? { groups: names, halfWidths } : { groups: names, classes };
 }
 
 /**
@@ -764,6 +985,7 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
     task,
     best.model,
     enc,
+    encs,
     split.val,
     y,
     yScale,
@@ -772,6 +994,15 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
     shift,
     settings.confidence,
     rng,
+    (importances) => {
+      // Reduced model for a dominant column (trees only; the split is the one validated above).
+      if (settings.model === 'linear' || encs.length < 2 || split.val.length < 10) return null;
+      let top = 0;
+      for (let c = 1; c < importances.length; c++) if (importances[c] > importances[top]) top = c;
+      if (!(importances[top] >= REDUCED_MIN_IMPORTANCE)) return null;
+      const res = trainGBM(maskedBinned(enc, top), gTarget, split.train, split.val, params);
+      return { column: top, gbm: res.model };
+    },
   );
 
   progress(opts.onProgress, 5);
@@ -799,6 +1030,10 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
       halfWidth *= learningCurveFactor(fitKind, best.model, enc, split, y, n, settings.seed);
     }
   }
+
+  // The refit's width correction applies to complete rows; masks keep their (wider) quantiles.
+  const missing = analysis.missing;
+  if (missing?.halfWidths && halfWidth !== null) missing.halfWidths[0] = halfWidth;
 
   const { inputTypes, categories, numericRanges } = describeInputs(encs, inputProfiles);
   const columnImportances: Record<string, number> = {};
@@ -838,8 +1073,20 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
     model: {
       gbm: finalModel.gbm ? serializeGBM(finalModel.gbm) : null,
       linear: finalModel.linear ? serializeLinear(finalModel.linear) : null,
+      ...(analysis.reduced
+        ? {
+            reduced: {
+              column: encs[analysis.reduced.column].column,
+              gbm: serializeGBM(analysis.reduced.gbm),
+            },
+          }
+        : {}),
     },
-    calibration: { halfWidth, classes: analysis.classCal },
+    calibration: {
+      halfWidth,
+      classes: analysis.classCal,
+      ...(missing ? { missing } : {}),
+    },
     settings,
     description,
   };
@@ -990,6 +1237,7 @@ export function finetune(
       task,
       model,
       enc,
+      encs,
       split.val,
       y,
       yScale,
@@ -999,7 +1247,11 @@ export function finetune(
       settings.confidence,
       rng,
     );
-    calibration = { halfWidth: a.halfWidth, classes: a.classCal };
+    calibration = {
+      halfWidth: a.halfWidth,
+      classes: a.classCal,
+      ...(a.missing ? { missing: a.missing } : {}),
+    };
     const accName = task === 'regression' ? 'r2_score' : 'balanced_accuracy_score';
     accuracies = { [accName]: round(a.accuracy, 6) };
     performance = round(a.accuracy, 6);
@@ -1026,6 +1278,8 @@ export function finetune(
     trainRows: n,
     trainingTimeMs: 0,
   };
+  // The reduced model (if any) is not finetuned, so it is dropped; missing inputs fall back to
+  // tree routing, with intervals recalibrated above when there were enough new rows.
   const artifact: ModelArtifact = {
     ...base,
     model: {

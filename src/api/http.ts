@@ -92,7 +92,7 @@ export async function requestJson<S extends z.ZodType>(
   );
 }
 
-function describeHttpFailure(res: Response, text: string, json?: unknown): string {
+export function describeHttpFailure(res: Response, text: string, json?: unknown): string {
   const detail =
     json && typeof json === 'object' && 'error_message' in json
       ? String((json as { error_message: unknown }).error_message)

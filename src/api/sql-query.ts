@@ -1,8 +1,12 @@
 /** POST /api/sql/query: run one SQL statement with the tab's context. */
 import { SqlQueryResponse, type SqlContext } from './contract';
-import { requestJson } from './http';
+import { ApiError, INSTANCE_TARGET, describeHttpFailure, isAbortError, requestJson } from './http';
+import { createJsonLinesAssembler } from './jsonlines';
 
 export const SQL_RESPONSE_MARK = 'sql-response-end';
+
+/** Rows the playground keeps from one streamed result; more are not read (marked truncated). */
+export const UI_MAX_ROWS = 500_000;
 
 export interface RunSqlInput {
   query: string;
@@ -10,23 +14,78 @@ export interface RunSqlInput {
   signal?: AbortSignal;
   /** Set a `performance` mark when the response body arrives (user runs; read by the UI bench). */
   markResponse?: boolean;
+  /**
+   * Ask for `response_format: "jsonlines"` and read the rows as they stream (user runs: results of
+   * any size stay bounded on both sides). A server that ignores the option answers JSON, which is
+   * read as usual.
+   */
+  stream?: boolean;
 }
 
-export function runSql({
-  query,
-  context,
-  signal,
-  markResponse,
-}: RunSqlInput): Promise<SqlQueryResponse> {
+const mark = () => {
+  performance.clearMarks(SQL_RESPONSE_MARK);
+  performance.mark(SQL_RESPONSE_MARK);
+};
+
+export function runSql({ query, context, signal, markResponse, stream }: RunSqlInput): Promise<SqlQueryResponse> {
+  if (stream) return runSqlStreaming({ query, context, signal, markResponse });
   return requestJson('/api/sql/query', SqlQueryResponse, {
     method: 'POST',
     body: context ? { query, context } : { query },
     signal,
-    onBodyReceived: markResponse
-      ? () => {
-          performance.clearMarks(SQL_RESPONSE_MARK);
-          performance.mark(SQL_RESPONSE_MARK);
-        }
-      : undefined,
+    onBodyReceived: markResponse ? mark : undefined,
   });
+}
+
+async function runSqlStreaming({ query, context, signal, markResponse }: RunSqlInput): Promise<SqlQueryResponse> {
+  let res: Response;
+  try {
+    res = await fetch('/api/sql/query', {
+      method: 'POST',
+      signal,
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'application/x-ndjson, application/json' },
+      body: JSON.stringify({ query, ...(context ? { context } : {}), response_format: 'jsonlines' }),
+    });
+  } catch (e) {
+    if (isAbortError(e)) throw e;
+    throw new ApiError(`Cannot reach the instance (${INSTANCE_TARGET}): the network request failed.`, 'network');
+  }
+  const type = res.headers.get('content-type') ?? '';
+  try {
+    if (!type.includes('application/x-ndjson') || !res.body) {
+      const text = await res.text();
+      if (markResponse) mark();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new ApiError(describeHttpFailure(res, text), res.ok ? 'parse' : 'http', res.status);
+      }
+      const parsed = SqlQueryResponse.safeParse(json);
+      if (parsed.success) return parsed.data;
+      throw new ApiError(describeHttpFailure(res, text, json), res.ok ? 'parse' : 'http', res.status);
+    }
+    const assembler = createJsonLinesAssembler(UI_MAX_ROWS);
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      if (assembler.push(decoder.decode(value, { stream: true }))) {
+        await reader.cancel(); // enough rows: stop the transfer, the server interrupts the query
+        break;
+      }
+    }
+    assembler.push(decoder.decode());
+    if (markResponse) mark();
+    try {
+      return assembler.finish();
+    } catch (e) {
+      throw new ApiError(`The instance sent a malformed streamed result: ${(e as Error).message}`, 'parse', res.status);
+    }
+  } catch (e) {
+    if (isAbortError(e) || e instanceof ApiError) throw e;
+    throw new ApiError('The connection to the instance was lost while reading the response.', 'network', res.status);
+  }
 }

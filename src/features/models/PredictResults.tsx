@@ -124,6 +124,13 @@ function Headline({ view, target }: { view: PredictionView; target: string }) {
           ))}
         </div>
       )}
+      {probs.length > 0 && String(probs[0][0]) !== String(view.prediction) && (
+        <p className="muted small m-headline-note">
+          The predicted class is not the most probable one: the model decides with classes weighted
+          equally (it is tuned for balanced accuracy), while the probabilities are calibrated to how
+          often each class occurs.
+        </p>
+      )}
       {view.anomaly !== null && (
         <div>
           <div className="muted small">Anomaly</div>
@@ -153,7 +160,7 @@ function IntervalChart({
       className="m-chart"
       role="img"
       aria-label={`Prediction intervals chart of ${points.length} rows`}
-      style={{ height: 220 }}
+      style={{ height: points.length <= 3 ? 150 : 220 }}
     >
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={points} margin={{ top: 10, right: 20, bottom: 4, left: 8 }}>
@@ -344,7 +351,7 @@ function ResultGrid({
       headerName: `${target}_explain`,
       valueGetter: (p) =>
         p.data?.explain ? JSON.stringify(p.data.explain) : (p.data?.explainError ?? null),
-      width: 320,
+      maxWidth: 360,
     });
     return cols;
   }, [views, target, inputs, classes]);
@@ -355,7 +362,8 @@ function ResultGrid({
         theme={theme === 'dark' ? darkGridTheme : lightGridTheme}
         rowData={views}
         columnDefs={columnDefs}
-        defaultColDef={{ sortable: true, resizable: true, filter: false, minWidth: 60, width: 130 }}
+        defaultColDef={{ sortable: true, resizable: true, filter: false, minWidth: 60 }}
+        autoSizeStrategy={{ type: 'fitCellContents', skipHeader: false }}
         enableCellTextSelection
         animateRows={false}
       />

@@ -92,7 +92,7 @@ export function RowsTable({ fields, rows, selected, dispatch, theme }: Props) {
               aria-label={`Duplicate row ${(p.node.rowIndex ?? 0) + 1}`}
               onClick={() => dispatch({ type: 'duplicate-row', row: p.node.rowIndex ?? 0 })}
             >
-              ⧉
+              +
             </button>
             <button
               className="icon-btn small"
