@@ -8,6 +8,7 @@
  * Token-level, not a full SQL parser, on purpose: the statement is handed on verbatim to DuckDB or
  * PostgreSQL except for the few spans we replace, so whatever either dialect accepts keeps working.
  */
+import { NON_CALL } from './keywords';
 import { Cursor } from './cursor';
 import type { Token } from './lexer';
 import { NOT_ALIAS } from './models-names';
@@ -34,41 +35,6 @@ export const upper = (t: Token | undefined) =>
   t && t.kind === 'word' ? t.value.toUpperCase() : '';
 export const isP = (t: Token | undefined, p: string) => t?.kind === 'punct' && t.text === p;
 
-/** Words before '(' that open a subquery or list rather than a call's arguments. */
-const NON_CALL = new Set([
-  'FROM',
-  'JOIN',
-  'IN',
-  'EXISTS',
-  'AS',
-  'ON',
-  'WHERE',
-  'AND',
-  'OR',
-  'NOT',
-  'SELECT',
-  'UNION',
-  'ALL',
-  'ANY',
-  'SOME',
-  'LATERAL',
-  'USING',
-  'VALUES',
-  'WITH',
-  'THEN',
-  'ELSE',
-  'WHEN',
-  'CASE',
-  'BY',
-  'HAVING',
-  'MATERIALIZED',
-  'EXCEPT',
-  'INTERSECT',
-  'DISTINCT',
-  'RECURSIVE',
-  'INTO',
-  'TABLE',
-]);
 /** Keywords that end a FROM list at their depth. */
 const END_FROM = new Set([
   'WHERE',

@@ -19,44 +19,16 @@ import { ServiceError, badInput } from '../errors';
 import { Cursor } from './cursor';
 import { quoteIdent, significant, tokenize, type Token } from './lexer';
 import { NOT_ALIAS, dottedName, resolveRelation, type Relation } from './models-names';
-import { dropScratchTables, ensureScratch, loadScratchTable, scratchTable } from '../engine/scratch';
+import {
+  dropScratchTables,
+  ensureScratch,
+  loadScratchTable,
+  scratchTable,
+} from '../engine/scratch';
 import type { SqlService } from './service';
 import type { ExecContext, Outcome, Statement, StatementHandler } from './types';
+import { NON_CALL } from './keywords';
 import { valuesRelation } from './virtual';
-
-/** Words before a '(' that open a subquery or a list rather than a function call's arguments. */
-const NON_CALL = new Set([
-  'FROM',
-  'JOIN',
-  'IN',
-  'EXISTS',
-  'AS',
-  'ON',
-  'WHERE',
-  'AND',
-  'OR',
-  'NOT',
-  'SELECT',
-  'UNION',
-  'ALL',
-  'ANY',
-  'SOME',
-  'LATERAL',
-  'USING',
-  'VALUES',
-  'WITH',
-  'THEN',
-  'ELSE',
-  'WHEN',
-  'CASE',
-  'BY',
-  'HAVING',
-  'MATERIALIZED',
-  'EXCEPT',
-  'INTERSECT',
-  'DISTINCT',
-  'RECURSIVE',
-]);
 
 const AGGREGATES = new Set([
   'COUNT',
