@@ -5,8 +5,12 @@
 import { expect, test } from '@playwright/test';
 import { openApp } from './helpers';
 
-test('a churn classifier shows class probabilities', async ({ page }) => {
+test('a churn classifier shows class probabilities', async ({ page, request }) => {
   test.setTimeout(90_000);
+  // Reruns against a long-lived instance (E2E_BASE_URL) start from no model.
+  await request.post('/api/sql/query', {
+    data: { query: 'DROP MODEL IF EXISTS mindsdb.e2e_churn_model' },
+  });
   await openApp(page);
   await page
     .getByRole('navigation', { name: 'Views' })

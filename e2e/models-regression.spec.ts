@@ -20,8 +20,15 @@ function field(page: Page, name: string) {
   return page.getByRole('group', { name: 'Model inputs' }).getByLabel(name, { exact: true });
 }
 
-test('create a regression model from a table, describe it, predict and sweep', async ({ page }) => {
+test('create a regression model from a table, describe it, predict and sweep', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
+  // Reruns against a long-lived instance (E2E_BASE_URL) start from no model.
+  await request.post('/api/sql/query', {
+    data: { query: `DROP MODEL IF EXISTS mindsdb.${MODEL}` },
+  });
   await openApp(page);
 
   // Explorer: "create model from this table".

@@ -1,13 +1,15 @@
 /**
- * Messages between the instance and a training worker. The request travels in `workerData` (one
- * structured clone of the rows); the worker answers with progress ticks and one final message.
+ * Messages between the instance and a training worker. The request travels in `workerData`, its
+ * rows in columnar typed arrays whose buffers are transferred, not copied (see
+ * server/catalog/training-columns.ts); the worker answers with progress ticks and one final message.
  * The worker writes the artifact file itself so a multi-megabyte model never crosses threads.
  */
-import type { Dataset, TrainProgress } from '../automl/index';
+import type { TrainProgress } from '../automl/index';
+import type { ColumnarDataset } from '../catalog/training-columns';
 
 export interface TrainRequest {
   mode: 'train' | 'finetune';
-  data: Dataset;
+  data: ColumnarDataset;
   target: string;
   using: Record<string, unknown>;
   /** finetune: the artifact of the version to continue from. */

@@ -15,6 +15,7 @@ import {
   type TrainProgress,
 } from '../automl/index';
 import { writeFileAtomic } from '../catalog/atomic';
+import { toDataset } from '../catalog/training-columns';
 import type { TrainMessage, TrainRequest } from './protocol';
 
 const req = (workerData as { request: TrainRequest }).request;
@@ -24,14 +25,13 @@ try {
   const started = Date.now();
   const onProgress = (progress: TrainProgress) => post({ type: 'progress', progress });
   const opts = { target: req.target, using: req.using, onProgress };
+  // Rows for the engine, rebuilt from the transferred columns, which are dropped right after.
+  const data = toDataset(req.data);
+  (req as { data?: unknown }).data = undefined;
   const artifact =
     req.mode === 'finetune'
-      ? finetune(
-          deserializeArtifact(fs.readFileSync(req.baseArtifactFile!, 'utf8')),
-          req.data,
-          opts,
-        )
-      : train(req.data, opts);
+      ? finetune(deserializeArtifact(fs.readFileSync(req.baseArtifactFile!, 'utf8')), data, opts)
+      : train(data, opts);
   writeFileAtomic(req.artifactFile, serializeArtifact(artifact));
   const desc = loadPredictor(artifact).description;
   post({

@@ -17,7 +17,6 @@ import {
   deserializeArtifact,
   loadPredictor,
   type CellValue,
-  type Dataset,
   type ModelDescription,
   type Predictor,
 } from '../automl/index';
@@ -37,6 +36,7 @@ import {
   type OutputColumn,
 } from './models-predict';
 import { ModelStore, type ModelVersionRecord } from './models-store';
+import { ColumnarBuilder, transferables, type ColumnarDataset } from './training-columns';
 
 export type { ModelVersionRecord, ModelStatus } from './models-store';
 
@@ -585,32 +585,21 @@ export class ModelRegistry {
 
   /**
    * Runs a FROM query where its data lives: in DuckDB, or on a remote integration (PostgreSQL) in
-   * its own dialect, read in chunks through a server-side cursor so PostgreSQL never sends the
-   * whole result at once and a result past `maxRows` stops early.
+   * its own dialect. Training data does not come through here (`fetchTrainingData` reads an
+   * integration chunk by chunk through a server-side cursor); this serves the `LIMIT 0` check.
    */
-  private async runSource(fromDb: string, sql: string, o: { maxRows: number; timeoutMs?: number }): Promise<EngineResult> {
-    if (!isRemoteIntegration(this.catalog, fromDb)) {
-      return this.catalog.engine.query(sql, { db: this.engineDb(fromDb), maxRows: o.maxRows, timeoutMs: o.timeoutMs });
-    }
-    if (o.maxRows === 0) return queryIntegration(this.catalog, fromDb, sql, { maxRows: 0, timeoutMs: o.timeoutMs });
-    const rows: JsonValue[][] = [];
-    let truncated = false;
-    const { columns } = await readIntegrationRows(
-      this.catalog,
-      fromDb,
-      sql,
-      (chunk) => {
-        for (const r of chunk) {
-          if (rows.length >= o.maxRows) {
-            truncated = true;
-            return;
-          }
-          rows.push(r);
-        }
-      },
-      { timeoutMs: o.timeoutMs },
-    );
-    return { kind: 'table', columns: columns.map((c) => c.name), types: [], rows, truncated, affectedRows: null };
+  private async runSource(
+    fromDb: string,
+    sql: string,
+    o: { maxRows: number; timeoutMs?: number },
+  ): Promise<EngineResult> {
+    if (isRemoteIntegration(this.catalog, fromDb))
+      return queryIntegration(this.catalog, fromDb, sql, o);
+    return this.catalog.engine.query(sql, {
+      db: this.engineDb(fromDb),
+      maxRows: o.maxRows,
+      timeoutMs: o.timeoutMs,
+    });
   }
 
   /**
@@ -784,50 +773,73 @@ export class ModelRegistry {
     this.store.save();
   }
 
-  /** Runs the FROM query in its database and returns the rows as the engine's JSON-safe cells. */
-  private async fetchTrainingData(rec: ModelVersionRecord): Promise<Dataset> {
-    let r;
+  /**
+   * Runs the FROM query in its database and returns its rows in columnar form (typed arrays,
+   * handed to the worker without a copy). Rows from an integration go into the columns chunk by
+   * chunk as the cursor delivers them, so the rows are never all held as JS arrays here.
+   */
+  private async fetchTrainingData(rec: ModelVersionRecord): Promise<ColumnarDataset> {
+    let b: ColumnarBuilder | undefined;
+    let truncated = false;
     try {
-      r = await this.runSource(rec.fromDb, rec.selectQuery, {
-        maxRows: MAX_TRAINING_ROWS,
-        timeoutMs: TRAINING_QUERY_TIMEOUT_MS,
-      });
+      if (isRemoteIntegration(this.catalog, rec.fromDb)) {
+        let builder: ColumnarBuilder | undefined;
+        const { columns } = await readIntegrationRows(
+          this.catalog,
+          rec.fromDb,
+          rec.selectQuery,
+          (chunk, cols) => {
+            builder ??= new ColumnarBuilder(cols.map((c) => c.name));
+            for (const r of chunk) {
+              if (builder.rowCount >= MAX_TRAINING_ROWS) {
+                truncated = true;
+                return;
+              }
+              builder.push(r);
+            }
+          },
+          { timeoutMs: TRAINING_QUERY_TIMEOUT_MS },
+        );
+        b = builder ?? new ColumnarBuilder(columns.map((c) => c.name));
+      } else {
+        const r = await this.runSource(rec.fromDb, rec.selectQuery, {
+          maxRows: MAX_TRAINING_ROWS,
+          timeoutMs: TRAINING_QUERY_TIMEOUT_MS,
+        });
+        if (r.kind === 'table') {
+          truncated = r.truncated;
+          b = new ColumnarBuilder(r.columns);
+          for (const row of r.rows) b.push(row);
+        }
+      }
     } catch (err) {
       throw new Error(
         `The FROM query failed: ${err instanceof Error ? err.message : String(err)}`,
         { cause: err },
       );
     }
-    if (r.kind !== 'table') throw new Error('The FROM query returned no result table');
-    if (r.truncated) {
+    if (!b) throw new Error('The FROM query returned no result table');
+    if (truncated) {
       throw new Error(
         `The FROM query returned more than ${MAX_TRAINING_ROWS} rows; sample or aggregate the data (e.g. with LIMIT or USING SAMPLE)`,
       );
     }
-    if (r.rows.length === 0)
+    if (b.rowCount === 0)
       throw new Error('The FROM query returned no rows; there is nothing to train on');
-    if (r.rows.length === 1)
+    if (b.rowCount === 1)
       throw new Error('The FROM query returned 1 row; a model needs many rows to learn from');
-    const ti = r.columns.findIndex((c) => c.toLowerCase() === rec.target.toLowerCase());
+    const ti = b.columns.findIndex((c) => c.toLowerCase() === rec.target.toLowerCase());
     if (ti < 0)
       throw new Error(
         `Column '${rec.target}' named in PREDICT is not in the result of the FROM query`,
       );
-    if (r.rows.every((row) => row[ti] === null)) {
+    if (b.allNull(ti)) {
       throw new Error(
         `Column '${rec.target}' named in PREDICT is NULL in every row of the FROM query`,
       );
     }
-    rec.target = r.columns[ti];
-    // Lists and structs arrive as JSON values; the engine takes scalars, so they travel as JSON text.
-    const rows = r.rows as CellValue[][];
-    for (const row of rows) {
-      for (let c = 0; c < row.length; c++) {
-        const v = row[c] as unknown;
-        if (v !== null && typeof v === 'object') row[c] = JSON.stringify(v);
-      }
-    }
-    return { columns: r.columns, rows };
+    rec.target = b.columns[ti];
+    return b.finish();
   }
 
   private runWorker(
@@ -842,7 +854,11 @@ export class ModelRegistry {
           resolve(m);
         }
       };
-      const worker = new Worker(WORKER_BOOTSTRAP, { workerData: { entry: WORKER_ENTRY, request } });
+      // The column buffers move to the worker (no copy); they are unusable here afterwards.
+      const worker = new Worker(WORKER_BOOTSTRAP, {
+        workerData: { entry: WORKER_ENTRY, request },
+        transferList: transferables(request.data),
+      });
       job.worker = worker;
       worker.on('message', (m: TrainMessage) => {
         if (m.type === 'progress') {

@@ -12,3 +12,8 @@ export const catalogKeys = {
     [...catalogKeys.columns(), db, schema ?? '', table] as const,
   models: (project: string) => [...catalogKeys.all, 'models', project] as const,
 };
+
+export const fileKeys = {
+  all: ['files'] as const,
+  list: () => [...fileKeys.all, 'list'] as const,
+};

@@ -18,7 +18,7 @@ describe('fetchDescribe', () => {
     vi.stubGlobal('fetch', fetchMock);
     const rows = await fetchDescribe('mindsdb', 'm', 'features');
     expect(rows).toEqual([{ column: 'sqft', type: 'integer', encoder: 'n', role: 'input' }]);
-    expect(fetchMock.mock.calls[0][0]).toBe(
+    expect((fetchMock.mock.calls[0] as unknown[])[0]).toBe(
       '/api/projects/mindsdb/models/m/describe?attribute=features',
     );
   });

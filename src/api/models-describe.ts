@@ -81,10 +81,14 @@ export function describeQueryOptions<A extends DescribeAttribute>(
   project: string,
   model: string,
   attribute: A,
-  opts: { version?: number; enabled?: boolean } = {},
+  opts: { version?: number; enabled?: boolean; activeVersion?: number } = {},
 ) {
   return queryOptions({
-    queryKey: [...modelKeys.describe(project, model, attribute), opts.version ?? 'active'] as const,
+    // The active version is part of the key so a completed retrain is described afresh.
+    queryKey: [
+      ...modelKeys.describe(project, model, attribute),
+      opts.version ?? `active:${opts.activeVersion ?? ''}`,
+    ] as const,
     queryFn: ({ signal }) =>
       fetchDescribe(project, model, attribute, { version: opts.version, signal }),
     enabled: opts.enabled ?? true,

@@ -4,6 +4,7 @@ import {
   describeTableToObjects,
   isBusyStatus,
   parseModelVersions,
+  pendingVersion,
 } from './models-parse';
 
 const COLS = [
@@ -68,6 +69,7 @@ describe('parseModelVersions', () => {
       trainingTime: 2.5,
     });
     expect(activeVersion(v)?.version).toBe(1);
+    expect(pendingVersion(v)?.version).toBe(2);
   });
 
   it('understands lower-case column names of other servers', () => {

@@ -104,6 +104,17 @@ export function activeVersion(versions: readonly ModelVersion[]): ModelVersion |
 }
 
 /**
+ * A newer version that is not active yet: training after RETRAIN, or failed. The active version
+ * keeps answering meanwhile.
+ */
+export function pendingVersion(versions: readonly ModelVersion[]): ModelVersion | undefined {
+  const latest = versions.at(-1);
+  const active = activeVersion(versions);
+  if (!latest || latest === active || !active || latest.version < active.version) return undefined;
+  return isBusyStatus(latest.status) || latest.status === 'error' ? latest : undefined;
+}
+
+/**
  * A `DESCRIBE` answer as objects. Cells holding JSON text (some servers send objects and lists
  * as strings) are parsed so the result matches the REST describe endpoint's shapes.
  */

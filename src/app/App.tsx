@@ -10,6 +10,7 @@ import { ConnectionIndicator } from '../features/connection/ConnectionIndicator'
 import { needsLogin } from '../features/connection/connection-state';
 import { LoginForm } from '../features/connection/LoginForm';
 import { Explorer } from '../features/explorer/Explorer';
+import { FileUploadArea, UploadFileButton } from '../features/files/FileUpload';
 import { HistoryPanel } from '../features/history/HistoryPanel';
 import type { HistoryEntry } from '../features/history/history-store';
 import { preloadResultGrid, ResultsPanel } from '../features/results/ResultsPanel';
@@ -182,19 +183,25 @@ export function App() {
             </button>
           </div>
           {sidebar === 'explorer' ? (
-            <Explorer
-              onInsert={(text) => {
-                if (url.view !== 'sql') setView('sql');
-                editorRef.current?.insertText(text);
-              }}
-              onQuery={(sql) =>
-                openSql(sql, { run: true, title: /FROM\s+(\S+)/i.exec(sql)?.[1]?.split('.').pop() })
-              }
-              onOpenModel={(project, model) => setView('model', { project, model })}
-              onCreateModel={({ db, schema, table }) =>
-                setView('create-model', { db, ...(schema ? { schema } : {}), table })
-              }
-            />
+            <FileUploadArea onQuery={(sql, name) => openSql(sql, { run: true, title: name })}>
+              <Explorer
+                onInsert={(text) => {
+                  if (url.view !== 'sql') setView('sql');
+                  editorRef.current?.insertText(text);
+                }}
+                onQuery={(sql) =>
+                  openSql(sql, {
+                    run: true,
+                    title: /FROM\s+(\S+)/i.exec(sql)?.[1]?.split('.').pop(),
+                  })
+                }
+                onOpenModel={(project, model) => setView('model', { project, model })}
+                onCreateModel={({ db, schema, table }) =>
+                  setView('create-model', { db, ...(schema ? { schema } : {}), table })
+                }
+                headerActions={<UploadFileButton />}
+              />
+            </FileUploadArea>
           ) : (
             <HistoryPanel
               entries={history}

@@ -43,13 +43,16 @@ export function Explorer({
   onQuery,
   onOpenModel,
   onCreateModel,
-}: Props & ExplorerModelActions) {
+  headerActions,
+}: Props & ExplorerModelActions & { headerActions?: ReactNode }) {
   const qc = useQueryClient();
   const dbs = useQuery(databasesQueryOptions());
   return (
     <div className="explorer">
       <div className="panel-header">
         <span>Explorer</span>
+        <span className="spacer" />
+        {headerActions}
         <button
           className="icon-btn"
           aria-label="Refresh explorer"

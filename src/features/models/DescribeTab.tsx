@@ -29,12 +29,14 @@ interface Props {
   project: string;
   model: string;
   theme: 'light' | 'dark';
+  activeVersion: number;
 }
 
-export function DescribeTab({ project, model, theme }: Props) {
-  const summary = useQuery(describeQueryOptions(project, model, ''));
-  const features = useQuery(describeQueryOptions(project, model, 'features'));
-  const candidates = useQuery(describeQueryOptions(project, model, 'model'));
+export function DescribeTab({ project, model, theme, activeVersion }: Props) {
+  const opts = { activeVersion };
+  const summary = useQuery(describeQueryOptions(project, model, '', opts));
+  const features = useQuery(describeQueryOptions(project, model, 'features', opts));
+  const candidates = useQuery(describeQueryOptions(project, model, 'model', opts));
   const [raw, setRaw] = useState(false);
   const c = CHART_COLORS[theme];
 

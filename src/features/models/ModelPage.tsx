@@ -6,7 +6,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useReducer, useState } from 'react';
 import { instanceFlavorQueryOptions } from '../../api/models-flavor';
-import { activeVersion, isBusyStatus, type ModelVersion } from '../../api/models-parse';
+import {
+  activeVersion,
+  isBusyStatus,
+  pendingVersion,
+  type ModelVersion,
+} from '../../api/models-parse';
 import { predictMutationOptions, type PredictResult } from '../../api/models-predict';
 import { modelVersionsQueryOptions } from '../../api/models-versions';
 import { DescribeTab } from './DescribeTab';
@@ -31,6 +36,7 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
   const versionsQ = useQuery(modelVersionsQueryOptions(project, model));
   const versions = versionsQ.data ?? [];
   const active = activeVersion(versions);
+  const pending = pendingVersion(versions);
   const inputs = useModelInputs(project, model, active);
   const flavor = useQuery(instanceFlavorQueryOptions());
   const [modeOverride, setModeOverride] = useState<BodyMode | null>(null);
@@ -74,6 +80,12 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
             {model}
             {active && (
               <StatusBadge status={active.status} label={`Model status: ${active.status}`} />
+            )}
+            {pending && (
+              <StatusBadge
+                status={pending.status}
+                label={`Version ${pending.version} status: ${pending.status}`}
+              />
             )}
           </h1>
           {active && (
@@ -139,7 +151,12 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
               <p className="muted">Loading…</p>
             )}
             {active?.status === 'complete' && tab === 'describe' && (
-              <DescribeTab project={project} model={model} theme={theme} />
+              <DescribeTab
+                project={project}
+                model={model}
+                theme={theme}
+                activeVersion={active.version}
+              />
             )}
             {active?.status === 'complete' && tab === 'predict' && (
               <PredictTab

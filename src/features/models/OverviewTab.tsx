@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { catalogKeys } from '../../api/keys';
 import { modelKeys } from '../../api/models-keys';
-import { isBusyStatus, type ModelVersion } from '../../api/models-parse';
+import { isBusyStatus, pendingVersion, type ModelVersion } from '../../api/models-parse';
 import { modelStatementMutationOptions } from '../../api/models-statement';
 import { dropModelSql, quoteIdent, retrainSql } from './create-model-sql';
 import { formatMetric } from './describe-model';
@@ -31,6 +31,7 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
 
   if (loading) return <p className="muted">Loading…</p>;
   if (!active) return null;
+  const pending = pendingVersion(versions);
 
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: modelKeys.detail(project, model) });
@@ -66,6 +67,21 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
             {busy && <span className="muted small">updating live</span>}
           </div>
           {isBusyStatus(active.status) && <TrainingProgress version={active} />}
+          {pending && isBusyStatus(pending.status) && (
+            <div className="m-pending">
+              <p className="muted small">
+                Version {pending.version} is training; version {active.version} keeps answering
+                until it completes.
+              </p>
+              <TrainingProgress version={pending} />
+            </div>
+          )}
+          {pending?.status === 'error' && (
+            <div className="m-error" role="alert" aria-label="Retraining error">
+              <strong>Retraining version {pending.version} failed:</strong>{' '}
+              {pending.error ?? 'no reason given'}. Version {active.version} is still active.
+            </div>
+          )}
           {active.status === 'error' && (
             <div className="m-error" role="alert" aria-label="Training error">
               <strong>Training failed:</strong> {active.error ?? 'no reason given'}

@@ -28,8 +28,18 @@ export function useModelInputs(
   active: ModelVersion | undefined,
 ): ModelInputs {
   const ready = active?.status === 'complete';
-  const info = useQuery(describeQueryOptions(project, model, 'info', { enabled: ready }));
-  const features = useQuery(describeQueryOptions(project, model, 'features', { enabled: ready }));
+  const info = useQuery(
+    describeQueryOptions(project, model, 'info', {
+      enabled: ready,
+      activeVersion: active?.version,
+    }),
+  );
+  const features = useQuery(
+    describeQueryOptions(project, model, 'features', {
+      enabled: ready,
+      activeVersion: active?.version,
+    }),
+  );
   const inputNames = info.data?.[0]?.inputs;
   const columns = useMemo(() => {
     const byName = new Map((features.data ?? []).map((f) => [f.column, f.type]));
