@@ -61,12 +61,12 @@ test('upload a CSV with progress, find it in the explorer and query it', async (
 
   // A bad name is refused before anything is sent.
   await name.fill('e2e/sales');
-  await expect(dialog.getByRole('button', { name: 'Upload' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Upload', exact: true })).toBeDisabled();
   await expect(dialog).toContainText('letters, digits and underscores');
   await name.fill('e2e_sales_2024');
 
   const unthrottle = await throttleUploads(page, Math.ceil(csv.length / 3));
-  await dialog.getByRole('button', { name: 'Upload' }).click();
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   const bar = dialog.getByRole('progressbar', { name: 'Upload progress' });
   await expect(bar).toBeVisible();
   await expect(dialog.getByRole('status', { name: 'Upload status' })).toContainText(
@@ -111,7 +111,7 @@ test('a file dropped on the explorer opens the upload with its name', async ({ p
 
   const dialog = uploadDialog(page);
   await expect(dialog.getByRole('textbox', { name: 'Table name' })).toHaveValue('dropped_data');
-  await dialog.getByRole('button', { name: 'Upload' }).click();
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   await expect(dialog.getByRole('status', { name: 'Upload result' })).toContainText(
     'files.dropped_data: 2 rows, 2 columns',
   );
@@ -130,7 +130,7 @@ test('binary bytes show the server message', async ({ page }) => {
   await dialog
     .getByLabel('File to upload')
     .setInputFiles({ name: 'broken.csv', mimeType: 'text/csv', buffer: bytes });
-  await dialog.getByRole('button', { name: 'Upload' }).click();
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
   const err = dialog.getByRole('alert', { name: 'Upload error' });
   await expect(err).toContainText('The file is not CSV text: it contains binary data');
   // The dialog stays open to fix it and try again.

@@ -77,7 +77,9 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 /** GET /api/status */
 export const StatusResponse = z
   .object({
-    version: z.string(),
+    /** Ours; a real MindsDB server reports `mindsdb_version` instead. */
+    version: z.string().optional(),
+    mindsdb_version: z.string().optional(),
     environment: z.string().optional(),
     provider: z.string().optional(),
     auth: z

@@ -29,3 +29,11 @@ describe('connectionState', () => {
     expect(connectionState(undefined, null, true)).toEqual({ kind: 'checking' });
   });
 });
+
+describe('a real MindsDB server', () => {
+  it('reads mindsdb_version when there is no version', () => {
+    expect(
+      connectionState({ mindsdb_version: '25.1.2', environment: 'local', auth: { http_auth_enabled: false } }, null, false),
+    ).toEqual({ kind: 'connected', version: '25.1.2', environment: 'local' });
+  });
+});

@@ -7,6 +7,9 @@ export type ConnectionState =
   | { kind: 'login-required'; version: string }
   | { kind: 'unreachable'; message: string };
 
+/** The instance's version: ours reports `version`, a real MindsDB server `mindsdb_version`. */
+export const instanceVersion = (s: StatusResponse) => s.version ?? s.mindsdb_version ?? 'unknown';
+
 export function connectionState(
   data: StatusResponse | undefined,
   error: Error | null,
@@ -16,10 +19,10 @@ export function connectionState(
   if (error) return { kind: 'unreachable', message: error.message };
   if (!data)
     return isPending ? { kind: 'checking' } : { kind: 'unreachable', message: 'No answer' };
-  if (needsLogin(data)) return { kind: 'login-required', version: data.version };
+  if (needsLogin(data)) return { kind: 'login-required', version: instanceVersion(data) };
   return {
     kind: 'connected',
-    version: data.version,
+    version: instanceVersion(data),
     ...(data.provider ? { provider: data.provider } : {}),
     ...(data.environment ? { environment: data.environment } : {}),
   };

@@ -22,7 +22,7 @@ import {
   sortImportances,
   stepParts,
 } from './describe-model';
-import { CHART_COLORS } from './grid-theme';
+import { CHART_COLORS } from '../../components/ui/grid-theme';
 import { Card, formatSeconds } from './ui';
 
 interface Props {

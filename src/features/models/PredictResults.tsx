@@ -20,7 +20,7 @@ import {
 } from 'recharts';
 import type { PredictResult } from '../../api/models-predict';
 import { intervalPoints, toPredictionViews, type PredictionView } from './explain';
-import { CHART_COLORS, darkGridTheme, lightGridTheme } from './grid-theme';
+import { CHART_COLORS, framed } from '../../components/ui/grid-theme';
 import { curlSnippet, fetchSnippet } from './snippets';
 import { Card, CopyButton, formatNumber } from './ui';
 
@@ -359,7 +359,7 @@ function ResultGrid({
   return (
     <div className="m-result-grid" style={{ height: Math.min(420, 44 + views.length * 30) }}>
       <AgGridReact<PredictionView>
-        theme={theme === 'dark' ? darkGridTheme : lightGridTheme}
+        theme={theme === 'dark' ? framed.dark : framed.light}
         rowData={views}
         columnDefs={columnDefs}
         defaultColDef={{ sortable: true, resizable: true, filter: false, minWidth: 60 }}

@@ -10,7 +10,7 @@ import {
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useMemo, type Dispatch } from 'react';
-import { darkGridTheme, lightGridTheme } from './grid-theme';
+import { framed } from '../../components/ui/grid-theme';
 import { cellText, cellToJson, type Cell, type FormField, type FormRow } from './predict-form';
 import type { PredictAction } from './predict-session';
 
@@ -112,7 +112,7 @@ export function RowsTable({ fields, rows, selected, dispatch, theme }: Props) {
   return (
     <div className="m-rows-grid" aria-label="Input rows">
       <AgGridReact<FormRow>
-        theme={theme === 'dark' ? darkGridTheme : lightGridTheme}
+        theme={theme === 'dark' ? framed.dark : framed.light}
         rowData={rows}
         columnDefs={columnDefs}
         getRowId={(p) => p.data.id}

@@ -19,7 +19,7 @@ import {
 } from 'recharts';
 import { predictMutationOptions } from '../../api/models-predict';
 import { toPredictionViews } from './explain';
-import { CHART_COLORS } from './grid-theme';
+import { CHART_COLORS } from '../../components/ui/grid-theme';
 import { buildPredictBody, buildPredictRows, parseNumberText, type BodyMode } from './predict-form';
 import type { PredictSession } from './predict-session';
 import { curlSnippet } from './snippets';

@@ -21,7 +21,7 @@ import {
   rowToTsv,
   type GridColumn,
 } from './grid-model';
-import { darkGridTheme, lightGridTheme } from './grid-theme';
+import { darkGridTheme, lightGridTheme } from '../../components/ui/grid-theme';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 

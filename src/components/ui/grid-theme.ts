@@ -1,6 +1,7 @@
 /**
- * AG Grid themes for the model page's grids. Same look as the results grid; kept here because a
- * feature does not import another feature (candidate for src/components/ui when shared).
+ * AG Grid themes for the app's light and dark themes (theming API, no CSS imports), shared by every
+ * grid: the results grid uses them as they are; framed grids inside pages (the model page) add a
+ * border and a little more height with `framed`.
  */
 import { colorSchemeDark, colorSchemeLight, themeQuartz } from 'ag-grid-community';
 
@@ -10,9 +11,10 @@ const common = {
   dataFontSize: 12.5,
   headerFontWeight: 600,
   spacing: 5,
-  rowHeight: 30,
+  rowHeight: 28,
   headerHeight: 32,
-  wrapperBorderRadius: 8,
+  wrapperBorder: false,
+  wrapperBorderRadius: 0,
   cellHorizontalPadding: 10,
 };
 
@@ -36,6 +38,13 @@ export const darkGridTheme = themeQuartz.withPart(colorSchemeDark).withParams({
   borderColor: '#2a3142',
 });
 
+const framedParams = { rowHeight: 30, wrapperBorder: true, wrapperBorderRadius: 8 };
+export const framed = {
+  light: lightGridTheme.withParams(framedParams),
+  dark: darkGridTheme.withParams(framedParams),
+};
+
+/** Chart colours that match the grid themes. */
 export const CHART_COLORS = {
   light: {
     accent: '#2563eb',
