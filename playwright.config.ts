@@ -5,6 +5,8 @@
 import { defineConfig, devices } from '@playwright/test';
 
 const uiPort = Number(process.env.E2E_UI_PORT ?? 4319);
+/** A second preview whose instance has authentication on (e2e/auth.spec.ts). */
+export const authUiPort = Number(process.env.E2E_AUTH_UI_PORT ?? uiPort + 1);
 // E2E_BASE_URL runs the suite against an already running preview + instance (no webServer).
 const external = process.env.E2E_BASE_URL;
 const baseURL = external ?? `http://127.0.0.1:${uiPort}`;
@@ -47,8 +49,9 @@ export default defineConfig({
     ? undefined
     : {
         command: 'node scripts/e2e-server.mjs',
-        url: `${baseURL}/api/status`,
-        env: { UI_PORT: String(uiPort) },
+        // The auth preview starts last: when it answers, everything is up.
+        url: `http://127.0.0.1:${authUiPort}/api/status`,
+        env: { UI_PORT: String(uiPort), E2E_AUTH_UI_PORT: String(authUiPort) },
         timeout: 120_000,
         reuseExistingServer: false,
         stdout: 'ignore',

@@ -3,6 +3,8 @@
 // fresh temporary DATA_DIR, then `vite build` (once per start) and `vite preview` on UI_PORT,
 // proxying /api to that instance. Waits for both, prints READY, and cleans everything up on exit.
 //   UI_PORT (default 4319)   E2E_SKIP_BUILD=1 reuses an existing dist/
+//   E2E_AUTH_UI_PORT: also a second instance with authentication on (user e2e, password
+//   e2e-password) and its own preview on that port, for the login journey.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -12,7 +14,7 @@ import { join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const uiPort = Number(process.env.UI_PORT ?? 4319);
 const children = [];
-let dataDir;
+const dataDirs = [];
 let stopping = false;
 
 function log(msg) {
@@ -80,7 +82,7 @@ function stop(code = 0) {
   stopping = true;
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
   const done = () => {
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
     process.exit(code);
   };
   const force = setTimeout(() => {
@@ -98,7 +100,8 @@ process.on('SIGTERM', () => stop(0));
 process.on('SIGHUP', () => stop(0));
 
 async function main() {
-  dataDir = mkdtempSync(join(tmpdir(), 'smp-e2e-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'smp-e2e-'));
+  dataDirs.push(dataDir);
   const instancePort = await freePort();
   log(`instance on 127.0.0.1:${instancePort}, data in ${dataDir}`);
   start('instance', ['--import', 'tsx', 'server/main.ts'], {
@@ -130,6 +133,26 @@ async function main() {
     },
   );
   await waitFor(`http://127.0.0.1:${uiPort}/api/status`, 'vite preview');
+  if (process.env.E2E_AUTH_UI_PORT) {
+    const authUiPort = Number(process.env.E2E_AUTH_UI_PORT);
+    const authDir = mkdtempSync(join(tmpdir(), 'smp-e2e-auth-'));
+    dataDirs.push(authDir);
+    const authPort = await freePort();
+    start('auth-instance', ['--import', 'tsx', 'server/main.ts'], {
+      PORT: String(authPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: authDir,
+      AUTH_USERNAME: 'e2e',
+      AUTH_PASSWORD: 'e2e-password',
+    });
+    await waitFor(`http://127.0.0.1:${authPort}/api/status`, 'the auth instance');
+    start(
+      'auth-preview',
+      ['node_modules/vite/bin/vite.js', 'preview', '--port', String(authUiPort), '--strictPort'],
+      { PORT: String(authPort), UI_PORT: String(authUiPort) },
+    );
+    await waitFor(`http://127.0.0.1:${authUiPort}/api/status`, 'the auth preview');
+  }
   log(`READY http://127.0.0.1:${uiPort}`);
 }
 

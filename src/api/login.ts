@@ -1,6 +1,6 @@
 /** POST /api/login {username, password}: starts a session (cookie) when the instance requires auth. */
 import { mutationOptions } from '@tanstack/react-query';
-import { z } from 'zod';
+import { LoginResponse } from './contract';
 import { requestJson } from './http';
 import { statusKeys } from './keys';
 
@@ -9,10 +9,12 @@ export interface LoginInput {
   password: string;
 }
 
-const LoginResponse = z.unknown();
-
-export async function login(input: LoginInput, signal?: AbortSignal): Promise<void> {
-  await requestJson('/api/login', LoginResponse, { method: 'POST', body: input, signal });
+/**
+ * Parsed with the success schema, so a 401/429 error body does not parse and surfaces as an
+ * ApiError carrying the instance's message ("Wrong username or password").
+ */
+export async function login(input: LoginInput, signal?: AbortSignal): Promise<LoginResponse> {
+  return requestJson('/api/login', LoginResponse, { method: 'POST', body: input, signal });
 }
 
 export function loginMutationOptions() {

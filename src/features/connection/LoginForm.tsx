@@ -2,7 +2,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { loginMutationOptions } from '../../api/login';
-import { statusKeys } from '../../api/keys';
 
 export function LoginForm() {
   const qc = useQueryClient();
@@ -10,7 +9,8 @@ export function LoginForm() {
   const [password, setPassword] = useState('');
   const m = useMutation({
     ...loginMutationOptions(),
-    onSuccess: () => qc.invalidateQueries({ queryKey: statusKeys.all }),
+    // Everything fetched before the login failed with 401 (explorer, completions): refetch it all.
+    onSuccess: () => qc.invalidateQueries(),
   });
   return (
     <div className="overlay">

@@ -154,6 +154,16 @@ function UploadDialog({
   useEffect(() => {
     dialogRef.current?.focus();
   }, []);
+  // Escape closes (and cancels a running upload) wherever the focus went, e.g. to the page when
+  // the focused button got disabled during the upload.
+  const closeRef = useRef<() => void>(() => undefined);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') closeRef.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   const choose = (f: File) => {
     setFile(f);
@@ -171,6 +181,9 @@ function UploadDialog({
     cancel();
     onClose();
   };
+  useEffect(() => {
+    closeRef.current = close;
+  });
 
   return (
     <div className="overlay" onClick={busy ? undefined : close} {...handlers}>
@@ -182,7 +195,6 @@ function UploadDialog({
         aria-label="Upload file"
         tabIndex={-1}
         onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && close()}
       >
         <header className="dialog-header">
           <h2>Upload file</h2>
