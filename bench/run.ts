@@ -31,13 +31,21 @@ async function main() {
     try {
       lines.push(...(await s.run()));
     } catch (err) {
-      lines.push({ name: `${s.name}: failed to run (${(err as Error).message.split('\n')[0]})`, value: NaN, unit: '', target: '', pass: false });
+      lines.push({
+        name: `${s.name}: failed to run (${(err as Error).message.split('\n')[0]})`,
+        value: NaN,
+        unit: '',
+        target: '',
+        pass: false,
+      });
     }
   }
   const w = Math.max(...lines.map((l) => l.name.length));
   console.log(`\n${'measure'.padEnd(w)}  ${'value'.padStart(12)} unit   target        result`);
   for (const l of lines) {
-    console.log(`${l.name.padEnd(w)}  ${fmt(l.value).padStart(12)} ${l.unit.padEnd(6)} ${l.target.padEnd(13)} ${l.pass ? 'ok' : 'MISS'}`);
+    console.log(
+      `${l.name.padEnd(w)}  ${fmt(l.value).padStart(12)} ${l.unit.padEnd(6)} ${l.target.padEnd(13)} ${l.pass ? 'ok' : 'MISS'}`,
+    );
   }
   const missed = lines.filter((l) => !l.pass).length;
   console.log(`\n${lines.length - missed} of ${lines.length} figures meet their targets`);

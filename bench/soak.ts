@@ -21,20 +21,56 @@ export async function runSoakBench(): Promise<BenchLine[]> {
   const inst = await spawnInstance(dir);
   try {
     progress('soak: training home_rentals_model');
-    await inst.sql('CREATE MODEL mindsdb.soak_model FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price');
+    await inst.sql(
+      'CREATE MODEL mindsdb.soak_model FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
+    );
     for (;;) {
-      const r = await inst.sql("SELECT status, error FROM mindsdb.models WHERE name = 'soak_model'");
+      const r = await inst.sql(
+        "SELECT status, error FROM mindsdb.models WHERE name = 'soak_model'",
+      );
       if (r.data?.[0]?.[0] === 'complete') break;
       if (r.data?.[0]?.[0] === 'error') throw new Error(`training failed: ${r.data[0][1]}`);
       await new Promise((res) => setTimeout(res, 200));
     }
     const post = (path: string, body: unknown) =>
-      fetch(inst.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const batch = Array.from({ length: 200 }, (_, i) => ({ sqft: 400 + i * 3, location: ['good', 'great', 'poor'][i % 3], number_of_rooms: i % 4, number_of_bathrooms: 1 + (i % 2), days_on_market: i % 30, neighborhood: 'downtown' }));
+      fetch(inst.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const batch = Array.from({ length: 200 }, (_, i) => ({
+      sqft: 400 + i * 3,
+      location: ['good', 'great', 'poor'][i % 3],
+      number_of_rooms: i % 4,
+      number_of_bathrooms: 1 + (i % 2),
+      days_on_market: i % 30,
+      neighborhood: 'downtown',
+    }));
     const ops: [string, () => Promise<Response>][] = [
-      ['sql', () => post('/api/sql/query', { query: 'SELECT location, count(*), avg(rental_price) FROM example_db.demo_data.home_rentals GROUP BY 1' })],
-      ['sql-predict', () => post('/api/sql/query', { query: "SELECT rental_price, rental_price_confidence FROM mindsdb.soak_model WHERE sqft = 823 AND location = 'good'" })],
-      ['sql-join', () => post('/api/sql/query', { query: 'SELECT t.sqft, m.rental_price FROM example_db.demo_data.home_rentals AS t JOIN mindsdb.soak_model AS m LIMIT 500' })],
+      [
+        'sql',
+        () =>
+          post('/api/sql/query', {
+            query:
+              'SELECT location, count(*), avg(rental_price) FROM example_db.demo_data.home_rentals GROUP BY 1',
+          }),
+      ],
+      [
+        'sql-predict',
+        () =>
+          post('/api/sql/query', {
+            query:
+              "SELECT rental_price, rental_price_confidence FROM mindsdb.soak_model WHERE sqft = 823 AND location = 'good'",
+          }),
+      ],
+      [
+        'sql-join',
+        () =>
+          post('/api/sql/query', {
+            query:
+              'SELECT t.sqft, m.rental_price FROM example_db.demo_data.home_rentals AS t JOIN mindsdb.soak_model AS m LIMIT 500',
+          }),
+      ],
       ['rest-predict', () => post('/api/projects/mindsdb/models/soak_model/predict', batch)],
       ['rest-describe', () => fetch(`${inst.url}/api/projects/mindsdb/models/soak_model/describe`)],
     ];
@@ -62,7 +98,8 @@ export async function runSoakBench(): Promise<BenchLine[]> {
             const body = await res.text();
             if (res.status !== 200 || body.includes('"type":"error"')) {
               errors++;
-              if (errorSamples.length < 3) errorSamples.push(`${name}: ${res.status} ${body.slice(0, 160)}`);
+              if (errorSamples.length < 3)
+                errorSamples.push(`${name}: ${res.status} ${body.slice(0, 160)}`);
             }
           } catch (err) {
             errors++;
@@ -77,12 +114,42 @@ export async function runSoakBench(): Promise<BenchLine[]> {
     lat.sort((a, b) => a - b);
     for (const s of errorSamples) progress(`soak error sample: ${s}`);
     return [
-      { name: `soak: requests in ${seconds} s (8 clients, mixed)`, value: lat.length, unit: 'req', target: 'report', pass: true },
-      { name: 'soak: throughput', value: lat.length / seconds, unit: 'req/s', target: 'report', pass: true },
-      { name: 'soak: latency p50', value: percentile(lat, 50), unit: 'ms', target: 'report', pass: true },
-      { name: 'soak: latency p99', value: percentile(lat, 99), unit: 'ms', target: 'report', pass: true },
+      {
+        name: `soak: requests in ${seconds} s (8 clients, mixed)`,
+        value: lat.length,
+        unit: 'req',
+        target: 'report',
+        pass: true,
+      },
+      {
+        name: 'soak: throughput',
+        value: lat.length / seconds,
+        unit: 'req/s',
+        target: 'report',
+        pass: true,
+      },
+      {
+        name: 'soak: latency p50',
+        value: percentile(lat, 50),
+        unit: 'ms',
+        target: 'report',
+        pass: true,
+      },
+      {
+        name: 'soak: latency p99',
+        value: percentile(lat, 99),
+        unit: 'ms',
+        target: 'report',
+        pass: true,
+      },
       { name: 'soak: errors', value: errors, unit: '', target: '0', pass: errors === 0 },
-      { name: 'soak: instance RSS growth after warm-up', value: rssEnd - rssStart, unit: 'MB', target: '< 100', pass: rssEnd - rssStart < 100 },
+      {
+        name: 'soak: instance RSS growth after warm-up',
+        value: rssEnd - rssStart,
+        unit: 'MB',
+        target: '< 100',
+        pass: rssEnd - rssStart < 100,
+      },
       { name: 'soak: instance RSS peak', value: rssMax, unit: 'MB', target: 'report', pass: true },
     ];
   } finally {

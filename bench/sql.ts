@@ -66,11 +66,41 @@ export async function runSqlBench(): Promise<BenchLine[]> {
     }
     lat.sort((x, y) => x - y);
     return [
-      { name: 'sql: 100k x 10 SELECT in-process (DuckDB -> JSON), median', value: percentile(a, 50), unit: 'ms', target: 'baseline', pass: true },
-      { name: `sql: 100k x 10 SELECT over HTTP (${(bytes / 1e6).toFixed(1)} MB), median`, value: percentile(b, 50), unit: 'ms', target: 'see ratio', pass: true },
-      { name: 'sql: HTTP / in-process ratio', value: ratio, unit: 'x', target: '<= 2', pass: ratio <= 2 },
-      { name: 'sql: SELECT 1 latency p50', value: percentile(lat, 50), unit: 'ms', target: '< 2', pass: percentile(lat, 50) < 2 },
-      { name: 'sql: SELECT 1 latency p99', value: percentile(lat, 99), unit: 'ms', target: 'report', pass: true },
+      {
+        name: 'sql: 100k x 10 SELECT in-process (DuckDB -> JSON), median',
+        value: percentile(a, 50),
+        unit: 'ms',
+        target: 'baseline',
+        pass: true,
+      },
+      {
+        name: `sql: 100k x 10 SELECT over HTTP (${(bytes / 1e6).toFixed(1)} MB), median`,
+        value: percentile(b, 50),
+        unit: 'ms',
+        target: 'see ratio',
+        pass: true,
+      },
+      {
+        name: 'sql: HTTP / in-process ratio',
+        value: ratio,
+        unit: 'x',
+        target: '<= 2',
+        pass: ratio <= 2,
+      },
+      {
+        name: 'sql: SELECT 1 latency p50',
+        value: percentile(lat, 50),
+        unit: 'ms',
+        target: '< 2',
+        pass: percentile(lat, 50) < 2,
+      },
+      {
+        name: 'sql: SELECT 1 latency p99',
+        value: percentile(lat, 99),
+        unit: 'ms',
+        target: 'report',
+        pass: true,
+      },
     ];
   } finally {
     await h.close();

@@ -7,7 +7,9 @@ const authBase =
   process.env.E2E_AUTH_BASE_URL ??
   `http://127.0.0.1:${process.env.E2E_AUTH_UI_PORT ?? Number(process.env.E2E_UI_PORT ?? 4319) + 1}`;
 
-test('an instance with auth on asks for a login, refuses a wrong password, and works after login', async ({ page }) => {
+test('an instance with auth on asks for a login, refuses a wrong password, and works after login', async ({
+  page,
+}) => {
   await page.goto(authBase);
   const form = page.getByRole('form', { name: 'Log in' });
   await expect(form).toBeVisible();
@@ -26,7 +28,10 @@ test('an instance with auth on asks for a login, refuses a wrong password, and w
 
   // The session cookie is HttpOnly (not readable by scripts) and goes through the proxy.
   const cookies = await page.context().cookies(authBase);
-  expect(cookies.find((c) => c.name === 'session')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+  expect(cookies.find((c) => c.name === 'session')).toMatchObject({
+    httpOnly: true,
+    sameSite: 'Lax',
+  });
   expect(await page.evaluate(() => document.cookie)).not.toContain('session=');
 
   await editorInput(page).waitFor({ state: 'attached' });

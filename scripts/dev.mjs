@@ -5,7 +5,10 @@ import { spawn } from 'node:child_process';
 
 const children = [];
 const run = (name, cmd, args, env = {}) => {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(cmd, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   const prefix = (line) => `[${name}] ${line}`;
   for (const stream of [child.stdout, child.stderr]) {
     let buf = '';
@@ -13,7 +16,8 @@ const run = (name, cmd, args, env = {}) => {
       buf += d;
       const lines = buf.split('\n');
       buf = lines.pop();
-      for (const l of lines) (stream === child.stderr ? process.stderr : process.stdout).write(prefix(l) + '\n');
+      for (const l of lines)
+        (stream === child.stderr ? process.stderr : process.stdout).write(prefix(l) + '\n');
     });
   }
   child.on('exit', (code, signal) => {
@@ -33,9 +37,9 @@ function stop(code = 0) {
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
   const t = setTimeout(() => process.exit(code), 5000);
   t.unref();
-  Promise.all(children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.on('exit', r))))).then(() =>
-    process.exit(code),
-  );
+  Promise.all(
+    children.map((c) => (c.exitCode !== null ? null : new Promise((r) => c.on('exit', r)))),
+  ).then(() => process.exit(code));
 }
 process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));

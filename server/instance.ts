@@ -55,7 +55,9 @@ export async function createInstance(config: Config): Promise<Instance> {
     timeoutMs: config.STATEMENT_TIMEOUT_MS,
     maxRows: config.MAX_RESULT_ROWS,
   });
-  await integrations.restore((name, err) => process.stderr.write(`Integration '${name}' not attached: ${err.message}\n`));
+  await integrations.restore((name, err) =>
+    process.stderr.write(`Integration '${name}' not attached: ${err.message}\n`),
+  );
   await sweepUploads(catalog);
   sql.use(...integrationHandlers(sql, integrations));
   sql.engineRouters.push(integrationRouter(sql, integrations));
@@ -64,7 +66,10 @@ export async function createInstance(config: Config): Promise<Instance> {
   tableListers.push(async (db) =>
     catalog.isProject(db) ? models.modelNames(db).map((name) => ({ name, type: 'MODEL' })) : null,
   );
-  const onClose: (() => Promise<void> | void)[] = [() => integrations.close(), () => models.close()];
+  const onClose: (() => Promise<void> | void)[] = [
+    () => integrations.close(),
+    () => models.close(),
+  ];
   return {
     config,
     catalog,

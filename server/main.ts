@@ -14,7 +14,9 @@ async function main() {
   const instance = await createInstance(config);
   const app = await buildApp(instance, consoleLogger);
   const address = await app.listen({ port: config.PORT, host: config.HOST });
-  consoleLogger.info(`Local instance listening on ${address} (data in ${config.DATA_DIR}, ready in ${Date.now() - started} ms)`);
+  consoleLogger.info(
+    `Local instance listening on ${address} (data in ${config.DATA_DIR}, ready in ${Date.now() - started} ms)`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -32,6 +34,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  consoleLogger.error(`Failed to start the instance: ${err instanceof Error ? err.message : String(err)}`);
+  consoleLogger.error(
+    `Failed to start the instance: ${err instanceof Error ? err.message : String(err)}`,
+  );
   process.exit(1);
 });

@@ -131,7 +131,10 @@ export class Catalog {
       throw notFound(`Project '${name}' does not exist`);
     }
     if (p.name === DEFAULT_PROJECT) {
-      throw new ServiceError(ERROR_CODES.BAD_INPUT, `The default project '${DEFAULT_PROJECT}' cannot be dropped`);
+      throw new ServiceError(
+        ERROR_CODES.BAD_INPUT,
+        `The default project '${DEFAULT_PROJECT}' cannot be dropped`,
+      );
     }
     for (const hook of this.dropProjectHooks) await hook(p.name);
     await this.engine.leaveDatabase(p.name, DEFAULT_PROJECT);
@@ -159,7 +162,9 @@ export class Catalog {
   }
 
   removeIntegration(name: string): void {
-    this.state.integrations = this.state.integrations.filter((i) => i.name.toLowerCase() !== name.toLowerCase());
+    this.state.integrations = this.state.integrations.filter(
+      (i) => i.name.toLowerCase() !== name.toLowerCase(),
+    );
     this.save();
   }
 
@@ -170,7 +175,11 @@ export class Catalog {
       ...this.state.projects.map((p) => ({ name: p.name, type: 'project' as const, engine: null })),
       { name: 'files', type: 'data' as const, engine: 'files' },
       { name: 'example_db', type: 'data' as const, engine: 'duckdb' },
-      ...this.state.integrations.map((i) => ({ name: i.name, type: 'data' as const, engine: i.engine })),
+      ...this.state.integrations.map((i) => ({
+        name: i.name,
+        type: 'data' as const,
+        engine: i.engine,
+      })),
     ];
   }
 

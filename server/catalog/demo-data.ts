@@ -16,7 +16,10 @@ import { fileURLToPath } from 'node:url';
 import type { Engine } from '../engine/duckdb';
 import { quoteString } from '../sql/lexer';
 
-export const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../data/demo');
+export const DEMO_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../data/demo',
+);
 
 const csv = (file: string, extra = '') =>
   `read_csv(${quoteString(path.join(DEMO_DIR, file))}, header = true${extra})`;

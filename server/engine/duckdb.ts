@@ -65,8 +65,11 @@ function paramValue(name: string, v: unknown): { value: DuckDBValue; type: DuckD
   if (v === null || v === undefined) return { value: null, type: SQLNULL };
   if (typeof v === 'boolean') return { value: v, type: BOOLEAN };
   if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw new ServiceError(ERROR_CODES.BAD_INPUT, `Parameter '${name}' is not a finite number`);
-    return Number.isSafeInteger(v) ? { value: BigInt(v), type: BIGINT } : { value: v, type: DOUBLE };
+    if (!Number.isFinite(v))
+      throw new ServiceError(ERROR_CODES.BAD_INPUT, `Parameter '${name}' is not a finite number`);
+    return Number.isSafeInteger(v)
+      ? { value: BigInt(v), type: BIGINT }
+      : { value: v, type: DOUBLE };
   }
   if (typeof v === 'string') return { value: v, type: VARCHAR };
   return { value: JSON.stringify(v), type: VARCHAR };
@@ -97,12 +100,16 @@ export class Engine {
   }
 
   private acquire(): Promise<PooledConnection> {
-    if (this.closed) return Promise.reject(new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down'));
+    if (this.closed)
+      return Promise.reject(new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down'));
     const c = this.idle.pop();
     if (c) return Promise.resolve(c);
     if (this.waiters.length >= this.opts.queueLimit) {
       return Promise.reject(
-        new ServiceError(ERROR_CODES.BUSY, `Too many queries waiting (${this.opts.queueLimit}); try again shortly`),
+        new ServiceError(
+          ERROR_CODES.BUSY,
+          `Too many queries waiting (${this.opts.queueLimit}); try again shortly`,
+        ),
       );
     }
     return new Promise((resolve) => this.waiters.push(resolve));
@@ -130,9 +137,14 @@ export class Engine {
    * Runs `sql` on a pooled connection with the statement timeout and cancellation armed, and
    * hands the streaming result to `consume`. Errors become ServiceErrors with positions.
    */
-  private async run<T>(sql: string, o: QueryOptions, consume: (result: DuckDBResult) => Promise<T>): Promise<T> {
+  private async run<T>(
+    sql: string,
+    o: QueryOptions,
+    consume: (result: DuckDBResult) => Promise<T>,
+  ): Promise<T> {
     const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
-    if (o.signal?.aborted) throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
+    if (o.signal?.aborted)
+      throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
     const pooled = await this.acquire();
     const { conn } = pooled;
     let timedOut = false;
@@ -172,7 +184,8 @@ export class Engine {
           `The statement ran longer than the statement timeout (${timeoutMs} ms) and was interrupted`,
         );
       }
-      if (cancelled) throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
+      if (cancelled)
+        throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
       throw fromDuckDBError(err, sql, o.offsetInScript ?? 0, o.script ?? sql);
     } finally {
       clearTimeout(timer);
@@ -188,11 +201,26 @@ export class Engine {
       if (result.returnType === ResultReturnType.CHANGED_ROWS) {
         // DuckDB reports the count as a one-row "Count" result for INSERT/UPDATE/DELETE.
         const chunk = await result.fetchChunk();
-        const count = chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : result.rowsChanged;
-        return { kind: 'ok', columns: [], types: [], rows: [], truncated: false, affectedRows: count };
+        const count =
+          chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : result.rowsChanged;
+        return {
+          kind: 'ok',
+          columns: [],
+          types: [],
+          rows: [],
+          truncated: false,
+          affectedRows: count,
+        };
       }
       if (result.returnType !== ResultReturnType.QUERY_RESULT) {
-        return { kind: 'ok', columns: [], types: [], rows: [], truncated: false, affectedRows: null };
+        return {
+          kind: 'ok',
+          columns: [],
+          types: [],
+          rows: [],
+          truncated: false,
+          affectedRows: null,
+        };
       }
       const columns = result.columnNames();
       const colTypes = result.columnTypes();
@@ -219,7 +247,14 @@ export class Engine {
           break;
         }
       }
-      return { kind: 'table', columns, types: colTypes.map((t) => t.toString()), rows, truncated, affectedRows: null };
+      return {
+        kind: 'table',
+        columns,
+        types: colTypes.map((t) => t.toString()),
+        rows,
+        truncated,
+        affectedRows: null,
+      };
     });
   }
 
@@ -228,16 +263,24 @@ export class Engine {
    * memory-safe path for big results. `sink.rows` may return a promise (backpressure); the engine
    * waits for it before fetching the next chunk. Stops after `maxRows` and reports truncation.
    */
-  async stream(sql: string, o: QueryOptions, sink: StreamSink): Promise<{ rowCount: number; truncated: boolean }> {
+  async stream(
+    sql: string,
+    o: QueryOptions,
+    sink: StreamSink,
+  ): Promise<{ rowCount: number; truncated: boolean }> {
     const maxRows = o.maxRows ?? this.opts.maxRows;
     return this.run(sql, o, async (result) => {
       if (result.returnType !== ResultReturnType.QUERY_RESULT) {
-        const chunk = result.returnType === ResultReturnType.CHANGED_ROWS ? await result.fetchChunk() : null;
+        const chunk =
+          result.returnType === ResultReturnType.CHANGED_ROWS ? await result.fetchChunk() : null;
         const count = chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : null;
         await sink.ok(count);
         return { rowCount: 0, truncated: false };
       }
-      await sink.header(result.columnNames(), result.columnTypes().map((t) => t.toString()));
+      await sink.header(
+        result.columnNames(),
+        result.columnTypes().map((t) => t.toString()),
+      );
       let rowCount = 0;
       let truncated = false;
       for (;;) {
@@ -299,7 +342,12 @@ export class Engine {
 
   /** Convenience for internal statements (catalog, loaders): rows as arrays, no cap. */
   async rows(sql: string, params?: Record<string, unknown>, db?: string): Promise<JsonValue[][]> {
-    const r = await this.query(sql, { params, db, maxRows: Number.MAX_SAFE_INTEGER, timeoutMs: 10 * 60_000 });
+    const r = await this.query(sql, {
+      params,
+      db,
+      maxRows: Number.MAX_SAFE_INTEGER,
+      timeoutMs: 10 * 60_000,
+    });
     return r.rows;
   }
 

@@ -9,7 +9,10 @@ const CLASS_CODES: [RegExp, ErrorCode][] = [
   [/^Parser Error/i, ERROR_CODES.SYNTAX],
   [/^Catalog Error/i, ERROR_CODES.NOT_FOUND],
   [/^Binder Error/i, ERROR_CODES.NOT_FOUND],
-  [/^(Conversion|Invalid Input|Out of Range|Constraint|Not implemented|Dependency|Invalid) Error/i, ERROR_CODES.BAD_INPUT],
+  [
+    /^(Conversion|Invalid Input|Out of Range|Constraint|Not implemented|Dependency|Invalid) Error/i,
+    ERROR_CODES.BAD_INPUT,
+  ],
   [/^Permission Error/i, ERROR_CODES.FORBIDDEN],
   [/^IO Error/i, ERROR_CODES.BAD_INPUT],
   [/^(Interrupt|INTERRUPT) Error/i, ERROR_CODES.TIMEOUT],
@@ -18,7 +21,9 @@ const CLASS_CODES: [RegExp, ErrorCode][] = [
 ];
 
 /** Finds "LINE n: <text>\n<spaces>^" and returns the column of the caret inside <text>. */
-function caretPosition(message: string): { line: number; col: number; snippetStart: string } | null {
+function caretPosition(
+  message: string,
+): { line: number; col: number; snippetStart: string } | null {
   const m = /LINE (\d+): (.*)\n( *)\^/.exec(message);
   if (!m) return null;
   const line = Number(m[1]);
@@ -32,9 +37,17 @@ function caretPosition(message: string): { line: number; col: number; snippetSta
  * @param offsetInScript where that text starts in what the user sent, so positions point into it
  * @param script what the user sent
  */
-export function fromDuckDBError(err: unknown, statement: string, offsetInScript = 0, script = statement): ServiceError {
+export function fromDuckDBError(
+  err: unknown,
+  statement: string,
+  offsetInScript = 0,
+  script = statement,
+): ServiceError {
   if (err instanceof ServiceError) return err;
-  const raw = (err instanceof Error ? err.message : String(err)).replace(/^Failed to extract statements: /, '');
+  const raw = (err instanceof Error ? err.message : String(err)).replace(
+    /^Failed to extract statements: /,
+    '',
+  );
   const code = CLASS_CODES.find(([re]) => re.test(raw))?.[1] ?? ERROR_CODES.BAD_INPUT;
   const firstLine = raw.split('\n')[0].trim();
   let where = '';

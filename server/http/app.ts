@@ -81,18 +81,38 @@ export async function buildApp(
       try {
         text = utf8.decode(body as Buffer);
       } catch {
-        return done(new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is not valid UTF-8', 400), undefined);
+        return done(
+          new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is not valid UTF-8', 400),
+          undefined,
+        );
       }
       if (text.trim() === '') {
-        return done(new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is empty; expected JSON', 400), undefined);
+        return done(
+          new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is empty; expected JSON', 400),
+          undefined,
+        );
       }
       defaultJson(req, text, (err, value) => {
         if (err) {
-          return done(new ServiceError(ERROR_CODES.BAD_INPUT, `Request body is not valid JSON: ${err.message}`, 400), undefined);
+          return done(
+            new ServiceError(
+              ERROR_CODES.BAD_INPUT,
+              `Request body is not valid JSON: ${err.message}`,
+              400,
+            ),
+            undefined,
+          );
         }
         const depth = jsonDepth(value, MAX_JSON_DEPTH);
         if (depth > MAX_JSON_DEPTH) {
-          return done(new ServiceError(ERROR_CODES.BAD_INPUT, `Request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`, 400), undefined);
+          return done(
+            new ServiceError(
+              ERROR_CODES.BAD_INPUT,
+              `Request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`,
+              400,
+            ),
+            undefined,
+          );
         }
         done(null, value);
       });
@@ -107,12 +127,17 @@ export async function buildApp(
 
   app.setErrorHandler((err, req, reply) => {
     const se = toServiceError(err as Error);
-    if (se.httpStatus >= 500) log.error(`${req.id} ${req.method} ${req.url} failed: ${(err as Error).stack ?? err}`);
+    if (se.httpStatus >= 500)
+      log.error(`${req.id} ${req.method} ${req.url} failed: ${(err as Error).stack ?? err}`);
     return sendError(req, reply, se);
   });
 
   app.setNotFoundHandler((req, reply) =>
-    sendError(req, reply, new ServiceError(ERROR_CODES.NOT_FOUND, `No route ${req.method} ${req.url.split('?')[0]}`)),
+    sendError(
+      req,
+      reply,
+      new ServiceError(ERROR_CODES.NOT_FOUND, `No route ${req.method} ${req.url.split('?')[0]}`),
+    ),
   );
 
   const auth = await registerAuth(app, instance.config);

@@ -43,7 +43,9 @@ export class SessionTokens {
 
   issue(username: string): { token: string; expiresAt: number } {
     const exp = Math.floor(Date.now() / 1000) + this.ttlSeconds;
-    const payload = Buffer.from(JSON.stringify({ u: username, exp, jti: crypto.randomBytes(9).toString('base64url') })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({ u: username, exp, jti: crypto.randomBytes(9).toString('base64url') }),
+    ).toString('base64url');
     return { token: `${payload}.${this.sign(payload)}`, expiresAt: exp };
   }
 
@@ -61,7 +63,11 @@ export class SessionTokens {
     const expected = Buffer.from(this.sign(payload));
     if (sig.length !== expected.length || !crypto.timingSafeEqual(sig, expected)) return null;
     try {
-      const p = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { u: string; exp: number; jti: string };
+      const p = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+        u: string;
+        exp: number;
+        jti: string;
+      };
       if (typeof p.exp !== 'number' || p.exp * 1000 < Date.now()) return null;
       if (this.revoked.has(p.jti)) return null;
       return p.u;
@@ -74,7 +80,10 @@ export class SessionTokens {
     if (!token) return;
     const dot = token.indexOf('.');
     try {
-      const p = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8')) as { jti: string; exp: number };
+      const p = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8')) as {
+        jti: string;
+        exp: number;
+      };
       this.revoked.set(p.jti, p.exp);
       const now = Date.now() / 1000;
       for (const [k, exp] of this.revoked) if (exp < now) this.revoked.delete(k);
@@ -102,7 +111,10 @@ export async function registerAuth(app: FastifyInstance, config: Config): Promis
   await app.register(cookie);
   const enabled = authEnabled(config);
   const tokens = new SessionTokens(config.AUTH_SECRET, config.SESSION_TTL_SECONDS);
-  const state: AuthState = { enabled, confirmed: (req) => !enabled || tokens.verify(tokenOf(req)) !== null };
+  const state: AuthState = {
+    enabled,
+    confirmed: (req) => !enabled || tokens.verify(tokenOf(req)) !== null,
+  };
 
   await app.register(rateLimit, { global: false });
 
@@ -156,7 +168,10 @@ export async function registerAuth(app: FastifyInstance, config: Config): Promis
       if (!path.startsWith('/api/')) return;
       if (PUBLIC_ROUTES.has(`${req.method} ${path}`)) return;
       if (tokens.verify(tokenOf(req)) === null) {
-        throw new ServiceError(ERROR_CODES.UNAUTHORIZED, 'Authentication required: log in with POST /api/login or send Authorization: Bearer <token>');
+        throw new ServiceError(
+          ERROR_CODES.UNAUTHORIZED,
+          'Authentication required: log in with POST /api/login or send Authorization: Bearer <token>',
+        );
       }
     });
   }

@@ -12,21 +12,41 @@ export function toServiceError(err: FastifyError | Error): ServiceError {
   const fe = err as FastifyError;
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ServiceError(ERROR_CODES.TOO_LARGE, `Request body is larger than the limit (${fe.message.replace(/^.*?(\d+).*$/, '$1')} bytes)`, 413);
+      return new ServiceError(
+        ERROR_CODES.TOO_LARGE,
+        `Request body is larger than the limit (${fe.message.replace(/^.*?(\d+).*$/, '$1')} bytes)`,
+        413,
+      );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ServiceError(ERROR_CODES.BAD_INPUT, `Unsupported Content-Type; send JSON with 'Content-Type: application/json'`, 415);
+      return new ServiceError(
+        ERROR_CODES.BAD_INPUT,
+        `Unsupported Content-Type; send JSON with 'Content-Type: application/json'`,
+        415,
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is empty; expected a JSON object', 400);
+      return new ServiceError(
+        ERROR_CODES.BAD_INPUT,
+        'Request body is empty; expected a JSON object',
+        400,
+      );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ServiceError(ERROR_CODES.BAD_INPUT, 'Content-Length does not match the body', 400);
   }
   if (fe.statusCode === 400 && (err instanceof SyntaxError || /JSON/i.test(err.message))) {
-    return new ServiceError(ERROR_CODES.BAD_INPUT, `Request body is not valid JSON: ${err.message}`, 400);
+    return new ServiceError(
+      ERROR_CODES.BAD_INPUT,
+      `Request body is not valid JSON: ${err.message}`,
+      400,
+    );
   }
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new ServiceError(ERROR_CODES.BAD_INPUT, err.message, fe.statusCode);
   }
-  return new ServiceError(ERROR_CODES.INTERNAL, 'Internal error; see the instance log for details', 500);
+  return new ServiceError(
+    ERROR_CODES.INTERNAL,
+    'Internal error; see the instance log for details',
+    500,
+  );
 }
 
 export function isSqlRoute(url: string) {

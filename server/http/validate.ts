@@ -2,7 +2,11 @@
 import type { z } from 'zod';
 import { ERROR_CODES, ServiceError } from '../errors';
 
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what = 'request body'): z.infer<S> {
+export function parseBody<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  what = 'request body',
+): z.infer<S> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ServiceError(
       ERROR_CODES.BAD_INPUT,
@@ -12,7 +16,11 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what = 
   const r = schema.safeParse(body);
   if (!r.success) {
     const msg = r.error.issues
-      .map((i) => (i.path.length && !i.message.startsWith(String(i.path[0])) ? `${i.path.join('.')}: ${i.message}` : i.message))
+      .map((i) =>
+        i.path.length && !i.message.startsWith(String(i.path[0]))
+          ? `${i.path.join('.')}: ${i.message}`
+          : i.message,
+      )
       .join('; ');
     throw new ServiceError(ERROR_CODES.BAD_INPUT, msg);
   }

@@ -11,7 +11,8 @@ import type { ExecContext, Outcome, Statement, StatementHandler } from './types'
 import { valuesRelation, type VirtualColumn } from './virtual';
 import type { JsonValue } from '../engine/values';
 
-const startsWith = (st: Statement, ...words: string[]) => new Cursor(st.tokens, st.text).isWord(...words);
+const startsWith = (st: Statement, ...words: string[]) =>
+  new Cursor(st.tokens, st.text).isWord(...words);
 
 /** Parses an optional `LIKE 'pattern'` or `WHERE <expr>` tail into SQL for a virtual table. */
 export function filterTail(c: Cursor, likeColumn: string): string {
@@ -33,16 +34,24 @@ export async function queryVirtual(
   tail = '',
   ctx?: ExecContext,
 ): Promise<Outcome> {
-  const r = await svc.catalog.engine.query(`SELECT * FROM (${valuesRelation(columns, rows)}) AS v${tail}`, {
-    signal: ctx?.signal,
-  });
-  return { result: { type: 'table', column_names: r.columns, data: r.rows, column_types: r.types } };
+  const r = await svc.catalog.engine.query(
+    `SELECT * FROM (${valuesRelation(columns, rows)}) AS v${tail}`,
+    {
+      signal: ctx?.signal,
+    },
+  );
+  return {
+    result: { type: 'table', column_names: r.columns, data: r.rows, column_types: r.types },
+  };
 }
 
 /** Tables, views and other relations of a database, for SHOW TABLES and the explorer. */
 export type TableLister = (db: string) => Promise<{ name: string; type: string }[] | null>;
 
-export function builtinHandlers(svc: SqlService, extraTables: TableLister[] = []): StatementHandler[] {
+export function builtinHandlers(
+  svc: SqlService,
+  extraTables: TableLister[] = [],
+): StatementHandler[] {
   const catalog: Catalog = svc.catalog;
 
   async function duckdbTables(db: string) {
@@ -72,7 +81,10 @@ export function builtinHandlers(svc: SqlService, extraTables: TableLister[] = []
     },
     {
       name: 'show-databases',
-      match: (st) => startsWith(st, 'SHOW', 'DATABASES') || startsWith(st, 'SHOW', 'FULL', 'DATABASES') || startsWith(st, 'SHOW', 'SCHEMAS'),
+      match: (st) =>
+        startsWith(st, 'SHOW', 'DATABASES') ||
+        startsWith(st, 'SHOW', 'FULL', 'DATABASES') ||
+        startsWith(st, 'SHOW', 'SCHEMAS'),
       async run(st, ctx) {
         const c = new Cursor(st.tokens, st.text);
         c.expectWord('SHOW');
@@ -98,7 +110,13 @@ export function builtinHandlers(svc: SqlService, extraTables: TableLister[] = []
         const c = new Cursor(st.tokens, st.text);
         c.expectWord('SHOW', 'PROJECTS');
         const tail = filterTail(c, 'project');
-        return queryVirtual(svc, [{ name: 'project', type: 'VARCHAR' }], catalog.listProjects().map((p) => [p]), tail, ctx);
+        return queryVirtual(
+          svc,
+          [{ name: 'project', type: 'VARCHAR' }],
+          catalog.listProjects().map((p) => [p]),
+          tail,
+          ctx,
+        );
       },
     },
     {
@@ -133,12 +151,20 @@ export function builtinHandlers(svc: SqlService, extraTables: TableLister[] = []
               { name: 'Table_type', type: 'VARCHAR' },
             ]
           : [{ name: col, type: 'VARCHAR' }];
-        return queryVirtual(svc, columns, tables.map((t) => (full ? [t.name, t.type] : [t.name])), tail, ctx);
+        return queryVirtual(
+          svc,
+          columns,
+          tables.map((t) => (full ? [t.name, t.type] : [t.name])),
+          tail,
+          ctx,
+        );
       },
     },
     {
       name: 'create-project',
-      match: (st) => startsWith(st, 'CREATE', 'PROJECT') || startsWith(st, 'CREATE', 'DATABASE') && isProjectDatabase(st),
+      match: (st) =>
+        startsWith(st, 'CREATE', 'PROJECT') ||
+        (startsWith(st, 'CREATE', 'DATABASE') && isProjectDatabase(st)),
       async run(st) {
         const c = new Cursor(st.tokens, st.text);
         c.expectWord('CREATE');
@@ -157,7 +183,9 @@ export function builtinHandlers(svc: SqlService, extraTables: TableLister[] = []
     },
     {
       name: 'drop-project',
-      match: (st) => startsWith(st, 'DROP', 'PROJECT') || (startsWith(st, 'DROP', 'DATABASE') && dropsProject(st, catalog)),
+      match: (st) =>
+        startsWith(st, 'DROP', 'PROJECT') ||
+        (startsWith(st, 'DROP', 'DATABASE') && dropsProject(st, catalog)),
       async run(st) {
         const c = new Cursor(st.tokens, st.text);
         c.expectWord('DROP');
@@ -174,9 +202,14 @@ export function builtinHandlers(svc: SqlService, extraTables: TableLister[] = []
 
 /** `CREATE DATABASE x` without an engine, or `WITH ENGINE = 'mindsdb'`, creates a project. */
 function isProjectDatabase(st: Statement): boolean {
-  const engineIdx = st.tokens.findIndex((t) => t.kind === 'word' && t.value.toUpperCase() === 'ENGINE');
-  if (engineIdx === -1) return !st.tokens.some((t) => t.kind === 'word' && t.value.toUpperCase() === 'PARAMETERS');
-  const v = st.tokens.slice(engineIdx + 1).find((t) => t.kind === 'string' || t.kind === 'ident' || t.kind === 'word');
+  const engineIdx = st.tokens.findIndex(
+    (t) => t.kind === 'word' && t.value.toUpperCase() === 'ENGINE',
+  );
+  if (engineIdx === -1)
+    return !st.tokens.some((t) => t.kind === 'word' && t.value.toUpperCase() === 'PARAMETERS');
+  const v = st.tokens
+    .slice(engineIdx + 1)
+    .find((t) => t.kind === 'string' || t.kind === 'ident' || t.kind === 'word');
   return v?.value.toLowerCase() === 'mindsdb';
 }
 

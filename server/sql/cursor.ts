@@ -58,7 +58,11 @@ export class Cursor {
   namePart(allowNumber = false): string | undefined {
     const t = this.peek();
     if (!t) return undefined;
-    if (t.kind === 'word' || t.kind === 'ident' || (allowNumber && t.kind === 'number' && /^\d+$/.test(t.text))) {
+    if (
+      t.kind === 'word' ||
+      t.kind === 'ident' ||
+      (allowNumber && t.kind === 'number' && /^\d+$/.test(t.text))
+    ) {
       this.i++;
       return t.value;
     }

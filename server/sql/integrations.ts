@@ -28,7 +28,12 @@ import {
   type Edit,
   type RelationRef,
 } from './integrations-refs';
-import { dropScratchTables, ensureScratch, scratchTable, type ScratchTable } from '../engine/scratch';
+import {
+  dropScratchTables,
+  ensureScratch,
+  scratchTable,
+  type ScratchTable,
+} from '../engine/scratch';
 import { toSqlResult, type EngineRouter, type SqlService } from './service';
 import type { ExecContext, Outcome, Statement, StatementHandler } from './types';
 

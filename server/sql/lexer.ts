@@ -32,7 +32,11 @@ const isWordStart = (c: string) => /[A-Za-z_\u0080-\uffff]/.test(c);
 const isWordPart = (c: string) => /[A-Za-z0-9_$\u0080-\uffff]/.test(c);
 const isDigit = (c: string) => c >= '0' && c <= '9';
 
-function readQuoted(src: string, i: number, quote: string): { end: number; value: string; ok: boolean } {
+function readQuoted(
+  src: string,
+  i: number,
+  quote: string,
+): { end: number; value: string; ok: boolean } {
   let value = '';
   let j = i + 1;
   while (j < src.length) {
@@ -96,7 +100,14 @@ export function tokenize(src: string): Token[] {
     if (c === "'") {
       const q = readQuoted(src, i, "'");
       i = q.end;
-      out.push({ kind: 'string', text: src.slice(start, i), value: q.value, start, end: i, unterminated: !q.ok || undefined });
+      out.push({
+        kind: 'string',
+        text: src.slice(start, i),
+        value: q.value,
+        start,
+        end: i,
+        unterminated: !q.ok || undefined,
+      });
       continue;
     }
     if (c === '"' || c === '`') {
@@ -122,21 +133,45 @@ export function tokenize(src: string): Token[] {
       // `1abc` is an identifier in some dialects; keep digits-then-letters together as a word.
       if (i < src.length && isWordStart(src[i])) {
         while (i < src.length && isWordPart(src[i])) i++;
-        out.push({ kind: 'word', text: src.slice(start, i), value: src.slice(start, i), start, end: i });
+        out.push({
+          kind: 'word',
+          text: src.slice(start, i),
+          value: src.slice(start, i),
+          start,
+          end: i,
+        });
         continue;
       }
-      out.push({ kind: 'number', text: src.slice(start, i), value: src.slice(start, i), start, end: i });
+      out.push({
+        kind: 'number',
+        text: src.slice(start, i),
+        value: src.slice(start, i),
+        start,
+        end: i,
+      });
       continue;
     }
     if (isWordStart(c)) {
       while (i < src.length && isWordPart(src[i])) i++;
-      out.push({ kind: 'word', text: src.slice(start, i), value: src.slice(start, i), start, end: i });
+      out.push({
+        kind: 'word',
+        text: src.slice(start, i),
+        value: src.slice(start, i),
+        start,
+        end: i,
+      });
       continue;
     }
     if (c === ':' && src[i + 1] !== ':' && src[i - 1] !== ':' && isWordStart(src[i + 1] ?? '')) {
       i++;
       while (i < src.length && isWordPart(src[i])) i++;
-      out.push({ kind: 'param', text: src.slice(start, i), value: src.slice(start + 1, i), start, end: i });
+      out.push({
+        kind: 'param',
+        text: src.slice(start, i),
+        value: src.slice(start + 1, i),
+        start,
+        end: i,
+      });
       continue;
     }
     // Multi-character operators matter only for not splitting them; keep them as one token.
@@ -153,7 +188,8 @@ export function tokenize(src: string): Token[] {
 }
 
 /** Tokens that carry meaning (no whitespace or comments). */
-export const significant = (tokens: Token[]) => tokens.filter((t) => t.kind !== 'ws' && t.kind !== 'comment');
+export const significant = (tokens: Token[]) =>
+  tokens.filter((t) => t.kind !== 'ws' && t.kind !== 'comment');
 
 export { lineColumn } from '../engine/position';
 

@@ -48,7 +48,10 @@ export function toDuckDBSql(all: Token[], text: string, params?: Record<string, 
       last = t.end;
     } else if (t.kind === 'param') {
       if (!params || !(t.value in params)) {
-        throw new ServiceError(ERROR_CODES.BAD_INPUT, `Parameter ':${t.value}' has no value in params`);
+        throw new ServiceError(
+          ERROR_CODES.BAD_INPUT,
+          `Parameter ':${t.value}' has no value in params`,
+        );
       }
       out += text.slice(last, t.start) + `$${t.value}`;
       last = t.end;
@@ -125,18 +128,35 @@ export class SqlService {
       if (req.db !== undefined) this.catalog.requireDatabase(req.db);
       const spans = splitStatements(req.query);
       if (spans.length === 0) {
-        throw new ServiceError(ERROR_CODES.BAD_INPUT, 'The query holds no SQL statement (only whitespace or comments)');
+        throw new ServiceError(
+          ERROR_CODES.BAD_INPUT,
+          'The query holds no SQL statement (only whitespace or comments)',
+        );
       }
       let last: SqlResult = { type: 'ok', affected_rows: null };
       for (const span of spans) {
         const all = tokenize(span.text);
         const bad = all.find((t) => t.unterminated);
         if (bad) {
-          const kind = bad.kind === 'string' ? 'string' : bad.kind === 'comment' ? 'comment' : 'quoted identifier';
+          const kind =
+            bad.kind === 'string'
+              ? 'string'
+              : bad.kind === 'comment'
+                ? 'comment'
+                : 'quoted identifier';
           const pos = lineColumn(req.query, span.start + bad.start);
-          throw new ServiceError(ERROR_CODES.SYNTAX, `Unterminated ${kind} starting at line ${pos.line}, column ${pos.column}`);
+          throw new ServiceError(
+            ERROR_CODES.SYNTAX,
+            `Unterminated ${kind} starting at line ${pos.line}, column ${pos.column}`,
+          );
         }
-        const st: Statement = { text: span.text, all, tokens: significant(all), offset: span.start, script: req.query };
+        const st: Statement = {
+          text: span.text,
+          all,
+          tokens: significant(all),
+          offset: span.start,
+          script: req.query,
+        };
         const ctx: ExecContext = { db, params: req.params, signal: req.signal };
         const handler = this.handlers.find((h) => h.match(st));
         const outcome = handler ? await handler.run(st, ctx) : await this.runOnEngine(st, ctx);
@@ -163,7 +183,11 @@ export class SqlService {
     const head = spans.slice(0, -1);
     const last = spans.at(-1);
     if (!last) {
-      await sink.error(ERROR_CODES.BAD_INPUT, 'The query holds no SQL statement (only whitespace or comments)', db);
+      await sink.error(
+        ERROR_CODES.BAD_INPUT,
+        'The query holds no SQL statement (only whitespace or comments)',
+        db,
+      );
       return;
     }
     if (head.length > 0) {
@@ -177,7 +201,13 @@ export class SqlService {
     try {
       if (req.db !== undefined && head.length === 0) this.catalog.requireDatabase(req.db);
       const all = tokenize(last.text);
-      const st: Statement = { text: last.text, all, tokens: significant(all), offset: last.start, script: req.query };
+      const st: Statement = {
+        text: last.text,
+        all,
+        tokens: significant(all),
+        offset: last.start,
+        script: req.query,
+      };
       const handler =
         this.handlers.find((h) => h.match(st)) ??
         all.find((t) => t.unterminated) ??

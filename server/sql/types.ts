@@ -22,7 +22,13 @@ export interface ExecContext {
 }
 
 export type SqlResult =
-  | { type: 'table'; column_names: string[]; data: JsonValue[][]; truncated?: boolean; column_types?: string[] }
+  | {
+      type: 'table';
+      column_names: string[];
+      data: JsonValue[][];
+      truncated?: boolean;
+      column_types?: string[];
+    }
   | { type: 'ok'; affected_rows?: number | null };
 
 export interface Outcome {

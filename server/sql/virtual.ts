@@ -37,6 +37,8 @@ export function valuesRelation(columns: VirtualColumn[], rows: JsonValue[][]): s
   if (rows.length === 0) {
     return `SELECT ${columns.map((c) => `${literal(null, c.type)} AS ${quoteIdent(c.name)}`).join(', ')} WHERE FALSE`;
   }
-  const body = rows.map((r) => `(${columns.map((c, i) => literal(r[i] ?? null, c.type)).join(', ')})`).join(',\n');
+  const body = rows
+    .map((r) => `(${columns.map((c, i) => literal(r[i] ?? null, c.type)).join(', ')})`)
+    .join(',\n');
   return `SELECT * FROM (VALUES ${body}) AS t(${columns.map((c) => quoteIdent(c.name)).join(', ')})`;
 }

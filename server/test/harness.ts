@@ -15,7 +15,11 @@ export interface Harness {
   dataDir: string;
   instance: Instance;
   app: FastifyInstance;
-  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  post(
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any }>;
   get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   sql(query: string, extra?: Record<string, unknown>): Promise<any>;
   close(opts?: { keepData?: boolean }): Promise<void>;
@@ -25,12 +29,20 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'playground-test-'));
 }
 
-export async function startHarness(overrides: Partial<Config> = {}, dataDir = tempDataDir()): Promise<Harness> {
+export async function startHarness(
+  overrides: Partial<Config> = {},
+  dataDir = tempDataDir(),
+): Promise<Harness> {
   const config = loadConfig({}, { DATA_DIR: dataDir, PORT: 0, ...overrides });
   const instance = await createInstance(config);
   const app = await buildApp(instance, silentLogger, { forceCloseConnections: true });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  const request = async (method: string, p: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const request = async (
+    method: string,
+    p: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const res = await fetch(address + p, {
       method,
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },

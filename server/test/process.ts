@@ -29,7 +29,10 @@ export interface InstanceProcess {
   stop(): Promise<void>;
 }
 
-export async function spawnInstance(dataDir: string, env: Record<string, string> = {}): Promise<InstanceProcess> {
+export async function spawnInstance(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<InstanceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
@@ -41,7 +44,8 @@ export async function spawnInstance(dataDir: string, env: Record<string, string>
   child.stderr!.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
   await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`instance exited (${code}) before listening:\n${out}`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`instance exited (${code}) before listening:\n${out}`));
     child.once('exit', onExit);
     const check = () => {
       if (out.includes('listening on')) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createJsonLinesAssembler } from './jsonlines';
 
-const header = '{"type":"table","column_names":["i","s"],"column_types":["BIGINT","VARCHAR"],"context":{"db":"mindsdb"}}\n';
+const header =
+  '{"type":"table","column_names":["i","s"],"column_types":["BIGINT","VARCHAR"],"context":{"db":"mindsdb"}}\n';
 
 describe('createJsonLinesAssembler', () => {
   it('assembles header, chunks split anywhere, and the end line into a table response', () => {
@@ -13,7 +14,11 @@ describe('createJsonLinesAssembler', () => {
       column_names: ['i', 's'],
       column_types: ['BIGINT', 'VARCHAR'],
       context: { db: 'mindsdb' },
-      data: [[1, 'a'], [2, 'b'], [3, 'c']],
+      data: [
+        [1, 'a'],
+        [2, 'b'],
+        [3, 'c'],
+      ],
     });
   });
 
@@ -22,7 +27,10 @@ describe('createJsonLinesAssembler', () => {
     expect(a.push(`${header}{"data":[[1,"a"]]}\n`)).toBe(false);
     expect(a.push('{"data":[[2,"b"],[3,"c"]]}\n')).toBe(true);
     const r = a.finish();
-    expect(r.type === 'table' && r.data).toEqual([[1, 'a'], [2, 'b']]);
+    expect(r.type === 'table' && r.data).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+    ]);
     expect(r.type === 'table' && r.truncated).toBe(true);
   });
 
@@ -36,15 +44,24 @@ describe('createJsonLinesAssembler', () => {
   it('returns ok and error answers, which are a single line', () => {
     const ok = createJsonLinesAssembler(10);
     ok.push('{"type":"ok","column_names":[],"affected_rows":3,"context":{"db":"x"}}\n');
-    expect(ok.finish()).toEqual({ type: 'ok', column_names: [], affected_rows: 3, context: { db: 'x' } });
+    expect(ok.finish()).toEqual({
+      type: 'ok',
+      column_names: [],
+      affected_rows: 3,
+      context: { db: 'x' },
+    });
     const err = createJsonLinesAssembler(10);
-    err.push('{"type":"error","column_names":[],"error_code":1,"error_message":"bad","context":{"db":"x"}}');
+    err.push(
+      '{"type":"error","column_names":[],"error_code":1,"error_message":"bad","context":{"db":"x"}}',
+    );
     expect(err.finish()).toMatchObject({ type: 'error', error_code: 1, error_message: 'bad' });
   });
 
   it('reports an error that arrives after the header (a timeout mid-stream)', () => {
     const a = createJsonLinesAssembler(10);
-    a.push(`${header}{"data":[[1,"a"]]}\n{"type":"error","column_names":[],"error_code":5,"error_message":"timeout","context":{"db":"mindsdb"}}\n`);
+    a.push(
+      `${header}{"data":[[1,"a"]]}\n{"type":"error","column_names":[],"error_code":5,"error_message":"timeout","context":{"db":"mindsdb"}}\n`,
+    );
     expect(a.finish()).toMatchObject({ type: 'error', error_code: 5 });
   });
 

@@ -13,7 +13,12 @@ export interface JsonLinesAssembler {
   finish(): SqlQueryResponse;
 }
 
-type Header = { type: 'table'; column_names: string[]; column_types?: string[]; context: { db: string } };
+type Header = {
+  type: 'table';
+  column_names: string[];
+  column_types?: string[];
+  context: { db: string };
+};
 
 export function createJsonLinesAssembler(maxRows: number): JsonLinesAssembler {
   let buffer = '';

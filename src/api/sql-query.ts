@@ -27,7 +27,13 @@ const mark = () => {
   performance.mark(SQL_RESPONSE_MARK);
 };
 
-export function runSql({ query, context, signal, markResponse, stream }: RunSqlInput): Promise<SqlQueryResponse> {
+export function runSql({
+  query,
+  context,
+  signal,
+  markResponse,
+  stream,
+}: RunSqlInput): Promise<SqlQueryResponse> {
   if (stream) return runSqlStreaming({ query, context, signal, markResponse });
   return requestJson('/api/sql/query', SqlQueryResponse, {
     method: 'POST',
@@ -37,19 +43,34 @@ export function runSql({ query, context, signal, markResponse, stream }: RunSqlI
   });
 }
 
-async function runSqlStreaming({ query, context, signal, markResponse }: RunSqlInput): Promise<SqlQueryResponse> {
+async function runSqlStreaming({
+  query,
+  context,
+  signal,
+  markResponse,
+}: RunSqlInput): Promise<SqlQueryResponse> {
   let res: Response;
   try {
     res = await fetch('/api/sql/query', {
       method: 'POST',
       signal,
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/x-ndjson, application/json' },
-      body: JSON.stringify({ query, ...(context ? { context } : {}), response_format: 'jsonlines' }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/x-ndjson, application/json',
+      },
+      body: JSON.stringify({
+        query,
+        ...(context ? { context } : {}),
+        response_format: 'jsonlines',
+      }),
     });
   } catch (e) {
     if (isAbortError(e)) throw e;
-    throw new ApiError(`Cannot reach the instance (${INSTANCE_TARGET}): the network request failed.`, 'network');
+    throw new ApiError(
+      `Cannot reach the instance (${INSTANCE_TARGET}): the network request failed.`,
+      'network',
+    );
   }
   const type = res.headers.get('content-type') ?? '';
   try {
@@ -64,7 +85,11 @@ async function runSqlStreaming({ query, context, signal, markResponse }: RunSqlI
       }
       const parsed = SqlQueryResponse.safeParse(json);
       if (parsed.success) return parsed.data;
-      throw new ApiError(describeHttpFailure(res, text, json), res.ok ? 'parse' : 'http', res.status);
+      throw new ApiError(
+        describeHttpFailure(res, text, json),
+        res.ok ? 'parse' : 'http',
+        res.status,
+      );
     }
     const assembler = createJsonLinesAssembler(UI_MAX_ROWS);
     const reader = res.body.getReader();
@@ -82,10 +107,18 @@ async function runSqlStreaming({ query, context, signal, markResponse }: RunSqlI
     try {
       return assembler.finish();
     } catch (e) {
-      throw new ApiError(`The instance sent a malformed streamed result: ${(e as Error).message}`, 'parse', res.status);
+      throw new ApiError(
+        `The instance sent a malformed streamed result: ${(e as Error).message}`,
+        'parse',
+        res.status,
+      );
     }
   } catch (e) {
     if (isAbortError(e) || e instanceof ApiError) throw e;
-    throw new ApiError('The connection to the instance was lost while reading the response.', 'network', res.status);
+    throw new ApiError(
+      'The connection to the instance was lost while reading the response.',
+      'network',
+      res.status,
+    );
   }
 }

@@ -4,7 +4,11 @@ import { startHarness, type Harness } from '../../test/harness';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ AUTH_USERNAME: 'ada', AUTH_PASSWORD: 's3cret-pass', LOGIN_ATTEMPTS_PER_MINUTE: 5 });
+  h = await startHarness({
+    AUTH_USERNAME: 'ada',
+    AUTH_PASSWORD: 's3cret-pass',
+    LOGIN_ATTEMPTS_PER_MINUTE: 5,
+  });
 });
 afterAll(async () => {
   await h.close();
@@ -60,12 +64,22 @@ describe('authentication', () => {
 
   it('accepts the token as a Bearer header for scripts, and refuses a tampered one', async () => {
     const { token } = (await (await login('ada', 's3cret-pass')).json()) as { token: string };
-    const ok = await h.post('/api/sql/query', { query: 'SELECT 1 AS x' }, { authorization: `Bearer ${token}` });
+    const ok = await h.post(
+      '/api/sql/query',
+      { query: 'SELECT 1 AS x' },
+      { authorization: `Bearer ${token}` },
+    );
     expect(ok.body.data).toEqual([[1]]);
     const [payload, sig] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ u: 'ada', exp: 9999999999, jti: 'x' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ u: 'ada', exp: 9999999999, jti: 'x' })).toString(
+      'base64url',
+    );
     for (const bad of [`${forged}.${sig}`, `${payload}.${sig.slice(0, -2)}xx`, 'garbage', '']) {
-      const r = await h.post('/api/sql/query', { query: 'SELECT 1' }, { authorization: `Bearer ${bad}` });
+      const r = await h.post(
+        '/api/sql/query',
+        { query: 'SELECT 1' },
+        { authorization: `Bearer ${bad}` },
+      );
       expect(r.status).toBe(401);
     }
   });
@@ -91,7 +105,9 @@ describe('authentication', () => {
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     const limited = await login('ada', 's3cret-pass', '10.9.9.9');
     expect(limited.status).toBe(429);
-    expect(((await limited.json()) as { error_message: string }).error_message).toMatch(/Too many login attempts; try again in \d+ s/);
+    expect(((await limited.json()) as { error_message: string }).error_message).toMatch(
+      /Too many login attempts; try again in \d+ s/,
+    );
   });
 });
 
@@ -115,7 +131,10 @@ describe('sandbox when auth is on', () => {
     ["COPY (SELECT 1) TO '/tmp/escape.csv'", /Permission Error/],
     ["ATTACH '/tmp/other.duckdb' AS other", /Permission Error/],
     ['INSTALL httpfs', /Permission Error/],
-    ['SET enable_external_access = true', /configuration has been locked|Cannot enable external access/],
+    [
+      'SET enable_external_access = true',
+      /configuration has been locked|Cannot enable external access/,
+    ],
   ] as const;
   for (const [sql, re] of cases) {
     it(`refuses ${sql.split(' ').slice(0, 3).join(' ')}`, async () => {
@@ -127,20 +146,36 @@ describe('sandbox when auth is on', () => {
 
   it('still allows files inside DATA_DIR', async () => {
     const file = `${s.dataDir}/inside.csv`;
-    const w = await s.post('/api/sql/query', { query: `COPY (SELECT 1 AS a) TO '${file}'` }, { cookie });
+    const w = await s.post(
+      '/api/sql/query',
+      { query: `COPY (SELECT 1 AS a) TO '${file}'` },
+      { cookie },
+    );
     expect(w.body.type).toBe('ok');
-    const r = await s.post('/api/sql/query', { query: `SELECT a FROM read_csv('${file}')` }, { cookie });
+    const r = await s.post(
+      '/api/sql/query',
+      { query: `SELECT a FROM read_csv('${file}')` },
+      { cookie },
+    );
     expect(r.body.data).toEqual([[1]]);
   });
 });
 
 describe('exposure', () => {
   it('refuses a non-loopback bind without auth, with a clear reason', () => {
-    expect(exposureProblem(loadConfig({ HOST: '0.0.0.0' }))).toMatch(/Refusing to listen on 0.0.0.0 without authentication/);
-    expect(exposureProblem(loadConfig({ HOST: '0.0.0.0', AUTH_USERNAME: 'a', AUTH_PASSWORD: 'b' }))).toBeNull();
-    expect(exposureProblem(loadConfig({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED_REMOTE: '1' }))).toBeNull();
+    expect(exposureProblem(loadConfig({ HOST: '0.0.0.0' }))).toMatch(
+      /Refusing to listen on 0.0.0.0 without authentication/,
+    );
+    expect(
+      exposureProblem(loadConfig({ HOST: '0.0.0.0', AUTH_USERNAME: 'a', AUTH_PASSWORD: 'b' })),
+    ).toBeNull();
+    expect(
+      exposureProblem(loadConfig({ HOST: '0.0.0.0', ALLOW_UNAUTHENTICATED_REMOTE: '1' })),
+    ).toBeNull();
     expect(exposureProblem(loadConfig({ HOST: '127.0.0.1' }))).toBeNull();
-    expect(exposureProblem(loadConfig({ AUTH_USERNAME: 'a' }))).toMatch(/Set both AUTH_USERNAME and AUTH_PASSWORD/);
+    expect(exposureProblem(loadConfig({ AUTH_USERNAME: 'a' }))).toMatch(
+      /Set both AUTH_USERNAME and AUTH_PASSWORD/,
+    );
   });
 
   it('sends no permissive CORS headers', async () => {

@@ -21,7 +21,9 @@ async function waitComplete(name: string) {
 
 beforeAll(async () => {
   h = await startHarness({ MAX_CONCURRENT_TRAININGS: 2 });
-  await h.sql('CREATE MODEL mindsdb.rentals FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price');
+  await h.sql(
+    'CREATE MODEL mindsdb.rentals FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
+  );
   await waitComplete('rentals');
 });
 afterAll(async () => {
@@ -33,17 +35,30 @@ describe('concurrency', () => {
     const requests: { name: string; send: () => Promise<unknown> }[] = [
       {
         name: 'sql',
-        send: async () => (await h.sql('SELECT location, count(*) FROM example_db.demo_data.home_rentals GROUP BY 1 ORDER BY 1')).data,
+        send: async () =>
+          (
+            await h.sql(
+              'SELECT location, count(*) FROM example_db.demo_data.home_rentals GROUP BY 1 ORDER BY 1',
+            )
+          ).data,
       },
       {
         name: 'sql-predict',
         send: async () =>
-          (await h.sql("SELECT rental_price, rental_price_min, rental_price_max FROM mindsdb.rentals WHERE sqft = 823 AND location = 'good' AND number_of_rooms = 2")).data,
+          (
+            await h.sql(
+              "SELECT rental_price, rental_price_min, rental_price_max FROM mindsdb.rentals WHERE sqft = 823 AND location = 'good' AND number_of_rooms = 2",
+            )
+          ).data,
       },
       {
         name: 'sql-join',
         send: async () =>
-          (await h.sql('SELECT t.sqft, m.rental_price FROM example_db.demo_data.home_rentals AS t JOIN mindsdb.rentals AS m ORDER BY t.sqft LIMIT 20')).data,
+          (
+            await h.sql(
+              'SELECT t.sqft, m.rental_price FROM example_db.demo_data.home_rentals AS t JOIN mindsdb.rentals AS m ORDER BY t.sqft LIMIT 20',
+            )
+          ).data,
       },
       {
         name: 'sql-describe',
@@ -52,7 +67,12 @@ describe('concurrency', () => {
       {
         name: 'rest-predict',
         send: async () =>
-          (await h.post('/api/projects/mindsdb/models/rentals/predict', [{ sqft: 900, location: 'great', number_of_rooms: 1 }, { sqft: 500, location: 'poor' }])).body,
+          (
+            await h.post('/api/projects/mindsdb/models/rentals/predict', [
+              { sqft: 900, location: 'great', number_of_rooms: 1 },
+              { sqft: 500, location: 'poor' },
+            ])
+          ).body,
       },
       {
         name: 'rest-describe',
@@ -64,8 +84,12 @@ describe('concurrency', () => {
     for (const r of requests) expected.set(r.name, await r.send());
     for (const [name, v] of expected) expect(v, `${name} baseline`).toBeTruthy();
 
-    await h.sql('CREATE MODEL mindsdb.concrete FROM example_db (SELECT * FROM demo_data.concrete_strength) PREDICT concrete_strength');
-    await h.sql('CREATE MODEL mindsdb.churn FROM example_db (SELECT * FROM demo_data.customer_churn) PREDICT Exited');
+    await h.sql(
+      'CREATE MODEL mindsdb.concrete FROM example_db (SELECT * FROM demo_data.concrete_strength) PREDICT concrete_strength',
+    );
+    await h.sql(
+      'CREATE MODEL mindsdb.churn FROM example_db (SELECT * FROM demo_data.customer_churn) PREDICT Exited',
+    );
 
     const mismatches: string[] = [];
     let answered = 0;
@@ -85,7 +109,9 @@ describe('concurrency', () => {
     expect(answered).toBe(300);
     await waitComplete('concrete');
     await waitComplete('churn');
-    const acc = await h.sql("SELECT name, accuracy FROM mindsdb.models WHERE name IN ('concrete', 'churn') ORDER BY name");
+    const acc = await h.sql(
+      "SELECT name, accuracy FROM mindsdb.models WHERE name IN ('concrete', 'churn') ORDER BY name",
+    );
     expect(acc.data[0][1]).toBeGreaterThan(0.7);
     expect(acc.data[1][1]).toBeGreaterThan(0.85);
   });

@@ -26,13 +26,95 @@ function prng(seed: number) {
 }
 
 const FRAGMENTS = [
-  'SELECT', 'FROM', 'WHERE', 'JOIN', 'AS', 'ON', 'AND', 'OR', 'LIMIT', 'ORDER BY', 'GROUP BY', '*', ',', '.', '(', ')', ';',
-  '=', '1', '2.5', '-3', "'x'", "'it''s'", '"q"', '`b`', '`', "'", '"', ':p', '::INT', '--c\n', '/*', '*/', 'NULL', 'TRUE',
-  'CREATE', 'MODEL', 'PREDICTOR', 'PREDICT', 'USING', 'RETRAIN', 'FINETUNE', 'DESCRIBE', 'DROP', 'SHOW', 'FULL', 'TABLES',
-  'DATABASES', 'MODELS', 'PROJECTS', 'PROJECT', 'DATABASE', 'USE', 'IF', 'NOT', 'EXISTS', 'OR REPLACE', 'ENGINE', 'PARAMETERS',
-  'mindsdb', 'example_db', 'demo_data', 'home_rentals', 'mindsdb.models', 'information_schema', 'm', 'p', 'x', 'sqft',
-  'rental_price', 'mindsdb.home_rentals_model', 'mindsdb.m.2', 'features', 'info', 'model', 'progress', '{', '}', '[', ']',
-  'example_db.demo_data.home_rentals', 'range(3)', 'LIKE', "'%a%'", 'VALUES', 'INSERT INTO', 'TABLE', 'SET', 'ACTIVE',
+  'SELECT',
+  'FROM',
+  'WHERE',
+  'JOIN',
+  'AS',
+  'ON',
+  'AND',
+  'OR',
+  'LIMIT',
+  'ORDER BY',
+  'GROUP BY',
+  '*',
+  ',',
+  '.',
+  '(',
+  ')',
+  ';',
+  '=',
+  '1',
+  '2.5',
+  '-3',
+  "'x'",
+  "'it''s'",
+  '"q"',
+  '`b`',
+  '`',
+  "'",
+  '"',
+  ':p',
+  '::INT',
+  '--c\n',
+  '/*',
+  '*/',
+  'NULL',
+  'TRUE',
+  'CREATE',
+  'MODEL',
+  'PREDICTOR',
+  'PREDICT',
+  'USING',
+  'RETRAIN',
+  'FINETUNE',
+  'DESCRIBE',
+  'DROP',
+  'SHOW',
+  'FULL',
+  'TABLES',
+  'DATABASES',
+  'MODELS',
+  'PROJECTS',
+  'PROJECT',
+  'DATABASE',
+  'USE',
+  'IF',
+  'NOT',
+  'EXISTS',
+  'OR REPLACE',
+  'ENGINE',
+  'PARAMETERS',
+  'mindsdb',
+  'example_db',
+  'demo_data',
+  'home_rentals',
+  'mindsdb.models',
+  'information_schema',
+  'm',
+  'p',
+  'x',
+  'sqft',
+  'rental_price',
+  'mindsdb.home_rentals_model',
+  'mindsdb.m.2',
+  'features',
+  'info',
+  'model',
+  'progress',
+  '{',
+  '}',
+  '[',
+  ']',
+  'example_db.demo_data.home_rentals',
+  'range(3)',
+  'LIKE',
+  "'%a%'",
+  'VALUES',
+  'INSERT INTO',
+  'TABLE',
+  'SET',
+  'ACTIVE',
 ];
 
 const TEMPLATES = [
@@ -73,7 +155,8 @@ describe('fuzzing the statement layer', () => {
       } catch (err) {
         throw new Error(`execute threw for ${JSON.stringify(q)}`, { cause: err });
       }
-      if (r.type === 'error' && r.error_code === 99) throw new Error(`internal error for ${JSON.stringify(q)}: ${r.error_message}`);
+      if (r.type === 'error' && r.error_code === 99)
+        throw new Error(`internal error for ${JSON.stringify(q)}: ${r.error_message}`);
       expect(['table', 'ok', 'error']).toContain(r.type);
       kinds[r.type] = (kinds[r.type] ?? 0) + 1;
     }
@@ -89,7 +172,8 @@ describe('fuzzing the statement layer', () => {
       const r = await h.post('/api/sql/query', { query: q });
       // An empty query is an envelope error (400) by design; everything else the engine processes.
       const expected = q.trim() === '' ? 400 : 200;
-      if (r.status !== expected) throw new Error(`HTTP ${r.status} for ${JSON.stringify(q)}: ${JSON.stringify(r.body)}`);
+      if (r.status !== expected)
+        throw new Error(`HTTP ${r.status} for ${JSON.stringify(q)}: ${JSON.stringify(r.body)}`);
       expect(r.body.column_names).toBeInstanceOf(Array);
       expect(typeof r.body.context.db).toBe('string');
       if (r.body.type === 'error') expect(r.body.error_code).not.toBe(99);

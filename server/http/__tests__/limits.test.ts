@@ -3,7 +3,11 @@ import { startHarness, type Harness } from '../../test/harness';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ STATEMENT_TIMEOUT_MS: 400, MAX_RESULT_ROWS: 1000, BODY_LIMIT_BYTES: 64 * 1024 });
+  h = await startHarness({
+    STATEMENT_TIMEOUT_MS: 400,
+    MAX_RESULT_ROWS: 1000,
+    BODY_LIMIT_BYTES: 64 * 1024,
+  });
 });
 afterAll(async () => {
   await h.close();
@@ -14,7 +18,9 @@ describe('limits', () => {
     const r = await h.sql('SELECT count(*) FROM range(10000000000) a, range(1000) b');
     expect(r.type).toBe('error');
     expect(r.error_code).toBe(5);
-    expect(r.error_message).toBe('The statement ran longer than the statement timeout (400 ms) and was interrupted');
+    expect(r.error_message).toBe(
+      'The statement ran longer than the statement timeout (400 ms) and was interrupted',
+    );
     expect((await h.sql('SELECT 1 AS alive')).data).toEqual([[1]]);
   });
 
@@ -64,12 +70,20 @@ describe('jsonlines streaming', () => {
     });
     expect(res.headers.get('content-type')).toMatch(/application\/x-ndjson/);
     const text = await res.text();
-    return text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    return text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
   };
 
   it('streams a header, row chunks past the JSON row cap, and an end line', async () => {
     const lines = await stream('SELECT range AS i, range * 2 AS j FROM range(50000)');
-    expect(lines[0]).toEqual({ type: 'table', column_names: ['i', 'j'], column_types: ['BIGINT', 'BIGINT'], context: { db: 'mindsdb' } });
+    expect(lines[0]).toEqual({
+      type: 'table',
+      column_names: ['i', 'j'],
+      column_types: ['BIGINT', 'BIGINT'],
+      context: { db: 'mindsdb' },
+    });
     const rows = lines.slice(1, -1).flatMap((l) => l.data);
     expect(lines.length).toBeGreaterThan(3);
     expect(rows).toHaveLength(50000);
@@ -78,7 +92,9 @@ describe('jsonlines streaming', () => {
   });
 
   it('answers ok and error results as a single line, and honours USE before the streamed statement', async () => {
-    expect(await stream('CREATE TABLE mindsdb.stream_t AS SELECT 1 AS x')).toMatchObject([{ type: 'ok' }]);
+    expect(await stream('CREATE TABLE mindsdb.stream_t AS SELECT 1 AS x')).toMatchObject([
+      { type: 'ok' },
+    ]);
     const err = await stream('SELECT * FROM missing_table');
     expect(err).toHaveLength(1);
     expect(err[0]).toMatchObject({ type: 'error', error_code: 2 });

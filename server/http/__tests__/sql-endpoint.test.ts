@@ -11,7 +11,9 @@ afterAll(async () => {
 
 describe('POST /api/sql/query response shapes', () => {
   it('answers a SELECT as a table with column_names, data and context', async () => {
-    const r = await h.post('/api/sql/query', { query: 'SELECT * FROM example_db.demo_data.home_rentals LIMIT 10' });
+    const r = await h.post('/api/sql/query', {
+      query: 'SELECT * FROM example_db.demo_data.home_rentals LIMIT 10',
+    });
     expect(r.status).toBe(200);
     expect(r.body.type).toBe('table');
     expect(r.body.column_names).toEqual([
@@ -82,7 +84,9 @@ describe('context and USE', () => {
   it('USE changes the context returned, and the client sends it back', async () => {
     const use = await h.sql('USE example_db');
     expect(use).toMatchObject({ type: 'ok', context: { db: 'example_db' } });
-    const q = await h.sql('SELECT count(*) AS n FROM demo_data.home_rentals', { context: { db: 'example_db' } });
+    const q = await h.sql('SELECT count(*) AS n FROM demo_data.home_rentals', {
+      context: { db: 'example_db' },
+    });
     expect(q.data).toEqual([[5037]]);
     expect(q.context).toEqual({ db: 'example_db' });
   });
@@ -103,7 +107,9 @@ describe('context and USE', () => {
     const a = await h.sql('SELECT 1', { context: { db: 'nope' } });
     expect(a.type).toBe('error');
     expect(a.error_code).toBe(2);
-    expect(a.error_message).toMatch(/Database 'nope' does not exist; databases are: information_schema, mindsdb, files, example_db/);
+    expect(a.error_message).toMatch(
+      /Database 'nope' does not exist; databases are: information_schema, mindsdb, files, example_db/,
+    );
     const b = await h.sql('USE nope');
     expect(b.error_code).toBe(2);
   });
@@ -118,9 +124,12 @@ describe('parameters', () => {
   });
 
   it('uses params safely: a string with SQL in it stays a value', async () => {
-    const q = await h.sql('SELECT count(*) FROM example_db.demo_data.home_rentals WHERE location = :loc', {
-      params: { loc: "good' OR '1'='1" },
-    });
+    const q = await h.sql(
+      'SELECT count(*) FROM example_db.demo_data.home_rentals WHERE location = :loc',
+      {
+        params: { loc: "good' OR '1'='1" },
+      },
+    );
     expect(q.data).toEqual([[0]]);
   });
 
@@ -137,7 +146,9 @@ describe('parameters', () => {
 
 describe('value rules', () => {
   it('turns NULL, NaN and ±Infinity into null', async () => {
-    const q = await h.sql("SELECT NULL AS a, 'nan'::DOUBLE AS b, 'inf'::DOUBLE AS c, '-inf'::FLOAT AS d");
+    const q = await h.sql(
+      "SELECT NULL AS a, 'nan'::DOUBLE AS b, 'inf'::DOUBLE AS c, '-inf'::FLOAT AS d",
+    );
     expect(q.data).toEqual([[null, null, null, null]]);
   });
 
@@ -146,7 +157,13 @@ describe('value rules', () => {
       'SELECT 9007199254740991::BIGINT AS safe, 9007199254740993::BIGINT AS big, (-9223372036854775808)::BIGINT AS min, 170141183460469231731687303715884105727::HUGEINT AS huge, 18446744073709551615::UBIGINT AS ubig',
     );
     expect(q.data).toEqual([
-      [9007199254740991, '9007199254740993', '-9223372036854775808', '170141183460469231731687303715884105727', '18446744073709551615'],
+      [
+        9007199254740991,
+        '9007199254740993',
+        '-9223372036854775808',
+        '170141183460469231731687303715884105727',
+        '18446744073709551615',
+      ],
     ]);
   });
 
@@ -154,14 +171,28 @@ describe('value rules', () => {
     const q = await h.sql(
       "SELECT 12.34::DECIMAL(10,2) AS dec, DATE '2024-02-29' AS d, TIMESTAMP '2024-02-29 13:14:15' AS ts, TIMESTAMP '2024-02-29 13:14:15.123456' AS tsu, TIME '01:02:03' AS t, TIMESTAMPTZ '2024-01-01 10:00:00+00' AS tz",
     );
-    expect(q.data).toEqual([[12.34, '2024-02-29', '2024-02-29 13:14:15', '2024-02-29 13:14:15.123456', '01:02:03', '2024-01-01 10:00:00']]);
+    expect(q.data).toEqual([
+      [
+        12.34,
+        '2024-02-29',
+        '2024-02-29 13:14:15',
+        '2024-02-29 13:14:15.123456',
+        '01:02:03',
+        '2024-01-01 10:00:00',
+      ],
+    ]);
   });
 
   it('renders booleans, lists, structs, maps and JSON as JSON values', async () => {
     const q = await h.sql(
       "SELECT true AS b, [1, NULL, 3] AS l, {'a': 1, 'b': [2.5, 'nan'::DOUBLE]} AS s, MAP {'k': 1} AS m, '{\"x\": [1, 2]}'::JSON AS j, [9007199254740993::BIGINT] AS lb",
     );
-    expect(q.data[0].slice(0, 4)).toEqual([true, [1, null, 3], { a: 1, b: [2.5, null] }, [{ key: 'k', value: 1 }]]);
+    expect(q.data[0].slice(0, 4)).toEqual([
+      true,
+      [1, null, 3],
+      { a: 1, b: [2.5, null] },
+      [{ key: 'k', value: 1 }],
+    ]);
     expect(JSON.parse(q.data[0][4])).toEqual({ x: [1, 2] });
     expect(q.data[0][5]).toEqual(['9007199254740993']);
   });
@@ -176,7 +207,12 @@ describe('catalog statements', () => {
   it('lists databases in the real service shape', async () => {
     const plain = await h.sql('SHOW DATABASES');
     expect(plain.column_names).toEqual(['Database']);
-    expect(plain.data.map((r: string[]) => r[0])).toEqual(['information_schema', 'mindsdb', 'files', 'example_db']);
+    expect(plain.data.map((r: string[]) => r[0])).toEqual([
+      'information_schema',
+      'mindsdb',
+      'files',
+      'example_db',
+    ]);
     const full = await h.sql('SHOW FULL DATABASES');
     expect(full.column_names).toEqual(['Database', 'TYPE', 'ENGINE']);
     expect(full.data).toContainEqual(['mindsdb', 'project', null]);
@@ -215,7 +251,11 @@ describe('catalog statements', () => {
     expect(await h.sql('CREATE PROJECT proj_a')).toMatchObject({ type: 'ok' });
     expect((await h.sql('SHOW PROJECTS')).data).toEqual([['mindsdb'], ['proj_a']]);
     const dup = await h.sql('CREATE PROJECT proj_a');
-    expect(dup).toMatchObject({ type: 'error', error_code: 7, error_message: "Database 'proj_a' already exists" });
+    expect(dup).toMatchObject({
+      type: 'error',
+      error_code: 7,
+      error_message: "Database 'proj_a' already exists",
+    });
     expect((await h.sql('CREATE PROJECT IF NOT EXISTS proj_a')).type).toBe('ok');
     await h.sql('CREATE TABLE proj_a.t AS SELECT 1 AS x');
     expect((await h.sql('SELECT x FROM t', { context: { db: 'proj_a' } })).data).toEqual([[1]]);
@@ -226,7 +266,9 @@ describe('catalog statements', () => {
   });
 
   it('accepts backtick identifiers as the MySQL-flavoured clients send them', async () => {
-    const r = await h.sql('SELECT `location`, count(*) AS n FROM `example_db`.`demo_data`.`home_rentals` GROUP BY 1 ORDER BY 1');
+    const r = await h.sql(
+      'SELECT `location`, count(*) AS n FROM `example_db`.`demo_data`.`home_rentals` GROUP BY 1 ORDER BY 1',
+    );
     expect(r.data).toEqual([
       ['good', 2217],
       ['great', 1094],
@@ -251,11 +293,17 @@ describe('demo data', () => {
   });
 
   it('cleans the decimal-comma sqft values and the blank TotalCharges', async () => {
-    const sq = await h.sql('SELECT sqft FROM example_db.demo_data.home_rentals WHERE initial_price IN (2184, 3581) AND days_on_market = 0 AND neighborhood = \'north_berkeley\' AND sqft IN (641, 945) ORDER BY 1');
+    const sq = await h.sql(
+      "SELECT sqft FROM example_db.demo_data.home_rentals WHERE initial_price IN (2184, 3581) AND days_on_market = 0 AND neighborhood = 'north_berkeley' AND sqft IN (641, 945) ORDER BY 1",
+    );
     expect(sq.data).toEqual([[641], [945]]);
-    const tc = await h.sql('SELECT count(*) FROM example_db.demo_data.telco_churn WHERE TotalCharges IS NULL');
+    const tc = await h.sql(
+      'SELECT count(*) FROM example_db.demo_data.telco_churn WHERE TotalCharges IS NULL',
+    );
     expect(tc.data).toEqual([[11]]);
-    const type = await h.sql("SELECT typeof(TotalCharges) FROM example_db.demo_data.telco_churn LIMIT 1");
+    const type = await h.sql(
+      'SELECT typeof(TotalCharges) FROM example_db.demo_data.telco_churn LIMIT 1',
+    );
     expect(type.data).toEqual([['DOUBLE']]);
   });
 });
@@ -269,7 +317,12 @@ describe('envelope errors (HTTP status + SQL envelope; the server keeps serving)
     ['query not a string', { query: 42 }, 400, /^query must be a string$/],
     ['query empty', { query: '   ' }, 400, /^query must not be empty$/],
     ['context not an object', { query: 'SELECT 1', context: 'x' }, 400, /context/],
-    ['context.db not a string', { query: 'SELECT 1', context: { db: 5 } }, 400, /context.db must be a string/],
+    [
+      'context.db not a string',
+      { query: 'SELECT 1', context: { db: 5 } },
+      400,
+      /context.db must be a string/,
+    ],
     ['params not an object', { query: 'SELECT 1', params: [1] }, 400, /params must be an object/],
   ];
   for (const [name, body, status, re] of cases) {
@@ -305,7 +358,9 @@ describe('envelope errors (HTTP status + SQL envelope; the server keeps serving)
   });
 
   it('accepts JSON sent as curl -d does (form content type)', async () => {
-    const r = await h.post('/api/sql/query', '{"query": "SELECT 2 AS x"}', { 'content-type': 'application/x-www-form-urlencoded' });
+    const r = await h.post('/api/sql/query', '{"query": "SELECT 2 AS x"}', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(r.body.data).toEqual([[2]]);
   });
 
@@ -319,10 +374,22 @@ describe('envelope errors (HTTP status + SQL envelope; the server keeps serving)
 describe('concurrency', () => {
   it('answers 50 queries sent at once, each with its own correct result', async () => {
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => h.sql(`SELECT ${i} AS i, count(*) AS n FROM example_db.demo_data.home_rentals WHERE sqft > ${i * 10}`)),
+      Array.from({ length: 50 }, (_, i) =>
+        h.sql(
+          `SELECT ${i} AS i, count(*) AS n FROM example_db.demo_data.home_rentals WHERE sqft > ${i * 10}`,
+        ),
+      ),
     );
     const expected = await Promise.all(
-      Array.from({ length: 50 }, async (_, i) => (await h.sql(`SELECT count(*) FROM example_db.demo_data.home_rentals WHERE sqft > ${i * 10}`)).data[0][0]),
+      Array.from(
+        { length: 50 },
+        async (_, i) =>
+          (
+            await h.sql(
+              `SELECT count(*) FROM example_db.demo_data.home_rentals WHERE sqft > ${i * 10}`,
+            )
+          ).data[0][0],
+      ),
     );
     results.forEach((r, i) => {
       expect(r.type).toBe('table');
@@ -335,6 +402,10 @@ describe('status', () => {
   it('reports version, environment and auth', async () => {
     const r = await h.get('/api/status');
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ version: expect.any(String), environment: 'local', auth: { http_auth_enabled: false } });
+    expect(r.body).toMatchObject({
+      version: expect.any(String),
+      environment: 'local',
+      auth: { http_auth_enabled: false },
+    });
   });
 });

@@ -34,7 +34,8 @@ export function sqlRoutes(app: FastifyInstance, instance: Instance) {
     // Only `db` goes back: echoing arbitrary client keys would echo arbitrary payloads.
     const context = { db };
     if (rest.type === 'error') return { ...rest, column_names: [], context };
-    if (rest.type === 'ok') return { type: 'ok', column_names: [], affected_rows: rest.affected_rows ?? null, context };
+    if (rest.type === 'ok')
+      return { type: 'ok', column_names: [], affected_rows: rest.affected_rows ?? null, context };
     return { ...rest, context };
   });
 }
@@ -54,7 +55,10 @@ async function streamJsonLines(
 ) {
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store' });
+  res.writeHead(200, {
+    'content-type': 'application/x-ndjson; charset=utf-8',
+    'cache-control': 'no-store',
+  });
   const write = async (doc: unknown) => {
     if (res.destroyed) return;
     if (!res.write(`${JSON.stringify(doc)}\n`)) await once(res, 'drain');
@@ -64,17 +68,30 @@ async function streamJsonLines(
     await instance.sql.executeStream(
       { query: body.query, db: body.context?.db, params: body.params, signal },
       {
-        header: (columns, types, db) => write({ type: 'table', column_names: columns, column_types: types, context: ctx(db) }),
+        header: (columns, types, db) =>
+          write({ type: 'table', column_names: columns, column_types: types, context: ctx(db) }),
         rows: (rows) => write({ data: rows }),
         end: (rowCount, truncated) => write({ type: 'end', row_count: rowCount, truncated }),
         ok: (n, db) => write({ type: 'ok', column_names: [], affected_rows: n, context: ctx(db) }),
         error: (code, message, db) =>
-          write({ type: 'error', column_names: [], error_code: code, error_message: message, context: ctx(db) }),
+          write({
+            type: 'error',
+            column_names: [],
+            error_code: code,
+            error_message: message,
+            context: ctx(db),
+          }),
       },
       instance.config.MAX_STREAM_ROWS,
     );
   } catch {
-    await write({ type: 'error', column_names: [], error_code: ERROR_CODES.INTERNAL, error_message: 'Internal error while streaming; see the instance log', context: ctx(body.context?.db ?? 'mindsdb') });
+    await write({
+      type: 'error',
+      column_names: [],
+      error_code: ERROR_CODES.INTERNAL,
+      error_message: 'Internal error while streaming; see the instance log',
+      context: ctx(body.context?.db ?? 'mindsdb'),
+    });
   } finally {
     res.end();
   }

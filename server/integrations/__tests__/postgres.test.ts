@@ -361,7 +361,9 @@ describe('queries on a PostgreSQL integration', () => {
     }
     expect(status).toBe('complete');
     // The training rows came through the cursor, not a whole-result query.
-    expect(logged(/DECLARE __playground_reader NO SCROLL CURSOR FOR SELECT sqft, location/)).not.toBeNull();
+    expect(
+      logged(/DECLARE __playground_reader NO SCROLL CURSOR FOR SELECT sqft, location/),
+    ).not.toBeNull();
     const info = await h.sql('DESCRIBE mindsdb.pg_rentals.info');
     const acc = info.data[0][info.column_names.indexOf('accuracies')];
     expect((typeof acc === 'string' ? JSON.parse(acc) : acc).r2_score).toBeGreaterThan(0.9);
@@ -369,7 +371,9 @@ describe('queries on a PostgreSQL integration', () => {
       'SELECT t.rental_price AS real, m.rental_price AS predicted FROM pg.home_rentals AS t JOIN mindsdb.pg_rentals AS m LIMIT 200',
     );
     expect(j.data).toHaveLength(200);
-    const meanAbsRel = j.data.reduce((a: number, [real, pred]: number[]) => a + Math.abs(pred - real) / real, 0) / 200;
+    const meanAbsRel =
+      j.data.reduce((a: number, [real, pred]: number[]) => a + Math.abs(pred - real) / real, 0) /
+      200;
     expect(meanAbsRel).toBeLessThan(0.1);
   });
 

@@ -5,7 +5,7 @@ import { Cursor } from '../cursor';
 
 describe('tokenize', () => {
   it('reads quoted identifiers, strings with doubled quotes, params and casts', () => {
-    const t = significant(tokenize("SELECT `a b`, \"c\"\"d\", 'it''s', :p, x::INT FROM t"));
+    const t = significant(tokenize('SELECT `a b`, "c""d", \'it\'\'s\', :p, x::INT FROM t'));
     expect(t.map((x) => [x.kind, x.value])).toEqual([
       ['word', 'SELECT'],
       ['ident', 'a b'],
@@ -38,9 +38,13 @@ describe('tokenize', () => {
 
 describe('splitStatements', () => {
   it('splits on top-level semicolons only, with offsets into the script', () => {
-    const src = "SELECT ';' AS a; -- c;\nSELECT \"x;y\" FROM t /* ; */;\n\n  ;SELECT 3";
+    const src = 'SELECT \';\' AS a; -- c;\nSELECT "x;y" FROM t /* ; */;\n\n  ;SELECT 3';
     const s = splitStatements(src);
-    expect(s.map((x) => x.text)).toEqual(["SELECT ';' AS a", '-- c;\nSELECT "x;y" FROM t /* ; */', 'SELECT 3']);
+    expect(s.map((x) => x.text)).toEqual([
+      "SELECT ';' AS a",
+      '-- c;\nSELECT "x;y" FROM t /* ; */',
+      'SELECT 3',
+    ]);
     for (const x of s) expect(src.slice(x.start, x.end)).toBe(x.text);
   });
 
@@ -74,7 +78,14 @@ describe('Cursor', () => {
   });
   it('reads literals, treating double-quoted text as a string value', () => {
     const c = cur(`'a' "b" -3 1.5 TRUE NULL`);
-    expect([c.literal(), c.literal(), c.literal(), c.literal(), c.literal(), c.literal()]).toEqual(['a', 'b', -3, 1.5, true, null]);
+    expect([c.literal(), c.literal(), c.literal(), c.literal(), c.literal(), c.literal()]).toEqual([
+      'a',
+      'b',
+      -3,
+      1.5,
+      true,
+      null,
+    ]);
   });
   it('returns the source inside balanced parentheses', () => {
     const c = cur('(SELECT (1) FROM t) PREDICT y');
@@ -82,6 +93,8 @@ describe('Cursor', () => {
     expect(c.isWord('PREDICT')).toBe(true);
   });
   it('fails with where it stopped', () => {
-    expect(() => cur('CREATE x').expectWord('CREATE', 'MODEL')).toThrow("Syntax error: expected CREATE MODEL near 'CREATE'");
+    expect(() => cur('CREATE x').expectWord('CREATE', 'MODEL')).toThrow(
+      "Syntax error: expected CREATE MODEL near 'CREATE'",
+    );
   });
 });

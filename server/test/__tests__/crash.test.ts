@@ -28,22 +28,30 @@ describe('kill -9 and restart', () => {
     const dir = tempDataDir();
     dirs.push(dir);
     const a = await start(dir);
-    expect((await a.sql('CREATE TABLE mindsdb.committed AS SELECT range AS i FROM range(1000)')).type).toBe('ok');
+    expect(
+      (await a.sql('CREATE TABLE mindsdb.committed AS SELECT range AS i FROM range(1000)')).type,
+    ).toBe('ok');
     // A CTAS that takes seconds; kill the process while it runs.
     const pending = a
-      .sql('CREATE TABLE mindsdb.half AS SELECT a.range AS i, md5(a.range::VARCHAR) AS h FROM range(60000000) a')
+      .sql(
+        'CREATE TABLE mindsdb.half AS SELECT a.range AS i, md5(a.range::VARCHAR) AS h FROM range(60000000) a',
+      )
       .catch(() => 'connection lost');
     await new Promise((r) => setTimeout(r, 700));
     await a.kill9();
     expect(await pending).toBe('connection lost');
 
     const b = await start(dir);
-    expect((await b.sql('SELECT count(*), sum(i) FROM mindsdb.committed')).data).toEqual([[1000, 499500]]);
+    expect((await b.sql('SELECT count(*), sum(i) FROM mindsdb.committed')).data).toEqual([
+      [1000, 499500],
+    ]);
     const half = await b.sql('SELECT count(*) FROM mindsdb.half');
     expect(half.type).toBe('error');
     expect(half.error_message).toMatch(/half does not exist/);
     // The demo data is intact and the instance takes new work.
-    expect((await b.sql('SELECT count(*) FROM example_db.demo_data.home_rentals')).data).toEqual([[5037]]);
+    expect((await b.sql('SELECT count(*) FROM example_db.demo_data.home_rentals')).data).toEqual([
+      [5037],
+    ]);
     expect((await b.sql('CREATE TABLE mindsdb.after AS SELECT 1 AS x')).type).toBe('ok');
     await b.stop();
   });
@@ -60,7 +68,9 @@ describe('kill -9 and restart', () => {
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     const b = await start(dir);
-    const r = await b.sql(`SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'example_db' AND table_schema = 'demo_data'`);
+    const r = await b.sql(
+      `SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'example_db' AND table_schema = 'demo_data'`,
+    );
     expect(r.data).toEqual([[6]]);
     await b.stop();
   });
@@ -69,13 +79,17 @@ describe('kill -9 and restart', () => {
     const dir = tempDataDir();
     dirs.push(dir);
     const a = await start(dir);
-    await a.sql('CREATE MODEL mindsdb.done FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price');
+    await a.sql(
+      'CREATE MODEL mindsdb.done FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
+    );
     for (let i = 0; i < 600; i++) {
       const r = await a.sql("SELECT status FROM mindsdb.models WHERE name = 'done'");
       if (r.data[0][0] === 'complete') break;
       await new Promise((res) => setTimeout(res, 100));
     }
-    const before = await a.sql("SELECT rental_price FROM mindsdb.done WHERE sqft = 823 AND location = 'good'");
+    const before = await a.sql(
+      "SELECT rental_price FROM mindsdb.done WHERE sqft = 823 AND location = 'good'",
+    );
     // A training big enough to still be running when the process dies.
     await a.sql(
       'CREATE MODEL mindsdb.cut FROM example_db (SELECT t.* FROM demo_data.customer_churn t, range(30)) PREDICT Exited',
@@ -88,12 +102,14 @@ describe('kill -9 and restart', () => {
     await a.kill9();
 
     const b = await start(dir);
-    const after = await b.sql("SELECT rental_price FROM mindsdb.done WHERE sqft = 823 AND location = 'good'");
+    const after = await b.sql(
+      "SELECT rental_price FROM mindsdb.done WHERE sqft = 823 AND location = 'good'",
+    );
     expect(after.data).toEqual(before.data);
     const cut = await b.sql("SELECT status, error FROM mindsdb.models WHERE name = 'cut'");
     expect(cut.data[0][0]).toBe('error');
     expect(cut.data[0][1]).toMatch(/interrupted/);
-    const use = await b.sql("SELECT Exited FROM mindsdb.cut WHERE Age = 40");
+    const use = await b.sql('SELECT Exited FROM mindsdb.cut WHERE Age = 40');
     expect(use.type).toBe('error');
     expect(use.error_message).toMatch(/error/);
     await b.stop();
@@ -104,11 +120,17 @@ describe('kill -9 and restart', () => {
     dirs.push(dir);
     const a = await start(dir);
     const put = (body: string) =>
-      fetch(`${a.url}/api/files/sales`, { method: 'PUT', headers: { 'content-type': 'text/csv' }, body });
+      fetch(`${a.url}/api/files/sales`, {
+        method: 'PUT',
+        headers: { 'content-type': 'text/csv' },
+        body,
+      });
     expect((await put('id,amount\n1,10\n2,20\n')).status).toBe(200);
     // A large upload, killed while the instance is receiving it: the request is sent with a
     // Content-Length of the whole file but only its first half is written before the kill.
-    const big = Buffer.from('id,amount\n' + Array.from({ length: 1_500_000 }, (_, i) => `${i},${i % 97}`).join('\n'));
+    const big = Buffer.from(
+      'id,amount\n' + Array.from({ length: 1_500_000 }, (_, i) => `${i},${i % 97}`).join('\n'),
+    );
     const u = new URL(a.url);
     const req = http.request({
       host: u.hostname,
@@ -126,7 +148,9 @@ describe('kill -9 and restart', () => {
     const b = await start(dir);
     const r = await b.sql('SELECT count(*), sum(amount) FROM files.sales');
     expect(r.data).toEqual([[2, 30]]);
-    const leftovers = await b.sql("SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'files' AND table_name LIKE '__upload%'");
+    const leftovers = await b.sql(
+      "SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'files' AND table_name LIKE '__upload%'",
+    );
     expect(leftovers.data).toEqual([[0]]);
     const uploads = `${dir}/uploads`;
     expect(fs.existsSync(uploads) ? fs.readdirSync(uploads) : []).toEqual([]);

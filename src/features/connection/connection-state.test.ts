@@ -33,7 +33,11 @@ describe('connectionState', () => {
 describe('a real MindsDB server', () => {
   it('reads mindsdb_version when there is no version', () => {
     expect(
-      connectionState({ mindsdb_version: '25.1.2', environment: 'local', auth: { http_auth_enabled: false } }, null, false),
+      connectionState(
+        { mindsdb_version: '25.1.2', environment: 'local', auth: { http_auth_enabled: false } },
+        null,
+        false,
+      ),
     ).toEqual({ kind: 'connected', version: '25.1.2', environment: 'local' });
   });
 });
