@@ -22,6 +22,7 @@ npx tsc -p tsconfig.json --noEmit
 
 step 'Lint'
 npx eslint . --max-warnings=0
+npx prettier --check . --log-level warn
 
 step 'Unit and integration tests (Vitest)'
 npx vitest run
