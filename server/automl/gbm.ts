@@ -11,6 +11,8 @@
 // - trees are stored in flat typed arrays (no node objects) so prediction is a tight loop and the
 //   model serialises as a few base64 strings.
 
+import { Rng } from './prng';
+
 export interface GBMParams {
   learningRate: number;
   maxIterations: number;
@@ -27,6 +29,21 @@ export interface GBMParams {
   maxCatThreshold: number;
   catSmooth: number;
   minDataPerCat: number;
+  /**
+   * Row subsampling (bagging) for large tables: when > 0 and below the number of training rows,
+   * each iteration grows its trees on a seeded Bernoulli sample of about this many training rows
+   * (histograms and splits see only them; the other rows' scores are updated by walking the new
+   * trees). 0 = every tree sees every training row.
+   */
+  subsampleRows?: number;
+  /** Seed of the per-iteration row samples. */
+  seed?: number;
+  /**
+   * Early stopping patience counts iterations since the validation loss last improved by at
+   * least this fraction of itself (0 / absent: any improvement counts). The model still keeps
+   * the iteration with the lowest validation loss.
+   */
+  minRelImprovement?: number;
 }
 
 export const DEFAULT_GBM_PARAMS: GBMParams = {
@@ -441,19 +458,28 @@ class TreeBuilder {
     const F = this.F;
     let w = s;
     let t = 0;
+    // Branch-free: each row is written to both sides and only one cursor advances (the split
+    // direction is a coin flip per row, so a branch would mispredict half of the time).
     if (isSet) {
       const mask = this.bestMask[leaf];
       for (let i = s; i < e; i++) {
         const r = idx[i];
-        if (mask[bins[r * F + f]]) idx[w++] = r;
-        else tmp[t++] = r;
+        const go = mask[bins[r * F + f]];
+        idx[w] = r;
+        tmp[t] = r;
+        w += go;
+        t += go ^ 1;
       }
     } else {
       const thr = this.bestThr[leaf];
       for (let i = s; i < e; i++) {
         const r = idx[i];
-        if (bins[r * F + f] <= thr) idx[w++] = r;
-        else tmp[t++] = r;
+        // 1 when bin <= thr (both are 0..255, so the sign bit of thr - bin decides).
+        const go = ((thr - bins[r * F + f]) >>> 31) ^ 1;
+        idx[w] = r;
+        tmp[t] = r;
+        w += go;
+        t += go ^ 1;
       }
     }
     for (let i = 0; i < t; i++) idx[w + i] = tmp[i];
@@ -775,17 +801,29 @@ export function trainGBM(
     trainRows.length,
     target.objective === 'regression' && target.weight === null,
   );
+  const sampler =
+    params.subsampleRows && params.subsampleRows > 0 && params.subsampleRows < trainRows.length
+      ? new RowSampler(trainRows, params.subsampleRows, params.seed ?? 0)
+      : null;
   const useVal = valRows.length > 0 && params.earlyStoppingRounds > 0;
+  const minRel = params.minRelImprovement ?? 0;
   let bestLoss = useVal ? lossOf(target, valRows, raw) : Infinity;
   let bestIter = 0;
+  // Patience is counted from the last iteration that improved the loss by at least `minRel`.
+  let refLoss = bestLoss;
+  let refIter = 0;
   // Validation scores of the best iteration, restored after early stopping.
   let bestValRaw = useVal ? snapshot(raw, valRows, K) : null;
   let it = 0;
   for (; it < params.maxIterations; it++) {
-    computeGradients(target, trainRows, raw, g, h);
+    let rows = trainRows;
+    if (sampler) rows = sampler.draw();
+    computeGradients(target, rows, raw, g, h);
     for (let k = 0; k < K; k++) {
       const treeStart = store.roots.length;
-      builder.build(trainRows, g[k], h[k], store, raw, K, k);
+      builder.build(rows, g[k], h[k], store, raw, K, k);
+      if (sampler)
+        addTreeToRowsCompiled(store, treeStart, data.bins, data.F, sampler.rest, raw, K, k);
       addTreeToRows(store, treeStart, data.bins, data.F, valRows, raw, K, k);
     }
     onIteration?.(it + 1);
@@ -795,7 +833,11 @@ export function trainGBM(
         bestLoss = loss;
         bestIter = it + 1;
         bestValRaw = snapshot(raw, valRows, K);
-      } else if (it + 1 - bestIter >= params.earlyStoppingRounds) {
+      }
+      if (minRel > 0 ? loss <= refLoss * (1 - minRel) : bestIter === it + 1) {
+        refLoss = loss;
+        refIter = it + 1;
+      } else if (it + 1 - refIter >= params.earlyStoppingRounds) {
         break;
       }
     } else {
@@ -814,6 +856,60 @@ export function trainGBM(
     raw,
     bestValLoss: bestLoss,
   };
+}
+
+/**
+ * Seeded per-iteration row samples of a fixed size, drawn without replacement and returned in
+ * ascending row order (sequential reads of the binned matrix). `draw()` returns the sample and
+ * leaves the other rows in `rest`.
+ */
+export class RowSampler {
+  private readonly sorted: Int32Array;
+  private readonly perm: Int32Array;
+  private readonly mark: Uint8Array;
+  private readonly inBuf: Int32Array;
+  private readonly outBuf: Int32Array;
+  private readonly size: number;
+  private readonly rng: Rng;
+  rest: Int32Array = new Int32Array(0);
+
+  constructor(rows: Int32Array, size: number, seed: number) {
+    const m = rows.length;
+    this.sorted = Int32Array.from(rows).sort();
+    this.perm = Int32Array.from({ length: m }, (_, i) => i);
+    this.mark = new Uint8Array(m);
+    this.size = Math.max(1, Math.min(m, Math.round(size)));
+    this.inBuf = new Int32Array(m + 1);
+    this.outBuf = new Int32Array(m + 1);
+    this.rng = new Rng(seed ^ 0x6a55);
+  }
+
+  /** A fresh sample of exactly `size` rows (partial Fisher-Yates over positions), ascending. */
+  draw(): Int32Array {
+    const { sorted, perm, mark, inBuf, outBuf, rng } = this;
+    const m = sorted.length;
+    for (let i = 0; i < this.size; i++) {
+      const j = i + rng.int(m - i);
+      const t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+      mark[perm[i]] = 1;
+    }
+    let a = 0;
+    let b = 0;
+    // Branch-free split (see TreeBuilder.partition); both buffers have a spare slot at the end.
+    for (let i = 0; i < m; i++) {
+      const r = sorted[i];
+      const s = mark[i];
+      inBuf[a] = r;
+      outBuf[b] = r;
+      a += s;
+      b += s ^ 1;
+      mark[i] = 0;
+    }
+    this.rest = outBuf.subarray(0, b);
+    return inBuf.subarray(0, a);
+  }
 }
 
 /** Adds fixed starting scores (a linear base model's outputs, when finetuning one). */
@@ -1064,7 +1160,10 @@ export function compileTrees(m: GBMModel): CompiledTree[] {
   return out;
 }
 
-function emitNode(m: GBMModel, node: number, ind: string): string {
+/** The node arrays code generation reads (a GBMModel, or a NodeStore while training). */
+type TreeArrays = Pick<GBMModel, 'feat' | 'thr' | 'isCatNode' | 'left' | 'right' | 'value'>;
+
+function emitNode(m: TreeArrays, node: number, ind: string): string {
   const f = m.feat[node];
   if (f < 0) return `${ind}v = ${lit(m.value[node])};`;
   const th = m.thr[node];
@@ -1074,6 +1173,44 @@ function emitNode(m: GBMModel, node: number, ind: string): string {
     : `${x} <= ${lit(th)}`;
   const inner = ind + '  ';
   return `${ind}if (${cond}) {\n${emitNode(m, m.left[node], inner)}\n${ind}} else {\n${emitNode(m, m.right[node], inner)}\n${ind}}`;
+}
+
+/** A compiled tree adding its leaf value to raw[rows[i] * K + k] for i < n. */
+type CompiledRowsTree = (
+  bins: Uint8Array,
+  F: number,
+  rows: Int32Array,
+  n: number,
+  raw: Float64Array,
+  catBits: Uint32Array,
+) => void;
+
+/**
+ * addTreeToRows for many rows: the tree compiled to nested ifs (see compileTrees). Worth its
+ * compile time only from tens of thousands of rows; the additions are the same, bit for bit.
+ */
+function addTreeToRowsCompiled(
+  store: NodeStore,
+  treeIndex: number,
+  bins: Uint8Array,
+  F: number,
+  rows: Int32Array,
+  raw: Float64Array,
+  K: number,
+  k: number,
+): void {
+  const t: TreeArrays = {
+    feat: store.feat,
+    thr: store.thr,
+    isCatNode: store.isCat,
+    left: store.left,
+    right: store.right,
+    value: store.value,
+  };
+  const body = emitNode(t, store.roots[treeIndex], '    ');
+  const src = `for (let i = 0; i < n; i++) {\n    const r = rows[i];\n    const b = r * F;\n    let v;\n${body}\n    raw[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
+  const fn = new Function('bins', 'F', 'rows', 'n', 'raw', 'catBits', src) as CompiledRowsTree;
+  fn(bins, F, rows, rows.length, raw, store.bits);
 }
 
 /** predictRaw with compiled trees (same results, bit for bit: same additions in the same order). */
