@@ -520,11 +520,13 @@ export class ModelRegistry {
     if (attr === 'progress') {
       const r = this.get(ref);
       const done = r.status === 'complete';
+      // A finished training reports its last phase as done, named by the outcome.
+      const total = r.phase?.total ?? (done ? 1 : null);
       return [
         {
-          current: r.phase?.current ?? (done ? 1 : null),
-          total: r.phase?.total ?? (done ? 1 : null),
-          name: r.phase?.name ?? (done ? 'complete' : r.status),
+          current: done ? total : (r.phase?.current ?? null),
+          total,
+          name: done || r.status === 'error' ? r.status : (r.phase?.name ?? r.status),
         },
       ];
     }

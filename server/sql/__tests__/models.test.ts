@@ -310,6 +310,7 @@ describe('DESCRIBE, SHOW', () => {
       await run(inst, 'DESCRIBE PREDICTOR mindsdb.home_rentals_model.progress'),
     );
     expect(progress.current).toBe(progress.total);
+    expect(progress.name).toBe('complete');
   });
 
   it('DESCRIBE with an unknown attribute lists the allowed ones; DESCRIBE of a table is DuckDB', async () => {
