@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: everything a clean machine needs to pass. Type-check, lint, unit and integration
 # tests (Vitest: real DuckDB, real HTTP on loopback), then the Playwright journeys in Debian's
-# Chromium against the real instance. Installs Chromium with apt when it is missing and we may.
+# Chromium against the real instance. Installs Chromium and PostgreSQL with apt when they are
+# missing and we may (the PostgreSQL tests start their own server in a temporary directory).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,16 @@ if [ ! -x /usr/bin/chromium ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
   else
     echo "Chromium is missing at /usr/bin/chromium: install it (apt-get install chromium) and re-run." >&2
+    exit 1
+  fi
+fi
+
+if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    step "Installing Debian's postgresql for the integration tests (they start their own server)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  else
+    echo "PostgreSQL's initdb is missing: install Debian's postgresql package and re-run." >&2
     exit 1
   fi
 fi
