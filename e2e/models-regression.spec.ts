@@ -1,6 +1,7 @@
 /**
  * Model journey on a regression: create home_rentals' model from the explorer through the form,
- * watch it train, read the description, predict through the form and the JSON body, sweep an input.
+ * watch it train, read the description, predict through the form and the JSON body, sweep an input,
+ * retrain it and predict with the first version.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { openApp } from './helpers';
@@ -20,11 +21,26 @@ function field(page: Page, name: string) {
   return page.getByRole('group', { name: 'Model inputs' }).getByLabel(name, { exact: true });
 }
 
+/** The JSON body is a Monaco editor: typed through its textbox, read from its rendered lines. */
+function jsonBody(page: Page) {
+  return {
+    input: page.getByRole('textbox', { name: 'JSON body' }),
+    text: page.getByRole('region', { name: 'Request body' }).locator('.monaco-editor .view-lines'),
+  };
+}
+
+async function setJsonBody(page: Page, text: string) {
+  await jsonBody(page).input.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
 test('create a regression model from a table, describe it, predict and sweep', async ({
   page,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   // Reruns against a long-lived instance (E2E_BASE_URL) start from no model.
   await request.post('/api/sql/query', {
     data: { query: `DROP MODEL IF EXISTS mindsdb.${MODEL}` },
@@ -78,9 +94,10 @@ test('create a regression model from a table, describe it, predict and sweep', a
   await field(page, 'sqft').fill('823');
   await field(page, 'location').selectOption({ label: 'good' });
   await page.getByLabel('days_on_market is null').check();
-  const body = page.getByLabel('JSON body');
-  await expect(body).toHaveValue(/"sqft": 823/);
-  await expect(body).toHaveValue(/"days_on_market": null/);
+  const body = jsonBody(page);
+  await body.input.waitFor({ state: 'attached' });
+  await expect(body.text).toContainText('"sqft": 823');
+  await expect(body.text).toContainText('"days_on_market": null');
   await page.getByRole('button', { name: /Send/ }).click();
   const headline = page.getByRole('status', { name: 'Predicted value' });
   await expect(headline).toContainText('Predicted rental_price');
@@ -91,20 +108,21 @@ test('create a regression model from a table, describe it, predict and sweep', a
   await expect(page.getByRole('button', { name: 'Copy as curl' })).toBeVisible();
 
   // Edit the JSON: the form follows. Invalid JSON is marked and Send disabled.
-  await body.fill('[{"sqft": 500, "location": "great", "initial_price": 2000}]');
+  await setJsonBody(page, '[{"sqft": 500, "location": "great", "initial_price": 2000}]');
   await expect(field(page, 'sqft')).toHaveValue('500');
   await expect(field(page, 'location')).toHaveValue(/\d+/);
   await expect(field(page, 'location').locator('option:checked')).toHaveText('great');
   await expect(field(page, 'neighborhood')).toHaveValue('');
-  await body.fill('[{"sqft": 500,');
+  await setJsonBody(page, '[{"sqft": 500,');
   await expect(page.getByRole('alert', { name: 'JSON error' })).toContainText('Invalid JSON');
+  await expect(page.locator('.m-json-monaco .squiggly-error').first()).toBeAttached();
   await expect(page.getByRole('button', { name: /Send/ })).toBeDisabled();
   // Fixing it through the form rewrites the JSON; text in a number field is marked, not sent.
   await field(page, 'sqft').fill('8x3');
   await expect(field(page, 'sqft')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('button', { name: /Send/ })).toBeDisabled();
   await field(page, 'sqft').fill('650');
-  await expect(body).toHaveValue(/"sqft": 650/);
+  await expect(body.text).toContainText('"sqft": 650');
   await expect(page.getByRole('button', { name: /Send/ })).toBeEnabled();
 
   // What-if: sweep sqft in one batch and chart it with its band.
@@ -119,4 +137,41 @@ test('create a regression model from a table, describe it, predict and sweep', a
   await expect(sweep).toBeVisible();
   await expect(sweep.locator('.recharts-area-area')).toHaveCount(1);
   await expect(sweep.locator('.recharts-line-curve')).toHaveCount(1);
+
+  // Retrain: version 2 trains while version 1 answers, then becomes the active (default) one.
+  await page.getByRole('tab', { name: 'Overview' }).click();
+  await page
+    .getByRole('button', { name: /Retrain/ })
+    .first()
+    .click();
+  await page
+    .getByRole('alertdialog', { name: `Retrain ${MODEL}?` })
+    .getByRole('button', { name: 'Retrain' })
+    .click();
+  const versionSelect = page.getByLabel('Model version');
+  await expect(versionSelect.locator('option:checked')).toHaveText('v2 (active)', {
+    timeout: 90_000,
+  });
+  await expect(versionSelect.locator('option', { hasText: 'v1' })).toBeEnabled();
+
+  // Choose version 1: it is kept in the URL and Predict asks `<model>.1/predict`.
+  await versionSelect.selectOption({ label: 'v1' });
+  await expect(page).toHaveURL(/[#&]version=1(&|$)/);
+  await page.getByRole('tab', { name: 'Predict' }).click();
+  await expect(page).toHaveURL(/[#&]version=1(&|$)/);
+  await expect(versionSelect.locator('option:checked')).toHaveText('v1');
+  await expect(body.text).toContainText('"sqft": 650');
+  const predictRequest = page.waitForRequest(
+    (r) => r.method() === 'POST' && r.url().includes('/predict'),
+  );
+  await page.getByRole('button', { name: /Send/ }).click();
+  const sent = await predictRequest;
+  expect(sent.url()).toContain(`/models/${MODEL}.1/predict`);
+  await expect(headline).toContainText('Predicted rental_price');
+  // Copy as curl names the version too.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy as curl' }).click();
+  await expect
+    .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+    .toContain(`/models/${MODEL}.1/predict`);
 });

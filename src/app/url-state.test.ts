@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { asVersion, modelUrlParams } from '../features/models/nav';
 import {
   MAX_URL_SQL_CHARS,
   decodeBase64Url,
   decodeHash,
   encodeBase64Url,
   encodeHash,
+  type UrlState,
 } from './url-state';
 
 describe('base64url', () => {
@@ -36,5 +38,16 @@ describe('encodeHash / decodeHash', () => {
   });
   it('leaves out SQL too long for a URL', () => {
     expect(encodeHash({ view: 'sql', sql: 'x'.repeat(MAX_URL_SQL_CHARS + 1), extra: {} })).toBe('');
+  });
+});
+
+describe('model page URLs', () => {
+  it('round-trips a pinned model version through the hash', () => {
+    const state: UrlState = { view: 'model', extra: modelUrlParams('p', 'm', 'predict', 2) };
+    const hash = encodeHash(state);
+    const back = decodeHash(hash);
+    expect(back.view).toBe('model');
+    expect(back.extra).toMatchObject({ project: 'p', model: 'm', tab: 'predict', version: '2' });
+    expect(asVersion(back.extra.version)).toBe(2);
   });
 });

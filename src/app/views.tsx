@@ -4,7 +4,7 @@
  * `create-model` (`&db=&schema=&table=`).
  */
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
-import { isModelsView, type ModelsNav } from '../features/models/nav';
+import { isModelsView, modelUrlParams, type ModelsNav } from '../features/models/nav';
 import type { UrlState } from './url-state';
 import { setView } from './url-sync';
 
@@ -39,8 +39,8 @@ export function ModelsView({
 }): ReactNode {
   const nav = useMemo<ModelsNav>(
     () => ({
-      openModel: (project, model, tab) =>
-        setView('model', { project, model, ...(tab && tab !== 'overview' ? { tab } : {}) }),
+      openModel: (project, model, tab, version) =>
+        setView('model', modelUrlParams(project, model, tab, version)),
       openCreate: (params = {}) =>
         setView(
           'create-model',

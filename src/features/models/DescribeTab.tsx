@@ -30,10 +30,12 @@ interface Props {
   model: string;
   theme: 'light' | 'dark';
   activeVersion: number;
+  /** A pinned version (absent: the active one). */
+  version?: number;
 }
 
-export function DescribeTab({ project, model, theme, activeVersion }: Props) {
-  const opts = { activeVersion };
+export function DescribeTab({ project, model, theme, activeVersion, version }: Props) {
+  const opts = { activeVersion, version };
   const summary = useQuery(describeQueryOptions(project, model, '', opts));
   const features = useQuery(describeQueryOptions(project, model, 'features', opts));
   const candidates = useQuery(describeQueryOptions(project, model, 'model', opts));

@@ -28,16 +28,22 @@ interface Props {
   project: string;
   model: string;
   tab: ModelTab;
+  /** The version chosen in the URL (`&version=2`); absent: the active one. */
+  version?: number;
   theme: 'light' | 'dark';
   nav: ModelsNav;
 }
 
-export function ModelPage({ project, model, tab, theme, nav }: Props) {
+export function ModelPage({ project, model, tab, version, theme, nav }: Props) {
   const versionsQ = useQuery(modelVersionsQueryOptions(project, model));
   const versions = versionsQ.data ?? [];
   const active = activeVersion(versions);
   const pending = pendingVersion(versions);
-  const inputs = useModelInputs(project, model, active);
+  // A version chosen in the URL is used as such (`m.2`, even while active); else the active one.
+  const chosen = version === undefined ? active : versions.find((v) => v.version === version);
+  const missingVersion = versionsQ.isSuccess && version !== undefined && !chosen;
+  const openTab = (t: ModelTab) => nav.openModel(project, model, t, version);
+  const inputs = useModelInputs(project, model, chosen, version);
   const flavor = useQuery(instanceFlavorQueryOptions());
   const [modeOverride, setModeOverride] = useState<BodyMode | null>(null);
   const autoMode: BodyMode = flavor.data?.flavor === 'mindsdb' ? 'envelope' : 'array';
@@ -61,7 +67,9 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
     }
   }
   const predictM = useMutation(predictMutationOptions());
-  const [result, setResult] = useState<PredictResult | null>(null);
+  // The last prediction, shown only on the version it came from.
+  const [sent, setSent] = useState<{ version?: number; result: PredictResult } | null>(null);
+  const result = sent && sent.version === version ? sent.result : null;
 
   const notFound = versionsQ.isSuccess && versions.length === 0;
 
@@ -96,11 +104,28 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
             </p>
           )}
         </div>
+        {versions.length > 0 && (
+          <VersionSelect
+            versions={versions}
+            value={version ?? active?.version}
+            onChange={(v) =>
+              nav.openModel(project, model, tab, v === active?.version ? undefined : v)
+            }
+          />
+        )}
       </header>
 
       {versionsQ.isError && (
         <div className="m-error" role="alert">
           Could not read the model’s status: {versionsQ.error.message}
+        </div>
+      )}
+      {missingVersion && (
+        <div className="m-error" role="alert">
+          Model <code>{model}</code> has no version {version}.{' '}
+          <button className="btn small" onClick={() => nav.openModel(project, model, tab)}>
+            Use the active version
+          </button>
         </div>
       )}
       {notFound && (
@@ -122,7 +147,7 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
                 id={`m-tab-${t.id}`}
                 aria-selected={tab === t.id}
                 aria-controls={`m-panel-${t.id}`}
-                onClick={() => nav.openModel(project, model, t.id)}
+                onClick={() => openTab(t.id)}
               >
                 {t.label}
               </button>
@@ -144,21 +169,22 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
                 nav={nav}
               />
             )}
-            {tab !== 'overview' && active && active.status !== 'complete' && (
-              <NotReady active={active} project={project} model={model} nav={nav} />
+            {tab !== 'overview' && chosen && chosen.status !== 'complete' && (
+              <NotReady active={chosen} project={project} model={model} nav={nav} />
             )}
             {tab !== 'overview' && !active && versionsQ.isPending && (
               <p className="muted">Loading…</p>
             )}
-            {active?.status === 'complete' && tab === 'describe' && (
+            {chosen?.status === 'complete' && tab === 'describe' && (
               <DescribeTab
                 project={project}
                 model={model}
                 theme={theme}
-                activeVersion={active.version}
+                activeVersion={active?.version ?? chosen.version}
+                version={version}
               />
             )}
-            {active?.status === 'complete' && tab === 'predict' && (
+            {chosen?.status === 'complete' && tab === 'predict' && (
               <PredictTab
                 project={project}
                 model={model}
@@ -175,10 +201,10 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
                 result={result}
                 onSend={(body) =>
                   predictM.mutate(
-                    { project, model, body },
+                    { project, model, version, body },
                     {
                       onSuccess: (r) => {
-                        setResult(r);
+                        setSent({ version, result: r });
                         dispatch({ type: 'derive-json' });
                       },
                     },
@@ -186,15 +212,17 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
                 }
               />
             )}
-            {active?.status === 'complete' && tab === 'what-if' && (
+            {chosen?.status === 'complete' && tab === 'what-if' && (
               <WhatIfTab
+                key={version ?? 'active'}
                 project={project}
                 model={model}
                 theme={theme}
                 inputs={inputs}
                 session={session}
                 mode={mode}
-                onEditInputs={() => nav.openModel(project, model, 'predict')}
+                version={version}
+                onEditInputs={() => openTab('predict')}
               />
             )}
           </div>
@@ -202,6 +230,47 @@ export function ModelPage({ project, model, tab, theme, nav }: Props) {
       )}
     </div>
   );
+}
+
+/**
+ * The version the Describe, Predict and What-if tabs use: every version, the active one marked
+ * (and the default); only complete versions can be chosen, the others show their status.
+ */
+export function VersionSelect({
+  versions,
+  value,
+  onChange,
+}: {
+  versions: readonly ModelVersion[];
+  value: number | undefined;
+  onChange(version: number): void;
+}) {
+  return (
+    <label className="m-inline m-version-select">
+      <span className="muted small">Version</span>
+      <select
+        aria-label="Model version"
+        value={value === undefined ? '' : String(value)}
+        onChange={(e) => onChange(Number(e.target.value))}
+      >
+        {[...versions].reverse().map((v) => (
+          <option
+            key={v.version}
+            value={String(v.version)}
+            disabled={v.status !== 'complete' && v.version !== value}
+          >
+            {versionLabel(v)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function versionLabel(v: ModelVersion): string {
+  const notes = [v.active ? 'active' : '', v.status !== 'complete' ? v.status : ''];
+  const note = notes.filter(Boolean).join(', ');
+  return `v${v.version}${note ? ` (${note})` : ''}`;
 }
 
 /** What a tab that needs a complete model shows meanwhile: progress, or the error and what to do. */

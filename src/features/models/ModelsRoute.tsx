@@ -5,7 +5,7 @@
 import { CreateModel } from './CreateModel';
 import { ModelPage } from './ModelPage';
 import { ModelsHome } from './ModelsHome';
-import { asTab, type ModelsNav, type ModelsViewName } from './nav';
+import { asTab, asVersion, type ModelsNav, type ModelsViewName } from './nav';
 import './models.css';
 
 export interface ModelsRouteProps {
@@ -23,6 +23,7 @@ export default function ModelsRoute({ view, params, theme, nav }: ModelsRoutePro
         project={params.project}
         model={params.model}
         tab={asTab(params.tab)}
+        version={asVersion(params.version)}
         theme={theme}
         nav={nav}
       />

@@ -2,7 +2,7 @@
  * Predict: inputs as a form (one row), an editable rows table or pasted CSV, all kept in sync
  * with the JSON body (editable both ways); Send; the result with its interval; copy as curl/fetch.
  */
-import { useMemo, useState, type Dispatch } from 'react';
+import { lazy, Suspense, useMemo, useState, type Dispatch } from 'react';
 import type { InstanceFlavor } from '../../api/models-flavor';
 import type { PredictResult } from '../../api/models-predict';
 import { parseCsvRows } from './csv-paste';
@@ -31,6 +31,9 @@ interface Props {
 }
 
 type InputView = 'form' | 'rows' | 'csv';
+
+/** Monaco (JSON language) comes with the editor, on first use of the Predict tab. */
+const JsonBodyEditor = lazy(() => import('./JsonBodyEditor'));
 
 export function PredictTab(props: Props) {
   const { inputs, session, dispatch, mode, theme } = props;
@@ -177,9 +180,7 @@ export function PredictTab(props: Props) {
 
         <section className="m-card m-json" aria-label="Request body">
           <header className="m-card-header">
-            <h3>
-              <label htmlFor="m-json-body">JSON body</label>
-            </h3>
+            <h3>JSON body</h3>
             <div className="m-card-actions">
               <label className="m-inline">
                 <span className="muted small">Format</span>
@@ -201,21 +202,20 @@ export function PredictTab(props: Props) {
               <code>{'{"data": [...]}'}</code> form.
             </div>
           )}
-          <textarea
-            id="m-json-body"
-            className={`m-json-editor ${session.jsonError ? 'invalid' : ''}`}
-            spellCheck={false}
-            value={jsonText}
-            aria-invalid={session.jsonError ? true : undefined}
-            aria-describedby="m-json-status"
-            onChange={(e) => dispatch({ type: 'json', text: e.target.value })}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-                e.preventDefault();
-                send();
-              }
-            }}
-          />
+          <div
+            className={`m-json-editor m-json-monaco ${session.jsonError ? 'invalid' : ''}`}
+            data-invalid={session.jsonError ? true : undefined}
+          >
+            <Suspense fallback={<div className="editor-loading">Loading editor…</div>}>
+              <JsonBodyEditor
+                value={jsonText}
+                error={session.jsonError}
+                theme={theme}
+                onChange={(text) => dispatch({ type: 'json', text })}
+                onSubmit={send}
+              />
+            </Suspense>
+          </div>
           <div id="m-json-status" className="m-json-status" aria-live="polite">
             {session.jsonError ? (
               <span className="m-bad" role="alert" aria-label="JSON error">

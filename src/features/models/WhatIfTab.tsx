@@ -41,10 +41,21 @@ interface Props {
   inputs: ModelInputs;
   session: PredictSession;
   mode: BodyMode;
+  /** A pinned version (absent: the active one). */
+  version?: number;
   onEditInputs(): void;
 }
 
-export function WhatIfTab({ project, model, theme, inputs, session, mode, onEditInputs }: Props) {
+export function WhatIfTab({
+  project,
+  model,
+  theme,
+  inputs,
+  session,
+  mode,
+  version,
+  onEditInputs,
+}: Props) {
   const numeric = inputs.fields.filter((f) => f.kind === 'number');
   const byImportance = [...numeric].sort((a, b) => (b.importance ?? 0) - (a.importance ?? 0));
   const [column, setColumn] = useState(byImportance[0]?.name ?? '');
@@ -79,7 +90,7 @@ export function WhatIfTab({ project, model, theme, inputs, session, mode, onEdit
     const values = sweepValues(lo!, hi!, n!, field.integer);
     const rows = buildSweepRows(built.rows[0], field.name, values);
     setRan({ column: field.name, values });
-    sweep.mutate({ project, model, body: buildPredictBody(rows, mode) });
+    sweep.mutate({ project, model, version, body: buildPredictBody(rows, mode) });
   };
 
   const series = useMemo(() => {

@@ -1,6 +1,7 @@
 /**
  * How the model pages navigate: the shell maps these to URL state
- * (`#view=model&project=mindsdb&model=x&tab=describe`, `#view=create-model&db=...&table=...`).
+ * (`#view=model&project=mindsdb&model=x&tab=describe[&version=2]`,
+ * `#view=create-model&db=...&table=...`).
  */
 export type ModelTab = 'overview' | 'describe' | 'predict' | 'what-if';
 export const MODEL_TABS: { id: ModelTab; label: string }[] = [
@@ -18,7 +19,8 @@ export function isModelsView(view: string): view is ModelsViewName {
 }
 
 export interface ModelsNav {
-  openModel(project: string, model: string, tab?: ModelTab): void;
+  /** `version` pins one version of the model (absent: the active one). */
+  openModel(project: string, model: string, tab?: ModelTab, version?: number): void;
   openCreate(params?: { db?: string; schema?: string; table?: string; project?: string }): void;
   openHome(): void;
   openSql(sql: string): void;
@@ -26,4 +28,26 @@ export interface ModelsNav {
 
 export function asTab(v: string | undefined): ModelTab {
   return MODEL_TABS.some((t) => t.id === v) ? (v as ModelTab) : 'overview';
+}
+
+/** The `version=` URL parameter: a positive integer, else none (the active version). */
+export function asVersion(v: string | undefined): number | undefined {
+  if (v === undefined || !/^\d{1,9}$/.test(v)) return undefined;
+  const n = Number(v);
+  return n >= 1 ? n : undefined;
+}
+
+/** The URL parameters of a model page (what `setView('model', ...)` is given). */
+export function modelUrlParams(
+  project: string,
+  model: string,
+  tab?: ModelTab,
+  version?: number,
+): Record<string, string> {
+  return {
+    project,
+    model,
+    ...(tab && tab !== 'overview' ? { tab } : {}),
+    ...(version !== undefined ? { version: String(version) } : {}),
+  };
 }

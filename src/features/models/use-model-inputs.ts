@@ -22,21 +22,28 @@ export interface ModelInputs {
   statsLoading: boolean;
 }
 
+/**
+ * `active` is the version shown (the active one, or the one chosen); `version` is set when a
+ * version is pinned (the describe requests name it: `m.2`).
+ */
 export function useModelInputs(
   project: string,
   model: string,
   active: ModelVersion | undefined,
+  version?: number,
 ): ModelInputs {
   const ready = active?.status === 'complete';
   const info = useQuery(
     describeQueryOptions(project, model, 'info', {
       enabled: ready,
+      version,
       activeVersion: active?.version,
     }),
   );
   const features = useQuery(
     describeQueryOptions(project, model, 'features', {
       enabled: ready,
+      version,
       activeVersion: active?.version,
     }),
   );
