@@ -3,10 +3,7 @@
  * the editor API, the standard editor contributions and the base worker, plus our SQL dialect and
  * themes. Imported lazily with the editor so the first load stays small.
  */
-import { loader } from '@monaco-editor/react';
-import * as monaco from 'monaco-editor/editor/editor.api';
-import 'monaco-editor/features/register.all';
-import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import { THEMES, defineThemes, monaco } from '../../lib/monaco';
 import {
   completionContext,
   suggest,
@@ -15,10 +12,7 @@ import {
 } from './completion';
 import { LANGUAGE_ID, languageConfiguration, monarchLanguage } from './sql-language';
 
-self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
-loader.config({ monaco });
-
-export const THEMES = { light: 'smp-light', dark: 'smp-dark' } as const;
+export { THEMES };
 
 export interface CompletionSource {
   catalog(): CatalogSnapshot;
@@ -93,29 +87,7 @@ export function registerSqlLanguage(): typeof monaco {
       };
     },
   });
-  const rules = (dark: boolean): monaco.editor.ITokenThemeRule[] => [
-    { token: 'keyword', foreground: dark ? '7aa2f7' : '1d4ed8', fontStyle: 'bold' },
-    { token: 'type', foreground: dark ? '2ac3de' : '0e7490' },
-    { token: 'predefined', foreground: dark ? 'bb9af7' : '7c3aed' },
-    { token: 'string', foreground: dark ? '9ece6a' : '15803d' },
-    { token: 'number', foreground: dark ? 'ff9e64' : 'c2410c' },
-    { token: 'comment', foreground: dark ? '737aa2' : '6b7280', fontStyle: 'italic' },
-    { token: 'identifier.quote', foreground: dark ? 'c0caf5' : '374151' },
-    { token: 'variable', foreground: dark ? 'e0af68' : 'a16207' },
-    { token: 'operator', foreground: dark ? '89ddff' : '475569' },
-  ];
-  monaco.editor.defineTheme(THEMES.light, {
-    base: 'vs',
-    inherit: true,
-    rules: rules(false),
-    colors: { 'editor.background': '#ffffff', 'editorLineNumber.foreground': '#9ca3af' },
-  });
-  monaco.editor.defineTheme(THEMES.dark, {
-    base: 'vs-dark',
-    inherit: true,
-    rules: rules(true),
-    colors: { 'editor.background': '#141821', 'editorLineNumber.foreground': '#4b5563' },
-  });
+  defineThemes();
   return monaco;
 }
 
