@@ -66,8 +66,6 @@ export async function buildApp(
   // First, so every route (plugins' too) is collected for the OpenAPI document and its test.
   trackRoutes(app);
 
-  // curl -d sends form-encoded by default and some scripts send text/plain: read them as JSON too,
-  // so the body's content decides, with the same specific errors.
   // One JSON body parser for application/json and for what curl -d (form encoding) and some
   // scripts (text/plain) send: strict UTF-8, prototype-poisoning protection (Fastify's own parser),
   // and a nesting limit, each failure a specific 400.
