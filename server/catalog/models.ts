@@ -76,6 +76,18 @@ export const MODEL_COLUMNS: VirtualColumn[] = [
   { name: 'TRAINING_TIME', type: 'DOUBLE' },
 ];
 
+/**
+ * An ISO instant as DuckDB prints a TIMESTAMP ("2026-01-02 03:04:05.63": trailing zeros of the
+ * fraction dropped), so the REST listings and the SQL models table show the same text.
+ */
+export function timestampText(iso: string): string {
+  return iso
+    .replace('T', ' ')
+    .replace('Z', '')
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
+}
+
 export interface ModelRef {
   project: string;
   name: string;
@@ -254,7 +266,7 @@ export class ModelRegistry {
       r.phase?.total ?? null,
       r.phase?.name ?? null,
       r.tag,
-      r.createdAt.replace('T', ' ').replace('Z', ''),
+      timestampText(r.createdAt),
       r.trainingTime,
     ];
   }
