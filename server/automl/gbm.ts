@@ -937,6 +937,34 @@ function restore(raw: Float64Array, rows: Int32Array, K: number, s: Float64Array
     for (let k = 0; k < K; k++) raw[rows[i] * K + k] = s[i * K + k];
 }
 
+/**
+ * The leaf a row of bins (starting at `base`) reaches from `root`: a numeric split sends bins up to
+ * its threshold left; a categorical split sends the bins whose bit is set in the node's bitset
+ * (starting at `thr`) left. The one tree walk of training, validation and prediction.
+ */
+function leafOf(
+  feat: Int32Array,
+  thr: Int32Array,
+  isCat: Uint8Array,
+  left: Int32Array,
+  right: Int32Array,
+  bits: Uint32Array,
+  bins: Uint8Array,
+  base: number,
+  root: number,
+): number {
+  let node = root;
+  let f = feat[node];
+  while (f >= 0) {
+    const b = bins[base + f];
+    const t = thr[node];
+    const goLeft = isCat[node] ? (bits[t + (b >>> 5)] >>> (b & 31)) & 1 : b <= t ? 1 : 0;
+    node = goLeft ? left[node] : right[node];
+    f = feat[node];
+  }
+  return node;
+}
+
 function addTreeToRows(
   store: NodeStore,
   treeIndex: number,
@@ -952,16 +980,7 @@ function addTreeToRows(
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
     const base = r * F;
-    let node = root;
-    let f = feat[node];
-    while (f >= 0) {
-      const b = bins[base + f];
-      const t = thr[node];
-      const goLeft = isCat[node] ? (bits[t + (b >>> 5)] >>> (b & 31)) & 1 : b <= t ? 1 : 0;
-      node = goLeft ? left[node] : right[node];
-      f = feat[node];
-    }
-    raw[r * K + k] += value[node];
+    raw[r * K + k] += value[leafOf(feat, thr, isCat, left, right, bits, bins, base, root)];
   }
 }
 
@@ -988,20 +1007,7 @@ export function predictRaw(
     const k = t % K;
     for (let r = 0; r < n; r++) {
       const base = r * F;
-      let node = root;
-      let f = feat[node];
-      while (f >= 0) {
-        const b = bins[base + f];
-        const th = thr[node];
-        const goLeft = isCatNode[node]
-          ? (catBits[th + (b >>> 5)] >>> (b & 31)) & 1
-          : b <= th
-            ? 1
-            : 0;
-        node = goLeft ? left[node] : right[node];
-        f = feat[node];
-      }
-      out[r * K + k] += value[node];
+      out[r * K + k] += value[leafOf(feat, thr, isCatNode, left, right, catBits, bins, base, root)];
     }
   }
 }
@@ -1026,20 +1032,7 @@ export function predictRawRows(
     for (let i = 0; i < rows.length; i++) {
       const r = rows[i];
       const base = r * F;
-      let node = root;
-      let f = feat[node];
-      while (f >= 0) {
-        const b = bins[base + f];
-        const th = thr[node];
-        const goLeft = isCatNode[node]
-          ? (catBits[th + (b >>> 5)] >>> (b & 31)) & 1
-          : b <= th
-            ? 1
-            : 0;
-        node = goLeft ? left[node] : right[node];
-        f = feat[node];
-      }
-      raw[r * K + k] += value[node];
+      raw[r * K + k] += value[leafOf(feat, thr, isCatNode, left, right, catBits, bins, base, root)];
     }
   }
 }
