@@ -9,9 +9,6 @@ import { ModelRegistry } from './catalog/models';
 import { sandboxSql, type Config } from './config';
 import { attachIntegrations, type IntegrationRegistry } from './integrations';
 import { sweepUploads } from './integrations/files';
-import { builtinHandlers, type TableLister } from './sql/builtins';
-import { integrationHandlers, integrationRouter } from './sql/integrations';
-import { modelHandlers } from './sql/models';
 import { SqlService } from './sql/service';
 
 export const VERSION = '0.1.0';
@@ -24,8 +21,6 @@ export interface Instance {
   models: ModelRegistry;
   /** Data sources from CREATE DATABASE ... WITH ENGINE (PostgreSQL, DuckDB files). */
   integrations: IntegrationRegistry;
-  /** Extra table listers (models, views) registered by feature modules. */
-  tableListers: TableLister[];
   /** Called on shutdown, most recently registered first. */
   onClose: (() => Promise<void> | void)[];
   close(): Promise<void>;
@@ -40,16 +35,11 @@ export async function createInstance(config: Config): Promise<Instance> {
   });
   await loadDemoData(catalog.engine);
   if (sandboxSql(config)) await catalog.engine.sandbox([config.DATA_DIR]);
-  const sql = new SqlService(catalog);
-  const tableListers: TableLister[] = [];
-  sql.use(...builtinHandlers(sql, tableListers));
   const models = new ModelRegistry({
     catalog,
     maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS,
     version: VERSION,
   });
-  // Registered after the builtins so they are tried first (use() prepends).
-  sql.use(...modelHandlers(sql, models));
   catalog.dropProjectHooks.push((project) => models.dropProject(project));
   const integrations = attachIntegrations(catalog, {
     timeoutMs: config.STATEMENT_TIMEOUT_MS,
@@ -59,13 +49,8 @@ export async function createInstance(config: Config): Promise<Instance> {
     process.stderr.write(`Integration '${name}' not attached: ${err.message}\n`),
   );
   await sweepUploads(catalog);
-  sql.use(...integrationHandlers(sql, integrations));
-  sql.engineRouters.push(integrationRouter(sql, integrations));
-  sql.detachedDatabases.push((db) => integrations.isRemote(db));
-  tableListers.push((db) => integrations.listTables(db));
-  tableListers.push(async (db) =>
-    catalog.isProject(db) ? models.modelNames(db).map((name) => ({ name, type: 'MODEL' })) : null,
-  );
+  const sql = new SqlService({ catalog, models, integrations, version: VERSION });
+  await sql.views.load();
   const onClose: (() => Promise<void> | void)[] = [
     () => integrations.close(),
     () => models.close(),
@@ -76,7 +61,6 @@ export async function createInstance(config: Config): Promise<Instance> {
     sql,
     models,
     integrations,
-    tableListers,
     onClose,
     async close() {
       for (const fn of [...onClose].reverse()) await fn();

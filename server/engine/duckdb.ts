@@ -40,6 +40,11 @@ export interface QueryOptions {
   offsetInScript?: number;
   script?: string;
   /**
+   * For SQL the instance rewrote: maps an offset in the SQL sent to DuckDB to an offset in
+   * `script`, so error positions point at what the user wrote (overrides `offsetInScript`).
+   */
+  sourceOffset?: (offsetInSql: number) => number;
+  /**
    * Internal statements of the instance itself (catalog ATTACH, loaders): skip the user-statement
    * guard. Never set for SQL that came from a client.
    */
@@ -48,6 +53,8 @@ export interface QueryOptions {
 
 export interface EngineResult {
   kind: 'table' | 'ok';
+  /** DuckDB's kind of the statement that ran (`CREATE`, `DROP`, `SELECT`, ...). */
+  statementType?: string;
   columns: string[];
   types: string[];
   rows: JsonValue[][];
@@ -58,7 +65,7 @@ export interface EngineResult {
 export interface StreamSink {
   header(columns: string[], types: string[]): Promise<void> | void;
   rows(rows: JsonValue[][]): Promise<void> | void;
-  ok(affectedRows: number | null): Promise<void> | void;
+  ok(affectedRows: number | null, statementType?: string): Promise<void> | void;
 }
 
 export interface EngineOptions {
@@ -143,7 +150,7 @@ export class EngineSession {
   private async run<T>(
     sql: string,
     o: QueryOptions,
-    consume: (result: DuckDBResult) => Promise<T>,
+    consume: (result: DuckDBResult, type: StatementType) => Promise<T>,
   ): Promise<T> {
     if (this.closed) throw new Error('engine session used after it ended');
     const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
@@ -188,7 +195,7 @@ export class EngineSession {
         if (!o.internal) guardStatement(prepared.statementType);
         if (values) prepared.bind(values, types);
         const result = await prepared.stream();
-        return await consume(result);
+        return await consume(result, prepared.statementType);
       } finally {
         prepared.destroySync();
       }
@@ -201,7 +208,7 @@ export class EngineSession {
       }
       if (cancelled)
         throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
-      throw fromDuckDBError(err, sql, o.offsetInScript ?? 0, o.script ?? sql);
+      throw fromDuckDBError(err, sql, o.offsetInScript ?? 0, o.script ?? sql, o.sourceOffset);
     } finally {
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
@@ -211,7 +218,8 @@ export class EngineSession {
   /** Runs one statement and returns its converted result (at most `maxRows` rows). */
   async query(sql: string, o: QueryOptions = {}): Promise<EngineResult> {
     const maxRows = o.maxRows ?? this.opts.maxRows;
-    return this.run(sql, o, async (result) => {
+    return this.run(sql, o, async (result, type) => {
+      const statementType = StatementType[type];
       if (result.returnType === ResultReturnType.CHANGED_ROWS) {
         // DuckDB reports the count as a one-row "Count" result for INSERT/UPDATE/DELETE.
         const chunk = await result.fetchChunk();
@@ -219,6 +227,7 @@ export class EngineSession {
           chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : result.rowsChanged;
         return {
           kind: 'ok',
+          statementType,
           columns: [],
           types: [],
           rows: [],
@@ -229,6 +238,7 @@ export class EngineSession {
       if (result.returnType !== ResultReturnType.QUERY_RESULT) {
         return {
           kind: 'ok',
+          statementType,
           columns: [],
           types: [],
           rows: [],
@@ -263,6 +273,7 @@ export class EngineSession {
       }
       return {
         kind: 'table',
+        statementType,
         columns,
         types: colTypes.map((t) => t.toString()),
         rows,
@@ -281,15 +292,16 @@ export class EngineSession {
     sql: string,
     o: QueryOptions,
     sink: StreamSink,
-  ): Promise<{ rowCount: number; truncated: boolean }> {
+  ): Promise<{ rowCount: number; truncated: boolean; statementType: string }> {
     const maxRows = o.maxRows ?? this.opts.maxRows;
-    return this.run(sql, o, async (result) => {
+    return this.run(sql, o, async (result, type) => {
+      const statementType = StatementType[type];
       if (result.returnType !== ResultReturnType.QUERY_RESULT) {
         const chunk =
           result.returnType === ResultReturnType.CHANGED_ROWS ? await result.fetchChunk() : null;
         const count = chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : null;
-        await sink.ok(count);
-        return { rowCount: 0, truncated: false };
+        await sink.ok(count, statementType);
+        return { rowCount: 0, truncated: false, statementType };
       }
       await sink.header(
         result.columnNames(),
@@ -319,7 +331,7 @@ export class EngineSession {
           break;
         }
       }
-      return { rowCount, truncated };
+      return { rowCount, truncated, statementType };
     });
   }
 
@@ -421,7 +433,7 @@ export class Engine {
     sql: string,
     o: QueryOptions,
     sink: StreamSink,
-  ): Promise<{ rowCount: number; truncated: boolean }> {
+  ): Promise<{ rowCount: number; truncated: boolean; statementType: string }> {
     return this.session((s) => s.stream(sql, o, sink));
   }
 

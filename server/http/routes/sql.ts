@@ -7,6 +7,9 @@ import type { Instance } from '../../instance';
 import { parseBody } from '../validate';
 import type { SqlQueryRequest as SqlQueryRequestT } from '../../../src/api/contract';
 
+/** `catalog_changed: true` when a statement changed what the catalog lists (absent otherwise). */
+const changed = (yes: boolean | undefined) => (yes ? { catalog_changed: true as const } : {});
+
 export function sqlRoutes(app: FastifyInstance, instance: Instance) {
   app.post('/api/sql/query', async (req, reply) => {
     const body = parseBody(SqlQueryRequest, req.body);
@@ -35,7 +38,13 @@ export function sqlRoutes(app: FastifyInstance, instance: Instance) {
     const context = { db };
     if (rest.type === 'error') return { ...rest, column_names: [], context };
     if (rest.type === 'ok')
-      return { type: 'ok', column_names: [], affected_rows: rest.affected_rows ?? null, context };
+      return {
+        type: 'ok',
+        column_names: [],
+        affected_rows: rest.affected_rows ?? null,
+        context,
+        ...changed(rest.catalog_changed),
+      };
     return { ...rest, context };
   });
 }
@@ -68,11 +77,24 @@ async function streamJsonLines(
     await instance.sql.executeStream(
       { query: body.query, db: body.context?.db, params: body.params, signal },
       {
-        header: (columns, types, db) =>
-          write({ type: 'table', column_names: columns, column_types: types, context: ctx(db) }),
+        header: (columns, types, db, catalogChanged) =>
+          write({
+            type: 'table',
+            column_names: columns,
+            column_types: types,
+            context: ctx(db),
+            ...changed(catalogChanged),
+          }),
         rows: (rows) => write({ data: rows }),
         end: (rowCount, truncated) => write({ type: 'end', row_count: rowCount, truncated }),
-        ok: (n, db) => write({ type: 'ok', column_names: [], affected_rows: n, context: ctx(db) }),
+        ok: (n, db, catalogChanged) =>
+          write({
+            type: 'ok',
+            column_names: [],
+            affected_rows: n,
+            context: ctx(db),
+            ...changed(catalogChanged),
+          }),
         error: (code, message, db) =>
           write({
             type: 'error',
