@@ -5,7 +5,7 @@
  */
 import { Catalog } from './catalog/catalog';
 import { loadDemoData } from './catalog/demo-data';
-import { ModelRegistry } from './catalog/models';
+import { ModelRegistry } from './models/registry';
 import { sandboxSql, type Config } from './config';
 import { attachIntegrations, type IntegrationRegistry } from './integrations';
 import { sweepUploads } from './integrations/files';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { Engine, type EngineOptions } from '../engine/duckdb';
 import { ERROR_CODES, ServiceError, notFound } from '../errors';
 import { quoteIdent, quoteString } from '../sql/lexer';
-import { readJsonFile, sweepTempFiles, writeFileAtomic } from './atomic';
+import { readJsonFile, sweepTempFiles, writeFileAtomic } from '../engine/atomic';
 
 export const DEFAULT_PROJECT = 'mindsdb';
 const SYSTEM_DATABASES = ['information_schema'] as const;

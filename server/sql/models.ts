@@ -11,7 +11,7 @@ import {
   type ModelRegistry,
   type ModelVersionRecord,
   type TrainingSource,
-} from '../catalog/models';
+} from '../models/registry';
 import type { JsonValue } from '../engine/values';
 import { badInput, notFound } from '../errors';
 import { filterTail, queryVirtual } from './builtins';

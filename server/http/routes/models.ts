@@ -25,7 +25,7 @@ import {
   type ModelRef,
   type ModelRegistry,
   type ModelVersionRecord,
-} from '../../catalog/models';
+} from '../../models/registry';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
 import type { Instance } from '../../instance';
 import { ERROR_RESPONSES, issueMessages, serve, V1_PREFIX, type ApiRoute } from '../openapi';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readJsonFile, sweepTempFiles, writeFileAtomic } from './atomic';
+import { readJsonFile, sweepTempFiles, writeFileAtomic } from '../engine/atomic';
 
 export type ModelStatus = 'generating' | 'training' | 'complete' | 'error';
 

@@ -26,7 +26,7 @@ import type { JsonValue } from '../engine/values';
 import { isRemoteIntegration, queryIntegration, readIntegrationRows } from '../integrations';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import type { VirtualColumn } from '../sql/virtual';
-import { assertValidName, type Catalog } from './catalog';
+import { assertValidName, type Catalog } from '../catalog/catalog';
 import {
   castColumns,
   inputColumns,
@@ -34,11 +34,11 @@ import {
   predictionValues,
   unknownColumns,
   type OutputColumn,
-} from './models-predict';
-import { ModelStore, type ModelVersionRecord } from './models-store';
+} from './predict';
+import { ModelStore, type ModelVersionRecord } from './store';
 import { ColumnarBuilder, transferables, type ColumnarDataset } from './training-columns';
 
-export type { ModelVersionRecord, ModelStatus } from './models-store';
+export type { ModelVersionRecord, ModelStatus } from './store';
 
 /**
  * What the ENGINE column says. The models come from our own AutoML engine, but MindsDB clients
@@ -131,7 +131,7 @@ export interface ColumnarPrediction {
   description: ModelDescription;
   /** The cast input columns (model inputs, null when not supplied). */
   inputs: Record<string, CellValue[]>;
-  /** `<target>`, `<target>_confidence`, ... (see models-predict.ts) and their values. */
+  /** `<target>`, `<target>_confidence`, ... (see predict.ts) and their values. */
   columns: OutputColumn[];
   values: JsonValue[][];
 }
