@@ -110,6 +110,11 @@ export class ModelStore {
       fs.rmSync(this.artifactFile(r.project, r.name, r.version), { force: true });
   }
 
+  /** Removes a project's folder once it has no model left. */
+  removeProjectDir(project: string): void {
+    fs.rmSync(path.join(this.dir, project), { recursive: true, force: true });
+  }
+
   /** Removes a model's folder once it has no version left. */
   removeModelDir(project: string, name: string): void {
     fs.rmSync(this.modelDir(project, name), { recursive: true, force: true });
