@@ -11,8 +11,8 @@
  */
 import { ALLOWED_USING_KEYS, type Predictor } from '../automl/index';
 import type { JsonValue } from '../engine/values';
+import { assertValidName } from '../engine/names';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
-import { assertValidName, type Catalog } from '../catalog/catalog';
 import { describeAttribute, describeModel, describeProgress } from './describe';
 import { modelRow } from './models-table';
 import {
@@ -23,6 +23,7 @@ import {
   type ColumnarPrediction,
   type PredictOptions,
 } from './predict';
+import type { ModelCatalog, RemoteDataSource } from './ports';
 import { ModelStore, type ModelVersionRecord } from './store';
 import { Trainer } from './trainer';
 import { TrainingData, type TrainingSource } from './training-data';
@@ -54,7 +55,9 @@ const ACTIVE_STATES = new Set(['generating', 'training']);
 const label = (r: { project: string; name: string }) => `${r.project}.${r.name}`;
 
 export interface ModelRegistryOptions {
-  catalog: Catalog;
+  catalog: ModelCatalog;
+  /** Where FROM queries on databases outside DuckDB run (the integrations). */
+  remote: RemoteDataSource;
   maxConcurrentTrainings: number;
   /** Reported in MINDSDB_VERSION. */
   version: string;
@@ -62,7 +65,7 @@ export interface ModelRegistryOptions {
 
 export class ModelRegistry {
   readonly store: ModelStore;
-  private readonly catalog: Catalog;
+  private readonly catalog: ModelCatalog;
   private readonly data: TrainingData;
   private readonly trainer: Trainer;
   private readonly predictors = new PredictorCache();
@@ -70,7 +73,7 @@ export class ModelRegistry {
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
     this.store = new ModelStore(opts.catalog.dataDir);
-    this.data = new TrainingData(opts.catalog);
+    this.data = new TrainingData(opts.catalog, opts.remote);
     this.trainer = new Trainer({
       store: this.store,
       data: this.data,

@@ -3,10 +3,8 @@
  * (PostgreSQL) in its own dialect. Two uses: checking a query before a version is created (it
  * must run and have the PREDICT column) and fetching the training rows into columns.
  */
-import type { Catalog } from '../catalog/catalog';
-import type { EngineResult } from '../engine/duckdb';
 import { ServiceError, badInput } from '../errors';
-import { isRemoteIntegration, queryIntegration, readIntegrationRows } from '../integrations';
+import type { ModelCatalog, RemoteDataSource } from './ports';
 import type { ModelVersionRecord } from './store';
 import { ColumnarBuilder, type ColumnarDataset } from './training-columns';
 
@@ -21,7 +19,10 @@ export interface TrainingSource {
 }
 
 export class TrainingData {
-  constructor(private readonly catalog: Catalog) {}
+  constructor(
+    private readonly catalog: ModelCatalog,
+    private readonly remote: RemoteDataSource,
+  ) {}
 
   /**
    * Checks the FROM query without fetching its rows (`LIMIT 0`): it must run, and the PREDICT
@@ -64,10 +65,9 @@ export class TrainingData {
     let b: ColumnarBuilder | undefined;
     let truncated = false;
     try {
-      if (isRemoteIntegration(this.catalog, rec.fromDb)) {
+      if (this.remote.isRemote(rec.fromDb)) {
         let builder: ColumnarBuilder | undefined;
-        const { columns } = await readIntegrationRows(
-          this.catalog,
+        const { columns } = await this.remote.readRows(
           rec.fromDb,
           rec.selectQuery,
           (chunk, cols) => {
@@ -84,7 +84,8 @@ export class TrainingData {
         );
         b = builder ?? new ColumnarBuilder(columns.map((c) => c.name));
       } else {
-        const r = await this.run(rec.fromDb, rec.selectQuery, {
+        const r = await this.catalog.engine.query(rec.selectQuery, {
+          db: this.engineDb(rec.fromDb),
           maxRows: MAX_TRAINING_ROWS,
           timeoutMs: TRAINING_QUERY_TIMEOUT_MS,
         });
@@ -124,23 +125,23 @@ export class TrainingData {
     return b.finish();
   }
 
-  /**
-   * Runs a FROM query where its data lives. Training data from an integration does not come
-   * through here (`fetch` reads it chunk by chunk through a server-side cursor); this serves the
-   * `LIMIT 0` check and DuckDB's databases.
-   */
+  /** Runs the `LIMIT 0` check where the data lives. */
   private async run(
     fromDb: string,
     sql: string,
     o: { maxRows: number; timeoutMs?: number },
-  ): Promise<EngineResult> {
-    if (isRemoteIntegration(this.catalog, fromDb))
-      return queryIntegration(this.catalog, fromDb, sql, o);
-    const info = this.catalog.requireDatabase(fromDb);
+  ): Promise<{ columns: string[] }> {
+    if (this.remote.isRemote(fromDb)) return this.remote.query(fromDb, sql, o);
     return this.catalog.engine.query(sql, {
-      db: info.type === 'system' ? undefined : info.name,
+      db: this.engineDb(fromDb),
       maxRows: o.maxRows,
       timeoutMs: o.timeoutMs,
     });
+  }
+
+  /** The DuckDB catalog a query runs in (none for system databases). */
+  private engineDb(db: string): string | undefined {
+    const info = this.catalog.requireDatabase(db);
+    return info.type === 'system' ? undefined : info.name;
   }
 }
