@@ -19,7 +19,7 @@ import {
   PredictRows,
   ProjectPathParams,
   type ModelInfo,
-} from '../../../src/api/contract';
+} from '../../../contract';
 import { MODEL_COLUMNS } from '../../models/models-table';
 import type { ModelRef, ModelRegistry } from '../../models/registry';
 import type { ModelVersionRecord } from '../../models/store';
