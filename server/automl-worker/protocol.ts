@@ -5,7 +5,7 @@
  * The worker writes the artifact file itself so a multi-megabyte model never crosses threads.
  */
 import type { TrainProgress } from '../automl/index';
-import type { ColumnarDataset } from '../catalog/training-columns';
+import type { ColumnarDataset } from '../models/training-columns';
 
 export interface TrainRequest {
   mode: 'train' | 'finetune';

@@ -14,8 +14,8 @@ import {
   train,
   type TrainProgress,
 } from '../automl/index';
-import { writeFileAtomic } from '../catalog/atomic';
-import { toDataset } from '../catalog/training-columns';
+import { writeFileAtomic } from '../engine/atomic';
+import { toDataset } from '../models/training-columns';
 import type { TrainMessage, TrainRequest } from './protocol';
 
 const req = (workerData as { request: TrainRequest }).request;

@@ -14,7 +14,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import * as contract from '../../src/api/contract';
+import * as contract from '../../contract';
 import {
   DatabaseList,
   ErrorBody,
@@ -27,7 +27,7 @@ import {
   SqlQueryRequest,
   SqlQueryResponse,
   StatusResponse,
-} from '../../src/api/contract';
+} from '../../contract';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { LoginRequest } from './auth';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { ModelInfo } from '../../../src/api/contract';
+import { ModelInfo } from '../../../contract';
 import {
   FOREIGN_ROUTES,
   registeredRoutes,

@@ -4,7 +4,7 @@
  * owns projects.
  */
 import type { FastifyInstance } from 'fastify';
-import { ProjectInfo, ProjectList, ProjectPathParams } from '../../../src/api/contract';
+import { ProjectInfo, ProjectList, ProjectPathParams } from '../../../contract';
 import type { Instance } from '../../instance';
 import { ERROR_RESPONSES, serve, V1_PREFIX, type ApiRoute } from '../openapi';
 

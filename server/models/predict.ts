@@ -1,19 +1,170 @@
 /**
- * The shape of predictions on the wire (DESIGN 3.2), shared by SQL (single and batch SELECT) and
- * the HTTP predict route: casting input values to the types the model was trained on, and turning
- * the engine's `Prediction`s into the `<target>`, `<target>_confidence`, ... columns. Columnar on
- * purpose: batch prediction moves hundreds of thousands of rows and per-row objects would dominate.
+ * Prediction with a complete model version, in the shape of the wire (DESIGN 3.2), shared by SQL
+ * (single and batch SELECT) and the HTTP predict route: loading a version's predictor once,
+ * casting input values to the types the model was trained on, and turning the engine's
+ * `Prediction`s into the `<target>`, `<target>_confidence`, ... columns. Columnar on purpose:
+ * batch prediction moves hundreds of thousands of rows and per-row objects would dominate.
  */
-import type { CellValue, ModelDescription, Prediction } from '../automl/index';
-import { badInput } from '../errors';
+import fs from 'node:fs';
+import {
+  AutoMLError,
+  deserializeArtifact,
+  loadPredictor,
+  type CellValue,
+  type ModelDescription,
+  type Prediction,
+  type Predictor,
+} from '../automl/index';
+import { ERROR_CODES, ServiceError, badInput } from '../errors';
 import type { JsonValue } from '../engine/values';
-import type { VirtualType } from '../sql/virtual';
+import type { ModelVersionRecord } from './store';
 
 export type ValueKind = 'number' | 'boolean' | 'string';
 
+/** The SQL types of the columns the model layer produces. */
+export type ColumnType = 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'JSON';
+
 export interface OutputColumn {
   name: string;
-  type: VirtualType;
+  type: ColumnType;
+}
+
+export interface PredictOptions {
+  /**
+   * What to do with columns the model does not know. `error` (default) catches typos such as
+   * `sqfeet = 823`, which would otherwise silently predict from a missing value; batch joins pass
+   * `ignore` because a table naturally has other columns.
+   */
+  unknownColumns?: 'error' | 'ignore';
+}
+
+export interface ColumnarPrediction {
+  record: ModelVersionRecord;
+  description: ModelDescription;
+  /** The cast input columns (model inputs, null when not supplied). */
+  inputs: Record<string, CellValue[]>;
+  /** `<target>`, `<target>_confidence`, ... (see `predictionColumns`) and their values. */
+  columns: OutputColumn[];
+  values: JsonValue[][];
+}
+
+const label = (r: ModelVersionRecord) => `${r.project}.${r.name}`;
+const cacheKey = (r: ModelVersionRecord) => `${r.project}/${r.name}/${r.version}`.toLowerCase();
+
+/** The predictors of complete versions, each artifact read once, on first use. */
+export class PredictorCache {
+  private readonly predictors = new Map<string, Promise<Predictor>>();
+
+  get(rec: ModelVersionRecord, artifactFile: string): Promise<Predictor> {
+    const key = cacheKey(rec);
+    let p = this.predictors.get(key);
+    if (!p) {
+      p = fs.promises
+        .readFile(artifactFile, 'utf8')
+        .then((s) => loadPredictor(deserializeArtifact(s)))
+        .catch((err: unknown) => {
+          this.predictors.delete(key);
+          throw new ServiceError(
+            ERROR_CODES.INTERNAL,
+            `The artifact of model '${label(rec)}' version ${rec.version} cannot be loaded: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        });
+      this.predictors.set(key, p);
+    }
+    return p;
+  }
+
+  delete(rec: ModelVersionRecord): void {
+    this.predictors.delete(cacheKey(rec));
+  }
+}
+
+/**
+ * Predicts a columnar batch with a complete version's predictor. `columns` are keyed by any
+ * spelling of the model's column names (matched case-insensitively); values are cast to the
+ * training types first.
+ */
+export function predictBatch(
+  record: ModelVersionRecord,
+  predictor: Predictor,
+  columns: Record<string, readonly unknown[]>,
+  n: number,
+  opts: PredictOptions = {},
+): ColumnarPrediction {
+  const desc = predictor.description;
+  if ((opts.unknownColumns ?? 'error') === 'error') {
+    const unknown = unknownColumns(desc, Object.keys(columns));
+    if (unknown.length > 0) {
+      throw badInput(
+        `Model '${label(record)}' has no input column ${unknown.map((c) => `'${c}'`).join(', ')}; its inputs are: ${desc.inputs.join(', ')}`,
+      );
+    }
+  }
+  const byLower = new Map(Object.keys(columns).map((k) => [k.toLowerCase(), k]));
+  const canonical: Record<string, readonly unknown[]> = {};
+  for (const c of [...desc.inputs, desc.target]) {
+    const k = byLower.get(c.toLowerCase());
+    if (k !== undefined) canonical[c] = columns[k];
+  }
+  const { inputs, truth } = castColumns(desc, canonical, n);
+  const engineCols: Record<string, CellValue[]> = { ...inputs };
+  if (truth) engineCols[desc.target] = truth;
+  let preds;
+  try {
+    if (predictor.predictColumns) preds = predictor.predictColumns(engineCols, n);
+    else {
+      const rows: Record<string, CellValue>[] = new Array(n);
+      const names = Object.keys(engineCols);
+      for (let i = 0; i < n; i++) {
+        const o: Record<string, CellValue> = {};
+        for (const c of names) o[c] = engineCols[c][i];
+        rows[i] = o;
+      }
+      preds = predictor.predict(rows);
+    }
+  } catch (err) {
+    if (err instanceof AutoMLError) throw badInput(err.message);
+    throw err;
+  }
+  return {
+    record,
+    description: desc,
+    inputs,
+    columns: predictionColumns(desc),
+    values: predictionValues(desc, preds, truth),
+  };
+}
+
+/** Rows given as objects (the HTTP predict body, a SQL WHERE) as columns keyed by their names. */
+export function columnsOfRows(rows: readonly unknown[]): Record<string, unknown[]> {
+  const n = rows.length;
+  const columns: Record<string, unknown[]> = {};
+  rows.forEach((row, i) => {
+    if (row === null || typeof row !== 'object' || Array.isArray(row)) {
+      throw badInput(`Row ${i + 1} is not an object of column values`);
+    }
+    for (const [k, v] of Object.entries(row)) (columns[k] ??= new Array(n).fill(null))[i] = v;
+  });
+  return columns;
+}
+
+/**
+ * A columnar prediction as row objects: each model input (null when not supplied), the prediction
+ * columns, `__service_row_id`, `select_data_query` and `when_data` (DESIGN 3.2).
+ */
+export function predictionRows(p: ColumnarPrediction, n: number): Record<string, JsonValue>[] {
+  const inCols = inputColumns(p.description);
+  const out: Record<string, JsonValue>[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const o: Record<string, JsonValue> = {};
+    for (const c of inCols) o[c.name] = p.inputs[c.name][i];
+    p.columns.forEach((c, j) => (o[c.name] = p.values[j][i]));
+    o.__service_row_id = i;
+    o.select_data_query = null;
+    o.when_data = null;
+    out[i] = o;
+  }
+  return out;
 }
 
 /** How the values of a list of labels are typed: all numbers, all booleans, or anything else. */
@@ -24,7 +175,7 @@ function kindOf(values: readonly unknown[] | undefined): ValueKind {
   return 'string';
 }
 
-const sqlTypeOfKind = (k: ValueKind): VirtualType =>
+const sqlTypeOfKind = (k: ValueKind): ColumnType =>
   k === 'number' ? 'DOUBLE' : k === 'boolean' ? 'BOOLEAN' : 'VARCHAR';
 
 /** The value kind of an input column, from its training type and (for categories) its labels. */

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readJsonFile, sweepTempFiles, writeFileAtomic } from './atomic';
+import { readJsonFile, sweepTempFiles, writeFileAtomic } from '../engine/atomic';
 
 export type ModelStatus = 'generating' | 'training' | 'complete' | 'error';
 
@@ -108,6 +108,11 @@ export class ModelStore {
     this.save();
     for (const r of recs)
       fs.rmSync(this.artifactFile(r.project, r.name, r.version), { force: true });
+  }
+
+  /** Removes a project's folder once it has no model left. */
+  removeProjectDir(project: string): void {
+    fs.rmSync(path.join(this.dir, project), { recursive: true, force: true });
   }
 
   /** Removes a model's folder once it has no version left. */

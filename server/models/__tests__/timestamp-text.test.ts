@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startHarness } from '../../test/harness';
-import { timestampText } from '../models';
+import { timestampText } from '../models-table';
 
 describe('timestampText', () => {
   it('prints an instant the way DuckDB prints a TIMESTAMP', () => {
