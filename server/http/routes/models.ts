@@ -25,7 +25,8 @@ import type { ModelRef, ModelRegistry } from '../../models/registry';
 import type { ModelVersionRecord } from '../../models/store';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
 import type { Instance } from '../../instance';
-import { ERROR_RESPONSES, issueMessages, serve, V1_PREFIX, type ApiRoute } from '../openapi';
+import { ERROR_RESPONSES, serve, V1_PREFIX, type ApiRoute } from '../route-table';
+import { issueMessages } from '../validate';
 
 const notReady = {
   description:
