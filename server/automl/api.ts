@@ -1,10 +1,10 @@
 // Public types of the AutoML engine: the contract the catalog, SQL and HTTP layers code against.
 // Kept free of implementation imports so it can be read on its own.
 
-import type { ColumnEncoder } from './encoders';
-import type { SerializedGBM } from './gbm';
-import type { ClassCalibration } from './conformal';
-import type { BaseType, InferredType, ValueKind } from './types';
+import type { ClassCalibration } from './analysis/conformal';
+import type { BaseType, InferredType, ValueKind } from './data/column-types';
+import type { ColumnEncoder } from './data/encoders';
+import type { SerializedGBM } from './gbm/serialize';
 
 export type CellValue = string | number | boolean | null;
 
@@ -134,7 +134,7 @@ export interface ModelArtifact {
 }
 
 /**
- * Conformal calibration per pattern of missing inputs (see conformal.ts, "missing inputs"). Input
+ * Conformal calibration per pattern of missing inputs (see analysis/conformal.ts, "missing inputs"). Input
  * columns are put into `groups` (the most important columns one by one, the rest pooled); entry
  * m of the arrays is calibrated on validation rows with every group whose bit is set in m forced
  * to missing. A prediction row uses the entry of the smallest mask covering its missing inputs.
