@@ -137,7 +137,6 @@ export class Catalog {
       );
     }
     for (const hook of this.dropProjectHooks) await hook(p.name);
-    await this.engine.leaveDatabase(p.name, DEFAULT_PROJECT);
     await this.engine.exec(`DETACH ${quoteIdent(p.name)}`);
     this.state.projects = this.state.projects.filter((x) => x !== p);
     this.save();

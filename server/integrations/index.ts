@@ -161,7 +161,6 @@ export class IntegrationRegistry {
       throw notFound(`Database '${name}' does not exist`);
     }
     if (rec.engine === 'duckdb') {
-      await this.catalog.engine.leaveDatabase(rec.name, 'mindsdb');
       await this.catalog.engine.exec(`DETACH DATABASE IF EXISTS ${quoteIdent(rec.name)}`);
     }
     const integ = this.live.get(rec.name.toLowerCase());

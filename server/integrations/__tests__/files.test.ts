@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, tempDataDir, type Harness } from '../../test/harness';
 
@@ -208,9 +209,12 @@ describe('GET and DELETE /api/files', () => {
 describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
   it('attaches a DuckDB file from the data directory under the name', async () => {
     const file = path.join(dataDir, 'shop.duckdb');
-    await h.sql(
-      `ATTACH '${file}' AS shop_src; CREATE TABLE shop_src.orders AS SELECT range AS id, range * 10 AS total FROM range(4); DETACH shop_src`,
-    );
+    // A DuckDB file made by another program (client SQL may not ATTACH files itself).
+    const other = await DuckDBInstance.create(file);
+    const conn = await other.connect();
+    await conn.run('CREATE TABLE orders AS SELECT range AS id, range * 10 AS total FROM range(4)');
+    conn.closeSync();
+    other.closeSync();
     const r = await h.sql(
       `CREATE DATABASE shop WITH ENGINE = 'duckdb', PARAMETERS = {"database": "shop.duckdb"}`,
     );
