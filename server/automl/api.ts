@@ -14,6 +14,27 @@ export interface Dataset {
   rows: CellValue[][];
 }
 
+/**
+ * Columnar training data (what the training worker receives, its buffers transferred from the
+ * main thread): one column each, typed arrays where the source had a single type.
+ */
+export type ColumnarColumn =
+  /** `nulls[i] = 1` marks a NULL (null when the column has none). */
+  | { kind: 'number'; values: Float64Array; nulls: Uint8Array | null }
+  /** 0 false, 1 true, 2 NULL. */
+  | { kind: 'boolean'; values: Uint8Array }
+  /** `codes[i]` indexes `dict`; -1 is NULL. */
+  | { kind: 'text'; codes: Int32Array; dict: string[] }
+  | { kind: 'mixed'; values: ArrayLike<CellValue> }
+  /** Every value NULL. */
+  | { kind: 'null' };
+
+export interface ColumnarData {
+  columns: string[];
+  rowCount: number;
+  data: ColumnarColumn[];
+}
+
 /** Training phases 1..5: analyzing data, encoding, training candidates, analyzing model, finalizing. */
 export interface TrainProgress {
   phase: number;

@@ -8,6 +8,8 @@ import { validateArtifact } from './predict/predictor';
 export type {
   CandidateInfo,
   CellValue,
+  ColumnarColumn,
+  ColumnarData,
   Dataset,
   FeatureInfo,
   ModelArtifact,
@@ -19,8 +21,8 @@ export type {
 } from './api';
 export { AutoMLError } from './errors';
 export { ALLOWED_USING_KEYS } from './options';
-export { finetune } from './pipeline/finetune';
-export { train } from './pipeline/train';
+export { finetune, finetuneColumns } from './pipeline/finetune';
+export { train, trainColumns } from './pipeline/train';
 export { loadPredictor } from './predict/predictor';
 
 /** JSON text of an artifact (artifacts are plain JSON already; this is the one place that says so). */

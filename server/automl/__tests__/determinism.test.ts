@@ -4,11 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   type CellValue,
+  type ColumnarColumn,
+  type ColumnarData,
   type Dataset,
   type ModelArtifact,
   finetune,
+  finetuneColumns,
   serializeArtifact,
   train,
+  trainColumns,
 } from '../index';
 import { Rng } from '../prng';
 import { gauss, linearish } from './helpers';
@@ -80,5 +84,75 @@ describe('same data, options and seed -> byte-identical artifact', () => {
     const cbase = train(mixed(500, 10, 'binary'), { target: 'target', seed: 2 });
     const cfresh = mixed(200, 11, 'binary');
     twice(() => finetune(cbase, cfresh, { seed: 2 }));
+  });
+});
+
+/** The columnar form the training worker receives (as server-side builders produce it). */
+function columnar(d: Dataset): ColumnarData {
+  const data = d.columns.map((_, j): ColumnarColumn => {
+    const cells = d.rows.map((r) => r[j]);
+    const present = cells.filter((v) => v !== null);
+    if (present.length === 0) return { kind: 'null' };
+    if (present.every((v) => typeof v === 'number')) {
+      const hasNull = present.length < cells.length;
+      return {
+        kind: 'number',
+        values: Float64Array.from(cells, (v) => (v === null ? 0 : (v as number))),
+        nulls: hasNull ? Uint8Array.from(cells, (v) => (v === null ? 1 : 0)) : null,
+      };
+    }
+    if (present.every((v) => typeof v === 'boolean'))
+      return {
+        kind: 'boolean',
+        values: Uint8Array.from(cells, (v) => (v === null ? 2 : v ? 1 : 0)),
+      };
+    if (present.every((v) => typeof v === 'string')) {
+      const dict = [...new Set(present as string[])];
+      const code = new Map(dict.map((s, i) => [s, i]));
+      return {
+        kind: 'text',
+        codes: Int32Array.from(cells, (v) => (v === null ? -1 : code.get(v as string)!)),
+        dict,
+      };
+    }
+    return { kind: 'mixed', values: cells };
+  });
+  return { columns: d.columns, rowCount: d.rows.length, data };
+}
+
+describe('columnar training data', () => {
+  it('gives the same artifact as the same rows (numbers with NULLs, booleans, text, dates)', () => {
+    const d = mixed(500, 12, 'regression');
+    d.rows.forEach((r, i) => (r[4] = i % 7 === 0 ? null : i % 2 === 0));
+    const rows = strip(train(d, { target: 'target', seed: 9 }));
+    expect(strip(trainColumns(columnar(d), { target: 'target', seed: 9 }))).toBe(rows);
+    const b = mixed(400, 13, 'binary');
+    expect(strip(trainColumns(columnar(b), { target: 'target', seed: 9 }))).toBe(
+      strip(train(b, { target: 'target', seed: 9 })),
+    );
+  });
+
+  it('finetunes on columns as on rows', () => {
+    const base = train(linearish(400, 14), { target: 'y', seed: 1, using: { max_iterations: 40 } });
+    const fresh = linearish(200, 15);
+    expect(strip(finetuneColumns(base, columnar(fresh), { seed: 1 }))).toBe(
+      strip(finetune(base, fresh, { seed: 1 })),
+    );
+  });
+
+  it('rejects malformed columns with a clear error', () => {
+    expect(() =>
+      trainColumns(
+        {
+          columns: ['a'],
+          rowCount: 3,
+          data: [{ kind: 'number', values: new Float64Array(2), nulls: null }],
+        },
+        { target: 'a' },
+      ),
+    ).toThrow("training column 'a' has 2 values for 3 rows");
+    expect(() => trainColumns({ columns: ['a'], rowCount: 1, data: [] }, { target: 'a' })).toThrow(
+      'training data must have columns and rows',
+    );
   });
 });

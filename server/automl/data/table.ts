@@ -2,25 +2,11 @@
 // Row-major datasets (from SQL rows or tests) and columnar typed arrays (from the training worker)
 // both become a Table, so the pipeline reads cells one column at a time.
 
-import type { CellValue, Dataset } from '../api';
+import type { CellValue, ColumnarColumn, ColumnarData, Dataset } from '../api';
+import { AutoMLError } from '../errors';
 
-/** One column: typed arrays where the source had a single type, plain cells otherwise. */
-export type TableColumn =
-  /** `nulls[i] = 1` marks a NULL (null when the column has none). */
-  | { kind: 'number'; values: Float64Array; nulls: Uint8Array | null }
-  /** 0 false, 1 true, 2 NULL. */
-  | { kind: 'boolean'; values: Uint8Array }
-  /** `codes[i]` indexes `dict`; -1 is NULL. */
-  | { kind: 'text'; codes: Int32Array; dict: string[] }
-  | { kind: 'mixed'; values: ArrayLike<CellValue> }
-  /** Every value NULL. */
-  | { kind: 'null' };
-
-export interface Table {
-  columns: string[];
-  rowCount: number;
-  data: TableColumn[];
-}
+export type TableColumn = ColumnarColumn;
+export type Table = ColumnarData;
 
 const BOOL_NULL = 2;
 
@@ -50,9 +36,54 @@ export function cellAt(c: TableColumn, r: number): CellValue {
   }
 }
 
-/** The cells of `rows` (positions into the column), in that order. */
-export function cellsAt(c: TableColumn, rows: ArrayLike<number>): CellValue[] {
-  const out = new Array<CellValue>(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = cellAt(c, rows[i]);
+/**
+ * The cells of `rows` (positions into the column), in that order: a Float64Array (NaN for NULL)
+ * for a number column, so numbers stay unboxed; plain cells otherwise (text cells point at the
+ * column's dictionary strings).
+ */
+export function cellsAt(c: TableColumn, rows: ArrayLike<number>): ArrayLike<CellValue> {
+  const n = rows.length;
+  if (c.kind === 'number') {
+    // Every row kept and no NULLs: the column itself (nothing downstream writes to it).
+    if (!c.nulls && n === c.values.length && isIdentity(rows)) return c.values;
+    const out = new Float64Array(n);
+    const { values, nulls } = c;
+    for (let i = 0; i < n; i++) out[i] = nulls && nulls[rows[i]] ? NaN : values[rows[i]];
+    return out;
+  }
+  const out = new Array<CellValue>(n);
+  for (let i = 0; i < n; i++) out[i] = cellAt(c, rows[i]);
   return out;
+}
+
+/** Checks the shape of columnar input (it may come from another thread or a caller's bug). */
+export function validateTable(t: unknown): asserts t is Table {
+  const x = t as Partial<Table> | null;
+  const ok =
+    !!x &&
+    Array.isArray(x.columns) &&
+    Array.isArray(x.data) &&
+    x.data.length === x.columns.length &&
+    Number.isInteger(x.rowCount) &&
+    x.rowCount! >= 0;
+  if (!ok) throw new AutoMLError('training data must have columns and rows');
+  for (let j = 0; j < x.data!.length; j++) {
+    const c = x.data![j];
+    const len =
+      c.kind === 'number' || c.kind === 'boolean' || c.kind === 'mixed'
+        ? c.values.length
+        : c.kind === 'text'
+          ? c.codes.length
+          : x.rowCount!;
+    if (len < x.rowCount!) {
+      throw new AutoMLError(
+        `training column '${x.columns![j]}' has ${len} values for ${x.rowCount} rows`,
+      );
+    }
+  }
+}
+
+function isIdentity(rows: ArrayLike<number>): boolean {
+  for (let i = 0; i < rows.length; i++) if (rows[i] !== i) return false;
+  return true;
 }

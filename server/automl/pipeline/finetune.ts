@@ -1,11 +1,11 @@
 // Finetune: continue boosting a trained model on new rows, with its encoders fixed, and recompute
 // calibration, accuracy and importances on the new validation rows.
 
-import type { Dataset, ModelArtifact, ModelDescription, TrainOptions } from '../api';
+import type { ColumnarData, Dataset, ModelArtifact, ModelDescription, TrainOptions } from '../api';
 import { analyze } from '../analysis/analyze';
 import { categoryKey, isMissing, parseNumber } from '../data/column-types';
 import { type Encoded, encode } from '../data/encoded';
-import { type Table, cellAt, cellsAt, tableFromDataset } from '../data/table';
+import { type Table, cellAt, cellsAt, tableFromDataset, validateTable } from '../data/table';
 import { AutoMLError } from '../errors';
 import { trainGBM } from '../gbm/boost';
 import { emptyModel } from '../gbm/model';
@@ -47,7 +47,17 @@ export function finetune(
   return finetuneTable(base, tableFromDataset(data), opts);
 }
 
-export function finetuneTable(
+/** finetune on columnar data (see trainColumns). */
+export function finetuneColumns(
+  base: ModelArtifact,
+  data: ColumnarData,
+  opts: Partial<TrainOptions> = {},
+): ModelArtifact {
+  validateTable(data);
+  return finetuneTable(base, data, opts);
+}
+
+function finetuneTable(
   base: ModelArtifact,
   data: Table,
   opts: Partial<TrainOptions> = {},

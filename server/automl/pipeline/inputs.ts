@@ -2,7 +2,7 @@
 // target) and either kept as an input or reported as ignored / identifier / empty / constant in
 // DESCRIBE ... features.
 
-import type { CellValue, FeatureInfo, ResolvedSettings } from '../api';
+import type { FeatureInfo, ResolvedSettings } from '../api';
 import { type ColumnProfile, inferColumnType } from '../data/column-types';
 import { type Table, cellsAt } from '../data/table';
 import { AutoMLError } from '../errors';
@@ -14,7 +14,7 @@ export interface Inputs {
   features: FeatureInfo[];
   profiles: ColumnProfile[];
   /** Cells of each input column at the target's kept rows. */
-  columns: CellValue[][];
+  columns: ArrayLike<unknown>[];
 }
 
 export function profileInputs(
@@ -37,7 +37,7 @@ export function profileInputs(
   // Profile every column (also dropped ones, for DESCRIBE ... features).
   const features: FeatureInfo[] = [];
   const profiles: ColumnProfile[] = [];
-  const columns: CellValue[][] = [];
+  const columns: ArrayLike<unknown>[] = [];
   const dropped: string[] = [];
   data.columns.forEach((name, j) => {
     if (name === target) {

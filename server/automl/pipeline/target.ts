@@ -98,8 +98,8 @@ export function analyzeTarget(data: Table, target: string, seed: number): Target
   // Classification (binary, categorical, short text, string identifiers with few values).
   const kind = profile.valueKind;
   const counts = new Map<string, number>();
-  for (const v of values) {
-    const k = categoryKey(v, kind)!;
+  for (let i = 0; i < values.length; i++) {
+    const k = categoryKey(values[i], kind)!;
     counts.set(k, (counts.get(k) ?? 0) + 1);
   }
   if (counts.size > MAX_CLASSES) {
@@ -123,7 +123,7 @@ export function analyzeTarget(data: Table, target: string, seed: number): Target
 }
 
 /** A seeded sample of `values` when there are more than INFERENCE_SAMPLE_ROWS of them. */
-export function inferenceSample<T>(values: T[], seed: number): T[] {
+export function inferenceSample<T>(values: ArrayLike<T>, seed: number): ArrayLike<T> {
   if (values.length <= INFERENCE_SAMPLE_ROWS) return values;
   const p = permutation(values.length, new Rng(seed ^ 0x5eed));
   const out = new Array<T>(INFERENCE_SAMPLE_ROWS);

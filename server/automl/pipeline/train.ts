@@ -2,11 +2,11 @@
 // linear, their mean) picked on a validation split -> analysis (conformal calibration, accuracy,
 // permutation importance, missing inputs) -> optional refit on all rows -> a JSON artifact.
 
-import type { Dataset, ModelArtifact, ModelDescription, TrainOptions } from '../api';
+import type { ColumnarData, Dataset, ModelArtifact, ModelDescription, TrainOptions } from '../api';
 import { type Analysis, analyze } from '../analysis/analyze';
 import { encode } from '../data/encoded';
 import { encoderName, fitEncoders } from '../data/encoders';
-import { type Table, tableFromDataset } from '../data/table';
+import { type Table, tableFromDataset, validateTable } from '../data/table';
 import { AutoMLError } from '../errors';
 import { serializeGBM } from '../gbm/serialize';
 import { serializeLinear } from '../linear/linear';
@@ -37,7 +37,16 @@ export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
   return trainTable(tableFromDataset(data), opts);
 }
 
-export function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
+/**
+ * Trains on columnar data (typed arrays, as the training worker receives them): no row arrays are
+ * built, so a large table costs about its typed arrays in memory.
+ */
+export function trainColumns(data: ColumnarData, opts: TrainOptions): ModelArtifact {
+  validateTable(data);
+  return trainTable(data, opts);
+}
+
+function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
   const t0 = now();
   if (!opts || typeof opts.target !== 'string' || opts.target === '') {
     throw new AutoMLError('a target column is required (PREDICT <column>)');
