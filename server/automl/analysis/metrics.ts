@@ -1,6 +1,9 @@
 // Accuracy functions reported by DESCRIBE (r2_score, balanced_accuracy_score) and used for model
 // selection, with the same definitions as scikit-learn so numbers are comparable to Lightwood's.
 
+import type { Task } from '../api';
+import { predictedClass } from './conformal';
+
 /** Coefficient of determination: 1 - SS_res / SS_tot. A constant truth gives 1 if predicted exactly, else 0 (sklearn). */
 export function r2Score(truth: ArrayLike<number>, pred: ArrayLike<number>): number {
   const n = truth.length;
@@ -67,4 +70,18 @@ export function balancedAccuracyScore(
     }
   }
   return present === 0 ? 0 : sum / present;
+}
+
+/** Task score used for model selection and DESCRIBE accuracies (higher is better). */
+export function taskScore(
+  task: Task,
+  yRows: Float64Array,
+  raw: Float64Array,
+  K: number,
+  nClasses: number,
+): number {
+  if (task === 'regression') return r2Score(yRows, raw);
+  const pred = new Float64Array(yRows.length);
+  for (let i = 0; i < yRows.length; i++) pred[i] = predictedClass(raw, i * K, K);
+  return balancedAccuracyScore(yRows, pred, nClasses);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { categoryKey, inferColumnType, parseDatetime, parseNumber } from '../types';
-import { Rng } from '../prng';
+import { categoryKey, inferColumnType, parseDatetime, parseNumber } from '../column-types';
+import { Rng } from '../../prng';
 
 const range = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
 

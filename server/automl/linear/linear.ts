@@ -2,7 +2,9 @@
 // multiclass) on standardized numbers + one-hot categories. They win on small, nearly linear data
 // where trees are noisy, and they give model selection an honest reference point.
 
-import type { LinearRows } from './encoders';
+import type { SerializedLinear } from '../api';
+import { fromBase64, toBase64 } from '../base64';
+import type { LinearRows } from '../data/layout';
 
 export interface LinearModel {
   kind: 'ridge' | 'logistic';
@@ -222,4 +224,12 @@ export function predictLinearRows(
     const r = rows[i];
     for (let k = 0; k < m.K; k++) out[r * m.K + k] = dot(X, r, m.w, k * D, m.d);
   }
+}
+
+export function serializeLinear(m: LinearModel): SerializedLinear {
+  return { kind: m.kind, d: m.d, K: m.K, w: toBase64(m.w) };
+}
+
+export function deserializeLinear(s: SerializedLinear): LinearModel {
+  return { kind: s.kind, d: s.d, K: s.K, w: fromBase64(s.w, (b) => new Float64Array(b)) };
 }

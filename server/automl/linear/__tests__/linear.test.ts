@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildLayout, fitEncoders, linearRows, parseStreams } from '../encoders';
+import { fitEncoders } from '../../data/encoders';
+import { buildLayout, linearRows, parseStreams } from '../../data/layout';
 import { choleskySolve, fitLogistic, fitRidge, predictLinearRows } from '../linear';
-import { Rng } from '../prng';
-import { inferColumnType } from '../types';
+import { Rng } from '../../prng';
+import { inferColumnType } from '../../data/column-types';
 
 function design(cols: unknown[][], names: string[]) {
   const profiles = names.map((nm, j) => inferColumnType(nm, cols[j]));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { classProbabilities, conformalQuantile, fitClassCalibration } from '../conformal';
-import { loadPredictor, train } from '../index';
-import { Rng } from '../prng';
-import { gauss, linearish, splitDataset, toObjects } from './helpers';
+import { loadPredictor, train } from '../../index';
+import { Rng } from '../../prng';
+import { gauss, linearish, splitDataset, toObjects } from '../../__tests__/helpers';
 
 describe('split conformal', () => {
   it('takes the ceil((n + 1) * level)-th smallest score', () => {

@@ -3,29 +3,24 @@
 // probabilities / anomaly flags. Batches are columnar internally (typed arrays, no per-row
 // intermediate objects); only the returned Prediction objects are allocated per row.
 
-import type { CellValue, ModelArtifact, ModelDescription, Prediction, Predictor } from './api';
-import { type ClassCalibration, classProbabilities, predictedClass } from './conformal';
+import type { CellValue, ModelArtifact, ModelDescription, Prediction, Predictor } from '../api';
+import { type ClassCalibration, classProbabilities, predictedClass } from '../analysis/conformal';
+import { type ValueKind, categoryKey, isMissing, parseNumber } from '../data/column-types';
+import type { ColumnEncoder } from '../data/encoders';
 import {
-  type ColumnEncoder,
   type Layout,
   type Stream,
   binStreams,
   buildLayout,
   linearRows,
   parseStreams,
-} from './encoders';
-import { AutoMLError } from './errors';
-import {
-  type CompiledTree,
-  type GBMModel,
-  compileTrees,
-  deserializeGBM,
-  predictRaw,
-  predictRawCompiled,
-} from './gbm';
-import { type LinearModel, predictLinearRows } from './linear';
-import { deserializeLinear } from './train';
-import { type ValueKind, categoryKey, isMissing, parseNumber } from './types';
+} from '../data/layout';
+import { AutoMLError } from '../errors';
+import { type CompiledTree, compileTrees, predictRawCompiled } from '../gbm/compile';
+import type { GBMModel } from '../gbm/model';
+import { predictRaw } from '../gbm/predict';
+import { deserializeGBM } from '../gbm/serialize';
+import { type LinearModel, deserializeLinear, predictLinearRows } from '../linear/linear';
 
 /** Checks the shape of a (possibly hand-edited or foreign) artifact before use. */
 export function validateArtifact(a: unknown): asserts a is ModelArtifact {

@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type BinnedData,
-  DEFAULT_GBM_PARAMS,
-  compileTrees,
-  deserializeGBM,
-  predictRaw,
-  predictRawCompiled,
-  serializeGBM,
-  trainGBM,
-} from '../gbm';
-import { binOf, fitBinThresholds } from '../encoders';
-import { accuracyScore, r2Score } from '../metrics';
-import { Rng } from '../prng';
-import { gauss } from './helpers';
+import { accuracyScore, r2Score } from '../../analysis/metrics';
+import { binOf, fitBinThresholds } from '../../data/binning';
+import { Rng } from '../../prng';
+import { gauss } from '../../__tests__/helpers';
+import { trainGBM } from '../boost';
+import { compileTrees, predictRawCompiled } from '../compile';
+import { type BinnedData, DEFAULT_GBM_PARAMS } from '../model';
+import { predictRaw } from '../predict';
+import { deserializeGBM, serializeGBM } from '../serialize';
 
 /** Bins numeric columns (row-major) the way the pipeline does. */
 function binned(cols: Float64Array[], n: number, cats: number[] = []): BinnedData {
@@ -43,13 +38,13 @@ describe('histogram GBM', () => {
     const x = Float64Array.from({ length: n }, () => rng.next() * 10);
     const y = Float64Array.from(x, (v) => 3 * v + gauss(rng));
     const data = binned([x], n);
-    const res = trainGBM(
+    const res = trainGBM({
       data,
-      { objective: 'regression', K: 1, y, weight: null },
-      range(0, 600),
-      range(600, 800),
-      DEFAULT_GBM_PARAMS,
-    );
+      target: { objective: 'regression', K: 1, y, weight: null },
+      trainRows: range(0, 600),
+      valRows: range(600, 800),
+      params: DEFAULT_GBM_PARAMS,
+    });
     expect(res.iterations).toBeGreaterThan(10);
     expect(res.iterations).toBeLessThan(DEFAULT_GBM_PARAMS.maxIterations);
     const out = new Float64Array(n);
@@ -64,13 +59,13 @@ describe('histogram GBM', () => {
     const b = Float64Array.from({ length: n }, () => rng.next() * 2 - 1);
     const y = Float64Array.from({ length: n }, (_, i) => (a[i] * b[i] > 0 ? 1 : 0));
     const data = binned([a, b], n);
-    const res = trainGBM(
+    const res = trainGBM({
       data,
-      { objective: 'binary', K: 1, y, weight: null },
-      range(0, 2000),
-      range(2000, 2500),
-      DEFAULT_GBM_PARAMS,
-    );
+      target: { objective: 'binary', K: 1, y, weight: null },
+      trainRows: range(0, 2000),
+      valRows: range(2000, 2500),
+      params: DEFAULT_GBM_PARAMS,
+    });
     const out = new Float64Array(n);
     predictRaw(res.model, data.bins, data.F, n, out);
     const pred = Array.from(out.subarray(2500), (v) => (v > 0 ? 1 : 0));
@@ -83,13 +78,13 @@ describe('histogram GBM', () => {
     const x = Float64Array.from({ length: n }, () => rng.next() * 3);
     const y = Float64Array.from(x, (v) => Math.floor(v));
     const data = binned([x], n);
-    const res = trainGBM(
+    const res = trainGBM({
       data,
-      { objective: 'multiclass', K: 3, y, weight: null },
-      range(0, 1000),
-      range(1000, 1200),
-      DEFAULT_GBM_PARAMS,
-    );
+      target: { objective: 'multiclass', K: 3, y, weight: null },
+      trainRows: range(0, 1000),
+      valRows: range(1000, 1200),
+      params: DEFAULT_GBM_PARAMS,
+    });
     expect(res.model.nTrees).toBe(3 * res.iterations);
     const out = new Float64Array(n * 3);
     predictRaw(res.model, data.bins, data.F, n, out);
@@ -110,13 +105,13 @@ describe('histogram GBM', () => {
     const c = Float64Array.from({ length: n }, () => rng.int(40));
     const y = Float64Array.from(c, (k) => effect[k] + 0.1 * gauss(rng));
     const data = binned([c], n, [0]);
-    const res = trainGBM(
+    const res = trainGBM({
       data,
-      { objective: 'regression', K: 1, y, weight: null },
-      range(0, 3000),
-      range(3000, 3500),
-      DEFAULT_GBM_PARAMS,
-    );
+      target: { objective: 'regression', K: 1, y, weight: null },
+      trainRows: range(0, 3000),
+      valRows: range(3000, 3500),
+      params: DEFAULT_GBM_PARAMS,
+    });
     const out = new Float64Array(n);
     predictRaw(res.model, data.bins, data.F, n, out);
     expect(r2Score(y.subarray(3500), out.subarray(3500))).toBeGreaterThan(0.99);
@@ -127,13 +122,13 @@ describe('histogram GBM', () => {
     const n = 1000;
     const x = Float64Array.from({ length: n }, () => rng.next());
     const y = Float64Array.from({ length: n }, () => gauss(rng));
-    const res = trainGBM(
-      binned([x], n),
-      { objective: 'regression', K: 1, y, weight: null },
-      range(0, 800),
-      range(800, 1000),
-      DEFAULT_GBM_PARAMS,
-    );
+    const res = trainGBM({
+      data: binned([x], n),
+      target: { objective: 'regression', K: 1, y, weight: null },
+      trainRows: range(0, 800),
+      valRows: range(800, 1000),
+      params: DEFAULT_GBM_PARAMS,
+    });
     expect(res.iterations).toBeLessThan(30);
   });
 
@@ -147,13 +142,13 @@ describe('histogram GBM', () => {
       (_, i) => a[i] * 2 + (c[i] === 3 ? 1 : 0) + 0.1 * gauss(rng),
     );
     const data = binned([a, c], n, [1]);
-    const res = trainGBM(
+    const res = trainGBM({
       data,
-      { objective: 'regression', K: 1, y, weight: null },
-      range(0, 600),
-      range(600, 800),
-      { ...DEFAULT_GBM_PARAMS, maxIterations: 50 },
-    );
+      target: { objective: 'regression', K: 1, y, weight: null },
+      trainRows: range(0, 600),
+      valRows: range(600, 800),
+      params: { ...DEFAULT_GBM_PARAMS, maxIterations: 50 },
+    });
     const m2 = deserializeGBM(JSON.parse(JSON.stringify(serializeGBM(res.model))));
     const o1 = new Float64Array(n);
     const o2 = new Float64Array(n);

@@ -5,16 +5,16 @@
 //
 // Missing inputs. The quantile above is calibrated on validation rows as they are, so it says
 // nothing about a prediction row that lacks an input the model relies on (home_rentals without
-// initial_price: a 25-wide interval around an error of thousands). train.ts therefore calibrates
-// per pattern of missing inputs: the columns are grouped (the 3 most important one by one, the
-// rest pooled; every column alone when there are at most 4), and for each of the <= 16 masks of
-// groups the validation rows are re-scored with those columns forced to missing - encoded exactly
-// as an absent prediction input - to get that mask's quantile (classifiers: temperature and set
-// threshold, so confidence drops when an informative input is absent). A prediction row uses the
-// mask of the groups it misses any column of. Under "missing completely at random" the row is
-// exchangeable with the masked validation rows, so coverage holds per pattern; the pooled group
-// and forcing monotonicity (a mask's width >= each sub-mask's) only ever widen. Masks are
-// calibrated with the validated (not the refit) model and are not narrowed by the refit factor.
+// initial_price: a 25-wide interval around an error of thousands). analysis/missing.ts therefore
+// calibrates per pattern of missing inputs: the columns are grouped (the 3 most important one by
+// one, the rest pooled; every column alone when there are at most 4), and for each of the <= 16
+// masks of groups the validation rows are re-scored with those columns forced to missing - encoded
+// exactly as an absent prediction input - to get that mask's quantile (classifiers: temperature and
+// set threshold, so confidence drops when an informative input is absent). A prediction row uses
+// the mask of the groups it misses any column of. Under "missing completely at random" the row is
+// exchangeable with the masked validation rows, so coverage holds per pattern; the pooled group and
+// forcing monotonicity (a mask's width >= each sub-mask's) only ever widen. Masks are calibrated
+// with the validated (not the refit) model and are not narrowed by the refit factor.
 // Not covered: values missing *not* at random (e.g. only expensive homes omit the price).
 
 /**
