@@ -8,7 +8,7 @@
  */
 import { scanSegments, type SqlSegment } from '../../contract/sql-split';
 import type { Catalog } from '../catalog/catalog';
-import type { ModelRegistry } from '../catalog/models';
+import type { ModelRegistry } from '../models/registry';
 import type { EngineResult, EngineSession } from '../engine/duckdb';
 import { lineColumn } from '../engine/position';
 import type { JsonValue } from '../engine/values';

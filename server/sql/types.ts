@@ -1,6 +1,6 @@
 /** Types shared by the SQL layer: the request's execution context and statement results. */
 import type { Catalog } from '../catalog/catalog';
-import type { ModelRegistry } from '../catalog/models';
+import type { ModelRegistry } from '../models/registry';
 import type { EngineSession } from '../engine/duckdb';
 import type { JsonValue } from '../engine/values';
 import type { IntegrationRegistry } from '../integrations';

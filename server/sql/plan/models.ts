@@ -15,8 +15,8 @@
  *   `WHERE m.input = 5` gives an input the same value on every row (MindsDB's row values).
  * - `FROM model JOIN data`: the same, with the match in the join condition.
  */
-import { inputColumns, predictionColumns } from '../../catalog/models-predict';
-import type { ModelRef } from '../../catalog/models';
+import { inputColumns, predictionColumns } from '../../models/predict';
+import type { ModelRef } from '../../models/registry';
 import type { ModelDescription } from '../../automl/index';
 import { quoteIdent } from '../../engine/quote';
 import type { JsonValue } from '../../engine/values';

@@ -9,7 +9,7 @@
  * reader splits them.
  */
 import type { Catalog } from '../../catalog/catalog';
-import type { ModelRef, ModelRegistry } from '../../catalog/models';
+import type { ModelRef, ModelRegistry } from '../../models/registry';
 import type { IntegrationRegistry } from '../../integrations';
 import { badInput } from '../../errors';
 import { NATIVE_PREFIX } from '../syntax/dialect';

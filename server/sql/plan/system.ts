@@ -6,13 +6,14 @@
  * DATA_DIR/ml_engines.json. Secrets (passwords) never appear in any of them.
  */
 import path from 'node:path';
-import { readJsonFile, writeFileAtomic } from '../../catalog/atomic';
+import { readJsonFile, writeFileAtomic } from '../../engine/atomic';
 import type { Catalog } from '../../catalog/catalog';
-import { ENGINE_NAME, MODEL_COLUMNS, type ModelRegistry } from '../../catalog/models';
+import { ENGINE_NAME, MODEL_COLUMNS } from '../../models/models-table';
+import type { ModelRegistry } from '../../models/registry';
 import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
 import type { IntegrationRegistry } from '../../integrations';
-import type { VirtualColumn } from '../virtual';
+import type { OutputColumn as VirtualColumn } from '../../models/predict';
 import type { SystemTable } from './names';
 
 export interface Rows {

@@ -13,7 +13,7 @@ import { transpose } from '../plan/query';
 import type { SqlService } from '../service';
 import type { MindsStatement } from '../syntax/grammar';
 import { applyEdits, type Rewrite } from '../syntax/source';
-import type { VirtualColumn } from '../virtual';
+import type { OutputColumn as VirtualColumn } from '../../models/predict';
 import { loadTempTable } from '../../engine/scratch';
 import { ok, type StatementInput, type StatementOutput } from './index';
 import { queryStatement } from './query';

@@ -6,12 +6,10 @@
  * options and shape results.
  */
 import { DEFAULT_PROJECT } from '../../catalog/catalog';
-import {
-  MODEL_COLUMNS,
-  type ModelRef,
-  type ModelVersionRecord,
-  type TrainingSource,
-} from '../../catalog/models';
+import { MODEL_COLUMNS } from '../../models/models-table';
+import type { ModelRef } from '../../models/registry';
+import type { ModelVersionRecord } from '../../models/store';
+import type { TrainingSource } from '../../models/training-data';
 import type { JsonValue } from '../../engine/values';
 import { quoteIdent } from '../../engine/quote';
 import { badInput, notFound } from '../../errors';

@@ -5,7 +5,7 @@
  * no counterpart for (`encoders.<col>.module`, `dtype_dict`, `analysis_blocks`, `model`
  * submodels, `active`, ...) are accepted and reported as notes (SHOW WARNINGS) instead of failing.
  */
-import { ENGINE_NAME } from '../../catalog/models';
+import { ENGINE_NAME } from '../../models/models-table';
 import type { SqlService } from '../service';
 import type { UsingValue } from '../syntax/grammar';
 import type { StatementInput } from './index';
