@@ -71,51 +71,78 @@ async function parseWithJoins(
   }
 }
 
+const JOIN_MODIFIERS = new Set([
+  'LEFT',
+  'RIGHT',
+  'INNER',
+  'FULL',
+  'OUTER',
+  'CROSS',
+  'NATURAL',
+  'POSITIONAL',
+  'ASOF',
+  'ANTI',
+  'SEMI',
+]);
+const CLAUSE_ENDS = new Set([
+  'SELECT',
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'ORDER',
+  'LIMIT',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'QUALIFY',
+  'WINDOW',
+  'OFFSET',
+]);
+
 /**
- * Where to add `ON TRUE` when DuckDB stopped at `errorAt` right after `JOIN <relation>`: the
- * error token must follow a JOIN at the same parenthesis depth with no ON/USING in between.
+ * Where to add `ON TRUE` when DuckDB stopped at `errorAt` in a FROM clause holding a JOIN
+ * without a condition: after the first such join's relation (DuckDB would otherwise nest the
+ * following JOIN ... ON inside it). Null when the error is something else.
  */
 export function missingJoinCondition(text: string, errorAt: number): number | null {
-  const t = new Tokens(text);
-  const sig = t.sig;
+  const sig = new Tokens(text).sig;
   let k = sig.findIndex((x) => x.start >= errorAt);
   if (k < 0) k = sig.length;
-  if (k === 0) return null;
+  // The FROM of the clause the error is in (same parenthesis depth).
   let depth = 0;
-  for (let j = k - 1; j >= 0; j--) {
+  let from = -1;
+  for (let j = k - 1; j >= 0 && from < 0; j--) {
     const x = sig[j];
     if (isOp(x, ')')) depth++;
     else if (isOp(x, '(')) {
       if (depth === 0) return null;
       depth--;
-    }
-    if (depth > 0) continue;
-    if (x.word === 'ON' || x.word === 'USING') return null;
-    if (x.word === 'JOIN') {
-      const before = sig[j - 1]?.word;
-      if (before === 'CROSS' || before === 'NATURAL' || before === 'POSITIONAL') return null;
-      return k - 1 > j ? sig[k - 1].end : null;
-    }
-    if (
-      [
-        'SELECT',
-        'FROM',
-        'WHERE',
-        'GROUP',
-        'HAVING',
-        'ORDER',
-        'LIMIT',
-        'UNION',
-        'EXCEPT',
-        'INTERSECT',
-        'QUALIFY',
-        'WINDOW',
-      ].includes(x.word)
-    ) {
-      return null;
+    } else if (depth === 0) {
+      if (x.word === 'FROM') from = j;
+      else if (CLAUSE_ENDS.has(x.word)) return null;
     }
   }
-  return null;
+  if (from < 0) return null;
+  const joins: { at: number; clause: number; cond: boolean; plain: boolean }[] = [];
+  depth = 0;
+  for (let j = from + 1; j < k; j++) {
+    const x = sig[j];
+    if (isOp(x, '(')) depth++;
+    else if (isOp(x, ')')) depth--;
+    else if (depth === 0 && x.word === 'JOIN') {
+      let clause = j;
+      while (clause > from + 1 && JOIN_MODIFIERS.has(sig[clause - 1].word)) clause--;
+      const mods = sig.slice(clause, j).map((t) => t.word);
+      const plain = !mods.some((m) => m === 'CROSS' || m === 'NATURAL' || m === 'POSITIONAL');
+      joins.push({ at: j, clause, cond: false, plain });
+    } else if (depth === 0 && (x.word === 'ON' || x.word === 'USING') && joins.length) {
+      joins[joins.length - 1].cond = true;
+    }
+  }
+  const i = joins.findIndex((j) => j.plain && !j.cond);
+  if (i < 0) return null;
+  const end = i + 1 < joins.length ? joins[i + 1].clause - 1 : k - 1;
+  return end > joins[i].at ? sig[end].end : null;
 }
 
 /**

@@ -308,9 +308,16 @@ export function literalValue(n: JNode): { value: JsonValue } | null {
   if (v.is_null) return { value: null };
   const type = v.type as JNode;
   const raw = v.value;
+  const text =
+    typeof raw === 'string' && raw.startsWith(BIG_MARK) ? raw.slice(BIG_MARK.length) : raw;
   if (type.id === 'DECIMAL') {
     const scale = Number((type.type_info as JNode | null)?.scale ?? 0);
-    return { value: Number(raw) / 10 ** scale };
+    // Place the decimal point in the digits (dividing would round twice).
+    const digits = String(text);
+    const neg = digits.startsWith('-');
+    const abs = (neg ? digits.slice(1) : digits).padStart(scale + 1, '0');
+    const point = abs.length - scale;
+    return { value: Number(`${neg ? '-' : ''}${abs.slice(0, point)}.${abs.slice(point) || '0'}`) };
   }
   if (type.id === 'HUGEINT' || type.id === 'UHUGEINT') {
     const o = raw as { upper: number | string; lower: number | string };
