@@ -12,6 +12,7 @@
  *   `SCHEMA()`, `USER()`, `CONNECTION_ID()`: answered as constants named as written.
  */
 import { quoteIdent, quoteString } from '../../engine/quote';
+import { ERROR_CODES } from '../../errors';
 import { NO_LOCATION, type JNode } from '../syntax/tree';
 import type { PlanState } from './state';
 
@@ -96,7 +97,7 @@ function functionValue(name: string, db: string): { value: string | number } | n
 /** Applies the expression dialect to every SELECT of the query (text and tree alike). */
 export function applyExpressionDialect(
   st: PlanState,
-  original: (offset: number) => { kind: string; quote?: string } | undefined,
+  original: (offset: number) => { kind: string; quote?: string; word?: string } | undefined,
 ): void {
   for (const sel of st.index.selects) {
     for (const e of sel.exprs) {
@@ -109,6 +110,13 @@ export function applyExpressionDialect(
         const span = st.nameSpan(at);
         if (!span) continue;
         const name = names[0];
+        if (tok.kind === 'word' && tok.word === 'LATEST') {
+          throw st.src.error(
+            ERROR_CODES.BAD_INPUT,
+            'LATEST (forecasting from the latest rows of a time-series model) is not supported by this instance yet',
+            st.rw.toSource(at),
+          );
+        }
         let value: string | number | null;
         if (tok.kind === 'variable') value = variableValue(name);
         else if (tok.kind === 'quoted' && tok.quote === '"') value = name;

@@ -18,9 +18,9 @@
  */
 import { ERROR_CODES, ServiceError } from '../../errors';
 import { toDuckText, type NativeQuery } from '../syntax/dialect';
-import type { Embedded } from '../syntax/grammar';
+import { parseUsing, type Embedded } from '../syntax/grammar';
 import { StatementSource, applyEdits, type Rewrite } from '../syntax/source';
-import { Tokens, isOp } from '../syntax/tokens';
+import { Cursor, Tokens, isOp } from '../syntax/tokens';
 import {
   indexQuery,
   parseQuery,
@@ -31,7 +31,7 @@ import {
 import type { ExecContext, SqlEnv } from '../types';
 import { planModels } from './models';
 import { applyExpressionDialect } from './mysql';
-import { resolveTable, type Resolved } from './names';
+import { resolveTable, splitParts, type Resolved } from './names';
 import { fetchNative, fetchRemote, pushDown, readsOneIntegration } from './remote';
 import { PlanState, paramsOf, tempTableNode } from './state';
 import { systemRows } from './system';
@@ -170,6 +170,16 @@ export async function planQuery(
     isDatabase: (name) => !!env.catalog.databaseInfo(name),
   });
   const natives = duck.natives.map((n) => ({ ...n, start: toStatement(n.start) }));
+  if (duck.using) {
+    const c = new Cursor(tokens, src, ctx.params);
+    c.i = duck.using.tokenIndex + 1;
+    const options = parseUsing(c);
+    ctx.warnings.push({
+      level: 'Note',
+      code: 1,
+      message: `SELECT ... USING ${Object.keys(options).join(', ')}: options for the models of a query are accepted and not applied by this instance's engine`,
+    });
+  }
   const { rw: parsedRw, parsed } = await parseWithJoins(ctx, duck.rw);
   const rw: Rewrite = { text: parsedRw.text, toSource: (o) => toStatement(parsedRw.toSource(o)) };
   if (!parsed.ok) {
@@ -243,6 +253,9 @@ export async function planQuery(
         await materialize(st, t, name, r.view.name);
         break;
       }
+      case 'local':
+        if (t.parts.some((p) => p.includes('.'))) splitName(st, t);
+        break;
       default:
         break;
     }
@@ -319,6 +332,19 @@ export async function materialize(
   st.resolved.set((t.holder as Record<string | number, JNode>)[t.key], {
     kind: 'local',
   } as Resolved);
+}
+
+/** `` `db.schema.table` `` (one quoted name holding dots) as the separate names MindsDB reads. */
+function splitName(st: PlanState, t: TableRefInfo): void {
+  const at = st.loc(t.node);
+  const span = at === undefined ? null : st.nameSpan(at);
+  if (!span) return;
+  const parts = splitParts(t.parts);
+  st.edit(span.start, span.end, parts.map((p) => `"${p.replaceAll('"', '""')}"`).join('.'));
+  const table = parts[parts.length - 1];
+  const schema = parts.length >= 2 ? parts[parts.length - 2] : '';
+  const catalog = parts.length >= 3 ? parts[parts.length - 3] : '';
+  Object.assign(t.node, { catalog_name: catalog, schema_name: schema, table_name: table });
 }
 
 /** Row-major rows to column-major values. */

@@ -10,7 +10,8 @@
  * - a version after a name, `model.2`, becomes `model."2"` (DuckDB reads `.2` as a number);
  * - `@@name` / `@name` become the quoted names `"@@name"` / `"@name"`, answered on the tree;
  * - `FROM db (native query)` becomes a placeholder table `"__native_N"`: the text inside runs in
- *   `db` itself, in that database's own dialect, so DuckDB must never parse it.
+ *   `db` itself, in that database's own dialect, so DuckDB must never parse it;
+ * - a query's trailing `USING k = v, ...` (MindsDB's options for the models it reads) is cut off.
  */
 import { badInput } from '../../errors';
 import { applyEdits, unchanged, type Edit, type Rewrite } from './source';
@@ -40,6 +41,8 @@ export interface DuckText {
   natives: NativeQuery[];
   /** `$name` parameters the text uses. */
   usesParams: boolean;
+  /** MindsDB's `SELECT ... USING k = v, ...` (options for the models of the query), cut off. */
+  using?: { start: number; tokenIndex: number };
 }
 
 export const NATIVE_PREFIX = '__native_';
@@ -61,9 +64,24 @@ export function toDuckText(tokens: Tokens, o: DialectOptions, nativeBase = 0): D
   const edits: Edit[] = [];
   const natives: NativeQuery[] = [];
   let usesParams = false;
+  let using: DuckText['using'];
+  let depth = 0;
   for (let i = 0; i < sig.length; i++) {
     const t = sig[i];
     const prev = sig[i - 1];
+    if (isOp(t, '(')) depth++;
+    else if (isOp(t, ')')) depth--;
+    // USING k = v at the top level ends the query (JOIN ... USING (col) has a parenthesis).
+    if (
+      depth === 0 &&
+      t.word === 'USING' &&
+      isName(sig[i + 1]) &&
+      (isOp(sig[i + 2], '=') || isOp(sig[i + 2], '.'))
+    ) {
+      using = { start: t.start, tokenIndex: i };
+      edits.push({ start: prev ? prev.end : t.start, end: tokens.text.length, text: '' });
+      break;
+    }
     // FROM db (native SQL): everything up to the matching parenthesis is the database's own SQL.
     if (
       isName(t) &&
@@ -128,7 +146,12 @@ export function toDuckText(tokens: Tokens, o: DialectOptions, nativeBase = 0): D
       i += 3;
     }
   }
-  return { rw: applyEdits(unchanged(tokens.text), edits), natives, usesParams };
+  return {
+    rw: applyEdits(unchanged(tokens.text), edits),
+    natives,
+    usesParams,
+    ...(using ? { using } : {}),
+  };
 }
 
 const isLimitValue = (t: Tok | undefined) =>

@@ -288,7 +288,7 @@ function parseShow(c: Cursor): MindsStatement {
 }
 
 /** USING k = v, a.b = v2 (dotted keys nest; values are literals, JSON, or bare words). */
-function parseUsing(c: Cursor): Record<string, UsingValue> {
+export function parseUsing(c: Cursor): Record<string, UsingValue> {
   const out: Record<string, UsingValue> = {};
   do {
     const key = c.dottedName('option name');
