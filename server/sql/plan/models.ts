@@ -415,7 +415,9 @@ async function batch(
     const innerSql = await st.render(inner, sel.scope.ctes);
     inName = st.tempName('in');
     await st.runGenerated(
-      `CREATE TEMP TABLE ${quoteIdent(inName)} AS SELECT DISTINCT * FROM (${innerSql}) AS __mdb_q`,
+      // Sorted: the predictor is several times faster on rows whose equal values are adjacent
+      // (100k rows: 1.3 s sorted, 14 s in hash order), and the match below does not need order.
+      `CREATE TEMP TABLE ${quoteIdent(inName)} AS SELECT DISTINCT * FROM (${innerSql}) AS __mdb_q ORDER BY ALL`,
       `computing the input rows of model '${info.ref.name}'`,
       { params: paramsOf(innerSql, st.ctx.params) },
     );
