@@ -121,6 +121,29 @@ describe("system tables and SHOW in MindsDB's shapes", () => {
     expect(r.data).toContainEqual(['home_rentals_model', 'MODEL']);
   });
 
+  it('answers SHOW [FULL] COLUMNS FROM t [FROM db] for tables and models, as MySQL clients ask', async () => {
+    const t = await sql('SHOW COLUMNS FROM home_rentals FROM example_db');
+    expect(t.column_names).toEqual(['Field', 'Type', 'Null', 'Key', 'Default', 'Extra']);
+    expect(t.data.slice(0, 3).map((r: string[]) => [r[0], r[1]])).toEqual([
+      ['number_of_rooms', 'BIGINT'],
+      ['number_of_bathrooms', 'BIGINT'],
+      ['sqft', 'INTEGER'],
+    ]);
+    const m = await sql("SHOW FULL COLUMNS FROM mindsdb.home_rentals_model LIKE 'rental_price%'");
+    expect(m.column_names).toHaveLength(9);
+    expect(m.data.map((r: string[]) => r[0])).toContain('rental_price_confidence');
+  });
+
+  it('reads bare names as information_schema views after USE information_schema', async () => {
+    const r = await sql(
+      "SELECT table_name FROM tables WHERE table_schema = 'demo_data' AND table_name = 'home_rentals'",
+      {
+        context: { db: 'information_schema' },
+      },
+    );
+    expect(r.data).toEqual([['home_rentals']]);
+  });
+
   it('has information_schema.databases, ml_engines and handlers, as the Python SDK reads them', async () => {
     const dbs = await sql(
       "select NAME, ENGINE, CONNECTION_DATA from information_schema.databases where TYPE='data'",

@@ -255,6 +255,13 @@ export async function planQuery(
       }
       case 'local':
         if (t.parts.some((p) => p.includes('.'))) splitName(st, t);
+        else if (t.parts.length === 1 && env.catalog.databaseInfo(db)?.type === 'system') {
+          // After USE information_schema, bare names are its (DuckDB's) views.
+          const at = st.loc(t.node);
+          const span = at === undefined ? null : st.nameSpan(at);
+          if (span) st.edit(span.start, span.start, 'information_schema.');
+          t.node.schema_name = 'information_schema';
+        }
         break;
       default:
         break;

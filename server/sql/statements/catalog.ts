@@ -6,7 +6,8 @@
 import { DEFAULT_PROJECT } from '../../catalog/catalog';
 import type { JsonValue } from '../../engine/values';
 import { quoteString } from '../../engine/quote';
-import { ERROR_CODES, ServiceError, badInput } from '../../errors';
+import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
+import { inputColumns, predictionColumns } from '../../models/predict';
 import { SERVER_VARIABLES } from '../plan/mysql';
 import { planQuery } from '../plan/query';
 import { transpose } from '../plan/query';
@@ -332,12 +333,70 @@ export async function show(
         like: 'Message',
       });
     }
+    case 'COLUMNS':
+    case 'FIELDS': {
+      if (!s.from) throw badInput('Name the table: SHOW [FULL] COLUMNS FROM table [FROM database]');
+      const rows = await columnsOf(env, x, s.from);
+      const names = [
+        'Field',
+        'Type',
+        'Collation',
+        'Null',
+        'Key',
+        'Default',
+        'Extra',
+        'Privileges',
+        'Comment',
+      ];
+      const rel = await rowsRelation(
+        x,
+        names.map((n) => col(n)),
+        rows,
+      );
+      const outputs = s.full ? ['*'] : ['Field', 'Type', '`Null`', '`Key`', '`Default`', 'Extra'];
+      return runShow(env, s, x, { source: `SELECT * FROM ${rel}`, outputs, like: 'Field' });
+    }
     default:
       throw new ServiceError(
         ERROR_CODES.BAD_INPUT,
         `SHOW ${what} is not supported by this instance`,
       );
   }
+}
+
+/** Rows of SHOW COLUMNS (MySQL's shape) for a table, view or model: `t`, `db.t`, `db.schema.t`. */
+async function columnsOf(
+  env: SqlService,
+  x: StatementInput,
+  name: string[],
+): Promise<JsonValue[][]> {
+  const row = (field: string, type: string): JsonValue[] => [
+    field,
+    type,
+    null,
+    'YES',
+    '',
+    null,
+    '',
+    'select',
+    '',
+  ];
+  const db = name.length > 1 ? env.catalog.requireDatabase(name[0]).name : x.ctx.db;
+  const table = name[name.length - 1];
+  if (env.catalog.isProject(db) && env.models.exists(db, table)) {
+    const rec = env.models.ready({ project: db, name: table });
+    const desc = (await env.models.predictor(rec)).description;
+    return [...inputColumns(desc), ...predictionColumns(desc)].map((c) => row(c.name, c.type));
+  }
+  const schema = name.length === 3 ? name[1] : null;
+  const r = await x.ctx.session.query(
+    `SELECT column_name, data_type FROM information_schema.columns
+     WHERE table_catalog = $db AND table_name = $t AND ($s IS NULL OR table_schema = $s)
+     ORDER BY table_schema = 'main' DESC, ordinal_position`,
+    { params: { db, t: table, s: schema }, internal: true, maxRows: Number.MAX_SAFE_INTEGER },
+  );
+  if (r.rows.length === 0) throw notFound(`Table '${name.join('.')}' does not exist`);
+  return r.rows.map(([c, t]) => row(String(c), String(t)));
 }
 
 export function currentProject(env: SqlService, db: string): string {
