@@ -56,7 +56,7 @@ export function toSqlResult(r: EngineResult): SqlResult {
 }
 
 /** DuckDB statement kinds that change what the catalog lists. */
-export const isCatalogChange = (statementType: string | undefined) =>
+const isCatalogChange = (statementType: string | undefined) =>
   statementType === 'CREATE' || statementType === 'DROP' || statementType === 'ALTER';
 
 /** Receives a streamed result: a header, row chunks, then the end; or ok; or an error. */

@@ -48,12 +48,6 @@ export type SqlResult = (
   catalog_changed?: true;
 };
 
-export interface Outcome {
-  result: SqlResult;
-  /** The current database after the statement (USE changes it). */
-  db?: string;
-}
-
 /** What the SQL layer needs from the rest of the instance. */
 export interface SqlEnv {
   catalog: Catalog;

@@ -36,6 +36,7 @@ import { transpose } from './query';
 import {
   PlanState,
   columnRef,
+  limitModifier,
   literalValue,
   paramsOf,
   selectNode,
@@ -321,7 +322,11 @@ async function batch(
       continue;
     }
     const sql = await st.render(
-      selectNode({ selectList: [starNode(alias)], from: clone(dataSide), modifiers: [limit0()] }),
+      selectNode({
+        selectList: [starNode(alias)],
+        from: clone(dataSide),
+        modifiers: [limitModifier(0)],
+      }),
       sel.scope.ctes,
     );
     const r = await st.runGenerated(
@@ -483,20 +488,6 @@ async function batch(
 }
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
-
-function limit0(): JNode {
-  return {
-    type: 'LIMIT_MODIFIER',
-    limit: {
-      class: 'CONSTANT',
-      type: 'VALUE_CONSTANT',
-      alias: '',
-      query_location: 0,
-      value: { type: { id: 'INTEGER', type_info: null }, is_null: false, value: 0 },
-    },
-    offset: null,
-  };
-}
 
 /** Keeps the match columns of a model-first relation out of `*` and `model.*`. */
 function hideKeys(st: PlanState, sel: SelectInfo, alias: string, keys: string[]): void {

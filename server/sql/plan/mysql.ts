@@ -52,7 +52,7 @@ export const SERVER_VARIABLES: Record<string, string | number> = {
 };
 
 /** A variable's value: `@@x`, `@@session.x`, `@@global.x`; user variables (`@x`) are NULL. */
-export function variableValue(name: string): string | number | null {
+function variableValue(name: string): string | number | null {
   if (!name.startsWith('@@')) return null;
   const bare = name
     .slice(2)

@@ -287,7 +287,7 @@ function viewError(err: unknown, name: string): unknown {
 }
 
 /** Runs a planned query into the TEMP table `name`. */
-export async function runInto(st: PlanState, name: string, q: PlannedQuery): Promise<void> {
+async function runInto(st: PlanState, name: string, q: PlannedQuery): Promise<void> {
   if (q.target.kind === 'remote') {
     throw new Error('runInto: remote targets are loaded by fetchRemote');
   }
@@ -320,7 +320,7 @@ async function nativeRelation(st: PlanState, n: NativeQuery): Promise<string> {
 }
 
 /** Rewrites a table reference to a TEMP table, keeping (or adding) its alias. */
-export async function materialize(
+async function materialize(
   st: PlanState,
   t: TableRefInfo,
   temp: string,

@@ -291,8 +291,6 @@ export function tempTableNode(name: string, alias: string): JNode {
   };
 }
 
-export const quoteParts = (parts: string[]) => parts.map(quoteIdent).join('.');
-
 /** The value of a literal node (a constant, or a constant cast such as `true` or DATE '...'). */
 export function literalValue(n: JNode): { value: JsonValue } | null {
   if (n.class === 'CAST') {

@@ -29,12 +29,7 @@ type S<K extends MindsStatement['kind']> = Extract<MindsStatement, { kind: K }>;
 const isVersion = (s: string) => /^\d+$/.test(s);
 
 /** `[project.]name[.version]` in a model statement (the model need not exist). */
-export function modelName(
-  env: SqlService,
-  parts: string[],
-  db: string,
-  allowVersion: boolean,
-): ModelRef {
+function modelName(env: SqlService, parts: string[], db: string, allowVersion: boolean): ModelRef {
   let rest = parts;
   let version: number | undefined;
   if (allowVersion && rest.length >= 2 && isVersion(rest[rest.length - 1])) {

@@ -45,7 +45,7 @@ function writeTarget(sig: Tok[]): { index: number; verb: string } | null {
 }
 
 /** A statement DuckDB runs as written (after the lexical dialect), or PostgreSQL for its tables. */
-export function duckStatement(env: SqlService, x: StatementInput): PlannedQuery {
+function duckStatement(env: SqlService, x: StatementInput): PlannedQuery {
   const { ctx, src, tokens } = x;
   const sig = tokens.sig;
   const target = writeTarget(sig);

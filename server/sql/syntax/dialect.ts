@@ -50,7 +50,7 @@ export const NATIVE_PREFIX = '__native_';
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Index of the `)` matching the `(` at `open` (significant token indexes), or -1. */
-export function matchParen(sig: Tok[], open: number): number {
+function matchParen(sig: Tok[], open: number): number {
   let depth = 0;
   for (let i = open; i < sig.length; i++) {
     if (isOp(sig[i], '(')) depth++;

@@ -20,16 +20,16 @@ export const BIG_MARK = '\u0000bignum:';
 /** "No position": DuckDB's UINT64_MAX, kept exact through JSON. */
 export const NO_LOCATION = `${BIG_MARK}18446744073709551615`;
 
-export function parseJson(text: string): JNode {
+function parseJson(text: string): JNode {
   return JSON.parse(text.replace(BIG, '$1"\\u0000bignum:$2"')) as JNode;
 }
 
-export function stringifyJson(v: unknown): string {
+function stringifyJson(v: unknown): string {
   return JSON.stringify(v).replace(/"\\u0000bignum:(-?\d+)"/g, '$1');
 }
 
 /** Maps DuckDB's UTF-8 byte offsets in `text` to string offsets. */
-export function byteOffsets(text: string): (byte: number) => number {
+function byteOffsets(text: string): (byte: number) => number {
   // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(text)) return (b) => b;
   const map: number[] = [];
@@ -379,9 +379,4 @@ export function trueNode(): JNode {
     query_location: NO_LOCATION,
     value: { type: { id: 'BOOLEAN', type_info: null }, is_null: false, value: true },
   };
-}
-
-/** Replaces a node in its holder. */
-export function replaceIn(holder: JNode | unknown[], key: string | number, node: unknown): void {
-  (holder as Record<string | number, unknown>)[key] = node;
 }
