@@ -44,6 +44,9 @@ describe('toDuckText', () => {
       }),
     ]);
     expect(sql.slice(d.natives[0].start).startsWith('SELECT g::int8')).toBe(true);
+    // The Python SDK's form: parentheses around the native query.
+    const sdk = duck('SELECT m.* FROM (pg (select 1)) AS t JOIN p.m AS m', undefined, ['pg']);
+    expect(sdk.rw.text).toBe('SELECT m.* FROM "__native_0" AS t JOIN p.m AS m');
     // A function call or a table function is not a native query.
     expect(duck("SELECT * FROM read_csv('x')", undefined, ['pg']).natives).toEqual([]);
   });

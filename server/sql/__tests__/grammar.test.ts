@@ -230,6 +230,10 @@ describe('saving query results', () => {
       query: { text: 'SELECT 1' },
     });
     expect(parse('CREATE TABLE t (a INT, b VARCHAR)')).toBeNull();
+    // MySQL's bare form, which the Python SDK sends.
+    expect(parse('CREATE OR REPLACE TABLE files.s  SELECT * FROM db (select 1)')).toMatchObject({
+      query: { text: 'SELECT * FROM db (select 1)' },
+    });
   });
 
   it('reads INSERT INTO with a query or VALUES, and leaves DuckDB forms alone', () => {

@@ -83,14 +83,18 @@ export function toDuckText(tokens: Tokens, o: DialectOptions, nativeBase = 0): D
       break;
     }
     // FROM db (native SQL): everything up to the matching parenthesis is the database's own SQL.
+    // `FROM (db (native SQL)) AS t`, as the Python SDK writes it: the outer parentheses go too.
+    const wrapped = isOp(prev, '(') && (sig[i - 2]?.word === 'FROM' || sig[i - 2]?.word === 'JOIN');
     if (
       isName(t) &&
-      (prev?.word === 'FROM' || prev?.word === 'JOIN') &&
+      (prev?.word === 'FROM' || prev?.word === 'JOIN' || wrapped) &&
       isOp(sig[i + 1], '(') &&
       !isOp(sig[i + 2], ')') &&
       o.isDatabase(t.value)
     ) {
-      const close = matchParen(sig, i + 1);
+      let close = matchParen(sig, i + 1);
+      const outer = wrapped && close > 0 && isOp(sig[close + 1], ')');
+      if (wrapped && !outer) close = -1;
       if (close > 0) {
         const open = sig[i + 1];
         const raw = tokens.text.slice(open.end, sig[close].start);
@@ -101,11 +105,16 @@ export function toDuckText(tokens: Tokens, o: DialectOptions, nativeBase = 0): D
           db: t.value,
           sql: raw.trim(),
           start: open.end + lead,
-          spanStart: t.start,
-          spanEnd: sig[close].end,
+          spanStart: outer ? prev.start : t.start,
+          spanEnd: outer ? sig[close + 1].end : sig[close].end,
         });
-        edits.push({ start: t.start, end: sig[close].end, text: quoteIdent(placeholder) });
-        i = close;
+        edits.push({
+          start: outer ? prev.start : t.start,
+          end: outer ? sig[close + 1].end : sig[close].end,
+          text: quoteIdent(placeholder),
+        });
+        i = outer ? close + 1 : close;
+        depth += outer ? -1 : 0;
         continue;
       }
     }

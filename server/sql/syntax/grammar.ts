@@ -290,6 +290,8 @@ function parseShow(c: Cursor): MindsStatement {
 /** USING k = v, a.b = v2 (dotted keys nest; values are literals, JSON, or bare words). */
 export function parseUsing(c: Cursor): Record<string, UsingValue> {
   const out: Record<string, UsingValue> = {};
+  // The Python SDK renders empty options as a bare `USING`.
+  if (c.done()) return out;
   do {
     const key = c.dottedName('option name');
     c.expectOp('=');
@@ -466,7 +468,7 @@ function parseCreate(c: Cursor): MindsStatement | null {
   return null;
 }
 
-/** `[AS] (query)` or `AS query` after a table name; null when a column list follows. */
+/** `[AS] (query)`, `AS query` or MySQL's bare `query` after a table name; null for a column list. */
 function tableQuery(c: Cursor): Embedded | null {
   const as = c.acceptWord('AS');
   if (c.isOp('(')) {
@@ -477,7 +479,7 @@ function tableQuery(c: Cursor): Embedded | null {
     if (c.done()) return p;
     // `AS (SELECT ...) UNION (SELECT ...)`: the whole rest is the query.
     c.i = start;
-  } else if (!as) return null;
+  } else if (!as && !(c.peek()?.word && QUERY_START.has(c.peek()!.word))) return null;
   const r = c.rest();
   if (!r.text) c.fail('expected a query');
   return r;
