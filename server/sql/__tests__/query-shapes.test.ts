@@ -199,6 +199,14 @@ describe("errors point into the user's text", () => {
     expect(r.error_message).toMatch(/nope.*\(line 2, column 3\)/);
   });
 
+  it('locates a missing table on the data side of a model join', async () => {
+    const r = await h.sql(
+      'SELECT t.sqft, m.rental_price\nFROM files.no_such_table AS t JOIN mindsdb.home_rentals_model AS m',
+    );
+    expect(r).toMatchObject({ type: 'error', error_code: 2 });
+    expect(r.error_message).toMatch(/no_such_table does not exist.*\(line 2, column 6\)$/);
+  });
+
   it('locates a syntax error in a model query', async () => {
     const r = await h.sql(
       `SELECT t.sqft FROM ${TABLE} AS t\nJOIN mindsdb.home_rentals_model AS m WHERE AND`,

@@ -21,6 +21,7 @@ import type { ModelDescription } from '../../automl/index';
 import { quoteIdent } from '../../engine/quote';
 import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES } from '../../errors';
+import { applyEdits } from '../syntax/source';
 import { isOp } from '../syntax/tokens';
 import {
   conjuncts,
@@ -57,6 +58,7 @@ interface Item {
 }
 
 export async function planModels(st: PlanState): Promise<void> {
+  st.validate = () => validate(st);
   for (const sel of st.index.selects) {
     const models = sel.tables.filter((t) => st.resolved.get(t.node)?.kind === 'model');
     if (models.length > 0) await planSelect(st, sel);
@@ -71,6 +73,38 @@ export async function planModels(st: PlanState): Promise<void> {
       );
     }
   }
+}
+
+/**
+ * EXPLAINs the query with the models not yet predicted standing in as empty relations of their
+ * columns: a mistake in what the user wrote (an unknown table or column) is then reported by
+ * DuckDB at its line and column instead of inside a generated query.
+ */
+async function validate(st: PlanState): Promise<void> {
+  const edits = [...st.edits];
+  for (const t of st.index.tables) {
+    const r = st.resolved.get(t.node);
+    if (r?.kind !== 'model' || st.replacedModels.has(t.node)) continue;
+    const at = st.loc(t.node);
+    const span = at === undefined ? null : st.nameSpan(at);
+    if (!span) return;
+    const desc = (await st.env.models.predictor(st.env.models.ready(r.ref))).description;
+    const cols = [...inputColumns(desc), ...predictionColumns(desc)];
+    const empty = `(SELECT ${cols.map((c) => `CAST(NULL AS ${c.type === 'JSON' ? 'VARCHAR' : c.type}) AS ${quoteIdent(c.name)}`).join(', ')} WHERE FALSE)`;
+    edits.push({
+      start: span.start,
+      end: span.end,
+      text: t.alias ? empty : `${empty} AS ${quoteIdent(t.parts[t.parts.length - 1])}`,
+    });
+  }
+  const text = applyEdits(st.rw, edits);
+  await st.ctx.session.query(`EXPLAIN ${text.text}`, {
+    db: st.engineDb(st.db),
+    signal: st.ctx.signal,
+    params: paramsOf(text.text, st.ctx.params),
+    sourceOffset: (o) => st.src.offset + text.toSource(Math.max(0, o - 'EXPLAIN '.length)),
+    script: st.src.script,
+  });
 }
 
 /** The FROM list as a left-deep chain of items. */
@@ -208,6 +242,7 @@ async function replaceModel(
   );
   if (!parsed.ok) throw new Error(`cannot parse a generated relation: ${parsed.message}`);
   const node = parsed.node.from_table as JNode;
+  st.replacedModels.add(item.node);
   item.holder[item.key] = node;
   st.resolved.set(node, { kind: 'local' });
   item.node = node;

@@ -32,6 +32,8 @@ export interface Span {
 export class PlanState {
   readonly edits: Edit[] = [];
   readonly resolved = new Map<JNode, Resolved>();
+  /** Model references already replaced by their predictions. */
+  readonly replacedModels = new Set<JNode>();
 
   constructor(
     readonly env: SqlEnv,
@@ -184,6 +186,8 @@ export class PlanState {
       return await this.run(sql, o);
     } catch (err) {
       if (err instanceof ServiceError) {
+        // The user's query itself is likely wrong: let DuckDB say where, in what he wrote.
+        await this.validate?.();
         throw new ServiceError(
           err.code,
           `${err.message.replace(/ \((statement at )?line \d+, column \d+\)$/, '')} (while ${what})`,
@@ -192,6 +196,9 @@ export class PlanState {
       throw err;
     }
   }
+
+  /** Checks the query as written (set by the model step); throws DuckDB's positioned error. */
+  validate?: () => Promise<void>;
 }
 
 /** The request's params that `sql` uses as `$name` (DuckDB refuses values it does not use). */
