@@ -7,7 +7,7 @@
  * writes the same bytes; the table is synthetic and documented as such in the README.
  */
 import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'data', 'demo', 'house_sales.csv');
@@ -22,12 +22,6 @@ function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-const rand = prng(20070930);
-const gauss = () => {
-  const u = Math.max(rand(), 1e-12);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
-};
 
 /** Quarter ends from 2007-09-30 to 2019-09-30. */
 const quarters: string[] = [];
@@ -60,19 +54,32 @@ const groups: { type: string; bedrooms: number; level: number; beta: number; fro
   { type: 'unit', bedrooms: 3, level: 497_000, beta: 0.9, from: '2010-03-31' },
 ];
 
-const lines = ['saledate,ma,type,bedrooms'];
-for (const g of groups) {
-  let logp = Math.log(g.level);
-  let noise = 0;
-  quarters.forEach((d, i) => {
-    const year = Number(d.slice(0, 4));
-    const q = Math.floor((Number(d.slice(5, 7)) - 1) / 3);
-    if (i > 0) logp += (g.beta * growth(year)) / 4;
-    noise = 0.7 * noise + 0.006 * gauss();
-    if (d < g.from) return;
-    const ma = Math.round(Math.exp(logp + SEASON[q] + noise));
-    lines.push(`${d},${ma},${g.type},${g.bedrooms}`);
-  });
+/** The CSV text (header and rows, newline-terminated). */
+export function houseSalesCsv(): string {
+  const rand = prng(20070930);
+  const gauss = () => {
+    const u = Math.max(rand(), 1e-12);
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
+  };
+  const lines = ['saledate,ma,type,bedrooms'];
+  for (const g of groups) {
+    let logp = Math.log(g.level);
+    let noise = 0;
+    quarters.forEach((d, i) => {
+      const year = Number(d.slice(0, 4));
+      const q = Math.floor((Number(d.slice(5, 7)) - 1) / 3);
+      if (i > 0) logp += (g.beta * growth(year)) / 4;
+      noise = 0.7 * noise + 0.006 * gauss();
+      if (d < g.from) return;
+      const ma = Math.round(Math.exp(logp + SEASON[q] + noise));
+      lines.push(`${d},${ma},${g.type},${g.bedrooms}`);
+    });
+  }
+  return lines.join('\n') + '\n';
 }
-writeFileSync(OUT, lines.join('\n') + '\n');
-console.log(`wrote ${lines.length - 1} rows to ${OUT}`);
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  const csv = houseSalesCsv();
+  writeFileSync(OUT, csv);
+  console.log(`wrote ${csv.split('\n').length - 2} rows to ${OUT}`);
+}

@@ -136,8 +136,23 @@ export function trainForecaster(
   opts: ForecastTrainOptions,
 ): TimeSeriesArtifact {
   const cols = checkOptions(opts);
-  const settings = resolveSettings(opts.using, DEFAULT_SETTINGS, opts.seed);
+  const settings = tsSettings(opts.using, DEFAULT_SETTINGS, opts.seed);
   return trainWith(toTable(data), cols, settings, opts.onProgress);
+}
+
+/** USING settings of a time-series model: the common ones, minus a linear-only model. */
+function tsSettings(
+  using: Record<string, unknown> | undefined,
+  base: ResolvedSettings,
+  seed: number | undefined,
+): ResolvedSettings {
+  const s = resolveSettings(using, base, seed);
+  if (s.model === 'linear') {
+    throw new AutoMLError(
+      "USING model = 'linear' does not apply to time-series models; use 'auto' or 'gbm'",
+    );
+  }
+  return s;
 }
 
 /**
@@ -151,7 +166,7 @@ export function retrainForecaster(
   data: ColumnarData | Dataset,
   opts: Partial<Pick<ForecastTrainOptions, 'seed' | 'using' | 'onProgress'>> = {},
 ): TimeSeriesArtifact {
-  const settings = resolveSettings(opts.using, base.settings, opts.seed);
+  const settings = tsSettings(opts.using, base.settings, opts.seed);
   const cols: TsColumns = { target: base.target, ...base.timeseries };
   return trainWith(toTable(data), cols, settings, opts.onProgress);
 }
@@ -255,9 +270,9 @@ export function trainWith(
     s.trainingTime = (now() - c0) / 1000;
     return s;
   });
-  const wantGbm = settings.model !== 'linear';
-  for (const strategy of ['direct', 'recursive'] as const) {
-    if (!wantGbm) break;
+  // With HORIZON 1 the recursive model would be the direct one trained twice.
+  const strategies = H > 1 ? (['direct', 'recursive'] as const) : (['direct'] as const);
+  for (const strategy of strategies) {
     const c0 = now();
     const train = trainingExamples(series, cut, W, strategy === 'direct' ? H : 1, rng, strategy);
     if (train.n < MIN_GBM_EXAMPLES) continue;
@@ -269,9 +284,12 @@ export function trainWith(
     s.fit = fit;
     scored.push(s);
   }
-  // Lowest validation error wins; a tie goes to the simpler (earlier) candidate.
-  let best = scored[0];
-  for (const s of scored) if (s.score < best.score - 1e-12) best = s;
+  // Lowest validation error wins; a tie goes to the simpler (earlier) candidate. USING model =
+  // 'gbm' picks the better GBM when there is one.
+  const pool =
+    settings.model === 'gbm' && scored.some((s) => s.fit) ? scored.filter((s) => s.fit) : scored;
+  let best = pool[0];
+  for (const s of pool) if (s.score < best.score - 1e-12) best = s;
 
   progress(onProgress, 4);
   const level = settings.confidence;
