@@ -1,6 +1,6 @@
 // Time-series forecasting benchmark. Quality on public series shipped by the `vega-datasets`
-// package (CO2 concentration monthly, 5 stocks monthly, 14 unemployment series monthly, Seattle
-// daily max temperature): each is trained on everything before its test period, then forecast
+// package (CO2 concentration monthly, 5 stocks monthly, 14 unemployment series monthly, 22 US
+// employment series monthly, daily max temperature in Seattle and New York): each is trained on everything before its test period, then forecast
 // from every origin in the test period (rolling origin, the model fixed, its history growing) and
 // compared with seasonal-naive forecasts from the same origins. Reported per series:
 //   - MASE ratio: the model's MASE over seasonal-naive's (errors of each group scaled by its
@@ -101,6 +101,39 @@ export const CASES: Case[] = [
     horizon: 12,
     period: 12,
     testSteps: 36,
+  },
+  {
+    name: 'us-employment (monthly, 22 groups)',
+    data: () => {
+      const rows: CellValue[][] = [];
+      for (const r of csv('us-employment.csv')) {
+        for (const [k, v] of Object.entries(r)) {
+          if (k !== 'month' && k !== 'nonfarm_change') rows.push([r.month, k, v]);
+        }
+      }
+      return { columns: ['month', 'series', 'employees'], rows };
+    },
+    target: 'employees',
+    orderBy: 'month',
+    groupBy: ['series'],
+    window: 12,
+    horizon: 12,
+    period: 12,
+    testSteps: 36,
+  },
+  {
+    name: 'weather temp_max (daily, 2 groups: Seattle, New York)',
+    data: () => ({
+      columns: ['location', 'date', 'temp_max'],
+      rows: csv('weather.csv').map((r) => [r.location, r.date, r.temp_max]),
+    }),
+    target: 'temp_max',
+    orderBy: 'date',
+    groupBy: ['location'],
+    window: 28,
+    horizon: 7,
+    period: 7,
+    testSteps: 240,
   },
   {
     name: 'seattle-weather temp_max (daily, 1 series)',

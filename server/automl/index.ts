@@ -36,6 +36,7 @@ export type {
   ForecastResult,
   ForecastTrainOptions,
   Forecaster,
+  OrderFormat,
   TimeSeriesArtifact,
   TimeSeriesDescription,
 } from './timeseries/types';

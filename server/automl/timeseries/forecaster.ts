@@ -17,6 +17,7 @@ import type {
   ForecastResult,
   Forecaster,
   Frequency,
+  OrderFormat,
   TimeSeriesArtifact,
 } from './types';
 
@@ -67,6 +68,7 @@ class ArtifactForecaster implements Forecaster {
   readonly window: number;
   readonly horizon: number;
   readonly historyRows: number;
+  readonly orderFormat: OrderFormat;
   private readonly target: string;
   private readonly spec: FeatureSpec;
   private readonly layout: FeatureLayout;
@@ -84,6 +86,7 @@ class ArtifactForecaster implements Forecaster {
     this.horizon = a.timeseries.horizon;
     this.spec = a.spec;
     this.historyRows = a.spec.lookback;
+    this.orderFormat = a.orderFormat;
     this.layout = featureLayout(a.spec);
     this.groupIndex = new Map(a.groups.keys.map((k, i) => [k, i]));
     const m = a.model;

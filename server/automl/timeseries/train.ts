@@ -42,6 +42,7 @@ import {
 import {
   type Candidate,
   type GbmPart,
+  type OriginSource,
   type Origins,
   binRows,
   packOrigins,
@@ -210,6 +211,11 @@ export function trainWith(
   const target = table.columns[findColumn(table.columns, cols.target)];
   const groupBy = cols.groupBy.map((g) => table.columns[findColumn(table.columns, g)]);
   const series = set.series;
+  if (series.length === 0) {
+    throw new AutoMLError(
+      `no training row has both an ORDER BY value ('${orderBy}') and a target value ('${target}')`,
+    );
+  }
   const inferred = series.map((s) => inferFrequency(s.t, set.orderFormat));
   const longest = longestIndex(series);
   const maxN = series.length ? series[longest].t.length : 0;
@@ -240,23 +246,23 @@ export function trainWith(
   progress(onProgress, 2);
   const cal = series.map((s) => calendarRows(s.t, spec));
   const ctx: ExampleContext = { series, spec, layout, cal, codes };
-  const valOrigins = validationOrigins(series, cut, W, settings.seed);
-  const origins = packOrigins(
-    valOrigins.map(([g, t]) => ({
-      y: series[g].y,
-      t: series[g].t,
-      end: t,
-      freq: inferred[g]?.freq ?? freq,
-      codes: codes[g],
-    })),
-    spec,
-    H,
-    layout.groupColumns.length,
-  );
-  const truth = (i: number, k: number): number => {
-    const [g, t] = valOrigins[i];
-    return t + k < series[g].y.length ? series[g].y[t + k] : NaN;
-  };
+  const valOrigins = originsFrom(series, (g) => cut[g] - 1, W, VAL_MAX_ORIGINS, settings.seed);
+  const sourceOf = ([g, t]: [number, number]): OriginSource => ({
+    y: series[g].y,
+    t: series[g].t,
+    end: t,
+    freq: inferred[g]?.freq ?? freq,
+    codes: codes[g],
+  });
+  const truthOf =
+    (list: [number, number][]) =>
+    (i: number, k: number): number => {
+      const [g, t] = list[i];
+      return t + k < series[g].y.length ? series[g].y[t + k] : NaN;
+    };
+  const G = layout.groupColumns.length;
+  const origins = packOrigins(valOrigins.map(sourceOf), spec, H, G);
+  const truth = truthOf(valOrigins);
 
   progress(onProgress, 3);
   const names: CandidateName[] = [
@@ -423,21 +429,25 @@ export function timeSplit(series: Series[], W: number, fraction: number): Int32A
   return cut;
 }
 
-/** Validation origins [series, row]: rows from max(W - 1, cut - 1) to the second last (a sample beyond the cap). */
-function validationOrigins(
+/**
+ * Origins [series, row] from row max(W - 1, from(series)) to the second last (every one with a
+ * full window and a next row), a seeded sample of `cap` beyond that, in order.
+ */
+function originsFrom(
   series: Series[],
-  cut: Int32Array,
+  from: (g: number) => number,
   W: number,
+  cap: number,
   seed: number,
 ): [number, number][] {
   const out: [number, number][] = [];
   series.forEach((s, g) => {
-    for (let t = Math.max(W - 1, cut[g] - 1); t <= s.t.length - 2; t++) out.push([g, t]);
+    for (let t = Math.max(W - 1, from(g)); t <= s.t.length - 2; t++) out.push([g, t]);
   });
-  if (out.length <= VAL_MAX_ORIGINS) return out;
+  if (out.length <= cap) return out;
   const rng = new Rng(seed ^ 0x7a11d);
   const keep = new Uint8Array(out.length);
-  let left = VAL_MAX_ORIGINS;
+  let left = cap;
   // Selection sampling (Knuth's algorithm S): exactly the cap, in order.
   for (let i = 0; i < out.length && left > 0; i++) {
     if (rng.next() * (out.length - i) < left) {

@@ -100,6 +100,8 @@ export interface Forecaster extends Predictor {
   readonly horizon: number;
   /** See TimeSeriesDescription.historyRows: pass at least this many rows per group for full quality. */
   readonly historyRows: number;
+  /** How forecast timestamps are written (the SQL type of the ORDER BY column follows from it). */
+  readonly orderFormat: OrderFormat;
   /**
    * Forecasts `horizon` steps after the last row of each group found in the history columns
    * (keyed by column name, case-insensitive; each an array of `n` cells). Needs the ORDER BY,

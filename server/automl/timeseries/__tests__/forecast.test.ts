@@ -185,6 +185,13 @@ describe('errors', () => {
     ).toMatch(/does not apply to time-series models/);
   });
 
+  it('says so when no row has both an order value and a target', () => {
+    const rows = data.rows.map((r) => [r[0], r[1], null]);
+    expect(errorOf(() => trainForecaster({ columns: data.columns, rows }, opts)).message).toBe(
+      "no training row has both an ORDER BY value ('month') and a target value ('sales')",
+    );
+  });
+
   it('names a missing ORDER BY column in the forecast input', () => {
     const e = errorOf(() => forecaster.forecast({ store: ['a'], sales: [1] }, 1));
     expect(e.message).toBe(
@@ -205,6 +212,8 @@ describe('artifact', () => {
     expect((back as TimeSeriesArtifact).kind).toBe('timeseries');
     const p = loadPredictor(back);
     expect(isForecaster(p)).toBe(true);
+    expect((p as Forecaster).orderFormat).toBe('date');
+    expect((p as Forecaster).historyRows).toBe(13);
     expect(isForecaster(loadPredictor(train(linearish(60), { target: 'y' })))).toBe(false);
     const cols = columnsOf(data);
     expect((p as Forecaster).forecast(cols, data.rows.length)).toEqual(
