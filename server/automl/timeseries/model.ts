@@ -4,6 +4,7 @@
 // Recursive: the one-step GBM applied step by step, each prediction appended to the history the
 // next step's features read.
 
+import { binOf } from '../data/binning';
 import { type CompiledTree, compileTrees, predictRawCompiled } from '../gbm/compile';
 import type { GBMModel } from '../gbm/model';
 import { predictRaw } from '../gbm/predict';
@@ -75,23 +76,7 @@ export function binRows(
       }
       continue;
     }
-    const m = thr.length;
-    for (let i = 0; i < n; i++) {
-      const v = X[i * F + f];
-      let b: number;
-      if (v !== v) b = m + 1;
-      else {
-        let lo = 0;
-        let hi = m;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (v <= thr[mid]) hi = mid;
-          else lo = mid + 1;
-        }
-        b = lo;
-      }
-      out[i * F + f] = b;
-    }
+    for (let i = 0; i < n; i++) out[i * F + f] = binOf(thr, X[i * F + f]);
   }
   return out;
 }

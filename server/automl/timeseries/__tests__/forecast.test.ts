@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import {
-  AutoMLError,
   type CellValue,
   type ColumnarData,
   type Dataset,
@@ -18,17 +17,7 @@ import {
   trainForecaster,
 } from '../../index';
 import { linearish } from '../../__tests__/helpers';
-import { columnsOf, monthStart, monthlySales } from './helpers';
-
-function errorOf(f: () => unknown): AutoMLError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof AutoMLError) return e;
-    throw e;
-  }
-  throw new Error('expected an AutoMLError');
-}
+import { columnsOf, errorOf, monthStart, monthlySales } from './helpers';
 
 const opts = { target: 'sales', orderBy: 'month', groupBy: ['store'], window: 12, horizon: 6 };
 const data = monthlySales(['a', 'b', 'c'], 72, 5);

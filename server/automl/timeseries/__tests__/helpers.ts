@@ -1,6 +1,7 @@
 // Synthetic series for the time-series tests: seeded, with known trend, season and noise.
 import type { CellValue, Dataset } from '../../api';
 import { gauss } from '../../__tests__/helpers';
+import { AutoMLError } from '../../errors';
 import { Rng } from '../../prng';
 
 const pad = (x: number) => String(x).padStart(2, '0');
@@ -36,4 +37,15 @@ export function columnsOf(d: Dataset): Record<string, CellValue[]> {
   const out: Record<string, CellValue[]> = {};
   d.columns.forEach((c, j) => (out[c] = d.rows.map((r) => r[j])));
   return out;
+}
+
+/** The AutoMLError `f` throws (anything else, or nothing, fails the test). */
+export function errorOf(f: () => unknown): AutoMLError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof AutoMLError) return e;
+    throw e;
+  }
+  throw new Error('expected an AutoMLError');
 }

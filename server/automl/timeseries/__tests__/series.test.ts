@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../api';
 import { tableFromDataset } from '../../data/table';
-import { AutoMLError } from '../../errors';
 import { buildSeries } from '../series';
+import { errorOf } from './helpers';
 
 const cols = { target: 'y', orderBy: 't', groupBy: ['g'] };
 const build = (d: Dataset, c = cols) => buildSeries(tableFromDataset(d), c, 'training data');
-
-function errorOf(f: () => unknown): AutoMLError {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof AutoMLError) return e;
-    throw e;
-  }
-  throw new Error('expected an AutoMLError');
-}
 
 describe('rows -> one sorted series per group', () => {
   it('sorts each group by time and keeps groups in first-appearance order', () => {
