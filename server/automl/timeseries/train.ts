@@ -218,7 +218,7 @@ export function trainWith(
   }
   const inferred = series.map((s) => inferFrequency(s.t, set.orderFormat));
   const longest = longestIndex(series);
-  const maxN = series.length ? series[longest].t.length : 0;
+  const maxN = series[longest].t.length;
   if (maxN < W + 2) {
     const who = groupBy.length
       ? `the longest group has ${maxN} rows`
