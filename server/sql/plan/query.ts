@@ -155,6 +155,8 @@ export async function planQuery(
   src: StatementSource,
   ctx: ExecContext,
   db: string = ctx.db,
+  /** The tokens of `q.text`, when the caller has them already. */
+  scanned?: Tokens,
 ): Promise<PlannedQuery> {
   if (ctx.depth > MAX_DEPTH) {
     throw src.error(
@@ -164,7 +166,7 @@ export async function planQuery(
   }
   // Offsets in the query text -> offsets in the statement.
   const toStatement = 'toSource' in q ? q.toSource : (o: number) => q.start + o;
-  const tokens = new Tokens(q.text);
+  const tokens = scanned?.text === q.text ? scanned : new Tokens(q.text);
   const duck = toDuckText(tokens, {
     params: ctx.params,
     isDatabase: (name) => !!env.catalog.databaseInfo(name),
@@ -196,7 +198,7 @@ export async function planQuery(
     ctx,
     src,
     rw,
-    new Tokens(rw.text),
+    rw.text === tokens.text ? tokens : new Tokens(rw.text),
     parsed.offsets,
     indexQuery(parsed.node),
     db,

@@ -14,7 +14,14 @@ import type { SqlService } from '../service';
 
 export async function queryStatement(env: SqlService, x: StatementInput): Promise<StatementOutput> {
   try {
-    const planned = await planQuery(env, { text: x.src.text, start: 0 }, x.src, x.ctx);
+    const planned = await planQuery(
+      env,
+      { text: x.src.text, start: 0 },
+      x.src,
+      x.ctx,
+      x.ctx.db,
+      x.tokens,
+    );
     return { kind: 'query', planned };
   } catch (err) {
     if (!(err instanceof NotAQuery)) throw err;

@@ -46,14 +46,37 @@ export type ParseOutcome =
   | { ok: true; tree: JNode; node: JNode; offsets: (byte: number) => number }
   | { ok: false; kind: 'not-select' | 'parser' | 'other'; message: string; position?: number };
 
-/** Parses one query with DuckDB's parser. */
-export async function parseQuery(session: EngineSession, sql: string): Promise<ParseOutcome> {
+/**
+ * DuckDB's trees of recently parsed texts (parsing is context-free, so a text always gives the
+ * same tree): clients repeat their statements (polling a training's status, dashboards), and the
+ * parse is a round trip to the engine. Kept as JSON text, since planning edits trees.
+ */
+const trees = new Map<string, string>();
+const TREE_CACHE = { entries: 512, maxText: 8192 };
+
+async function serialized(session: EngineSession, sql: string): Promise<string> {
+  const hit = trees.get(sql);
+  if (hit !== undefined) {
+    trees.delete(sql);
+    trees.set(sql, hit);
+    return hit;
+  }
   const r = await session.query('SELECT json_serialize_sql($sql::VARCHAR)', {
     params: { sql },
     internal: true,
     maxRows: 1,
   });
-  const tree = parseJson(String(r.rows[0][0]));
+  const json = String(r.rows[0][0]);
+  if (sql.length <= TREE_CACHE.maxText) {
+    trees.set(sql, json);
+    if (trees.size > TREE_CACHE.entries) trees.delete(trees.keys().next().value!);
+  }
+  return json;
+}
+
+/** Parses one query with DuckDB's parser. */
+export async function parseQuery(session: EngineSession, sql: string): Promise<ParseOutcome> {
+  const tree = parseJson(await serialized(session, sql));
   const offsets = byteOffsets(sql);
   if (tree.error) {
     const type = String(tree.error_type ?? '');
