@@ -10,13 +10,12 @@ import {
   tableColumnsQueryOptions,
   tablesQueryOptions,
 } from '../../api/catalog';
-import { catalogKeys } from '../../api/keys';
-import { modelKeys } from '../../api/models-keys';
-import { activeVersion, isBusyStatus } from '../../api/models-parse';
-import { queryColumnsQueryOptions, rememberModelSource } from '../../api/models-source';
-import { modelStatementMutationOptions } from '../../api/models-statement';
-import { modelVersionsQueryOptions } from '../../api/models-versions';
-import { projectsQueryOptions } from '../../api/projects-list';
+import { changesCatalog, refreshCatalog } from '../../api/catalog-change';
+import { activeVersion, isBusyStatus } from './api/parse';
+import { queryColumnsQueryOptions, rememberModelSource } from './api/source';
+import { modelStatementMutationOptions } from './api/statement';
+import { modelVersionsQueryOptions } from './api/versions';
+import { projectsQueryOptions } from './api/projects';
 import {
   buildCreateModelSql,
   defaultModelName,
@@ -24,7 +23,7 @@ import {
   type CreateModelInput,
   type UsingEntry,
 } from './create-model-sql';
-import { TrainingProgress } from './ModelPage';
+import { TrainingProgress } from './ModelStatus';
 import type { ModelsNav } from './nav';
 import { Card, StatusBadge } from './ui';
 
@@ -117,10 +116,9 @@ export function CreateModel({ initial, nav }: Props) {
     if (Object.keys(errors).length > 0) return;
     const spec = { project: effectiveProject, name: name.trim() };
     create.mutate(sql, {
-      onSuccess: () => {
+      onSuccess: (res) => {
         rememberModelSource(spec.project, spec.name, effectiveDb);
-        void qc.invalidateQueries({ queryKey: catalogKeys.models(spec.project) });
-        void qc.invalidateQueries({ queryKey: modelKeys.detail(spec.project, spec.name) });
+        if (changesCatalog(res)) void refreshCatalog(qc);
         setTraining(spec);
       },
     });

@@ -3,8 +3,8 @@
  * with the JSON body (editable both ways); Send; the result with its interval; copy as curl/fetch.
  */
 import { lazy, Suspense, useMemo, useState, type Dispatch } from 'react';
-import type { InstanceFlavor } from '../../api/models-flavor';
-import type { PredictResult } from '../../api/models-predict';
+import type { InstanceFlavor } from './api/flavor';
+import type { PredictResult } from './api/predict';
 import { parseCsvRows } from './csv-paste';
 import { buildPredictBody, buildPredictRows, rowFromRecord, type BodyMode } from './predict-form';
 import { PredictForm } from './PredictForm';

@@ -17,7 +17,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { predictMutationOptions } from '../../api/models-predict';
+import { predictMutationOptions } from './api/predict';
 import { toPredictionViews } from './explain';
 import { CHART_COLORS } from '../../components/ui/grid-theme';
 import { buildPredictBody, buildPredictRows, parseNumberText, type BodyMode } from './predict-form';
