@@ -11,6 +11,7 @@ import {
   setCompletionSource,
   type CompletionSource,
 } from './monaco-setup';
+import { SQL_NAME_MIME } from '../../lib/drag';
 import { planRun, type RunMode, type RunRequest } from './run-plan';
 import { LANGUAGE_ID } from './sql-language';
 
@@ -88,6 +89,7 @@ export default function SqlEditor(props: SqlEditorProps) {
 
   const onMount: OnMount = (ed, m) => {
     editorRef.current = ed;
+    acceptDroppedNames(ed);
     ed.addAction({
       id: 'smp.run-current',
       label: 'Run selection or statement at cursor',
@@ -162,5 +164,52 @@ export default function SqlEditor(props: SqlEditorProps) {
         stickyScroll: { enabled: false },
       }}
     />
+  );
+}
+
+/**
+ * A name dragged from the explorer lands where it is dropped, as plain text (Monaco's own drop
+ * handling would insert it as a snippet at the old cursor). Other drops keep Monaco's behaviour.
+ */
+function acceptDroppedNames(ed: monaco.editor.IStandaloneCodeEditor) {
+  const node = ed.getContainerDomNode();
+  const positionAt = (e: DragEvent) => {
+    const target = ed.getTargetAtClientPoint(e.clientX, e.clientY);
+    const model = ed.getModel();
+    if (!target?.position || !model) return undefined;
+    // Past the end of a line Monaco reports the empty area: the name goes at that line's end.
+    if (target.type === monaco.editor.MouseTargetType.CONTENT_EMPTY) {
+      const line = target.position.lineNumber;
+      return new monaco.Position(line, model.getLineMaxColumn(line));
+    }
+    return target.position;
+  };
+  const ours = (e: DragEvent) => !!e.dataTransfer?.types.includes(SQL_NAME_MIME);
+  node.addEventListener(
+    'dragover',
+    (e) => {
+      if (!ours(e)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      e.dataTransfer!.dropEffect = 'copy';
+      const at = positionAt(e);
+      if (at) ed.setPosition(at); // the caret shows where the name will go
+    },
+    true,
+  );
+  node.addEventListener(
+    'drop',
+    (e) => {
+      if (!ours(e)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const text = e.dataTransfer!.getData(SQL_NAME_MIME);
+      const at = positionAt(e) ?? ed.getPosition();
+      if (!text || !at) return;
+      const range = new monaco.Range(at.lineNumber, at.column, at.lineNumber, at.column);
+      ed.executeEdits('explorer-drop', [{ range, text, forceMoveMarkers: true }]);
+      ed.focus();
+    },
+    true,
   );
 }
