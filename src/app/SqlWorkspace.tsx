@@ -1,0 +1,174 @@
+/**
+ * The SQL workspace: query tabs, the toolbar (run, database), the Monaco editor, the draggable
+ * split and the results of the active tab.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, type ReactNode, type RefObject } from 'react';
+import { databasesQueryOptions } from '../api/catalog';
+import { ResultsPanel } from '../features/results/ResultsPanel';
+import type { CompletionSource } from '../features/sql-editor/monaco-setup';
+import type { SqlEditorHandle } from '../features/sql-editor/SqlEditor';
+import type { RunMode } from '../features/sql-editor/run-plan';
+import { TabBar } from '../features/tabs/TabBar';
+import {
+  activateTab,
+  activeTab,
+  addTab,
+  closeTab,
+  moveTab,
+  updateTab,
+} from '../features/tabs/tab-store';
+import { useStore } from '../lib/use-store';
+import { EXAMPLES } from './examples';
+import { tabStore } from './stores';
+import type { useSqlRunner } from './use-sql-runner';
+import { useSplit } from './use-split';
+
+const SqlEditor = lazy(() => import('../features/sql-editor/SqlEditor'));
+
+interface Props {
+  theme: 'light' | 'dark';
+  runner: ReturnType<typeof useSqlRunner>;
+  editorRef: RefObject<SqlEditorHandle | null>;
+  completion: CompletionSource;
+  onOpenSql(sql: string, opts?: { title?: string }): void;
+  /** Extra content above the examples in the empty results area. */
+  welcomeExtra?: ReactNode;
+}
+
+export function SqlWorkspace({
+  theme,
+  runner,
+  editorRef,
+  completion,
+  onOpenSql,
+  welcomeExtra,
+}: Props) {
+  const tabsState = useStore(tabStore);
+  const tab = activeTab(tabsState);
+  const dbs = useQuery(databasesQueryOptions());
+  const { fraction, containerRef: splitRef, onPointerDown: onSplitDown } = useSplit();
+  const run = runner.runs[tab.id];
+  const marker = run?.marker && run.script === tab.sql ? run.marker : undefined;
+  const runningIds = new Set(
+    Object.entries(runner.runs)
+      .filter(([, r]) => r.state.kind === 'running')
+      .map(([id]) => id),
+  );
+  const isRunning = run?.state.kind === 'running';
+  const dbOptions = dbs.data?.map((d) => d.name) ?? [];
+  if (!dbOptions.includes(tab.db)) dbOptions.unshift(tab.db);
+  const runActive = (mode: RunMode) => editorRef.current?.run(mode);
+
+  return (
+    <div
+      className="workspace"
+      ref={splitRef}
+      style={{ gridTemplateRows: `auto auto ${fraction}fr 6px ${1 - fraction}fr` }}
+    >
+      <TabBar
+        tabs={tabsState.tabs}
+        activeId={tabsState.activeId}
+        runningIds={runningIds}
+        onActivate={(id) => tabStore.set((s) => activateTab(s, id))}
+        onAdd={() => tabStore.set((s) => addTab(s))}
+        onClose={(id) => {
+          runner.forget(id);
+          tabStore.set((s) => closeTab(s, id));
+        }}
+        onRename={(id, title) => tabStore.set((s) => updateTab(s, id, { title }))}
+        onMove={(from, to) => tabStore.set((s) => moveTab(s, from, to))}
+      />
+      <div className="toolbar">
+        {isRunning ? (
+          <button className="btn danger" onClick={() => runner.cancel(tab.id)}>
+            ■ Cancel
+          </button>
+        ) : (
+          <button
+            className="btn primary"
+            onClick={() => runActive('current')}
+            title="Run selection or statement at cursor (Ctrl+Enter)"
+          >
+            ▶ Run
+          </button>
+        )}
+        <button
+          className="btn"
+          onClick={() => runActive('script')}
+          disabled={isRunning}
+          title="Run the whole script (Ctrl+Shift+Enter)"
+        >
+          Run script
+        </button>
+        <label className="db-picker">
+          <span>Database</span>
+          <select
+            aria-label="Database"
+            value={tab.db}
+            onChange={(e) => tabStore.set((s) => updateTab(s, tab.id, { db: e.target.value }))}
+          >
+            {dbOptions.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="spacer" />
+        <span className="muted small hint">
+          <kbd>Ctrl</kbd>+<kbd>Enter</kbd> run · <kbd>?</kbd> shortcuts
+        </span>
+      </div>
+      <div className="editor-pane">
+        <Suspense fallback={<div className="editor-loading">Loading editor…</div>}>
+          <SqlEditor
+            ref={editorRef}
+            path={`tab-${tab.id}.sql`}
+            value={tab.sql}
+            theme={theme}
+            onChange={(sql) => tabStore.set((s) => updateTab(s, tab.id, { sql }))}
+            onRun={(req) => void runner.run(tab.id, req)}
+            onCancel={() => runner.cancel(tab.id)}
+            marker={marker}
+            completion={completion}
+          />
+        </Suspense>
+      </div>
+      <div
+        className="splitter"
+        role="separator"
+        aria-orientation="horizontal"
+        aria-label="Resize editor and results"
+        onPointerDown={onSplitDown}
+      />
+      <section className="results" aria-label="Results">
+        <ResultsPanel
+          state={run?.state ?? { kind: 'idle' }}
+          theme={theme}
+          onCancel={() => runner.cancel(tab.id)}
+          emptyState={
+            <div className="welcome">
+              {welcomeExtra}
+              <h2>Run a query to see results here</h2>
+              <p className="muted">
+                Write SQL above and press <kbd>Ctrl</kbd>+<kbd>Enter</kbd>, or start from an example
+                on the embedded demo data:
+              </p>
+              <ul className="examples" aria-label="Example queries">
+                {EXAMPLES.map((ex) => (
+                  <li key={ex.title}>
+                    <button onClick={() => onOpenSql(ex.sql, { title: ex.title })}>
+                      <strong>{ex.title}</strong>
+                      <code>{ex.sql.split('\n')[0]}</code>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          }
+        />
+      </section>
+    </div>
+  );
+}
