@@ -4,8 +4,11 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode, type RefObject } from 'react';
+import type { SqlOkResponse, SqlTableResponse } from '../api/contract';
+import { modelUrlParams, type ModelTab } from '../features/models/nav';
 import { databasesQueryOptions } from '../api/catalog';
 import { ResultsPanel } from '../features/results/ResultsPanel';
+import { modelTargetsIn } from '../features/sql-editor/completion';
 import type { CompletionSource } from '../features/sql-editor/monaco-setup';
 import type { SqlEditorHandle } from '../features/sql-editor/SqlEditor';
 import type { RunMode } from '../features/sql-editor/run-plan';
@@ -20,11 +23,30 @@ import {
 } from '../features/tabs/tab-store';
 import { useStore } from '../lib/use-store';
 import { EXAMPLES } from './examples';
+import { trainedModelOf } from './model-answer';
 import { tabStore } from './stores';
 import type { useSqlRunner } from './use-sql-runner';
+import { encodeHash } from './url-state';
 import { useSplit } from './use-split';
 
 const SqlEditor = lazy(() => import('../features/sql-editor/SqlEditor'));
+const TrainingCard = lazy(() => import('../features/models/TrainingCard'));
+
+/** The live status card in place of the models-table row a CREATE MODEL / RETRAIN returns. */
+function renderResult(response: SqlTableResponse | SqlOkResponse, sql: string) {
+  const trained = trainedModelOf(response, sql);
+  if (!trained) return undefined;
+  const hrefFor = (tab?: ModelTab) =>
+    encodeHash({ view: 'model', extra: modelUrlParams(trained.project, trained.model, tab) });
+  return {
+    label: 'Model',
+    node: (
+      <Suspense fallback={<div className="empty-note">Loading…</div>}>
+        <TrainingCard {...trained} hrefFor={hrefFor} />
+      </Suspense>
+    ),
+  };
+}
 
 interface Props {
   theme: 'light' | 'dark';
@@ -59,6 +81,7 @@ export function SqlWorkspace({
   const dbOptions = dbs.data?.map((d) => d.name) ?? [];
   if (!dbOptions.includes(tab.db)) dbOptions.unshift(tab.db);
   const runActive = (mode: RunMode) => editorRef.current?.run(mode);
+  const targetsFor = (sql: string) => modelTargetsIn(sql, completion.catalog(), tab.db);
 
   return (
     <div
@@ -147,6 +170,8 @@ export function SqlWorkspace({
           state={run?.state ?? { kind: 'idle' }}
           theme={theme}
           onCancel={() => runner.cancel(tab.id)}
+          targetsFor={targetsFor}
+          renderResult={renderResult}
           emptyState={
             <div className="welcome">
               {welcomeExtra}
