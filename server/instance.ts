@@ -5,9 +5,9 @@
  */
 import { Catalog } from './catalog/catalog';
 import { loadDemoData } from './catalog/demo-data';
-import { ModelRegistry } from './catalog/models';
+import { ModelRegistry } from './models/registry';
 import { sandboxSql, type Config } from './config';
-import { attachIntegrations, type IntegrationRegistry } from './integrations';
+import { IntegrationRegistry } from './integrations';
 import { sweepUploads } from './integrations/files';
 import { builtinHandlers, type TableLister } from './sql/builtins';
 import { integrationHandlers, integrationRouter } from './sql/integrations';
@@ -43,18 +43,19 @@ export async function createInstance(config: Config): Promise<Instance> {
   const sql = new SqlService(catalog);
   const tableListers: TableLister[] = [];
   sql.use(...builtinHandlers(sql, tableListers));
+  const integrations = new IntegrationRegistry(catalog, {
+    timeoutMs: config.STATEMENT_TIMEOUT_MS,
+    maxRows: config.MAX_RESULT_ROWS,
+  });
   const models = new ModelRegistry({
     catalog,
+    remote: integrations,
     maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS,
     version: VERSION,
   });
   // Registered after the builtins so they are tried first (use() prepends).
   sql.use(...modelHandlers(sql, models));
   catalog.dropProjectHooks.push((project) => models.dropProject(project));
-  const integrations = attachIntegrations(catalog, {
-    timeoutMs: config.STATEMENT_TIMEOUT_MS,
-    maxRows: config.MAX_RESULT_ROWS,
-  });
   await integrations.restore((name, err) =>
     process.stderr.write(`Integration '${name}' not attached: ${err.message}\n`),
   );

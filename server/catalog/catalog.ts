@@ -12,8 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Engine, type EngineOptions } from '../engine/duckdb';
 import { ERROR_CODES, ServiceError, notFound } from '../errors';
-import { quoteIdent, quoteString } from '../sql/lexer';
-import { readJsonFile, sweepTempFiles, writeFileAtomic } from './atomic';
+import { assertValidName } from '../engine/names';
+import { quoteIdent, quoteString } from '../engine/quote';
+import { readJsonFile, sweepTempFiles, writeFileAtomic } from '../engine/atomic';
 
 export const DEFAULT_PROJECT = 'mindsdb';
 const SYSTEM_DATABASES = ['information_schema'] as const;
@@ -38,17 +39,6 @@ interface CatalogFile {
   version: 1;
   projects: { name: string; created_at: string }[];
   integrations: IntegrationRecord[];
-}
-
-const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
-export function assertValidName(kind: string, name: string): void {
-  if (!NAME_RE.test(name)) {
-    throw new ServiceError(
-      ERROR_CODES.BAD_INPUT,
-      `Invalid ${kind} name '${name}': use letters, digits and underscores, starting with a letter or underscore (at most 63 characters)`,
-    );
-  }
 }
 
 export class Catalog {
@@ -137,7 +127,6 @@ export class Catalog {
       );
     }
     for (const hook of this.dropProjectHooks) await hook(p.name);
-    await this.engine.leaveDatabase(p.name, DEFAULT_PROJECT);
     await this.engine.exec(`DETACH ${quoteIdent(p.name)}`);
     this.state.projects = this.state.projects.filter((x) => x !== p);
     this.save();

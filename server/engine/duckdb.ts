@@ -1,12 +1,20 @@
 /**
- * The one module that owns DuckDB: the instance, a small pool of connections, the statement
- * timeout (a timer that interrupts the engine, not just the response), the row cap, and the
+ * The one module that owns DuckDB: the instance, request sessions, the statement timeout (a timer
+ * that interrupts the engine, not just the response), the row cap, the statement guard, and the
  * conversion of results to JSON-safe values. Nothing else in the server touches DuckDB objects.
+ *
+ * Isolation: every session (one HTTP request's statements, or one internal call) runs on a FRESH
+ * DuckDB connection that is closed when it ends. Closing rolls back a transaction left open and
+ * drops the connection's temporary objects, settings and current database, so no client's state
+ * can reach another (a shared pool let one client's stray BEGIN swallow other clients' writes).
+ * A connection costs ~0.25 ms to open, use and close. Statements with instance-wide effects
+ * (ATTACH, DETACH, SET, INSTALL/LOAD, ...) are refused on user SQL (`guardStatement`).
  */
 import {
   DuckDBInstance,
   DuckDBConnection,
   ResultReturnType,
+  StatementType,
   BIGINT,
   DOUBLE,
   VARCHAR,
@@ -31,6 +39,11 @@ export interface QueryOptions {
   /** Where this statement starts in the user's script (for error positions). */
   offsetInScript?: number;
   script?: string;
+  /**
+   * Internal statements of the instance itself (catalog ATTACH, loaders): skip the user-statement
+   * guard. Never set for SQL that came from a client.
+   */
+  internal?: boolean;
 }
 
 export interface EngineResult {
@@ -55,11 +68,6 @@ export interface EngineOptions {
   maxRows: number;
 }
 
-interface PooledConnection {
-  conn: DuckDBConnection;
-  db: string | null;
-}
-
 /** Values for `$name` parameters: integers as BIGINT so `:n + 1` stays an integer. */
 function paramValue(name: string, v: unknown): { value: DuckDBValue; type: DuckDBType } {
   if (v === null || v === undefined) return { value: null, type: SQLNULL };
@@ -75,78 +83,73 @@ function paramValue(name: string, v: unknown): { value: DuckDBValue; type: DuckD
   return { value: JSON.stringify(v), type: VARCHAR };
 }
 
-export class Engine {
-  private readonly idle: PooledConnection[] = [];
-  private readonly waiters: ((c: PooledConnection) => void)[] = [];
+/**
+ * Statement kinds a client may not run: they change state shared by every connection (ATTACH,
+ * DETACH, SET/RESET and their scopes, INSTALL/LOAD, PRAGMA settings, EXPORT/IMPORT, COPY FROM
+ * DATABASE), or they would hold a transaction that outlives the statement's acknowledgement.
+ * USE, CREATE DATABASE and DROP DATABASE are answered by the SQL layer, not by DuckDB.
+ */
+const REFUSED: Partial<Record<StatementType, string>> = {
+  [StatementType.TRANSACTION]:
+    'Transaction control (BEGIN, COMMIT, ROLLBACK) is not supported: every statement commits on its own when it succeeds',
+  [StatementType.ATTACH]:
+    "ATTACH is not allowed: use CREATE DATABASE ... WITH ENGINE = 'duckdb' (or another engine) to connect data",
+  [StatementType.DETACH]: 'DETACH is not allowed: use DROP DATABASE to remove an integration',
+  [StatementType.SET]:
+    'SET/RESET would change engine settings for every client and is not allowed (USE <database> is supported)',
+  [StatementType.VARIABLE_SET]: 'SET VARIABLE is not allowed',
+  [StatementType.LOAD]: 'INSTALL and LOAD of engine extensions are not allowed',
+  [StatementType.EXTENSION]: 'Extension statements are not allowed',
+  [StatementType.UPDATE_EXTENSIONS]: 'UPDATE EXTENSIONS is not allowed',
+  [StatementType.PRAGMA]: 'PRAGMA statements change engine settings and are not allowed',
+  [StatementType.EXPORT]: 'EXPORT DATABASE / IMPORT DATABASE are not allowed',
+  [StatementType.COPY_DATABASE]: 'COPY FROM DATABASE is not allowed',
+  [StatementType.PREPARE]: 'PREPARE/EXECUTE are not supported: use :name parameters',
+  [StatementType.EXECUTE]: 'PREPARE/EXECUTE are not supported: use :name parameters',
+};
+
+/** Throws FORBIDDEN when a client statement of this kind may not run (see REFUSED). */
+export function guardStatement(type: StatementType): void {
+  const why = REFUSED[type];
+  if (why) throw new ServiceError(ERROR_CODES.FORBIDDEN, why);
+}
+
+/**
+ * One connection for one request (or one internal call): every statement of the request runs on
+ * it, so a request's own temporary tables and `USE` carry from statement to statement, and nothing
+ * of it survives the request. Created only by `Engine.session`.
+ */
+export class EngineSession {
+  /** Catalog the connection currently uses (null: DuckDB's default). */
+  private db: string | null = null;
   private closed = false;
 
-  private constructor(
-    readonly instance: DuckDBInstance,
+  constructor(
+    readonly conn: DuckDBConnection,
     private readonly opts: EngineOptions,
   ) {}
 
-  /** Opens (or creates) the database file; its catalog name is the file's stem. */
-  static async open(path: string, opts: EngineOptions): Promise<Engine> {
-    const instance = await DuckDBInstance.create(path);
-    const engine = new Engine(instance, opts);
-    for (let i = 0; i < opts.connections; i++) {
-      engine.idle.push({ conn: await instance.connect(), db: null });
-    }
-    return engine;
-  }
-
-  get defaults() {
-    return { timeoutMs: this.opts.timeoutMs, maxRows: this.opts.maxRows };
-  }
-
-  private acquire(): Promise<PooledConnection> {
-    if (this.closed)
-      return Promise.reject(new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down'));
-    const c = this.idle.pop();
-    if (c) return Promise.resolve(c);
-    if (this.waiters.length >= this.opts.queueLimit) {
-      return Promise.reject(
-        new ServiceError(
-          ERROR_CODES.BUSY,
-          `Too many queries waiting (${this.opts.queueLimit}); try again shortly`,
-        ),
-      );
-    }
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-
-  private release(c: PooledConnection) {
-    const next = this.waiters.shift();
-    if (next) next(c);
-    else this.idle.push(c);
-  }
-
-  /** Runs `fn` with a dedicated connection (for multi-statement work such as transactions). */
-  async withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const c = await this.acquire();
-    try {
-      return await fn(c.conn);
-    } finally {
-      // The callback may have changed the current catalog; forget what we knew.
-      c.db = null;
-      this.release(c);
-    }
+  private async useDb(db: string | undefined): Promise<void> {
+    if (!db || this.db === db) return;
+    this.db = null;
+    await this.conn.run(`USE ${quoteIdent(db)}`);
+    this.db = db;
   }
 
   /**
-   * Runs `sql` on a pooled connection with the statement timeout and cancellation armed, and
-   * hands the streaming result to `consume`. Errors become ServiceErrors with positions.
+   * Runs one statement with the statement timeout and cancellation armed, and hands the
+   * streaming result to `consume`. Errors become ServiceErrors with positions.
    */
   private async run<T>(
     sql: string,
     o: QueryOptions,
     consume: (result: DuckDBResult) => Promise<T>,
   ): Promise<T> {
+    if (this.closed) throw new Error('engine session used after it ended');
     const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
     if (o.signal?.aborted)
       throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
-    const pooled = await this.acquire();
-    const { conn } = pooled;
+    const { conn } = this;
     let timedOut = false;
     let cancelled = false;
     const timer = setTimeout(() => {
@@ -159,11 +162,7 @@ export class Engine {
     };
     o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      if (o.db && pooled.db !== o.db) {
-        pooled.db = null;
-        await conn.run(`USE ${quoteIdent(o.db)}`);
-        pooled.db = o.db;
-      }
+      await this.useDb(o.db);
       let values: Record<string, DuckDBValue> | undefined;
       let types: Record<string, DuckDBType> | undefined;
       if (o.params && Object.keys(o.params).length > 0) {
@@ -175,8 +174,24 @@ export class Engine {
           types[k] = p.type;
         }
       }
-      const result = await conn.stream(sql, values, types);
-      return await consume(result);
+      // Exactly one statement: DuckDB would otherwise run all but the last one unseen (and
+      // unguarded). The SQL layer splits scripts before they get here.
+      const extracted = await conn.extractStatements(sql);
+      if (extracted.count !== 1) {
+        throw new ServiceError(
+          ERROR_CODES.BAD_INPUT,
+          `Expected one SQL statement, found ${extracted.count}`,
+        );
+      }
+      const prepared = await extracted.prepare(0);
+      try {
+        if (!o.internal) guardStatement(prepared.statementType);
+        if (values) prepared.bind(values, types);
+        const result = await prepared.stream();
+        return await consume(result);
+      } finally {
+        prepared.destroySync();
+      }
     } catch (err) {
       if (timedOut) {
         throw new ServiceError(
@@ -190,7 +205,6 @@ export class Engine {
     } finally {
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
-      this.release(pooled);
     }
   }
 
@@ -309,17 +323,106 @@ export class Engine {
     });
   }
 
+  /** Ends the session: DuckDB rolls back an open transaction and drops temporary objects. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.conn.closeSync();
+  }
+}
+
+export interface SessionOptions {
   /**
-   * Moves idle connections whose current catalog is `name` back to `fallback`, so the catalog can
-   * be detached (DuckDB refuses to detach a connection's default database).
+   * Counts against ENGINE_CONNECTIONS and waits in the bounded queue (BUSY beyond it). Client
+   * requests are limited; internal calls are not, so work done on behalf of a request that
+   * already holds a slot can never wait for a slot itself (which could deadlock a full pool).
    */
-  async leaveDatabase(name: string, fallback: string): Promise<void> {
-    for (const c of this.idle) {
-      if (c.db?.toLowerCase() === name.toLowerCase()) {
-        await c.conn.run(`USE ${quoteIdent(fallback)}`);
-        c.db = fallback;
-      }
+  limited?: boolean;
+}
+
+export class Engine {
+  private active = 0;
+  private readonly waiters: (() => void)[] = [];
+  private closed = false;
+
+  private constructor(
+    readonly instance: DuckDBInstance,
+    private readonly opts: EngineOptions,
+  ) {}
+
+  /** Opens (or creates) the database file; its catalog name is the file's stem. */
+  static async open(path: string, opts: EngineOptions): Promise<Engine> {
+    const instance = await DuckDBInstance.create(path);
+    return new Engine(instance, opts);
+  }
+
+  get defaults() {
+    return { timeoutMs: this.opts.timeoutMs, maxRows: this.opts.maxRows };
+  }
+
+  /** Sessions running and waiting (for the status endpoint and tests). */
+  get load() {
+    return { active: this.active, waiting: this.waiters.length, limit: this.opts.connections };
+  }
+
+  private acquireSlot(): Promise<void> {
+    if (this.active < this.opts.connections && this.waiters.length === 0) {
+      this.active++;
+      return Promise.resolve();
     }
+    if (this.waiters.length >= this.opts.queueLimit) {
+      return Promise.reject(
+        new ServiceError(
+          ERROR_CODES.BUSY,
+          `Too many queries waiting (${this.opts.queueLimit}); try again shortly`,
+        ),
+      );
+    }
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private releaseSlot() {
+    const next = this.waiters.shift();
+    // The slot passes straight to the next waiter: `active` stays the same.
+    if (next) next();
+    else this.active--;
+  }
+
+  /**
+   * Runs `fn` with a fresh connection that is closed when `fn` settles (see the module comment).
+   */
+  async session<T>(fn: (s: EngineSession) => Promise<T>, so: SessionOptions = {}): Promise<T> {
+    if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
+    if (so.limited) await this.acquireSlot();
+    try {
+      const s = new EngineSession(await this.instance.connect(), this.opts);
+      try {
+        return await fn(s);
+      } finally {
+        s.close();
+      }
+    } finally {
+      if (so.limited) this.releaseSlot();
+    }
+  }
+
+  /** Runs `fn` with a dedicated connection (appenders, multi-statement internal work). */
+  withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.session((s) => fn(s.conn));
+  }
+
+  /** One statement in a session of its own. */
+  query(sql: string, o: QueryOptions = {}): Promise<EngineResult> {
+    return this.session((s) => s.query(sql, o));
+  }
+
+  /** One streamed statement in a session of its own. */
+  stream(
+    sql: string,
+    o: QueryOptions,
+    sink: StreamSink,
+  ): Promise<{ rowCount: number; truncated: boolean }> {
+    return this.session((s) => s.stream(sql, o, sink));
   }
 
   /**
@@ -337,7 +440,11 @@ export class Engine {
 
   /** Internal statements (catalog, loaders) with a generous timeout of their own. */
   async exec(sql: string): Promise<EngineResult> {
-    return this.query(sql, { maxRows: Number.MAX_SAFE_INTEGER, timeoutMs: 10 * 60_000 });
+    return this.query(sql, {
+      maxRows: Number.MAX_SAFE_INTEGER,
+      timeoutMs: 10 * 60_000,
+      internal: true,
+    });
   }
 
   /** Convenience for internal statements (catalog, loaders): rows as arrays, no cap. */
@@ -347,13 +454,13 @@ export class Engine {
       db,
       maxRows: Number.MAX_SAFE_INTEGER,
       timeoutMs: 10 * 60_000,
+      internal: true,
     });
     return r.rows;
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const c of this.idle.splice(0)) c.conn.closeSync();
     this.instance.closeSync();
   }
 }

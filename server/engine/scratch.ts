@@ -30,7 +30,7 @@ const CHUNK = 2048;
 export function ensureScratch(engine: Engine): Promise<unknown> {
   let p = ready.get(engine);
   if (!p) {
-    p = engine.query(`ATTACH IF NOT EXISTS ':memory:' AS ${SCRATCH}`);
+    p = engine.exec(`ATTACH IF NOT EXISTS ':memory:' AS ${SCRATCH}`);
     ready.set(engine, p);
     p.catch(() => ready.delete(engine));
   }

@@ -16,7 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import type { Catalog } from '../catalog/catalog';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
-import { quoteIdent, quoteString } from '../sql/lexer';
+import { quoteIdent, quoteString } from '../engine/quote';
 
 export const FILES_DB = 'files';
 const TEMP_PREFIX = '__upload_';

@@ -5,7 +5,7 @@
  * about HTTP.
  */
 import type { Catalog } from '../catalog/catalog';
-import type { EngineResult } from '../engine/duckdb';
+import type { EngineResult, EngineSession } from '../engine/duckdb';
 import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { lineColumn, splitStatements, significant, tokenize, type Token } from './lexer';
@@ -112,7 +112,7 @@ export class SqlService {
     }
     const sql = rewritten ?? toDuckDBSql(st.all, st.text, ctx.params);
     const usesParams = st.all.some((t) => t.kind === 'param');
-    const r = await this.catalog.engine.query(sql, {
+    const r = await ctx.session.query(sql, {
       db: this.engineDb(ctx.db),
       params: usesParams ? ctx.params : undefined,
       signal: ctx.signal,
@@ -122,7 +122,14 @@ export class SqlService {
     return { result: toSqlResult(r) };
   }
 
-  async execute(req: ExecuteRequest): Promise<ExecuteResponse> {
+  /** Runs a request's statements in one engine session (a fresh connection, closed after). */
+  execute(req: ExecuteRequest): Promise<ExecuteResponse> {
+    return this.catalog.engine.session((session) => this.executeIn(session, req), {
+      limited: true,
+    });
+  }
+
+  private async executeIn(session: EngineSession, req: ExecuteRequest): Promise<ExecuteResponse> {
     let db = this.catalog.databaseInfo(req.db ?? 'mindsdb')?.name ?? req.db ?? 'mindsdb';
     try {
       if (req.db !== undefined) this.catalog.requireDatabase(req.db);
@@ -157,7 +164,7 @@ export class SqlService {
           offset: span.start,
           script: req.query,
         };
-        const ctx: ExecContext = { db, params: req.params, signal: req.signal };
+        const ctx: ExecContext = { db, params: req.params, signal: req.signal, session };
         const handler = this.handlers.find((h) => h.match(st));
         const outcome = handler ? await handler.run(st, ctx) : await this.runOnEngine(st, ctx);
         last = outcome.result;
@@ -177,7 +184,18 @@ export class SqlService {
    * (the memory-safe path behind `response_format: "jsonlines"`). Statements the instance answers
    * itself are small and are emitted as one chunk.
    */
-  async executeStream(req: ExecuteRequest, sink: ResultSink, maxRows: number): Promise<void> {
+  executeStream(req: ExecuteRequest, sink: ResultSink, maxRows: number): Promise<void> {
+    return this.catalog.engine.session((session) => this.streamIn(session, req, sink, maxRows), {
+      limited: true,
+    });
+  }
+
+  private async streamIn(
+    session: EngineSession,
+    req: ExecuteRequest,
+    sink: ResultSink,
+    maxRows: number,
+  ): Promise<void> {
     let db = this.catalog.databaseInfo(req.db ?? 'mindsdb')?.name ?? req.db ?? 'mindsdb';
     const spans = splitStatements(req.query);
     const head = spans.slice(0, -1);
@@ -191,7 +209,10 @@ export class SqlService {
       return;
     }
     if (head.length > 0) {
-      const before = await this.execute({ ...req, query: req.query.slice(0, last.start) });
+      const before = await this.executeIn(session, {
+        ...req,
+        query: req.query.slice(0, last.start),
+      });
       if (before.type === 'error') {
         await sink.error(before.error_code, before.error_message, before.db);
         return;
@@ -213,7 +234,7 @@ export class SqlService {
         all.find((t) => t.unterminated) ??
         this.engineRouters.find((r) => r.claims(st, db));
       if (handler) {
-        const r = await this.execute({ ...req, query: last.text, db });
+        const r = await this.executeIn(session, { ...req, query: last.text, db });
         if (r.type === 'error') return void (await sink.error(r.error_code, r.error_message, r.db));
         if (r.type === 'ok') return void (await sink.ok(r.affected_rows ?? null, r.db));
         await sink.header(r.column_names, r.column_types ?? [], r.db);
@@ -222,7 +243,7 @@ export class SqlService {
         return;
       }
       let headerSent = false;
-      const { rowCount, truncated } = await this.catalog.engine.stream(
+      const { rowCount, truncated } = await session.stream(
         toDuckDBSql(st.all, st.text, req.params),
         {
           db: this.engineDb(db),

@@ -1,4 +1,5 @@
 /** Types shared by the statement handlers of the SQL layer. */
+import type { EngineSession } from '../engine/duckdb';
 import type { JsonValue } from '../engine/values';
 import type { Token } from './lexer';
 
@@ -19,6 +20,11 @@ export interface ExecContext {
   db: string;
   params?: Record<string, unknown>;
   signal?: AbortSignal;
+  /**
+   * The request's own engine connection: user SQL runs here, so one request's statements share
+   * temporary objects and nothing of them reaches another request (see engine/duckdb.ts).
+   */
+  session: EngineSession;
 }
 
 export type SqlResult =

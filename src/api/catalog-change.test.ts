@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changesCatalog, isModelsTableAnswer } from './catalog-change';
-import type { SqlQueryResponse } from './contract';
+import type { SqlQueryResponse } from '../../contract';
 
 const ctx = { db: 'mindsdb' };
 const MODELS_ROW_COLUMNS = [

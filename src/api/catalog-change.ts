@@ -6,7 +6,7 @@
  * answer that is a row of the models table (what CREATE MODEL and RETRAIN return).
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { SqlQueryResponse } from './contract';
+import type { SqlQueryResponse } from '../../contract';
 import { catalogKeys } from './keys';
 
 /** Columns every models-table answer has (MindsDB's `<project>.models`), in any letter case. */

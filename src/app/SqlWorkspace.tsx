@@ -4,7 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode, type RefObject } from 'react';
-import type { SqlOkResponse, SqlTableResponse } from '../api/contract';
+import type { SqlOkResponse, SqlTableResponse } from '../../contract';
 import { modelUrlParams, type ModelTab } from '../features/models/nav';
 import { databasesQueryOptions } from '../api/catalog';
 import { ResultsPanel } from '../features/results/ResultsPanel';

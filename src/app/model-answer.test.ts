@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SqlTableResponse } from '../api/contract';
+import type { SqlTableResponse } from '../../contract';
 import { trainedModelOf } from './model-answer';
 
 const COLUMNS = ['NAME', 'ENGINE', 'PROJECT', 'ACTIVE', 'VERSION', 'STATUS', 'PREDICT'];

@@ -4,7 +4,7 @@
  * instead of the raw 19-column row). A SELECT of the models table is not such an answer.
  */
 import { isModelsTableAnswer } from '../api/catalog-change';
-import type { SqlOkResponse, SqlTableResponse } from '../api/contract';
+import type { SqlOkResponse, SqlTableResponse } from '../../contract';
 
 export interface TrainedModel {
   project: string;

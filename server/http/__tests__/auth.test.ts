@@ -129,17 +129,16 @@ describe('sandbox when auth is on', () => {
   const cases = [
     ["SELECT * FROM read_csv('/etc/passwd')", /Permission Error/],
     ["COPY (SELECT 1) TO '/tmp/escape.csv'", /Permission Error/],
-    ["ATTACH '/tmp/other.duckdb' AS other", /Permission Error/],
-    ['INSTALL httpfs', /Permission Error/],
-    [
-      'SET enable_external_access = true',
-      /configuration has been locked|Cannot enable external access/,
-    ],
+    // Refused before DuckDB sees them (statements with instance-wide effects), same code 10.
+    ["ATTACH '/tmp/other.duckdb' AS other", /ATTACH is not allowed/],
+    ['INSTALL httpfs', /INSTALL and LOAD/],
+    ['SET enable_external_access = true', /SET\/RESET would change engine settings/],
   ] as const;
   for (const [sql, re] of cases) {
     it(`refuses ${sql.split(' ').slice(0, 3).join(' ')}`, async () => {
       const r = await s.post('/api/sql/query', { query: sql }, { cookie });
       expect(r.body.type).toBe('error');
+      expect(r.body.error_code).toBe(10);
       expect(r.body.error_message).toMatch(re);
     });
   }

@@ -1,11 +1,11 @@
 /** POST /api/sql/query: the spec's operation 1. Thin: validate, hand to the SQL layer, shape. */
 import { once } from 'node:events';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { SqlQueryRequest } from '../../../src/api/contract';
+import { SqlQueryRequest } from '../../../contract';
 import { ERROR_CODES, ServiceError } from '../../errors';
 import type { Instance } from '../../instance';
 import { parseBody } from '../validate';
-import type { SqlQueryRequest as SqlQueryRequestT } from '../../../src/api/contract';
+import type { SqlQueryRequest as SqlQueryRequestT } from '../../../contract';
 
 export function sqlRoutes(app: FastifyInstance, instance: Instance) {
   app.post('/api/sql/query', async (req, reply) => {

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, tempDataDir, type Harness } from '../../test/harness';
 
@@ -20,13 +21,13 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function put(name: string, body: BodyInit, contentType?: string) {
+async function put(name: string, body: RequestInit['body'], contentType?: string) {
   const res = await fetch(`${h.url}/api/files/${name}`, {
     method: 'PUT',
     body,
     headers: contentType ? { 'content-type': contentType } : undefined,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 /** A raw request with the path exactly as given (fetch would normalise `..`). */
@@ -201,16 +202,21 @@ describe('GET and DELETE /api/files', () => {
     );
     const again = await fetch(`${h.url}/api/files/weather`, { method: 'DELETE' });
     expect(again.status).toBe(404);
-    expect((await again.json()).error_message).toBe(`File 'weather' does not exist`);
+    expect(((await again.json()) as { error_message: string }).error_message).toBe(
+      `File 'weather' does not exist`,
+    );
   });
 });
 
 describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
   it('attaches a DuckDB file from the data directory under the name', async () => {
     const file = path.join(dataDir, 'shop.duckdb');
-    await h.sql(
-      `ATTACH '${file}' AS shop_src; CREATE TABLE shop_src.orders AS SELECT range AS id, range * 10 AS total FROM range(4); DETACH shop_src`,
-    );
+    // A DuckDB file made by another program (client SQL may not ATTACH files itself).
+    const other = await DuckDBInstance.create(file);
+    const conn = await other.connect();
+    await conn.run('CREATE TABLE orders AS SELECT range AS id, range * 10 AS total FROM range(4)');
+    conn.closeSync();
+    other.closeSync();
     const r = await h.sql(
       `CREATE DATABASE shop WITH ENGINE = 'duckdb', PARAMETERS = {"database": "shop.duckdb"}`,
     );

@@ -3,7 +3,7 @@
  * other request saw (the latest of them failing to reach the instance wins at once).
  */
 import type { ConnectionHealth } from '../../api/connection-health';
-import type { StatusResponse } from '../../api/contract';
+import type { StatusResponse } from '../../../contract';
 
 export type ConnectionState =
   | { kind: 'checking' }

@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { changesCatalog, refreshCatalog } from '../../api/catalog-change';
-import type { SqlQueryResponse } from '../../api/contract';
+import type { SqlQueryResponse } from '../../../contract';
 import { isBusyStatus, pendingVersion, type ModelVersion } from './api/parse';
 import { modelStatementMutationOptions } from './api/statement';
 import { dropModelSql, quoteIdent, retrainSql } from './create-model-sql';

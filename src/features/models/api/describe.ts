@@ -10,7 +10,7 @@ import {
   DescribeFeatureRow,
   DescribeProgressRow,
   DescribeSummaryRow,
-} from '../../../api/contract';
+} from '../../../../contract';
 import { ApiError, requestJson } from '../../../api/http';
 import { modelKeys } from '../../../api/keys';
 import { describeTableToObjects } from './parse';

@@ -4,7 +4,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { parseDatabases } from '../../../api/catalog-parse';
-import { ProjectList } from '../../../api/contract';
+import { ProjectList } from '../../../../contract';
 import { ApiError, requestJson } from '../../../api/http';
 import { catalogKeys } from '../../../api/keys';
 import { runSql } from '../../../api/sql-query';

@@ -7,7 +7,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { parseColumns, qualifiedName, quoteIdent, quoteString } from '../../../api/catalog-parse';
-import type { SqlContext } from '../../../api/contract';
+import type { SqlContext } from '../../../../contract';
 import { catalogKeys, modelKeys } from '../../../api/keys';
 import { runSql } from '../../../api/sql-query';
 import { defaultStore, readJson, writeJson } from '../../../lib/storage';
