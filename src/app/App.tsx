@@ -7,7 +7,6 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { statusQueryOptions } from '../api/status';
 import { needsLogin } from '../features/connection/connection-state';
 import { LoginForm } from '../features/connection/LoginForm';
-import { preloadResultGrid } from '../features/results/ResultsPanel';
 import type { SqlEditorHandle } from '../features/sql-editor/SqlEditor';
 import { planRun } from '../features/sql-editor/run-plan';
 import { activateTab, activeTab, addTab, closeTab, updateTab } from '../features/tabs/tab-store';
@@ -47,11 +46,6 @@ export function App() {
   const sidebar = useSidebar();
   const [help, setHelp] = useState(false);
   useSqlInUrl(tab.sql, url.view);
-
-  useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 300));
-    idle(() => preloadResultGrid());
-  }, []);
 
   /** Puts SQL in the editor (the active tab when empty, else a new tab), optionally running it. */
   const openSql = useCallback(

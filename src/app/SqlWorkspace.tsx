@@ -7,7 +7,7 @@ import { lazy, Suspense, type ReactNode, type RefObject } from 'react';
 import type { SqlOkResponse, SqlTableResponse } from '../../contract';
 import { modelUrlParams, type ModelTab } from '../features/models/nav';
 import { databasesQueryOptions } from '../api/catalog';
-import { ResultsPanel } from '../features/results/ResultsPanel';
+import { preloadResultGrid, ResultsPanel } from '../features/results/ResultsPanel';
 import { modelTargetsIn } from '../features/sql-editor/completion';
 import type { CompletionSource } from '../features/sql-editor/monaco-setup';
 import type { SqlEditorHandle } from '../features/sql-editor/SqlEditor';
@@ -31,6 +31,12 @@ import { useSplit } from './use-split';
 
 const SqlEditor = lazy(() => import('../features/sql-editor/SqlEditor'));
 const TrainingCard = lazy(() => import('../features/models/TrainingCard'));
+
+/** The grid's code loads once the editor is up (not competing with it on the first visit). */
+function preloadAfterEditor() {
+  const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 300));
+  idle(() => preloadResultGrid());
+}
 
 /** The live status card in place of the models-table row a CREATE MODEL / RETRAIN returns. */
 function renderResult(response: SqlTableResponse | SqlOkResponse, sql: string) {
@@ -155,6 +161,7 @@ export function SqlWorkspace({
             onCancel={() => runner.cancel(tab.id)}
             marker={marker}
             completion={completion}
+            onReady={preloadAfterEditor}
           />
         </Suspense>
       </div>

@@ -40,6 +40,8 @@ export interface SqlEditorProps {
   onCancel(): void;
   marker?: EditorMarker;
   completion: CompletionSource;
+  /** Called once the editor is mounted (the shell then loads what the first screen can wait for). */
+  onReady?(): void;
   ref?: Ref<SqlEditorHandle>;
 }
 
@@ -111,6 +113,7 @@ export default function SqlEditor(props: SqlEditorProps) {
       run: () => latest.current.onCancel(),
     });
     ed.focus();
+    latest.current.onReady?.();
   };
 
   useEffect(() => {
