@@ -10,14 +10,25 @@ import { LoginForm } from '../features/connection/LoginForm';
 import type { SqlEditorHandle } from '../features/sql-editor/SqlEditor';
 import { planRun } from '../features/sql-editor/run-plan';
 import { activateTab, activeTab, addTab, closeTab, updateTab } from '../features/tabs/tab-store';
+import { isReadOnlyScript } from '../lib/sql/read-only';
 import { useStore } from '../lib/use-store';
 import { createCompletionSource } from './completion-source';
+import { ConfirmRunDialog } from './ConfirmRunDialog';
+import { ShareDialog } from './ShareDialog';
 import { ShortcutSheet } from './ShortcutSheet';
 import { Sidebar } from './Sidebar';
 import { SqlWorkspace } from './SqlWorkspace';
 import { historyStore, tabStore, themeStore } from './stores';
 import { TopBar } from './TopBar';
-import { setView, useSqlInUrl, useUrlState } from './url-sync';
+import { decodeHash, encodeHash } from './url-state';
+import {
+  openSqlFromHash,
+  setView,
+  takeRunRequest,
+  useSqlInUrl,
+  useUrlState,
+  writeSqlToUrl,
+} from './url-sync';
 import { isModelsView, ModelsView } from './views';
 import { useSidebar } from './use-sidebar';
 import { useSqlRunner } from './use-sql-runner';
@@ -45,7 +56,51 @@ export function App() {
   const completion = useMemo(() => createCompletionSource(qc), [qc]);
   const sidebar = useSidebar();
   const [help, setHelp] = useState(false);
-  useSqlInUrl(tab.sql, url.view);
+  useSqlInUrl(tab.sql, tab.db, url.view);
+  const [share, setShare] = useState(false);
+  const [confirmRun, setConfirmRun] = useState<{ tabId: string; sql: string; db: string } | null>(
+    null,
+  );
+  const [modelRun, setModelRun] = useState(0);
+  const runTab = runner.run;
+
+  // A link with run=1: a read-only query runs at once, anything else only after the user agrees;
+  // on a model page the page runs (a prediction only reads). The request leaves the URL here.
+  useEffect(() => {
+    const handle = () => {
+      const req = takeRunRequest();
+      if (!req) return;
+      if (isModelsView(req.view)) {
+        setModelRun((n) => n + 1);
+        return;
+      }
+      if (req.view !== 'sql' || !req.sql) return;
+      openSqlFromHash(window.location.hash);
+      const t = activeTab(tabStore.get());
+      if (isReadOnlyScript(t.sql)) void runTab(t.id, planRun(t.sql, 'script', 0));
+      else setConfirmRun({ tabId: t.id, sql: t.sql, db: t.db });
+    };
+    handle();
+    window.addEventListener('hashchange', handle);
+    return () => window.removeEventListener('hashchange', handle);
+  }, [runTab]);
+
+  /** The link to the current view (the SQL view's state written first), optionally with run=1. */
+  const linkFor = (run: boolean) => {
+    if (url.view === 'sql') writeSqlToUrl(tab.sql, tab.db, url.view);
+    const state = decodeHash(window.location.hash);
+    return `${window.location.origin}${window.location.pathname}${encodeHash({ ...state, run })}`;
+  };
+  const runLabel =
+    url.view === 'sql'
+      ? tab.sql.trim()
+        ? 'Run the query when the link is opened'
+        : undefined
+      : url.view === 'model' && url.extra.tab === 'predict'
+        ? 'Send the prediction when the link is opened'
+        : url.view === 'model' && url.extra.tab === 'what-if'
+          ? 'Run the sweep when the link is opened'
+          : undefined;
 
   /** Puts SQL in the editor (the active tab when empty, else a new tab), optionally running it. */
   const openSql = useCallback(
@@ -97,6 +152,16 @@ export function App() {
         onHelp={() => setHelp(true)}
         sidebar={sidebar.mode}
         onToggleSidebar={sidebar.toggle}
+        actions={
+          <button
+            className="btn small"
+            aria-haspopup="dialog"
+            title="A link that opens this view as it is now"
+            onClick={() => setShare(true)}
+          >
+            Share
+          </button>
+        }
       />
       <div className={`body${sidebar.mode === 'docked' ? ' docked' : ''}`}>
         <Sidebar
@@ -127,7 +192,7 @@ export function App() {
         />
         <main className="main">
           {isModelsView(url.view) ? (
-            <ModelsView url={url} theme={theme} onOpenSql={openSql} />
+            <ModelsView url={url} theme={theme} onOpenSql={openSql} autoRun={modelRun} />
           ) : (
             <SqlWorkspace
               theme={theme}
@@ -140,6 +205,20 @@ export function App() {
         </main>
       </div>
       {help && <ShortcutSheet onClose={() => setHelp(false)} />}
+      {share && (
+        <ShareDialog linkFor={linkFor} runLabel={runLabel} onClose={() => setShare(false)} />
+      )}
+      {confirmRun && (
+        <ConfirmRunDialog
+          sql={confirmRun.sql}
+          db={confirmRun.db}
+          onCancel={() => setConfirmRun(null)}
+          onRun={() => {
+            void runTab(confirmRun.tabId, planRun(confirmRun.sql, 'script', 0));
+            setConfirmRun(null);
+          }}
+        />
+      )}
       {needsLogin(status.data) && <LoginForm />}
     </div>
   );

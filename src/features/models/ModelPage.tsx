@@ -4,7 +4,7 @@
  * so switching tabs loses nothing.
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useReducer, useState } from 'react';
+import { useEffect, useReducer, useState } from 'react';
 import { instanceFlavorQueryOptions } from './api/flavor';
 import { activeVersion, pendingVersion } from './api/parse';
 import { predictMutationOptions, type PredictResult } from './api/predict';
@@ -16,6 +16,7 @@ import { OverviewTab } from './OverviewTab';
 import { rowFromRecord, type BodyMode } from './predict-form';
 import { initialSession, predictReducer } from './predict-session';
 import { PredictTab } from './PredictTab';
+import { encodeForm, formRows, type ModelPageForm, type SweepSettings } from './share-state';
 import { StatusBadge } from './ui';
 import { useModelInputs } from './use-model-inputs';
 import { WhatIfTab } from './WhatIfTab';
@@ -28,9 +29,22 @@ interface Props {
   version?: number;
   theme: 'light' | 'dark';
   nav: ModelsNav;
+  /** Form values from a shared link (predict rows, what-if sweep). */
+  initialForm?: ModelPageForm;
+  /** Increases when a link asks to run on open: the Predict tab sends, What-if sweeps. */
+  autoRun?: number;
 }
 
-export function ModelPage({ project, model, tab, version, theme, nav }: Props) {
+export function ModelPage({
+  project,
+  model,
+  tab,
+  version,
+  theme,
+  nav,
+  initialForm,
+  autoRun = 0,
+}: Props) {
   const versionsQ = useQuery(modelVersionsQueryOptions(project, model));
   const versions = versionsQ.data ?? [];
   const active = activeVersion(versions);
@@ -47,9 +61,25 @@ export function ModelPage({ project, model, tab, version, theme, nav }: Props) {
   const [session, dispatch] = useReducer(predictReducer(inputs.fields), undefined, () =>
     initialSession(),
   );
-  // Start the form from a real training row (once it is known) so Send works right away.
-  const [prefilledFrom, setPrefilledFrom] = useState<unknown>(null);
-  if (inputs.example && inputs.fields.length > 0 && prefilledFrom !== inputs.example) {
+  const [sweep, setSweep] = useState<SweepSettings | undefined>(initialForm?.sweep);
+  // A link's form values fill the form once the fields are known...
+  const [restored, setRestored] = useState(!initialForm);
+  if (!restored && initialForm && inputs.fields.length > 0) {
+    setRestored(true);
+    dispatch({
+      type: 'replace-rows',
+      rows: initialForm.rows.map((r) => rowFromRecord(inputs.fields, r)),
+    });
+    dispatch({ type: 'select', row: initialForm.selected });
+  }
+  // ...else the form starts from a real training row (once it is known) so Send works right away.
+  const [prefilledFrom, setPrefilledFrom] = useState<unknown>(initialForm ? 'link' : null);
+  if (
+    !initialForm &&
+    inputs.example &&
+    inputs.fields.length > 0 &&
+    prefilledFrom !== inputs.example
+  ) {
     setPrefilledFrom(inputs.example);
     const first = session.rows[0];
     const pristine =
@@ -62,6 +92,25 @@ export function ModelPage({ project, model, tab, version, theme, nav }: Props) {
       });
     }
   }
+  const formReady = initialForm
+    ? restored
+    : prefilledFrom !== null || (!inputs.loading && !inputs.statsLoading);
+
+  // The form's values live in the URL too, so a link (or a reload) restores them.
+  useEffect(() => {
+    if (!formReady || inputs.fields.length === 0) return;
+    const t = setTimeout(() => {
+      const form = encodeForm({ rows: formRows(session.rows), selected: session.selected, sweep });
+      nav.replaceParams({ form });
+    }, 150);
+    return () => clearTimeout(t);
+  }, [formReady, inputs.fields.length, session.rows, session.selected, sweep, nav]);
+
+  // A link's request to run: consumed once the form is ready (by the tab that can run).
+  const [ranToken, setRanToken] = useState(0);
+  const runRequested = autoRun > ranToken && formReady;
+  const consumeRun = () => setRanToken(autoRun);
+
   const predictM = useMutation(predictMutationOptions());
   // The last prediction, shown only on the version it came from.
   const [sent, setSent] = useState<{ version?: number; result: PredictResult } | null>(null);
@@ -192,6 +241,8 @@ export function ModelPage({ project, model, tab, version, theme, nav }: Props) {
                 autoMode={autoMode}
                 flavor={flavor.data}
                 onModeChange={(m) => setModeOverride(m === autoMode ? null : m)}
+                autoSend={runRequested}
+                onAutoSent={consumeRun}
                 sending={predictM.isPending}
                 sendError={predictM.error}
                 result={result}
@@ -219,6 +270,10 @@ export function ModelPage({ project, model, tab, version, theme, nav }: Props) {
                 mode={mode}
                 version={version}
                 onEditInputs={() => openTab('predict')}
+                initialSweep={sweep}
+                onSweepChange={setSweep}
+                autoRun={runRequested}
+                onAutoRan={consumeRun}
               />
             )}
           </div>

@@ -112,7 +112,8 @@ export default function SqlEditor(props: SqlEditorProps) {
       keybindings: [m.KeyMod.CtrlCmd | m.KeyCode.Period],
       run: () => latest.current.onCancel(),
     });
-    ed.focus();
+    // Ready to type, unless a dialog opened meanwhile (e.g. the shell asking about a link).
+    if (!document.querySelector('[aria-modal="true"]')) ed.focus();
     latest.current.onReady?.();
   };
 
