@@ -11,14 +11,26 @@ import type { SqlEditorHandle } from '../features/sql-editor/SqlEditor';
 import { planRun } from '../features/sql-editor/run-plan';
 import { activateTab, activeTab, addTab, closeTab, updateTab } from '../features/tabs/tab-store';
 import { isReadOnlyScript } from '../lib/sql/read-only';
+import { defaultStore, readJson, writeJson } from '../lib/storage';
 import { useStore } from '../lib/use-store';
+import { modelUrlParams } from '../features/models/nav';
+import { encodeForm } from '../features/models/share-state';
 import { createCompletionSource } from './completion-source';
 import { ConfirmRunDialog } from './ConfirmRunDialog';
 import { ShareDialog } from './ShareDialog';
 import { ShortcutSheet } from './ShortcutSheet';
 import { Sidebar } from './Sidebar';
 import { SqlWorkspace } from './SqlWorkspace';
-import { historyStore, tabStore, themeStore } from './stores';
+import { historyStore, presentationStore, tabStore, themeStore } from './stores';
+import {
+  TOUR_LISTING,
+  TOUR_MODEL,
+  TOUR_PROJECT,
+  TOUR_SEEN_KEY,
+  TOUR_TAB_TITLE,
+  type TourStep,
+} from './tour';
+import { TourPanel } from './TourPanel';
 import { TopBar } from './TopBar';
 import { decodeHash, encodeHash } from './url-state';
 import {
@@ -54,14 +66,24 @@ export function App() {
   const runner = useSqlRunner();
   const editorRef = useRef<SqlEditorHandle>(null);
   const completion = useMemo(() => createCompletionSource(qc), [qc]);
-  const sidebar = useSidebar();
+  const presenting = useStore(presentationStore);
+  const sidebar = useSidebar(presenting);
+  const [tourStep, setTourStep] = useState<number | null>(null);
+  const [tourSeen, setTourSeen] = useState(() =>
+    readJson(defaultStore(), TOUR_SEEN_KEY, (v) => (v === true ? true : undefined), false),
+  );
+  const startTour = () => {
+    setTourStep(0);
+    setTourSeen(true);
+    writeJson(defaultStore(), TOUR_SEEN_KEY, true);
+  };
   const [help, setHelp] = useState(false);
   useSqlInUrl(tab.sql, tab.db, url.view);
   const [share, setShare] = useState(false);
   const [confirmRun, setConfirmRun] = useState<{ tabId: string; sql: string; db: string } | null>(
     null,
   );
-  const [modelRun, setModelRun] = useState(0);
+  const [modelRun, setModelRun] = useState(false);
   const runTab = runner.run;
 
   // A link with run=1: a read-only query runs at once, anything else only after the user agrees;
@@ -69,12 +91,10 @@ export function App() {
   useEffect(() => {
     const handle = () => {
       const req = takeRunRequest();
-      if (!req) return;
-      if (isModelsView(req.view)) {
-        setModelRun((n) => n + 1);
-        return;
-      }
-      if (req.view !== 'sql' || !req.sql) return;
+      // Navigating elsewhere drops a run the model page did not get to.
+      setModelRun(!!req && req.view === 'model' && /^(predict|what-if)$/.test(req.extra.tab ?? ''));
+      if (!req || req.view !== 'sql') return;
+      if (!req.sql) return;
       openSqlFromHash(window.location.hash);
       const t = activeTab(tabStore.get());
       if (isReadOnlyScript(t.sql)) void runTab(t.id, planRun(t.sql, 'script', 0));
@@ -84,6 +104,28 @@ export function App() {
     window.addEventListener('hashchange', handle);
     return () => window.removeEventListener('hashchange', handle);
   }, [runTab]);
+
+  /** Runs a tour step: its SQL in the tour's own tab, or the model page with the tour's listing. */
+  const runTourStep = (step: TourStep) => {
+    if (step.action.kind === 'model-page') {
+      const form = encodeForm({ rows: [{ ...TOUR_LISTING }], selected: 0 });
+      setView(
+        'model',
+        { ...modelUrlParams(TOUR_PROJECT, TOUR_MODEL, step.action.tab), ...(form ? { form } : {}) },
+        true,
+      );
+      return;
+    }
+    const sql = step.action.sql;
+    if (url.view !== 'sql') setView('sql');
+    const own = tabStore.get().tabs.find((t) => t.title === TOUR_TAB_TITLE);
+    tabStore.set((s) =>
+      own
+        ? updateTab(activateTab(s, own.id), own.id, { sql })
+        : addTab(s, { sql, title: TOUR_TAB_TITLE, db: 'mindsdb' }),
+    );
+    void runTab(tabStore.get().activeId, planRun(sql, 'script', 0));
+  };
 
   /** The link to the current view (the SQL view's state written first), optionally with run=1. */
   const linkFor = (run: boolean) => {
@@ -153,14 +195,32 @@ export function App() {
         sidebar={sidebar.mode}
         onToggleSidebar={sidebar.toggle}
         actions={
-          <button
-            className="btn small"
-            aria-haspopup="dialog"
-            title="A link that opens this view as it is now"
-            onClick={() => setShare(true)}
-          >
-            Share
-          </button>
+          <>
+            <button
+              className="btn small"
+              aria-haspopup="dialog"
+              title="A link that opens this view as it is now"
+              onClick={() => setShare(true)}
+            >
+              Share
+            </button>
+            <button
+              className="btn small"
+              aria-pressed={tourStep !== null}
+              title="A guided sample in four steps: query, train, predict, see why"
+              onClick={() => (tourStep === null ? startTour() : setTourStep(null))}
+            >
+              Tour
+            </button>
+            <button
+              className={`btn small${presenting ? ' primary' : ''}`}
+              aria-pressed={presenting}
+              title="Larger type and no editor chrome, for demos"
+              onClick={() => presentationStore.set(!presenting)}
+            >
+              {presenting ? 'Exit presentation' : 'Present'}
+            </button>
+          </>
         }
       />
       <div className={`body${sidebar.mode === 'docked' ? ' docked' : ''}`}>
@@ -192,7 +252,13 @@ export function App() {
         />
         <main className="main">
           {isModelsView(url.view) ? (
-            <ModelsView url={url} theme={theme} onOpenSql={openSql} autoRun={modelRun} />
+            <ModelsView
+              url={url}
+              theme={theme}
+              onOpenSql={openSql}
+              autoRun={modelRun}
+              onAutoRunDone={() => setModelRun(false)}
+            />
           ) : (
             <SqlWorkspace
               theme={theme}
@@ -200,10 +266,34 @@ export function App() {
               editorRef={editorRef}
               completion={completion}
               onOpenSql={openSql}
+              presenting={presenting}
+              welcomeExtra={
+                <div className={`tour-offer${tourSeen ? ' seen' : ''}`}>
+                  <div>
+                    <strong>
+                      {tourSeen ? 'The guided tour' : 'New here? Take the guided tour'}
+                    </strong>
+                    <span className="muted">
+                      Four steps on the demo data: query it, train a model, predict, see why.
+                    </span>
+                  </div>
+                  <button className={`btn${tourSeen ? '' : ' primary'}`} onClick={startTour}>
+                    {tourSeen ? 'Replay the tour' : 'Start the tour'}
+                  </button>
+                </div>
+              }
             />
           )}
         </main>
       </div>
+      {tourStep !== null && (
+        <TourPanel
+          step={tourStep}
+          onStep={setTourStep}
+          onClose={() => setTourStep(null)}
+          onRun={runTourStep}
+        />
+      )}
       {help && <ShortcutSheet onClose={() => setHelp(false)} />}
       {share && (
         <ShareDialog linkFor={linkFor} runLabel={runLabel} onClose={() => setShare(false)} />

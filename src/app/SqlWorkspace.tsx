@@ -62,6 +62,8 @@ interface Props {
   onOpenSql(sql: string, opts?: { title?: string }): void;
   /** Extra content above the examples in the empty results area. */
   welcomeExtra?: ReactNode;
+  /** Presentation mode: no query tabs, the editor without chrome, large type in the grid. */
+  presenting?: boolean;
 }
 
 export function SqlWorkspace({
@@ -71,6 +73,7 @@ export function SqlWorkspace({
   completion,
   onOpenSql,
   welcomeExtra,
+  presenting = false,
 }: Props) {
   const tabsState = useStore(tabStore);
   const tab = activeTab(tabsState);
@@ -93,21 +96,25 @@ export function SqlWorkspace({
     <div
       className="workspace"
       ref={splitRef}
-      style={{ gridTemplateRows: `auto auto ${fraction}fr 6px ${1 - fraction}fr` }}
+      style={{
+        gridTemplateRows: `${presenting ? '' : 'auto '}auto ${fraction}fr 6px ${1 - fraction}fr`,
+      }}
     >
-      <TabBar
-        tabs={tabsState.tabs}
-        activeId={tabsState.activeId}
-        runningIds={runningIds}
-        onActivate={(id) => tabStore.set((s) => activateTab(s, id))}
-        onAdd={() => tabStore.set((s) => addTab(s))}
-        onClose={(id) => {
-          runner.forget(id);
-          tabStore.set((s) => closeTab(s, id));
-        }}
-        onRename={(id, title) => tabStore.set((s) => updateTab(s, id, { title }))}
-        onMove={(from, to) => tabStore.set((s) => moveTab(s, from, to))}
-      />
+      {!presenting && (
+        <TabBar
+          tabs={tabsState.tabs}
+          activeId={tabsState.activeId}
+          runningIds={runningIds}
+          onActivate={(id) => tabStore.set((s) => activateTab(s, id))}
+          onAdd={() => tabStore.set((s) => addTab(s))}
+          onClose={(id) => {
+            runner.forget(id);
+            tabStore.set((s) => closeTab(s, id));
+          }}
+          onRename={(id, title) => tabStore.set((s) => updateTab(s, id, { title }))}
+          onMove={(from, to) => tabStore.set((s) => moveTab(s, from, to))}
+        />
+      )}
       <div className="toolbar">
         {isRunning ? (
           <button className="btn danger" onClick={() => runner.cancel(tab.id)}>
@@ -162,6 +169,7 @@ export function SqlWorkspace({
             marker={marker}
             completion={completion}
             onReady={preloadAfterEditor}
+            presenting={presenting}
           />
         </Suspense>
       </div>
@@ -179,6 +187,7 @@ export function SqlWorkspace({
           onCancel={() => runner.cancel(tab.id)}
           targetsFor={targetsFor}
           renderResult={renderResult}
+          large={presenting}
           emptyState={
             <div className="welcome">
               {welcomeExtra}

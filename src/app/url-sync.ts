@@ -55,9 +55,11 @@ export function useUrlState(): UrlState {
   return decodeHash(hash);
 }
 
-export function setView(view: string, extra: Record<string, string> = {}) {
+/** Opens a view (a history entry); `run` asks it to run on open, as a shared link would. */
+export function setView(view: string, extra: Record<string, string> = {}, run = false) {
   const cur = decodeHash(window.location.hash);
-  window.location.hash = encodeHash({ ...cur, view, extra, run: undefined }).slice(1) || 'view=sql';
+  window.location.hash =
+    encodeHash({ ...cur, view, extra, run: run || undefined }).slice(1) || 'view=sql';
 }
 
 /** Updates some of the view's own keys in place (no history entry): e.g. a model page's form. */

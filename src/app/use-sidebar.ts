@@ -17,8 +17,9 @@ export function sidebarMode(narrow: boolean, docked: boolean, drawerOpen: boolea
   return docked ? 'docked' : 'hidden';
 }
 
-export function useSidebar() {
-  const narrow = useMediaQuery(NARROW_QUERY);
+/** `presenting`: the sidebar behaves as on a narrow screen (out of the way until asked for). */
+export function useSidebar(presenting = false) {
+  const narrow = useMediaQuery(NARROW_QUERY) || presenting;
   const [docked, setDocked] = useState(() =>
     readJson(defaultStore(), KEY, (v) => (typeof v === 'boolean' ? v : undefined), true),
   );

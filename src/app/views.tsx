@@ -33,12 +33,14 @@ export function ModelsView({
   theme,
   onOpenSql,
   autoRun,
+  onAutoRunDone,
 }: {
   url: UrlState;
   theme: 'light' | 'dark';
   onOpenSql(sql: string): void;
-  /** Increases when a link asks to run on open. */
-  autoRun?: number;
+  /** A link asked to run on open; onAutoRunDone once the page did. */
+  autoRun?: boolean;
+  onAutoRunDone?(): void;
 }): ReactNode {
   const nav = useMemo<ModelsNav>(
     () => ({
@@ -61,7 +63,14 @@ export function ModelsView({
   if (!isModelsView(url.view)) return null;
   return (
     <Suspense fallback={<div className="editor-loading">Loading…</div>}>
-      <ModelsRoute view={url.view} params={url.extra} theme={theme} nav={nav} autoRun={autoRun} />
+      <ModelsRoute
+        view={url.view}
+        params={url.extra}
+        theme={theme}
+        nav={nav}
+        autoRun={autoRun}
+        onAutoRunDone={onAutoRunDone}
+      />
     </Suspense>
   );
 }

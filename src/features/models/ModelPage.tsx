@@ -31,8 +31,9 @@ interface Props {
   nav: ModelsNav;
   /** Form values from a shared link (predict rows, what-if sweep). */
   initialForm?: ModelPageForm;
-  /** Increases when a link asks to run on open: the Predict tab sends, What-if sweeps. */
-  autoRun?: number;
+  /** A link asked to run on open: the Predict tab sends, What-if sweeps; then onAutoRunDone. */
+  autoRun?: boolean;
+  onAutoRunDone?(): void;
 }
 
 export function ModelPage({
@@ -43,7 +44,8 @@ export function ModelPage({
   theme,
   nav,
   initialForm,
-  autoRun = 0,
+  autoRun = false,
+  onAutoRunDone,
 }: Props) {
   const versionsQ = useQuery(modelVersionsQueryOptions(project, model));
   const versions = versionsQ.data ?? [];
@@ -107,9 +109,8 @@ export function ModelPage({
   }, [formReady, inputs.fields.length, session.rows, session.selected, sweep, nav]);
 
   // A link's request to run: consumed once the form is ready (by the tab that can run).
-  const [ranToken, setRanToken] = useState(0);
-  const runRequested = autoRun > ranToken && formReady;
-  const consumeRun = () => setRanToken(autoRun);
+  const runRequested = autoRun && formReady;
+  const consumeRun = () => onAutoRunDone?.();
 
   const predictM = useMutation(predictMutationOptions());
   // The last prediction, shown only on the version it came from.

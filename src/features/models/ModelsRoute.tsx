@@ -14,11 +14,19 @@ export interface ModelsRouteProps {
   params: Record<string, string>;
   theme: 'light' | 'dark';
   nav: ModelsNav;
-  /** Increases when a link asks to run on open (send the prediction, run the sweep). */
-  autoRun?: number;
+  /** A link asked to run on open (send the prediction, run the sweep); then onAutoRunDone. */
+  autoRun?: boolean;
+  onAutoRunDone?(): void;
 }
 
-export default function ModelsRoute({ view, params, theme, nav, autoRun }: ModelsRouteProps) {
+export default function ModelsRoute({
+  view,
+  params,
+  theme,
+  nav,
+  autoRun,
+  onAutoRunDone,
+}: ModelsRouteProps) {
   if (view === 'model' && params.project && params.model) {
     return (
       <ModelPage
@@ -31,6 +39,7 @@ export default function ModelsRoute({ view, params, theme, nav, autoRun }: Model
         nav={nav}
         initialForm={decodeForm(params.form)}
         autoRun={autoRun}
+        onAutoRunDone={onAutoRunDone}
       />
     );
   }

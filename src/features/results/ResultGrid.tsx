@@ -22,22 +22,28 @@ import {
   rowToTsv,
   type GridColumn,
 } from './grid-model';
-import { darkGridTheme, lightGridTheme } from '../../components/ui/grid-theme';
+import {
+  darkGridTheme,
+  LARGE_GRID_FONT_PX,
+  largeGridTheme,
+  lightGridTheme,
+} from '../../components/ui/grid-theme';
 import { layoutColumns, type MeasureText } from './column-layout';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
 /** Measures text with the grid's own fonts (a canvas); undefined where there is no canvas. */
-function canvasMeasure(el: Element | null): MeasureText | undefined {
+function canvasMeasure(el: Element | null, large: boolean): MeasureText | undefined {
   const ctx = document.createElement('canvas').getContext?.('2d');
   if (!ctx || !el) return undefined;
   const style = getComputedStyle(el);
   const family = style.fontFamily || 'sans-serif';
   const mono = style.getPropertyValue('--mono') || 'monospace';
+  const px = large ? LARGE_GRID_FONT_PX : 12.5;
   const fonts = {
-    header: `600 12.5px ${family}`,
-    json: `11.5px ${mono}`,
-    other: `12.5px ${family}`,
+    header: `600 ${px}px ${family}`,
+    json: `${px - 1}px ${mono}`,
+    other: `${px}px ${family}`,
   };
   const cache = new Map<string, number>();
   return (text, kind) => {
@@ -80,6 +86,8 @@ interface Props {
   onFilterChanged?(shown: number | undefined): void;
   /** Target columns of models the statement queried (pinned in view with their confidence). */
   knownTargets?: readonly string[];
+  /** Presentation mode: larger type and rows. */
+  large?: boolean;
   ref?: Ref<ResultGridHandle>;
 }
 
@@ -95,6 +103,7 @@ export function ResultGrid({
   onCopied,
   onFilterChanged,
   knownTargets,
+  large = false,
   ref,
 }: Props) {
   const apiRef = useRef<GridApi<Row> | null>(null);
@@ -121,10 +130,11 @@ export function ResultGrid({
     },
   }));
 
-  const [measure] = useState(() => canvasMeasure(document.documentElement));
+  const measure = useMemo(() => canvasMeasure(document.documentElement, large), [large]);
   const layout = useMemo(
-    () => layoutColumns(columns, rows, knownTargets, measure),
-    [columns, rows, knownTargets, measure],
+    () =>
+      layoutColumns(columns, rows, knownTargets, measure, large ? LARGE_GRID_FONT_PX / 12.5 : 1),
+    [columns, rows, knownTargets, measure, large],
   );
   const columnDefs = useMemo<ColDef<Row>[]>(
     () => [
@@ -216,7 +226,7 @@ export function ResultGrid({
   return (
     <div className="result-grid" onKeyDown={(e) => e.key === 'Escape' && setMenu(null)}>
       <AgGridReact<Row>
-        theme={theme === 'dark' ? darkGridTheme : lightGridTheme}
+        theme={large ? largeGridTheme[theme] : theme === 'dark' ? darkGridTheme : lightGridTheme}
         rowData={rows}
         columnDefs={columnDefs}
         defaultColDef={{ sortable: true, resizable: true, filter: true, minWidth: 60 }}

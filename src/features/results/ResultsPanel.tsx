@@ -23,6 +23,8 @@ interface Props {
   onCancel(): void;
   /** Shown before the first run (e.g. example queries). */
   emptyState: ReactNode;
+  /** Presentation mode: larger type in the grid. */
+  large?: boolean;
   /** Model target columns the statement predicts (kept in view in the grid). */
   targetsFor?(sql: string): readonly string[];
   /**
@@ -35,7 +37,7 @@ interface Props {
   ): { label: string; node: ReactNode } | undefined;
 }
 
-type ContentExtras = Pick<Props, 'targetsFor' | 'renderResult'>;
+type ContentExtras = Pick<Props, 'targetsFor' | 'renderResult' | 'large'>;
 
 function download(text: string, name: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -64,6 +66,7 @@ export function ResultsPanel({
   emptyState,
   targetsFor,
   renderResult,
+  large,
 }: Props) {
   if (state.kind === 'idle') return <div className="results-empty">{emptyState}</div>;
   if (state.kind === 'notice') {
@@ -125,6 +128,7 @@ export function ResultsPanel({
           theme={theme}
           targetsFor={targetsFor}
           renderResult={renderResult}
+          large={large}
           note={
             errorText && o.total > 1
               ? `Result of the last statement that ran (${o.results.length - 1} of ${o.total})`
@@ -144,6 +148,7 @@ function ResultContent({
   note,
   targetsFor,
   renderResult,
+  large,
 }: {
   response: SqlTableResponse | SqlOkResponse;
   durationMs: number;
@@ -244,6 +249,7 @@ function ResultContent({
               onCopied={setToast}
               onFilterChanged={setShown}
               knownTargets={knownTargets}
+              large={large}
             />
           </Suspense>
         ) : (

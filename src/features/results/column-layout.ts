@@ -41,15 +41,18 @@ export function columnWidth(
   rows: readonly unknown[][],
   sample: readonly number[] = sampleRows(rows.length),
   measure: MeasureText = estimateTextWidth,
+  /** Larger type (presentation mode) scales the bounds with it. */
+  scale = 1,
 ): number {
-  let widest = measure(column.name, 'header') + HEADER_EXTRA_PX;
+  const max = MAX_COLUMN_PX * scale;
+  let widest = measure(column.name, 'header') + HEADER_EXTRA_PX * scale;
   for (const r of sample) {
     const v = rows[r]?.[column.index];
-    const w = measure(formatCell(v, 80), column.kind) + CELL_PADDING_PX;
+    const w = measure(formatCell(v, 80), column.kind) + CELL_PADDING_PX * scale;
     if (w > widest) widest = w;
-    if (widest >= MAX_COLUMN_PX) break;
+    if (widest >= max) break;
   }
-  return Math.round(Math.min(MAX_COLUMN_PX, Math.max(MIN_COLUMN_PX, widest)));
+  return Math.round(Math.min(max, Math.max(MIN_COLUMN_PX * scale, widest)));
 }
 
 const PREDICTION_SUFFIXES = ['_confidence', '_explain', '_anomaly', '_original'];
@@ -92,6 +95,7 @@ export function layoutColumns(
   rows: readonly unknown[][],
   knownTargets: readonly string[] = [],
   measure: MeasureText = estimateTextWidth,
+  scale = 1,
 ): ColumnLayout[] {
   const sample = sampleRows(rows.length);
   const predicted = new Set(
@@ -103,12 +107,12 @@ export function layoutColumns(
   // Pinning only helps when there are columns to scroll past.
   const pin = predicted.size > 0 && predicted.size < columns.length;
   return columns.map((c) => {
-    const width = columnWidth(c, rows, sample, measure);
+    const width = columnWidth(c, rows, sample, measure, scale);
     const prediction = predicted.has(c.index);
     // Prediction cells are bold: a little wider than measured.
     const shown = prediction ? Math.round(width * 1.1) : width;
     return {
-      width: prediction && pin ? Math.min(shown, MAX_PINNED_PX) : shown,
+      width: prediction && pin ? Math.min(shown, MAX_PINNED_PX * scale) : shown,
       pinned: prediction && pin,
       prediction,
     };

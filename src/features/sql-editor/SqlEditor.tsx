@@ -42,13 +42,15 @@ export interface SqlEditorProps {
   completion: CompletionSource;
   /** Called once the editor is mounted (the shell then loads what the first screen can wait for). */
   onReady?(): void;
+  /** Presentation mode: large type, no line numbers, gutter or current-line band. */
+  presenting?: boolean;
   ref?: Ref<SqlEditorHandle>;
 }
 
 registerSqlLanguage();
 
 export default function SqlEditor(props: SqlEditorProps) {
-  const { path, value, theme, onChange, marker, completion, ref } = props;
+  const { path, value, theme, onChange, marker, completion, presenting, ref } = props;
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const latest = useRef(props);
   useEffect(() => {
@@ -151,19 +153,23 @@ export default function SqlEditor(props: SqlEditorProps) {
       options={{
         ariaLabel: 'SQL editor',
         minimap: { enabled: false },
-        fontSize: 13,
-        lineHeight: 20,
+        fontSize: presenting ? 20 : 13,
+        lineHeight: presenting ? 30 : 20,
+        lineNumbers: presenting ? 'off' : 'on',
+        lineDecorationsWidth: presenting ? 24 : 10,
+        overviewRulerLanes: presenting ? 0 : 2,
+        hideCursorInOverviewRuler: presenting,
         fontFamily: "'JetBrains Mono', 'SF Mono', Menlo, Consolas, 'Liberation Mono', monospace",
         automaticLayout: true,
         scrollBeyondLastLine: false,
         tabSize: 2,
-        padding: { top: 8, bottom: 8 },
+        padding: presenting ? { top: 18, bottom: 18 } : { top: 8, bottom: 8 },
         fixedOverflowWidgets: true,
         wordBasedSuggestions: 'off',
         suggest: { showWords: false },
-        renderLineHighlight: 'line',
+        renderLineHighlight: presenting ? 'none' : 'line',
         glyphMargin: false,
-        folding: true,
+        folding: !presenting,
         lineNumbersMinChars: 3,
         stickyScroll: { enabled: false },
       }}
