@@ -62,7 +62,7 @@ describe('a shared link', () => {
       extra: {},
     };
     const hash = encodeHash(state);
-    expect(hash).toBe(`#db=example_db&sql=${encodeBase64Url('SELECT 1')}&run=1`);
+    expect(hash).toBe(`#sql=${encodeBase64Url('SELECT 1')}&db=example_db&run=1`);
     expect(decodeHash(hash)).toEqual(state);
   });
   it('only takes run=1 as a request to run, and ignores an oversized database name', () => {

@@ -46,9 +46,9 @@ export function encodeHash(state: UrlState): string {
   const params = new URLSearchParams();
   if (state.view !== 'sql') params.set('view', state.view);
   for (const [k, v] of Object.entries(state.extra)) params.set(k, v);
-  if (state.db) params.set('db', state.db);
   if (state.sql && state.sql.length <= MAX_URL_SQL_CHARS)
     params.set('sql', encodeBase64Url(state.sql));
+  if (state.db) params.set('db', state.db);
   if (state.run) params.set('run', '1');
   const s = params.toString();
   return s ? `#${s}` : '';
