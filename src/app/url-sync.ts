@@ -73,10 +73,11 @@ export function replaceViewParams(params: Record<string, string | undefined>) {
   replaceHash(encodeHash({ ...cur, extra }));
 }
 
-/** Writes the SQL view's state (the active tab's SQL and database) into the hash now. */
+/** Writes the SQL view's state (the active tab's SQL and database) into the hash now; a blank
+ * editor leaves the hash clean. */
 export function writeSqlToUrl(sql: string, db: string, view: string) {
   const cur = decodeHash(window.location.hash);
-  const inSql = view === 'sql';
+  const inSql = view === 'sql' && sql.trim() !== '';
   replaceHash(
     encodeHash({ ...cur, view, sql: inSql ? sql : undefined, db: inSql ? db : undefined }),
   );
