@@ -7,6 +7,8 @@ import { buildApp, consoleLogger } from './http/app';
 import { createInstance } from './instance';
 
 async function main() {
+  // Everything the instance (and DuckDB) creates in DATA_DIR is for this user only: 0600/0700.
+  process.umask(0o077);
   const config = loadConfig();
   const problem = exposureProblem(config);
   if (problem) throw new Error(problem);
