@@ -28,6 +28,7 @@ import {
 } from '../../catalog/models';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
 import type { Instance } from '../../instance';
+import { jsonStream } from '../json-stream';
 import { ERROR_RESPONSES, issueMessages, serve, V1_PREFIX, type ApiRoute } from '../openapi';
 
 const notReady = {
@@ -225,7 +226,7 @@ export function modelRoutes(app: FastifyInstance, instance: Instance) {
     return reply.code(204).send();
   });
 
-  serve(app, PREDICT, async ({ params, body }) => {
+  serve(app, PREDICT, async ({ params, body }, _req, reply) => {
     const ref = modelRef(params);
     const rows = predictRows(body);
     if (rows.length === 0) {
@@ -233,7 +234,9 @@ export function modelRoutes(app: FastifyInstance, instance: Instance) {
       models.ready(ref);
       return [];
     }
-    return models.predict(ref, rows);
+    // Written a batch of rows at a time: a big batch never becomes one string.
+    const out = await models.predict(ref, rows);
+    return reply.type('application/json; charset=utf-8').send(jsonStream(out));
   });
 
   serve(app, DESCRIBE, async ({ params, query, body }) => {
