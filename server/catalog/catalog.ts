@@ -244,16 +244,25 @@ export class Catalog {
         throw new ServiceError(ERROR_CODES.CONFLICT, `Database '${name}' already exists`);
       }
       const file = this.projectFile(name);
-      fs.rmSync(file, { force: true });
-      fs.rmSync(`${file}.wal`, { force: true });
-      await this.engine.attach({ name, path: file });
+      const removeFiles = () => {
+        fs.rmSync(file, { force: true });
+        fs.rmSync(`${file}.wal`, { force: true });
+      };
+      removeFiles();
+      try {
+        await this.engine.attach({ name, path: file });
+      } catch (err) {
+        // A full disk, most likely: leave no half-made project file behind.
+        removeFiles();
+        throw err;
+      }
       this.state.projects.push({ name, created_at: new Date().toISOString() });
       try {
         this.save();
       } catch (err) {
         this.state.projects.pop();
         await this.engine.detach(name).catch(() => undefined);
-        fs.rmSync(file, { force: true });
+        removeFiles();
         throw err;
       }
     });

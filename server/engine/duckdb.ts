@@ -694,7 +694,7 @@ export class Engine {
         this.attachments.findIndex((x) => x.name === a.name),
         1,
       );
-      throw err;
+      throw fromDuckDBError(err, '');
     }
   }
 
