@@ -15,7 +15,7 @@ import {
   loadPredictor,
   train,
 } from '../server/automl/index';
-import { balancedAccuracyScore, r2Score } from '../server/automl/metrics';
+import { balancedAccuracyScore, r2Score } from '../server/automl/analysis/metrics';
 import { Rng, holdoutSplit } from '../server/automl/prng';
 
 export interface BenchLine {

@@ -6,9 +6,9 @@
 import path from 'node:path';
 import { Catalog, SQL_FOLDERS } from './catalog/catalog';
 import { loadDemoData } from './catalog/demo-data';
-import { ModelRegistry } from './catalog/models';
+import { ModelRegistry } from './models/registry';
 import { sandboxSql, type Config } from './config';
-import { attachIntegrations, type IntegrationRegistry } from './integrations';
+import { IntegrationRegistry } from './integrations';
 import { sweepUploads } from './integrations/files';
 import { ensureScratch } from './engine/scratch';
 import { builtinHandlers, type TableLister } from './sql/builtins';
@@ -55,7 +55,7 @@ export async function createInstance(config: Config): Promise<Instance> {
     },
   );
   await loadDemoData(catalog.engine);
-  const integrations = attachIntegrations(catalog, {
+  const integrations = new IntegrationRegistry(catalog, {
     timeoutMs: config.STATEMENT_TIMEOUT_MS,
     maxRows: config.MAX_RESULT_ROWS,
     allowedHosts: config.INTEGRATION_HOSTS,
@@ -79,6 +79,7 @@ export async function createInstance(config: Config): Promise<Instance> {
   sql.use(...builtinHandlers(sql, tableListers));
   const models = new ModelRegistry({
     catalog,
+    remote: integrations,
     maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS,
     version: VERSION,
   });

@@ -1,21 +1,20 @@
 /**
  * Training worker: runs one `train` or `finetune` of the AutoML engine off the main thread (so SQL
  * and predictions stay responsive), writes the artifact atomically and reports progress and the
- * outcome to the registry (server/catalog/models.ts), which owns the model's status.
+ * outcome to the trainer (server/models/trainer.ts), which owns the model's status.
  */
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   AutoMLError,
   deserializeArtifact,
-  finetune,
+  finetuneColumns,
   loadPredictor,
   serializeArtifact,
-  train,
+  trainColumns,
   type TrainProgress,
 } from '../automl/index';
-import { writeFileAtomic } from '../catalog/atomic';
-import { toDataset } from '../catalog/training-columns';
+import { writeFileAtomic } from '../engine/atomic';
 import type { TrainMessage, TrainRequest } from './protocol';
 
 const req = (workerData as { request: TrainRequest }).request;
@@ -25,13 +24,17 @@ try {
   const started = Date.now();
   const onProgress = (progress: TrainProgress) => post({ type: 'progress', progress });
   const opts = { target: req.target, using: req.using, onProgress };
-  // Rows for the engine, rebuilt from the transferred columns, which are dropped right after.
-  const data = toDataset(req.data);
+  // The transferred columns go to the engine as they are (typed arrays, no rows are rebuilt).
+  const data = req.data;
   (req as { data?: unknown }).data = undefined;
   const artifact =
     req.mode === 'finetune'
-      ? finetune(deserializeArtifact(fs.readFileSync(req.baseArtifactFile!, 'utf8')), data, opts)
-      : train(data, opts);
+      ? finetuneColumns(
+          deserializeArtifact(fs.readFileSync(req.baseArtifactFile!, 'utf8')),
+          data,
+          opts,
+        )
+      : trainColumns(data, opts);
   writeFileAtomic(req.artifactFile, serializeArtifact(artifact));
   const desc = loadPredictor(artifact).description;
   post({

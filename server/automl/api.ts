@@ -1,10 +1,10 @@
 // Public types of the AutoML engine: the contract the catalog, SQL and HTTP layers code against.
 // Kept free of implementation imports so it can be read on its own.
 
-import type { ColumnEncoder } from './encoders';
-import type { SerializedGBM } from './gbm';
-import type { ClassCalibration } from './conformal';
-import type { BaseType, InferredType, ValueKind } from './types';
+import type { ClassCalibration } from './analysis/conformal';
+import type { BaseType, InferredType, ValueKind } from './data/column-types';
+import type { ColumnEncoder } from './data/encoders';
+import type { SerializedGBM } from './gbm/serialize';
 
 export type CellValue = string | number | boolean | null;
 
@@ -12,6 +12,27 @@ export type CellValue = string | number | boolean | null;
 export interface Dataset {
   columns: string[];
   rows: CellValue[][];
+}
+
+/**
+ * Columnar training data (what the training worker receives, its buffers transferred from the
+ * main thread): one column each, typed arrays where the source had a single type.
+ */
+export type ColumnarColumn =
+  /** `nulls[i] = 1` marks a NULL (null when the column has none). */
+  | { kind: 'number'; values: Float64Array; nulls: Uint8Array | null }
+  /** 0 false, 1 true, 2 NULL. */
+  | { kind: 'boolean'; values: Uint8Array }
+  /** `codes[i]` indexes `dict`; -1 is NULL. */
+  | { kind: 'text'; codes: Int32Array; dict: string[] }
+  | { kind: 'mixed'; values: ArrayLike<CellValue> }
+  /** Every value NULL. */
+  | { kind: 'null' };
+
+export interface ColumnarData {
+  columns: string[];
+  rowCount: number;
+  data: ColumnarColumn[];
 }
 
 /** Training phases 1..5: analyzing data, encoding, training candidates, analyzing model, finalizing. */
@@ -134,7 +155,7 @@ export interface ModelArtifact {
 }
 
 /**
- * Conformal calibration per pattern of missing inputs (see conformal.ts, "missing inputs"). Input
+ * Conformal calibration per pattern of missing inputs (see analysis/conformal.ts, "missing inputs"). Input
  * columns are put into `groups` (the most important columns one by one, the rest pooled); entry
  * m of the arrays is calibrated on validation rows with every group whose bit is set in m forced
  * to missing. A prediction row uses the entry of the smallest mask covering its missing inputs.

@@ -3,11 +3,13 @@
 
 import type { ModelArtifact } from './api';
 import { AutoMLError } from './errors';
-import { validateArtifact } from './predictor';
+import { validateArtifact } from './predict/predictor';
 
 export type {
   CandidateInfo,
   CellValue,
+  ColumnarColumn,
+  ColumnarData,
   Dataset,
   FeatureInfo,
   ModelArtifact,
@@ -19,8 +21,9 @@ export type {
 } from './api';
 export { AutoMLError } from './errors';
 export { ALLOWED_USING_KEYS } from './options';
-export { finetune, train } from './train';
-export { loadPredictor } from './predictor';
+export { finetune, finetuneColumns } from './pipeline/finetune';
+export { train, trainColumns } from './pipeline/train';
+export { loadPredictor } from './predict/predictor';
 
 /** JSON text of an artifact (artifacts are plain JSON already; this is the one place that says so). */
 export function serializeArtifact(a: ModelArtifact): string {

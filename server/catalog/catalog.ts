@@ -18,8 +18,15 @@ import path from 'node:path';
 import { Engine, type EngineOptions } from '../engine/duckdb';
 import { SHADOWING_FUNCTIONS } from '../engine/guard';
 import { ERROR_CODES, ServiceError, notFound } from '../errors';
-import { quoteIdent } from '../sql/lexer';
-import { ensureDir, readJsonFile, restrictModes, sweepTempFiles, writeFileAtomic } from './atomic';
+import { assertValidName } from '../engine/names';
+import { quoteIdent } from '../engine/quote';
+import {
+  ensureDir,
+  readJsonFile,
+  restrictModes,
+  sweepTempFiles,
+  writeFileAtomic,
+} from '../engine/atomic';
 import { SecretBox, isSealed, type Sealed } from './secrets';
 
 /** The folders of DATA_DIR that SQL may use (reads and writes) under the default sandbox. */
@@ -65,17 +72,6 @@ export interface CatalogOptions {
   authSecret?: string;
   /** A database that could not be attached at start or on a remount. */
   onMountError?: (name: string, err: Error) => void;
-}
-
-const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
-export function assertValidName(kind: string, name: string): void {
-  if (!NAME_RE.test(name)) {
-    throw new ServiceError(
-      ERROR_CODES.BAD_INPUT,
-      `Invalid ${kind} name '${name}': use letters, digits and underscores, starting with a letter or underscore (at most 63 characters)`,
-    );
-  }
 }
 
 export class Catalog {

@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Engine } from '../engine/duckdb';
-import { quoteString } from '../sql/lexer';
+import { quoteString } from '../engine/quote';
 
 export const DEMO_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DIR_MODE, FILE_MODE, ensureDir } from './atomic';
+import { DIR_MODE, FILE_MODE, ensureDir } from '../engine/atomic';
 
 export interface Sealed {
   v: 1;

@@ -22,7 +22,7 @@ import path from 'node:path';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { readJsonFile, writeFileAtomic } from '../catalog/atomic';
+import { readJsonFile, writeFileAtomic } from '../engine/atomic';
 import { authEnabled, isLoopback, type Config } from '../config';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { parseBody } from './validate';

@@ -14,10 +14,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
-import { diskFullError, isDiskFull } from '../catalog/atomic';
+import { diskFullError, isDiskFull } from '../engine/atomic';
 import type { Catalog } from '../catalog/catalog';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
-import { quoteIdent, quoteString } from '../sql/lexer';
+import { quoteIdent, quoteString } from '../engine/quote';
 
 export const FILES_DB = 'files';
 const TEMP_PREFIX = '__upload_';

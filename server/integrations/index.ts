@@ -7,24 +7,16 @@
  * in DATA_DIR ATTACHed under the name, so DuckDB answers directly). Records persist in
  * catalog.json; PostgreSQL pools reopen lazily on first use after a restart.
  *
- * The hook for the model layer (training from an integration):
- *
- *   import { isRemoteIntegration, queryIntegration, readIntegrationRows } from '../integrations';
- *   if (isRemoteIntegration(catalog, rec.fromDb)) {
- *     // whole result, capped like engine.query:
- *     const r = await queryIntegration(catalog, rec.fromDb, rec.selectQuery, { maxRows, timeoutMs });
- *     // or chunk by chunk through a server-side cursor (bounded memory):
- *     await readIntegrationRows(catalog, rec.fromDb, rec.selectQuery, (rows, columns) => { ... });
- *   }
+ * The model layer reads training data through its `RemoteDataSource` port (server/models/ports.ts),
+ * which this registry fits: `isRemote`, `query` and the chunked `readRows`; server/instance.ts
+ * hands the registry to the model registry.
  *
  * The SQL is PostgreSQL's own dialect (MindsDB's "native query": `FROM pg (SELECT ...)`).
  */
 import net from 'node:net';
 import type { Catalog, IntegrationRecord } from '../catalog/catalog';
-import { assertValidName } from '../catalog/catalog';
-import type { EngineResult } from '../engine/duckdb';
+import { assertValidName } from '../engine/names';
 import { SHADOWING_FUNCTIONS } from '../engine/guard';
-import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import { resolveDuckDBFile, validateDuckDBParams } from './duckdb-file';
 import {
@@ -251,6 +243,25 @@ export class IntegrationRegistry {
     });
   }
 
+  /**
+   * Reads the rows of native SQL on a remote integration in chunks of `chunkRows` (default 10,000)
+   * through a server-side cursor; `onChunk` is awaited before the next chunk is fetched, so memory
+   * stays bounded by one chunk. The timeout applies to each fetch. Returns the columns (name and
+   * PostgreSQL type OID) and the number of rows read.
+   */
+  async readRows(
+    db: string,
+    sql: string,
+    onChunk: ChunkHandler,
+    o: { chunkRows?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<{ columns: RemoteColumn[]; rowCount: number }> {
+    return this.postgres(db).readRows(sql, onChunk, {
+      chunkRows: o.chunkRows ?? DEFAULT_CHUNK_ROWS,
+      timeoutMs: o.timeoutMs ?? this.defaults.timeoutMs,
+      signal: o.signal,
+    });
+  }
+
   /** Tables of a remote integration's schema (SHOW TABLES); null for any other database. */
   async listTables(db: string): Promise<{ name: string; type: string }[] | null> {
     if (!this.isRemote(db)) return null;
@@ -289,67 +300,4 @@ export class IntegrationRegistry {
       );
     }
   }
-}
-
-const registries = new WeakMap<Catalog, IntegrationRegistry>();
-
-/** Creates the registry of a catalog (once, at instance start). */
-export function attachIntegrations(
-  catalog: Catalog,
-  defaults: IntegrationDefaults,
-): IntegrationRegistry {
-  let r = registries.get(catalog);
-  if (!r) {
-    r = new IntegrationRegistry(catalog, defaults);
-    registries.set(catalog, r);
-  }
-  return r;
-}
-
-/** The registry of a catalog; throws when the instance was assembled without integrations. */
-export function integrationsOf(catalog: Catalog): IntegrationRegistry {
-  const r = registries.get(catalog);
-  if (!r)
-    throw new ServiceError(ERROR_CODES.INTERNAL, 'Integrations are not set up for this instance');
-  return r;
-}
-
-/**
- * Is `db` an integration whose data lives outside DuckDB? Then queries on it (training data,
- * joins) must go through queryIntegration / readIntegrationRows in PostgreSQL's SQL dialect.
- * DuckDB-file integrations answer false: they are ATTACHed and `engine.query(sql, {db})` works.
- */
-export function isRemoteIntegration(catalog: Catalog, db: string): boolean {
-  return registries.get(catalog)?.isRemote(db) ?? false;
-}
-
-/** Native SQL on a remote integration, as an EngineResult (same shape, row cap, timeout). */
-export async function queryIntegration(
-  catalog: Catalog,
-  db: string,
-  nativeSql: string,
-  o: { maxRows?: number; timeoutMs?: number; signal?: AbortSignal } = {},
-): Promise<EngineResult> {
-  return integrationsOf(catalog).query(db, nativeSql, o);
-}
-
-/**
- * Reads the rows of native SQL on a remote integration in chunks of `chunkRows` (default 10,000)
- * through a server-side cursor; `onChunk` is awaited before the next chunk is fetched, so memory
- * stays bounded by one chunk. The timeout applies to each fetch. Returns the columns (name and
- * PostgreSQL type OID) and the number of rows read.
- */
-export async function readIntegrationRows(
-  catalog: Catalog,
-  db: string,
-  nativeSql: string,
-  onChunk: (rows: JsonValue[][], columns: RemoteColumn[]) => void | Promise<void>,
-  o: { chunkRows?: number; timeoutMs?: number; signal?: AbortSignal } = {},
-): Promise<{ columns: RemoteColumn[]; rowCount: number }> {
-  const reg = integrationsOf(catalog);
-  return reg.postgres(db).readRows(nativeSql, onChunk as ChunkHandler, {
-    chunkRows: o.chunkRows ?? DEFAULT_CHUNK_ROWS,
-    timeoutMs: o.timeoutMs ?? reg.defaults.timeoutMs,
-    signal: o.signal,
-  });
 }

@@ -3,7 +3,7 @@
  * answers (through POST /api/sql/query), so they work against any compatible target.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { SqlQueryResponse } from './contract';
+import type { SqlQueryResponse } from '../../contract';
 import {
   parseColumns,
   parseDatabases,

@@ -4,7 +4,7 @@
  * (field `file`), so the server also sees its name and type when it picks CSV / JSON / Parquet.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { FileInfo, FileList } from './contract';
+import { FileInfo, FileList } from '../../contract';
 import { ApiError, INSTANCE_TARGET, requestJson } from './http';
 import { fileKeys } from './keys';
 

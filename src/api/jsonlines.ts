@@ -4,7 +4,7 @@
  * gives. The playground asks for it on user runs so a huge result never has to exist as one JSON
  * document on either side, and stops reading past `maxRows` (the result is then marked truncated).
  */
-import { SqlQueryResponse } from './contract';
+import { SqlQueryResponse } from '../../contract';
 
 export interface JsonLinesAssembler {
   /** Feeds decoded text; returns true once `maxRows` rows are held (the caller may stop reading). */

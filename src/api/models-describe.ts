@@ -10,7 +10,7 @@ import {
   DescribeFeatureRow,
   DescribeProgressRow,
   DescribeSummaryRow,
-} from './contract';
+} from '../../contract';
 import { ApiError, requestJson } from './http';
 import { modelKeys } from './models-keys';
 import { describeTableToObjects } from './models-parse';

@@ -4,7 +4,7 @@
  * (`mindsdb_version`) gets its `{"data": [...]}` form.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { InstanceFlavorStatus } from './contract';
+import { InstanceFlavorStatus } from '../../contract';
 import { requestJson } from './http';
 import { modelKeys } from './models-keys';
 

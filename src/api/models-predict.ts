@@ -3,7 +3,7 @@
  * exactly what was sent (absolute URL and body text) for "copy as curl/fetch".
  */
 import { mutationOptions } from '@tanstack/react-query';
-import { PredictResponse } from './contract';
+import { PredictResponse } from '../../contract';
 import { requestJson } from './http';
 
 export interface PredictInput {

@@ -7,7 +7,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { parseColumns, qualifiedName, quoteIdent, quoteString } from './catalog-parse';
-import type { SqlContext } from './contract';
+import type { SqlContext } from '../../contract';
 import { modelKeys } from './models-keys';
 import { runSql } from './sql-query';
 import { defaultStore, readJson, writeJson } from '../lib/storage';

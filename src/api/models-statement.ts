@@ -3,7 +3,7 @@
  * server. An SQL error becomes a thrown Error with the server's message.
  */
 import { mutationOptions } from '@tanstack/react-query';
-import type { SqlQueryResponse } from './contract';
+import type { SqlQueryResponse } from '../../contract';
 import { runSql } from './sql-query';
 
 export async function runModelStatement(

@@ -4,7 +4,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { parseDatabases } from './catalog-parse';
-import { ProjectList } from './contract';
+import { ProjectList } from '../../contract';
 import { ApiError, requestJson } from './http';
 import { projectKeys } from './models-keys';
 import { runSql } from './sql-query';

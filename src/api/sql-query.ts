@@ -1,5 +1,5 @@
 /** POST /api/sql/query: run one SQL statement with the tab's context. */
-import { SqlQueryResponse, type SqlContext } from './contract';
+import { SqlQueryResponse, type SqlContext } from '../../contract';
 import { ApiError, INSTANCE_TARGET, describeHttpFailure, isAbortError, requestJson } from './http';
 import { createJsonLinesAssembler } from './jsonlines';
 

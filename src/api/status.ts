@@ -1,6 +1,6 @@
 /** GET /api/status: version, reachability and auth of the target instance (polled). */
 import { queryOptions } from '@tanstack/react-query';
-import { StatusResponse } from './contract';
+import { StatusResponse } from '../../contract';
 import { requestJson } from './http';
 import { statusKeys } from './keys';
 

@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoginLimiter, SessionTokens } from '../auth';
-import { registeredRoutes } from '../openapi';
+import { registeredRoutes } from '../route-table';
 import { hostAllowed } from '../../integrations';
 import { startHarness, tempDataDir, type Harness } from '../../test/harness';
 import { rawRequest, rawSocket } from '../../test/http';

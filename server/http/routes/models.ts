@@ -19,17 +19,15 @@ import {
   PredictRows,
   ProjectPathParams,
   type ModelInfo,
-} from '../../../src/api/contract';
-import {
-  MODEL_COLUMNS,
-  type ModelRef,
-  type ModelRegistry,
-  type ModelVersionRecord,
-} from '../../catalog/models';
+} from '../../../contract';
+import { MODEL_COLUMNS } from '../../models/models-table';
+import type { ModelRef, ModelRegistry } from '../../models/registry';
+import type { ModelVersionRecord } from '../../models/store';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
 import type { Instance } from '../../instance';
 import { jsonStream } from '../json-stream';
-import { ERROR_RESPONSES, issueMessages, serve, V1_PREFIX, type ApiRoute } from '../openapi';
+import { ERROR_RESPONSES, serve, V1_PREFIX, type ApiRoute } from '../route-table';
+import { issueMessages } from '../validate';
 
 const notReady = {
   description:

@@ -5,14 +5,14 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { SqlQueryRequest } from '../../../src/api/contract';
+import { SqlQueryRequest } from '../../../contract';
 import { jsonSize } from '../../engine/duckdb';
 import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES, ServiceError } from '../../errors';
 import type { Instance } from '../../instance';
 import { jsonStream } from '../json-stream';
 import { parseBody } from '../validate';
-import type { SqlQueryRequest as SqlQueryRequestT } from '../../../src/api/contract';
+import type { SqlQueryRequest as SqlQueryRequestT } from '../../../contract';
 
 /** About how many bytes of rows one `{"data": [...]}` line carries. */
 const LINE_BYTES = 1024 * 1024;

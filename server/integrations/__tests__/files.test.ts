@@ -21,13 +21,13 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function put(name: string, body: BodyInit, contentType?: string) {
+async function put(name: string, body: RequestInit['body'], contentType?: string) {
   const res = await fetch(`${h.url}/api/files/${name}`, {
     method: 'PUT',
     body,
     headers: contentType ? { 'content-type': contentType } : undefined,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 /** A raw request with the path exactly as given (fetch would normalise `..`). */
@@ -201,7 +201,9 @@ describe('GET and DELETE /api/files', () => {
     );
     const again = await fetch(`${h.url}/api/files/weather`, { method: 'DELETE' });
     expect(again.status).toBe(404);
-    expect((await again.json()).error_message).toBe(`File 'weather' does not exist`);
+    expect(((await again.json()) as { error_message: string }).error_message).toBe(
+      `File 'weather' does not exist`,
+    );
   });
 });
 

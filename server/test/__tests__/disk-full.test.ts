@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { writeFileAtomic } from '../../catalog/atomic';
+import { writeFileAtomic } from '../../engine/atomic';
 import { ServiceError } from '../../errors';
 import { startHarness, type Harness } from '../harness';
 

@@ -1,5 +1,5 @@
 /** The connection indicator's state, from the status query. */
-import type { StatusResponse } from '../../api/contract';
+import type { StatusResponse } from '../../../contract';
 
 export type ConnectionState =
   | { kind: 'checking' }

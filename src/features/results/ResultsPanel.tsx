@@ -1,6 +1,6 @@
 /** The results area of a tab: running state, errors, the grid or chart, status line and export. */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { SqlOkResponse, SqlTableResponse } from '../../api/contract';
+import type { SqlOkResponse, SqlTableResponse } from '../../../contract';
 import { formatDuration } from '../../lib/format';
 import { exportFileName, resultBaseName, toCsv, toJson } from './export';
 import { toGridColumns } from './grid-model';

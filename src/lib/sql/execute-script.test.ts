@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SqlQueryResponse } from '../../api/contract';
+import type { SqlQueryResponse } from '../../../contract';
 import { executeScript, isDdl, type Executor } from './execute-script';
 import { splitStatements } from './split';
 

@@ -3,7 +3,7 @@
  * statements after it), stopping at the first error or abort. The executor is injected, so this is
  * the same for one statement (Ctrl+Enter) and a whole script (Ctrl+Shift+Enter).
  */
-import type { SqlOkResponse, SqlQueryResponse, SqlTableResponse } from '../../api/contract';
+import type { SqlOkResponse, SqlQueryResponse, SqlTableResponse } from '../../../contract';
 import type { Statement } from './split';
 
 export interface StatementResult {

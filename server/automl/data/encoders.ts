@@ -1,0 +1,181 @@
+// Encoders: turn raw column cells into the two numeric views the models need. Trees get one
+// small-integer "bin" per feature (quantile bins for numbers, codes for categories), linear models
+// get standardized numbers plus one-hot indicators. Everything is fitted once on training rows
+// and stored as plain JSON so a saved model encodes prediction inputs exactly as in training.
+
+import type { Rng } from '../prng';
+import { MAX_BINS, fitBinThresholds } from './binning';
+import { type ColumnProfile, type ValueKind, categoryKey } from './column-types';
+import {
+  DATETIME_PARTS,
+  TEXT_PARTS,
+  datetimeParts,
+  parseDatetimeColumn,
+  parseNumericColumn,
+  textParts,
+} from './parse';
+
+/** Kept categories: MAX_BINS minus the 'other/unseen' and 'missing' codes. */
+export const MAX_CATEGORIES = MAX_BINS - 2;
+/** One-hot width per categorical for the linear model, and the total linear width budget. */
+const MAX_ONE_HOT = 50;
+const MAX_LINEAR_DIMS = 400;
+
+export interface NumericStats {
+  /** Ascending bin edges: bin(v) = first i with v <= thresholds[i], else thresholds.length. */
+  thresholds: number[];
+  mean: number;
+  std: number;
+  min: number;
+  max: number;
+  hasMissing: boolean;
+}
+
+export interface NumericEncoder {
+  kind: 'numeric';
+  column: string;
+  type: 'integer' | 'float';
+  stats: NumericStats;
+}
+export interface CategoricalEncoder {
+  kind: 'categorical';
+  column: string;
+  type: 'categorical' | 'binary';
+  valueKind: ValueKind;
+  /** Kept category keys, most frequent first; code = index. Others map to `keys.length`. */
+  keys: string[];
+  /** The first `nOneHot` codes get a one-hot column in the linear model. */
+  nOneHot: number;
+}
+export interface DatetimeEncoder {
+  kind: 'datetime';
+  column: string;
+  parts: NumericStats[]; // DATETIME_PARTS order
+}
+export interface TextEncoder {
+  kind: 'text';
+  column: string;
+  parts: NumericStats[]; // TEXT_PARTS order
+}
+export type ColumnEncoder = NumericEncoder | CategoricalEncoder | DatetimeEncoder | TextEncoder;
+
+/** Human-readable encoder name for DESCRIBE ... features. */
+export function encoderName(e: ColumnEncoder): string {
+  switch (e.kind) {
+    case 'numeric':
+      return 'NumericEncoder(quantile-bins, standardize)';
+    case 'categorical':
+      return e.type === 'binary'
+        ? 'BinaryEncoder(codes, one-hot)'
+        : 'CategoricalEncoder(codes, one-hot)';
+    case 'datetime':
+      return 'DatetimeEncoder(' + DATETIME_PARTS.join(', ') + ')';
+    case 'text':
+      return 'TextEncoder(' + TEXT_PARTS.join(', ') + ')';
+  }
+}
+
+export function fitNumericStats(values: Float64Array, rng: Rng): NumericStats {
+  let n = 0;
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isNaN(v)) continue;
+    n++;
+    sum += v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const mean = n > 0 ? sum / n : 0;
+  let ss = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isNaN(v)) ss += (v - mean) * (v - mean);
+  }
+  const std = n > 1 ? Math.sqrt(ss / n) : 0;
+  return {
+    thresholds: fitBinThresholds(values, rng),
+    mean,
+    std: std > 0 ? std : 1,
+    min: n > 0 ? min : 0,
+    max: n > 0 ? max : 0,
+    hasMissing: n < values.length,
+  };
+}
+
+/**
+ * Category keys by descending frequency (ties by key, for determinism), capped at 253 so a column
+ * with 100k distinct values costs 255 bins, not 100k. The rest share the 'other' code with values
+ * unseen in training.
+ */
+export function fitCategories(values: ArrayLike<unknown>, kind: ValueKind): string[] {
+  const counts = new Map<string, number>();
+  for (let i = 0; i < values.length; i++) {
+    const k = categoryKey(values[i], kind);
+    if (k !== null) counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const keys = [...counts.keys()];
+  keys.sort((a, b) => counts.get(b)! - counts.get(a)! || (a < b ? -1 : a > b ? 1 : 0));
+  return keys.slice(0, MAX_CATEGORIES);
+}
+
+/** Fits one encoder per input column on the given (training) values. */
+export function fitEncoders(
+  profiles: ColumnProfile[],
+  columns: ArrayLike<unknown>[],
+  rng: Rng,
+): ColumnEncoder[] {
+  const encs: ColumnEncoder[] = profiles.map((p, j): ColumnEncoder => {
+    const vals = columns[j];
+    const n = vals.length;
+    switch (p.type) {
+      case 'integer':
+      case 'float':
+        return {
+          kind: 'numeric',
+          column: p.name,
+          type: p.type,
+          stats: fitNumericStats(parseNumericColumn(vals, n, false, p.name), rng),
+        };
+      case 'binary':
+      case 'categorical':
+        return {
+          kind: 'categorical',
+          column: p.name,
+          type: p.type,
+          valueKind: p.valueKind,
+          keys: fitCategories(vals, p.valueKind),
+          nOneHot: 0,
+        };
+      case 'datetime':
+        return {
+          kind: 'datetime',
+          column: p.name,
+          parts: datetimeParts(parseDatetimeColumn(vals, n, false, p.name), n).map((x) =>
+            fitNumericStats(x, rng),
+          ),
+        };
+      case 'text':
+        return {
+          kind: 'text',
+          column: p.name,
+          parts: textParts(vals, n).map((x) => fitNumericStats(x, rng)),
+        };
+      default:
+        throw new Error(`no encoder for type ${p.type}`);
+    }
+  });
+  // Share the linear width budget: the widest categoricals shrink first.
+  const cats = encs.filter((e): e is CategoricalEncoder => e.kind === 'categorical');
+  let cap = MAX_ONE_HOT;
+  const numericDims = encs.reduce(
+    (s, e) => s + (e.kind === 'categorical' ? 0 : 2 * (e.kind === 'numeric' ? 1 : e.parts.length)),
+    0,
+  );
+  const budget = Math.max(0, MAX_LINEAR_DIMS - numericDims);
+  while (cap > 1 && cats.reduce((s, c) => s + Math.min(cap, c.keys.length), 0) > budget) cap--;
+  for (const c of cats) c.nOneHot = Math.min(cap, c.keys.length);
+  return encs;
+}

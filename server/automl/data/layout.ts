@@ -1,0 +1,236 @@
+// The layout of encoded inputs: encoders -> tree features (one binned byte each) and linear
+// dimensions, and the columnar streams, binned matrix and sparse linear rows built from raw cells.
+
+import type { CategoricalEncoder, ColumnEncoder, NumericStats } from './encoders';
+import { categoryKey } from './column-types';
+import { datetimeParts, parseDatetimeColumn, parseNumericColumn, textParts } from './parse';
+
+export interface TreeFeature {
+  encoder: number;
+  isCat: boolean;
+  /** Bins including the trailing 'missing' bin (and, for categoricals, the 'other' code before it). */
+  nBins: number;
+  stats: NumericStats | null;
+  thresholds: Float64Array | null;
+  nCats: number;
+  /** Linear dimension of this feature (first one-hot column for categoricals). */
+  linDim: number;
+  /** Linear dimension of the missing indicator, or -1. */
+  linMissDim: number;
+  nOneHot: number;
+}
+
+export interface Layout {
+  features: TreeFeature[];
+  /** Tree features of each encoder (input column), for per-column permutation importance. */
+  encoderFeatures: number[][];
+  /** Linear width (without intercept). */
+  linDims: number;
+}
+
+export function buildLayout(encs: ColumnEncoder[]): Layout {
+  const features: TreeFeature[] = [];
+  const encoderFeatures: number[][] = [];
+  let dim = 0;
+  const addNumeric = (e: number, s: NumericStats): void => {
+    features.push({
+      encoder: e,
+      isCat: false,
+      nBins: s.thresholds.length + 2,
+      stats: s,
+      thresholds: Float64Array.from(s.thresholds),
+      nCats: 0,
+      linDim: dim++,
+      linMissDim: s.hasMissing ? dim++ : -1,
+      nOneHot: 0,
+    });
+  };
+  encs.forEach((enc, e) => {
+    const start = features.length;
+    if (enc.kind === 'numeric') addNumeric(e, enc.stats);
+    else if (enc.kind === 'datetime' || enc.kind === 'text')
+      for (const p of enc.parts) addNumeric(e, p);
+    else {
+      features.push({
+        encoder: e,
+        isCat: true,
+        nBins: enc.keys.length + 2,
+        stats: null,
+        thresholds: null,
+        nCats: enc.keys.length,
+        linDim: dim,
+        linMissDim: -1,
+        nOneHot: enc.nOneHot,
+      });
+      dim += enc.nOneHot;
+    }
+    const idx: number[] = [];
+    for (let f = start; f < features.length; f++) idx.push(f);
+    encoderFeatures.push(idx);
+  });
+  return { features, encoderFeatures, linDims: dim };
+}
+
+/**
+ * One stream per tree feature: Float64Array of numbers (NaN = missing) or Int32Array of category
+ * codes (nCats = other/unseen, nCats + 1 = missing).
+ */
+export type Stream = Float64Array | Int32Array;
+
+/**
+ * Parses raw per-column cells (`columns[e]` for encoder e; undefined = column not supplied) into
+ * feature streams. Strict mode is for prediction inputs: uncastable numbers/dates throw.
+ */
+export function parseStreams(
+  encs: ColumnEncoder[],
+  columns: (ArrayLike<unknown> | undefined)[],
+  n: number,
+  strict: boolean,
+): Stream[] {
+  const streams: Stream[] = [];
+  const none = { length: n } as ArrayLike<unknown>;
+  encs.forEach((enc, e) => {
+    const vals = columns[e] ?? none;
+    switch (enc.kind) {
+      case 'numeric':
+        streams.push(parseNumericColumn(vals, n, strict, enc.column));
+        break;
+      case 'categorical':
+        streams.push(encodeCategories(enc, vals, n));
+        break;
+      case 'datetime':
+        streams.push(...datetimeParts(parseDatetimeColumn(vals, n, strict, enc.column), n));
+        break;
+      case 'text':
+        streams.push(...textParts(vals, n));
+        break;
+    }
+  });
+  return streams;
+}
+
+/** Category codes; keys come from a Map built once per call (not per row). */
+export function encodeCategories(
+  enc: CategoricalEncoder,
+  values: ArrayLike<unknown>,
+  n: number,
+): Int32Array {
+  const map = categoryIndex(enc);
+  const other = enc.keys.length;
+  const missing = other + 1;
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    // Fast path for the common string case avoids the key canonicalisation work.
+    if (typeof v === 'string' && enc.valueKind === 'string') {
+      const s =
+        v.length > 0 && v.charCodeAt(0) > 32 && v.charCodeAt(v.length - 1) > 32 ? v : v.trim();
+      if (s === '') out[i] = missing;
+      else out[i] = map.get(s) ?? other;
+      continue;
+    }
+    const k = categoryKey(v, enc.valueKind);
+    out[i] = k === null ? missing : (map.get(k) ?? other);
+  }
+  return out;
+}
+
+const indexCache = new WeakMap<CategoricalEncoder, Map<string, number>>();
+function categoryIndex(enc: CategoricalEncoder): Map<string, number> {
+  let m = indexCache.get(enc);
+  if (!m) {
+    m = new Map(enc.keys.map((k, i) => [k, i]));
+    indexCache.set(enc, m);
+  }
+  return m;
+}
+
+/** Row-major binned matrix (n x F bytes) for the GBM. */
+export function binStreams(layout: Layout, streams: Stream[], n: number): Uint8Array {
+  const F = layout.features.length;
+  const out = new Uint8Array(n * F);
+  for (let f = 0; f < F; f++) {
+    const feat = layout.features[f];
+    const s = streams[f];
+    if (feat.isCat) {
+      for (let i = 0; i < n; i++) out[i * F + f] = s[i];
+    } else {
+      const thr = feat.thresholds!;
+      const missBin = thr.length + 1;
+      const m = thr.length;
+      for (let i = 0; i < n; i++) {
+        const v = s[i];
+        let b: number;
+        if (v !== v) b = missBin;
+        else {
+          let lo = 0;
+          let hi = m;
+          while (lo < hi) {
+            const mid = (lo + hi) >>> 1;
+            if (v <= thr[mid]) hi = mid;
+            else lo = mid + 1;
+          }
+          b = lo;
+        }
+        out[i * F + f] = b;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Sparse linear rows: every row has the same number of slots (one per numeric feature, one per
+ * missing indicator, one per categorical), so the design matrix is two flat arrays, not n objects.
+ * A categorical code without a one-hot column uses dim 0 with value 0.
+ */
+export interface LinearRows {
+  n: number;
+  slots: number;
+  idx: Int32Array;
+  val: Float64Array;
+}
+
+/** Standardized values are clipped so one extreme input cannot dominate a linear prediction. */
+export const Z_CLIP = 8;
+
+export function linearRows(layout: Layout, streams: Stream[], n: number): LinearRows {
+  let slots = 0;
+  for (const f of layout.features) slots += f.isCat ? 1 : f.linMissDim >= 0 ? 2 : 1;
+  const idx = new Int32Array(n * slots);
+  const val = new Float64Array(n * slots);
+  let s0 = 0;
+  layout.features.forEach((feat, f) => {
+    const s = streams[f];
+    if (feat.isCat) {
+      for (let i = 0; i < n; i++) {
+        const c = s[i];
+        const o = i * slots + s0;
+        if (c < feat.nOneHot) {
+          idx[o] = feat.linDim + c;
+          val[o] = 1;
+        }
+      }
+      s0 += 1;
+    } else {
+      const st = feat.stats!;
+      for (let i = 0; i < n; i++) {
+        const v = s[i];
+        const o = i * slots + s0;
+        idx[o] = feat.linDim;
+        if (v === v) {
+          let z = (v - st.mean) / st.std;
+          if (z > Z_CLIP) z = Z_CLIP;
+          else if (z < -Z_CLIP) z = -Z_CLIP;
+          val[o] = z;
+        }
+        if (feat.linMissDim >= 0) {
+          idx[o + 1] = feat.linMissDim;
+          val[o + 1] = v === v ? 0 : 1;
+        }
+      }
+      s0 += feat.linMissDim >= 0 ? 2 : 1;
+    }
+  });
+  return { n, slots, idx, val };
+}

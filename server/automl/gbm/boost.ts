@@ -1,0 +1,205 @@
+// Boosting: grows trees on the training rows, early-stopping on the validation rows, optionally
+// on per-iteration row samples (large tables) or continuing from a base model (finetune).
+
+import { Rng } from '../prng';
+import { addTreeToRowsCompiled } from './compile';
+import { TreeBuilder } from './grower';
+import type { BinnedData, GBMModel, GBMParams, GBMTarget } from './model';
+import { NodeStore } from './node-store';
+import { computeGradients, initialScores, lossOf } from './objectives';
+import { addTreeToRows, predictRawRows } from './predict';
+
+export interface GBMTrainResult {
+  model: GBMModel;
+  /** Iterations kept (best validation loss), each with K trees. */
+  iterations: number;
+  /**
+   * Raw scores (n x K, absolute rows) of the returned model for the validation rows. (Training
+   * rows hold the scores of the last iteration run, which may be past the kept one.)
+   */
+  raw: Float64Array;
+  bestValLoss: number;
+}
+
+export interface GBMTrainInput {
+  data: BinnedData;
+  target: GBMTarget;
+  /** Absolute rows of `data` to grow trees on / to early-stop on (may be empty). */
+  trainRows: Int32Array;
+  valRows: Int32Array;
+  params: GBMParams;
+  /** Finetune: continue from this model's scores; its trees are kept. */
+  init?: GBMModel;
+  /** Finetune of a linear base: its absolute-row scores (n x K), added to the starting scores. */
+  offset?: Float64Array;
+  onIteration?: (iteration: number) => void;
+}
+
+/**
+ * Boosts trees on `trainRows`, early-stopping on `valRows` (when non-empty) after
+ * `earlyStoppingRounds` iterations without improvement and keeping the best iteration. With
+ * `init` (finetune), boosting continues from that model's scores (plus `offset`) and its trees
+ * are kept.
+ */
+export function trainGBM(input: GBMTrainInput): GBMTrainResult {
+  const { data, target, trainRows, valRows, params, init, offset, onIteration } = input;
+  const K = target.K;
+  const N = data.n;
+  let store: NodeStore;
+  let base: Float64Array;
+  const raw = new Float64Array(N * K);
+  if (init) {
+    store = NodeStore.from(init);
+    base = Float64Array.from(init.base);
+    predictRawRows(init, data.bins, data.F, trainRows, raw);
+    predictRawRows(init, data.bins, data.F, valRows, raw);
+    if (offset) addOffset(raw, offset, trainRows, valRows, K);
+  } else {
+    store = new NodeStore();
+    base = initialScores(target, trainRows);
+    for (let r = 0; r < N; r++) for (let k = 0; k < K; k++) raw[r * K + k] = base[k];
+  }
+  const initTrees = store.roots.length;
+  const g = Array.from({ length: K }, () => new Float64Array(N));
+  const h = Array.from({ length: K }, () => new Float64Array(N));
+  const builder = new TreeBuilder(
+    data,
+    params,
+    trainRows.length,
+    target.objective === 'regression' && target.weight === null,
+  );
+  const sampler =
+    params.subsampleRows && params.subsampleRows > 0 && params.subsampleRows < trainRows.length
+      ? new RowSampler(trainRows, params.subsampleRows, params.seed ?? 0)
+      : null;
+  const useVal = valRows.length > 0 && params.earlyStoppingRounds > 0;
+  const minRel = params.minRelImprovement ?? 0;
+  let bestLoss = useVal ? lossOf(target, valRows, raw) : Infinity;
+  let bestIter = 0;
+  // Patience is counted from the last iteration that improved the loss by at least `minRel`.
+  let refLoss = bestLoss;
+  let refIter = 0;
+  // Validation scores of the best iteration, restored after early stopping.
+  let bestValRaw = useVal ? snapshot(raw, valRows, K) : null;
+  let it = 0;
+  for (; it < params.maxIterations; it++) {
+    let rows = trainRows;
+    if (sampler) rows = sampler.draw();
+    computeGradients(target, rows, raw, g, h);
+    for (let k = 0; k < K; k++) {
+      const treeStart = store.roots.length;
+      const out = { store, raw, K, k };
+      builder.build(rows, g[k], h[k], out);
+      if (sampler) addTreeToRowsCompiled(out, treeStart, data, sampler.rest);
+      addTreeToRows(out, treeStart, data, valRows);
+    }
+    onIteration?.(it + 1);
+    if (useVal) {
+      const loss = lossOf(target, valRows, raw);
+      if (loss < bestLoss - 1e-12 * Math.max(1, Math.abs(bestLoss))) {
+        bestLoss = loss;
+        bestIter = it + 1;
+        bestValRaw = snapshot(raw, valRows, K);
+      }
+      if (minRel > 0 ? loss <= refLoss * (1 - minRel) : bestIter === it + 1) {
+        refLoss = loss;
+        refIter = it + 1;
+      } else if (it + 1 - refIter >= params.earlyStoppingRounds) {
+        break;
+      }
+    } else {
+      bestIter = it + 1;
+    }
+  }
+  if (useVal && bestIter < it + 1) {
+    store.truncate(initTrees + bestIter * K);
+    // Validation scores of the kept iterations come from the snapshot; training-row scores are
+    // left as they were (nobody needs them, and re-scoring would cost a full pass).
+    restore(raw, valRows, K, bestValRaw!);
+  }
+  return {
+    model: store.toModel(K, base, params.maxLeaves),
+    iterations: bestIter,
+    raw,
+    bestValLoss: bestLoss,
+  };
+}
+
+/**
+ * Seeded per-iteration row samples of a fixed size, drawn without replacement and returned in
+ * ascending row order (sequential reads of the binned matrix). `draw()` returns the sample and
+ * leaves the other rows in `rest`.
+ */
+export class RowSampler {
+  private readonly sorted: Int32Array;
+  private readonly perm: Int32Array;
+  private readonly mark: Uint8Array;
+  private readonly inBuf: Int32Array;
+  private readonly outBuf: Int32Array;
+  private readonly size: number;
+  private readonly rng: Rng;
+  rest: Int32Array = new Int32Array(0);
+
+  constructor(rows: Int32Array, size: number, seed: number) {
+    const m = rows.length;
+    this.sorted = Int32Array.from(rows).sort();
+    this.perm = Int32Array.from({ length: m }, (_, i) => i);
+    this.mark = new Uint8Array(m);
+    this.size = Math.max(1, Math.min(m, Math.round(size)));
+    this.inBuf = new Int32Array(m + 1);
+    this.outBuf = new Int32Array(m + 1);
+    this.rng = new Rng(seed ^ 0x6a55);
+  }
+
+  /** A fresh sample of exactly `size` rows (partial Fisher-Yates over positions), ascending. */
+  draw(): Int32Array {
+    const { sorted, perm, mark, inBuf, outBuf, rng } = this;
+    const m = sorted.length;
+    for (let i = 0; i < this.size; i++) {
+      const j = i + rng.int(m - i);
+      const t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+      mark[perm[i]] = 1;
+    }
+    let a = 0;
+    let b = 0;
+    // Branch-free split (see TreeBuilder.partition); both buffers have a spare slot at the end.
+    for (let i = 0; i < m; i++) {
+      const r = sorted[i];
+      const s = mark[i];
+      inBuf[a] = r;
+      outBuf[b] = r;
+      a += s;
+      b += s ^ 1;
+      mark[i] = 0;
+    }
+    this.rest = outBuf.subarray(0, b);
+    return inBuf.subarray(0, a);
+  }
+}
+
+/** Adds fixed starting scores (a linear base model's outputs, when finetuning one). */
+function addOffset(
+  raw: Float64Array,
+  offset: Float64Array,
+  a: Int32Array,
+  b: Int32Array,
+  K: number,
+): void {
+  for (const rows of [a, b])
+    for (let i = 0; i < rows.length; i++)
+      for (let k = 0; k < K; k++) raw[rows[i] * K + k] += offset[rows[i] * K + k];
+}
+
+function snapshot(raw: Float64Array, rows: Int32Array, K: number): Float64Array {
+  const s = new Float64Array(rows.length * K);
+  for (let i = 0; i < rows.length; i++)
+    for (let k = 0; k < K; k++) s[i * K + k] = raw[rows[i] * K + k];
+  return s;
+}
+
+function restore(raw: Float64Array, rows: Int32Array, K: number, s: Float64Array): void {
+  for (let i = 0; i < rows.length; i++)
+    for (let k = 0; k < K; k++) raw[rows[i] * K + k] = s[i * K + k];
+}

@@ -1,0 +1,111 @@
+// The growable node arrays trees are written into while boosting (one set shared by all trees).
+
+import type { GBMModel } from './model';
+
+/** Where a grown tree goes: appended to `store`, its leaf values added to raw[row * K + k]. */
+export interface TreeOutput {
+  store: NodeStore;
+  raw: Float64Array;
+  K: number;
+  k: number;
+}
+
+export class NodeStore {
+  n = 0;
+  feat = new Int32Array(1024);
+  thr = new Int32Array(1024);
+  isCat = new Uint8Array(1024);
+  left = new Int32Array(1024);
+  right = new Int32Array(1024);
+  value = new Float64Array(1024);
+  bits = new Uint32Array(256);
+  nBits = 0;
+  roots: number[] = [];
+
+  static from(m: GBMModel): NodeStore {
+    const s = new NodeStore();
+    const n = m.feat.length;
+    s.ensure(n);
+    s.feat.set(m.feat);
+    s.thr.set(m.thr);
+    s.isCat.set(m.isCatNode);
+    s.left.set(m.left);
+    s.right.set(m.right);
+    s.value.set(m.value);
+    s.n = n;
+    s.ensureBits(m.catBits.length);
+    s.bits.set(m.catBits);
+    s.nBits = m.catBits.length;
+    s.roots = Array.from(m.roots);
+    return s;
+  }
+
+  ensure(extra: number): void {
+    const need = this.n + extra;
+    if (need <= this.feat.length) return;
+    let cap = this.feat.length;
+    while (cap < need) cap *= 2;
+    const grow = <T extends Int32Array | Uint8Array | Float64Array>(
+      a: T,
+      make: (n: number) => T,
+    ): T => {
+      const b = make(cap);
+      b.set(a);
+      return b;
+    };
+    this.feat = grow(this.feat, (c) => new Int32Array(c));
+    this.thr = grow(this.thr, (c) => new Int32Array(c));
+    this.isCat = grow(this.isCat, (c) => new Uint8Array(c));
+    this.left = grow(this.left, (c) => new Int32Array(c));
+    this.right = grow(this.right, (c) => new Int32Array(c));
+    this.value = grow(this.value, (c) => new Float64Array(c));
+  }
+
+  ensureBits(extra: number): void {
+    const need = this.nBits + extra;
+    if (need <= this.bits.length) return;
+    let cap = this.bits.length;
+    while (cap < need) cap *= 2;
+    const b = new Uint32Array(cap);
+    b.set(this.bits);
+    this.bits = b;
+  }
+
+  addLeaf(): number {
+    this.ensure(1);
+    const id = this.n++;
+    this.feat[id] = -1;
+    this.left[id] = -1;
+    this.right[id] = -1;
+    this.value[id] = 0;
+    return id;
+  }
+
+  /** Drops every tree after the first `nTrees` (early stopping keeps the best iteration). */
+  truncate(nTrees: number): void {
+    if (nTrees >= this.roots.length) return;
+    const cut = this.roots[nTrees];
+    this.roots.length = nTrees;
+    this.n = cut;
+    let maxBit = 0;
+    for (let i = 0; i < cut; i++) if (this.isCat[i]) maxBit = Math.max(maxBit, this.thr[i] + 8);
+    this.nBits = maxBit;
+  }
+
+  toModel(K: number, base: Float64Array, maxLeaves: number): GBMModel {
+    return {
+      K,
+      base: Float64Array.from(base),
+      nTrees: this.roots.length,
+      roots: Int32Array.from(this.roots),
+      feat: this.feat.slice(0, this.n),
+      thr: this.thr.slice(0, this.n),
+      isCatNode: this.isCat.slice(0, this.n),
+      left: this.left.slice(0, this.n),
+      right: this.right.slice(0, this.n),
+      value: this.value.slice(0, this.n),
+      catBits: this.bits.slice(0, this.nBits),
+      maxLeaves,
+    };
+  }
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../options';
+import { Rng } from '../../prng';
+import {
+  GBM_SAMPLE_MIN_ROWS,
+  GBM_SAMPLE_ROWS,
+  LARGE_MAX_ITERATIONS,
+  classWeights,
+  gbmParams,
+  splitRows,
+} from '../sizes';
+
+describe('GBM parameters by training-set size', () => {
+  it('sample the rows of each tree only past the threshold, and cap the iterations there', () => {
+    const small = gbmParams(DEFAULT_SETTINGS, GBM_SAMPLE_MIN_ROWS);
+    expect(small.subsampleRows ?? 0).toBe(0);
+    expect(small.maxIterations).toBe(DEFAULT_SETTINGS.maxIterations);
+    const big = gbmParams(DEFAULT_SETTINGS, 800_000);
+    expect(big.subsampleRows).toBe(GBM_SAMPLE_ROWS);
+    expect(big.maxIterations).toBe(LARGE_MAX_ITERATIONS);
+    expect(big.minRelImprovement).toBeGreaterThan(0);
+    // USING max_iterations lifts the cap.
+    expect(
+      gbmParams({ ...DEFAULT_SETTINGS, maxIterations: 2000 }, 800_000, true).maxIterations,
+    ).toBe(2000);
+  });
+});
+
+describe('train / validation split', () => {
+  it('is seeded, covers every row once and stratifies classes by their share', () => {
+    const y = Float64Array.from({ length: 200 }, (_, i) => (i < 190 ? 0 : i < 197 ? 1 : 2));
+    const split = (seed: number) =>
+      splitRows({ n: 200, fraction: 0.2, rng: new Rng(seed), classes: y, nClasses: 3 });
+    const a = split(1);
+    expect(split(1)).toEqual(a);
+    expect(split(2).val).not.toEqual(a.val);
+    expect([...a.train, ...a.val].sort((p, q) => p - q)).toEqual(
+      Array.from({ length: 200 }, (_, i) => i),
+    );
+    const count = (rows: Int32Array, c: number) => rows.filter((r) => y[r] === c).length;
+    expect([0, 1, 2].map((c) => count(a.val, c))).toEqual([38, 1, 1]);
+    expect([0, 1, 2].map((c) => count(a.train, c))).toEqual([152, 6, 2]);
+  });
+
+  it('gives each class the same total weight', () => {
+    const y = Float64Array.of(0, 0, 0, 1);
+    const w = classWeights(y, 2);
+    expect(w[0] * 3).toBeCloseTo(w[1] * 1, 12);
+    expect(w[0] * 3 + w[1]).toBeCloseTo(4, 12);
+  });
+});

@@ -1,0 +1,76 @@
+// The fitting context of one training: the encoded table, the prepared target (standardized
+// values or class codes with class weights), the split and the GBM parameters, built once and
+// passed to the candidates, the analysis and the refit.
+
+import type { ResolvedSettings } from '../api';
+import type { Encoded } from '../data/encoded';
+import type { ColumnEncoder } from '../data/encoders';
+import type { GBMParams, GBMTarget } from '../gbm/model';
+import { type LinearModel, fitLogistic, fitRidge } from '../linear/linear';
+import type { ScoreShape } from '../predict/score';
+import { classWeights, type Split } from './sizes';
+import type { TargetInfo } from './target';
+
+export interface FitContext {
+  settings: ResolvedSettings;
+  shape: ScoreShape;
+  enc: Encoded;
+  encs: ColumnEncoder[];
+  /** Targets by position: standardized values (regression) or class codes. */
+  y: Float64Array;
+  /** Class weights by position (classifiers), or null. */
+  weight: Float64Array | null;
+  gTarget: GBMTarget;
+  split: Split;
+  /** Validation rows for early stopping and candidate selection (a sample on large tables). */
+  selRows: Int32Array;
+  params: GBMParams;
+  /** USING max_iterations was given (lifts the large-table iteration cap). */
+  userIterations: boolean;
+}
+
+export interface PreparedTarget {
+  shape: ScoreShape;
+  y: Float64Array;
+  weight: Float64Array | null;
+}
+
+/**
+ * Regression targets are standardized (so L2 / leaf statistics and tolerances do not depend on
+ * the target's units); classifiers get inverse-frequency class weights and the matching shift
+ * back to the real class prior.
+ */
+export function prepareTarget(ti: TargetInfo, settings: ResolvedSettings): PreparedTarget {
+  const task = ti.task;
+  const n = ti.keep.length;
+  const nClasses = ti.classKeys ? ti.classKeys.length : 0;
+  let y = ti.y;
+  let yScale: { mean: number; std: number } | null = null;
+  let weight: Float64Array | null = null;
+  let shift: number[] = [];
+  const K = task === 'multiclass' ? nClasses : 1;
+  if (task === 'regression') {
+    let mean = 0;
+    for (const v of y) mean += v;
+    mean /= n;
+    let ss = 0;
+    for (const v of y) ss += (v - mean) * (v - mean);
+    const std = Math.sqrt(ss / n) || 1;
+    yScale = { mean, std };
+    y = Float64Array.from(y, (v) => (v - mean) / std);
+  } else {
+    const cw =
+      settings.classWeight === 'balanced' ? classWeights(y, nClasses) : new Array(nClasses).fill(1);
+    weight = Float64Array.from(y, (c) => cw[c]);
+    shift = task === 'binary' ? [Math.log(cw[1] / cw[0])] : cw.map((w) => Math.log(w));
+  }
+  return { shape: { task, K, nClasses, yScale, shift }, y, weight };
+}
+
+/** The linear candidate fitted on `rows`: ridge for regression, logistic for classifiers. */
+export function fitLinear(ctx: FitContext, rows: Int32Array): LinearModel {
+  const { enc, y, weight } = ctx;
+  return ctx.shape.task === 'regression'
+    ? fitRidge(enc.linear!, rows, y, null, enc.layout.linDims)
+    : fitLogistic(enc.linear!, rows, y, ctx.shape.nClasses, weight, enc.layout.linDims);
+}

@@ -1,0 +1,124 @@
+// Size-dependent choices of the pipeline: row caps for large tables, the seeded train/validation
+// split, class weights and the GBM parameters for a training-set size.
+
+import type { ResolvedSettings } from '../api';
+import { DEFAULT_GBM_PARAMS, type GBMParams } from '../gbm/model';
+import { type Rng, permutation } from '../prng';
+
+/**
+ * Refitting on all rows costs two more GBM fits (the refit and the learning-curve probe) and buys
+ * little once the training split is large, so big tables keep the validated model as is (and its
+ * exactly calibrated intervals).
+ */
+export const REFIT_MAX_ROWS = 20_000;
+/** The linear candidate's sparse design matrix costs ~12 bytes x slots per row; skip it beyond this. */
+export const LINEAR_MAX_ROWS = 200_000;
+/**
+ * Large tables. Past GBM_SAMPLE_MIN_ROWS training rows each boosting iteration grows its tree on a
+ * seeded sample of GBM_SAMPLE_ROWS rows (bagging, as LightGBM's bagging_fraction): the
+ * histogram work per tree stays bounded whatever the table size, and with hundreds of trees every
+ * row is still seen many times. Boosting then also stops once 20 iterations in a row improved the
+ * validation loss by less than LARGE_MIN_REL_IMPROVEMENT in total (the curve is flat: on a 1M-row
+ * table a 3x smaller threshold buys 20 more trees and no r2 at the fourth decimal), and runs at most
+ * LARGE_MAX_ITERATIONS iterations unless USING max_iterations asks for more.
+ */
+export const GBM_SAMPLE_MIN_ROWS = 150_000;
+export const GBM_SAMPLE_ROWS = 100_000;
+const LARGE_MIN_REL_IMPROVEMENT = 1e-3;
+export const LARGE_MAX_ITERATIONS = 500;
+/**
+ * Validation rows used for early stopping and candidate selection (a seeded sample beyond this;
+ * 50k rows measure r2 / balanced accuracy to the third decimal), and for the analysis (conformal
+ * calibration per missing-input mask, accuracy): a quantile of 20k residuals is as good as exact.
+ */
+export const SELECT_MAX_ROWS = 50_000;
+export const ANALYSIS_MAX_ROWS = 20_000;
+/** The reduced model (see analysis/analyze.ts) trains on at most this many rows. */
+export const REDUCED_MAX_ROWS = 200_000;
+
+/** Positions of the training and validation rows. */
+export interface Split {
+  train: Int32Array;
+  val: Int32Array;
+}
+
+/**
+ * Seeded train/validation split of positions 0..n-1. Classification splits are stratified so a
+ * rare class is represented on both sides (and always keeps at least one training row).
+ */
+export function splitRows(opts: {
+  n: number;
+  /** Share of the rows that go to validation. */
+  fraction: number;
+  rng: Rng;
+  /** Class codes per position, to stratify (null: regression). */
+  classes: Float64Array | null;
+  nClasses: number;
+}): Split {
+  const { n, fraction, rng, classes, nClasses } = opts;
+  const perm = permutation(n, rng);
+  const isVal = new Uint8Array(n);
+  if (classes) {
+    const count = new Float64Array(nClasses);
+    for (let i = 0; i < n; i++) count[classes[i]]++;
+    const quota = Array.from(count, (c) => Math.min(Math.round(c * fraction), c - 1));
+    const taken = new Float64Array(nClasses);
+    for (const i of perm) {
+      const c = classes[i];
+      if (taken[c] < quota[c]) {
+        taken[c]++;
+        isVal[i] = 1;
+      }
+    }
+  } else {
+    const nVal = Math.max(1, Math.round(n * fraction));
+    for (let j = 0; j < nVal; j++) isVal[perm[j]] = 1;
+  }
+  const train: number[] = [];
+  const val: number[] = [];
+  // Keep the shuffled order (not row order) so nothing downstream depends on how rows were sorted.
+  for (const i of perm) (isVal[i] ? val : train).push(i);
+  return { train: Int32Array.from(train), val: Int32Array.from(val) };
+}
+
+/** Inverse-frequency class weights n / (K * n_c): each class carries the same total weight. */
+export function classWeights(y: Float64Array, nClasses: number): number[] {
+  const count = new Float64Array(nClasses);
+  for (const c of y) count[c]++;
+  return Array.from(count, (c) => (c > 0 ? y.length / (nClasses * c) : 1));
+}
+
+/**
+ * GBM parameters for `nTrain` training rows. `userIterations`: USING max_iterations was given, so
+ * the large-table iteration cap does not apply.
+ */
+export function gbmParams(s: ResolvedSettings, nTrain: number, userIterations = false): GBMParams {
+  // Small data: 20 rows per leaf would forbid almost every split of a 50-row table.
+  const minLeaf = Math.max(1, Math.min(s.minSamplesLeaf, Math.floor(nTrain / 10)));
+  const large = nTrain > GBM_SAMPLE_MIN_ROWS;
+  return {
+    ...DEFAULT_GBM_PARAMS,
+    learningRate: s.learningRate,
+    maxIterations:
+      large && !userIterations ? Math.min(s.maxIterations, LARGE_MAX_ITERATIONS) : s.maxIterations,
+    maxLeaves: s.maxLeaves > 0 ? s.maxLeaves : nTrain < 10_000 ? 15 : 31,
+    minSamplesLeaf: minLeaf,
+    l2: s.l2,
+    earlyStoppingRounds: s.earlyStoppingRounds,
+    minDataPerCat: Math.min(DEFAULT_GBM_PARAMS.minDataPerCat, minLeaf),
+    ...(large
+      ? {
+          subsampleRows: GBM_SAMPLE_ROWS,
+          seed: s.seed,
+          minRelImprovement: LARGE_MIN_REL_IMPROVEMENT,
+        }
+      : {}),
+  };
+}
+
+/** True when USING names `key` (case-insensitive). */
+export function usesKey(using: Record<string, unknown> | undefined, key: string): boolean {
+  return (
+    !!using && Object.keys(using).some((k) => k.toLowerCase() === key && using[k] !== undefined)
+  );
+}

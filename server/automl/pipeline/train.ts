@@ -1,0 +1,197 @@
+// The training pipeline: target analysis and type inference -> encoders -> candidate models (GBM,
+// linear, their mean) picked on a validation split -> analysis (conformal calibration, accuracy,
+// permutation importance, missing inputs) -> optional refit on all rows -> a JSON artifact.
+
+import type { ColumnarData, Dataset, ModelArtifact, ModelDescription, TrainOptions } from '../api';
+import { type Analysis, analyze } from '../analysis/analyze';
+import { encode } from '../data/encoded';
+import { encoderName, fitEncoders } from '../data/encoders';
+import { type Table, tableFromDataset, validateTable } from '../data/table';
+import { AutoMLError } from '../errors';
+import { serializeGBM } from '../gbm/serialize';
+import { serializeLinear } from '../linear/linear';
+import { DEFAULT_SETTINGS, resolveSettings } from '../options';
+import { Rng } from '../prng';
+import { capRows } from '../rows';
+import { type Candidate, accuracyName, trainCandidates } from './candidates';
+import { describeInputs, round, summaryString } from './describe';
+import { type FitContext, prepareTarget } from './fit';
+import { type Inputs, profileInputs } from './inputs';
+import { now, progress } from './progress';
+import { reducedModel } from './reduced';
+import { refit } from './refit';
+import {
+  ANALYSIS_MAX_ROWS,
+  LINEAR_MAX_ROWS,
+  SELECT_MAX_ROWS,
+  gbmParams,
+  splitRows,
+  usesKey,
+} from './sizes';
+import { type TargetInfo, analyzeTarget } from './target';
+
+export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
+  if (!data || !Array.isArray(data.columns) || !Array.isArray(data.rows)) {
+    throw new AutoMLError('training data must have columns and rows');
+  }
+  return trainTable(tableFromDataset(data), opts);
+}
+
+/**
+ * Trains on columnar data (typed arrays, as the training worker receives them): no row arrays are
+ * built, so a large table costs about its typed arrays in memory.
+ */
+export function trainColumns(data: ColumnarData, opts: TrainOptions): ModelArtifact {
+  validateTable(data);
+  return trainTable(data, opts);
+}
+
+function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
+  const t0 = now();
+  if (!opts || typeof opts.target !== 'string' || opts.target === '') {
+    throw new AutoMLError('a target column is required (PREDICT <column>)');
+  }
+  const settings = resolveSettings(opts.using, DEFAULT_SETTINGS, opts.seed);
+  const target = opts.target;
+  const rng = new Rng(settings.seed);
+  progress(opts.onProgress, 1);
+
+  const ti = analyzeTarget(data, target, settings.seed);
+  const n = ti.keep.length;
+  const inputs = profileInputs(data, ti, target, settings);
+
+  progress(opts.onProgress, 2);
+  const encs = fitEncoders(inputs.profiles, inputs.columns, rng);
+  for (const f of inputs.features) {
+    if (f.role === 'input')
+      f.encoder = encoderName(encs[inputs.profiles.findIndex((p) => p.name === f.column)]);
+  }
+  const wantLinear =
+    settings.model === 'linear' || (settings.model === 'auto' && n <= LINEAR_MAX_ROWS);
+  const enc = encode(encs, inputs.columns, n, wantLinear);
+  const { shape, y, weight } = prepareTarget(ti, settings);
+  const split = splitRows({
+    n,
+    fraction: settings.validationFraction,
+    rng,
+    classes: shape.task === 'regression' ? null : y,
+    nClasses: shape.nClasses,
+  });
+  const userIterations = usesKey(opts.using, 'max_iterations');
+  const ctx: FitContext = {
+    settings,
+    shape,
+    enc,
+    encs,
+    y,
+    weight,
+    gTarget: {
+      objective: shape.task === 'regression' ? 'regression' : shape.task,
+      K: shape.K,
+      y,
+      weight,
+    },
+    split,
+    // Large tables validate on a sample of the validation rows (all of them up to 50k).
+    selRows: capRows(split.val, SELECT_MAX_ROWS, settings.seed ^ 0x5e1ec7),
+    params: gbmParams(settings, split.train.length, userIterations),
+    userIterations,
+  };
+
+  progress(opts.onProgress, 3);
+  const { candidates, best } = trainCandidates(ctx, wantLinear);
+
+  progress(opts.onProgress, 4);
+  const analysis = analyze({
+    shape,
+    model: best.model,
+    enc,
+    encs,
+    rows: capRows(ctx.selRows, ANALYSIS_MAX_ROWS, settings.seed ^ 0xa7a1),
+    y,
+    level: settings.confidence,
+    rng,
+    makeReduced: (importances) => reducedModel(ctx, importances),
+  });
+
+  progress(opts.onProgress, 5);
+  const final = refit(ctx, best, analysis.halfWidth);
+  // The refit's width correction applies to complete rows; masks keep their (wider) quantiles.
+  const missing = analysis.missing;
+  if (missing?.halfWidths && final.halfWidth !== null) missing.halfWidths[0] = final.halfWidth;
+
+  const artifact = assembleArtifact({ target, ctx, ti, inputs, candidates, analysis, final });
+  artifact.description.trainingTimeMs = Math.round(now() - t0);
+  return artifact;
+}
+
+function assembleArtifact(parts: {
+  target: string;
+  ctx: FitContext;
+  ti: TargetInfo;
+  inputs: Inputs;
+  candidates: Candidate[];
+  analysis: Analysis;
+  final: ReturnType<typeof refit>;
+}): ModelArtifact {
+  const { target, ctx, ti, inputs, candidates, analysis, final } = parts;
+  const { settings, encs } = ctx;
+  const { task, yScale } = ctx.shape;
+  const finalModel = final.model;
+  const missing = analysis.missing;
+  const { inputTypes, categories, numericRanges } = describeInputs(encs, inputs.profiles);
+  const columnImportances: Record<string, number> = {};
+  encs.forEach((e, j) => (columnImportances[e.column] = analysis.importances[j]));
+  const description: ModelDescription = {
+    task,
+    target,
+    targetType: ti.profile.type,
+    inputs: encs.map((e) => e.column),
+    accuracies: { [accuracyName(ctx)]: round(analysis.accuracy, 6) },
+    columnImportances,
+    features: inputs.features,
+    candidates: candidates.map((c) => ({
+      name: c.name,
+      performance: round(c.performance, 6),
+      training_time: round(c.training_time, 3),
+      selected: c.selected,
+      accuracy_functions: c.accuracy_functions,
+    })),
+    summary: summaryString(encs, finalModel, task, settings.confidence),
+    inputTypes,
+    categories,
+    ...(ti.classLabels ? { classes: ti.classLabels } : {}),
+    numericRanges,
+    confidenceLevel: settings.confidence,
+    trainRows: ctx.enc.n,
+    trainingTimeMs: 0,
+  };
+  return {
+    format: 'automl/1',
+    target,
+    task,
+    target_info: { type: ti.profile.type, valueKind: ti.profile.valueKind },
+    classes: ti.classKeys ? { keys: ti.classKeys, labels: ti.classLabels! } : null,
+    y_scale: yScale,
+    encoders: encs,
+    model: {
+      gbm: finalModel.gbm ? serializeGBM(finalModel.gbm) : null,
+      linear: finalModel.linear ? serializeLinear(finalModel.linear) : null,
+      ...(analysis.reduced
+        ? {
+            reduced: {
+              column: encs[analysis.reduced.column].column,
+              gbm: serializeGBM(analysis.reduced.gbm),
+            },
+          }
+        : {}),
+    },
+    calibration: {
+      halfWidth: final.halfWidth,
+      classes: analysis.classCal,
+      ...(missing ? { missing } : {}),
+    },
+    settings,
+    description,
+  };
+}

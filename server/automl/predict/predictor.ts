@@ -1,0 +1,287 @@
+// Prediction from a saved artifact: decode the model once, then for each batch cast the inputs to
+// the training types, encode them exactly as in training, score, and attach intervals /
+// probabilities / anomaly flags. Batches are columnar internally (typed arrays, no per-row
+// intermediate objects); only the returned Prediction objects are allocated per row.
+
+import type { CellValue, ModelArtifact, ModelDescription, Prediction, Predictor } from '../api';
+import { type ClassCalibration, classProbabilities, predictedClass } from '../analysis/conformal';
+import { type ValueKind, categoryKey, isMissing, parseNumber } from '../data/column-types';
+import type { ColumnEncoder } from '../data/encoders';
+import {
+  type Layout,
+  type Stream,
+  binStreams,
+  buildLayout,
+  linearRows,
+  parseStreams,
+} from '../data/layout';
+import { AutoMLError } from '../errors';
+import { type CompiledTree, compileTrees, predictRawCompiled } from '../gbm/compile';
+import type { GBMModel } from '../gbm/model';
+import { predictRaw } from '../gbm/predict';
+import { deserializeGBM } from '../gbm/serialize';
+import { type LinearModel, deserializeLinear, predictLinearRows } from '../linear/linear';
+
+/** Checks the shape of a (possibly hand-edited or foreign) artifact before use. */
+export function validateArtifact(a: unknown): asserts a is ModelArtifact {
+  const x = a as Partial<ModelArtifact> | null;
+  if (!x || typeof x !== 'object') throw new AutoMLError('model artifact must be an object');
+  if (x.format !== 'automl/1') {
+    throw new AutoMLError(
+      `unsupported model artifact format ${JSON.stringify(x.format)}; expected 'automl/1'`,
+    );
+  }
+  const missing = [
+    'target',
+    'task',
+    'encoders',
+    'model',
+    'calibration',
+    'description',
+    'settings',
+  ].filter((k) => (x as Record<string, unknown>)[k] === undefined);
+  if (missing.length) throw new AutoMLError(`model artifact is missing: ${missing.join(', ')}`);
+  if (!x.model!.gbm && !x.model!.linear) throw new AutoMLError('model artifact has no model');
+}
+
+class ArtifactPredictor implements Predictor {
+  readonly description: ModelDescription;
+  private readonly encs: ColumnEncoder[];
+  private readonly layout: Layout;
+  private readonly gbm: GBMModel | null;
+  private readonly linear: LinearModel | null;
+  private readonly K: number;
+  private readonly target: string;
+  private readonly task: ModelArtifact['task'];
+  private readonly yMean: number;
+  private readonly yStd: number;
+  private readonly halfWidth: number;
+  private readonly cal: ClassCalibration | null;
+  private readonly labels: (string | number | boolean)[];
+  private readonly labelStrings: string[];
+  private readonly classCode: Map<string, number>;
+  private readonly targetKind: ValueKind;
+  /** Missing-input calibration: per group, the first tree feature of each of its columns. */
+  private readonly missGroups: number[][] | null = null;
+  private readonly missHalfWidths: number[] | null = null;
+  private readonly missCals: ClassCalibration[] | null = null;
+  /** Trees without the dominant input, for rows missing it (and its first tree feature). */
+  private readonly reduced: GBMModel | null = null;
+  private readonly reducedFeature: number = -1;
+  /** Trees compiled to JS once enough rows went through (null: not yet; false: unavailable). */
+  private compiled: CompiledTree[] | null | false = null;
+  private rowsSeen = 0;
+
+  constructor(a: ModelArtifact) {
+    this.description = a.description;
+    this.encs = a.encoders;
+    this.layout = buildLayout(a.encoders);
+    this.gbm = a.model.gbm ? deserializeGBM(a.model.gbm) : null;
+    this.linear = a.model.linear ? deserializeLinear(a.model.linear) : null;
+    this.task = a.task;
+    this.target = a.target;
+    this.K = a.task === 'multiclass' ? a.classes!.keys.length : 1;
+    this.yMean = a.y_scale?.mean ?? 0;
+    this.yStd = a.y_scale?.std ?? 1;
+    this.halfWidth = a.calibration.halfWidth ?? 0;
+    this.cal = a.calibration.classes;
+    this.labels = a.classes?.labels ?? [];
+    this.labelStrings = this.labels.map((l) => String(l));
+    this.classCode = new Map((a.classes?.keys ?? []).map((k, i) => [k, i]));
+    this.targetKind = a.target_info.valueKind;
+    const red = a.model.reduced;
+    const redEnc = red ? this.encs.findIndex((e) => e.column === red.column) : -1;
+    if (red && redEnc >= 0) {
+      this.reduced = deserializeGBM(red.gbm);
+      this.reducedFeature = this.layout.encoderFeatures[redEnc][0];
+    }
+    const m = a.calibration.missing;
+    if (m && Array.isArray(m.groups) && m.groups.length > 0 && m.groups.length <= 16) {
+      const nMasks = 1 << m.groups.length;
+      const col = new Map(this.encs.map((e, j) => [e.column, j]));
+      const groups = m.groups.map((g) =>
+        g.flatMap((c) => {
+          const e = col.get(c);
+          return e === undefined ? [] : [this.layout.encoderFeatures[e][0]];
+        }),
+      );
+      if (a.task === 'regression' && m.halfWidths?.length === nMasks) {
+        this.missGroups = groups;
+        this.missHalfWidths = m.halfWidths;
+      } else if (a.task !== 'regression' && m.classes?.length === nMasks && this.cal) {
+        this.missGroups = groups;
+        const shift = this.cal.shift;
+        this.missCals = m.classes.map((c) => ({ ...c, shift }));
+      }
+    }
+  }
+
+  /** Rows missing the dominant input get the reduced model's scores instead of the main model's. */
+  private scoreReduced(streams: Stream[], bins: Uint8Array | null, n: number, raw: Float64Array) {
+    const f = this.reducedFeature;
+    const feat = this.layout.features[f];
+    const s = streams[f];
+    const code = feat.nCats + 1;
+    const rows: number[] = [];
+    for (let i = 0; i < n; i++) if (feat.isCat ? s[i] === code : s[i] !== s[i]) rows.push(i);
+    if (rows.length === 0) return;
+    const F = this.layout.features.length;
+    const all = bins ?? binStreams(this.layout, streams, n);
+    const sub = new Uint8Array(rows.length * F);
+    for (let j = 0; j < rows.length; j++)
+      sub.set(all.subarray(rows[j] * F, rows[j] * F + F), j * F);
+    const K = this.K;
+    const out = new Float64Array(rows.length * K);
+    predictRaw(this.reduced!, sub, F, rows.length, out);
+    for (let j = 0; j < rows.length; j++)
+      for (let k = 0; k < K; k++) raw[rows[j] * K + k] = out[j * K + k];
+  }
+
+  /**
+   * Per row, the bit mask of column groups with at least one missing input (0 = complete row).
+   * A column is missing when its first tree feature is: NaN numbers (also every datetime / text
+   * part of an absent value) or the categorical 'missing' code.
+   */
+  private missingMasks(streams: Stream[], n: number): Uint8Array | null {
+    const groups = this.missGroups;
+    if (!groups) return null;
+    const masks = new Uint8Array(n);
+    const feats = this.layout.features;
+    for (let g = 0; g < groups.length; g++) {
+      const bit = 1 << g;
+      for (const f of groups[g]) {
+        const s = streams[f];
+        if (feats[f].isCat) {
+          const code = feats[f].nCats + 1;
+          for (let i = 0; i < n; i++) if (s[i] === code) masks[i] |= bit;
+        } else {
+          for (let i = 0; i < n; i++) if (s[i] !== s[i]) masks[i] |= bit;
+        }
+      }
+    }
+    return masks;
+  }
+
+  predict(rows: Record<string, unknown>[]): Prediction[] {
+    if (!Array.isArray(rows)) throw new AutoMLError('predict expects an array of row objects');
+    const n = rows.length;
+    const cols = this.encs.map((e) => {
+      const a = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) {
+        const r = rows[i];
+        a[i] = r !== null && typeof r === 'object' ? r[e.column] : undefined;
+      }
+      return a;
+    });
+    let truth: unknown[] | null = null;
+    for (let i = 0; i < n && !truth; i++) {
+      const r = rows[i];
+      if (r !== null && typeof r === 'object' && this.target in r) {
+        truth = rows.map((x) => (x !== null && typeof x === 'object' ? x[this.target] : undefined));
+      }
+    }
+    return this.run(cols, truth, n);
+  }
+
+  predictColumns(columns: Record<string, CellValue[]>, n: number): Prediction[] {
+    const cols = this.encs.map((e) => columns[e.column]);
+    return this.run(cols, columns[this.target] ?? null, n);
+  }
+
+  /**
+   * Compiling costs ~0.1 ms per tree, so single-row predictions keep walking the node arrays and
+   * the trees are compiled once a large batch (or enough small ones) shows up. If the runtime
+   * forbids code generation (--disallow-code-generation-from-strings) the walk is used forever.
+   */
+  private compiledTrees(n: number): CompiledTree[] | null {
+    if (this.compiled === false || !this.gbm) return null;
+    if (this.compiled) return this.compiled;
+    this.rowsSeen += n;
+    if (n < 256 && this.rowsSeen < 5000) return null;
+    try {
+      this.compiled = compileTrees(this.gbm);
+    } catch {
+      this.compiled = false;
+      return null;
+    }
+    return this.compiled;
+  }
+
+  private run(
+    cols: (ArrayLike<unknown> | undefined)[],
+    truth: ArrayLike<unknown> | null,
+    n: number,
+  ): Prediction[] {
+    const K = this.K;
+    const streams = parseStreams(this.encs, cols, n, true);
+    const raw = new Float64Array(n * K);
+    let bins: Uint8Array | null = null;
+    if (this.gbm) {
+      bins = binStreams(this.layout, streams, n);
+      const F = this.layout.features.length;
+      const trees = this.compiledTrees(n);
+      if (trees) predictRawCompiled(this.gbm, trees, bins, F, n, raw);
+      else predictRaw(this.gbm, bins, F, n, raw);
+    }
+    if (this.linear) {
+      const X = linearRows(this.layout, streams, n);
+      const tmp = new Float64Array(n * K);
+      predictLinearRows(
+        this.linear,
+        X,
+        Int32Array.from({ length: n }, (_, i) => i),
+        tmp,
+      );
+      for (let j = 0; j < raw.length; j++) raw[j] += tmp[j];
+    }
+    if (this.reduced) this.scoreReduced(streams, bins, n, raw);
+    const out = new Array<Prediction>(n);
+    const masks = this.missingMasks(streams, n);
+    if (this.task === 'regression') {
+      const widths = this.missHalfWidths;
+      for (let i = 0; i < n; i++) {
+        const hw = masks && masks[i] ? widths![masks[i]] : this.halfWidth;
+        const v = this.yMean + this.yStd * raw[i];
+        const lower = v - hw;
+        const upper = v + hw;
+        let anomaly: boolean | null = null;
+        if (truth && !isMissing(truth[i])) {
+          const t = parseNumber(truth[i]);
+          if (!Number.isNaN(t)) anomaly = t < lower || t > upper;
+        }
+        out[i] = { value: v, confidence: this.description.confidenceLevel, lower, upper, anomaly };
+      }
+      return out;
+    }
+    const nC = this.labels.length;
+    const probs = new Float64Array(nC);
+    for (let i = 0; i < n; i++) {
+      const cal = masks && masks[i] ? this.missCals![masks[i]] : this.cal!;
+      classProbabilities(raw, i * K, K, cal, probs);
+      const c = predictedClass(raw, i * K, K);
+      const probabilities: Record<string, number> = {};
+      for (let k = 0; k < nC; k++) probabilities[this.labelStrings[k]] = probs[k];
+      let anomaly: boolean | null = null;
+      if (truth && !isMissing(truth[i])) {
+        const key = categoryKey(truth[i], this.targetKind);
+        const tc = key === null ? undefined : this.classCode.get(key);
+        // Anomalous: the truth is outside the conformal prediction set (an unknown class always is).
+        anomaly = tc === undefined ? true : tc !== c && 1 - probs[tc] > cal.setThreshold;
+      }
+      out[i] = {
+        value: this.labels[c],
+        confidence: probs[c],
+        lower: null,
+        upper: null,
+        anomaly,
+        probabilities,
+      };
+    }
+    return out;
+  }
+}
+
+export function loadPredictor(a: ModelArtifact): Predictor {
+  validateArtifact(a);
+  return new ArtifactPredictor(a);
+}

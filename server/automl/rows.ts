@@ -1,0 +1,30 @@
+// Row index helpers shared by the pipeline and the analysis.
+
+import { Rng, permutation } from './prng';
+
+/**
+ * At most `max` of `rows`: a seeded sample (kept in the original order) beyond that, else `rows`
+ * itself. Uses its own RNG stream so small tables draw exactly the numbers they always did.
+ */
+export function capRows(rows: Int32Array, max: number, seed: number): Int32Array {
+  if (rows.length <= max) return rows;
+  const keep = new Uint8Array(rows.length);
+  const p = permutation(rows.length, new Rng(seed));
+  for (let i = 0; i < max; i++) keep[p[i]] = 1;
+  const out = new Int32Array(max);
+  let j = 0;
+  for (let i = 0; i < rows.length; i++) if (keep[i]) out[j++] = rows[i];
+  return out;
+}
+
+/** a[rows[i]] for each i. */
+export function pick(a: Float64Array, rows: Int32Array): Float64Array {
+  const out = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = a[rows[i]];
+  return out;
+}
+
+/** 0..n-1. */
+export function allRows(n: number): Int32Array {
+  return Int32Array.from({ length: n }, (_, i) => i);
+}
