@@ -487,6 +487,43 @@ describe("class 11: Fastify's and Node's own errors in the JSON envelope", () =>
     expect(up.json.error_message).toMatch(/upload limit \(1000 bytes/);
   });
 
+  it('answers predict on a damaged artifact with a 409 naming the model, which then shows error', async () => {
+    const dir = tempDataDir();
+    let m = await startHarness({}, dir);
+    await m.sql(
+      'CREATE MODEL mindsdb.fragile FROM example_db (SELECT * FROM demo_data.home_rentals LIMIT 300) PREDICT rental_price',
+    );
+    for (let i = 0; i < 600; i++) {
+      const r = await m.sql("SELECT status FROM mindsdb.models WHERE name = 'fragile'");
+      if (r.data[0][0] === 'complete') break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    await m.close({ keepData: true });
+    for (const damage of ['{"format": "broken', '{}']) {
+      fs.writeFileSync(path.join(dir, 'models', 'mindsdb', 'fragile', '1.json'), damage);
+      m = await startHarness({}, dir);
+      const r = await m.post('/api/projects/mindsdb/models/fragile/predict', [{ sqft: 800 }]);
+      expect(r.status).toBe(409);
+      expect(r.body.error_code).toBe(4);
+      expect(r.body.error_message).toMatch(
+        /Model 'mindsdb\.fragile' \(version 1\).*error.*damaged/,
+      );
+      const row = await m.sql("SELECT status, error FROM mindsdb.models WHERE name = 'fragile'");
+      expect(row.data[0][0]).toBe('error');
+      expect(row.data[0][1]).toMatch(/artifact .*1\.json is missing or damaged/);
+      const sql = await m.sql('SELECT rental_price FROM mindsdb.fragile WHERE sqft = 800');
+      expect(sql).toMatchObject({ type: 'error', error_code: 4 });
+      await m.close({ keepData: true });
+      // Repaired for the next round: the version is complete again in the store.
+      const store = path.join(dir, 'models', 'models.json');
+      fs.writeFileSync(
+        store,
+        fs.readFileSync(store, 'utf8').replace('"status": "error"', '"status": "complete"'),
+      );
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('names the damaged file when catalog.json is corrupt at start-up', async () => {
     const dir = tempDataDir();
     fs.writeFileSync(path.join(dir, 'catalog.json'), '{"version": 1, "projects": [');

@@ -119,6 +119,38 @@ describe.runIf(mounted)('an instance on a real full disk (a 48 MB tmpfs)', () =>
     expect(fs.readdirSync(path.join(dir, 'uploads', '.incoming'))).toEqual([]);
   });
 
+  it('refuses CREATE MODEL that cannot be stored, and leaves no model stuck in generating', async () => {
+    const r = await h.sql(
+      'CREATE MODEL mindsdb.nospace FROM example_db (SELECT * FROM demo_data.home_rentals LIMIT 300) PREDICT rental_price',
+    );
+    expect(r.type).toBe('error');
+    expect(r.error_message).toMatch(/^Disk full/);
+    expect((await h.sql("SELECT * FROM mindsdb.models WHERE name = 'nospace'")).data).toEqual([]);
+  });
+
+  it('ends a model whose artifact cannot be written in error, saying disk full', async () => {
+    // Room for the small bookkeeping writes, not for the trained artifact.
+    const reserve = path.join(mountPoint, 'reserve');
+    fs.rmSync(filler);
+    fs.writeFileSync(reserve, Buffer.alloc(64 * 1024));
+    fill();
+    fs.rmSync(reserve);
+    const r = await h.sql(
+      'CREATE MODEL mindsdb.halfway FROM example_db (SELECT * FROM demo_data.customer_churn) PREDICT Exited',
+    );
+    expect(r.type).not.toBe('error');
+    let row: unknown[] = [];
+    for (let i = 0; i < 600; i++) {
+      row = (await h.sql("SELECT status, error FROM mindsdb.models WHERE name = 'halfway'"))
+        .data[0];
+      if (row[0] === 'complete' || row[0] === 'error') break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(row[0]).toBe('error');
+    expect(String(row[1])).toMatch(/Disk full/);
+    expect(fs.readdirSync(path.join(dir, 'models', 'mindsdb', 'halfway'))).toEqual([]);
+  });
+
   it('starts again on the full disk and answers reads, then writes once space is free', async () => {
     await h.close({ keepData: true });
     h = await startHarness({}, dir);
