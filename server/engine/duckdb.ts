@@ -37,8 +37,8 @@ import {
 import { ERROR_CODES, ServiceError } from '../errors';
 import { fromDuckDBError } from './errors';
 import {
-  SHADOWING_FUNCTIONS,
   guardCopy,
+  scanSql,
   guardStatementText,
   guardStatementType,
   type WriteRules,
@@ -267,11 +267,11 @@ export class EngineSession {
       }
       const prepared = await extracted.prepare(0);
       try {
-        let before: string | null = null;
+        let before: Set<string> | null = null;
         if (!o.internal) {
           await this.guard(conn, sql, prepared.statementType);
-          if (prepared.statementType === StatementType.CREATE) {
-            before = await shadowing(conn);
+          if (prepared.statementType === StatementType.CREATE && createsFunction(sql)) {
+            before = await this.engine.shadowingBaseline(conn);
             await conn.run('BEGIN TRANSACTION');
             inTransaction = true;
           }
@@ -280,14 +280,8 @@ export class EngineSession {
         const result = await prepared.stream();
         const out = await consume(result, abort);
         if (inTransaction) {
-          const after = await shadowing(conn);
-          if (after !== before) {
-            const added = JSON.parse(after)
-              .filter(
-                (r: string[]) =>
-                  !JSON.parse(before!).some((b: string[]) => b.join('.') === r.join('.')),
-              )
-              .map((r: string[]) => r.join('.'));
+          const added = [...(await this.engine.shadowing(conn))].filter((f) => !before!.has(f));
+          if (added.length > 0) {
             throw new ServiceError(
               ERROR_CODES.FORBIDDEN,
               `A macro or function may not take the name of a built-in function (${added.join(', ')}): it would change that function for every client`,
@@ -480,10 +474,15 @@ export class EngineSession {
   }
 }
 
-/** The user functions shadowing built-ins, as comparable text. */
-async function shadowing(conn: DuckDBConnection): Promise<string> {
-  const r = await conn.runAndReadAll(SHADOWING_FUNCTIONS);
-  return JSON.stringify(r.getRows().map((row) => row.map(String)));
+/**
+ * Whether a CREATE statement can make a macro or function: DuckDB's grammar needs the keyword
+ * MACRO or FUNCTION for it (a keyword is never quoted, and guard.ts's scanner skips literals and
+ * comments exactly as DuckDB does), so only those statements pay for the check on the effect.
+ */
+function createsFunction(sql: string): boolean {
+  return scanSql(sql).some(
+    (t) => t.kind === 'word' && ['MACRO', 'FUNCTION'].includes(t.value.toUpperCase()),
+  );
 }
 
 export interface SessionOptions {
@@ -552,6 +551,47 @@ export class Engine {
       oldestMs: now - oldest,
       healthy: !overdue,
     };
+  }
+
+  /** Lower-case names of DuckDB's built-in functions, and the shadowing set at mount time. */
+  private builtins: { generation: number; names: Set<string>; baseline: Set<string> } | null = null;
+
+  /**
+   * User functions (as `catalog.schema.name`) whose name is a built-in's: what a client CREATE
+   * may not add (see guard.ts). One scan of DuckDB's function list; built-in names are cached.
+   */
+  async shadowing(conn: DuckDBConnection): Promise<Set<string>> {
+    const names = (await this.builtinState(conn)).names;
+    const r = await conn.runAndReadAll(
+      'SELECT database_name, schema_name, function_name FROM duckdb_functions() WHERE NOT internal',
+    );
+    return new Set(
+      r
+        .getRows()
+        .filter((row) => names.has(String(row[2]).toLowerCase()))
+        .map((row) => row.map(String).join('.')),
+    );
+  }
+
+  /** The shadowing functions present before any client statement of this mount. */
+  async shadowingBaseline(conn: DuckDBConnection): Promise<Set<string>> {
+    return (await this.builtinState(conn)).baseline;
+  }
+
+  private async builtinState(conn: DuckDBConnection) {
+    if (this.builtins?.generation !== this.generation) {
+      const r = await conn.runAndReadAll(
+        'SELECT DISTINCT lower(function_name) FROM duckdb_functions() WHERE internal',
+      );
+      const state = {
+        generation: this.generation,
+        names: new Set(r.getRows().map((row) => String(row[0]))),
+        baseline: new Set<string>(),
+      };
+      this.builtins = state;
+      state.baseline = await this.shadowing(conn);
+    }
+    return this.builtins!;
   }
 
   /** A new connection on the current DuckDB instance (sessions call it inside `enter`). */
