@@ -14,6 +14,9 @@ import { jsonStream } from '../json-stream';
 import { parseBody } from '../validate';
 import type { SqlQueryRequest as SqlQueryRequestT } from '../../../contract';
 
+/** Results up to this many rows are serialised in one go (small, and the fastest path). */
+const SMALL_ROWS = 1000;
+
 /** About how many bytes of rows one `{"data": [...]}` line carries. */
 const LINE_BYTES = 1024 * 1024;
 
@@ -67,6 +70,10 @@ export function sqlRoutes(app: FastifyInstance, instance: Instance) {
     if (rest.type === 'error') return { ...rest, column_names: [], context };
     if (rest.type === 'ok')
       return { type: 'ok', column_names: [], affected_rows: rest.affected_rows ?? null, context };
+    // A small answer goes out as usual; a big one in pieces, and a client that stops reading it
+    // is dropped after the statement timeout rather than holding it in memory.
+    if (rest.data.length <= SMALL_ROWS) return { ...rest, context };
+    reply.raw.setTimeout(instance.config.STATEMENT_TIMEOUT_MS, () => reply.raw.destroy());
     return reply.type('application/json; charset=utf-8').send(jsonStream({ ...rest, context }));
   });
 }
