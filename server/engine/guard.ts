@@ -78,6 +78,27 @@ export type Token =
   | { kind: 'punct'; value: string; start: number };
 
 /**
+ * The text quoted from `open` (the opening quote) to its closing quote: a doubled quote is one
+ * quote, and in an E'' string a backslash escapes the next character.
+ */
+function readQuoted(sql: string, open: number, quote: string, backslash: boolean) {
+  let value = '';
+  let i = open + 1;
+  while (i < sql.length) {
+    if (backslash && sql[i] === '\\') {
+      value += sql[i + 1] ?? '';
+      i += 2;
+    } else if (sql[i] === quote && sql[i + 1] === quote) {
+      value += quote;
+      i += 2;
+    } else if (sql[i] === quote) {
+      return { value, end: i + 1 };
+    } else value += sql[i++];
+  }
+  return { value, end: i };
+}
+
+/**
  * The significant tokens of DuckDB SQL: bare words (as written), quoted identifiers and string
  * literals (unquoted values) and punctuation; numbers, whitespace and comments are dropped. Never
  * throws: an unterminated literal or comment swallows the rest, as DuckDB would refuse it anyway.
@@ -107,37 +128,13 @@ export function scanSql(sql: string): Token[] {
         } else i++;
       }
     } else if (c === "'" || ((c === 'e' || c === 'E') && sql[i + 1] === "'")) {
-      const escapes = c !== "'";
-      const start = i;
-      let value = '';
-      i += escapes ? 2 : 1;
-      while (i < n) {
-        if (escapes && sql[i] === '\\') {
-          value += sql[i + 1] ?? '';
-          i += 2;
-        } else if (sql[i] === "'" && sql[i + 1] === "'") {
-          value += "'";
-          i += 2;
-        } else if (sql[i] === "'") {
-          i++;
-          break;
-        } else value += sql[i++];
-      }
-      out.push({ kind: 'string', value, start });
+      const q = readQuoted(sql, c === "'" ? i : i + 1, "'", c !== "'");
+      out.push({ kind: 'string', value: q.value, start: i });
+      i = q.end;
     } else if (c === '"') {
-      let value = '';
-      const start = i;
-      i++;
-      while (i < n) {
-        if (sql[i] === '"' && sql[i + 1] === '"') {
-          value += '"';
-          i += 2;
-        } else if (sql[i] === '"') {
-          i++;
-          break;
-        } else value += sql[i++];
-      }
-      out.push({ kind: 'ident', value, start });
+      const q = readQuoted(sql, i, '"', false);
+      out.push({ kind: 'ident', value: q.value, start: i });
+      i = q.end;
     } else if (c === '$') {
       const tag = /^\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(
         sql.slice(i, i + 200),
