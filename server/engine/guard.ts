@@ -165,6 +165,18 @@ export function scanSql(sql: string): Token[] {
   return out;
 }
 
+const isPunct = (t: Token | undefined, p: string) => t?.kind === 'punct' && t.value === p;
+
+/** The index after the parenthesis that closes the one at `open`. */
+function afterParens(ts: Token[], open: number): number {
+  let depth = 0;
+  for (let k = open; k < ts.length; k++) {
+    if (isPunct(ts[k], '(')) depth++;
+    if (isPunct(ts[k], ')') && --depth === 0) return k + 1;
+  }
+  return ts.length;
+}
+
 const isName = (t: Token | undefined): t is Token & { kind: 'word' | 'ident' } =>
   !!t && (t.kind === 'word' || t.kind === 'ident');
 const word = (t: Token | undefined) => (t?.kind === 'word' ? t.value.toUpperCase() : '');
@@ -213,12 +225,7 @@ export function guardStatementText(sql: string): string | null {
   if (lead() === 'EXPLAIN') {
     k++;
     if (ts[k]?.kind === 'punct' && ts[k].value === '(') {
-      let depth = 0;
-      for (; k < ts.length; k++) {
-        if (ts[k].kind === 'punct' && ts[k].value === '(') depth++;
-        if (ts[k].kind === 'punct' && ts[k].value === ')' && --depth === 0) break;
-      }
-      k++;
+      k = afterParens(ts, k);
     } else {
       while (['ANALYZE', 'ANALYSE', 'VERBOSE'].includes(lead())) k++;
     }
@@ -273,12 +280,7 @@ export function guardCopy(sql: string, rules: WriteRules): void {
   if (word(ts[k]) !== 'COPY') return;
   k++;
   if (ts[k]?.kind === 'punct' && ts[k].value === '(') {
-    let depth = 0;
-    for (; k < ts.length; k++) {
-      if (ts[k].kind === 'punct' && ts[k].value === '(') depth++;
-      if (ts[k].kind === 'punct' && ts[k].value === ')' && --depth === 0) break;
-    }
-    k++;
+    k = afterParens(ts, k);
   } else {
     while (isName(ts[k]) && word(ts[k]) !== 'TO' && word(ts[k]) !== 'FROM') {
       k++;
