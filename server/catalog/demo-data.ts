@@ -41,6 +41,8 @@ export const DEMO_TABLES: { name: string; sql: string }[] = [
   { name: 'concrete_strength', sql: `SELECT * FROM ${csv('concrete_strength.csv')}` },
   { name: 'diabetes', sql: `SELECT * FROM ${csv('diabetes_train.csv')}` },
   { name: 'diabetes_test', sql: `SELECT * FROM ${csv('diabetes_test.csv')}` },
+  // Synthetic (scripts/generate-house-sales.ts): quarterly sale prices per type and bedrooms.
+  { name: 'house_sales', sql: `SELECT * FROM ${csv('house_sales.csv')}` },
 ];
 
 /** Creates the missing demo tables; returns the names it created. */

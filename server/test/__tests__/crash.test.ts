@@ -71,7 +71,7 @@ describe('kill -9 and restart', () => {
     const r = await b.sql(
       `SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'example_db' AND table_schema = 'demo_data'`,
     );
-    expect(r.data).toEqual([[6]]);
+    expect(r.data).toEqual([[7]]);
     await b.stop();
   });
 
