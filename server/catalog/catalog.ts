@@ -10,7 +10,8 @@
  *
  * DATA_DIR layout (folders 0700, files 0600): `uploads/` and `exports/` are the only folders SQL
  * may read and write (with the default sandbox); everything else is the instance's own and
- * closed to SQL: the DuckDB files, `projects/`, `models/`, `catalog.json`, `keys/` (the key that
+ * closed to SQL: the DuckDB files (readable only as DuckDB keeps open ones reachable, never
+ * writable: engine/guard.ts), `projects/`, `models/`, `catalog.json`, `keys/` (the key that
  * encrypts integration secrets) and `sessions/` (revoked session tokens).
  */
 import fs from 'node:fs';

@@ -18,7 +18,11 @@
  * open to SQL. A database attached later (a new project, a DuckDB-file integration) is attached by
  * remounting: new statements wait, running ones finish (each is bounded by the statement timeout),
  * the DuckDB instance is closed and reopened, every database is attached again, and the sandbox
- * closes again. Open sessions then continue on a fresh connection.
+ * closes again. Open sessions then continue on a fresh connection (a request's temporary objects
+ * and the scratch tables of a prediction in flight do not survive a remount; CREATE PROJECT is
+ * rare). DuckDB itself keeps the files of the databases it has open (and their .wal) reachable
+ * through the sandbox, since it checkpoints through the same checks: SQL can read those bytes
+ * (nothing it cannot already query), and guard.ts stops `COPY ... TO` from writing over them.
  */
 import {
   DuckDBInstance,
