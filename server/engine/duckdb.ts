@@ -89,7 +89,7 @@ export interface EngineOptions {
   queueLimit: number;
   timeoutMs: number;
   maxRows: number;
-  /** Default byte cap of a result (MAX_RESULT_BYTES); unlimited when unset. */
+  /** Default byte cap of a client request's result (MAX_RESULT_BYTES); unlimited when unset. */
   maxBytes?: number;
 }
 
@@ -158,9 +158,14 @@ export class EngineSession {
   private connection: DuckDBConnection | null = null;
   private generation = -1;
 
+  /**
+   * @param client a client request's session (limited): its results are capped at the byte cap
+   *   by default; the instance's own work (training data, internal queries) is not
+   */
   constructor(
     private readonly engine: Engine,
     private readonly opts: EngineOptions,
+    private readonly client = false,
   ) {}
 
   /** The open connection (only while a statement or raw job of this session is running). */
@@ -342,7 +347,8 @@ export class EngineSession {
   /** Runs one statement and returns its converted result (at most `maxRows` rows, `maxBytes`). */
   async query(sql: string, o: QueryOptions = {}): Promise<EngineResult> {
     const maxRows = o.maxRows ?? this.opts.maxRows;
-    const maxBytes = o.maxBytes ?? this.opts.maxBytes ?? Number.MAX_SAFE_INTEGER;
+    const maxBytes =
+      o.maxBytes ?? (this.client ? this.opts.maxBytes : undefined) ?? Number.MAX_SAFE_INTEGER;
     return this.run(sql, o, async (result) => {
       if (result.returnType === ResultReturnType.CHANGED_ROWS) {
         // DuckDB reports the count as a one-row "Count" result for INSERT/UPDATE/DELETE.
@@ -651,7 +657,7 @@ export class Engine {
   async session<T>(fn: (s: EngineSession) => Promise<T>, so: SessionOptions = {}): Promise<T> {
     if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
     if (so.limited) await this.acquireSlot();
-    const s = new EngineSession(this, this.opts);
+    const s = new EngineSession(this, this.opts, !!so.limited);
     this.sessions.add(s);
     try {
       return await fn(s);

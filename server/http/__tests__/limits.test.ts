@@ -146,6 +146,29 @@ describe('class 9: results bounded by bytes as well as rows', () => {
     expect(loadConfig({ MAX_RESULT_BYTES: '1000' }).MAX_RESULT_BYTES).toBe(1000);
   });
 
+  it("caps what a client gets, not the instance's own reads (a model trains on all its rows)", async () => {
+    const small = await startHarness({ MAX_RESULT_BYTES: 10_000 });
+    const client = await small.sql('SELECT * FROM example_db.demo_data.home_rentals');
+    expect(client.truncated).toBe(true);
+    expect(client.data.length).toBeLessThan(300);
+    const own = await small.instance.catalog.engine.query(
+      'SELECT * FROM example_db.demo_data.home_rentals',
+    );
+    expect(own.rows).toHaveLength(5037);
+    await small.sql(
+      'CREATE MODEL mindsdb.all_rows FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
+    );
+    let status: unknown[] = [];
+    for (let i = 0; i < 600; i++) {
+      status = (await small.sql("SELECT status, error FROM mindsdb.models WHERE name = 'all_rows'"))
+        .data[0];
+      if (status[0] === 'complete' || status[0] === 'error') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toEqual(['complete', null]);
+    await small.close();
+  });
+
   it('marks a result truncated when a single value is larger than the cap', async () => {
     const r = await b.sql("SELECT repeat('y', 10000000) AS big UNION ALL SELECT 'small'");
     expect(r.truncated).toBe(true);
