@@ -25,6 +25,13 @@ export type SqlQueryRequest = z.infer<typeof SqlQueryRequest>;
 
 const ContextOut = z.object({ db: z.string() }).loose();
 
+/**
+ * Set when the statement created, dropped or altered a database, project, table, view, model or
+ * model version: clients refresh what they show of the catalog. Absent from servers that do not
+ * report it (a real MindsDB); clients then fall back to their own rule.
+ */
+const CatalogChanged = z.boolean().optional();
+
 export const SqlTableResponse = z.object({
   type: z.literal('table'),
   column_names: z.array(z.string()),
@@ -32,12 +39,14 @@ export const SqlTableResponse = z.object({
   context: ContextOut,
   truncated: z.boolean().optional(),
   column_types: z.array(z.string()).optional(),
+  catalog_changed: CatalogChanged,
 });
 export const SqlOkResponse = z.object({
   type: z.literal('ok'),
   column_names: z.array(z.string()),
   context: ContextOut,
   affected_rows: z.number().nullable().optional(),
+  catalog_changed: CatalogChanged,
 });
 export const SqlErrorResponse = z.object({
   type: z.literal('error'),
