@@ -26,10 +26,11 @@ export type SqlQueryRequest = z.infer<typeof SqlQueryRequest>;
 const ContextOut = z.object({ db: z.string() }).loose();
 
 /**
- * Present (true) when the statement created, dropped or altered a database, project, table, view,
- * model or model version: clients refresh what they list.
+ * Set when the statement created, dropped or altered a database, project, table, view, model or
+ * model version: clients refresh what they show of the catalog. Absent from servers that do not
+ * report it (a real MindsDB); clients then fall back to their own rule.
  */
-const CatalogChanged = z.literal(true).optional();
+const CatalogChanged = z.boolean().optional();
 
 export const SqlTableResponse = z.object({
   type: z.literal('table'),

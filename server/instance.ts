@@ -3,7 +3,8 @@
  * the demo data, and the SQL service with its statement handlers. Tests and the HTTP server both
  * start from here.
  */
-import { Catalog } from './catalog/catalog';
+import path from 'node:path';
+import { Catalog, SQL_FOLDERS } from './catalog/catalog';
 import { loadDemoData } from './catalog/demo-data';
 import { ModelRegistry } from './models/registry';
 import { sandboxSql, type Config } from './config';
@@ -27,18 +28,45 @@ export interface Instance {
 }
 
 export async function createInstance(config: Config): Promise<Instance> {
-  const catalog = await Catalog.open(config.DATA_DIR, {
-    connections: config.ENGINE_CONNECTIONS,
-    queueLimit: config.ENGINE_QUEUE,
-    timeoutMs: config.STATEMENT_TIMEOUT_MS,
-    maxRows: config.MAX_RESULT_ROWS,
-  });
+  const warn = (msg: string) => process.stderr.write(`${msg}\n`);
+  const catalog = await Catalog.open(
+    config.DATA_DIR,
+    {
+      connections: config.ENGINE_CONNECTIONS,
+      queueLimit: config.ENGINE_QUEUE,
+      timeoutMs: config.STATEMENT_TIMEOUT_MS,
+      maxRows: config.MAX_RESULT_ROWS,
+      maxBytes: config.MAX_RESULT_BYTES,
+    },
+    {
+      authSecret: config.AUTH_SECRET,
+      onMountError: (name, err) =>
+        warn(
+          err.message === 'dropped'
+            ? `Dropped ${name}`
+            : `Database '${name}' not attached: ${err.message}`,
+        ),
+    },
+  );
   await loadDemoData(catalog.engine);
-  if (sandboxSql(config)) await catalog.engine.sandbox([config.DATA_DIR]);
   const integrations = new IntegrationRegistry(catalog, {
     timeoutMs: config.STATEMENT_TIMEOUT_MS,
     maxRows: config.MAX_RESULT_ROWS,
+    allowedHosts: config.INTEGRATION_HOSTS,
   });
+  // Every database is attached before the sandbox closes (see engine/duckdb.ts).
+  await integrations.restore((name, err) =>
+    warn(`Integration '${name}' not attached: ${err.message}`),
+  );
+  const sqlFolders = SQL_FOLDERS.map((d) => path.join(config.DATA_DIR, d));
+  const hostFiles = config.ALLOW_HOST_FILES;
+  catalog.engine.restrictWrites(hostFiles === 'all' ? null : [...sqlFolders, ...hostFiles], {
+    dir: config.DATA_DIR,
+    except: sqlFolders,
+  });
+  if (sandboxSql(config) && hostFiles !== 'all') {
+    await catalog.engine.sandbox([...sqlFolders, ...hostFiles]);
+  }
   const models = new ModelRegistry({
     catalog,
     remote: integrations,
@@ -46,8 +74,8 @@ export async function createInstance(config: Config): Promise<Instance> {
     version: VERSION,
   });
   catalog.dropProjectHooks.push((project) => models.dropProject(project));
-  await integrations.restore((name, err) =>
-    process.stderr.write(`Integration '${name}' not attached: ${err.message}\n`),
+  catalog.projectContents.push((project) =>
+    models.modelNames(project).map((m) => `model '${project}.${m}'`),
   );
   await sweepUploads(catalog);
   const sql = new SqlService({ catalog, models, integrations, version: VERSION });

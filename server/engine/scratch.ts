@@ -46,25 +46,34 @@ function toDuck(v: JsonValue | undefined, t: ScratchType): DuckDBValue {
  * the table's rowids are the row positions. BIGINT stays BIGINT; TIMESTAMP and JSON are loaded as
  * text (TIMESTAMP columns are then cast in place).
  */
-export async function loadTempTable(
+export function loadTempTable(
   session: EngineSession,
   name: string,
   columns: { name: string; type: ScratchType }[],
   values: JsonValue[][],
   n: number,
 ): Promise<void> {
+  return session.raw((conn) => load(conn, name, columns, values, n));
+}
+
+async function load(
+  conn: DuckDBConnection,
+  name: string,
+  columns: { name: string; type: ScratchType }[],
+  values: JsonValue[][],
+  n: number,
+): Promise<void> {
   if (columns.length === 0) throw new Error(`temp table ${name} needs at least one column`);
-  const load = columns.map((c) => (c.type === 'BIGINT' ? BIGINT : duckType(c.type)));
+  const types = columns.map((c) => (c.type === 'BIGINT' ? BIGINT : duckType(c.type)));
   const table = `temp.main.${quoteIdent(name)}`;
-  const conn: DuckDBConnection = session.conn;
-  const defs = columns.map((c, i) => `${quoteIdent(c.name)} ${load[i].toString()}`);
+  const defs = columns.map((c, i) => `${quoteIdent(c.name)} ${types[i].toString()}`);
   await conn.run(`CREATE TEMP TABLE ${quoteIdent(name)} (${defs.join(', ')})`);
   if (n > 0 && columns.length > 0) {
     const appender = await conn.createAppender(name, 'main', 'temp');
     try {
       for (let off = 0; off < n; off += CHUNK) {
         const m = Math.min(CHUNK, n - off);
-        const chunk = DuckDBDataChunk.create(load, m);
+        const chunk = DuckDBDataChunk.create(types, m);
         for (let j = 0; j < columns.length; j++) {
           const col = new Array<DuckDBValue>(m);
           const src = values[j];

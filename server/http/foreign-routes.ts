@@ -80,8 +80,10 @@ export const FOREIGN_ROUTES: readonly ApiRoute[] = [
     operationId: 'logout',
     tag: 'auth',
     summary: 'Revoke the session and clear the cookie',
-    public: true,
-    responses: { 200: { description: 'Logged out', schema: LogoutResponse } },
+    responses: {
+      200: { description: 'Logged out', schema: LogoutResponse },
+      401: ERROR_RESPONSES.unauthorized,
+    },
   },
   {
     method: 'GET',

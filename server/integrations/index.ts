@@ -13,9 +13,10 @@
  *
  * The SQL is PostgreSQL's own dialect (MindsDB's "native query": `FROM pg (SELECT ...)`).
  */
+import net from 'node:net';
 import type { Catalog, IntegrationRecord } from '../catalog/catalog';
 import { assertValidName } from '../engine/names';
-import { quoteIdent, quoteString } from '../engine/quote';
+import { SHADOWING_FUNCTIONS } from '../engine/guard';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import { resolveDuckDBFile, validateDuckDBParams } from './duckdb-file';
 import {
@@ -68,6 +69,31 @@ export interface CreateIntegrationSpec {
 export interface IntegrationDefaults {
   timeoutMs: number;
   maxRows: number;
+  /** INTEGRATION_HOSTS: hosts PostgreSQL integrations may connect to; empty: any. */
+  allowedHosts?: readonly string[];
+}
+
+/**
+ * Whether `host` (as written in PARAMETERS) is on the allow-list: a name (case-insensitive), a
+ * `*.domain` wildcard, an IP address, or a CIDR range for IP-address hosts. An empty list allows
+ * every host.
+ */
+export function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  if (allowed.length === 0) return true;
+  const h = host.trim().toLowerCase().replace(/\.$/, '');
+  const ipVersion = net.isIP(h);
+  for (const raw of allowed) {
+    const a = raw.trim().toLowerCase();
+    if (a === h) return true;
+    if (a.startsWith('*.') && !ipVersion && h.endsWith(a.slice(1))) return true;
+    const cidr = /^(.+)\/(\d{1,3})$/.exec(a);
+    if (cidr && ipVersion && net.isIP(cidr[1]) === ipVersion) {
+      const list = new net.BlockList();
+      list.addSubnet(cidr[1], Number(cidr[2]), ipVersion === 4 ? 'ipv4' : 'ipv6');
+      if (list.check(h, ipVersion === 4 ? 'ipv4' : 'ipv6')) return true;
+    }
+  }
+  return false;
 }
 
 export class IntegrationRegistry {
@@ -81,12 +107,25 @@ export class IntegrationRegistry {
   /** Re-attaches DuckDB-file integrations after a restart (PostgreSQL reconnects lazily). */
   async restore(onError: (name: string, err: Error) => void = () => undefined): Promise<void> {
     for (const rec of this.catalog.listIntegrations()) {
+      if (rec.unreadable) {
+        onError(rec.name, new Error(rec.unreadable));
+        continue;
+      }
       if (rec.engine !== 'duckdb') continue;
       try {
         await this.attachDuckDB(rec.name, rec.parameters);
       } catch (err) {
         onError(rec.name, err as Error);
       }
+    }
+  }
+
+  private checkHost(name: string, host: string): void {
+    if (!hostAllowed(host, this.defaults.allowedHosts ?? [])) {
+      throw new ServiceError(
+        ERROR_CODES.FORBIDDEN,
+        `Integration '${name}' may not connect to '${host}': it is not in INTEGRATION_HOSTS`,
+      );
     }
   }
 
@@ -103,7 +142,12 @@ export class IntegrationRegistry {
    * Validates the parameters, connects (PostgreSQL) or attaches (DuckDB file), and only then
    * records the integration, so a failed check leaves nothing behind.
    */
-  async create(spec: CreateIntegrationSpec): Promise<void> {
+  create(spec: CreateIntegrationSpec): Promise<void> {
+    // One change of the database list at a time: two CREATE DATABASE of one name cannot both pass.
+    return this.catalog.changeDatabases(() => this.createNow(spec));
+  }
+
+  private async createNow(spec: CreateIntegrationSpec): Promise<void> {
     assertValidName('database', spec.name);
     const engine = ENGINE_ALIASES[spec.engine.toLowerCase()];
     if (!engine) {
@@ -121,6 +165,7 @@ export class IntegrationRegistry {
     let parameters: Record<string, unknown>;
     if (engine === 'postgres') {
       const params = validatePostgresParams(spec.parameters);
+      this.checkHost(spec.name, params.host);
       const integ = new PostgresIntegration(spec.name, params);
       try {
         await integ.check();
@@ -135,26 +180,35 @@ export class IntegrationRegistry {
       await this.attachDuckDB(spec.name, { ...params });
       parameters = { ...params };
     }
-    this.catalog.addIntegration({
-      name: spec.name,
-      engine,
-      parameters,
-      created_at: new Date().toISOString(),
-    });
+    try {
+      this.catalog.addIntegration({
+        name: spec.name,
+        engine,
+        parameters,
+        created_at: new Date().toISOString(),
+      });
+    } catch (err) {
+      this.live.delete(spec.name.toLowerCase());
+      if (engine === 'duckdb') await this.catalog.engine.detach(spec.name).catch(() => undefined);
+      throw err;
+    }
   }
 
-  async drop(name: string, ifExists = false): Promise<void> {
+  drop(name: string, ifExists = false): Promise<void> {
+    return this.catalog.changeDatabases(() => this.dropNow(name, ifExists));
+  }
+
+  private async dropNow(name: string, ifExists: boolean): Promise<void> {
     const rec = this.record(name);
     if (!rec) {
-      if (ifExists) return;
+      // IF EXISTS does not make a built-in database droppable: it exists.
       const info = this.catalog.databaseInfo(name);
       if (info)
         throw badInput(`Database '${info.name}' is built into the instance and cannot be dropped`);
+      if (ifExists) return;
       throw notFound(`Database '${name}' does not exist`);
     }
-    if (rec.engine === 'duckdb') {
-      await this.catalog.engine.exec(`DETACH DATABASE IF EXISTS ${quoteIdent(rec.name)}`);
-    }
+    if (rec.engine === 'duckdb') await this.catalog.engine.detach(rec.name);
     const integ = this.live.get(rec.name.toLowerCase());
     this.live.delete(rec.name.toLowerCase());
     this.catalog.removeIntegration(rec.name);
@@ -167,10 +221,14 @@ export class IntegrationRegistry {
     if (!rec) throw notFound(`Database '${db}' does not exist`);
     if (rec.engine !== 'postgres')
       throw badInput(`Database '${rec.name}' is not a PostgreSQL integration`);
+    if (rec.unreadable)
+      throw new ServiceError(ERROR_CODES.BAD_INPUT, `Integration '${rec.name}': ${rec.unreadable}`);
     const key = rec.name.toLowerCase();
     let integ = this.live.get(key);
     if (!integ) {
-      integ = new PostgresIntegration(rec.name, validatePostgresParams(rec.parameters));
+      const params = validatePostgresParams(rec.parameters);
+      this.checkHost(rec.name, params.host);
+      integ = new PostgresIntegration(rec.name, params);
       this.live.set(key, integ);
     }
     return integ;
@@ -216,16 +274,30 @@ export class IntegrationRegistry {
     await Promise.all(all.map((i) => i.close()));
   }
 
+  /**
+   * Attaches a DuckDB file. A file that defines macros named like built-in functions is refused:
+   * with it as the current database, `round` or `upper` would mean its macro for every client.
+   */
   private async attachDuckDB(name: string, raw: Record<string, unknown>): Promise<void> {
     const params = validateDuckDBParams(raw);
     const file = resolveDuckDBFile(this.catalog.dataDir, params.database);
+    const engine = this.catalog.engine;
     try {
-      await this.catalog.engine.exec(
-        `ATTACH ${quoteString(file)} AS ${quoteIdent(name)}${params.read_only ? ' (READ_ONLY)' : ''}`,
-      );
+      await engine.attach({ name, path: file, readOnly: params.read_only });
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       throw badInput(`Cannot attach DuckDB file '${params.database}' as '${name}': ${msg}`);
+    }
+    const shadowing = await engine.rows(
+      `SELECT schema_name, function_name FROM (${SHADOWING_FUNCTIONS}) WHERE database_name = $db`,
+      { db: name },
+    );
+    if (shadowing.length > 0) {
+      await engine.detach(name);
+      throw new ServiceError(
+        ERROR_CODES.FORBIDDEN,
+        `DuckDB file '${params.database}' defines macros named like built-in functions (${shadowing.map((r) => r.join('.')).join(', ')}); they would change those functions for every client`,
+      );
     }
   }
 }

@@ -15,6 +15,7 @@ import {
   INTEGER,
   VARCHAR,
   DuckDBDataChunk,
+  type DuckDBConnection,
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
@@ -60,15 +61,24 @@ function uniqueNames(columns: RemoteColumn[]): string[] {
 }
 
 /** Loads the rows of `sql` (PostgreSQL's dialect) into the new TEMP table `name`; returns the count. */
-export async function loadRemoteIntoTemp(
+export function loadRemoteIntoTemp(
   session: EngineSession,
   integ: PostgresIntegration,
   sql: string,
   name: string,
   o: { timeoutMs: number; signal?: AbortSignal; maxRows?: number },
 ): Promise<number> {
+  return session.raw((conn) => loadInto(conn, integ, sql, name, o));
+}
+
+async function loadInto(
+  conn: DuckDBConnection,
+  integ: PostgresIntegration,
+  sql: string,
+  name: string,
+  o: { timeoutMs: number; signal?: AbortSignal; maxRows?: number },
+): Promise<number> {
   const maxRows = o.maxRows ?? MAX_MATERIALIZED_ROWS;
-  const conn = session.conn;
   const table = { sql: `temp.main.${quoteIdent(name)}`, name };
   let loads: string[] = [];
   let types: DuckDBType[] = [];

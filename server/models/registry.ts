@@ -296,9 +296,28 @@ export class ModelRegistry {
 
   // ---- prediction and description ------------------------------------------------------------
 
-  /** The cached predictor of a complete version (artifacts are read once, on first use). */
-  predictor(rec: ModelVersionRecord): Promise<Predictor> {
-    return this.predictors.get(rec, this.store.artifactFile(rec.project, rec.name, rec.version));
+  /**
+   * The cached predictor of a complete version (artifacts are read once, on first use). An
+   * artifact that cannot be read or is damaged puts the version in `error` with the reason (it will
+   * not heal by itself: retrain it), and the caller gets the 409 a model in error gives.
+   */
+  async predictor(rec: ModelVersionRecord): Promise<Predictor> {
+    const file = this.store.artifactFile(rec.project, rec.name, rec.version);
+    try {
+      return await this.predictors.get(rec, file);
+    } catch (err) {
+      if (rec.status === 'complete') {
+        rec.status = 'error';
+        rec.error = `its stored artifact ${file} is missing or damaged (${err instanceof Error ? err.message : String(err)}); retrain the model`;
+        try {
+          this.store.save();
+        } catch {
+          // The state in memory says error; nothing else to do on a full disk.
+        }
+      }
+      this.ready(rec);
+      throw err;
+    }
   }
 
   /**

@@ -97,9 +97,15 @@ export class ModelStore {
       .sort((a, b) => a.version - b.version);
   }
 
+  /** Adds a version; when it cannot be stored (a full disk) it is not added at all. */
   add(rec: ModelVersionRecord): void {
     this.records.push(rec);
-    this.save();
+    try {
+      this.save();
+    } catch (err) {
+      this.records = this.records.filter((r) => r !== rec);
+      throw err;
+    }
   }
 
   remove(recs: ModelVersionRecord[]): void {

@@ -145,7 +145,12 @@ export class Trainer {
       rec.status = 'error';
       rec.error = outcome.error;
     }
-    store.save();
+    try {
+      store.save();
+    } catch {
+      // A full disk: the record in memory has its final state, and a restart marks a version
+      // whose state never reached the disk as interrupted, so it is never stuck in training.
+    }
   }
 
   private runWorker(job: Job, request: TrainRequest): Promise<FinalMessage> {

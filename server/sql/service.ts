@@ -80,6 +80,9 @@ export interface SqlServiceDeps {
   version: string;
 }
 
+/** Rows one statement reads from PostgreSQL to save elsewhere. */
+const MAX_SAVED_ROWS = 5_000_000;
+
 const UNTERMINATED = { string: 'string', comment: 'comment', identifier: 'quoted identifier' };
 
 export class SqlService implements SqlEnv {
@@ -165,13 +168,20 @@ export class SqlService implements SqlEnv {
     return runStatement(this, minds, { src, tokens, ctx });
   }
 
-  /** Runs a planned query to completion. */
-  async runPlanned(q: PlannedQuery, ctx: ExecContext): Promise<SqlResult> {
+  /**
+   * Runs a planned query to completion. `whole`: every row, whatever the row and byte caps of a
+   * client's answer (for the instance's own use of a result: saving it, evaluating it).
+   */
+  async runPlanned(q: PlannedQuery, ctx: ExecContext, whole = false): Promise<SqlResult> {
+    const caps = whole
+      ? { maxRows: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER }
+      : {};
     if (q.target.kind === 'remote') {
       const r = await this.integrations.query(q.target.db, q.sql, {
         values: q.target.values.length ? q.target.values : undefined,
         signal: ctx.signal,
         position: (o) => q.src.where(q.rw.toSource(o)),
+        ...(whole ? { maxRows: MAX_SAVED_ROWS } : {}),
       });
       return toSqlResult(r);
     }
@@ -181,6 +191,7 @@ export class SqlService implements SqlEnv {
       signal: ctx.signal,
       sourceOffset: q.src.scriptOffset(q.rw),
       script: q.src.script,
+      ...caps,
     });
     return toSqlResult(r);
   }

@@ -358,11 +358,15 @@ describe('envelope errors (HTTP status + SQL envelope; the server keeps serving)
     expect(r.body.error_message).toMatch(/Content-Type/);
   });
 
-  it('accepts JSON sent as curl -d does (form content type)', async () => {
-    const r = await h.post('/api/sql/query', '{"query": "SELECT 2 AS x"}', {
-      'content-type': 'application/x-www-form-urlencoded',
-    });
-    expect(r.body.data).toEqual([[2]]);
+  it('refuses JSON sent with a form or text content type (what a cross-site form can send) with 415', async () => {
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain']) {
+      const r = await h.post('/api/sql/query', '{"query": "SELECT 2 AS x"}', {
+        'content-type': type,
+      });
+      expect(r.status).toBe(415);
+      expect(r.body).toMatchObject({ type: 'error', error_code: 3 });
+      expect(r.body.error_message).toMatch(/application\/json/);
+    }
   });
 
   it('answers unknown routes with a JSON 404', async () => {

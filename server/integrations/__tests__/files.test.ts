@@ -101,7 +101,8 @@ describe('PUT /api/files/{name}', () => {
     expect(json.status).toBe(200);
     expect(json.body).toMatchObject({ name: 'events', row_count: 2, columns: ['kind', 'n'] });
 
-    const file = path.join(dataDir, 'sample.parquet');
+    // SQL may write files only under DATA_DIR/exports (and uploads).
+    const file = path.join(dataDir, 'exports', 'sample.parquet');
     await h.sql(
       `COPY (SELECT range AS k, range * 1.5 AS v FROM range(5)) TO '${file}' (FORMAT parquet)`,
     );
@@ -174,11 +175,9 @@ describe('PUT /api/files/{name}', () => {
   });
 
   it('leaves no temporary files or tables behind', async () => {
-    expect(
-      fs.existsSync(path.join(dataDir, 'uploads'))
-        ? fs.readdirSync(path.join(dataDir, 'uploads'))
-        : [],
-    ).toEqual([]);
+    const incoming = path.join(dataDir, 'uploads', '.incoming');
+    expect(fs.readdirSync(path.join(dataDir, 'uploads'))).toEqual(['.incoming']);
+    expect(fs.readdirSync(incoming)).toEqual([]);
     const tmp = await h.sql(
       `SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'files' AND table_name LIKE '__upload_%'`,
     );

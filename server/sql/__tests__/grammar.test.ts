@@ -268,6 +268,17 @@ describe('refusals and session statements', () => {
     expect(parse('SET NAMES utf8mb4')).toEqual({ kind: 'set-session', what: 'NAMES' });
     expect(parse('SET @@session.autocommit = 1')).toMatchObject({ kind: 'set-session' });
     expect(parse('SET threads = 4')).toBeNull();
+    expect(parse('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED')).toEqual({
+      kind: 'set-session',
+      what: 'TRANSACTION',
+    });
+    expect(parse('SET character_set_results = NULL')).toMatchObject({ kind: 'set-session' });
+  });
+
+  it('leaves SET of anything else to DuckDB, whose guard decides (no engine setting slips through)', () => {
+    expect(parse('SET GLOBAL memory_limit = 1')).toBeNull();
+    expect(parse('SET @@global.memory_limit = 1')).toBeNull();
+    expect(parse('SET SESSION threads = 1')).toBeNull();
   });
 
   it('leaves DuckDB statements to DuckDB', () => {

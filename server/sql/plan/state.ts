@@ -153,6 +153,7 @@ export class PlanState {
       signal: this.ctx.signal,
       params: paramsOf(sql, this.ctx.params),
       maxRows: Number.MAX_SAFE_INTEGER,
+      maxBytes: Number.MAX_SAFE_INTEGER,
       ...o,
     });
   }

@@ -298,7 +298,7 @@ async function selectVersions(
       ])
     : { text: head, toSource: () => 0 };
   const planned = await planQuery(env, rw, x.src, x.ctx);
-  const r = await env.runPlanned(planned, x.ctx);
+  const r = await env.runPlanned(planned, x.ctx, true);
   if (r.type !== 'table') return [];
   return r.data.map(([name, version, active]) => ({
     name: String(name),
@@ -397,7 +397,7 @@ export async function evaluate(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const planned = await planQuery(env, s.query, x.src, x.ctx);
-  const r = await env.runPlanned(planned, { ...x.ctx });
+  const r = await env.runPlanned(planned, x.ctx, true);
   if (r.type !== 'table')
     throw badInput('EVALUATE needs a query returning actual and prediction columns');
   const value = evaluateMetric(s.metric, r.column_names, r.data as JsonValue[][], s.using ?? {});

@@ -74,7 +74,7 @@ async function writeRemote(
   o: { create?: { orReplace: boolean; ifNotExists: boolean }; columns?: string[] },
 ): Promise<StatementOutput> {
   const planned = await planQuery(env, query, x.src, x.ctx);
-  const r = await env.runPlanned(planned, x.ctx);
+  const r = await env.runPlanned(planned, x.ctx, true);
   if (r.type !== 'table') throw badInput('The query to save returned no rows table');
   if (r.truncated) {
     throw new ServiceError(
@@ -201,17 +201,16 @@ export async function insert(
   // the query is a column of the table, by position otherwise (INSERT INTO t VALUES ..., SELECT 1).
   let byName = false;
   if (!s.columns && planned.target.kind === 'duckdb') {
-    const [t, q] = await Promise.all([
-      x.ctx.session
-        .query(`SELECT * FROM ${target} LIMIT 0`, { db: planned.target.db, internal: true })
-        .catch(() => null),
-      x.ctx.session
-        .query(`SELECT * FROM (${planned.sql}) AS __q LIMIT 0`, {
-          db: planned.target.db,
-          params: paramsOf(planned.sql, x.ctx.params),
-        })
-        .catch(() => null),
-    ]);
+    // One after the other: a DuckDB connection runs one statement at a time.
+    const t = await x.ctx.session
+      .query(`SELECT * FROM ${target} LIMIT 0`, { db: planned.target.db, internal: true })
+      .catch(() => null);
+    const q = await x.ctx.session
+      .query(`SELECT * FROM (${planned.sql}) AS __q LIMIT 0`, {
+        db: planned.target.db,
+        params: paramsOf(planned.sql, x.ctx.params),
+      })
+      .catch(() => null);
     if (t && q) {
       const names = new Set(t.columns.map((c) => c.toLowerCase()));
       const mine = q.columns.map((c) => c.toLowerCase());

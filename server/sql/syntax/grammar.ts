@@ -669,9 +669,39 @@ function parseDescribe(c: Cursor): MindsStatement | null {
   return { kind: 'describe', object, name };
 }
 
-/** MySQL session variables clients set on connect; accepted and ignored. */
-const SESSION_SETTINGS =
-  /^(NAMES|CHARACTER|CHARSET|AUTOCOMMIT|SQL_MODE|TIME_ZONE|TRANSACTION|SESSION|GLOBAL|LOCAL|PERSIST|PERSIST_ONLY|SQL_SELECT_LIMIT|SQL_SAFE_UPDATES|NET_WRITE_TIMEOUT|NET_READ_TIMEOUT|WAIT_TIMEOUT|INTERACTIVE_TIMEOUT|CHARACTER_SET_RESULTS|CHARACTER_SET_CLIENT|CHARACTER_SET_CONNECTION|COLLATION_CONNECTION|PROFILING|MAX_EXECUTION_TIME|TX_ISOLATION|TRANSACTION_ISOLATION|LC_MESSAGES|OPTIMIZER_SWITCH|SQL_NOTES|UNIQUE_CHECKS|FOREIGN_KEY_CHECKS)$/;
+/**
+ * The MySQL session settings clients send on connect, accepted and ignored (nothing of them
+ * applies to this engine). Any other SET is DuckDB's, which the engine refuses: engine settings
+ * would change for every client.
+ */
+const MYSQL_SETTINGS = new Set([
+  'AUTOCOMMIT',
+  'SQL_MODE',
+  'TIME_ZONE',
+  'SQL_SELECT_LIMIT',
+  'SQL_SAFE_UPDATES',
+  'NET_WRITE_TIMEOUT',
+  'NET_READ_TIMEOUT',
+  'WAIT_TIMEOUT',
+  'INTERACTIVE_TIMEOUT',
+  'CHARACTER_SET_RESULTS',
+  'CHARACTER_SET_CLIENT',
+  'CHARACTER_SET_CONNECTION',
+  'COLLATION_CONNECTION',
+  'PROFILING',
+  'MAX_EXECUTION_TIME',
+  'TX_ISOLATION',
+  'TRANSACTION_ISOLATION',
+  'TX_READ_ONLY',
+  'LC_MESSAGES',
+  'SQL_NOTES',
+  'UNIQUE_CHECKS',
+  'FOREIGN_KEY_CHECKS',
+  'AUTO_INCREMENT_INCREMENT',
+  'SESSION_TRACK_SCHEMA',
+  'SESSION_TRACK_STATE_CHANGE',
+]);
+const SCOPES = new Set(['SESSION', 'GLOBAL', 'LOCAL', 'PERSIST', 'PERSIST_ONLY']);
 
 function parseSet(c: Cursor): MindsStatement | null {
   c.expectWord('SET');
@@ -685,10 +715,23 @@ function parseSet(c: Cursor): MindsStatement | null {
     end(c, 'SET');
     return { kind: 'set-active', name };
   }
-  if (t.kind === 'variable' || SESSION_SETTINGS.test(t.word)) {
-    return { kind: 'set-session', what: t.kind === 'variable' ? t.value : t.word };
-  }
-  return null; // DuckDB's SET (refused by the engine's statement guard)
+  const scoped = SCOPES.has(t.word) ? c.peek(1) : t;
+  if (!scoped) return null;
+  const w = scoped.word;
+  const mysql =
+    w === 'NAMES' ||
+    w === 'CHARSET' ||
+    (w === 'CHARACTER' && c.peek(SCOPES.has(t.word) ? 2 : 1)?.word === 'SET') ||
+    w === 'TRANSACTION' ||
+    MYSQL_SETTINGS.has(w) ||
+    (scoped.kind === 'variable' &&
+      (!scoped.value.startsWith('@@') ||
+        MYSQL_SETTINGS.has(
+          scoped.value.replace(/^@@((session|global|local)\.)?/i, '').toUpperCase(),
+        )));
+  return mysql
+    ? { kind: 'set-session', what: scoped.kind === 'variable' ? scoped.value : w }
+    : null;
 }
 
 function parseEvaluate(c: Cursor): MindsStatement {

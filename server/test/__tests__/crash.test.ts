@@ -157,6 +157,38 @@ describe('kill -9 and restart', () => {
     await b.stop();
   });
 
+  it('keeps 8 acknowledged writes made around stray BEGINs (alone, in a script, before an error)', async () => {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    const a = await start(dir);
+    expect((await a.sql('CREATE TABLE mindsdb.acks (i INTEGER)')).type).toBe('ok');
+    const strays = [
+      'BEGIN TRANSACTION',
+      'BEGIN; INSERT INTO mindsdb.acks VALUES (999)',
+      'BEGIN; SELECT 1/0',
+      'START TRANSACTION; INSERT INTO mindsdb.acks VALUES (998); COMMIT',
+    ];
+    const acks: unknown[] = [];
+    for (let i = 1; i <= 8; i++) {
+      // A stray BEGIN from another client lands between the writes, and one alongside each write.
+      const [w, stray] = await Promise.all([
+        a.sql(`INSERT INTO mindsdb.acks VALUES (${i})`),
+        a.sql(strays[i % strays.length]),
+      ]);
+      expect(stray.type).toBe('error');
+      acks.push(w);
+    }
+    for (const w of acks) expect(w).toMatchObject({ type: 'ok', affected_rows: 1 });
+    expect((await a.sql('SELECT count(*), sum(i) FROM mindsdb.acks')).data).toEqual([[8, 36]]);
+    await a.kill9();
+
+    const b = await start(dir);
+    expect((await b.sql('SELECT count(*), sum(i), max(i) FROM mindsdb.acks')).data).toEqual([
+      [8, 36, 8],
+    ]);
+    await b.stop();
+  });
+
   it('shuts down cleanly on SIGTERM with exit code 0', async () => {
     const dir = tempDataDir();
     dirs.push(dir);
