@@ -35,6 +35,13 @@ export type SqlQueryRequest = z.infer<typeof SqlQueryRequest>;
 
 const ContextOut = z.object({ db: z.string() }).loose();
 
+/**
+ * Set when the statement created, dropped or altered a database, project, table, view, model or
+ * model version: clients refresh what they show of the catalog. Absent from servers that do not
+ * report it (a real MindsDB); clients then fall back to their own rule.
+ */
+const CatalogChanged = z.boolean().optional();
+
 export const SqlTableResponse = z.object({
   type: z.literal('table'),
   column_names: z.array(z.string()),
@@ -42,12 +49,14 @@ export const SqlTableResponse = z.object({
   context: ContextOut,
   truncated: z.boolean().optional(),
   column_types: z.array(z.string()).optional(),
+  catalog_changed: CatalogChanged,
 });
 export const SqlOkResponse = z.object({
   type: z.literal('ok'),
   column_names: z.array(z.string()),
   context: ContextOut,
   affected_rows: z.number().nullable().optional(),
+  catalog_changed: CatalogChanged,
 });
 export const SqlErrorResponse = z.object({
   type: z.literal('error'),
@@ -69,8 +78,8 @@ export type SqlQueryResponse = z.infer<typeof SqlQueryResponse>;
 /**
  * The first document of a streamed table result (`response_format` `jsonlines` or `sse`), as
  * MindsDB sends it: `type` and `column_names`. Every later document is a bare array of rows
- * (`[[1, "a"], [2, "b"]]`). This instance adds `context`, `column_types` and `row_limit` (the most
- * rows one stream carries, MAX_STREAM_ROWS), which MindsDB's clients ignore.
+ * (`[[1, "a"], [2, "b"]]`). This instance adds `context`, `column_types`, `row_limit` (the most
+ * rows one stream carries, MAX_STREAM_ROWS) and `catalog_changed`, which MindsDB's clients ignore.
  */
 export const SqlStreamHeader = z
   .object({
@@ -79,6 +88,7 @@ export const SqlStreamHeader = z
     context: ContextOut.optional(),
     column_types: z.array(z.string()).optional(),
     row_limit: z.number().int().optional(),
+    catalog_changed: CatalogChanged,
   })
   .loose();
 export type SqlStreamHeader = z.infer<typeof SqlStreamHeader>;

@@ -5,6 +5,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { FileInfo, FileList } from '../../contract';
+import { isGatewayFailure, reportAnswered, reportUnreachable } from './connection-health';
 import { ApiError, INSTANCE_TARGET, errorDetail, requestJson } from './http';
 import { fileKeys } from './keys';
 
@@ -68,6 +69,9 @@ export function uploadFile(
     xhr.upload.onload = () => onSent?.();
     xhr.onload = () => {
       done();
+      if (isGatewayFailure(xhr.status, xhr.responseText))
+        reportUnreachable(uploadErrorMessage(xhr.status, xhr.responseText));
+      else reportAnswered();
       if (xhr.status < 200 || xhr.status >= 300) {
         reject(new ApiError(uploadErrorMessage(xhr.status, xhr.responseText), 'http', xhr.status));
         return;
@@ -92,12 +96,9 @@ export function uploadFile(
     };
     xhr.onerror = () => {
       done();
-      reject(
-        new ApiError(
-          `Cannot reach the instance (${INSTANCE_TARGET}): the upload failed on the network.`,
-          'network',
-        ),
-      );
+      const message = `Cannot reach the instance (${INSTANCE_TARGET}): the upload failed on the network.`;
+      reportUnreachable(message);
+      reject(new ApiError(message, 'network'));
     };
     xhr.onabort = () => {
       done();

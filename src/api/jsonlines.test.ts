@@ -152,4 +152,22 @@ describe('createStreamAssembler', () => {
     expect(a.push('data: [[2,\n\n')).toBe(true);
     expect(() => a.finish()).toThrow(SyntaxError);
   });
+
+  it('keeps catalog_changed from the header and from a single ok document', () => {
+    const t = createStreamAssembler(10, 'mindsdb');
+    t.push(
+      `${ev({ type: 'table', column_names: ['NAME'], context: { db: 'mindsdb' }, catalog_changed: true })}${ev([['m']])}${endComment(1, false)}`,
+    );
+    expect(t.finish()).toMatchObject({ type: 'table', catalog_changed: true, data: [['m']] });
+    const ok = createStreamAssembler(10, 'mindsdb');
+    ok.push(
+      ev({ type: 'ok', column_names: [], context: { db: 'mindsdb' }, catalog_changed: false }),
+    );
+    expect(ok.finish()).toEqual({
+      type: 'ok',
+      column_names: [],
+      context: { db: 'mindsdb' },
+      catalog_changed: false,
+    });
+  });
 });

@@ -73,11 +73,3 @@ export async function executeScript(
   out.durationMs = now() - t0;
   return out;
 }
-
-/** True when a statement changes the catalog (the explorer should refresh after it). */
-export function isDdl(sql: string): boolean {
-  const body = sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ').trim();
-  return /^(create|drop|alter|rename|retrain|finetune|attach|detach|import|truncate|insert|copy)\b/i.test(
-    body,
-  );
-}

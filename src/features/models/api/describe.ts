@@ -4,17 +4,17 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
-import { qualifiedName } from './catalog-parse';
+import { qualifiedName } from '../../../api/catalog-parse';
 import {
   DescribeCandidateRow,
   DescribeFeatureRow,
   DescribeProgressRow,
   DescribeSummaryRow,
-} from '../../contract';
-import { ApiError, requestJson } from './http';
-import { modelKeys } from './models-keys';
-import { describeTableToObjects } from './models-parse';
-import { runSql } from './sql-query';
+} from '../../../../contract';
+import { ApiError, requestJson } from '../../../api/http';
+import { modelKeys } from '../../../api/keys';
+import { describeTableToObjects } from './parse';
+import { runSql } from '../../../api/sql-query';
 
 const SCHEMAS = {
   '': z.array(DescribeSummaryRow),

@@ -3,7 +3,7 @@
  * version, upper- or lower-case column names) and `DESCRIBE` tables (the fallback when a server
  * has no REST describe endpoint). Shared by the model page and the create-model form.
  */
-import type { SqlTableResponse } from '../../contract';
+import type { SqlTableResponse } from '../../../../contract';
 
 type Table = Pick<SqlTableResponse, 'column_names' | 'data'>;
 

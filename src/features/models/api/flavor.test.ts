@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instanceFlavor } from './models-flavor';
+import { instanceFlavor } from './flavor';
 
 describe('instanceFlavor', () => {
   it('tells our instance from a real MindsDB server by GET /api/status', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchDescribe } from './models-describe';
+import { fetchDescribe } from './describe';
 
 function jsonResponse(status: number, body: unknown) {
   return new Response(JSON.stringify(body), {

@@ -4,9 +4,9 @@
  * (`mindsdb_version`) gets its `{"data": [...]}` form.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { InstanceFlavorStatus } from '../../contract';
-import { requestJson } from './http';
-import { modelKeys } from './models-keys';
+import { InstanceFlavorStatus } from '../../../../contract';
+import { requestJson } from '../../../api/http';
+import { statusKeys } from '../../../api/keys';
 
 export type InstanceFlavor = 'playground' | 'mindsdb' | 'unknown';
 
@@ -27,7 +27,7 @@ export async function fetchInstanceFlavor(signal?: AbortSignal): Promise<{
 
 export function instanceFlavorQueryOptions() {
   return queryOptions({
-    queryKey: modelKeys.flavor(),
+    queryKey: statusKeys.flavor(),
     queryFn: ({ signal }) => fetchInstanceFlavor(signal),
     staleTime: 60_000,
     retry: 1,

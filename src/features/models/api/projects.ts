@@ -3,11 +3,11 @@
  * type `project` from SHOW FULL DATABASES.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { parseDatabases } from './catalog-parse';
-import { ProjectList } from '../../contract';
-import { ApiError, requestJson } from './http';
-import { projectKeys } from './models-keys';
-import { runSql } from './sql-query';
+import { parseDatabases } from '../../../api/catalog-parse';
+import { ProjectList } from '../../../../contract';
+import { ApiError, requestJson } from '../../../api/http';
+import { catalogKeys } from '../../../api/keys';
+import { runSql } from '../../../api/sql-query';
 
 export async function fetchProjects(signal?: AbortSignal): Promise<string[]> {
   try {
@@ -25,7 +25,7 @@ export async function fetchProjects(signal?: AbortSignal): Promise<string[]> {
 
 export function projectsQueryOptions() {
   return queryOptions({
-    queryKey: projectKeys.list(),
+    queryKey: catalogKeys.projects(),
     queryFn: ({ signal }) => fetchProjects(signal),
     staleTime: 60_000,
     retry: 1,

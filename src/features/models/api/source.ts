@@ -6,11 +6,11 @@
  * information_schema.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { parseColumns, qualifiedName, quoteIdent, quoteString } from './catalog-parse';
-import type { SqlContext } from '../../contract';
-import { modelKeys } from './models-keys';
-import { runSql } from './sql-query';
-import { defaultStore, readJson, writeJson } from '../lib/storage';
+import { parseColumns, qualifiedName, quoteIdent, quoteString } from '../../../api/catalog-parse';
+import type { SqlContext } from '../../../../contract';
+import { catalogKeys, modelKeys } from '../../../api/keys';
+import { runSql } from '../../../api/sql-query';
+import { defaultStore, readJson, writeJson } from '../../../lib/storage';
 
 const STORAGE_KEY = 'smp.model-sources';
 
@@ -184,7 +184,7 @@ export async function fetchQueryColumns(
 
 export function queryColumnsQueryOptions(db: string, query: string) {
   return queryOptions({
-    queryKey: modelKeys.queryColumns(db, query),
+    queryKey: catalogKeys.queryColumns(db, query),
     queryFn: ({ signal }) => fetchQueryColumns(db, query, signal),
     enabled: !!db && query.trim().length > 0,
     staleTime: 60_000,

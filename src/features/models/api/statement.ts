@@ -3,8 +3,8 @@
  * server. An SQL error becomes a thrown Error with the server's message.
  */
 import { mutationOptions } from '@tanstack/react-query';
-import type { SqlQueryResponse } from '../../contract';
-import { runSql } from './sql-query';
+import type { SqlQueryResponse } from '../../../../contract';
+import { runSql } from '../../../api/sql-query';
 
 export async function runModelStatement(
   query: string,

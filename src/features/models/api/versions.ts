@@ -3,10 +3,10 @@
  * (SQL, so it works against real servers too). Polled every second while it trains.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { qualifiedName, quoteString } from './catalog-parse';
-import { modelKeys } from './models-keys';
-import { isBusyStatus, parseModelVersions, type ModelVersion } from './models-parse';
-import { runSql } from './sql-query';
+import { qualifiedName, quoteString } from '../../../api/catalog-parse';
+import { modelKeys } from '../../../api/keys';
+import { isBusyStatus, parseModelVersions, type ModelVersion } from './parse';
+import { runSql } from '../../../api/sql-query';
 
 export const TRAINING_POLL_MS = 1_000;
 

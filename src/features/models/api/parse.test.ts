@@ -5,7 +5,7 @@ import {
   isBusyStatus,
   parseModelVersions,
   pendingVersion,
-} from './models-parse';
+} from './parse';
 
 const COLS = [
   'NAME',

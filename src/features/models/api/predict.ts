@@ -3,8 +3,8 @@
  * exactly what was sent (absolute URL and body text) for "copy as curl/fetch".
  */
 import { mutationOptions } from '@tanstack/react-query';
-import { PredictResponse } from '../../contract';
-import { requestJson } from './http';
+import { PredictResponse } from '../../../../contract';
+import { requestJson } from '../../../api/http';
 
 export interface PredictInput {
   project: string;
