@@ -113,23 +113,28 @@ function guardedLookup(policy: Policy, resolve: Resolver): net.LookupFunction {
       address: string | dns.LookupAddress[],
       family?: number,
     ) => void;
-    resolve(hostname)
-      .then((all) => {
-        if (all.length === 0) throw failed(`Cannot resolve host '${hostname}'`);
-        if (!policy.nameAllowed(hostname)) for (const a of all) policy.check(a.address, hostname);
-        const family = options.family === 4 || options.family === 6 ? options.family : 0;
-        const usable = family ? all.filter((a) => a.family === family) : all;
-        if (usable.length === 0) throw failed(`Host '${hostname}' has no IPv${family} address`);
-        if (options.all) done(null, usable);
-        else done(null, usable[0].address, usable[0].family);
-      })
-      .catch((err: unknown) => {
-        const e =
-          err instanceof ServiceError
-            ? err
-            : failed(`Cannot resolve host '${hostname}': ${(err as Error).message}`);
-        done(e as unknown as NodeJS.ErrnoException, '', 0);
+    const wanted =
+      options.family === 4 || options.family === 'IPv4'
+        ? 4
+        : options.family === 6 || options.family === 'IPv6'
+          ? 6
+          : 0;
+    const checked = async () => {
+      const all = await resolve(hostname).catch((err: Error) => {
+        throw failed(`Cannot resolve host '${hostname}': ${err.message}`);
       });
+      if (all.length === 0) throw failed(`Cannot resolve host '${hostname}'`);
+      if (!policy.nameAllowed(hostname)) for (const a of all) policy.check(a.address, hostname);
+      const usable = wanted ? all.filter((a) => a.family === wanted) : all;
+      if (usable.length === 0) throw failed(`Host '${hostname}' has no IPv${wanted} address`);
+      return usable;
+    };
+    // Two-armed then: an exception inside the socket's callback is not taken for a lookup failure.
+    checked().then(
+      (usable) =>
+        options.all ? done(null, usable) : done(null, usable[0].address, usable[0].family),
+      (err: unknown) => done(err as NodeJS.ErrnoException, '', 0),
+    );
   };
 }
 
