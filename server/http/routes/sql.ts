@@ -15,6 +15,9 @@ import { jsonStream } from '../json-stream';
 import { parseBody } from '../validate';
 import type { SqlQueryRequest as SqlQueryRequestT } from '../../../contract';
 
+/** `catalog_changed: true` when a statement changed what the catalog lists (absent otherwise). */
+const changed = (yes: boolean | undefined) => (yes ? { catalog_changed: true as const } : {});
+
 /** Results up to this many rows are serialised in one go (small, and the fastest path). */
 const SMALL_ROWS = 1000;
 
@@ -70,7 +73,13 @@ export function sqlRoutes(app: FastifyInstance, instance: Instance) {
     const context = { db };
     if (rest.type === 'error') return { ...rest, column_names: [], context };
     if (rest.type === 'ok')
-      return { type: 'ok', column_names: [], affected_rows: rest.affected_rows ?? null, context };
+      return {
+        type: 'ok',
+        column_names: [],
+        affected_rows: rest.affected_rows ?? null,
+        context,
+        ...changed(rest.catalog_changed),
+      };
     // A small answer goes out as usual; a big one in pieces, and a client that stops reading it
     // is dropped after the statement timeout rather than holding it in memory.
     if (rest.data.length <= SMALL_ROWS) return { ...rest, context };
@@ -142,13 +151,14 @@ async function streamResult(
     await instance.sql.executeStream(
       { query: body.query, db: body.context?.db, params: body.params, signal },
       {
-        header: (columns, types, db) =>
+        header: (columns, types, db, catalogChanged) =>
           write({
             type: 'table',
             column_names: columns,
             context: ctx(db),
             column_types: types,
             row_limit: rowLimit,
+            ...changed(catalogChanged),
           }),
         rows: writeRows,
         end: async (rowCount, truncated) => {
@@ -157,7 +167,14 @@ async function streamResult(
               framing.end(JSON.stringify({ type: 'end', row_count: rowCount, truncated })),
             );
         },
-        ok: (n, db) => write({ type: 'ok', column_names: [], affected_rows: n, context: ctx(db) }),
+        ok: (n, db, catalogChanged) =>
+          write({
+            type: 'ok',
+            column_names: [],
+            affected_rows: n,
+            context: ctx(db),
+            ...changed(catalogChanged),
+          }),
         error: (code, message, db) =>
           write({
             type: 'error',
