@@ -23,6 +23,7 @@ export const DEFAULT_SETTINGS: ResolvedSettings = {
   refit: true,
   validationFraction: 0.2,
   ignoreColumns: [],
+  decision: 'balanced',
 };
 
 /** USING keys (case-insensitive). `engine` and `tag` are accepted and ignored: MindsDB tutorials pass them. */
@@ -40,6 +41,7 @@ export const ALLOWED_USING_KEYS = [
   'validation_fraction',
   'ignore_columns',
   'seed',
+  'decision',
   'engine',
   'tag',
 ] as const;
@@ -170,6 +172,16 @@ export function resolveSettings(
       case 'seed':
         s.seed = intIn(key, v, -2147483648, 4294967295);
         break;
+      case 'decision': {
+        const m = String(v).toLowerCase();
+        if (m !== 'balanced' && m !== 'argmax') {
+          throw new AutoMLError(
+            `USING decision must be 'balanced' (the class-weighted arg-max, best balanced accuracy) or 'argmax' (the most probable class, best accuracy), got ${JSON.stringify(v)}`,
+          );
+        }
+        s.decision = m;
+        break;
+      }
       default:
         break; // engine, tag: accepted, no effect
     }

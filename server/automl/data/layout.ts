@@ -145,11 +145,19 @@ function categoryIndex(enc: CategoricalEncoder): Map<string, number> {
   return m;
 }
 
-/** Row-major binned matrix (n x F bytes) for the GBM. */
-export function binStreams(layout: Layout, streams: Stream[], n: number): Uint8Array {
-  const F = layout.features.length;
+/**
+ * Row-major binned matrix (n x F bytes) for the GBM; with `stride` > F, each row has room for
+ * extra columns after the features (left 0).
+ */
+export function binStreams(
+  layout: Layout,
+  streams: Stream[],
+  n: number,
+  stride = layout.features.length,
+): Uint8Array {
+  const F = stride;
   const out = new Uint8Array(n * F);
-  for (let f = 0; f < F; f++) {
+  for (let f = 0; f < layout.features.length; f++) {
     const feat = layout.features[f];
     const s = streams[f];
     if (feat.isCat) {

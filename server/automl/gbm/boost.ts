@@ -74,9 +74,10 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
       : null;
   const useVal = valRows.length > 0 && params.earlyStoppingRounds > 0;
   const minRel = params.minRelImprovement ?? 0;
+  const minAbs = params.minAbsImprovement ?? 0;
   let bestLoss = useVal ? lossOf(target, valRows, raw) : Infinity;
   let bestIter = 0;
-  // Patience is counted from the last iteration that improved the loss by at least `minRel`.
+  // Patience is counted from the last iteration that improved the loss by at least the tolerance.
   let refLoss = bestLoss;
   let refIter = 0;
   // Validation scores of the best iteration, restored after early stopping.
@@ -101,7 +102,8 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
         bestIter = it + 1;
         bestValRaw = snapshot(raw, valRows, K);
       }
-      if (minRel > 0 ? loss <= refLoss * (1 - minRel) : bestIter === it + 1) {
+      const tolerant = minRel > 0 || minAbs > 0;
+      if (tolerant ? loss <= refLoss - Math.max(refLoss * minRel, minAbs) : bestIter === it + 1) {
         refLoss = loss;
         refIter = it + 1;
       } else if (it + 1 - refIter >= params.earlyStoppingRounds) {

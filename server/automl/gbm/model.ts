@@ -42,6 +42,11 @@ export interface GBMParams {
    * the iteration with the lowest validation loss.
    */
   minRelImprovement?: number;
+  /**
+   * ... or by at least this much in absolute terms (mean log-loss of classifiers: on separable
+   * data the loss shrinks geometrically forever, which no relative threshold stops).
+   */
+  minAbsImprovement?: number;
 }
 
 export const DEFAULT_GBM_PARAMS: GBMParams = {

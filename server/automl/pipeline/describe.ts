@@ -12,6 +12,7 @@ export function summaryString(
   model: ScoreModel,
   task: Task,
   level: number,
+  adaptive = false,
 ): string {
   const kinds = new Set(encs.map((e) => e.kind));
   const parts: string[] = [];
@@ -28,6 +29,7 @@ export function summaryString(
     stages.push(`GBM(${c.trees} trees, ${c.maxLeaves} leaves)`);
   }
   stages.push(task === 'regression' ? `Conformal(${level})` : `Calibration+Conformal(${level})`);
+  if (adaptive) stages.push('AdaptiveWidth(GBM on |error|)');
   stages.push('PermutationImportance');
   return stages.join(' --> ');
 }
