@@ -24,8 +24,52 @@ import { type ReducedModel, missingCalibration, scalesOf } from './missing';
 import { type BlockPart, RowBlock } from './row-block';
 import type { ScaleModel } from './scale';
 
-/** Permutation importance is estimated on at most this many validation rows. */
+/**
+ * Permutation importance is estimated on at most this many validation rows, fewer for big models:
+ * the work is rows x trees x columns x repeats, and the ranking is stable long before.
+ */
 const IMPORTANCE_MAX_ROWS = 2_000;
+const IMPORTANCE_MIN_ROWS = 500;
+const IMPORTANCE_WORK = 4_000_000;
+/** Masks of missing inputs are calibrated on at most this many (the complete rows on all). */
+const MISSING_MAX_ROWS = 2_000;
+
+/** Trees of the parts' GBMs (the largest), for work budgets. */
+function treesOf(parts: ScoredPart[]): number {
+  return Math.max(1, ...parts.map((p) => p.model.gbm?.nTrees ?? 0));
+}
+
+interface Sample {
+  block: RowBlock;
+  parts: BlockPart[];
+  yRows: Float64Array;
+  scales: (ScaleModel | null)[] | null;
+}
+
+/**
+ * At most `max` rows of a block: a seeded sample kept in block order, so each part stays one
+ * contiguous run. The block itself when it is small enough.
+ */
+function sampleBlock(s: Sample, max: number, rng: Rng): Sample {
+  const n = s.block.n;
+  if (n <= max) return s;
+  const pick = permutation(n, rng).slice(0, max).sort();
+  return {
+    block: new RowBlock(
+      s.block.enc,
+      Int32Array.from(pick, (i) => s.block.rows[i]),
+    ),
+    yRows: Float64Array.from(pick, (i) => s.yRows[i]),
+    scales: s.scales ? Array.from(pick, (i) => s.scales![i]) : null,
+    parts: s.parts.map((b) => {
+      let start = 0;
+      while (start < pick.length && pick[start] < b.start) start++;
+      let end = start;
+      while (end < pick.length && pick[end] < b.end) end++;
+      return { model: b.model, start, end };
+    }),
+  };
+}
 
 /** Rows scored by a model that did not train on them (one part per fold). */
 export interface ScoredPart {
@@ -33,6 +77,8 @@ export interface ScoredPart {
   rows: Int32Array;
   /** Regression: the scale model of adaptive intervals for these rows (null: constant width). */
   scale: ScaleModel | null;
+  /** The model's raw scores by absolute row (n x K), known from training; else re-scored. */
+  raw?: Float64Array;
 }
 
 export interface Analysis {
@@ -84,7 +130,13 @@ export function analyze(input: AnalysisInput): Analysis {
   const block = new RowBlock(enc, rows);
   const bParts = blockParts(parts);
   const yRows = Float64Array.from(rows, (r) => y[r]);
-  const raw = block.score(bParts, K);
+  // Scores the training already computed are reused (the model is the same, so are they).
+  const raw = parts.every((p) => p.raw)
+    ? Float64Array.from({ length: rows.length * K }, (_, x) => {
+        const j = Math.floor(x / K);
+        return parts[partOf(bParts, j)].raw![rows[j] * K + (x % K)];
+      })
+    : block.score(bParts, K);
   let halfWidth: number | null = null;
   let classCal: ClassCalibration | null = null;
   let scales: (ScaleModel | null)[] | null = null;
@@ -123,32 +175,17 @@ export function analyze(input: AnalysisInput): Analysis {
     accuracy = decisions.balanced.balanced_accuracy;
   }
 
-  // Importance on at most IMPORTANCE_MAX_ROWS rows (a seeded sample, kept in block order so each
-  // part stays one run).
-  let impBlock = block;
-  let impParts = bParts;
-  let impY = yRows;
-  if (rows.length > IMPORTANCE_MAX_ROWS) {
-    const pick = permutation(rows.length, rng).slice(0, IMPORTANCE_MAX_ROWS).sort();
-    impBlock = new RowBlock(
-      enc,
-      Int32Array.from(pick, (i) => rows[i]),
-    );
-    impY = Float64Array.from(pick, (i) => yRows[i]);
-    impParts = bParts.map((b) => {
-      let start = 0;
-      while (start < pick.length && pick[start] < b.start) start++;
-      let end = start;
-      while (end < pick.length && pick[end] < b.end) end++;
-      return { model: b.model, start, end };
-    });
-  }
+  const impMax = Math.max(
+    IMPORTANCE_MIN_ROWS,
+    Math.min(IMPORTANCE_MAX_ROWS, Math.floor(IMPORTANCE_WORK / (treesOf(parts) * encs.length))),
+  );
+  const imp = sampleBlock({ block, parts: bParts, yRows, scales }, impMax, rng);
   const importances = columnImportances({
     shape,
-    block: impBlock,
-    parts: impParts,
+    block: imp.block,
+    parts: imp.parts,
     enc,
-    yRows: impY,
+    yRows: imp.yRows,
     cal: classCal,
     rng,
   });
@@ -158,33 +195,41 @@ export function analyze(input: AnalysisInput): Analysis {
   // they are all ~0 next to the dominant one, which would make the grouping arbitrary).
   let ranking = importances;
   if (reduced) {
-    const m = Math.min(impBlock.n, 500);
+    const m = Math.min(imp.block.n, 500);
     const r = columnImportances({
       shape,
-      block: new RowBlock(enc, impBlock.rows.subarray(0, m)),
+      block: new RowBlock(enc, imp.block.rows.subarray(0, m)),
       parts: [{ model: { gbm: reduced.gbm, linear: null }, start: 0, end: m }],
       enc,
-      yRows: impY.subarray(0, m),
+      yRows: imp.yRows.subarray(0, m),
       cal: classCal,
       rng,
     });
     ranking = r.map((v, c) => (c === reduced.column ? 2 : v));
   }
+  const miss = sampleBlock({ block, parts: bParts, yRows, scales }, MISSING_MAX_ROWS, rng);
   const missing = missingCalibration({
     shape,
-    block,
-    parts: bParts,
-    scales,
+    block: miss.block,
+    parts: miss.parts,
+    scales: miss.scales,
     reduced,
     enc,
     encs,
-    yRows,
+    yRows: miss.yRows,
     level,
     importances: ranking,
     halfWidth,
     classCal,
   });
   return { halfWidth, classCal, accuracy, decisions, coverage, importances, missing, reduced };
+}
+
+/** The part a block row belongs to. */
+function partOf(parts: BlockPart[], i: number): number {
+  let j = 0;
+  while (parts[j].end <= i) j++;
+  return j;
 }
 
 function concat(arrays: Int32Array[]): Int32Array {

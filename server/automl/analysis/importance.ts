@@ -8,7 +8,7 @@ import { type Rng, permutation } from '../prng';
 import type { ScoreShape } from '../predict/score';
 import { type ClassCalibration, classProbabilities } from './conformal';
 import { r2Score } from './metrics';
-import type { BlockPart, RowBlock } from './row-block';
+import { type BlockPart, BlockScorer, type RowBlock } from './row-block';
 
 /**
  * `score(column, perm)` returns the validation score with column `column` permuted by `perm`
@@ -64,13 +64,14 @@ export function columnImportances(opts: {
   const src = new Int32Array(nR);
   // Fewer rows need more shuffles for a stable estimate; 2 suffice from ~500 rows on.
   const repeats = nR < 200 ? 5 : nR < 500 ? 3 : 2;
+  const scorer = new BlockScorer(block, parts, K);
   const score = (c: number, perm: Int32Array | null): number => {
     const feats = c >= 0 ? groups[c] : [];
     if (perm) {
       for (let i = 0; i < nR; i++) src[i] = block.rows[perm[i]];
       for (const f of feats) block.copyFeature(f, src);
     }
-    block.score(parts, K, raw);
+    scorer.score(perm ? feats : [], raw);
     let result: number;
     if (task === 'regression') result = r2Score(yRows, raw);
     else {

@@ -13,7 +13,7 @@ import {
   normalisedQuantile,
   regressionHalfWidth,
 } from './conformal';
-import type { BlockPart, RowBlock } from './row-block';
+import { type BlockPart, BlockScorer, type RowBlock } from './row-block';
 import { type ScaleModel, scaleOf } from './scale';
 
 /** A GBM trained with one input column (encoder index) missing, used when it is absent. */
@@ -82,9 +82,15 @@ export function missingCalibration(opts: {
     1,
     enc.linear !== null,
   );
-  const reducedParts: BlockPart[] | null = reduced
-    ? [{ model: { gbm: reduced.gbm, linear: null }, start: 0, end: block.n }]
+  const scorer = new BlockScorer(block, parts, K);
+  const reducedScorer = reduced
+    ? new BlockScorer(
+        block,
+        [{ model: { gbm: reduced.gbm, linear: null }, start: 0, end: block.n }],
+        K,
+      )
     : null;
+  const raw = new Float64Array(block.n * K);
   const nMasks = 1 << G;
   const halfWidths: number[] = [];
   const classes: { temperature: number; setThreshold: number }[] = [];
@@ -98,10 +104,10 @@ export function missingCalibration(opts: {
   for (let m = 1; m < nMasks; m++) {
     const cols: number[] = [];
     for (let g = 0; g < G; g++) if (m & (1 << g)) cols.push(...groups[g]);
-    for (const c of cols)
-      for (const f of enc.layout.encoderFeatures[c]) block.setMissing(f, missing);
-    const useReduced = reducedParts !== null && cols.includes(reduced!.column);
-    const raw = block.score(useReduced ? reducedParts : parts, K);
+    const feats = cols.flatMap((c) => enc.layout.encoderFeatures[c]);
+    for (const f of feats) block.setMissing(f, missing);
+    const useReduced = reducedScorer !== null && cols.includes(reduced!.column);
+    (useReduced ? reducedScorer : scorer).score(feats, raw);
     if (task === 'regression') {
       let q: number;
       if (opts.scales) {
@@ -124,7 +130,7 @@ export function missingCalibration(opts: {
       });
       classes.push({ temperature: c.temperature, setThreshold: c.setThreshold });
     }
-    for (const c of cols) for (const f of enc.layout.encoderFeatures[c]) block.restoreFeature(f);
+    for (const f of feats) block.restoreFeature(f);
   }
   const names = groups.map((g) => g.map((c) => encs[c].column));
   return task === 'regression' ? { groups: names, halfWidths } : { groups: names, classes };

@@ -7,7 +7,7 @@
 import { fitBinThresholds } from '../data/binning';
 import { trainGBM } from '../gbm/boost';
 import { type BinnedData, DEFAULT_GBM_PARAMS, type GBMModel } from '../gbm/model';
-import { type CompiledTree, predictRawCompiled } from '../gbm/compile';
+import { type CompiledTree, predictRawCompiled, predictRawFast } from '../gbm/compile';
 import { predictRaw } from '../gbm/predict';
 import { deserializeGBM, serializeGBM } from '../gbm/serialize';
 import type { SerializedScale } from '../api';
@@ -130,7 +130,7 @@ export function scaleOf(
   pred: ArrayLike<number>,
 ): Float64Array {
   const out = new Float64Array(n);
-  predictRaw(m.gbm, withPrediction(bins, F, n, pred, m.predThresholds), F + 1, n, out);
+  predictRawFast(m.gbm, withPrediction(bins, F, n, pred, m.predThresholds), F + 1, n, out);
   for (let i = 0; i < n; i++) if (!(out[i] >= m.floor)) out[i] = m.floor;
   return out;
 }

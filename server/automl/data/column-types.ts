@@ -155,6 +155,9 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
   let maxV = -Infinity;
   let words = 0;
   let chars = 0;
+  // Distinct values: numbers (also numeric strings: "1" and 1 are one value) keyed by the number,
+  // everything else by its trimmed text. The keys cannot collide (a numeric text is a number).
+  const numCounts = new Map<number, number>();
   const counts = new Map<string, number>();
   const nums = new Float64Array(n);
   let nNums = 0;
@@ -170,14 +173,15 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
       nBool++;
       key = v ? 'true' : 'false';
     } else {
-      const x = parseNumber(v);
+      const x = typeof v === 'number' ? v : parseNumber(v);
       if (!Number.isNaN(x)) {
         nNum++;
         nums[nNums++] = x;
         if (!Number.isInteger(x)) nonInt++;
         if (x < minV) minV = x;
         if (x > maxV) maxV = x;
-        key = String(x);
+        numCounts.set(x, (numCounts.get(x) ?? 0) + 1);
+        continue;
       } else {
         const s = typeof v === 'string' ? v.trim() : String(v);
         key = s;
@@ -197,7 +201,7 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
   }
 
   const nn = n - nMissing;
-  const nDistinct = counts.size;
+  const nDistinct = numCounts.size + counts.size;
   const base = { name, nMissing, nDistinct, reason: '' };
   if (nn === 0) {
     return {
@@ -217,7 +221,7 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
   }
 
   if (nNum >= PARSE_SHARE * nn) {
-    const numKeys = nDistinct - countNonNumericKeys(counts);
+    const numKeys = numCounts.size;
     const valueKind: ValueKind = 'number';
     if (numKeys <= 2) {
       return { ...base, type: 'binary', dataType: 'binary', valueKind, constant };
@@ -280,6 +284,7 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
   if (nDistinct >= 100 && uniqueRatio >= 0.2) {
     let singletons = 0;
     for (const c of counts.values()) if (c === 1) singletons++;
+    for (const c of numCounts.values()) if (c === 1) singletons++;
     if (singletons / nDistinct >= 0.4) {
       return {
         ...base,
@@ -304,12 +309,6 @@ function countWords(s: string): number {
     inWord = !space;
   }
   return w;
-}
-
-function countNonNumericKeys(counts: Map<string, number>): number {
-  let k = 0;
-  for (const key of counts.keys()) if (Number.isNaN(parseNumericString(key))) k++;
-  return k;
 }
 
 function isSequential(nums: Float64Array): boolean {

@@ -7,15 +7,15 @@ import { TreeBuilder } from './grower';
 import type { BinnedData, GBMModel, GBMParams, GBMTarget } from './model';
 import { NodeStore } from './node-store';
 import { computeGradients, initialScores, lossOf } from './objectives';
-import { addTreeToRows, predictRawRows } from './predict';
+import { addTreeToRows, predictRawRows, subtractTree } from './predict';
 
 export interface GBMTrainResult {
   model: GBMModel;
   /** Iterations kept (best validation loss), each with K trees. */
   iterations: number;
   /**
-   * Raw scores (n x K, absolute rows) of the returned model for the validation rows. (Training
-   * rows hold the scores of the last iteration run, which may be past the kept one.)
+   * Raw scores (n x K, absolute rows) of the returned model for the validation rows, and for the
+   * training rows with `exactTrainRaw` (else those hold the last iteration run's scores).
    */
   raw: Float64Array;
   bestValLoss: number;
@@ -32,6 +32,8 @@ export interface GBMTrainInput {
   init?: GBMModel;
   /** Finetune of a linear base: its absolute-row scores (n x K), added to the starting scores. */
   offset?: Float64Array;
+  /** Also leave the returned model's exact scores of the training rows in `raw`. */
+  exactTrainRaw?: boolean;
   onIteration?: (iteration: number) => void;
 }
 
@@ -91,7 +93,11 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
       const treeStart = store.roots.length;
       const out = { store, raw, K, k };
       builder.build(rows, g[k], h[k], out);
-      if (sampler) addTreeToRowsCompiled(out, treeStart, data, sampler.rest);
+      // The rows outside the sample catch up with the new tree: compiled when there are many
+      // (a fresh function pays off only over hundreds of thousands of rows).
+      if (sampler && sampler.rest.length >= COMPILED_REST_MIN_ROWS)
+        addTreeToRowsCompiled(out, treeStart, data, sampler.rest);
+      else if (sampler) addTreeToRows(out, treeStart, data, sampler.rest);
       addTreeToRows(out, treeStart, data, valRows);
     }
     onIteration?.(it + 1);
@@ -100,7 +106,7 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
       if (loss < bestLoss - 1e-12 * Math.max(1, Math.abs(bestLoss))) {
         bestLoss = loss;
         bestIter = it + 1;
-        bestValRaw = snapshot(raw, valRows, K);
+        bestValRaw = snapshot(raw, valRows, K, bestValRaw!);
       }
       const tolerant = minRel > 0 || minAbs > 0;
       if (tolerant ? loss <= refLoss - Math.max(refLoss * minRel, minAbs) : bestIter === it + 1) {
@@ -114,9 +120,16 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
     }
   }
   if (useVal && bestIter < it + 1) {
-    store.truncate(initTrees + bestIter * K);
-    // Validation scores of the kept iterations come from the snapshot; training-row scores are
-    // left as they were (nobody needs them, and re-scoring would cost a full pass).
+    const keep = initTrees + bestIter * K;
+    // Training-row scores of the kept iterations: the dropped trees' leaves taken off again (a
+    // walk of the few patience trees, not a full pass); skipped unless asked for.
+    if (input.exactTrainRaw) {
+      for (let t = keep; t < store.roots.length; t++) {
+        subtractTree({ store, raw, K, k: t % K }, t, data, trainRows);
+      }
+    }
+    store.truncate(keep);
+    // Validation scores of the kept iterations come from the snapshot.
     restore(raw, valRows, K, bestValRaw!);
   }
   return {
@@ -194,8 +207,17 @@ function addOffset(
       for (let k = 0; k < K; k++) raw[rows[i] * K + k] += offset[rows[i] * K + k];
 }
 
-function snapshot(raw: Float64Array, rows: Int32Array, K: number): Float64Array {
-  const s = new Float64Array(rows.length * K);
+/** Rows outside the tree's sample from which the catch-up walk is compiled. */
+const COMPILED_REST_MIN_ROWS = 200_000;
+
+/** Copies the scores of `rows` (into `into` when given: no garbage per improvement). */
+function snapshot(
+  raw: Float64Array,
+  rows: Int32Array,
+  K: number,
+  into?: Float64Array,
+): Float64Array {
+  const s = into ?? new Float64Array(rows.length * K);
   for (let i = 0; i < rows.length; i++)
     for (let k = 0; k < K; k++) s[i * K + k] = raw[rows[i] * K + k];
   return s;

@@ -50,6 +50,23 @@ export function addTreeToRows(
   }
 }
 
+/** Takes tree `treeIndex` of `out.store` off the scores of `rows` again. */
+export function subtractTree(
+  out: TreeOutput,
+  treeIndex: number,
+  data: BinnedData,
+  rows: Int32Array,
+): void {
+  const { store, raw, K, k } = out;
+  const { bins, F } = data;
+  const root = store.roots[treeIndex];
+  const { feat, thr, isCat, left, right, value, bits } = store;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    raw[r * K + k] -= value[leafOf(feat, thr, isCat, left, right, bits, bins, r * F, root)];
+  }
+}
+
 /**
  * Raw scores for rows 0..n-1 of a row-major binned matrix into out[n * K]. Trees are the outer
  * loop so one tree's nodes stay in cache while all rows pass through it.

@@ -22,6 +22,10 @@ export interface Candidate extends CandidateInfo {
   kind: 'gbm' | 'linear' | 'blend';
   /** One fit per fold (one in all for a single validation split). */
   fits: FoldFit[];
+  /** Raw scores by absolute row (n x K) of each row's out-of-fold fit (validation rows only). */
+  oof: Float64Array;
+  /** Single split: in-sample raw scores of training `rows` (packed rows x K). */
+  inSample: (rows: Int32Array) => Float64Array;
   /** The model fitted on the training split (single split), else the first fold's. */
   model: ScoreModel;
   /** Mean boosting iterations over the fits. */
@@ -34,7 +38,7 @@ export function accuracyName(ctx: FitContext): string {
 
 /** The fits of a candidate as scored parts for the analysis (scales are added by the caller). */
 export function scoredParts(c: Candidate): ScoredPart[] {
-  return c.fits.map((f) => ({ model: f.model, rows: f.rows, scale: null }));
+  return c.fits.map((f) => ({ model: f.model, rows: f.rows, scale: null, raw: c.oof }));
 }
 
 /** Validation rows of each fold: the capped validation rows (single split) or the fold's rows. */
@@ -42,15 +46,22 @@ export function validationRows(ctx: FitContext): Int32Array[] {
   return ctx.crossFit ? ctx.folds.map((f) => f.val) : [ctx.selRows];
 }
 
-/** Out-of-fold raw scores of a candidate's fits, concatenated in fold order. */
-function outOfFold(ctx: FitContext, fits: FoldFit[]): Float64Array {
+/** Raw scores at `rows` of an absolute-row array (n x K), packed. */
+function gather(abs: Float64Array, rows: Int32Array, K: number): Float64Array {
+  const out = new Float64Array(rows.length * K);
+  for (let i = 0; i < rows.length; i++)
+    for (let k = 0; k < K; k++) out[i * K + k] = abs[rows[i] * K + k];
+  return out;
+}
+
+/** Absolute-row raw scores (n x K) of each fit's model at its own rows. */
+function scoreFits(ctx: FitContext, fits: FoldFit[]): Float64Array {
   const K = ctx.shape.K;
-  const parts = fits.map((f) => scoreRows(f.model, ctx.enc, f.rows, K));
-  const out = new Float64Array(parts.reduce((s, p) => s + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
+  const out = new Float64Array(ctx.enc.n * K);
+  for (const f of fits) {
+    const raw = scoreRows(f.model, ctx.enc, f.rows, K);
+    for (let i = 0; i < f.rows.length; i++)
+      for (let k = 0; k < K; k++) out[f.rows[i] * K + k] = raw[i * K + k];
   }
   return out;
 }
@@ -66,24 +77,24 @@ export function trainCandidates(
   const accName = accuracyName(ctx);
   const valRows = validationRows(ctx);
   const trainRows = ctx.crossFit ? ctx.folds.map((f) => f.train) : [ctx.split.train];
-  const yVal = Float64Array.from(
-    valRows.flatMap((rows) => Array.from(rows)),
-    (r) => y[r],
-  );
-  const score = (fits: FoldFit[]) => taskScore(task, yVal, outOfFold(ctx, fits), K, nClasses);
+  const allVal = Int32Array.from(valRows.flatMap((rows) => Array.from(rows)));
+  const yVal = Float64Array.from(allVal, (r) => y[r]);
   const make = (
     kind: Candidate['kind'],
     name: string,
     fits: FoldFit[],
     seconds: number,
+    raws: { oof: Float64Array; inSample: (rows: Int32Array) => Float64Array },
   ): Candidate => ({
     kind,
     name,
-    performance: score(fits),
+    performance: taskScore(task, yVal, gather(raws.oof, allVal, K), K, nClasses),
     training_time: seconds,
     selected: false,
     accuracy_functions: [accName],
     fits,
+    oof: raws.oof,
+    inSample: raws.inSample,
     model: fits[0].model,
     iterations: fits.reduce((s, f) => s + f.iterations, 0) / fits.length,
   });
@@ -91,6 +102,10 @@ export function trainCandidates(
   let linCand: Candidate | null = null;
   if (settings.model !== 'linear') {
     const c0 = now();
+    // The boosting's own scores: validation rows out of fold, training rows in sample (exact
+    // for the kept iterations on a single split, where the scale model learns from them).
+    const oof = new Float64Array(enc.n * K);
+    let trainRaw: Float64Array | null = null;
     const fits = valRows.map((val, f): FoldFit => {
       const res = trainGBM({
         data: enc.binned,
@@ -98,10 +113,17 @@ export function trainCandidates(
         trainRows: trainRows[f],
         valRows: val,
         params: ctx.params,
+        exactTrainRaw: !ctx.crossFit,
       });
+      for (const r of val) for (let k = 0; k < K; k++) oof[r * K + k] = res.raw[r * K + k];
+      trainRaw = res.raw;
       return { model: { gbm: res.model, linear: null }, rows: val, iterations: res.iterations };
     });
-    gbmCand = make('gbm', 'GBM', fits, (now() - c0) / 1000);
+    const raw = trainRaw!;
+    gbmCand = make('gbm', 'GBM', fits, (now() - c0) / 1000, {
+      oof,
+      inSample: (rows) => gather(raw, rows, K),
+    });
     candidates.push(gbmCand);
   }
   if (wantLinear) {
@@ -111,11 +133,13 @@ export function trainCandidates(
       rows: val,
       iterations: 0,
     }));
+    const model = fits[0].model;
     linCand = make(
       'linear',
       task === 'regression' ? 'Linear(ridge)' : 'Linear(logistic)',
       fits,
       (now() - c0) / 1000,
+      { oof: scoreFits(ctx, fits), inSample: (rows) => scoreRows(model, enc, rows, K) },
     );
     candidates.push(linCand);
   }
@@ -127,13 +151,14 @@ export function trainCandidates(
       rows: g.rows,
       iterations: g.iterations,
     }));
+    const g = gbmCand;
+    const l = linCand;
+    const half = (a: Float64Array, b: Float64Array) => a.map((v, i) => (v + b[i]) / 2);
     candidates.push(
-      make(
-        'blend',
-        'Ensemble(mean of GBM, Linear)',
-        fits,
-        gbmCand.training_time + linCand.training_time,
-      ),
+      make('blend', 'Ensemble(mean of GBM, Linear)', fits, g.training_time + l.training_time, {
+        oof: half(g.oof, l.oof),
+        inSample: (rows) => half(g.inSample(rows), l.inSample(rows)),
+      }),
     );
   }
   // Highest validation score wins; on a tie the earlier (simpler to explain) candidate is kept.

@@ -12,7 +12,7 @@ import type { Candidate } from './candidates';
 import type { FitContext } from './fit';
 
 /** Scale models train on at most this many rows (a seeded sample beyond). */
-const SCALE_MAX_ROWS = 20_000;
+const SCALE_MAX_ROWS = 10_000;
 /** Fewer calibration rows than this keep a constant interval width. */
 export const SCALE_MIN_ROWS = 40;
 
@@ -53,9 +53,7 @@ export function fitScales(ctx: FitContext, best: Candidate): Scales | null {
   const seed = settings.seed;
   if (ctx.crossFit) {
     // Out-of-fold predictions of every row.
-    const oof = best.fits.map((f) =>
-      new RowBlock(enc, f.rows).score([{ model: f.model, start: 0, end: f.rows.length }], K),
-    );
+    const oof = best.fits.map((f) => Float64Array.from(f.rows, (r) => best.oof[r * K]));
     const rowsOf = (skip: number) => {
       const rows: number[] = [];
       const pred: number[] = [];
@@ -74,13 +72,15 @@ export function fitScales(ctx: FitContext, best: Candidate): Scales | null {
         model: f.model,
         rows: f.rows,
         scale: scaleOn(enc, other.rows, other.pred, y, seed + j),
+        raw: best.oof,
       };
     });
     return { parts, final: scaleOn(enc, all.rows, all.pred, y, seed) };
   }
   if (ctx.selRows.length < SCALE_MIN_ROWS) return null;
-  const final = scaleOfModel({ enc, model: best.model, rows: ctx.split.train, y, K, seed });
-  return { parts: [{ model: best.model, rows: ctx.selRows, scale: final }], final };
+  const rows = capRows(ctx.split.train, SCALE_MAX_ROWS, seed ^ 0x5ca1);
+  const final = scaleOn(enc, rows, best.inSample(rows), y, seed);
+  return { parts: [{ model: best.model, rows: ctx.selRows, scale: final, raw: best.oof }], final };
 }
 
 /** A scale fitted on `model`'s in-sample errors on (a seeded sample of) `rows`. */
