@@ -216,4 +216,6 @@ export interface ResolvedSettings {
   ignoreColumns: string[];
   /** Classifiers' decision rule; absent in older models ('balanced'). */
   decision?: 'balanced' | 'argmax';
+  /** Free text: TF-IDF features when they help ('auto'), or length and word count only. */
+  textEncoder?: 'auto' | 'stats';
 }

@@ -24,6 +24,7 @@ export const DEFAULT_SETTINGS: ResolvedSettings = {
   validationFraction: 0.2,
   ignoreColumns: [],
   decision: 'balanced',
+  textEncoder: 'auto',
 };
 
 /** USING keys (case-insensitive). `engine` and `tag` are accepted and ignored: MindsDB tutorials pass them. */
@@ -42,6 +43,7 @@ export const ALLOWED_USING_KEYS = [
   'ignore_columns',
   'seed',
   'decision',
+  'text_encoder',
   'engine',
   'tag',
 ] as const;
@@ -172,6 +174,16 @@ export function resolveSettings(
       case 'seed':
         s.seed = intIn(key, v, -2147483648, 4294967295);
         break;
+      case 'text_encoder': {
+        const m = String(v).toLowerCase();
+        if (m !== 'auto' && m !== 'stats') {
+          throw new AutoMLError(
+            `USING text_encoder must be 'auto' (the words as TF-IDF features when they carry signal) or 'stats' (length and word count only), got ${JSON.stringify(v)}`,
+          );
+        }
+        s.textEncoder = m;
+        break;
+      }
       case 'decision': {
         const m = String(v).toLowerCase();
         if (m !== 'balanced' && m !== 'argmax') {

@@ -5,7 +5,7 @@
 import type { Encoded } from '../data/encoded';
 import type { LinearRows } from '../data/layout';
 import { type CompiledLeafTree, compileLeafTrees, predictRawFast } from '../gbm/compile';
-import type { GBMModel } from '../gbm/model';
+import { type GBMModel, leafDimOf } from '../gbm/model';
 import { leafOf } from '../gbm/predict';
 import { predictLinearRows } from '../linear/linear';
 import type { ScoreModel } from '../predict/score';
@@ -220,12 +220,18 @@ export class BlockScorer {
       const mark = new Uint8Array(g!.nTrees);
       for (const f of changed) for (const t of lists[f]) mark[t] = 1;
       const now = new Int32Array(m);
+      const D = leafDimOf(g!);
+      const v = g!.value;
       for (let t = 0; t < g!.nTrees; t++) {
         if (!mark[t]) continue;
         const k = t % K;
         this.leavesOf(g!, t, p.start, m, now, 0);
         for (let i = 0; i < m; i++) {
-          out[(p.start + i) * K + k] += g!.value[now[i]] - g!.value[ids[t * m + i]];
+          const o = (p.start + i) * K;
+          const a = now[i];
+          const b = ids[t * m + i];
+          if (D === 1) out[o + k] += v[a] - v[b];
+          else for (let j = 0; j < D; j++) out[o + j] += v[a * D + j] - v[b * D + j];
         }
       }
     });

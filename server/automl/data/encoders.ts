@@ -55,7 +55,21 @@ export interface DatetimeEncoder {
 export interface TextEncoder {
   kind: 'text';
   column: string;
-  parts: NumericStats[]; // TEXT_PARTS order
+  /** TEXT_PARTS order, then one per score of `stack`. */
+  parts: NumericStats[];
+  /** The words as a feature: TF-IDF ridge scores (data/text.ts). Absent in older models. */
+  stack?: TextStack;
+}
+
+/** A text model as stored: terms, IDF, ridge weights ((terms + 1) x K, base64 Float64). */
+export interface TextStack {
+  terms: string[];
+  idf: number[];
+  K: number;
+  weights: string;
+  lambda: number;
+  /** Its out-of-fold score (r2, or balanced accuracy), which decided that it is kept. */
+  score: number;
 }
 export type ColumnEncoder = NumericEncoder | CategoricalEncoder | DatetimeEncoder | TextEncoder;
 
@@ -71,7 +85,9 @@ export function encoderName(e: ColumnEncoder): string {
     case 'datetime':
       return 'DatetimeEncoder(' + DATETIME_PARTS.join(', ') + ')';
     case 'text':
-      return 'TextEncoder(' + TEXT_PARTS.join(', ') + ')';
+      return e.stack
+        ? `TextEncoder(${TEXT_PARTS.join(', ')}, tf-idf ridge score: ${e.stack.terms.length} words and word pairs)`
+        : 'TextEncoder(' + TEXT_PARTS.join(', ') + ')';
   }
 }
 

@@ -4,6 +4,7 @@
 import type { CategoricalEncoder, ColumnEncoder, NumericStats } from './encoders';
 import { categoryKey } from './column-types';
 import { datetimeParts, parseDatetimeColumn, parseNumericColumn, textParts } from './parse';
+import { stackStreams } from './text';
 
 export interface TreeFeature {
   encoder: number;
@@ -86,6 +87,8 @@ export function parseStreams(
   columns: (ArrayLike<unknown> | undefined)[],
   n: number,
   strict: boolean,
+  /** Training: the text scores of encoder e computed out of fold (instead of from the text). */
+  textScores?: (Float64Array[] | undefined)[],
 ): Stream[] {
   const streams: Stream[] = [];
   const none = { length: n } as ArrayLike<unknown>;
@@ -103,6 +106,7 @@ export function parseStreams(
         break;
       case 'text':
         streams.push(...textParts(vals, n));
+        if (enc.stack) streams.push(...(textScores?.[e] ?? stackStreams(enc.stack, vals, n)));
         break;
     }
   });

@@ -4,7 +4,7 @@
 import { Rng } from '../prng';
 import { addTreeToRowsCompiled } from './compile';
 import { TreeBuilder } from './grower';
-import type { BinnedData, GBMModel, GBMParams, GBMTarget } from './model';
+import { type BinnedData, type GBMModel, type GBMParams, type GBMTarget, leafDimOf } from './model';
 import { NodeStore } from './node-store';
 import { computeGradients, initialScores, lossOf } from './objectives';
 import { addTreeToRows, predictRawRows, subtractTree } from './predict';
@@ -50,6 +50,13 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
   let store: NodeStore;
   let base: Float64Array;
   const raw = new Float64Array(N * K);
+  // Vector leaves: one tree per iteration holding a value per class (multiclass only).
+  const D = init
+    ? leafDimOf(init)
+    : params.vectorLeaves && target.objective === 'multiclass'
+      ? K
+      : 1;
+  const treesPerIteration = D > 1 ? 1 : K;
   if (init) {
     store = NodeStore.from(init);
     base = Float64Array.from(init.base);
@@ -57,18 +64,21 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
     predictRawRows(init, data.bins, data.F, valRows, raw);
     if (offset) addOffset(raw, offset, trainRows, valRows, K);
   } else {
-    store = new NodeStore();
+    store = new NodeStore(D);
     base = initialScores(target, trainRows);
     for (let r = 0; r < N; r++) for (let k = 0; k < K; k++) raw[r * K + k] = base[k];
   }
   const initTrees = store.roots.length;
-  const g = Array.from({ length: K }, () => new Float64Array(N));
-  const h = Array.from({ length: K }, () => new Float64Array(N));
+  const g =
+    D > 1 ? [new Float64Array(N * D)] : Array.from({ length: K }, () => new Float64Array(N));
+  const h =
+    D > 1 ? [new Float64Array(N * D)] : Array.from({ length: K }, () => new Float64Array(N));
   const builder = new TreeBuilder(
     data,
     params,
     trainRows.length,
     target.objective === 'regression' && target.weight === null,
+    D,
   );
   const sampler =
     params.subsampleRows && params.subsampleRows > 0 && params.subsampleRows < trainRows.length
@@ -89,7 +99,7 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
     let rows = trainRows;
     if (sampler) rows = sampler.draw();
     computeGradients(target, rows, raw, g, h);
-    for (let k = 0; k < K; k++) {
+    for (let k = 0; k < treesPerIteration; k++) {
       const treeStart = store.roots.length;
       const out = { store, raw, K, k };
       builder.build(rows, g[k], h[k], out);
@@ -120,12 +130,12 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
     }
   }
   if (useVal && bestIter < it + 1) {
-    const keep = initTrees + bestIter * K;
+    const keep = initTrees + bestIter * treesPerIteration;
     // Training-row scores of the kept iterations: the dropped trees' leaves taken off again (a
     // walk of the few patience trees, not a full pass); skipped unless asked for.
     if (input.exactTrainRaw) {
       for (let t = keep; t < store.roots.length; t++) {
-        subtractTree({ store, raw, K, k: t % K }, t, data, trainRows);
+        subtractTree({ store, raw, K, k: t % treesPerIteration }, t, data, trainRows);
       }
     }
     store.truncate(keep);

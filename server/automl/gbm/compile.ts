@@ -1,6 +1,6 @@
 // Compiled prediction: each tree becomes a JS function of nested ifs (no node-array loads).
 
-import type { BinnedData, GBMModel } from './model';
+import { type BinnedData, type GBMModel, leafDimOf } from './model';
 import { predictRaw } from './predict';
 import type { TreeOutput } from './node-store';
 
@@ -29,10 +29,13 @@ function lit(x: number): string {
 export function compileTrees(m: GBMModel): CompiledTree[] {
   const out: CompiledTree[] = [];
   const K = m.K;
+  const D = leafDimOf(m);
   for (let t = 0; t < m.nTrees; t++) {
     const k = t % K;
-    const body = emitNode(m, m.roots[t], '      ');
-    const src = `for (let r = 0, b = 0; r < n; r++, b += F) {\n    let v;\n${body}\n    out[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
+    const src =
+      D > 1
+        ? `for (let r = 0, b = 0, q = 0; r < n; r++, b += F, q += ${lit(K)}) {\n${emitNode(m, m.roots[t], '      ', 'vector', D)}\n  }`
+        : `for (let r = 0, b = 0; r < n; r++, b += F) {\n    let v;\n${emitNode(m, m.roots[t], '      ')}\n    out[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
     out.push(new Function('bins', 'F', 'n', 'out', 'catBits', src) as CompiledTree);
   }
   return out;
@@ -41,17 +44,32 @@ export function compileTrees(m: GBMModel): CompiledTree[] {
 /** The node arrays code generation reads (a GBMModel, or a NodeStore while training). */
 type TreeArrays = Pick<GBMModel, 'feat' | 'thr' | 'isCatNode' | 'left' | 'right' | 'value'>;
 
-/** Emits the tree under `node` as nested ifs setting `v`: the leaf's value, or its node id. */
-function emitNode(m: TreeArrays, node: number, ind: string, ids = false): string {
+/**
+ * Emits the tree under `node` as nested ifs: setting `v` to the leaf's value or node id, or
+ * ('vector') adding the leaf's D values to out[q + j].
+ */
+function emitNode(
+  m: TreeArrays,
+  node: number,
+  ind: string,
+  leaf: 'value' | 'id' | 'vector' = 'value',
+  D = 1,
+): string {
   const f = m.feat[node];
-  if (f < 0) return `${ind}v = ${ids ? lit(node) : lit(m.value[node])};`;
+  if (f < 0) {
+    if (leaf === 'id') return `${ind}v = ${lit(node)};`;
+    if (leaf === 'value') return `${ind}v = ${lit(m.value[node])};`;
+    const adds: string[] = [];
+    for (let j = 0; j < D; j++) adds.push(`out[q + ${j}] += ${lit(m.value[node * D + j])};`);
+    return ind + adds.join(' ');
+  }
   const th = m.thr[node];
   const x = `bins[b + ${lit(f)}]`;
   const cond = m.isCatNode[node]
     ? `(catBits[${lit(th)} + (${x} >>> 5)] >>> (${x} & 31)) & 1`
     : `${x} <= ${lit(th)}`;
   const inner = ind + '  ';
-  return `${ind}if (${cond}) {\n${emitNode(m, m.left[node], inner, ids)}\n${ind}} else {\n${emitNode(m, m.right[node], inner, ids)}\n${ind}}`;
+  return `${ind}if (${cond}) {\n${emitNode(m, m.left[node], inner, leaf, D)}\n${ind}} else {\n${emitNode(m, m.right[node], inner, leaf, D)}\n${ind}}`;
 }
 
 /** A compiled tree writing the leaf node id of rows 0..n-1 (stride F) to out[o + r]. */
@@ -68,7 +86,7 @@ export type CompiledLeafTree = (
 export function compileLeafTrees(m: GBMModel): CompiledLeafTree[] {
   const out: CompiledLeafTree[] = [];
   for (let t = 0; t < m.nTrees; t++) {
-    const body = emitNode(m, m.roots[t], '      ', true);
+    const body = emitNode(m, m.roots[t], '      ', 'id');
     const src = `for (let r = 0, b = 0; r < n; r++, b += F) {\n    let v;\n${body}\n    out[o + r] = v;\n  }`;
     out.push(new Function('bins', 'F', 'n', 'out', 'o', 'catBits', src) as CompiledLeafTree);
   }
@@ -139,8 +157,11 @@ export function addTreeToRowsCompiled(
     right: store.right,
     value: store.value,
   };
-  const body = emitNode(t, store.roots[treeIndex], '    ');
-  const src = `for (let i = 0; i < n; i++) {\n    const r = rows[i];\n    const b = r * F;\n    let v;\n${body}\n    raw[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
+  const D = store.D;
+  const src =
+    D > 1
+      ? `for (let i = 0; i < n; i++) {\n    const r = rows[i];\n    const b = r * F;\n    const q = r * ${lit(K)};\n${emitNode(t, store.roots[treeIndex], '    ', 'vector', D).replace(/out\[/g, 'raw[')}\n  }`
+      : `for (let i = 0; i < n; i++) {\n    const r = rows[i];\n    const b = r * F;\n    let v;\n${emitNode(t, store.roots[treeIndex], '    ')}\n    raw[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
   const fn = new Function('bins', 'F', 'rows', 'n', 'raw', 'catBits', src) as CompiledRowsTree;
   fn(bins, F, rows, rows.length, raw, store.bits);
 }

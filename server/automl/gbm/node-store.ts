@@ -2,7 +2,10 @@
 
 import type { GBMModel } from './model';
 
-/** Where a grown tree goes: appended to `store`, its leaf values added to raw[row * K + k]. */
+/**
+ * Where a grown tree goes: appended to `store`, its leaf values added to raw[row * K + k] (every
+ * k for vector leaves, when `store.D` = K).
+ */
 export interface TreeOutput {
   store: NodeStore;
   raw: Float64Array;
@@ -12,6 +15,8 @@ export interface TreeOutput {
 
 export class NodeStore {
   n = 0;
+  /** Values per leaf (value[node * D + j]). */
+  D = 1;
   feat = new Int32Array(1024);
   thr = new Int32Array(1024);
   isCat = new Uint8Array(1024);
@@ -22,8 +27,13 @@ export class NodeStore {
   nBits = 0;
   roots: number[] = [];
 
+  constructor(D = 1) {
+    this.D = D;
+    if (D > 1) this.value = new Float64Array(1024 * D);
+  }
+
   static from(m: GBMModel): NodeStore {
-    const s = new NodeStore();
+    const s = new NodeStore(m.leafDim ?? 1);
     const n = m.feat.length;
     s.ensure(n);
     s.feat.set(m.feat);
@@ -58,7 +68,9 @@ export class NodeStore {
     this.isCat = grow(this.isCat, (c) => new Uint8Array(c));
     this.left = grow(this.left, (c) => new Int32Array(c));
     this.right = grow(this.right, (c) => new Int32Array(c));
-    this.value = grow(this.value, (c) => new Float64Array(c));
+    const v = new Float64Array(cap * this.D);
+    v.set(this.value);
+    this.value = v;
   }
 
   ensureBits(extra: number): void {
@@ -77,7 +89,7 @@ export class NodeStore {
     this.feat[id] = -1;
     this.left[id] = -1;
     this.right[id] = -1;
-    this.value[id] = 0;
+    for (let j = 0; j < this.D; j++) this.value[id * this.D + j] = 0;
     return id;
   }
 
@@ -103,9 +115,10 @@ export class NodeStore {
       isCatNode: this.isCat.slice(0, this.n),
       left: this.left.slice(0, this.n),
       right: this.right.slice(0, this.n),
-      value: this.value.slice(0, this.n),
+      value: this.value.slice(0, this.n * this.D),
       catBits: this.bits.slice(0, this.nBits),
       maxLeaves,
+      ...(this.D > 1 ? { leafDim: this.D } : {}),
     };
   }
 }

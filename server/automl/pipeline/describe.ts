@@ -19,7 +19,8 @@ export function summaryString(
   if (kinds.has('numeric')) parts.push('num:quantile-bins');
   if (kinds.has('categorical')) parts.push('cat:codes');
   if (kinds.has('datetime')) parts.push('datetime:parts');
-  if (kinds.has('text')) parts.push('text:stats');
+  if (kinds.has('text'))
+    parts.push(encs.some((e) => e.kind === 'text' && e.stack) ? 'text:tf-idf-ridge' : 'text:stats');
   const stages = ['TypeInference', `Encoders(${parts.join(', ')})`];
   if (model.linear) {
     stages.push(`Linear(${model.linear.kind}, ${model.linear.d} dims)`);

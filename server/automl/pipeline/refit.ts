@@ -35,7 +35,7 @@ export function refit(ctx: FitContext, best: Candidate, halfWidth: number | null
   const trainSize = ctx.crossFit ? ctx.folds[0].train.length : split.train.length;
   const fitGbmOn = (rows: Int32Array): GBMModel => {
     const p = {
-      ...gbmParams(settings, trainSize),
+      ...gbmParams(settings, trainSize, false, ctx.shape.task !== 'regression'),
       maxIterations: Math.max(1, Math.round(best.iterations)),
     };
     return trainGBM({

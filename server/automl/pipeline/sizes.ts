@@ -163,7 +163,8 @@ export function gbmParams(
     l2: s.l2,
     earlyStoppingRounds: s.earlyStoppingRounds,
     minDataPerCat: Math.min(DEFAULT_GBM_PARAMS.minDataPerCat, minLeaf),
-    ...(classifier ? { minAbsImprovement: CLASSIFIER_MIN_IMPROVEMENT } : {}),
+    // Classifiers: the log-loss tolerance; multiclass ones grow vector-leaf trees (gbm/model.ts).
+    ...(classifier ? { minAbsImprovement: CLASSIFIER_MIN_IMPROVEMENT, vectorLeaves: true } : {}),
     ...(large
       ? {
           subsampleRows: GBM_SAMPLE_ROWS,

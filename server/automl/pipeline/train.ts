@@ -21,6 +21,7 @@ import { type Inputs, profileInputs } from './inputs';
 import { now, progress } from './progress';
 import { reducedModel } from './reduced';
 import { refit } from './refit';
+import { fitTextStacks } from './text';
 import { fitScales } from './scale';
 import {
   ANALYSIS_MAX_ROWS,
@@ -68,14 +69,19 @@ function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
 
   progress(opts.onProgress, 2);
   const encs = fitEncoders(inputs.profiles, inputs.columns, rng);
+  const { shape, y, weight } = prepareTarget(ti, settings);
+  // Words of free-text inputs: out-of-fold TF-IDF ridge scores as features (own RNG streams).
+  const textScores =
+    settings.textEncoder === 'stats'
+      ? []
+      : fitTextStacks({ encs, columns: inputs.columns, shape, y, seed: settings.seed });
   for (const f of inputs.features) {
     if (f.role === 'input')
       f.encoder = encoderName(encs[inputs.profiles.findIndex((p) => p.name === f.column)]);
   }
   const wantLinear =
     settings.model === 'linear' || (settings.model === 'auto' && n <= LINEAR_MAX_ROWS);
-  const enc = encode(encs, inputs.columns, n, wantLinear);
-  const { shape, y, weight } = prepareTarget(ti, settings);
+  const enc = encode(encs, inputs.columns, n, wantLinear, textScores);
   const classes = shape.task === 'regression' ? null : y;
   const crossFit = n >= CROSSFIT_MIN_ROWS && n * shape.K <= CROSSFIT_MAX_SCORES;
   const folds = crossFit
