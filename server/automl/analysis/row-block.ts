@@ -3,7 +3,7 @@
 // calibration) and re-scores, each contiguous run of rows with the model that did not train on it.
 
 import type { Encoded } from '../data/encoded';
-import type { LinearRows } from '../data/layout';
+import { type LinearRows, slotWidth } from '../data/layout';
 import { type CompiledLeafTree, compileLeafTrees, predictRawFast } from '../gbm/compile';
 import { type GBMModel, leafDimOf } from '../gbm/model';
 import { leafOf } from '../gbm/predict';
@@ -40,7 +40,7 @@ export class RowBlock {
     let s0 = 0;
     for (const f of enc.layout.features) {
       this.featSlot.push(s0);
-      const w = f.isCat ? 1 : f.linMissDim >= 0 ? 2 : 1;
+      const w = slotWidth(f);
       this.featWidth.push(w);
       s0 += w;
     }

@@ -18,6 +18,7 @@ export function summaryString(
   const parts: string[] = [];
   if (kinds.has('numeric')) parts.push('num:quantile-bins');
   if (kinds.has('categorical')) parts.push('cat:codes');
+  if (encs.some((e) => e.kind === 'categorical' && e.targetEncoding)) parts.push('cat:target-mean');
   if (kinds.has('datetime')) parts.push('datetime:parts');
   if (kinds.has('text'))
     parts.push(encs.some((e) => e.kind === 'text' && e.stack) ? 'text:tf-idf-ridge' : 'text:stats');

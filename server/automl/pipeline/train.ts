@@ -21,7 +21,7 @@ import { type Inputs, profileInputs } from './inputs';
 import { now, progress } from './progress';
 import { reducedModel } from './reduced';
 import { refit } from './refit';
-import { fitTextStacks } from './text';
+import { fitTargetFeatures } from './fitted-features';
 import { fitScales } from './scale';
 import {
   ANALYSIS_MAX_ROWS,
@@ -70,18 +70,22 @@ function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
   progress(opts.onProgress, 2);
   const encs = fitEncoders(inputs.profiles, inputs.columns, rng);
   const { shape, y, weight } = prepareTarget(ti, settings);
-  // Words of free-text inputs: out-of-fold TF-IDF ridge scores as features (own RNG streams).
-  const textScores =
-    settings.textEncoder === 'stats'
-      ? []
-      : fitTextStacks({ encs, columns: inputs.columns, shape, y, seed: settings.seed });
+  // Target-fitted inputs (words of text, means of rare categories), out of fold; own RNG streams.
+  const fitted = fitTargetFeatures({
+    encs,
+    columns: inputs.columns,
+    shape,
+    y,
+    seed: settings.seed,
+    text: settings.textEncoder !== 'stats',
+  });
   for (const f of inputs.features) {
     if (f.role === 'input')
       f.encoder = encoderName(encs[inputs.profiles.findIndex((p) => p.name === f.column)]);
   }
   const wantLinear =
     settings.model === 'linear' || (settings.model === 'auto' && n <= LINEAR_MAX_ROWS);
-  const enc = encode(encs, inputs.columns, n, wantLinear, textScores);
+  const enc = encode(encs, inputs.columns, n, wantLinear, fitted);
   const classes = shape.task === 'regression' ? null : y;
   const crossFit = n >= CROSSFIT_MIN_ROWS && n * shape.K <= CROSSFIT_MAX_SCORES;
   const folds = crossFit

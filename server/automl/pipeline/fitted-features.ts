@@ -1,9 +1,16 @@
-// Text stacking in the pipeline: each free-text input gets a TF-IDF ridge model of the target
-// (data/text.ts), kept when its out-of-fold score shows the words carry signal; its out-of-fold
-// scores become the column's extra numeric features for the candidates.
+// Input features fitted on the target, out of fold: each free-text input gets a TF-IDF ridge
+// model of the target (data/text.ts), kept when its out-of-fold score shows the words carry
+// signal; each categorical with more categories than tree codes gets their smoothed target means
+// (data/target-encoding.ts). Their out-of-fold values become the column's extra numeric features.
 
 import { balancedAccuracyScore, r2Score } from '../analysis/metrics';
-import { type ColumnEncoder, fitNumericStats } from '../data/encoders';
+import {
+  type ColumnEncoder,
+  MAX_CATEGORIES,
+  categoryCounts,
+  fitNumericStats,
+} from '../data/encoders';
+import { fitTargetEncoding } from '../data/target-encoding';
 import { fitTextModel, storeStack } from '../data/text';
 import { Rng } from '../prng';
 import type { ScoreShape } from '../predict/score';
@@ -14,17 +21,22 @@ import type { ScoreShape } from '../predict/score';
  */
 const MIN_GAIN = 0.01;
 
+/** Multiclass targets with more classes than this get no target encoding (K numbers a category). */
+const MAX_ENCODED_CLASSES = 10;
+
 /**
- * Fits the text models of the text encoders (mutating them: `stack` and one NumericStats per
- * score) and returns the out-of-fold scores per encoder for encode().
+ * Fits the text models and target encodings of the encoders (mutating them: `stack` / parts,
+ * `targetEncoding` / teParts) and returns the out-of-fold streams per encoder for encode().
  */
-export function fitTextStacks(opts: {
+export function fitTargetFeatures(opts: {
   encs: ColumnEncoder[];
   columns: ArrayLike<unknown>[];
   shape: ScoreShape;
   /** Targets by position: standardized values or class codes. */
   y: Float64Array;
   seed: number;
+  /** Fit text models (USING text_encoder = 'auto'). */
+  text: boolean;
 }): (Float64Array[] | undefined)[] {
   const { encs, columns, shape, y, seed } = opts;
   const n = y.length;
@@ -36,7 +48,17 @@ export function fitTextStacks(opts: {
     else targets[i] = y[i];
   }
   return encs.map((enc, e) => {
-    if (enc.kind !== 'text') return undefined;
+    if (enc.kind === 'categorical') {
+      if (enc.keys.length < MAX_CATEGORIES || (K > 1 && K > MAX_ENCODED_CLASSES)) return undefined;
+      // Only columns whose categories outnumber the codes (fitCategories kept the top ones).
+      if (categoryCounts(columns[e], enc.valueKind).keys.length <= MAX_CATEGORIES) return undefined;
+      const rng = new Rng(seed ^ 0x7a5e ^ (e * 0x9e37));
+      const fit = fitTargetEncoding({ values: columns[e], kind: enc.valueKind, targets, K, rng });
+      enc.targetEncoding = fit.encoding;
+      enc.teParts = fit.oof.map((s) => fitNumericStats(s, rng));
+      return fit.oof;
+    }
+    if (enc.kind !== 'text' || !opts.text) return undefined;
     const rng = new Rng(seed ^ 0x7e47 ^ (e * 0x9e37));
     const fit = fitTextModel({ values: columns[e], targets, K, rng });
     if (!fit) return undefined;
