@@ -23,6 +23,8 @@ export interface ColumnProfile {
   nDistinct: number;
   /** Human-readable reason for identifier/constant decisions (shown nowhere yet; aids debugging). */
   reason: string;
+  /** A small-range integer scale typed integer (a target with such values is still a class). */
+  scale?: boolean;
 }
 
 const NUM_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -245,6 +247,7 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
         if (sparse || CODE_NAME_RE.test(name)) {
           return { ...base, type: 'categorical', dataType: 'categorical', valueKind, constant };
         }
+        return { ...base, type: 'integer', dataType: 'integer', valueKind, constant, scale: true };
       }
       const unique = numKeys === nNum;
       if (nn >= 20 && unique && isSequential(nums.subarray(0, nNums))) {
