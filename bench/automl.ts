@@ -1,7 +1,8 @@
 // AutoML engine benchmark: trains each demo dataset on a fixed seeded 80/20 split and measures
 // held-out quality (r2 / balanced accuracy), 90 % interval coverage, home_rentals training time and
 // in-process prediction throughput against the targets of DESIGN.md section 6, then the training
-// time and r2 of a generated 1M-row table (the shape of bench/pg.ts's PostgreSQL table).
+// time and r2 of a generated 1M-row table (the shape of bench/pg.ts's PostgreSQL table), then
+// issue 15's figures beside scikit-learn (bench/automl-peers.ts).
 // Run standalone with `npx tsx bench/automl.ts`; `bench/run.ts` imports runAutomlBench().
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -251,6 +252,11 @@ export async function runAutomlBench(): Promise<BenchLine[]> {
   );
   // Large-table training (~30 s); AUTOML_BENCH_LARGE=0 skips it.
   if (process.env.AUTOML_BENCH_LARGE !== '0') out.push(...largeTableBench());
+  // Issue 15's figures beside scikit-learn (optional) and the issue's reference figures;
+  // AUTOML_BENCH_PEERS=0 skips them.
+  if (process.env.AUTOML_BENCH_PEERS !== '0') {
+    out.push(...(await (await import('./automl-peers')).runPeerBench()));
+  }
   return out;
 }
 

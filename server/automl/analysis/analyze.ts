@@ -32,7 +32,7 @@ const IMPORTANCE_MAX_ROWS = 2_000;
 const IMPORTANCE_MIN_ROWS = 500;
 const IMPORTANCE_WORK = 4_000_000;
 /** Masks of missing inputs are calibrated on at most this many (the complete rows on all). */
-const MISSING_MAX_ROWS = 2_000;
+const MISSING_MAX_ROWS = 1_000;
 
 /** Trees of the parts' GBMs (the largest), for work budgets. */
 function treesOf(parts: ScoredPart[]): number {
