@@ -122,10 +122,27 @@ export interface ModelDescription {
   validation?: 'split' | 'cross-fitted';
 }
 
+/**
+ * Why a prediction came out: `baseValue` + the sum of `contributions` (one per input column) is
+ * `value`, the predicted value (regression) or the raw score of the predicted class (classifiers:
+ * the logit for class 1 of a binary model, its negative for class 0; the class's softmax score
+ * for multiclass). Trees by exact TreeSHAP, a linear part by weight x input.
+ */
+export interface Explanation {
+  value: number;
+  baseValue: number;
+  contributions: Record<string, number>;
+  /** Classifiers: the class whose score is explained (the predicted one). */
+  class?: string | number | boolean;
+}
+
 export interface Predictor {
   readonly description: ModelDescription;
   predict(rows: Record<string, unknown>[]): Prediction[];
   predictColumns?(columns: Record<string, CellValue[]>, n: number): Prediction[];
+  /** Per-row contributions of each input column (see Explanation). */
+  explain?(rows: Record<string, unknown>[]): Explanation[];
+  explainColumns?(columns: Record<string, CellValue[]>, n: number): Explanation[];
 }
 
 export interface SerializedLinear {

@@ -11,6 +11,7 @@ export type {
   ColumnarColumn,
   ColumnarData,
   Dataset,
+  Explanation,
   FeatureInfo,
   ModelArtifact,
   ModelDescription,

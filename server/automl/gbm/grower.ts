@@ -61,7 +61,7 @@ export class TreeBuilder {
     let nextHist = 0;
     const takeHist = (): number => nextHist++;
 
-    const root = store.addLeaf();
+    const root = store.addLeaf(n);
     store.roots.push(root);
     let nLeaves = 1;
     lv.start[0] = 0;
@@ -101,8 +101,8 @@ export class TreeBuilder {
       const mid = this.partition(best, f, s, e, isSet);
       const nl = nLeaves++;
       const parentNode = lv.node[best];
-      const leftNode = store.addLeaf();
-      const rightNode = store.addLeaf();
+      const leftNode = store.addLeaf(mid - s);
+      const rightNode = store.addLeaf(e - mid);
       store.feat[parentNode] = f;
       store.left[parentNode] = leftNode;
       store.right[parentNode] = rightNode;

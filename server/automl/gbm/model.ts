@@ -112,6 +112,11 @@ export interface GBMModel {
   maxLeaves: number;
   /** Values per leaf: K for vector leaves; absent (1) for scalar ones, as in older models. */
   leafDim?: number;
+  /**
+   * Training rows that reached each node (its tree's sample): the weights TreeSHAP explains
+   * with. Absent in older models (explanations then split evenly at each node).
+   */
+  cover?: Float32Array;
 }
 
 /** Values per leaf of a model (1 unless it has vector leaves). */

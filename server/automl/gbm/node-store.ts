@@ -23,6 +23,8 @@ export class NodeStore {
   left = new Int32Array(1024);
   right = new Int32Array(1024);
   value = new Float64Array(1024);
+  /** Training rows that reached each node (NaN: unknown, from an older model). */
+  cover = new Float32Array(1024);
   bits = new Uint32Array(256);
   nBits = 0;
   roots: number[] = [];
@@ -42,6 +44,8 @@ export class NodeStore {
     s.left.set(m.left);
     s.right.set(m.right);
     s.value.set(m.value);
+    if (m.cover) s.cover.set(m.cover);
+    else s.cover.fill(NaN, 0, n);
     s.n = n;
     s.ensureBits(m.catBits.length);
     s.bits.set(m.catBits);
@@ -55,7 +59,7 @@ export class NodeStore {
     if (need <= this.feat.length) return;
     let cap = this.feat.length;
     while (cap < need) cap *= 2;
-    const grow = <T extends Int32Array | Uint8Array | Float64Array>(
+    const grow = <T extends Int32Array | Uint8Array | Float64Array | Float32Array>(
       a: T,
       make: (n: number) => T,
     ): T => {
@@ -71,6 +75,7 @@ export class NodeStore {
     const v = new Float64Array(cap * this.D);
     v.set(this.value);
     this.value = v;
+    this.cover = grow(this.cover, (c) => new Float32Array(c));
   }
 
   ensureBits(extra: number): void {
@@ -83,9 +88,11 @@ export class NodeStore {
     this.bits = b;
   }
 
-  addLeaf(): number {
+  /** A new leaf (value 0) reached by `cover` training rows. */
+  addLeaf(cover = NaN): number {
     this.ensure(1);
     const id = this.n++;
+    this.cover[id] = cover;
     this.feat[id] = -1;
     this.left[id] = -1;
     this.right[id] = -1;
@@ -116,6 +123,7 @@ export class NodeStore {
       left: this.left.slice(0, this.n),
       right: this.right.slice(0, this.n),
       value: this.value.slice(0, this.n * this.D),
+      cover: this.cover.slice(0, this.n),
       catBits: this.bits.slice(0, this.nBits),
       maxLeaves,
       ...(this.D > 1 ? { leafDim: this.D } : {}),

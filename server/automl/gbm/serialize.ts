@@ -18,6 +18,8 @@ export interface SerializedGBM {
   catBits: string;
   /** Vector leaves: values per leaf (absent: 1). */
   leafDim?: number;
+  /** Training rows per node, Float32 (absent in older models). */
+  cover?: string;
 }
 
 export function serializeGBM(m: GBMModel): SerializedGBM {
@@ -35,6 +37,7 @@ export function serializeGBM(m: GBMModel): SerializedGBM {
     value: toBase64(m.value),
     catBits: toBase64(m.catBits),
     ...(m.leafDim && m.leafDim > 1 ? { leafDim: m.leafDim } : {}),
+    ...(m.cover ? { cover: toBase64(m.cover) } : {}),
   };
 }
 
@@ -53,5 +56,6 @@ export function deserializeGBM(s: SerializedGBM): GBMModel {
     value: fromBase64(s.value, (b) => new Float64Array(b)),
     catBits: fromBase64(s.catBits, (b) => new Uint32Array(b)),
     ...(s.leafDim && s.leafDim > 1 ? { leafDim: s.leafDim } : {}),
+    ...(s.cover ? { cover: fromBase64(s.cover, (b) => new Float32Array(b)) } : {}),
   };
 }

@@ -3,7 +3,14 @@
 // probabilities / anomaly flags. Batches are columnar internally (typed arrays, no per-row
 // intermediate objects); only the returned Prediction objects are allocated per row.
 
-import type { CellValue, ModelArtifact, ModelDescription, Prediction, Predictor } from '../api';
+import type {
+  CellValue,
+  Explanation,
+  ModelArtifact,
+  ModelDescription,
+  Prediction,
+  Predictor,
+} from '../api';
 import {
   type ClassCalibration,
   argmaxClass,
@@ -15,6 +22,7 @@ import { type ValueKind, categoryKey, isMissing, parseNumber } from '../data/col
 import type { ColumnEncoder } from '../data/encoders';
 import {
   type Layout,
+  type LinearRows,
   type Stream,
   binStreams,
   buildLayout,
@@ -22,6 +30,7 @@ import {
   parseStreams,
 } from '../data/layout';
 import { AutoMLError } from '../errors';
+import { explainBatch } from '../explain/explain';
 import { type CompiledTree, compileTrees, predictRawCompiled } from '../gbm/compile';
 import type { GBMModel } from '../gbm/model';
 import { predictRaw } from '../gbm/predict';
@@ -134,20 +143,27 @@ class ArtifactPredictor implements Predictor {
   }
 
   /** Rows missing the dominant input get the reduced model's scores instead of the main model's. */
+  /** Scores the rows missing the dominant input with the reduced model; returns which rows. */
   private scoreReduced(
     streams: Stream[],
     bins: Uint8Array | null,
     stride: number,
     n: number,
     raw: Float64Array,
-  ) {
+  ): Uint8Array {
     const f = this.reducedFeature;
     const feat = this.layout.features[f];
     const s = streams[f];
     const code = feat.nCats + 1;
     const rows: number[] = [];
-    for (let i = 0; i < n; i++) if (feat.isCat ? s[i] === code : s[i] !== s[i]) rows.push(i);
-    if (rows.length === 0) return;
+    const mask = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      if (feat.isCat ? s[i] === code : s[i] !== s[i]) {
+        rows.push(i);
+        mask[i] = 1;
+      }
+    }
+    if (rows.length === 0) return mask;
     const F = this.layout.features.length;
     const all = bins ?? binStreams(this.layout, streams, n, stride);
     const sub = new Uint8Array(rows.length * F);
@@ -158,6 +174,7 @@ class ArtifactPredictor implements Predictor {
     predictRaw(this.reduced!, sub, F, rows.length, out);
     for (let j = 0; j < rows.length; j++)
       for (let k = 0; k < K; k++) raw[rows[j] * K + k] = out[j * K + k];
+    return mask;
   }
 
   /**
@@ -211,6 +228,57 @@ class ArtifactPredictor implements Predictor {
     return this.run(cols, columns[this.target] ?? null, n);
   }
 
+  explain(rows: Record<string, unknown>[]): Explanation[] {
+    if (!Array.isArray(rows)) throw new AutoMLError('explain expects an array of row objects');
+    const n = rows.length;
+    const cols = this.encs.map((e) => {
+      const a = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) {
+        const r = rows[i];
+        a[i] = r !== null && typeof r === 'object' ? r[e.column] : undefined;
+      }
+      return a;
+    });
+    return this.explainCols(cols, n);
+  }
+
+  explainColumns(columns: Record<string, CellValue[]>, n: number): Explanation[] {
+    return this.explainCols(
+      this.encs.map((e) => columns[e.column]),
+      n,
+    );
+  }
+
+  private explainCols(cols: (ArrayLike<unknown> | undefined)[], n: number): Explanation[] {
+    const K = this.K;
+    const { raw, bins, stride, lin, reduced } = this.score(cols, n, true);
+    // Classifiers explain the class each row is predicted as (under the model's decision rule).
+    const probs = new Float64Array(this.labels.length);
+    const classOf = (i: number): number => {
+      if (!this.argmax) return predictedClass(raw, i * K, K);
+      classProbabilities(raw, i * K, K, this.cal!, probs);
+      return argmaxClass(probs, 0, this.labels.length);
+    };
+    return explainBatch({
+      task: this.task,
+      K,
+      layout: this.layout,
+      columns: this.encs.map((e) => e.column),
+      gbm: this.gbm,
+      linear: this.linear,
+      reducedGbm: this.reduced,
+      reduced,
+      bins,
+      stride,
+      lin,
+      n,
+      raw,
+      classOf,
+      yScale: { mean: this.yMean, std: this.yStd },
+      labels: this.labels,
+    });
+  }
+
   /**
    * Compiling costs ~0.1 ms per tree, so single-row predictions keep walking the node arrays and
    * the trees are compiled once a large batch (or enough small ones) shows up. If the runtime
@@ -233,11 +301,8 @@ class ArtifactPredictor implements Predictor {
     return this.compiled;
   }
 
-  private run(
-    cols: (ArrayLike<unknown> | undefined)[],
-    truth: ArrayLike<unknown> | null,
-    n: number,
-  ): Prediction[] {
+  /** The raw scores of a batch and what produced them (bins, linear rows, reduced rows). */
+  private score(cols: (ArrayLike<unknown> | undefined)[], n: number, keepLinear = false) {
     const K = this.K;
     const streams = parseStreams(this.encs, cols, n, true);
     const raw = new Float64Array(n * K);
@@ -251,6 +316,7 @@ class ArtifactPredictor implements Predictor {
       if (trees) predictRawCompiled(this.gbm, trees.main, bins, stride, n, raw);
       else predictRaw(this.gbm, bins, stride, n, raw);
     }
+    let lin: LinearRows | null = null;
     if (this.linear) {
       const X = linearRows(this.layout, streams, n);
       const tmp = new Float64Array(n * K);
@@ -261,8 +327,20 @@ class ArtifactPredictor implements Predictor {
         tmp,
       );
       for (let j = 0; j < raw.length; j++) raw[j] += tmp[j];
+      if (keepLinear) lin = X;
     }
-    if (this.reduced) this.scoreReduced(streams, bins, stride, n, raw);
+    const reduced = this.reduced ? this.scoreReduced(streams, bins, stride, n, raw) : null;
+    return { streams, raw, bins, stride, lin, reduced, trees };
+  }
+
+  private run(
+    cols: (ArrayLike<unknown> | undefined)[],
+    truth: ArrayLike<unknown> | null,
+    n: number,
+  ): Prediction[] {
+    const K = this.K;
+    const F = this.layout.features.length;
+    const { streams, raw, bins, trees } = this.score(cols, n);
     const out = new Array<Prediction>(n);
     const masks = this.missingMasks(streams, n);
     if (this.task === 'regression') {
