@@ -15,7 +15,6 @@
  * time and the memory go. PG_BENCH_TRAIN=0 skips the training part.
  */
 import { startPgServer } from '../server/integrations/__tests__/pg-server';
-import { readIntegrationRows, integrationsOf } from '../server/integrations';
 import { loadRemoteIntoScratch } from '../server/integrations/load';
 import { dropScratchTables, scratchTable } from '../server/engine/scratch';
 import { startHarness, type Harness } from '../server/test/harness';
@@ -81,7 +80,7 @@ export async function runPgBench(): Promise<BenchLine[]> {
     progress('reading through the chunked reader (10,000-row FETCHes)');
     let checksum = 0;
     const read = await withPeakRss(() =>
-      readIntegrationRows(instance.catalog, 'bench_pg', 'SELECT * FROM bench_rows', (rows) => {
+      instance.integrations.readRows('bench_pg', 'SELECT * FROM bench_rows', (rows) => {
         for (const r of rows) checksum += r[1] as number;
       }),
     );
@@ -94,7 +93,7 @@ export async function runPgBench(): Promise<BenchLine[]> {
 
     progress('copying into DuckDB as a join does');
     const table = scratchTable('bench');
-    const integ = integrationsOf(instance.catalog).postgres('bench_pg');
+    const integ = instance.integrations.postgres('bench_pg');
     const copy = await withPeakRss(() =>
       loadRemoteIntoScratch(instance.catalog.engine, integ, 'SELECT * FROM bench_rows', table, {
         timeoutMs: 600_000,

@@ -11,6 +11,7 @@ const suites: Suite[] = [
   { name: 'sql', run: async () => (await import('./sql')).runSqlBench() },
   { name: 'automl', run: async () => (await import('./automl')).runAutomlBench() },
   { name: 'predict', run: async () => (await import('./predict')).runPredictBench() },
+  { name: 'timeseries', run: async () => (await import('./timeseries')).runTimeseriesBench() },
   { name: 'ui', run: async () => (await import('./ui')).runUiBench() },
   { name: 'soak', run: async () => (await import('./soak')).runSoakBench() },
   { name: 'pg', run: async () => (await import('./pg')).runPgBench() },

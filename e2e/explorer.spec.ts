@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { editorText, openApp, resultStatus, setSql } from './helpers';
+import { editorInput, editorText, openApp, resultStatus, setSql } from './helpers';
 
 test('explorer: browse to a table, insert its name, and run SELECT * LIMIT 100', async ({
   page,
@@ -16,9 +16,9 @@ test('explorer: browse to a table, insert its name, and run SELECT * LIMIT 100',
   const sqft = table.getByRole('treeitem', { name: 'sqft' });
   await expect(sqft).toContainText('INTEGER');
 
-  // Click inserts the qualified name at the cursor.
+  // Double-click inserts the qualified name at the cursor.
   await setSql(page, 'SELECT count(*) FROM ');
-  await table.getByRole('button', { name: 'home_rentals', exact: true }).click();
+  await table.getByRole('button', { name: 'home_rentals', exact: true }).dblclick();
   await expect(editorText(page)).toContainText(
     'SELECT count(*) FROM example_db.demo_data.home_rentals',
   );
@@ -33,6 +33,43 @@ test('explorer: browse to a table, insert its name, and run SELECT * LIMIT 100',
     'true',
   );
   await expect(resultStatus(page)).toContainText('100 rows · 8 columns');
+});
+
+test('a click selects and opens a node without touching the SQL; insert is explicit', async ({
+  page,
+}) => {
+  await openApp(page);
+  await setSql(page, 'SELECT  FROM example_db.demo_data.home_rentals');
+  const tree = page.getByRole('tree', { name: 'Databases' });
+
+  // One click on a name: selected and expanded, the editor untouched.
+  await tree.getByRole('button', { name: 'example_db', exact: true }).click();
+  const db = tree.getByRole('treeitem', { name: 'example_db' });
+  await expect(db).toHaveAttribute('aria-selected', 'true');
+  await expect(db).toHaveAttribute('aria-expanded', 'true');
+  await tree.getByRole('button', { name: 'demo_data', exact: true }).click();
+  const table = tree.getByRole('treeitem', { name: 'home_rentals' });
+  await table.getByRole('button', { name: 'home_rentals', exact: true }).click();
+  await expect(table).toHaveAttribute('aria-selected', 'true');
+  await expect(db).toHaveAttribute('aria-selected', 'false');
+  const sqft = table.getByRole('treeitem', { name: 'sqft' });
+  await sqft.getByRole('button', { name: 'sqft', exact: true }).click();
+  await expect(sqft).toHaveAttribute('aria-selected', 'true');
+  await expect(editorText(page)).toHaveText('SELECT  FROM example_db.demo_data.home_rentals');
+
+  // The Insert action puts the selected column at the cursor (after SELECT).
+  await editorInput(page).focus();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowRight');
+  await sqft.getByRole('button', { name: 'Insert sqft' }).click();
+  await expect(editorText(page)).toHaveText('SELECT sqft FROM example_db.demo_data.home_rentals');
+
+  // Dragging a name into the editor drops it where it lands (here: past the end of the line).
+  await setSql(page, 'SELECT * FROM ');
+  await table
+    .getByRole('button', { name: 'home_rentals', exact: true })
+    .dragTo(editorText(page), { targetPosition: { x: 600, y: 8 } });
+  await expect(editorText(page)).toHaveText('SELECT * FROM example_db.demo_data.home_rentals');
 });
 
 test('explorer refreshes after DDL', async ({ page }) => {

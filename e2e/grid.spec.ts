@@ -32,9 +32,15 @@ UNION ALL
   const shown = 15;
   await page.keyboard.press('Escape');
 
-  // Export what is shown: header + the filtered rows, sorted by sqft descending.
+  // Export what is shown: header + the filtered rows, sorted by sqft descending. The menu says
+  // which choice is the current view and which is everything.
+  await page.getByRole('button', { name: 'Export ▾' }).click();
+  const menu = page.getByRole('menu', { name: 'Export' });
+  await expect(menu.getByRole('menuitem', { name: 'CSV: All 40 rows, as returned' })).toBeVisible();
   const downloadPromise = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await menu
+    .getByRole('menuitem', { name: 'CSV: Current view: 15 of 40 rows, filtered and sorted' })
+    .click();
   const download = await downloadPromise;
   expect(download.suggestedFilename()).toMatch(/^home_rentals-.*\.csv$/);
   const csv = await readFile(await download.path(), 'utf8');
@@ -45,6 +51,15 @@ UNION ALL
   expect(rows.every((r) => r[1] === 'poor')).toBe(true);
   const exportedSqft = rows.map((r) => Number(r[0]));
   expect(exportedSqft).toEqual([...exportedSqft].sort((a, b) => b - a));
+
+  // Everything: all 40 rows in the order the server returned them, filter and sort ignored.
+  await page.getByRole('button', { name: 'Export ▾' }).click();
+  const allPromise = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'CSV: All 40 rows, as returned' }).click();
+  const all = (await readFile(await (await allPromise).path(), 'utf8')).trim().split(/\r\n/);
+  expect(all).toHaveLength(41);
+  expect(all.slice(1, 16).every((l) => l.split(',')[1] === 'poor')).toBe(true);
+  expect(all.slice(16).every((l) => l.split(',')[1] === 'great')).toBe(true);
 });
 
 test('duplicate column names, NULLs and nested values all show', async ({ page }) => {
@@ -56,4 +71,27 @@ test('duplicate column names, NULLs and nested values all show', async ({ page }
   await expect(page.getByRole('gridcell', { name: 'NULL' })).toBeVisible();
   await page.getByRole('gridcell', { name: '{"x":1}' }).dblclick();
   await expect(page.getByRole('complementary', { name: 'Cell value' })).toContainText('"x": 1');
+});
+
+test('columns are sized from their values: timestamps, ids and names show whole, long text is capped', async ({
+  page,
+}) => {
+  await openApp(page);
+  await setSql(
+    page,
+    `SELECT TIMESTAMP '2026-11-23 10:58:51.123456' AS at, 'home_rentals_model_version_two' AS model,
+  12345678901234 AS id, repeat('lorem ipsum ', 100) AS note FROM range(3)`,
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(resultStatus(page)).toContainText('3 rows · 4 columns');
+  const cutOff = async (text: string) =>
+    page
+      .getByRole('gridcell', { name: text, exact: true })
+      .first()
+      .evaluate((el) => el.scrollWidth > el.clientWidth);
+  expect(await cutOff('2026-11-23 10:58:51.123456')).toBe(false);
+  expect(await cutOff('home_rentals_model_version_two')).toBe(false);
+  expect(await cutOff('12345678901234')).toBe(false);
+  const note = page.getByRole('columnheader', { name: 'note' });
+  expect((await note.boundingBox())!.width).toBeLessThanOrEqual(361);
 });

@@ -28,8 +28,8 @@ if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   fi
 fi
 
-step 'Type-check'
-npx tsc -p tsconfig.json --noEmit
+step 'Type-check (node side, browser, contract, e2e, bench)'
+npm run --silent typecheck
 
 step 'Lint'
 npx eslint . --max-warnings=0

@@ -1,8 +1,23 @@
 /** Instance configuration from the environment, validated once at start-up. */
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const int = (def: number) => z.coerce.number().int().positive().default(def);
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .default('0')
+  .transform((v) => v === '1' || v === 'true');
+/** A comma-separated list; empty entries dropped. */
+const list = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(47334),
@@ -12,8 +27,12 @@ const EnvSchema = z.object({
   STATEMENT_TIMEOUT_MS: int(60_000),
   /** Rows returned by one SQL response before `truncated: true`. */
   MAX_RESULT_ROWS: int(100_000),
+  /** Bytes of row data (as JSON) in one SQL response before `truncated: true`. */
+  MAX_RESULT_BYTES: int(64 * 1024 * 1024),
   /** Request body limit in bytes. */
   BODY_LIMIT_BYTES: int(50 * 1024 * 1024),
+  /** Largest file upload (`PUT /api/files/{name}`); uploads stream to disk. */
+  MAX_UPLOAD_BYTES: int(1024 * 1024 * 1024),
   /** Longest accepted SQL text, in characters. */
   MAX_QUERY_CHARS: int(2_000_000),
   /** DuckDB connections serving queries concurrently; further queries wait in a queue. */
@@ -25,34 +44,59 @@ const EnvSchema = z.object({
   /** Authentication is on when both are set (see README, Reliability and security). */
   AUTH_USERNAME: z.string().min(1).optional(),
   AUTH_PASSWORD: z.string().min(1).optional(),
-  /** Key that signs session tokens; random per start when unset (sessions end on restart). */
+  /**
+   * Key that signs session tokens and encrypts integration secrets at rest; random per start for
+   * tokens (sessions end on restart) and a key file in DATA_DIR for secrets when unset.
+   */
   AUTH_SECRET: z.string().min(16).optional(),
   SESSION_TTL_SECONDS: int(12 * 3600),
-  /** Failed logins allowed per client address per minute. */
+  /** Failed logins allowed per username (and per remote address) per minute. */
   LOGIN_ATTEMPTS_PER_MINUTE: int(10),
   /** Allow binding a non-loopback address without authentication (not recommended). */
-  ALLOW_UNAUTHENTICATED_REMOTE: z
-    .enum(['0', '1', 'true', 'false'])
-    .default('0')
-    .transform((v) => v === '1' || v === 'true'),
+  ALLOW_UNAUTHENTICATED_REMOTE: flag,
+  /**
+   * SQL's access to the host's files. Unset/0: only DATA_DIR/uploads and DATA_DIR/exports. A
+   * comma-separated list of absolute folders: those as well. 1: the whole file system.
+   */
+  ALLOW_HOST_FILES: z.string().default('0'),
+  /** Host names (besides loopback names and IP addresses) this instance answers to. */
+  ALLOWED_HOSTS: list,
+  /** Origins (scheme://host:port) besides the instance's own allowed to send requests. */
+  ALLOWED_ORIGINS: list,
+  /**
+   * Hosts `CREATE DATABASE ... ENGINE = 'postgres'` may connect to (names, IPs or CIDR ranges,
+   * comma-separated); unset: any.
+   */
+  INTEGRATION_HOSTS: list,
   /** Rows one `jsonlines` streamed response may carry. */
   MAX_STREAM_ROWS: int(10_000_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type Config = Omit<z.infer<typeof EnvSchema>, 'DATA_DIR'> & { DATA_DIR: string };
+type Parsed = z.infer<typeof EnvSchema>;
+export type Config = Omit<Parsed, 'DATA_DIR' | 'ALLOW_HOST_FILES'> & {
+  DATA_DIR: string;
+  /** `all`: no SQL sandbox; otherwise the extra folders SQL may use (absolute paths). */
+  ALLOW_HOST_FILES: 'all' | string[];
+};
 
 export const authEnabled = (c: Config) => !!(c.AUTH_USERNAME && c.AUTH_PASSWORD);
 
+/** `localhost`, 127.0.0.0/8 or ::1 (an IP must be a literal: `127.0.0.1.evil.example` is not). */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+  const h = host
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  if (h === 'localhost') return true;
+  const v = net.isIP(h);
+  if (v === 4) return h.startsWith('127.');
+  if (v === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
+  return false;
 }
 
-/**
- * SQL is sandboxed (no host file system outside DATA_DIR, no extension installs) whenever the
- * instance can be reached by someone other than the local user: auth on, or a non-loopback bind.
- */
-export const sandboxSql = (c: Config) => authEnabled(c) || !isLoopback(c.HOST);
+/** SQL is sandboxed unless ALLOW_HOST_FILES=1 opened the whole file system. */
+export const sandboxSql = (c: Config) => c.ALLOW_HOST_FILES !== 'all';
 
 /** Refuses configurations that would expose the instance unprotected; returns why, or null. */
 export function exposureProblem(c: Config): string | null {
@@ -62,7 +106,32 @@ export function exposureProblem(c: Config): string | null {
   if ((c.AUTH_USERNAME && !c.AUTH_PASSWORD) || (!c.AUTH_USERNAME && c.AUTH_PASSWORD)) {
     return 'Set both AUTH_USERNAME and AUTH_PASSWORD to enable authentication (only one is set).';
   }
+  if (c.ALLOW_HOST_FILES !== 'all') {
+    for (const dir of c.ALLOW_HOST_FILES) {
+      const rel = path.relative(dir, c.DATA_DIR);
+      if (rel === '' || !(rel.startsWith('..') || path.isAbsolute(rel))) {
+        return `ALLOW_HOST_FILES names ${dir}, which holds DATA_DIR (${c.DATA_DIR}): SQL could then read the instance's own files (catalog, keys, sessions). Name folders outside DATA_DIR, or set ALLOW_HOST_FILES=1 to open the whole file system knowingly.`;
+      }
+    }
+  }
   return null;
+}
+
+function hostFiles(v: string): Config['ALLOW_HOST_FILES'] {
+  const t = v.trim();
+  if (t === '' || t === '0' || t === 'false') return [];
+  if (t === '1' || t === 'true') return 'all';
+  const dirs = t
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const d of dirs) {
+    if (!path.isAbsolute(d))
+      throw new Error(
+        `Invalid configuration: ALLOW_HOST_FILES: '${d}' is not an absolute path (use 1, 0 or absolute folders separated by commas)`,
+      );
+  }
+  return dirs.map((d) => path.resolve(d));
 }
 
 export function loadConfig(
@@ -74,6 +143,13 @@ export function loadConfig(
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`Invalid configuration: ${issues}`);
   }
-  const cfg = { ...parsed.data, ...overrides };
+  const base: Config = {
+    ...parsed.data,
+    ALLOW_HOST_FILES: hostFiles(parsed.data.ALLOW_HOST_FILES),
+  };
+  const cfg = { ...base, ...overrides };
   return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR) };
 }
+
+/** Whether `host` (a Host header's name, without port) is an IP address literal. */
+export const isIpLiteral = (host: string) => net.isIP(host.replace(/^\[(.*)\]$/, '$1')) !== 0;

@@ -3,12 +3,14 @@
  * the demo data, and the SQL service with its statement handlers. Tests and the HTTP server both
  * start from here.
  */
-import { Catalog } from './catalog/catalog';
+import path from 'node:path';
+import { Catalog, SQL_FOLDERS } from './catalog/catalog';
 import { loadDemoData } from './catalog/demo-data';
-import { ModelRegistry } from './catalog/models';
+import { ModelRegistry } from './models/registry';
 import { sandboxSql, type Config } from './config';
-import { attachIntegrations, type IntegrationRegistry } from './integrations';
+import { IntegrationRegistry } from './integrations';
 import { sweepUploads } from './integrations/files';
+import { ensureScratch } from './engine/scratch';
 import { builtinHandlers, type TableLister } from './sql/builtins';
 import { integrationHandlers, integrationRouter } from './sql/integrations';
 import { modelHandlers } from './sql/models';
@@ -32,31 +34,60 @@ export interface Instance {
 }
 
 export async function createInstance(config: Config): Promise<Instance> {
-  const catalog = await Catalog.open(config.DATA_DIR, {
-    connections: config.ENGINE_CONNECTIONS,
-    queueLimit: config.ENGINE_QUEUE,
+  const warn = (msg: string) => process.stderr.write(`${msg}\n`);
+  const catalog = await Catalog.open(
+    config.DATA_DIR,
+    {
+      connections: config.ENGINE_CONNECTIONS,
+      queueLimit: config.ENGINE_QUEUE,
+      timeoutMs: config.STATEMENT_TIMEOUT_MS,
+      maxRows: config.MAX_RESULT_ROWS,
+      maxBytes: config.MAX_RESULT_BYTES,
+    },
+    {
+      authSecret: config.AUTH_SECRET,
+      onMountError: (name, err) =>
+        warn(
+          err.message === 'dropped'
+            ? `Dropped ${name}`
+            : `Database '${name}' not attached: ${err.message}`,
+        ),
+    },
+  );
+  await loadDemoData(catalog.engine);
+  const integrations = new IntegrationRegistry(catalog, {
     timeoutMs: config.STATEMENT_TIMEOUT_MS,
     maxRows: config.MAX_RESULT_ROWS,
+    allowedHosts: config.INTEGRATION_HOSTS,
   });
-  await loadDemoData(catalog.engine);
-  if (sandboxSql(config)) await catalog.engine.sandbox([config.DATA_DIR]);
+  // Every database is attached before the sandbox closes (see engine/duckdb.ts).
+  await integrations.restore((name, err) =>
+    warn(`Integration '${name}' not attached: ${err.message}`),
+  );
+  await ensureScratch(catalog.engine);
+  const sqlFolders = SQL_FOLDERS.map((d) => path.join(config.DATA_DIR, d));
+  const hostFiles = config.ALLOW_HOST_FILES;
+  catalog.engine.restrictWrites(hostFiles === 'all' ? null : [...sqlFolders, ...hostFiles], {
+    dir: config.DATA_DIR,
+    except: sqlFolders,
+  });
+  if (sandboxSql(config) && hostFiles !== 'all') {
+    await catalog.engine.sandbox([...sqlFolders, ...hostFiles]);
+  }
   const sql = new SqlService(catalog);
   const tableListers: TableLister[] = [];
   sql.use(...builtinHandlers(sql, tableListers));
   const models = new ModelRegistry({
     catalog,
+    remote: integrations,
     maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS,
     version: VERSION,
   });
   // Registered after the builtins so they are tried first (use() prepends).
   sql.use(...modelHandlers(sql, models));
   catalog.dropProjectHooks.push((project) => models.dropProject(project));
-  const integrations = attachIntegrations(catalog, {
-    timeoutMs: config.STATEMENT_TIMEOUT_MS,
-    maxRows: config.MAX_RESULT_ROWS,
-  });
-  await integrations.restore((name, err) =>
-    process.stderr.write(`Integration '${name}' not attached: ${err.message}\n`),
+  catalog.projectContents.push((project) =>
+    models.modelNames(project).map((m) => `model '${project}.${m}'`),
   );
   await sweepUploads(catalog);
   sql.use(...integrationHandlers(sql, integrations));

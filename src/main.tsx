@@ -7,6 +7,7 @@ import { persistTabs } from './features/tabs/tab-store';
 import { tabStore } from './app/stores';
 import { openSqlFromHash } from './app/url-sync';
 import './styles.css';
+import './widgets.css';
 
 openSqlFromHash(window.location.hash);
 // Debounced writes could lose the last keystrokes on reload: flush when the page hides.

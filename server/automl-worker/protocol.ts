@@ -1,11 +1,11 @@
 /**
  * Messages between the instance and a training worker. The request travels in `workerData`, its
  * rows in columnar typed arrays whose buffers are transferred, not copied (see
- * server/catalog/training-columns.ts); the worker answers with progress ticks and one final message.
+ * server/models/training-columns.ts); the worker answers with progress ticks and one final message.
  * The worker writes the artifact file itself so a multi-megabyte model never crosses threads.
  */
 import type { TrainProgress } from '../automl/index';
-import type { ColumnarDataset } from '../catalog/training-columns';
+import type { ColumnarDataset } from '../models/training-columns';
 
 export interface TrainRequest {
   mode: 'train' | 'finetune';

@@ -1,7 +1,7 @@
 /**
  * Training worker: runs one `train` or `finetune` of the AutoML engine off the main thread (so SQL
  * and predictions stay responsive), writes the artifact atomically and reports progress and the
- * outcome to the registry, which owns the model's status.
+ * outcome to the trainer (server/models/trainer.ts), which owns the model's status.
  */
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -14,7 +14,7 @@ import {
   trainColumns,
   type TrainProgress,
 } from '../automl/index';
-import { writeFileAtomic } from '../catalog/atomic';
+import { writeFileAtomic } from '../engine/atomic';
 import type { TrainMessage, TrainRequest } from './protocol';
 
 const req = (workerData as { request: TrainRequest }).request;

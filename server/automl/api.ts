@@ -5,6 +5,7 @@ import type { ClassCalibration } from './analysis/conformal';
 import type { BaseType, InferredType, ValueKind } from './data/column-types';
 import type { ColumnEncoder } from './data/encoders';
 import type { SerializedGBM } from './gbm/serialize';
+import type { TimeSeriesDescription } from './timeseries/types';
 
 export type CellValue = string | number | boolean | null;
 
@@ -120,6 +121,8 @@ export interface ModelDescription {
   decision?: { rule: 'balanced' | 'argmax' } & DecisionScores;
   /** How candidates were validated: one split, or every row out of fold (small data). */
   validation?: 'split' | 'cross-fitted';
+  /** Time-series models only: ORDER BY / GROUP BY / WINDOW / HORIZON, frequency, per-step accuracy. */
+  timeseries?: TimeSeriesDescription;
 }
 
 /**

@@ -1,9 +1,21 @@
 // Public entry point of the AutoML engine (Lightwood-style: type inference -> encoders -> GBM /
-// linear candidates -> conformal analysis). Other layers import only from here.
+// linear candidates -> conformal analysis; time-series forecasters in timeseries/). Other layers
+// import only from here.
 
-import type { ModelArtifact } from './api';
+import type { ColumnarData, Dataset, ModelArtifact, Predictor, TrainOptions } from './api';
 import { AutoMLError } from './errors';
-import { validateArtifact } from './predict/predictor';
+import {
+  finetune as finetuneTabular,
+  finetuneColumns as finetuneTabularColumns,
+} from './pipeline/finetune';
+import { loadPredictor as loadTabular, validateArtifact } from './predict/predictor';
+import {
+  isTimeSeriesArtifact,
+  loadForecaster,
+  validateTimeSeriesArtifact,
+} from './timeseries/forecaster';
+import { retrainForecaster } from './timeseries/train';
+import type { Forecaster, TimeSeriesArtifact } from './timeseries/types';
 
 export type {
   CandidateInfo,
@@ -20,26 +32,99 @@ export type {
   TrainOptions,
   TrainProgress,
 } from './api';
+export type {
+  ForecastOptions,
+  ForecastResult,
+  ForecastTrainOptions,
+  Forecaster,
+  OrderFormat,
+  TimeSeriesArtifact,
+  TimeSeriesDescription,
+} from './timeseries/types';
 export { AutoMLError } from './errors';
 export { ALLOWED_USING_KEYS } from './options';
-export { finetune, finetuneColumns } from './pipeline/finetune';
 export { train, trainColumns } from './pipeline/train';
-export { loadPredictor } from './predict/predictor';
+export { trainForecaster } from './timeseries/train';
+
+/** Any saved model: tabular (no `kind`) or time-series (`kind: 'timeseries'`). */
+export type AnyModelArtifact = ModelArtifact | TimeSeriesArtifact;
+
+/** A time-series model's predictor: call `forecast` instead of `predict`. */
+export function isForecaster(p: Predictor): p is Forecaster {
+  return (p as Partial<Forecaster>).kind === 'timeseries';
+}
+
+/** The predictor of an artifact: a Forecaster for time-series models. */
+export function loadPredictor(a: TimeSeriesArtifact): Forecaster;
+export function loadPredictor(a: AnyModelArtifact): Predictor;
+export function loadPredictor(a: AnyModelArtifact): Predictor {
+  return isTimeSeriesArtifact(a) ? loadForecaster(a) : loadTabular(a);
+}
+
+/**
+ * Continues a model on new rows. Tabular models keep boosting (pipeline/finetune.ts); time-series
+ * models train again with their settings (timeseries/train.ts `retrainForecaster`).
+ */
+export function finetune(
+  base: ModelArtifact,
+  data: Dataset,
+  opts?: Partial<TrainOptions>,
+): ModelArtifact;
+export function finetune(
+  base: AnyModelArtifact,
+  data: Dataset,
+  opts?: Partial<TrainOptions>,
+): AnyModelArtifact;
+export function finetune(
+  base: AnyModelArtifact,
+  data: Dataset,
+  opts: Partial<TrainOptions> = {},
+): AnyModelArtifact {
+  return isTimeSeriesArtifact(base)
+    ? retrainForecaster(base, data, opts)
+    : finetuneTabular(base, data, opts);
+}
+
+/** finetune on columnar data (see trainColumns). */
+export function finetuneColumns(
+  base: ModelArtifact,
+  data: ColumnarData,
+  opts?: Partial<TrainOptions>,
+): ModelArtifact;
+export function finetuneColumns(
+  base: AnyModelArtifact,
+  data: ColumnarData,
+  opts?: Partial<TrainOptions>,
+): AnyModelArtifact;
+export function finetuneColumns(
+  base: AnyModelArtifact,
+  data: ColumnarData,
+  opts: Partial<TrainOptions> = {},
+): AnyModelArtifact {
+  return isTimeSeriesArtifact(base)
+    ? retrainForecaster(base, data, opts)
+    : finetuneTabularColumns(base, data, opts);
+}
+
+function validateAny(a: unknown): asserts a is AnyModelArtifact {
+  if (isTimeSeriesArtifact(a)) validateTimeSeriesArtifact(a);
+  else validateArtifact(a);
+}
 
 /** JSON text of an artifact (artifacts are plain JSON already; this is the one place that says so). */
-export function serializeArtifact(a: ModelArtifact): string {
-  validateArtifact(a);
+export function serializeArtifact(a: AnyModelArtifact): string {
+  validateAny(a);
   return JSON.stringify(a);
 }
 
 /** Parses and validates an artifact; a corrupt or foreign file is an AutoMLError, not a crash later. */
-export function deserializeArtifact(s: string): ModelArtifact {
+export function deserializeArtifact(s: string): AnyModelArtifact {
   let parsed: unknown;
   try {
     parsed = JSON.parse(s);
   } catch (e) {
     throw new AutoMLError(`model artifact is not valid JSON: ${(e as Error).message}`);
   }
-  validateArtifact(parsed);
+  validateAny(parsed);
   return parsed;
 }

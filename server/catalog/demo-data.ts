@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Engine } from '../engine/duckdb';
-import { quoteString } from '../sql/lexer';
+import { quoteString } from '../engine/quote';
 
 export const DEMO_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -41,6 +41,8 @@ export const DEMO_TABLES: { name: string; sql: string }[] = [
   { name: 'concrete_strength', sql: `SELECT * FROM ${csv('concrete_strength.csv')}` },
   { name: 'diabetes', sql: `SELECT * FROM ${csv('diabetes_train.csv')}` },
   { name: 'diabetes_test', sql: `SELECT * FROM ${csv('diabetes_test.csv')}` },
+  // Synthetic (scripts/generate-house-sales.ts): quarterly sale prices per type and bedrooms.
+  { name: 'house_sales', sql: `SELECT * FROM ${csv('house_sales.csv')}` },
 ];
 
 /** Creates the missing demo tables; returns the names it created. */

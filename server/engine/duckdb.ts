@@ -1,14 +1,28 @@
 /**
  * The one module that owns DuckDB: the instance, request sessions, the statement timeout (a timer
- * that interrupts the engine, not just the response), the row cap, the statement guard, and the
- * conversion of results to JSON-safe values. Nothing else in the server touches DuckDB objects.
+ * that interrupts the engine, not just the response), the row and byte caps, the statement guard,
+ * and the conversion of results to JSON-safe values. Nothing else in the server touches DuckDB
+ * objects.
  *
  * Isolation: every session (one HTTP request's statements, or one internal call) runs on a FRESH
  * DuckDB connection that is closed when it ends. Closing rolls back a transaction left open and
  * drops the connection's temporary objects, settings and current database, so no client's state
  * can reach another (a shared pool let one client's stray BEGIN swallow other clients' writes).
- * A connection costs ~0.25 ms to open, use and close. Statements with instance-wide effects
- * (ATTACH, DETACH, SET, INSTALL/LOAD, ...) are refused on user SQL (`guardStatement`).
+ * A connection costs ~0.25 ms to open, use and close. What a client statement may do to the
+ * instance as a whole is decided in guard.ts.
+ *
+ * Mounts and the sandbox: the engine owns the list of attached databases. SQL's file access is
+ * sandboxed (`sandbox()`: DuckDB's `enable_external_access = false` with `allowed_directories`),
+ * which DuckDB cannot undo while it runs and which also binds the instance's own ATTACH. So the
+ * instance's database files are attached BEFORE the sandbox closes, and none of their folders is
+ * open to SQL. A database attached later (a new project, a DuckDB-file integration) is attached by
+ * remounting: new statements wait, running ones finish (each is bounded by the statement timeout),
+ * the DuckDB instance is closed and reopened, every database is attached again, and the sandbox
+ * closes again. Open sessions then continue on a fresh connection (a request's temporary objects
+ * and the scratch tables of a prediction in flight do not survive a remount; CREATE PROJECT is
+ * rare). DuckDB itself keeps the files of the databases it has open (and their .wal) reachable
+ * through the sandbox, since it checkpoints through the same checks: SQL can read those bytes
+ * (nothing it cannot already query), and guard.ts stops `COPY ... TO` from writing over them.
  */
 import {
   DuckDBInstance,
@@ -26,6 +40,13 @@ import {
 } from '@duckdb/node-api';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { fromDuckDBError } from './errors';
+import {
+  guardCopy,
+  scanSql,
+  guardStatementText,
+  guardStatementType,
+  type WriteRules,
+} from './guard';
 import { toJsonValue, type JsonValue } from './values';
 import { quoteIdent, quoteString } from './quote';
 
@@ -35,6 +56,8 @@ export interface QueryOptions {
   params?: Record<string, unknown>;
   timeoutMs?: number;
   maxRows?: number;
+  /** Bytes of row data (as JSON, approximately) before the result is cut (`truncated`). */
+  maxBytes?: number;
   signal?: AbortSignal;
   /** Where this statement starts in the user's script (for error positions). */
   offsetInScript?: number;
@@ -66,6 +89,38 @@ export interface EngineOptions {
   queueLimit: number;
   timeoutMs: number;
   maxRows: number;
+  /** Default byte cap of a client request's result (MAX_RESULT_BYTES); unlimited when unset. */
+  maxBytes?: number;
+}
+
+/** A database the engine attaches (and re-attaches on every remount). */
+export interface Attachment {
+  name: string;
+  /** A file path, or `:memory:`. */
+  path: string;
+  readOnly?: boolean;
+}
+
+/** The JSON size of a value, approximately (strings by length, numbers by digits). */
+export function jsonSize(v: JsonValue): number {
+  if (v === null) return 4;
+  switch (typeof v) {
+    case 'string':
+      return v.length + 2;
+    case 'number':
+      return Number.isInteger(v) && Math.abs(v) < 1e15
+        ? (v < 0 ? 2 : 1) + (v === 0 ? 0 : Math.floor(Math.log10(Math.abs(v))))
+        : 24;
+    case 'boolean':
+      return 5;
+    default:
+      return JSON.stringify(v).length;
+  }
+}
+
+/** Rejects when `abort` does; otherwise settles like `p`. */
+function raced<T>(p: Promise<T> | T, abort: Promise<never>): Promise<T> {
+  return Promise.race([Promise.resolve(p), abort]);
 }
 
 /** Values for `$name` parameters: integers as BIGINT so `:n + 1` stays an integer. */
@@ -83,86 +138,116 @@ function paramValue(name: string, v: unknown): { value: DuckDBValue; type: DuckD
   return { value: JSON.stringify(v), type: VARCHAR };
 }
 
-/**
- * Statement kinds a client may not run: they change state shared by every connection (ATTACH,
- * DETACH, SET/RESET and their scopes, INSTALL/LOAD, PRAGMA settings, EXPORT/IMPORT, COPY FROM
- * DATABASE), or they would hold a transaction that outlives the statement's acknowledgement.
- * USE, CREATE DATABASE and DROP DATABASE are answered by the SQL layer, not by DuckDB.
- */
-const REFUSED: Partial<Record<StatementType, string>> = {
-  [StatementType.TRANSACTION]:
-    'Transaction control (BEGIN, COMMIT, ROLLBACK) is not supported: every statement commits on its own when it succeeds',
-  [StatementType.ATTACH]:
-    "ATTACH is not allowed: use CREATE DATABASE ... WITH ENGINE = 'duckdb' (or another engine) to connect data",
-  [StatementType.DETACH]: 'DETACH is not allowed: use DROP DATABASE to remove an integration',
-  [StatementType.SET]:
-    'SET/RESET would change engine settings for every client and is not allowed (USE <database> is supported)',
-  [StatementType.VARIABLE_SET]: 'SET VARIABLE is not allowed',
-  [StatementType.LOAD]: 'INSTALL and LOAD of engine extensions are not allowed',
-  [StatementType.EXTENSION]: 'Extension statements are not allowed',
-  [StatementType.UPDATE_EXTENSIONS]: 'UPDATE EXTENSIONS is not allowed',
-  [StatementType.PRAGMA]: 'PRAGMA statements change engine settings and are not allowed',
-  [StatementType.EXPORT]: 'EXPORT DATABASE / IMPORT DATABASE are not allowed',
-  [StatementType.COPY_DATABASE]: 'COPY FROM DATABASE is not allowed',
-  [StatementType.PREPARE]: 'PREPARE/EXECUTE are not supported: use :name parameters',
-  [StatementType.EXECUTE]: 'PREPARE/EXECUTE are not supported: use :name parameters',
-};
-
-/** Throws FORBIDDEN when a client statement of this kind may not run (see REFUSED). */
-export function guardStatement(type: StatementType): void {
-  const why = REFUSED[type];
-  if (why) throw new ServiceError(ERROR_CODES.FORBIDDEN, why);
+/** A statement (or a raw-connection job) running on the engine; see `Engine.enter`. */
+interface Ticket {
+  start: number;
+  /** When it should have ended by (its timeout); later means the pool is wedged. */
+  deadline: number;
 }
 
 /**
  * One connection for one request (or one internal call): every statement of the request runs on
  * it, so a request's own temporary tables and `USE` carry from statement to statement, and nothing
- * of it survives the request. Created only by `Engine.session`.
+ * of it survives the request. Created only by `Engine.session`. The connection is opened at the
+ * first statement and reopened (empty) if a remount closed it in between.
  */
 export class EngineSession {
   /** Catalog the connection currently uses (null: DuckDB's default). */
   private db: string | null = null;
   private closed = false;
+  private connection: DuckDBConnection | null = null;
+  private generation = -1;
 
+  /**
+   * @param client a client request's session (limited): its results are capped at the byte cap
+   *   by default; the instance's own work (training data, internal queries) is not
+   */
   constructor(
-    readonly conn: DuckDBConnection,
+    private readonly engine: Engine,
     private readonly opts: EngineOptions,
+    private readonly client = false,
   ) {}
 
-  private async useDb(db: string | undefined): Promise<void> {
+  /** The open connection (only while a statement or raw job of this session is running). */
+  private async conn(): Promise<DuckDBConnection> {
+    if (this.connection && this.generation === this.engine.generation) return this.connection;
+    this.drop();
+    this.connection = await this.engine.connect();
+    this.generation = this.engine.generation;
+    return this.connection;
+  }
+
+  /** Closes the connection (a remount is about to close the DuckDB instance under it). */
+  drop(): void {
+    const c = this.connection;
+    this.connection = null;
+    this.db = null;
+    try {
+      c?.closeSync();
+    } catch {
+      // already closed with its instance
+    }
+  }
+
+  interrupt(): void {
+    this.connection?.interrupt();
+  }
+
+  private async useDb(conn: DuckDBConnection, db: string | undefined): Promise<void> {
     if (!db || this.db === db) return;
     this.db = null;
-    await this.conn.run(`USE ${quoteIdent(db)}`);
+    await conn.run(`USE ${quoteIdent(db)}`);
     this.db = db;
+  }
+
+  /** Runs `fn` with this session's raw connection (appenders, internal multi-statement work). */
+  async raw<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    if (this.closed) throw new Error('engine session used after it ended');
+    const ticket = await this.engine.enter(10 * 60_000);
+    try {
+      return await fn(await this.conn());
+    } finally {
+      this.engine.leave(ticket);
+    }
   }
 
   /**
    * Runs one statement with the statement timeout and cancellation armed, and hands the
-   * streaming result to `consume`. Errors become ServiceErrors with positions.
+   * streaming result to `consume` together with a promise that rejects when the statement is
+   * timed out or cancelled (for waits outside DuckDB, such as a slow reader). Errors become
+   * ServiceErrors with positions.
    */
   private async run<T>(
     sql: string,
     o: QueryOptions,
-    consume: (result: DuckDBResult) => Promise<T>,
+    consume: (result: DuckDBResult, abort: Promise<never>) => Promise<T>,
   ): Promise<T> {
     if (this.closed) throw new Error('engine session used after it ended');
     const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
     if (o.signal?.aborted)
       throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
-    const { conn } = this;
+    const ticket = await this.engine.enter(timeoutMs);
     let timedOut = false;
     let cancelled = false;
+    let stop: (err: Error) => void = () => undefined;
+    const abort = new Promise<never>((_, reject) => (stop = reject));
+    abort.catch(() => undefined);
     const timer = setTimeout(() => {
       timedOut = true;
-      conn.interrupt();
+      this.interrupt();
+      stop(new Error('timeout'));
     }, timeoutMs);
     const onAbort = () => {
       cancelled = true;
-      conn.interrupt();
+      this.interrupt();
+      stop(new Error('cancelled'));
     };
     o.signal?.addEventListener('abort', onAbort, { once: true });
+    let inTransaction = false;
+    let conn: DuckDBConnection | null = null;
     try {
-      await this.useDb(o.db);
+      conn = await this.conn();
+      await this.useDb(conn, o.db);
       let values: Record<string, DuckDBValue> | undefined;
       let types: Record<string, DuckDBType> | undefined;
       if (o.params && Object.keys(o.params).length > 0) {
@@ -176,6 +261,12 @@ export class EngineSession {
       }
       // Exactly one statement: DuckDB would otherwise run all but the last one unseen (and
       // unguarded). The SQL layer splits scripts before they get here.
+      // The text checks come first: binding a statement (in prepare) already parses SQL that
+      // table functions such as query() carry in strings.
+      if (!o.internal) {
+        guardStatementText(sql);
+        guardCopy(sql, this.engine.writeRules());
+      }
       const extracted = await conn.extractStatements(sql);
       if (extracted.count !== 1) {
         throw new ServiceError(
@@ -185,14 +276,35 @@ export class EngineSession {
       }
       const prepared = await extracted.prepare(0);
       try {
-        if (!o.internal) guardStatement(prepared.statementType);
+        let before: Set<string> | null = null;
+        if (!o.internal) {
+          await this.guard(conn, sql, prepared.statementType);
+          if (prepared.statementType === StatementType.CREATE && createsFunction(sql)) {
+            before = await this.engine.shadowingBaseline(conn);
+            await conn.run('BEGIN TRANSACTION');
+            inTransaction = true;
+          }
+        }
         if (values) prepared.bind(values, types);
         const result = await prepared.stream();
-        return await consume(result);
+        const out = await consume(result, abort);
+        if (inTransaction) {
+          const added = [...(await this.engine.shadowing(conn))].filter((f) => !before!.has(f));
+          if (added.length > 0) {
+            throw new ServiceError(
+              ERROR_CODES.FORBIDDEN,
+              `A macro or function may not take the name of a built-in function (${added.join(', ')}): it would change that function for every client`,
+            );
+          }
+          inTransaction = false;
+          await conn.run('COMMIT');
+        }
+        return out;
       } finally {
         prepared.destroySync();
       }
     } catch (err) {
+      if (inTransaction && conn) await conn.run('ROLLBACK').catch(() => undefined);
       if (timedOut) {
         throw new ServiceError(
           ERROR_CODES.TIMEOUT,
@@ -205,12 +317,38 @@ export class EngineSession {
     } finally {
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
+      this.engine.leave(ticket);
     }
   }
 
-  /** Runs one statement and returns its converted result (at most `maxRows` rows). */
+  /** The client-statement checks of guard.ts; EXPLAIN is judged by the statement it wraps. */
+  private async guard(conn: DuckDBConnection, sql: string, type: StatementType): Promise<void> {
+    let text = sql;
+    for (let depth = 0; depth < 8; depth++) {
+      guardStatementType(type);
+      if (type === StatementType.COPY) guardCopy(text, this.engine.writeRules());
+      const inner = guardStatementText(text);
+      if (inner === null || type !== StatementType.EXPLAIN) return;
+      const ex = await conn.extractStatements(inner);
+      if (ex.count !== 1) return;
+      const p = await ex.prepare(0);
+      type = p.statementType;
+      p.destroySync();
+      // EXPLAIN ANALYZE runs what it explains, outside the checks a CREATE gets.
+      if (type === StatementType.CREATE)
+        throw new ServiceError(
+          ERROR_CODES.FORBIDDEN,
+          'EXPLAIN of a CREATE statement is not supported',
+        );
+      text = inner;
+    }
+  }
+
+  /** Runs one statement and returns its converted result (at most `maxRows` rows, `maxBytes`). */
   async query(sql: string, o: QueryOptions = {}): Promise<EngineResult> {
     const maxRows = o.maxRows ?? this.opts.maxRows;
+    const maxBytes =
+      o.maxBytes ?? (this.client ? this.opts.maxBytes : undefined) ?? Number.MAX_SAFE_INTEGER;
     return this.run(sql, o, async (result) => {
       if (result.returnType === ResultReturnType.CHANGED_ROWS) {
         // DuckDB reports the count as a one-row "Count" result for INSERT/UPDATE/DELETE.
@@ -239,25 +377,35 @@ export class EngineSession {
       const columns = result.columnNames();
       const colTypes = result.columnTypes();
       const rows: JsonValue[][] = [];
+      let bytes = 0;
       let truncated = false;
       for (;;) {
         const chunk = await result.fetchChunk();
         if (!chunk || chunk.rowCount === 0) break;
-        const cols = chunk.convertColumns(toJsonValue);
+        if (rows.length >= maxRows) {
+          truncated = true;
+          break;
+        }
+        // Row by row, so a result of huge values stops at the byte cap before the rest of the
+        // chunk is ever converted to JS strings.
+        const vectors = columns.map((_, c) => chunk.getColumnVector(c));
         const n = chunk.rowCount;
-        const take = Math.min(n, maxRows - rows.length);
-        for (let r = 0; r < take; r++) {
-          const row = new Array<JsonValue>(cols.length);
-          for (let c = 0; c < cols.length; c++) row[c] = cols[c][r] ?? null;
+        let r = 0;
+        for (; r < n && rows.length < maxRows; r++) {
+          const row = new Array<JsonValue>(vectors.length);
+          let size = 2 + vectors.length;
+          for (let c = 0; c < vectors.length; c++) {
+            const v = vectors[c];
+            const value = toJsonValue(v.getItem(r), v.type, toJsonValue) ?? null;
+            row[c] = value;
+            size += jsonSize(value);
+          }
+          if (bytes + size > maxBytes) break;
+          bytes += size;
           rows.push(row);
         }
-        if (take < n || rows.length >= maxRows) {
-          // Stopped at the cap: truncated if anything is left (peek one chunk when exactly full).
-          if (take < n) truncated = true;
-          else {
-            const more = await result.fetchChunk();
-            truncated = !!more && more.rowCount > 0;
-          }
+        if (r < n) {
+          truncated = true;
           break;
         }
       }
@@ -275,7 +423,9 @@ export class EngineSession {
   /**
    * Streams a statement's rows to `sink` chunk by chunk without holding the whole result: the
    * memory-safe path for big results. `sink.rows` may return a promise (backpressure); the engine
-   * waits for it before fetching the next chunk. Stops after `maxRows` and reports truncation.
+   * waits for it before fetching the next chunk, but not past the statement timeout or a
+   * cancellation, so a reader that stops reading cannot hold the connection. Stops after
+   * `maxRows` and reports truncation.
    */
   async stream(
     sql: string,
@@ -283,17 +433,20 @@ export class EngineSession {
     sink: StreamSink,
   ): Promise<{ rowCount: number; truncated: boolean }> {
     const maxRows = o.maxRows ?? this.opts.maxRows;
-    return this.run(sql, o, async (result) => {
+    return this.run(sql, o, async (result, abort) => {
       if (result.returnType !== ResultReturnType.QUERY_RESULT) {
         const chunk =
           result.returnType === ResultReturnType.CHANGED_ROWS ? await result.fetchChunk() : null;
         const count = chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : null;
-        await sink.ok(count);
+        await raced(sink.ok(count), abort);
         return { rowCount: 0, truncated: false };
       }
-      await sink.header(
-        result.columnNames(),
-        result.columnTypes().map((t) => t.toString()),
+      await raced(
+        sink.header(
+          result.columnNames(),
+          result.columnTypes().map((t) => t.toString()),
+        ),
+        abort,
       );
       let rowCount = 0;
       let truncated = false;
@@ -313,7 +466,7 @@ export class EngineSession {
           rows[r] = row;
         }
         rowCount += take;
-        await sink.rows(rows);
+        await raced(sink.rows(rows), abort);
         if (take < chunk.rowCount) {
           truncated = true;
           break;
@@ -327,8 +480,19 @@ export class EngineSession {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.conn.closeSync();
+    this.drop();
   }
+}
+
+/**
+ * Whether a CREATE statement can make a macro or function: DuckDB's grammar needs the keyword
+ * MACRO or FUNCTION for it (a keyword is never quoted, and guard.ts's scanner skips literals and
+ * comments exactly as DuckDB does), so only those statements pay for the check on the effect.
+ */
+function createsFunction(sql: string): boolean {
+  return scanSql(sql).some(
+    (t) => t.kind === 'word' && ['MACRO', 'FUNCTION'].includes(t.value.toUpperCase()),
+  );
 }
 
 export interface SessionOptions {
@@ -344,25 +508,124 @@ export class Engine {
   private active = 0;
   private readonly waiters: (() => void)[] = [];
   private closed = false;
+  /** Bumped by every remount; sessions holding an older connection reconnect. */
+  generation = 0;
+  private readonly sessions = new Set<EngineSession>();
+  private readonly running = new Set<Ticket>();
+  private drained: (() => void)[] = [];
+  /** While a remount runs: statements wait for it. */
+  private gate: Promise<void> | null = null;
+  private remounts: Promise<unknown> = Promise.resolve();
+  private readonly attachments: Attachment[] = [];
+  private sandboxDirs: string[] | null = null;
 
   private constructor(
-    readonly instance: DuckDBInstance,
+    private instance: DuckDBInstance,
+    private readonly path: string,
     private readonly opts: EngineOptions,
+    private readonly onMountError: (name: string, err: Error) => void,
   ) {}
 
   /** Opens (or creates) the database file; its catalog name is the file's stem. */
-  static async open(path: string, opts: EngineOptions): Promise<Engine> {
+  static async open(
+    path: string,
+    opts: EngineOptions,
+    onMountError: (name: string, err: Error) => void = () => undefined,
+  ): Promise<Engine> {
     const instance = await DuckDBInstance.create(path);
-    return new Engine(instance, opts);
+    return new Engine(instance, path, opts, onMountError);
   }
 
   get defaults() {
     return { timeoutMs: this.opts.timeoutMs, maxRows: this.opts.maxRows };
   }
 
-  /** Sessions running and waiting (for the status endpoint and tests). */
+  /**
+   * The pool's state for the status endpoint: sessions running and waiting, and the age of the
+   * oldest running statement. Unhealthy when a statement outlived its timeout by a minute: the
+   * timeout should have ended it, so something holds the pool.
+   */
   get load() {
-    return { active: this.active, waiting: this.waiters.length, limit: this.opts.connections };
+    const now = Date.now();
+    let oldest = now;
+    let overdue = false;
+    for (const t of this.running) {
+      oldest = Math.min(oldest, t.start);
+      if (now > t.deadline + 60_000) overdue = true;
+    }
+    return {
+      active: this.active,
+      waiting: this.waiters.length,
+      limit: this.opts.connections,
+      statements: this.running.size,
+      oldestMs: now - oldest,
+      healthy: !overdue,
+    };
+  }
+
+  /** Lower-case names of DuckDB's built-in functions, and the shadowing set at mount time. */
+  private builtins: { generation: number; names: Set<string>; baseline: Set<string> } | null = null;
+
+  /**
+   * User functions (as `catalog.schema.name`) whose name is a built-in's: what a client CREATE
+   * may not add (see guard.ts). One scan of DuckDB's function list; built-in names are cached.
+   */
+  async shadowing(conn: DuckDBConnection): Promise<Set<string>> {
+    const names = (await this.builtinState(conn)).names;
+    const r = await conn.runAndReadAll(
+      'SELECT database_name, schema_name, function_name FROM duckdb_functions() WHERE NOT internal',
+    );
+    return new Set(
+      r
+        .getRows()
+        .filter((row) => names.has(String(row[2]).toLowerCase()))
+        .map((row) => row.map(String).join('.')),
+    );
+  }
+
+  /** The shadowing functions present before any client statement of this mount. */
+  async shadowingBaseline(conn: DuckDBConnection): Promise<Set<string>> {
+    return (await this.builtinState(conn)).baseline;
+  }
+
+  private async builtinState(conn: DuckDBConnection) {
+    if (this.builtins?.generation !== this.generation) {
+      const r = await conn.runAndReadAll(
+        'SELECT DISTINCT lower(function_name) FROM duckdb_functions() WHERE internal',
+      );
+      const state = {
+        generation: this.generation,
+        names: new Set(r.getRows().map((row) => String(row[0]))),
+        baseline: new Set<string>(),
+      };
+      this.builtins = state;
+      state.baseline = await this.shadowing(conn);
+    }
+    return this.builtins!;
+  }
+
+  /** A new connection on the current DuckDB instance (sessions call it inside `enter`). */
+  connect(): Promise<DuckDBConnection> {
+    return this.instance.connect();
+  }
+
+  /** Registers a statement about to run, after any remount in progress. */
+  async enter(timeoutMs: number): Promise<Ticket> {
+    while (this.gate) await this.gate;
+    if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
+    const now = Date.now();
+    const t = { start: now, deadline: now + timeoutMs };
+    this.running.add(t);
+    return t;
+  }
+
+  leave(t: Ticket): void {
+    this.running.delete(t);
+    if (this.running.size === 0) {
+      const d = this.drained;
+      this.drained = [];
+      for (const f of d) f();
+    }
   }
 
   private acquireSlot(): Promise<void> {
@@ -394,21 +657,20 @@ export class Engine {
   async session<T>(fn: (s: EngineSession) => Promise<T>, so: SessionOptions = {}): Promise<T> {
     if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
     if (so.limited) await this.acquireSlot();
+    const s = new EngineSession(this, this.opts, !!so.limited);
+    this.sessions.add(s);
     try {
-      const s = new EngineSession(await this.instance.connect(), this.opts);
-      try {
-        return await fn(s);
-      } finally {
-        s.close();
-      }
+      return await fn(s);
     } finally {
+      this.sessions.delete(s);
+      s.close();
       if (so.limited) this.releaseSlot();
     }
   }
 
   /** Runs `fn` with a dedicated connection (appenders, multi-statement internal work). */
   withConnection<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.session((s) => fn(s.conn));
+    return this.session((s) => s.raw(fn));
   }
 
   /** One statement in a session of its own. */
@@ -425,23 +687,143 @@ export class Engine {
     return this.session((s) => s.stream(sql, o, sink));
   }
 
+  private writeFolders: WriteRules['folders'] = null;
+  private ownFolder: WriteRules['own'];
+
+  /**
+   * Where client `COPY ... TO` may write (guard.ts): inside `folders` (null: anywhere), never in
+   * `own` except its open parts, never over an attached database file.
+   */
+  restrictWrites(folders: WriteRules['folders'], own?: WriteRules['own']): void {
+    this.writeFolders = folders ? [...folders] : null;
+    this.ownFolder = own;
+  }
+
+  writeRules(): WriteRules {
+    return {
+      folders: this.writeFolders,
+      own: this.ownFolder,
+      databases: [
+        this.path,
+        ...this.attachments.filter((a) => a.path !== ':memory:').map((a) => a.path),
+      ],
+    };
+  }
+
+  /** Whether SQL is sandboxed (then attaching a database remounts). */
+  get sandboxed(): boolean {
+    return this.sandboxDirs !== null;
+  }
+
+  /** The attached databases (name and path), in attach order. */
+  get mounts(): readonly Attachment[] {
+    return this.attachments;
+  }
+
+  private attachSql(a: Attachment): string {
+    return `ATTACH IF NOT EXISTS ${quoteString(a.path)} AS ${quoteIdent(a.name)}${a.readOnly ? ' (READ_ONLY)' : ''}`;
+  }
+
+  /**
+   * Attaches a database now and on every remount. Sandboxed, the file cannot be attached through
+   * the sandbox, so the engine remounts (see the module comment). Throws what DuckDB said when it
+   * cannot be attached, and then forgets it.
+   */
+  async attach(a: Attachment): Promise<void> {
+    if (this.attachments.some((x) => x.name.toLowerCase() === a.name.toLowerCase())) return;
+    if (!this.sandboxDirs || a.path === ':memory:') {
+      await this.exec(this.attachSql(a));
+      this.attachments.push({ ...a });
+      return;
+    }
+    this.attachments.push({ ...a });
+    const errors = await this.remount();
+    const err = errors.get(a.name);
+    if (err) {
+      this.attachments.splice(
+        this.attachments.findIndex((x) => x.name === a.name),
+        1,
+      );
+      throw fromDuckDBError(err, '');
+    }
+  }
+
+  /** Detaches a database and forgets it. */
+  async detach(name: string): Promise<void> {
+    const i = this.attachments.findIndex((x) => x.name.toLowerCase() === name.toLowerCase());
+    if (i >= 0) this.attachments.splice(i, 1);
+    await this.exec(`DETACH DATABASE IF EXISTS ${quoteIdent(name)}`);
+  }
+
   /**
    * Closes the host off from SQL: file access only inside `allowedDirs`, no extension installs,
-   * and the configuration locked so a user cannot undo it. DuckDB refuses to turn external access
-   * back on while the database runs, so this lasts until the process ends.
+   * no persistent secrets, and the configuration locked so a user cannot undo it. DuckDB refuses
+   * to turn external access back on while the database runs, so this lasts until a remount.
    */
   async sandbox(allowedDirs: string[]): Promise<void> {
-    const list = allowedDirs.map((d) => quoteString(d.endsWith('/') ? d : `${d}/`)).join(', ');
-    await this.exec(`SET allowed_directories = [${list}]`);
-    await this.exec(`SET enable_external_access = false`);
-    await this.exec(`SET autoinstall_known_extensions = false`);
-    await this.exec(`SET lock_configuration = true`);
+    this.sandboxDirs = [...allowedDirs];
+    await this.withConnection((conn) => this.closeSandbox(conn));
+  }
+
+  private async closeSandbox(conn: DuckDBConnection): Promise<void> {
+    if (!this.sandboxDirs) return;
+    const list = this.sandboxDirs.map((d) => quoteString(d.endsWith('/') ? d : `${d}/`)).join(', ');
+    await conn.run(`SET allowed_directories = [${list}]`);
+    await conn.run(`SET enable_external_access = false`);
+    await conn.run(`SET autoinstall_known_extensions = false`);
+    await conn.run(`SET autoload_known_extensions = false`);
+    await conn.run(`SET allow_persistent_secrets = false`);
+    await conn.run(`SET lock_configuration = true`);
+  }
+
+  /**
+   * Closes and reopens the DuckDB instance with every attachment, then the sandbox. Returns the
+   * attachments that failed (they stay listed; `attach` forgets a new one that failed). Remounts
+   * run one at a time.
+   */
+  remount(): Promise<Map<string, Error>> {
+    const run = this.remounts.then(() => this.doRemount());
+    this.remounts = run.catch(() => undefined);
+    return run;
+  }
+
+  private async doRemount(): Promise<Map<string, Error>> {
+    if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
+    let open: () => void = () => undefined;
+    this.gate = new Promise((r) => (open = r));
+    try {
+      if (this.running.size > 0) await new Promise<void>((r) => this.drained.push(r));
+      for (const s of this.sessions) s.drop();
+      this.instance.closeSync();
+      this.instance = await DuckDBInstance.create(this.path);
+      this.generation++;
+      const errors = new Map<string, Error>();
+      const conn = await this.instance.connect();
+      try {
+        for (const a of this.attachments) {
+          try {
+            await conn.run(this.attachSql(a));
+          } catch (err) {
+            errors.set(a.name, err as Error);
+            this.onMountError(a.name, err as Error);
+          }
+        }
+        await this.closeSandbox(conn);
+      } finally {
+        conn.closeSync();
+      }
+      return errors;
+    } finally {
+      this.gate = null;
+      open();
+    }
   }
 
   /** Internal statements (catalog, loaders) with a generous timeout of their own. */
   async exec(sql: string): Promise<EngineResult> {
     return this.query(sql, {
       maxRows: Number.MAX_SAFE_INTEGER,
+      maxBytes: Number.MAX_SAFE_INTEGER,
       timeoutMs: 10 * 60_000,
       internal: true,
     });
@@ -453,6 +835,7 @@ export class Engine {
       params,
       db,
       maxRows: Number.MAX_SAFE_INTEGER,
+      maxBytes: Number.MAX_SAFE_INTEGER,
       timeoutMs: 10 * 60_000,
       internal: true,
     });
@@ -461,6 +844,7 @@ export class Engine {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.remounts;
     this.instance.closeSync();
   }
 }

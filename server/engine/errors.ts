@@ -20,6 +20,8 @@ const CLASS_CODES: [RegExp, ErrorCode][] = [
   [/^Transaction(Context)? Error/i, ERROR_CODES.CONFLICT],
 ];
 
+const DISK_FULL = /No space left on device|Disk quota exceeded|disk is full/i;
+
 /** Finds "LINE n: <text>\n<spaces>^" and returns the column of the caret inside <text>. */
 function caretPosition(
   message: string,
@@ -48,8 +50,16 @@ export function fromDuckDBError(
     /^Failed to extract statements: /,
     '',
   );
-  const code = CLASS_CODES.find(([re]) => re.test(raw))?.[1] ?? ERROR_CODES.BAD_INPUT;
   const firstLine = raw.split('\n')[0].trim();
+  if (DISK_FULL.test(raw)) {
+    // Whatever DuckDB's error class (IO, TransactionContext on commit), it is the disk.
+    return new ServiceError(
+      ERROR_CODES.INTERNAL,
+      `Disk full: the statement could not be written and changed nothing. Free some space and try again (${firstLine})`,
+      507,
+    );
+  }
+  const code = CLASS_CODES.find(([re]) => re.test(raw))?.[1] ?? ERROR_CODES.BAD_INPUT;
   let where = '';
   const caret = caretPosition(raw);
   if (caret) {

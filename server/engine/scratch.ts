@@ -1,10 +1,10 @@
 /**
  * Scratch relations for batch prediction: an in-memory DuckDB catalog (`__scratch`) that every
- * pooled connection sees, and a bulk loader that fills a table from JS columns through DuckDB's
- * appender in 2048-row data chunks. Why not a VALUES relation: parsing a 100k-row literal costs
- * seconds; the appender moves the same rows in milliseconds. Why not TEMP tables: they belong to
- * one connection, and the final query should go through `engine.query` (timeout, row cap, value
- * conversion) on whichever pooled connection is free.
+ * connection sees, and a bulk loader that fills a table from JS columns through DuckDB's appender
+ * in 2048-row data chunks. Why not a VALUES relation: parsing a 100k-row literal costs seconds;
+ * the appender moves the same rows in milliseconds. Why not TEMP tables: they belong to one
+ * connection, and the final query should go through `engine.query` (timeout, row cap, value
+ * conversion) on a connection of its own.
  */
 import crypto from 'node:crypto';
 import {
@@ -23,18 +23,11 @@ import type { JsonValue } from './values';
 export type ScratchType = 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'JSON';
 
 export const SCRATCH = '__scratch';
-const ready = new WeakMap<Engine, Promise<unknown>>();
 const CHUNK = 2048;
 
-/** Attaches the scratch catalog once per engine. */
-export function ensureScratch(engine: Engine): Promise<unknown> {
-  let p = ready.get(engine);
-  if (!p) {
-    p = engine.exec(`ATTACH IF NOT EXISTS ':memory:' AS ${SCRATCH}`);
-    ready.set(engine, p);
-    p.catch(() => ready.delete(engine));
-  }
-  return p;
+/** Attaches the scratch catalog (once; the engine re-attaches it on a remount). */
+export function ensureScratch(engine: Engine): Promise<void> {
+  return engine.attach({ name: SCRATCH, path: ':memory:' });
 }
 
 export interface ScratchTable {

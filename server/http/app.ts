@@ -6,9 +6,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { VERSION, type Instance } from '../instance';
 import { authEnabled } from '../config';
-import { sendError, toServiceError } from './errors';
-import { registerAuth } from './auth';
-import { openApiRoutes, trackRoutes } from './openapi';
+import { sendError, sendRawError, toServiceError } from './errors';
+import { hasSession, registerAuth } from './auth';
+import { registerRequestGuard } from './guard';
+import { openApiRoutes } from './openapi';
+import { trackRoutes } from './route-table';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
 import { databaseRoutes } from './routes/databases';
@@ -62,60 +64,60 @@ export async function buildApp(
     // The URL carries model names with dots (`model.2`); keep them intact.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     requestIdHeader: 'x-request-id',
+    // Errors Fastify raises before a route runs (a bad `%` escape, a path segment over
+    // maxParamLength) and malformed HTTP get the same JSON envelope as everything else.
+    frameworkErrors: (err, req, reply) => sendError(req, reply, toServiceError(err)),
+    clientErrorHandler: (err, socket) => sendRawError(err, socket),
   });
   // First, so every route (plugins' too) is collected for the OpenAPI document and its test.
   trackRoutes(app);
 
-  // One JSON body parser for application/json and for what curl -d (form encoding) and some
-  // scripts (text/plain) send: strict UTF-8, prototype-poisoning protection (Fastify's own parser),
-  // and a nesting limit, each failure a specific 400.
+  // The JSON body parser: strict UTF-8, prototype-poisoning protection (Fastify's own parser), and
+  // a nesting limit, each failure a specific 400. Only application/json: the types a cross-site
+  // form can send (text/plain, form encoding) are refused by the request guard before parsing.
   const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(
-    ['application/json', 'application/x-www-form-urlencoded', 'text/plain'],
-    { parseAs: 'buffer' },
-    (req, body, done) => {
-      let text: string;
-      try {
-        text = utf8.decode(body as Buffer);
-      } catch {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      return done(
+        new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is not valid UTF-8', 400),
+        undefined,
+      );
+    }
+    if (text.trim() === '') {
+      return done(
+        new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is empty; expected JSON', 400),
+        undefined,
+      );
+    }
+    defaultJson(req, text, (err, value) => {
+      if (err) {
         return done(
-          new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is not valid UTF-8', 400),
+          new ServiceError(
+            ERROR_CODES.BAD_INPUT,
+            `Request body is not valid JSON: ${err.message}`,
+            400,
+          ),
           undefined,
         );
       }
-      if (text.trim() === '') {
+      const depth = jsonDepth(value, MAX_JSON_DEPTH);
+      if (depth > MAX_JSON_DEPTH) {
         return done(
-          new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is empty; expected JSON', 400),
+          new ServiceError(
+            ERROR_CODES.BAD_INPUT,
+            `Request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`,
+            400,
+          ),
           undefined,
         );
       }
-      defaultJson(req, text, (err, value) => {
-        if (err) {
-          return done(
-            new ServiceError(
-              ERROR_CODES.BAD_INPUT,
-              `Request body is not valid JSON: ${err.message}`,
-              400,
-            ),
-            undefined,
-          );
-        }
-        const depth = jsonDepth(value, MAX_JSON_DEPTH);
-        if (depth > MAX_JSON_DEPTH) {
-          return done(
-            new ServiceError(
-              ERROR_CODES.BAD_INPUT,
-              `Request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`,
-              400,
-            ),
-            undefined,
-          );
-        }
-        done(null, value);
-      });
-    },
-  );
+      done(null, value);
+    });
+  });
 
   app.addHook('onResponse', async (req, reply) => {
     log.info(
@@ -124,7 +126,7 @@ export async function buildApp(
   });
 
   app.setErrorHandler((err, req, reply) => {
-    const se = toServiceError(err as Error);
+    const se = toServiceError(err as Error, instance.config.BODY_LIMIT_BYTES);
     if (se.httpStatus >= 500)
       log.error(`${req.id} ${req.method} ${req.url} failed: ${(err as Error).stack ?? err}`);
     return sendError(req, reply, se);
@@ -139,6 +141,10 @@ export async function buildApp(
   );
 
   const auth = await registerAuth(app, instance.config);
+  registerRequestGuard(app, {
+    config: instance.config,
+    authenticated: auth.enabled ? hasSession(auth) : null,
+  });
   statusRoutes(app, instance, auth);
   sqlRoutes(app, instance);
   databaseRoutes(app, instance);

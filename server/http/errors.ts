@@ -1,20 +1,27 @@
 /**
  * The one place that turns failures into HTTP answers: ServiceErrors keep their code and status,
- * Fastify's own errors (bad JSON, body too large, wrong content type) get specific messages, and
- * anything else is a logged 500 without a stack trace. Routes under /api/sql answer in the SQL
- * envelope (`type: "error"`, `column_names`, `context`), the rest with `{error_code, error_message}`.
+ * Fastify's own errors (bad JSON, body too large, wrong content type, a bad `%` escape, a URL
+ * segment too long) and malformed HTTP get specific messages, and anything else is a logged 500
+ * without a stack trace. The SQL route answers in the SQL envelope (`type: "error"`,
+ * `column_names`, `context`), the rest with `{error_code, error_message}`.
  */
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, ServiceError } from '../errors';
 
-export function toServiceError(err: FastifyError | Error): ServiceError {
+/**
+ * @param bodyLimit the app's body limit in bytes, named in the 413 message
+ */
+export function toServiceError(err: FastifyError | Error, bodyLimit?: number): ServiceError {
   if (err instanceof ServiceError) return err;
   const fe = err as FastifyError;
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ServiceError(
         ERROR_CODES.TOO_LARGE,
-        `Request body is larger than the limit (${fe.message.replace(/^.*?(\d+).*$/, '$1')} bytes)`,
+        bodyLimit === undefined
+          ? 'Request body is larger than the limit'
+          : `Request body is larger than the limit (${bodyLimit} bytes, BODY_LIMIT_BYTES)`,
         413,
       );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -31,6 +38,20 @@ export function toServiceError(err: FastifyError | Error): ServiceError {
       );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ServiceError(ERROR_CODES.BAD_INPUT, 'Content-Length does not match the body', 400);
+    case 'FST_ERR_BAD_URL':
+      return new ServiceError(
+        ERROR_CODES.BAD_INPUT,
+        'The URL is not valid: it holds a malformed percent-escape',
+        400,
+      );
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new ServiceError(
+        ERROR_CODES.TOO_LARGE,
+        'A segment of the URL is longer than the limit (500 characters)',
+        414,
+      );
+    case 'FST_ERR_ASYNC_CONSTRAINT':
+      return new ServiceError(ERROR_CODES.BAD_INPUT, 'The request cannot be routed', 400);
   }
   if (fe.statusCode === 400 && (err instanceof SyntaxError || /JSON/i.test(err.message))) {
     return new ServiceError(
@@ -49,12 +70,17 @@ export function toServiceError(err: FastifyError | Error): ServiceError {
   );
 }
 
-export function isSqlRoute(url: string) {
-  return url.startsWith('/api/sql');
+const SQL_ROUTES = new Set(['/api/sql/query', '/v1/api/sql/query']);
+
+/** Whether a request is answered in the SQL envelope: its dispatched route, or its path if none. */
+export function isSqlRoute(req: FastifyRequest): boolean {
+  const route = req.routeOptions?.url;
+  if (route) return SQL_ROUTES.has(route);
+  return req.url.startsWith('/api/sql');
 }
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: ServiceError) {
-  if (isSqlRoute(req.url)) {
+  if (isSqlRoute(req)) {
     const body = req.body as { context?: { db?: unknown } } | undefined;
     const db = typeof body?.context?.db === 'string' ? body.context.db : 'mindsdb';
     return reply.status(err.httpStatus).send({
@@ -66,4 +92,45 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: Service
     });
   }
   return reply.status(err.httpStatus).send({ error_code: err.code, error_message: err.message });
+}
+
+const RAW_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    'The request line or headers are larger than the limit (16 KB)',
+  ],
+  HPE_URI_TOO_LONG: [414, 'URI Too Long', 'The URL is longer than the limit'],
+  HPE_INVALID_EOF_STATE: [
+    400,
+    'Bad Request',
+    'The request ended before the body its Content-Length announced',
+  ],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request took too long to arrive'],
+};
+
+/**
+ * Answers an HTTP request Node could not parse (no route, no Fastify request) with the JSON
+ * envelope, then closes the connection: the parser's state is unknown after such an error.
+ */
+export function sendRawError(err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message] = RAW_ERRORS[err.code ?? ''] ?? [
+    400,
+    'Bad Request',
+    'The request is not valid HTTP',
+  ];
+  const code =
+    status === 408
+      ? ERROR_CODES.TIMEOUT
+      : status === 400
+        ? ERROR_CODES.BAD_INPUT
+        : ERROR_CODES.TOO_LARGE;
+  const body = JSON.stringify({ error_code: code, error_message: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -37,16 +37,18 @@ export function validateDuckDBParams(raw: Record<string, unknown>): DuckDBFilePa
 
 /** Files and folders of DATA_DIR that belong to the instance itself. */
 function isOwnFile(dataDir: string, file: string): boolean {
-  const rel = path.relative(dataDir, file);
-  const top = rel.split(path.sep)[0];
+  const parts = path.relative(dataDir, file).split(path.sep);
+  if (parts[0] === 'uploads' && parts[1] === '.incoming') return true;
   return [
     'mindsdb.duckdb',
     'files.duckdb',
     'example_db.duckdb',
+    'catalog.json',
     'projects',
     'models',
-    'uploads',
-  ].includes(top);
+    'keys',
+    'sessions',
+  ].includes(parts[0]);
 }
 
 /**

@@ -14,16 +14,32 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
+import { diskFullError, isDiskFull } from '../engine/atomic';
 import type { Catalog } from '../catalog/catalog';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
-import { quoteIdent, quoteString } from '../sql/lexer';
+import { quoteIdent, quoteString } from '../engine/quote';
 
 export const FILES_DB = 'files';
 const TEMP_PREFIX = '__upload_';
 /** Letters, digits and underscores only: a name is a table name and never a path. */
 const FILE_NAME_RE = /^[A-Za-z0-9_]{1,63}$/;
-/** Largest accepted upload. Uploads stream to disk, so this bounds disk use, not memory. */
+/** Default largest upload (MAX_UPLOAD_BYTES). Uploads stream to disk: this bounds disk use. */
 export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Body types an upload may carry besides JSON: multipart (the playground's form) and the data
+ * types themselves. Never text/plain or form encoding, which any web page can send cross-site.
+ */
+export const UPLOAD_TYPES = [
+  'multipart/form-data',
+  'text/csv',
+  'text/tab-separated-values',
+  'application/x-ndjson',
+  'application/octet-stream',
+  'application/vnd.apache.parquet',
+  'application/x-parquet',
+  'application/parquet',
+] as const;
 
 export type UploadFormat = 'csv' | 'parquet' | 'json';
 
@@ -44,12 +60,22 @@ export function validateFileName(name: string): string {
   return name;
 }
 
-const uploadDir = (catalog: Catalog) => path.join(catalog.dataDir, 'uploads');
+/**
+ * Where uploads arrive: inside `uploads/` because DuckDB reads them from there and the SQL
+ * sandbox opens only `uploads/` and `exports/`, in a folder of their own so the sweep at start
+ * never touches the user's files next to it.
+ */
+const uploadDir = (catalog: Catalog) => path.join(catalog.dataDir, 'uploads', '.incoming');
 const table = (name: string) => `${quoteIdent(FILES_DB)}.main.${quoteIdent(name)}`;
 
 /** Removes what an interrupted upload left: temp files and `__upload_*` tables. */
 export async function sweepUploads(catalog: Catalog): Promise<void> {
   fs.rmSync(uploadDir(catalog), { recursive: true, force: true });
+  // Where older versions put them.
+  const top = path.join(catalog.dataDir, 'uploads');
+  for (const f of fs.existsSync(top) ? fs.readdirSync(top) : []) {
+    if (f.startsWith('.upload-')) fs.rmSync(path.join(top, f), { force: true });
+  }
   const rows = await catalog.engine.rows(
     `SELECT table_name FROM information_schema.tables WHERE table_catalog = '${FILES_DB}' AND table_schema = 'main' AND starts_with(table_name, '${TEMP_PREFIX}')`,
   );
@@ -72,7 +98,7 @@ export async function receiveUpload(
   body: Readable,
   limitBytes = MAX_UPLOAD_BYTES,
 ): Promise<ReceivedUpload> {
-  fs.mkdirSync(uploadDir(catalog), { recursive: true });
+  fs.mkdirSync(uploadDir(catalog), { recursive: true, mode: 0o700 });
   const file = path.join(
     uploadDir(catalog),
     `.upload-${process.pid}-${crypto.randomBytes(6).toString('hex')}`,
@@ -100,12 +126,12 @@ export async function receiveUpload(
     },
   });
   try {
-    await pipeline(body, counter, fs.createWriteStream(file));
+    await pipeline(body, counter, fs.createWriteStream(file, { mode: 0o600 }));
   } catch (err) {
     fs.rmSync(file, { force: true });
-    throw err instanceof ServiceError
-      ? err
-      : badInput(`The upload was interrupted: ${(err as Error).message}`);
+    if (err instanceof ServiceError) throw err;
+    if (isDiskFull(err)) throw diskFullError('the upload', err);
+    throw badInput(`The upload was interrupted: ${(err as Error).message}`);
   }
   return { file, bytes, head: Buffer.concat(heads).subarray(0, 65536) };
 }

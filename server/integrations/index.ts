@@ -7,24 +7,17 @@
  * in DATA_DIR ATTACHed under the name, so DuckDB answers directly). Records persist in
  * catalog.json; PostgreSQL pools reopen lazily on first use after a restart.
  *
- * The hook for the model layer (training from an integration):
- *
- *   import { isRemoteIntegration, queryIntegration, readIntegrationRows } from '../integrations';
- *   if (isRemoteIntegration(catalog, rec.fromDb)) {
- *     // whole result, capped like engine.query:
- *     const r = await queryIntegration(catalog, rec.fromDb, rec.selectQuery, { maxRows, timeoutMs });
- *     // or chunk by chunk through a server-side cursor (bounded memory):
- *     await readIntegrationRows(catalog, rec.fromDb, rec.selectQuery, (rows, columns) => { ... });
- *   }
+ * The model layer reads training data through its `RemoteDataSource` port (server/models/ports.ts),
+ * which this registry fits: `isRemote`, `query` and the chunked `readRows`; server/instance.ts
+ * hands the registry to the model registry.
  *
  * The SQL is PostgreSQL's own dialect (MindsDB's "native query": `FROM pg (SELECT ...)`).
  */
+import net from 'node:net';
 import type { Catalog, IntegrationRecord } from '../catalog/catalog';
-import { assertValidName } from '../catalog/catalog';
-import type { EngineResult } from '../engine/duckdb';
-import type { JsonValue } from '../engine/values';
+import { assertValidName } from '../engine/names';
+import { SHADOWING_FUNCTIONS } from '../engine/guard';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
-import { quoteIdent, quoteString } from '../sql/lexer';
 import { resolveDuckDBFile, validateDuckDBParams } from './duckdb-file';
 import {
   DEFAULT_CHUNK_ROWS,
@@ -76,6 +69,31 @@ export interface CreateIntegrationSpec {
 export interface IntegrationDefaults {
   timeoutMs: number;
   maxRows: number;
+  /** INTEGRATION_HOSTS: hosts PostgreSQL integrations may connect to; empty: any. */
+  allowedHosts?: readonly string[];
+}
+
+/**
+ * Whether `host` (as written in PARAMETERS) is on the allow-list: a name (case-insensitive), a
+ * `*.domain` wildcard, an IP address, or a CIDR range for IP-address hosts. An empty list allows
+ * every host.
+ */
+export function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  if (allowed.length === 0) return true;
+  const h = host.trim().toLowerCase().replace(/\.$/, '');
+  const ipVersion = net.isIP(h);
+  for (const raw of allowed) {
+    const a = raw.trim().toLowerCase();
+    if (a === h) return true;
+    if (a.startsWith('*.') && !ipVersion && h.endsWith(a.slice(1))) return true;
+    const cidr = /^(.+)\/(\d{1,3})$/.exec(a);
+    if (cidr && ipVersion && net.isIP(cidr[1]) === ipVersion) {
+      const list = new net.BlockList();
+      list.addSubnet(cidr[1], Number(cidr[2]), ipVersion === 4 ? 'ipv4' : 'ipv6');
+      if (list.check(h, ipVersion === 4 ? 'ipv4' : 'ipv6')) return true;
+    }
+  }
+  return false;
 }
 
 export class IntegrationRegistry {
@@ -89,12 +107,25 @@ export class IntegrationRegistry {
   /** Re-attaches DuckDB-file integrations after a restart (PostgreSQL reconnects lazily). */
   async restore(onError: (name: string, err: Error) => void = () => undefined): Promise<void> {
     for (const rec of this.catalog.listIntegrations()) {
+      if (rec.unreadable) {
+        onError(rec.name, new Error(rec.unreadable));
+        continue;
+      }
       if (rec.engine !== 'duckdb') continue;
       try {
         await this.attachDuckDB(rec.name, rec.parameters);
       } catch (err) {
         onError(rec.name, err as Error);
       }
+    }
+  }
+
+  private checkHost(name: string, host: string): void {
+    if (!hostAllowed(host, this.defaults.allowedHosts ?? [])) {
+      throw new ServiceError(
+        ERROR_CODES.FORBIDDEN,
+        `Integration '${name}' may not connect to '${host}': it is not in INTEGRATION_HOSTS`,
+      );
     }
   }
 
@@ -111,7 +142,12 @@ export class IntegrationRegistry {
    * Validates the parameters, connects (PostgreSQL) or attaches (DuckDB file), and only then
    * records the integration, so a failed check leaves nothing behind.
    */
-  async create(spec: CreateIntegrationSpec): Promise<void> {
+  create(spec: CreateIntegrationSpec): Promise<void> {
+    // One change of the database list at a time: two CREATE DATABASE of one name cannot both pass.
+    return this.catalog.changeDatabases(() => this.createNow(spec));
+  }
+
+  private async createNow(spec: CreateIntegrationSpec): Promise<void> {
     assertValidName('database', spec.name);
     const engine = ENGINE_ALIASES[spec.engine.toLowerCase()];
     if (!engine) {
@@ -129,6 +165,7 @@ export class IntegrationRegistry {
     let parameters: Record<string, unknown>;
     if (engine === 'postgres') {
       const params = validatePostgresParams(spec.parameters);
+      this.checkHost(spec.name, params.host);
       const integ = new PostgresIntegration(spec.name, params);
       try {
         await integ.check();
@@ -143,26 +180,35 @@ export class IntegrationRegistry {
       await this.attachDuckDB(spec.name, { ...params });
       parameters = { ...params };
     }
-    this.catalog.addIntegration({
-      name: spec.name,
-      engine,
-      parameters,
-      created_at: new Date().toISOString(),
-    });
+    try {
+      this.catalog.addIntegration({
+        name: spec.name,
+        engine,
+        parameters,
+        created_at: new Date().toISOString(),
+      });
+    } catch (err) {
+      this.live.delete(spec.name.toLowerCase());
+      if (engine === 'duckdb') await this.catalog.engine.detach(spec.name).catch(() => undefined);
+      throw err;
+    }
   }
 
-  async drop(name: string, ifExists = false): Promise<void> {
+  drop(name: string, ifExists = false): Promise<void> {
+    return this.catalog.changeDatabases(() => this.dropNow(name, ifExists));
+  }
+
+  private async dropNow(name: string, ifExists: boolean): Promise<void> {
     const rec = this.record(name);
     if (!rec) {
-      if (ifExists) return;
+      // IF EXISTS does not make a built-in database droppable: it exists.
       const info = this.catalog.databaseInfo(name);
       if (info)
         throw badInput(`Database '${info.name}' is built into the instance and cannot be dropped`);
+      if (ifExists) return;
       throw notFound(`Database '${name}' does not exist`);
     }
-    if (rec.engine === 'duckdb') {
-      await this.catalog.engine.exec(`DETACH DATABASE IF EXISTS ${quoteIdent(rec.name)}`);
-    }
+    if (rec.engine === 'duckdb') await this.catalog.engine.detach(rec.name);
     const integ = this.live.get(rec.name.toLowerCase());
     this.live.delete(rec.name.toLowerCase());
     this.catalog.removeIntegration(rec.name);
@@ -175,10 +221,14 @@ export class IntegrationRegistry {
     if (!rec) throw notFound(`Database '${db}' does not exist`);
     if (rec.engine !== 'postgres')
       throw badInput(`Database '${rec.name}' is not a PostgreSQL integration`);
+    if (rec.unreadable)
+      throw new ServiceError(ERROR_CODES.BAD_INPUT, `Integration '${rec.name}': ${rec.unreadable}`);
     const key = rec.name.toLowerCase();
     let integ = this.live.get(key);
     if (!integ) {
-      integ = new PostgresIntegration(rec.name, validatePostgresParams(rec.parameters));
+      const params = validatePostgresParams(rec.parameters);
+      this.checkHost(rec.name, params.host);
+      integ = new PostgresIntegration(rec.name, params);
       this.live.set(key, integ);
     }
     return integ;
@@ -190,6 +240,25 @@ export class IntegrationRegistry {
       ...o,
       maxRows: o.maxRows ?? this.defaults.maxRows,
       timeoutMs: o.timeoutMs ?? this.defaults.timeoutMs,
+    });
+  }
+
+  /**
+   * Reads the rows of native SQL on a remote integration in chunks of `chunkRows` (default 10,000)
+   * through a server-side cursor; `onChunk` is awaited before the next chunk is fetched, so memory
+   * stays bounded by one chunk. The timeout applies to each fetch. Returns the columns (name and
+   * PostgreSQL type OID) and the number of rows read.
+   */
+  async readRows(
+    db: string,
+    sql: string,
+    onChunk: ChunkHandler,
+    o: { chunkRows?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<{ columns: RemoteColumn[]; rowCount: number }> {
+    return this.postgres(db).readRows(sql, onChunk, {
+      chunkRows: o.chunkRows ?? DEFAULT_CHUNK_ROWS,
+      timeoutMs: o.timeoutMs ?? this.defaults.timeoutMs,
+      signal: o.signal,
     });
   }
 
@@ -205,79 +274,30 @@ export class IntegrationRegistry {
     await Promise.all(all.map((i) => i.close()));
   }
 
+  /**
+   * Attaches a DuckDB file. A file that defines macros named like built-in functions is refused:
+   * with it as the current database, `round` or `upper` would mean its macro for every client.
+   */
   private async attachDuckDB(name: string, raw: Record<string, unknown>): Promise<void> {
     const params = validateDuckDBParams(raw);
     const file = resolveDuckDBFile(this.catalog.dataDir, params.database);
+    const engine = this.catalog.engine;
     try {
-      await this.catalog.engine.exec(
-        `ATTACH ${quoteString(file)} AS ${quoteIdent(name)}${params.read_only ? ' (READ_ONLY)' : ''}`,
-      );
+      await engine.attach({ name, path: file, readOnly: params.read_only });
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       throw badInput(`Cannot attach DuckDB file '${params.database}' as '${name}': ${msg}`);
     }
+    const shadowing = await engine.rows(
+      `SELECT schema_name, function_name FROM (${SHADOWING_FUNCTIONS}) WHERE database_name = $db`,
+      { db: name },
+    );
+    if (shadowing.length > 0) {
+      await engine.detach(name);
+      throw new ServiceError(
+        ERROR_CODES.FORBIDDEN,
+        `DuckDB file '${params.database}' defines macros named like built-in functions (${shadowing.map((r) => r.join('.')).join(', ')}); they would change those functions for every client`,
+      );
+    }
   }
-}
-
-const registries = new WeakMap<Catalog, IntegrationRegistry>();
-
-/** Creates the registry of a catalog (once, at instance start). */
-export function attachIntegrations(
-  catalog: Catalog,
-  defaults: IntegrationDefaults,
-): IntegrationRegistry {
-  let r = registries.get(catalog);
-  if (!r) {
-    r = new IntegrationRegistry(catalog, defaults);
-    registries.set(catalog, r);
-  }
-  return r;
-}
-
-/** The registry of a catalog; throws when the instance was assembled without integrations. */
-export function integrationsOf(catalog: Catalog): IntegrationRegistry {
-  const r = registries.get(catalog);
-  if (!r)
-    throw new ServiceError(ERROR_CODES.INTERNAL, 'Integrations are not set up for this instance');
-  return r;
-}
-
-/**
- * Is `db` an integration whose data lives outside DuckDB? Then queries on it (training data,
- * joins) must go through queryIntegration / readIntegrationRows in PostgreSQL's SQL dialect.
- * DuckDB-file integrations answer false: they are ATTACHed and `engine.query(sql, {db})` works.
- */
-export function isRemoteIntegration(catalog: Catalog, db: string): boolean {
-  return registries.get(catalog)?.isRemote(db) ?? false;
-}
-
-/** Native SQL on a remote integration, as an EngineResult (same shape, row cap, timeout). */
-export async function queryIntegration(
-  catalog: Catalog,
-  db: string,
-  nativeSql: string,
-  o: { maxRows?: number; timeoutMs?: number; signal?: AbortSignal } = {},
-): Promise<EngineResult> {
-  return integrationsOf(catalog).query(db, nativeSql, o);
-}
-
-/**
- * Reads the rows of native SQL on a remote integration in chunks of `chunkRows` (default 10,000)
- * through a server-side cursor; `onChunk` is awaited before the next chunk is fetched, so memory
- * stays bounded by one chunk. The timeout applies to each fetch. Returns the columns (name and
- * PostgreSQL type OID) and the number of rows read.
- */
-export async function readIntegrationRows(
-  catalog: Catalog,
-  db: string,
-  nativeSql: string,
-  onChunk: (rows: JsonValue[][], columns: RemoteColumn[]) => void | Promise<void>,
-  o: { chunkRows?: number; timeoutMs?: number; signal?: AbortSignal } = {},
-): Promise<{ columns: RemoteColumn[]; rowCount: number }> {
-  const reg = integrationsOf(catalog);
-  return reg.postgres(db).readRows(nativeSql, onChunk as ChunkHandler, {
-    chunkRows: o.chunkRows ?? DEFAULT_CHUNK_ROWS,
-    timeoutMs: o.timeoutMs ?? reg.defaults.timeoutMs,
-    signal: o.signal,
-  });
 }

@@ -21,7 +21,7 @@ import {
 import type { Engine } from '../engine/duckdb';
 import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError } from '../errors';
-import { quoteIdent } from '../sql/lexer';
+import { quoteIdent } from '../engine/quote';
 import { SCRATCH, ensureScratch, type ScratchTable } from '../engine/scratch';
 import { duckStorage } from './pg-values';
 import type { PostgresIntegration, RemoteColumn } from './postgres';

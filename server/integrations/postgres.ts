@@ -418,22 +418,15 @@ export class PostgresIntegration {
     const e = err as Error & { code?: string };
     const msg = e.message ?? String(err);
     const prefix = `Cannot connect to integration '${this.name}' (${this.where()}, database '${this.params.database}', user '${this.params.user}')`;
+    // Whether the port is closed, filtered or answered by something that is not PostgreSQL gets
+    // one message: CREATE DATABASE must not work as a port scanner of the instance's network.
+    const unreachable = badInput(
+      `${prefix}: no PostgreSQL server answered (connection refused, host unreachable, no answer within ${Math.round(this.connectTimeoutMs / 1000)} s, or not PostgreSQL); check the host, port, firewall and "sslmode", and that the server is running`,
+    );
     switch (e.code) {
-      case 'ECONNREFUSED':
-        return badInput(
-          `${prefix}: connection refused; check the host and port and that the server is running`,
-        );
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
         return badInput(`${prefix}: host '${this.params.host}' not found`);
-      case 'EHOSTUNREACH':
-      case 'ENETUNREACH':
-      case 'ETIMEDOUT':
-        return badInput(`${prefix}: host unreachable (${e.code})`);
-      case 'ECONNRESET':
-        return badInput(
-          `${prefix}: the server closed the connection (does it expect SSL? set "sslmode")`,
-        );
       case '28P01':
         return badInput(`${prefix}: password authentication failed; check "user" and "password"`);
       case '28000':
@@ -445,13 +438,10 @@ export class PostgresIntegration {
       case '53300':
         return new ServiceError(ERROR_CODES.BUSY, `${prefix}: the server has too many connections`);
     }
-    if (/timeout|timed out/i.test(msg)) {
-      return badInput(
-        `${prefix}: no answer within ${Math.round(this.connectTimeoutMs / 1000)} s (connect timeout); check the host, port and firewall`,
-      );
-    }
+    // A server error (SQLSTATE) means a PostgreSQL server answered: its message helps the user.
+    if (e.code && /^[0-9A-Z]{5}$/.test(e.code)) return badInput(`${prefix}: ${msg}`);
     if (/SASL|SCRAM|password/i.test(msg)) return badInput(`${prefix}: ${msg}`);
-    return badInput(`${prefix}: ${msg}`);
+    return unreachable;
   }
 
   /** Errors of a statement on the server, with PostgreSQL's SQLSTATE mapped to our codes. */

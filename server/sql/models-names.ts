@@ -4,7 +4,7 @@
  * `information_schema.models`. Shared by every model statement so they agree on what a name means.
  */
 import { DEFAULT_PROJECT, type Catalog } from '../catalog/catalog';
-import type { ModelRef, ModelRegistry } from '../catalog/models';
+import type { ModelRef, ModelRegistry } from '../models/registry';
 import { badInput } from '../errors';
 import { Cursor } from './cursor';
 

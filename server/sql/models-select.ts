@@ -12,8 +12,9 @@
  *   scratch table, and the user's SELECT runs over `data POSITIONAL JOIN predictions`.
  */
 import type { Catalog } from '../catalog/catalog';
-import { MODEL_COLUMNS, type ModelRegistry, type ModelRef } from '../catalog/models';
-import { inputColumns, predictionColumns, type OutputColumn } from '../catalog/models-predict';
+import { MODEL_COLUMNS } from '../models/models-table';
+import type { ModelRegistry, ModelRef } from '../models/registry';
+import { inputColumns, predictionColumns, type OutputColumn } from '../models/predict';
 import type { JsonValue } from '../engine/values';
 import { ServiceError, badInput } from '../errors';
 import { Cursor } from './cursor';

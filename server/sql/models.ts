@@ -6,12 +6,10 @@
  * handlers only parse and shape results.
  */
 import type { Catalog } from '../catalog/catalog';
-import {
-  MODEL_COLUMNS,
-  type ModelRegistry,
-  type ModelVersionRecord,
-  type TrainingSource,
-} from '../catalog/models';
+import { MODEL_COLUMNS } from '../models/models-table';
+import type { ModelRegistry } from '../models/registry';
+import type { ModelVersionRecord } from '../models/store';
+import type { TrainingSource } from '../models/training-data';
 import type { JsonValue } from '../engine/values';
 import { badInput, notFound } from '../errors';
 import { filterTail, queryVirtual } from './builtins';

@@ -3,7 +3,7 @@
  * `information_schema.columns`, `<project>.models`) into typed values. Column names are matched
  * case-insensitively so both our instance and a real MindsDB server are understood.
  */
-import type { SqlTableResponse } from './contract';
+import type { SqlTableResponse } from '../../contract';
 
 export interface DatabaseInfo {
   name: string;

@@ -3,7 +3,7 @@
  * answers (through POST /api/sql/query), so they work against any compatible target.
  */
 import { queryOptions } from '@tanstack/react-query';
-import type { SqlQueryResponse } from './contract';
+import type { SqlQueryResponse } from '../../contract';
 import {
   parseColumns,
   parseDatabases,
@@ -13,7 +13,7 @@ import {
   quoteString,
   type ColumnInfo,
 } from './catalog-parse';
-import { catalogKeys } from './keys';
+import { catalogKeys, modelKeys } from './keys';
 import { runSql } from './sql-query';
 
 async function table(query: string, signal?: AbortSignal) {
@@ -93,7 +93,7 @@ export function tableColumnsQueryOptions(
 /** Models of a project from `<project>.models` (empty when the server has none). */
 export function modelsQueryOptions(project: string) {
   return queryOptions({
-    queryKey: catalogKeys.models(project),
+    queryKey: modelKeys.list(project),
     queryFn: async ({ signal }) =>
       parseModels(
         project,

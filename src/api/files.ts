@@ -4,7 +4,8 @@
  * (field `file`), so the server also sees its name and type when it picks CSV / JSON / Parquet.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { FileInfo, FileList } from './contract';
+import { FileInfo, FileList } from '../../contract';
+import { isGatewayFailure, reportAnswered, reportUnreachable } from './connection-health';
 import { ApiError, INSTANCE_TARGET, requestJson } from './http';
 import { fileKeys } from './keys';
 
@@ -77,6 +78,9 @@ export function uploadFile(
     xhr.upload.onload = () => onSent?.();
     xhr.onload = () => {
       done();
+      if (isGatewayFailure(xhr.status, xhr.responseText))
+        reportUnreachable(uploadErrorMessage(xhr.status, xhr.responseText));
+      else reportAnswered();
       if (xhr.status < 200 || xhr.status >= 300) {
         reject(new ApiError(uploadErrorMessage(xhr.status, xhr.responseText), 'http', xhr.status));
         return;
@@ -101,12 +105,9 @@ export function uploadFile(
     };
     xhr.onerror = () => {
       done();
-      reject(
-        new ApiError(
-          `Cannot reach the instance (${INSTANCE_TARGET}): the upload failed on the network.`,
-          'network',
-        ),
-      );
+      const message = `Cannot reach the instance (${INSTANCE_TARGET}): the upload failed on the network.`;
+      reportUnreachable(message);
+      reject(new ApiError(message, 'network'));
     };
     xhr.onabort = () => {
       done();

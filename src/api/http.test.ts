@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SqlQueryResponse } from './contract';
+import { SqlQueryResponse } from '../../contract';
 import { ApiError, requestJson } from './http';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -3,6 +3,7 @@
  * turned into `ApiError`s whose message a user can act on. Aborts propagate as `AbortError`.
  */
 import type { z } from 'zod';
+import { isGatewayFailure, reportAnswered, reportUnreachable } from './connection-health';
 
 export type ApiErrorKind = 'network' | 'http' | 'parse';
 
@@ -59,22 +60,16 @@ export async function requestJson<S extends z.ZodType>(
     });
   } catch (e) {
     if (isAbortError(e)) throw e;
-    throw new ApiError(
-      `Cannot reach the instance (${INSTANCE_TARGET}): the network request failed.`,
-      'network',
-    );
+    throw unreachable();
   }
   let text: string;
   try {
     text = await res.text();
   } catch (e) {
     if (isAbortError(e)) throw e;
-    throw new ApiError(
-      `The connection to the instance was lost while reading the response.`,
-      'network',
-      res.status,
-    );
+    throw connectionLost(res.status);
   }
+  noteResponse(res, text);
   onBodyReceived?.();
   let json: unknown;
   try {
@@ -90,6 +85,26 @@ export async function requestJson<S extends z.ZodType>(
     'parse',
     res.status,
   );
+}
+
+/** A request that did not reach the instance (reported to the connection indicator). */
+export function unreachable(): ApiError {
+  const message = `Cannot reach the instance (${INSTANCE_TARGET}): the network request failed.`;
+  reportUnreachable(message);
+  return new ApiError(message, 'network');
+}
+
+/** A response cut off while it was read (reported to the connection indicator). */
+export function connectionLost(status?: number): ApiError {
+  const message = 'The connection to the instance was lost while reading the response.';
+  reportUnreachable(message);
+  return new ApiError(message, 'network', status);
+}
+
+/** Reports whether a received response came from the instance or from a gateway that failed. */
+export function noteResponse(res: Response, text: string) {
+  if (isGatewayFailure(res.status, text)) reportUnreachable(describeHttpFailure(res, text));
+  else reportAnswered();
 }
 
 export function describeHttpFailure(res: Response, text: string, json?: unknown): string {

@@ -70,4 +70,20 @@ describe('createJsonLinesAssembler', () => {
     a.push(`${header}{"data":[[1,"a"]]}\n`);
     expect(() => a.finish()).toThrow(/ended early/);
   });
+
+  it('keeps catalog_changed from the header line and from a single ok line', () => {
+    const t = createJsonLinesAssembler(10);
+    t.push(
+      '{"type":"table","column_names":["NAME"],"context":{"db":"mindsdb"},"catalog_changed":true}\n{"data":[["m"]]}\n{"type":"end","row_count":1,"truncated":false}\n',
+    );
+    expect(t.finish()).toMatchObject({ type: 'table', catalog_changed: true, data: [['m']] });
+    const ok = createJsonLinesAssembler(10);
+    ok.push('{"type":"ok","column_names":[],"context":{"db":"mindsdb"},"catalog_changed":false}\n');
+    expect(ok.finish()).toEqual({
+      type: 'ok',
+      column_names: [],
+      context: { db: 'mindsdb' },
+      catalog_changed: false,
+    });
+  });
 });

@@ -1,10 +1,10 @@
 /**
  * Reading the instance's `response_format: "jsonlines"` answer: a header line, `{"data": [...]}`
  * chunks and an end line (see the README), assembled into the same SqlQueryResponse the JSON form
- * gives. The playground asks for it on user runs so a huge result never has to exist as one JSON
+ * gives (the header's `catalog_changed` included). The playground asks for it on user runs so a huge result never has to exist as one JSON
  * document on either side, and stops reading past `maxRows` (the result is then marked truncated).
  */
-import { SqlQueryResponse } from './contract';
+import { SqlQueryResponse } from '../../contract';
 
 export interface JsonLinesAssembler {
   /** Feeds decoded text; returns true once `maxRows` rows are held (the caller may stop reading). */
@@ -18,6 +18,7 @@ type Header = {
   column_names: string[];
   column_types?: string[];
   context: { db: string };
+  catalog_changed?: boolean;
 };
 
 export function createJsonLinesAssembler(maxRows: number): JsonLinesAssembler {
@@ -78,6 +79,9 @@ export function createJsonLinesAssembler(maxRows: number): JsonLinesAssembler {
         column_names: header.column_names,
         column_types: header.column_types,
         context: header.context,
+        ...(header.catalog_changed !== undefined
+          ? { catalog_changed: header.catalog_changed }
+          : {}),
         data: rows,
         ...(truncated ? { truncated: true } : {}),
       });

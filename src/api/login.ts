@@ -1,6 +1,6 @@
 /** POST /api/login {username, password}: starts a session (cookie) when the instance requires auth. */
 import { mutationOptions } from '@tanstack/react-query';
-import { LoginResponse } from './contract';
+import { LoginResponse } from '../../contract';
 import { requestJson } from './http';
 import { statusKeys } from './keys';
 

@@ -1,6 +1,15 @@
 /** POST /api/sql/query: run one SQL statement with the tab's context. */
-import { SqlQueryResponse, type SqlContext } from './contract';
-import { ApiError, INSTANCE_TARGET, describeHttpFailure, isAbortError, requestJson } from './http';
+import { SqlQueryResponse, type SqlContext } from '../../contract';
+import { reportAnswered } from './connection-health';
+import {
+  ApiError,
+  connectionLost,
+  describeHttpFailure,
+  isAbortError,
+  noteResponse,
+  requestJson,
+  unreachable,
+} from './http';
 import { createJsonLinesAssembler } from './jsonlines';
 
 export const SQL_RESPONSE_MARK = 'sql-response-end';
@@ -67,15 +76,13 @@ async function runSqlStreaming({
     });
   } catch (e) {
     if (isAbortError(e)) throw e;
-    throw new ApiError(
-      `Cannot reach the instance (${INSTANCE_TARGET}): the network request failed.`,
-      'network',
-    );
+    throw unreachable();
   }
   const type = res.headers.get('content-type') ?? '';
   try {
     if (!type.includes('application/x-ndjson') || !res.body) {
       const text = await res.text();
+      noteResponse(res, text);
       if (markResponse) mark();
       let json: unknown;
       try {
@@ -91,6 +98,7 @@ async function runSqlStreaming({
         res.status,
       );
     }
+    reportAnswered();
     const assembler = createJsonLinesAssembler(UI_MAX_ROWS);
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
@@ -115,10 +123,6 @@ async function runSqlStreaming({
     }
   } catch (e) {
     if (isAbortError(e) || e instanceof ApiError) throw e;
-    throw new ApiError(
-      'The connection to the instance was lost while reading the response.',
-      'network',
-      res.status,
-    );
+    throw connectionLost(res.status);
   }
 }

@@ -1,6 +1,6 @@
 /** GET /api/status: version, reachability and auth of the target instance (polled). */
 import { queryOptions } from '@tanstack/react-query';
-import { StatusResponse } from './contract';
+import { StatusResponse } from '../../contract';
 import { requestJson } from './http';
 import { statusKeys } from './keys';
 
@@ -9,12 +9,14 @@ export function fetchStatus(signal?: AbortSignal): Promise<StatusResponse> {
 }
 
 export const STATUS_POLL_MS = 10_000;
+/** While the instance cannot be reached, ask this often so the indicator recovers promptly. */
+export const STATUS_RETRY_MS = 2_000;
 
 export function statusQueryOptions() {
   return queryOptions({
     queryKey: statusKeys.all,
     queryFn: ({ signal }) => fetchStatus(signal),
-    refetchInterval: STATUS_POLL_MS,
+    refetchInterval: (q) => (q.state.status === 'error' ? STATUS_RETRY_MS : STATUS_POLL_MS),
     retry: false,
     staleTime: 5_000,
   });

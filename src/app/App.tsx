@@ -3,39 +3,47 @@
  * view chosen by URL state. Wires the features together; holds no business logic itself.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { databasesQueryOptions } from '../api/catalog';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { statusQueryOptions } from '../api/status';
-import { ConnectionIndicator } from '../features/connection/ConnectionIndicator';
 import { needsLogin } from '../features/connection/connection-state';
 import { LoginForm } from '../features/connection/LoginForm';
-import { Explorer } from '../features/explorer/Explorer';
-import { FileUploadArea, UploadFileButton } from '../features/files/FileUpload';
-import { HistoryPanel } from '../features/history/HistoryPanel';
-import type { HistoryEntry } from '../features/history/history-store';
-import { preloadResultGrid, ResultsPanel } from '../features/results/ResultsPanel';
 import type { SqlEditorHandle } from '../features/sql-editor/SqlEditor';
-import { planRun, type RunMode } from '../features/sql-editor/run-plan';
-import { TabBar } from '../features/tabs/TabBar';
-import {
-  activateTab,
-  activeTab,
-  addTab,
-  closeTab,
-  moveTab,
-  updateTab,
-} from '../features/tabs/tab-store';
+import { planRun } from '../features/sql-editor/run-plan';
+import { activateTab, activeTab, addTab, closeTab, updateTab } from '../features/tabs/tab-store';
+import { isReadOnlyScript } from '../lib/sql/read-only';
+import { defaultStore, readJson, writeJson } from '../lib/storage';
 import { useStore } from '../lib/use-store';
+import { modelUrlParams } from '../features/models/nav';
+import { encodeForm } from '../features/models/share-state';
 import { createCompletionSource } from './completion-source';
-import { EXAMPLES } from './examples';
+import { ConfirmRunDialog } from './ConfirmRunDialog';
+import { ShareDialog } from './ShareDialog';
 import { ShortcutSheet } from './ShortcutSheet';
-import { historyStore, tabStore, themeStore } from './stores';
-import { setView, useSqlInUrl, useUrlState } from './url-sync';
-import { isModelsView, ModelsView, navViewId, VIEWS } from './views';
+import { Sidebar } from './Sidebar';
+import { SqlWorkspace } from './SqlWorkspace';
+import { historyStore, presentationStore, tabStore, themeStore } from './stores';
+import {
+  TOUR_LISTING,
+  TOUR_MODEL,
+  TOUR_PROJECT,
+  TOUR_SEEN_KEY,
+  TOUR_TAB_TITLE,
+  type TourStep,
+} from './tour';
+import { TourPanel } from './TourPanel';
+import { TopBar } from './TopBar';
+import { decodeHash, encodeHash } from './url-state';
+import {
+  openSqlFromHash,
+  setView,
+  takeRunRequest,
+  useSqlInUrl,
+  useUrlState,
+  writeSqlToUrl,
+} from './url-sync';
+import { isModelsView, ModelsView } from './views';
+import { useSidebar } from './use-sidebar';
 import { useSqlRunner } from './use-sql-runner';
-import { useSplit } from './use-split';
-
-const SqlEditor = lazy(() => import('../features/sql-editor/SqlEditor'));
 
 function isTypingTarget(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
@@ -55,19 +63,86 @@ export function App() {
   const tab = activeTab(tabsState);
   const qc = useQueryClient();
   const status = useQuery(statusQueryOptions());
-  const dbs = useQuery(databasesQueryOptions());
   const runner = useSqlRunner();
   const editorRef = useRef<SqlEditorHandle>(null);
   const completion = useMemo(() => createCompletionSource(qc), [qc]);
-  const [sidebar, setSidebar] = useState<'explorer' | 'history'>('explorer');
+  const presenting = useStore(presentationStore);
+  const sidebar = useSidebar(presenting);
+  const [tourStep, setTourStep] = useState<number | null>(null);
+  const [tourSeen, setTourSeen] = useState(() =>
+    readJson(defaultStore(), TOUR_SEEN_KEY, (v) => (v === true ? true : undefined), false),
+  );
+  const startTour = () => {
+    setTourStep(0);
+    setTourSeen(true);
+    writeJson(defaultStore(), TOUR_SEEN_KEY, true);
+  };
   const [help, setHelp] = useState(false);
-  const { fraction, containerRef: splitRef, onPointerDown: onSplitDown } = useSplit();
-  useSqlInUrl(tab.sql, url.view);
+  useSqlInUrl(tab.sql, tab.db, url.view);
+  const [share, setShare] = useState(false);
+  const [confirmRun, setConfirmRun] = useState<{ tabId: string; sql: string; db: string } | null>(
+    null,
+  );
+  const [modelRun, setModelRun] = useState(false);
+  const runTab = runner.run;
 
+  // A link with run=1: a read-only query runs at once, anything else only after the user agrees;
+  // on a model page the page runs (a prediction only reads). The request leaves the URL here.
   useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((cb: () => void) => setTimeout(cb, 300));
-    idle(() => preloadResultGrid());
-  }, []);
+    const handle = () => {
+      const req = takeRunRequest();
+      // Navigating elsewhere drops a run the model page did not get to.
+      setModelRun(!!req && req.view === 'model' && /^(predict|what-if)$/.test(req.extra.tab ?? ''));
+      if (!req || req.view !== 'sql') return;
+      if (!req.sql) return;
+      openSqlFromHash(window.location.hash);
+      const t = activeTab(tabStore.get());
+      if (isReadOnlyScript(t.sql)) void runTab(t.id, planRun(t.sql, 'script', 0));
+      else setConfirmRun({ tabId: t.id, sql: t.sql, db: t.db });
+    };
+    handle();
+    window.addEventListener('hashchange', handle);
+    return () => window.removeEventListener('hashchange', handle);
+  }, [runTab]);
+
+  /** Runs a tour step: its SQL in the tour's own tab, or the model page with the tour's listing. */
+  const runTourStep = (step: TourStep) => {
+    if (step.action.kind === 'model-page') {
+      const form = encodeForm({ rows: [{ ...TOUR_LISTING }], selected: 0 });
+      setView(
+        'model',
+        { ...modelUrlParams(TOUR_PROJECT, TOUR_MODEL, step.action.tab), ...(form ? { form } : {}) },
+        true,
+      );
+      return;
+    }
+    const sql = step.action.sql;
+    if (url.view !== 'sql') setView('sql');
+    const own = tabStore.get().tabs.find((t) => t.title === TOUR_TAB_TITLE);
+    tabStore.set((s) =>
+      own
+        ? updateTab(activateTab(s, own.id), own.id, { sql })
+        : addTab(s, { sql, title: TOUR_TAB_TITLE, db: 'mindsdb' }),
+    );
+    void runTab(tabStore.get().activeId, planRun(sql, 'script', 0));
+  };
+
+  /** The link to the current view (the SQL view's state written first), optionally with run=1. */
+  const linkFor = (run: boolean) => {
+    if (url.view === 'sql') writeSqlToUrl(tab.sql, tab.db, url.view);
+    const state = decodeHash(window.location.hash);
+    return `${window.location.origin}${window.location.pathname}${encodeHash({ ...state, run })}`;
+  };
+  const runLabel =
+    url.view === 'sql'
+      ? tab.sql.trim()
+        ? 'Run the query when the link is opened'
+        : undefined
+      : url.view === 'model' && url.extra.tab === 'predict'
+        ? 'Send the prediction when the link is opened'
+        : url.view === 'model' && url.extra.tab === 'what-if'
+          ? 'Run the sweep when the link is opened'
+          : undefined;
 
   /** Puts SQL in the editor (the active tab when empty, else a new tab), optionally running it. */
   const openSql = useCallback(
@@ -85,8 +160,6 @@ export function App() {
     },
     [runner, url.view],
   );
-
-  const runActive = (mode: RunMode) => editorRef.current?.run(mode);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -111,224 +184,131 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, [runner]);
 
-  const run = runner.runs[tab.id];
-  const marker = run?.marker && run.script === tab.sql ? run.marker : undefined;
-  const runningIds = new Set(
-    Object.entries(runner.runs)
-      .filter(([, r]) => r.state.kind === 'running')
-      .map(([id]) => id),
-  );
-  const isRunning = run?.state.kind === 'running';
-  const dbOptions = dbs.data?.map((d) => d.name) ?? [];
-  if (!dbOptions.includes(tab.db)) dbOptions.unshift(tab.db);
-
-  const onHistory = (e: HistoryEntry, runIt: boolean) => openSql(e.sql, { run: runIt, db: e.db });
-
   return (
     <div className="app">
-      <header className="topbar">
-        <div className="brand">
-          <span className="logo" aria-hidden>
-            ◆
-          </span>
-          SQL &amp; Model Playground
-        </div>
-        <nav className="views" aria-label="Views">
-          {VIEWS.map((v) => (
+      <TopBar
+        view={url.view}
+        onView={(v) => setView(v)}
+        theme={theme}
+        onToggleTheme={() => themeStore.set(theme === 'dark' ? 'light' : 'dark')}
+        onHelp={() => setHelp(true)}
+        sidebar={sidebar.mode}
+        onToggleSidebar={sidebar.toggle}
+        actions={
+          <>
             <button
-              key={v.id}
-              className={navViewId(url.view) === v.id ? 'active' : ''}
-              aria-current={navViewId(url.view) === v.id ? 'page' : undefined}
-              onClick={() => setView(v.id)}
+              className="btn small"
+              aria-haspopup="dialog"
+              title="A link that opens this view as it is now"
+              onClick={() => setShare(true)}
             >
-              {v.label}
-            </button>
-          ))}
-        </nav>
-        <span className="spacer" />
-        <ConnectionIndicator />
-        <button
-          className="icon-btn"
-          aria-label={theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
-          title="Toggle theme"
-          onClick={() => themeStore.set(theme === 'dark' ? 'light' : 'dark')}
-        >
-          {theme === 'dark' ? '☀' : '☾'}
-        </button>
-        <button
-          className="icon-btn"
-          aria-label="Keyboard shortcuts"
-          title="Keyboard shortcuts (?)"
-          onClick={() => setHelp(true)}
-        >
-          ?
-        </button>
-      </header>
-      <div className="body">
-        <aside className="sidebar" aria-label="Sidebar">
-          <div className="segmented full" role="tablist" aria-label="Sidebar panels">
-            <button
-              role="tab"
-              aria-selected={sidebar === 'explorer'}
-              onClick={() => setSidebar('explorer')}
-            >
-              Explorer
+              Share
             </button>
             <button
-              role="tab"
-              aria-selected={sidebar === 'history'}
-              onClick={() => setSidebar('history')}
+              className="btn small"
+              aria-pressed={tourStep !== null}
+              title="A guided sample in four steps: query, train, predict, see why"
+              onClick={() => (tourStep === null ? startTour() : setTourStep(null))}
             >
-              History
+              Tour
             </button>
-          </div>
-          {sidebar === 'explorer' ? (
-            <FileUploadArea onQuery={(sql, name) => openSql(sql, { run: true, title: name })}>
-              <Explorer
-                onInsert={(text) => {
-                  if (url.view !== 'sql') setView('sql');
-                  editorRef.current?.insertText(text);
-                }}
-                onQuery={(sql) =>
-                  openSql(sql, {
-                    run: true,
-                    title: /FROM\s+(\S+)/i.exec(sql)?.[1]?.split('.').pop(),
-                  })
-                }
-                onOpenModel={(project, model) => setView('model', { project, model })}
-                onCreateModel={({ db, schema, table }) =>
-                  setView('create-model', { db, ...(schema ? { schema } : {}), table })
-                }
-                headerActions={<UploadFileButton />}
-              />
-            </FileUploadArea>
-          ) : (
-            <HistoryPanel
-              entries={history}
-              onOpen={(e) => onHistory(e, false)}
-              onRerun={(e) => onHistory(e, true)}
-              onClear={() => historyStore.set([])}
-            />
-          )}
-        </aside>
+            <button
+              className={`btn small${presenting ? ' primary' : ''}`}
+              aria-pressed={presenting}
+              title="Larger type and no editor chrome, for demos"
+              onClick={() => presentationStore.set(!presenting)}
+            >
+              {presenting ? 'Exit presentation' : 'Present'}
+            </button>
+          </>
+        }
+      />
+      <div className={`body${sidebar.mode === 'docked' ? ' docked' : ''}`}>
+        <Sidebar
+          mode={sidebar.mode}
+          onClose={sidebar.closeDrawer}
+          history={history}
+          onOpenHistory={(e, runIt) => {
+            sidebar.closeDrawer();
+            openSql(e.sql, { run: runIt, db: e.db });
+          }}
+          onClearHistory={() => historyStore.set([])}
+          onInsert={(text) => {
+            if (url.view !== 'sql') setView('sql');
+            editorRef.current?.insertText(text);
+          }}
+          onQuery={(sql, title) => {
+            sidebar.closeDrawer();
+            openSql(sql, { run: true, title });
+          }}
+          onOpenModel={(project, model) => {
+            sidebar.closeDrawer();
+            setView('model', { project, model });
+          }}
+          onCreateModel={({ db, schema, table }) => {
+            sidebar.closeDrawer();
+            setView('create-model', { db, ...(schema ? { schema } : {}), table });
+          }}
+        />
         <main className="main">
           {isModelsView(url.view) ? (
-            <ModelsView url={url} theme={theme} onOpenSql={openSql} />
+            <ModelsView
+              url={url}
+              theme={theme}
+              onOpenSql={openSql}
+              autoRun={modelRun}
+              onAutoRunDone={() => setModelRun(false)}
+            />
           ) : (
-            <div
-              className="workspace"
-              ref={splitRef}
-              style={{ gridTemplateRows: `auto auto ${fraction}fr 6px ${1 - fraction}fr` }}
-            >
-              <TabBar
-                tabs={tabsState.tabs}
-                activeId={tabsState.activeId}
-                runningIds={runningIds}
-                onActivate={(id) => tabStore.set((s) => activateTab(s, id))}
-                onAdd={() => tabStore.set((s) => addTab(s))}
-                onClose={(id) => {
-                  runner.forget(id);
-                  tabStore.set((s) => closeTab(s, id));
-                }}
-                onRename={(id, title) => tabStore.set((s) => updateTab(s, id, { title }))}
-                onMove={(from, to) => tabStore.set((s) => moveTab(s, from, to))}
-              />
-              <div className="toolbar">
-                {isRunning ? (
-                  <button className="btn danger" onClick={() => runner.cancel(tab.id)}>
-                    ■ Cancel
+            <SqlWorkspace
+              theme={theme}
+              runner={runner}
+              editorRef={editorRef}
+              completion={completion}
+              onOpenSql={openSql}
+              presenting={presenting}
+              welcomeExtra={
+                <div className={`tour-offer${tourSeen ? ' seen' : ''}`}>
+                  <div>
+                    <strong>
+                      {tourSeen ? 'The guided tour' : 'New here? Take the guided tour'}
+                    </strong>
+                    <span className="muted">
+                      Four steps on the demo data: query it, train a model, predict, see why.
+                    </span>
+                  </div>
+                  <button className={`btn${tourSeen ? '' : ' primary'}`} onClick={startTour}>
+                    {tourSeen ? 'Replay the tour' : 'Start the tour'}
                   </button>
-                ) : (
-                  <button
-                    className="btn primary"
-                    onClick={() => runActive('current')}
-                    title="Run selection or statement at cursor (Ctrl+Enter)"
-                  >
-                    ▶ Run
-                  </button>
-                )}
-                <button
-                  className="btn"
-                  onClick={() => runActive('script')}
-                  disabled={isRunning}
-                  title="Run the whole script (Ctrl+Shift+Enter)"
-                >
-                  Run script
-                </button>
-                <label className="db-picker">
-                  <span>Database</span>
-                  <select
-                    aria-label="Database"
-                    value={tab.db}
-                    onChange={(e) =>
-                      tabStore.set((s) => updateTab(s, tab.id, { db: e.target.value }))
-                    }
-                  >
-                    {dbOptions.map((d) => (
-                      <option key={d} value={d}>
-                        {d}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <span className="spacer" />
-                <span className="muted small hint">
-                  <kbd>Ctrl</kbd>+<kbd>Enter</kbd> run · <kbd>?</kbd> shortcuts
-                </span>
-              </div>
-              <div className="editor-pane">
-                <Suspense fallback={<div className="editor-loading">Loading editor…</div>}>
-                  <SqlEditor
-                    ref={editorRef}
-                    path={`tab-${tab.id}.sql`}
-                    value={tab.sql}
-                    theme={theme}
-                    onChange={(sql) => tabStore.set((s) => updateTab(s, tab.id, { sql }))}
-                    onRun={(req) => void runner.run(tab.id, req)}
-                    onCancel={() => runner.cancel(tab.id)}
-                    marker={marker}
-                    completion={completion}
-                  />
-                </Suspense>
-              </div>
-              <div
-                className="splitter"
-                role="separator"
-                aria-orientation="horizontal"
-                aria-label="Resize editor and results"
-                onPointerDown={onSplitDown}
-              />
-              <section className="results" aria-label="Results">
-                <ResultsPanel
-                  state={run?.state ?? { kind: 'idle' }}
-                  theme={theme}
-                  onCancel={() => runner.cancel(tab.id)}
-                  emptyState={
-                    <div className="welcome">
-                      <h2>Run a query to see results here</h2>
-                      <p className="muted">
-                        Write SQL above and press <kbd>Ctrl</kbd>+<kbd>Enter</kbd>, or start from an
-                        example on the embedded demo data:
-                      </p>
-                      <ul className="examples" aria-label="Example queries">
-                        {EXAMPLES.map((ex) => (
-                          <li key={ex.title}>
-                            <button onClick={() => openSql(ex.sql, { title: ex.title })}>
-                              <strong>{ex.title}</strong>
-                              <code>{ex.sql.split('\n')[0]}</code>
-                            </button>
-                          </li>
-                        ))}
-                      </ul>
-                    </div>
-                  }
-                />
-              </section>
-            </div>
+                </div>
+              }
+            />
           )}
         </main>
       </div>
+      {tourStep !== null && (
+        <TourPanel
+          step={tourStep}
+          onStep={setTourStep}
+          onClose={() => setTourStep(null)}
+          onRun={runTourStep}
+        />
+      )}
       {help && <ShortcutSheet onClose={() => setHelp(false)} />}
+      {share && (
+        <ShareDialog linkFor={linkFor} runLabel={runLabel} onClose={() => setShare(false)} />
+      )}
+      {confirmRun && (
+        <ConfirmRunDialog
+          sql={confirmRun.sql}
+          db={confirmRun.db}
+          onCancel={() => setConfirmRun(null)}
+          onRun={() => {
+            void runTab(confirmRun.tabId, planRun(confirmRun.sql, 'script', 0));
+            setConfirmRun(null);
+          }}
+        />
+      )}
       {needsLogin(status.data) && <LoginForm />}
     </div>
   );

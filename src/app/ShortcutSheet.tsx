@@ -13,6 +13,8 @@ export const SHORTCUTS: [string, string][] = [
   ['Alt + W', 'Close tab'],
   ['Alt + ← / →', 'Previous / next tab'],
   ['Double-click a tab', 'Rename it (or F2)'],
+  ['Click (explorer)', 'Select a name; open or close it'],
+  ['Double-click / drag (explorer)', 'Insert the name into the editor (or its + action)'],
   [`${mod} + C (grid)`, 'Copy the focused cell'],
   [`${mod} + Shift + C (grid)`, 'Copy the focused row'],
   ['Enter / double-click (grid)', 'Show the full value'],

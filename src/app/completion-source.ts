@@ -1,7 +1,7 @@
 /**
- * Feeds editor autocomplete from the react-query cache (databases, tables, columns, models) and
- * warms that cache in the background when suggestions are asked for. Failures just mean fewer
- * suggestions.
+ * Feeds editor autocomplete from the react-query cache (databases, tables, columns, models and the
+ * columns of models a statement reads) and warms that cache in the background when suggestions
+ * are asked for. Failures just mean fewer suggestions.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import {
@@ -10,10 +10,18 @@ import {
   modelsQueryOptions,
   tablesQueryOptions,
 } from '../api/catalog';
+import { describeQueryOptions } from '../features/models/api/describe';
 import type { CompletionSource } from '../features/sql-editor/monaco-setup';
-import type { CatalogSnapshot } from '../features/sql-editor/completion';
+import {
+  referencedModels,
+  type CatalogSnapshot,
+  type ModelColumns,
+} from '../features/sql-editor/completion';
 import { activeTab } from '../features/tabs/tab-store';
 import { tabStore } from './stores';
+
+const featuresOf = (project: string, model: string) =>
+  describeQueryOptions(project, model, 'features');
 
 export function createCompletionSource(qc: QueryClient): CompletionSource {
   let warming: Promise<void> | undefined;
@@ -28,27 +36,54 @@ export function createCompletionSource(qc: QueryClient): CompletionSource {
         .map((d) => qc.prefetchQuery(modelsQueryOptions(d.name))),
     ]);
   };
-  return {
+  const touch = () => {
+    if (!warming && Date.now() - warmedAt >= 30_000) {
+      warming = warm().finally(() => {
+        warming = undefined;
+        warmedAt = Date.now();
+      });
+    }
+    return warming;
+  };
+  const db = () => activeTab(tabStore.get()).db;
+
+  const source: CompletionSource = {
     catalog(): CatalogSnapshot {
       const databases = qc.getQueryData(databasesQueryOptions().queryKey) ?? [];
+      const models = databases.flatMap(
+        (d) => qc.getQueryData(modelsQueryOptions(d.name).queryKey) ?? [],
+      );
+      const modelColumns: ModelColumns[] = [];
+      for (const m of models) {
+        const features = qc.getQueryData(featuresOf(m.project, m.name).queryKey);
+        if (features) {
+          modelColumns.push({
+            project: m.project,
+            model: m.name,
+            columns: features.map((f) => ({ name: f.column, type: f.type, role: f.role })),
+          });
+        }
+      }
       return {
         databases,
         tables: databases.flatMap(
           (d) => qc.getQueryData(tablesQueryOptions(d.name).queryKey) ?? [],
         ),
         columns: qc.getQueryData(allColumnsQueryOptions().queryKey) ?? [],
-        models: databases.flatMap(
-          (d) => qc.getQueryData(modelsQueryOptions(d.name).queryKey) ?? [],
-        ),
+        models,
+        modelColumns,
       };
     },
-    db: () => activeTab(tabStore.get()).db,
-    touch() {
-      if (warming || Date.now() - warmedAt < 30_000) return;
-      warming = warm().finally(() => {
-        warming = undefined;
-        warmedAt = Date.now();
-      });
+    db,
+    touch: () => void touch(),
+    async ensure(statement) {
+      // The models the statement reads must be known, then their columns (DESCRIBE features).
+      await touch();
+      const refs = referencedModels(statement, source.catalog(), db());
+      await Promise.allSettled(
+        [...new Set(refs.values())].map((m) => qc.fetchQuery(featuresOf(m.project, m.name))),
+      );
     },
   };
+  return source;
 }

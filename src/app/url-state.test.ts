@@ -51,3 +51,22 @@ describe('model page URLs', () => {
     expect(asVersion(back.extra.version)).toBe(2);
   });
 });
+
+describe('a shared link', () => {
+  it('carries the SQL, the database and the run request, and reads them back', () => {
+    const state: UrlState = {
+      view: 'sql',
+      sql: 'SELECT 1',
+      db: 'example_db',
+      run: true,
+      extra: {},
+    };
+    const hash = encodeHash(state);
+    expect(hash).toBe(`#sql=${encodeBase64Url('SELECT 1')}&db=example_db&run=1`);
+    expect(decodeHash(hash)).toEqual(state);
+  });
+  it('only takes run=1 as a request to run, and ignores an oversized database name', () => {
+    expect(decodeHash('#run=true').run).toBeUndefined();
+    expect(decodeHash(`#db=${'x'.repeat(300)}`).db).toBeUndefined();
+  });
+});

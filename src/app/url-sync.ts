@@ -1,25 +1,44 @@
 /**
  * Keeps the URL hash and the app in step: a `#sql=` link opens its query (in a matching tab or a
- * new one), the active tab's SQL is written back (replaceState, debounced), `view=` picks the view.
+ * new one, in the link's database), the active tab's SQL and database are written back
+ * (replaceState, debounced), `view=` picks the view, and a `run=1` request is taken out of the URL
+ * once (so a reload does not run it again) and handed to the shell.
  */
 import { useEffect, useSyncExternalStore } from 'react';
-import { activateTab, activeTab, addTab } from '../features/tabs/tab-store';
+import { activateTab, activeTab, addTab, updateTab } from '../features/tabs/tab-store';
 import { tabStore } from './stores';
 import { decodeHash, encodeHash, type UrlState } from './url-state';
 
-/** Applies a hash's SQL to the tabs: activates a tab holding it, or opens a new one. */
+/** Applies a hash's SQL (and database) to the tabs: activates a tab holding it, or opens one. */
 export function openSqlFromHash(hash: string) {
-  const { sql } = decodeHash(hash);
+  const { sql, db } = decodeHash(hash);
   if (sql === undefined || sql.trim() === '') return;
   tabStore.set((s) => {
-    if (activeTab(s).sql === sql) return s;
+    const withDb = (st: typeof s) => (db ? updateTab(st, st.activeId, { db }) : st);
+    if (activeTab(s).sql === sql) return withDb(s);
     const same = s.tabs.find((t) => t.sql === sql);
-    if (same) return activateTab(s, same.id);
+    if (same) return withDb(activateTab(s, same.id));
     const active = activeTab(s);
-    if (active.sql.trim() === '')
-      return { ...s, tabs: s.tabs.map((t) => (t.id === active.id ? { ...t, sql } : t)) };
-    return addTab(s, { sql, title: 'Shared query' });
+    if (active.sql.trim() === '') return withDb(updateTab(s, active.id, { sql }));
+    return addTab(s, { sql, title: 'Shared query', ...(db ? { db } : {}) });
   });
+}
+
+function replaceHash(next: string) {
+  if (next === (window.location.hash || '')) return;
+  history.replaceState(
+    history.state,
+    '',
+    `${window.location.pathname}${window.location.search}${next}`,
+  );
+}
+
+/** Takes a `run=1` request out of the URL (once) and returns the state it came with. */
+export function takeRunRequest(): UrlState | undefined {
+  const state = decodeHash(window.location.hash);
+  if (!state.run) return undefined;
+  replaceHash(encodeHash({ ...state, run: undefined }));
+  return state;
 }
 
 function subscribeHash(cb: () => void) {
@@ -36,30 +55,43 @@ export function useUrlState(): UrlState {
   return decodeHash(hash);
 }
 
-export function setView(view: string, extra: Record<string, string> = {}) {
+/** Opens a view (a history entry); `run` asks it to run on open, as a shared link would. */
+export function setView(view: string, extra: Record<string, string> = {}, run = false) {
   const cur = decodeHash(window.location.hash);
-  window.location.hash = encodeHash({ ...cur, view, extra }).slice(1) || 'view=sql';
+  window.location.hash =
+    encodeHash({ ...cur, view, extra, run: run || undefined }).slice(1) || 'view=sql';
 }
 
-/** Writes the active tab's SQL into the hash while the SQL view is shown. */
-export function useSqlInUrl(sql: string, view: string) {
+/** Updates some of the view's own keys in place (no history entry): e.g. a model page's form. */
+export function replaceViewParams(params: Record<string, string | undefined>) {
+  const cur = decodeHash(window.location.hash);
+  const extra = { ...cur.extra };
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined) delete extra[k];
+    else extra[k] = v;
+  }
+  replaceHash(encodeHash({ ...cur, extra }));
+}
+
+/** Writes the SQL view's state (the active tab's SQL and database) into the hash now; a blank
+ * editor leaves the hash clean. */
+export function writeSqlToUrl(sql: string, db: string, view: string) {
+  const cur = decodeHash(window.location.hash);
+  const inSql = view === 'sql' && sql.trim() !== '';
+  replaceHash(
+    encodeHash({ ...cur, view, sql: inSql ? sql : undefined, db: inSql ? db : undefined }),
+  );
+}
+
+/** Writes the active tab's SQL and database into the hash while the SQL view is shown. */
+export function useSqlInUrl(sql: string, db: string, view: string) {
   useEffect(() => {
     const onHash = () => openSqlFromHash(window.location.hash);
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
   useEffect(() => {
-    const t = setTimeout(() => {
-      const cur = decodeHash(window.location.hash);
-      const next = encodeHash({ ...cur, view, sql: view === 'sql' ? sql : undefined });
-      if (next !== (window.location.hash || '')) {
-        history.replaceState(
-          history.state,
-          '',
-          `${window.location.pathname}${window.location.search}${next}`,
-        );
-      }
-    }, 250);
+    const t = setTimeout(() => writeSqlToUrl(sql, db, view), 250);
     return () => clearTimeout(t);
-  }, [sql, view]);
+  }, [sql, db, view]);
 }

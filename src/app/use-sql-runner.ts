@@ -1,11 +1,11 @@
 /**
  * Runs a tab's SQL: threads the tab's context, keeps one AbortController per tab (Cancel aborts
  * the fetch; the server stops the engine when the connection closes), records history, marks
- * errors, and refreshes the explorer after DDL.
+ * errors, and refreshes open views when the server's answer says the catalog changed.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
-import { catalogKeys } from '../api/keys';
+import { changesCatalog, refreshCatalog } from '../api/catalog-change';
 import { runSql } from '../api/sql-query';
 import { addEntry } from '../features/history/history-store';
 import type { ResultState } from '../features/results/result-view';
@@ -13,7 +13,7 @@ import type { EditorMarker } from '../features/sql-editor/SqlEditor';
 import type { RunRequest } from '../features/sql-editor/run-plan';
 import { updateTab } from '../features/tabs/tab-store';
 import { newId } from '../lib/ids';
-import { executeScript, isDdl } from '../lib/sql/execute-script';
+import { executeScript } from '../lib/sql/execute-script';
 import { historyEntryFor, markerFor } from './run-record';
 import { historyStore, tabStore } from './stores';
 
@@ -71,9 +71,7 @@ export function useSqlRunner() {
         script: req.script,
         marker: markerFor(req, outcome),
       });
-      if (outcome.results.some((r) => r.response.type !== 'error' && isDdl(r.statement.sql))) {
-        void qc.invalidateQueries({ queryKey: catalogKeys.all });
-      }
+      if (outcome.results.some((r) => changesCatalog(r.response))) void refreshCatalog(qc);
     },
     [qc, set],
   );

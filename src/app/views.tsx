@@ -6,7 +6,7 @@
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { isModelsView, modelUrlParams, type ModelsNav } from '../features/models/nav';
 import type { UrlState } from './url-state';
-import { setView } from './url-sync';
+import { replaceViewParams, setView } from './url-sync';
 
 export { isModelsView };
 
@@ -32,10 +32,15 @@ export function ModelsView({
   url,
   theme,
   onOpenSql,
+  autoRun,
+  onAutoRunDone,
 }: {
   url: UrlState;
   theme: 'light' | 'dark';
   onOpenSql(sql: string): void;
+  /** A link asked to run on open; onAutoRunDone once the page did. */
+  autoRun?: boolean;
+  onAutoRunDone?(): void;
 }): ReactNode {
   const nav = useMemo<ModelsNav>(
     () => ({
@@ -51,13 +56,21 @@ export function ModelsView({
         ),
       openHome: () => setView('models'),
       openSql: onOpenSql,
+      replaceParams: replaceViewParams,
     }),
     [onOpenSql],
   );
   if (!isModelsView(url.view)) return null;
   return (
     <Suspense fallback={<div className="editor-loading">Loading…</div>}>
-      <ModelsRoute view={url.view} params={url.extra} theme={theme} nav={nav} />
+      <ModelsRoute
+        view={url.view}
+        params={url.extra}
+        theme={theme}
+        nav={nav}
+        autoRun={autoRun}
+        onAutoRunDone={onAutoRunDone}
+      />
     </Suspense>
   );
 }

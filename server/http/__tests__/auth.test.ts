@@ -128,7 +128,7 @@ describe('sandbox when auth is on', () => {
   });
   const cases = [
     ["SELECT * FROM read_csv('/etc/passwd')", /Permission Error/],
-    ["COPY (SELECT 1) TO '/tmp/escape.csv'", /Permission Error/],
+    ["COPY (SELECT 1) TO '/tmp/escape.csv'", /may write only inside .*exports/],
     // Refused before DuckDB sees them (statements with instance-wide effects), same code 10.
     ["ATTACH '/tmp/other.duckdb' AS other", /ATTACH is not allowed/],
     ['INSTALL httpfs', /INSTALL and LOAD/],
@@ -143,8 +143,8 @@ describe('sandbox when auth is on', () => {
     });
   }
 
-  it('still allows files inside DATA_DIR', async () => {
-    const file = `${s.dataDir}/inside.csv`;
+  it('still allows files inside DATA_DIR/exports', async () => {
+    const file = `${s.dataDir}/exports/inside.csv`;
     const w = await s.post(
       '/api/sql/query',
       { query: `COPY (SELECT 1 AS a) TO '${file}'` },

@@ -16,7 +16,7 @@ import {
   PredictResponse,
   PredictionExplain,
   ProjectList,
-} from '../../../src/api/contract';
+} from '../../../contract';
 import { startHarness, type Harness } from '../../test/harness';
 
 let h: Harness;

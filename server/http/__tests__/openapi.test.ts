@@ -5,16 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { ModelInfo } from '../../../src/api/contract';
+import { ModelInfo } from '../../../contract';
+import { FOREIGN_ROUTES } from '../foreign-routes';
+import { undocumentedRoutes } from '../openapi';
 import {
-  FOREIGN_ROUTES,
   registeredRoutes,
   routeKeys,
   routeUrls,
   servedRoutes,
-  undocumentedRoutes,
   type ApiRoute,
-} from '../openapi';
+} from '../route-table';
 import { startHarness, type Harness } from '../../test/harness';
 
 type Doc = {

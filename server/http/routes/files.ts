@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
 import type { Instance } from '../../instance';
 import {
-  MAX_UPLOAD_BYTES,
+  UPLOAD_TYPES,
   deleteFile,
   detectFormat,
   importUpload,
@@ -38,26 +38,28 @@ function nameParam(req: FastifyRequest): string {
 
 export async function fileRoutes(app: FastifyInstance, instance: Instance): Promise<void> {
   const catalog = instance.catalog;
+  const limit = instance.config.MAX_UPLOAD_BYTES;
   await app.register(async (files) => {
     files.removeAllContentTypeParsers();
     await files.register(multipart, {
-      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, parts: 25 },
+      limits: { fileSize: limit, files: 1, fields: 20, parts: 25 },
     });
     files.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
     files.get('/api/files', async () => listFiles(catalog));
 
-    files.put('/api/files/*', async (req) => {
+    // The request guard admits only these body types here (JSON elsewhere).
+    files.put('/api/files/*', { config: { bodyTypes: UPLOAD_TYPES } }, async (req) => {
       const name = nameParam(req);
       if (req.isMultipart()) {
         const part = await req.file();
         if (!part)
           throw badInput(`The multipart upload has no file; send it in a field named 'file'`);
-        const up = await receiveUpload(catalog, part.file);
+        const up = await receiveUpload(catalog, part.file, limit);
         if (part.file.truncated) {
           throw new ServiceError(
             ERROR_CODES.TOO_LARGE,
-            `The file is larger than the upload limit (${MAX_UPLOAD_BYTES} bytes)`,
+            `The file is larger than the upload limit (${limit} bytes, MAX_UPLOAD_BYTES)`,
           );
         }
         const format = detectFormat(up.head, {
@@ -69,7 +71,7 @@ export async function fileRoutes(app: FastifyInstance, instance: Instance): Prom
       const body = req.body as Readable | undefined;
       if (!body || typeof body.pipe !== 'function')
         throw badInput('The file is empty: the request has no body');
-      const up = await receiveUpload(catalog, body);
+      const up = await receiveUpload(catalog, body, limit);
       const ct = req.headers['content-type'];
       const format = detectFormat(up.head, {
         contentType: ct === 'application/octet-stream' ? undefined : ct,

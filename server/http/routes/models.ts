@@ -19,16 +19,15 @@ import {
   PredictRows,
   ProjectPathParams,
   type ModelInfo,
-} from '../../../src/api/contract';
-import {
-  MODEL_COLUMNS,
-  type ModelRef,
-  type ModelRegistry,
-  type ModelVersionRecord,
-} from '../../catalog/models';
+} from '../../../contract';
+import { MODEL_COLUMNS } from '../../models/models-table';
+import type { ModelRef, ModelRegistry } from '../../models/registry';
+import type { ModelVersionRecord } from '../../models/store';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
 import type { Instance } from '../../instance';
-import { ERROR_RESPONSES, issueMessages, serve, V1_PREFIX, type ApiRoute } from '../openapi';
+import { jsonStream } from '../json-stream';
+import { ERROR_RESPONSES, serve, V1_PREFIX, type ApiRoute } from '../route-table';
+import { issueMessages } from '../validate';
 
 const notReady = {
   description:
@@ -225,7 +224,7 @@ export function modelRoutes(app: FastifyInstance, instance: Instance) {
     return reply.code(204).send();
   });
 
-  serve(app, PREDICT, async ({ params, body }) => {
+  serve(app, PREDICT, async ({ params, body }, _req, reply) => {
     const ref = modelRef(params);
     const rows = predictRows(body);
     if (rows.length === 0) {
@@ -233,7 +232,9 @@ export function modelRoutes(app: FastifyInstance, instance: Instance) {
       models.ready(ref);
       return [];
     }
-    return models.predict(ref, rows);
+    // Written a batch of rows at a time: a big batch never becomes one string.
+    const out = await models.predict(ref, rows);
+    return reply.type('application/json; charset=utf-8').send(jsonStream(out));
   });
 
   serve(app, DESCRIBE, async ({ params, query, body }) => {

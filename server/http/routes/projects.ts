@@ -4,9 +4,9 @@
  * owns projects.
  */
 import type { FastifyInstance } from 'fastify';
-import { ProjectInfo, ProjectList, ProjectPathParams } from '../../../src/api/contract';
+import { ProjectInfo, ProjectList, ProjectPathParams } from '../../../contract';
 import type { Instance } from '../../instance';
-import { ERROR_RESPONSES, serve, V1_PREFIX, type ApiRoute } from '../openapi';
+import { ERROR_RESPONSES, serve, V1_PREFIX, type ApiRoute } from '../route-table';
 
 export const LIST_PROJECTS = {
   method: 'GET',

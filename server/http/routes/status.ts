@@ -1,17 +1,33 @@
-/** GET /api/status: what the playground shows in its connection indicator. */
+/**
+ * GET /api/status: what the playground shows in its connection indicator, and what a health check
+ * polls. `engine` reports the query pool: sessions running against the limit, requests waiting,
+ * and how long the oldest running session has held its connection; `healthy` turns false when a
+ * session has held one for longer than the statement timeout allows (a wedged pool), so a
+ * monitor sees it even though this endpoint itself still answers.
+ */
 import type { FastifyInstance } from 'fastify';
 import { VERSION, type Instance } from '../../instance';
 import type { AuthState } from '../auth';
 
-export function statusRoutes(app: FastifyInstance, _instance: Instance, auth: AuthState) {
-  app.get('/api/status', async (req) => ({
-    version: VERSION,
-    environment: 'local',
-    provider: 'sql-model-playground',
-    auth: {
-      http_auth_enabled: auth.enabled,
-      confirmed: auth.confirmed(req),
-      provider: auth.enabled ? 'local' : 'disabled',
-    },
-  }));
+export function statusRoutes(app: FastifyInstance, instance: Instance, auth: AuthState) {
+  app.get('/api/status', { config: { public: true } }, async (req) => {
+    const load = instance.catalog.engine.load;
+    return {
+      version: VERSION,
+      environment: 'local',
+      provider: 'sql-model-playground',
+      auth: {
+        http_auth_enabled: auth.enabled,
+        confirmed: auth.confirmed(req),
+        provider: auth.enabled ? 'local' : 'disabled',
+      },
+      engine: {
+        active: load.active,
+        limit: load.limit,
+        waiting: load.waiting,
+        oldest_ms: load.oldestMs,
+        healthy: load.healthy,
+      },
+    };
+  });
 }

@@ -21,13 +21,13 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function put(name: string, body: BodyInit, contentType?: string) {
+async function put(name: string, body: RequestInit['body'], contentType?: string) {
   const res = await fetch(`${h.url}/api/files/${name}`, {
     method: 'PUT',
     body,
     headers: contentType ? { 'content-type': contentType } : undefined,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 /** A raw request with the path exactly as given (fetch would normalise `..`). */
@@ -101,7 +101,8 @@ describe('PUT /api/files/{name}', () => {
     expect(json.status).toBe(200);
     expect(json.body).toMatchObject({ name: 'events', row_count: 2, columns: ['kind', 'n'] });
 
-    const file = path.join(dataDir, 'sample.parquet');
+    // SQL may write files only under DATA_DIR/exports (and uploads).
+    const file = path.join(dataDir, 'exports', 'sample.parquet');
     await h.sql(
       `COPY (SELECT range AS k, range * 1.5 AS v FROM range(5)) TO '${file}' (FORMAT parquet)`,
     );
@@ -174,11 +175,9 @@ describe('PUT /api/files/{name}', () => {
   });
 
   it('leaves no temporary files or tables behind', async () => {
-    expect(
-      fs.existsSync(path.join(dataDir, 'uploads'))
-        ? fs.readdirSync(path.join(dataDir, 'uploads'))
-        : [],
-    ).toEqual([]);
+    const incoming = path.join(dataDir, 'uploads', '.incoming');
+    expect(fs.readdirSync(path.join(dataDir, 'uploads'))).toEqual(['.incoming']);
+    expect(fs.readdirSync(incoming)).toEqual([]);
     const tmp = await h.sql(
       `SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'files' AND table_name LIKE '__upload_%'`,
     );
@@ -202,7 +201,9 @@ describe('GET and DELETE /api/files', () => {
     );
     const again = await fetch(`${h.url}/api/files/weather`, { method: 'DELETE' });
     expect(again.status).toBe(404);
-    expect((await again.json()).error_message).toBe(`File 'weather' does not exist`);
+    expect(((await again.json()) as { error_message: string }).error_message).toBe(
+      `File 'weather' does not exist`,
+    );
   });
 });
 

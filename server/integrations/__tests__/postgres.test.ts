@@ -3,7 +3,6 @@
  * binaries; the test fails, never skips, when they are missing), through the real HTTP endpoint.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryIntegration, readIntegrationRows } from '..';
 import { startHarness, tempDataDir, type Harness } from '../../test/harness';
 import { startPgServer, type PgTestServer } from './pg-server';
 
@@ -320,7 +319,7 @@ describe('queries on a PostgreSQL integration', () => {
   it('stops a statement at the statement timeout (PostgreSQL cancels it)', async () => {
     const t = Date.now();
     await expect(
-      queryIntegration(h.instance.catalog, 'pg', 'SELECT pg_sleep(10)', { timeoutMs: 300 }),
+      h.instance.integrations.query('pg', 'SELECT pg_sleep(10)', { timeoutMs: 300 }),
     ).rejects.toThrow(/longer than the statement timeout \(300 ms\) on integration 'pg'/);
     expect(Date.now() - t).toBeLessThan(3_000);
   });
@@ -328,8 +327,7 @@ describe('queries on a PostgreSQL integration', () => {
   it('reads training data in chunks through a server-side cursor (the model layer hook)', async () => {
     const sizes: number[] = [];
     let sum = 0;
-    const out = await readIntegrationRows(
-      h.instance.catalog,
+    const out = await h.instance.integrations.readRows(
       'pg',
       'SELECT g AS id, g * 2 AS twice FROM generate_series(1, 25000) AS g',
       (rows, columns) => {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../errors';
-import { INTERRUPTED_ERROR } from '../../catalog/models-store';
+import { INTERRUPTED_ERROR } from '../../models/store';
 import { fails, objects, open, run, tempDir, waitForModel } from './model-helpers';
 
 const dirs: string[] = [];

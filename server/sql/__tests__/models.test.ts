@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../errors';
 import type { Instance } from '../../instance';
-import { MODEL_COLUMNS } from '../../catalog/models';
+import { MODEL_COLUMNS } from '../../models/models-table';
 import { fails, objects, open, r2, run, waitForModel, type Table } from './model-helpers';
 
 let inst: Instance;

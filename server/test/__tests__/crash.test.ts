@@ -71,7 +71,7 @@ describe('kill -9 and restart', () => {
     const r = await b.sql(
       `SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'example_db' AND table_schema = 'demo_data'`,
     );
-    expect(r.data).toEqual([[6]]);
+    expect(r.data).toEqual([[7]]);
     await b.stop();
   });
 
@@ -154,6 +154,38 @@ describe('kill -9 and restart', () => {
     expect(leftovers.data).toEqual([[0]]);
     const uploads = `${dir}/uploads`;
     expect(fs.existsSync(uploads) ? fs.readdirSync(uploads) : []).toEqual([]);
+    await b.stop();
+  });
+
+  it('keeps 8 acknowledged writes made around stray BEGINs (alone, in a script, before an error)', async () => {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    const a = await start(dir);
+    expect((await a.sql('CREATE TABLE mindsdb.acks (i INTEGER)')).type).toBe('ok');
+    const strays = [
+      'BEGIN TRANSACTION',
+      'BEGIN; INSERT INTO mindsdb.acks VALUES (999)',
+      'BEGIN; SELECT 1/0',
+      'START TRANSACTION; INSERT INTO mindsdb.acks VALUES (998); COMMIT',
+    ];
+    const acks: unknown[] = [];
+    for (let i = 1; i <= 8; i++) {
+      // A stray BEGIN from another client lands between the writes, and one alongside each write.
+      const [w, stray] = await Promise.all([
+        a.sql(`INSERT INTO mindsdb.acks VALUES (${i})`),
+        a.sql(strays[i % strays.length]),
+      ]);
+      expect(stray.type).toBe('error');
+      acks.push(w);
+    }
+    for (const w of acks) expect(w).toMatchObject({ type: 'ok', affected_rows: 1 });
+    expect((await a.sql('SELECT count(*), sum(i) FROM mindsdb.acks')).data).toEqual([[8, 36]]);
+    await a.kill9();
+
+    const b = await start(dir);
+    expect((await b.sql('SELECT count(*), sum(i), max(i) FROM mindsdb.acks')).data).toEqual([
+      [8, 36, 8],
+    ]);
     await b.stop();
   });
 

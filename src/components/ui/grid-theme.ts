@@ -38,6 +38,20 @@ export const darkGridTheme = themeQuartz.withPart(colorSchemeDark).withParams({
   borderColor: '#2a3142',
 });
 
+/** Presentation mode: type that reads from the back of a room. */
+export const LARGE_GRID_FONT_PX = 15.5;
+const largeParams = {
+  fontSize: LARGE_GRID_FONT_PX,
+  dataFontSize: LARGE_GRID_FONT_PX,
+  rowHeight: 38,
+  headerHeight: 42,
+  cellHorizontalPadding: 14,
+};
+export const largeGridTheme = {
+  light: lightGridTheme.withParams(largeParams),
+  dark: darkGridTheme.withParams(largeParams),
+};
+
 const framedParams = { rowHeight: 30, wrapperBorder: true, wrapperBorderRadius: 8 };
 export const framed = {
   light: lightGridTheme.withParams(framedParams),

@@ -1,6 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { connectionHealth } from '../../api/connection-health';
+import { runSql } from '../../api/sql-query';
 import { ConnectionIndicator } from './ConnectionIndicator';
 
 function renderWithClient() {
@@ -12,7 +14,13 @@ function renderWithClient() {
   );
 }
 
+beforeEach(() => connectionHealth.set({ seq: 0, last: null }));
 afterEach(() => vi.unstubAllGlobals());
+
+const statusBody = JSON.stringify({
+  version: '0.1.0',
+  auth: { http_auth_enabled: false, confirmed: true },
+});
 
 describe('ConnectionIndicator', () => {
   it('shows the version when the instance answers', async () => {
@@ -55,5 +63,37 @@ describe('ConnectionIndicator', () => {
     renderWithClient();
     const status = await screen.findByRole('status', { name: 'Connection: Instance unreachable' });
     expect(status.getAttribute('title')).toContain('Cannot reach the instance');
+  });
+
+  it('turns unreachable on the first failed SQL request and back on the first answer', async () => {
+    let up = true;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        if (!up) return new Response('', { status: 502 });
+        if (url === '/api/status') return new Response(statusBody, { status: 200 });
+        return new Response(
+          JSON.stringify({ type: 'ok', column_names: [], context: { db: 'mindsdb' } }),
+          { status: 200 },
+        );
+      }),
+    );
+    renderWithClient();
+    await screen.findByRole('status', { name: 'Connection: Connected · v0.1.0' });
+
+    up = false;
+    await act(async () => {
+      await runSql({ query: 'SELECT 1' }).catch(() => undefined);
+    });
+    const down = screen.getByRole('status', { name: 'Connection: Instance unreachable' });
+    expect(down.getAttribute('title')).toContain('HTTP 502');
+
+    up = true;
+    await act(async () => {
+      await runSql({ query: 'SELECT 1' });
+    });
+    expect(
+      screen.getByRole('status', { name: 'Connection: Connected · v0.1.0' }),
+    ).toBeInTheDocument();
   });
 });

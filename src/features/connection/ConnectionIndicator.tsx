@@ -1,12 +1,36 @@
-/** Connection indicator for the target instance (polls GET /api/status). */
-import { useQuery } from '@tanstack/react-query';
+/**
+ * Connection indicator for the target instance: polls GET /api/status, and reflects every other
+ * request at once (a failed one turns it red; the first answer turns it green again).
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { connectionHealth } from '../../api/connection-health';
 import { INSTANCE_TARGET } from '../../api/http';
-import { statusQueryOptions } from '../../api/status';
+import { STATUS_RETRY_MS, statusQueryOptions } from '../../api/status';
+import { useStore } from '../../lib/use-store';
 import { connectionState } from './connection-state';
 
 export function ConnectionIndicator() {
+  const qc = useQueryClient();
   const q = useQuery(statusQueryOptions());
-  const s = connectionState(q.data, q.error, q.isPending);
+  const health = useStore(connectionHealth);
+  const lastKind = useRef(health.last?.kind);
+  useEffect(() => {
+    const was = lastKind.current;
+    const now = health.last?.kind;
+    lastKind.current = now;
+    if (now === was) return;
+    // Just lost the instance: check the status now (it then polls every few seconds until an
+    // answer). Just got it back: fetch again what failed meanwhile (explorer, completions).
+    if (now === 'unreachable') void qc.refetchQueries({ queryKey: statusQueryOptions().queryKey });
+    else if (now === 'answered' && was === 'unreachable')
+      void qc.refetchQueries({
+        type: 'active',
+        predicate: (query) => query.state.status === 'error',
+      });
+  }, [health, qc]);
+
+  const s = connectionState(q.data, q.error, q.isPending, health.last);
   const label =
     s.kind === 'connected'
       ? `Connected · v${s.version}`
@@ -17,7 +41,7 @@ export function ConnectionIndicator() {
           : 'Instance unreachable';
   const title =
     s.kind === 'unreachable'
-      ? `${s.message}\nTarget: ${INSTANCE_TARGET}. Retrying every 10 s.`
+      ? `${s.message}\nTarget: ${INSTANCE_TARGET}. Retrying every ${STATUS_RETRY_MS / 1000} s.`
       : `Target: ${INSTANCE_TARGET}${s.kind === 'connected' && s.provider ? ` (${s.provider}${s.environment ? `, ${s.environment}` : ''})` : ''}`;
   return (
     <div

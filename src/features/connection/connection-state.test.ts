@@ -41,3 +41,17 @@ describe('a real MindsDB server', () => {
     ).toEqual({ kind: 'connected', version: '25.1.2', environment: 'local' });
   });
 });
+
+describe('what other requests saw', () => {
+  const status = { version: '0.1.0', auth: { http_auth_enabled: false, confirmed: true } };
+  it('turns unreachable at once when any request failed to reach the instance', () => {
+    expect(
+      connectionState(status, null, false, { kind: 'unreachable', message: 'HTTP 502' }),
+    ).toEqual({ kind: 'unreachable', message: 'HTTP 502' });
+  });
+  it('recovers as soon as a request is answered, before the status poll succeeds again', () => {
+    expect(
+      connectionState(status, new Error('earlier poll failed'), false, { kind: 'answered' }),
+    ).toEqual({ kind: 'connected', version: '0.1.0' });
+  });
+});

@@ -1,9 +1,11 @@
 /**
  * Explorer sidebar: databases -> schemas -> tables -> columns, projects -> models (status badges)
- * and views. Children load when a node opens. Click a name to insert it at the editor's cursor.
+ * and views. Children load when a node opens. As in the SQL tools people know, a click selects a
+ * node (and opens or closes it); inserting its name into the editor is explicit: double-click, drag
+ * it into the editor, or its Insert action.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useState, type ReactNode } from 'react';
+import { createContext, useContext, useState, type DragEvent, type ReactNode } from 'react';
 import {
   databasesQueryOptions,
   modelsQueryOptions,
@@ -17,6 +19,7 @@ import {
   type TableInfo,
 } from '../../api/catalog-parse';
 import { catalogKeys } from '../../api/keys';
+import { SQL_NAME_MIME } from '../../lib/drag';
 import {
   groupBySchema,
   projectModels,
@@ -38,6 +41,14 @@ export interface ExplorerModelActions {
 }
 const ModelActions = createContext<ExplorerModelActions>({});
 
+/** The selected node (one for the whole tree) and how to insert a node's name. */
+interface TreeState {
+  selected: string | null;
+  select(id: string): void;
+  insert(text: string): void;
+}
+const Tree = createContext<TreeState>({ selected: null, select: () => {}, insert: () => {} });
+
 export function Explorer({
   onInsert,
   onQuery,
@@ -47,6 +58,7 @@ export function Explorer({
 }: Props & ExplorerModelActions & { headerActions?: ReactNode }) {
   const qc = useQueryClient();
   const dbs = useQuery(databasesQueryOptions());
+  const [selected, select] = useState<string | null>(null);
   return (
     <div className="explorer">
       <div className="panel-header">
@@ -63,58 +75,76 @@ export function Explorer({
         </button>
       </div>
       <ModelActions.Provider value={{ onOpenModel, onCreateModel }}>
-        <div className="tree" role="tree" aria-label="Databases">
-          {dbs.isPending && <div className="tree-note">Loading databases…</div>}
-          {dbs.isError && (
-            <div className="tree-note error" role="alert">
-              Could not list databases: {dbs.error.message}
-            </div>
-          )}
-          {dbs.data?.length === 0 && <div className="tree-note">No databases.</div>}
-          {dbs.data &&
-            sortDatabases(dbs.data).map((d) => (
-              <DatabaseNode key={d.name} db={d} onInsert={onInsert} onQuery={onQuery} />
-            ))}
-        </div>
+        <Tree.Provider value={{ selected, select, insert: onInsert }}>
+          <div className="tree" role="tree" aria-label="Databases">
+            {dbs.isPending && <div className="tree-note">Loading databases…</div>}
+            {dbs.isError && (
+              <div className="tree-note error" role="alert">
+                Could not list databases: {dbs.error.message}
+              </div>
+            )}
+            {dbs.data?.length === 0 && <div className="tree-note">No databases.</div>}
+            {dbs.data &&
+              sortDatabases(dbs.data).map((d) => (
+                <DatabaseNode key={d.name} db={d} onQuery={onQuery} />
+              ))}
+          </div>
+        </Tree.Provider>
       </ModelActions.Provider>
     </div>
   );
 }
 
 function Node({
+  id,
   level,
   label,
   icon,
   open,
   onToggle,
-  onClick,
+  insertText,
   title,
   badge,
   actions,
   children,
   detail,
 }: {
+  /** Unique in the tree (the node's path). */
+  id: string;
   level: number;
   label: string;
   icon: string;
   open?: boolean;
   onToggle?: () => void;
-  onClick?: () => void;
+  /** The SQL name double-click, drag and the Insert action put into the editor. */
+  insertText?: string;
   title?: string;
   badge?: ReactNode;
   actions?: ReactNode;
   children?: ReactNode;
   detail?: string;
 }) {
+  const tree = useContext(Tree);
+  const isSelected = tree.selected === id;
+  const onDragStart = (e: DragEvent) => {
+    if (!insertText) return;
+    e.dataTransfer.setData('text/plain', insertText);
+    e.dataTransfer.setData(SQL_NAME_MIME, insertText);
+    e.dataTransfer.effectAllowed = 'copy';
+  };
   return (
     <div
       role="treeitem"
       aria-level={level}
       aria-expanded={onToggle ? !!open : undefined}
+      aria-selected={isSelected}
       aria-label={label}
       className="tree-item"
     >
-      <div className="tree-row" style={{ paddingLeft: 6 + (level - 1) * 14 }}>
+      <div
+        className={`tree-row${isSelected ? ' selected' : ''}`}
+        style={{ paddingLeft: 6 + (level - 1) * 14 }}
+      >
         {onToggle ? (
           <button
             className="chevron"
@@ -129,44 +159,67 @@ function Node({
         <span className={`node-icon icon-${icon}`} aria-hidden />
         <button
           className="node-label"
-          title={title ?? `Insert ${label}`}
-          onClick={onClick ?? onToggle}
+          title={title ?? (insertText ? `${label} · double-click or drag to insert` : label)}
+          draggable={!!insertText}
+          onDragStart={onDragStart}
+          onClick={() => {
+            tree.select(id);
+            onToggle?.();
+          }}
+          onDoubleClick={() => insertText && tree.insert(insertText)}
         >
           {label}
         </button>
         {detail && <span className="node-detail">{detail}</span>}
         {badge}
-        {actions && <span className="node-actions">{actions}</span>}
+        <span className="node-actions">
+          {actions}
+          {insertText && (
+            <button
+              className="hover-action"
+              aria-label={`Insert ${insertText}`}
+              title="Insert at the editor's cursor (or double-click, or drag into the editor)"
+              onClick={() => {
+                tree.select(id);
+                tree.insert(insertText);
+              }}
+            >
+              +
+            </button>
+          )}
+        </span>
       </div>
       {open && children && <div role="group">{children}</div>}
     </div>
   );
 }
 
-function DatabaseNode({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props) {
+type QueryProps = Pick<Props, 'onQuery'>;
+
+function DatabaseNode({ db, onQuery }: { db: DatabaseInfo } & QueryProps) {
   const [open, setOpen] = useState(false);
   return (
     <Node
+      id={`db:${db.name}`}
       level={1}
       label={db.name}
       icon={db.type === 'project' ? 'project' : db.type === 'system' ? 'system' : 'db'}
       detail={db.type === 'project' ? 'project' : (db.engine ?? undefined)}
       open={open}
       onToggle={() => setOpen(!open)}
-      onClick={() => onInsert(quoteIdent(db.name))}
-      title={`Insert ${db.name}`}
+      insertText={quoteIdent(db.name)}
     >
       {open &&
         (db.type === 'project' ? (
-          <ProjectChildren db={db} onInsert={onInsert} onQuery={onQuery} />
+          <ProjectChildren db={db} onQuery={onQuery} />
         ) : (
-          <DatabaseChildren db={db} onInsert={onInsert} onQuery={onQuery} />
+          <DatabaseChildren db={db} onQuery={onQuery} />
         ))}
     </Node>
   );
 }
 
-function DatabaseChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props) {
+function DatabaseChildren({ db, onQuery }: { db: DatabaseInfo } & QueryProps) {
   const tables = useQuery(tablesQueryOptions(db.name));
   if (tables.isPending)
     return (
@@ -196,13 +249,10 @@ function DatabaseChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Prop
             db={db.name}
             schema={g.schema}
             tables={g.tables}
-            onInsert={onInsert}
             onQuery={onQuery}
           />
         ) : (
-          g.tables.map((t) => (
-            <TableNode key={t.name} table={t} level={2} onInsert={onInsert} onQuery={onQuery} />
-          ))
+          g.tables.map((t) => <TableNode key={t.name} table={t} level={2} onQuery={onQuery} />)
         ),
       )}
     </>
@@ -213,44 +263,39 @@ function SchemaNode({
   db,
   schema,
   tables,
-  onInsert,
   onQuery,
-}: { db: string; schema: string; tables: TableInfo[] } & Props) {
+}: { db: string; schema: string; tables: TableInfo[] } & QueryProps) {
   const [open, setOpen] = useState(false);
   return (
     <Node
+      id={`schema:${db}.${schema}`}
       level={2}
       label={schema}
       icon="schema"
       open={open}
       onToggle={() => setOpen(!open)}
-      onClick={() => onInsert(`${quoteIdent(db)}.${quoteIdent(schema)}`)}
+      insertText={`${quoteIdent(db)}.${quoteIdent(schema)}`}
     >
       {tables.map((t) => (
-        <TableNode key={t.name} table={t} level={3} onInsert={onInsert} onQuery={onQuery} />
+        <TableNode key={t.name} table={t} level={3} onQuery={onQuery} />
       ))}
     </Node>
   );
 }
 
-function TableNode({
-  table,
-  level,
-  onInsert,
-  onQuery,
-}: { table: TableInfo; level: number } & Props) {
+function TableNode({ table, level, onQuery }: { table: TableInfo; level: number } & QueryProps) {
   const [open, setOpen] = useState(false);
   const ref = tableRef(table);
   const { onCreateModel } = useContext(ModelActions);
   return (
     <Node
+      id={`table:${ref}`}
       level={level}
       label={table.name}
       icon={table.kind === 'view' ? 'view' : 'table'}
       open={open}
       onToggle={() => setOpen(!open)}
-      onClick={() => onInsert(ref)}
-      title={`Insert ${ref}`}
+      insertText={ref}
       detail={table.kind === 'view' ? 'view' : undefined}
       actions={
         <>
@@ -277,20 +322,12 @@ function TableNode({
         </>
       }
     >
-      {open && <ColumnList table={table} level={level + 1} onInsert={onInsert} />}
+      {open && <ColumnList table={table} level={level + 1} />}
     </Node>
   );
 }
 
-function ColumnList({
-  table,
-  level,
-  onInsert,
-}: {
-  table: TableInfo;
-  level: number;
-  onInsert(t: string): void;
-}) {
+function ColumnList({ table, level }: { table: TableInfo; level: number }) {
   const cols = useQuery(tableColumnsQueryOptions(table.db, table.schema, table.name));
   const pad = { paddingLeft: 6 + level * 14 };
   if (cols.isPending)
@@ -316,18 +353,19 @@ function ColumnList({
       {cols.data.map((c) => (
         <Node
           key={c.name}
+          id={`column:${tableRef(table)}.${c.name}`}
           level={level}
           label={c.name}
           icon="column"
           detail={c.dataType}
-          onClick={() => onInsert(quoteIdent(c.name))}
+          insertText={quoteIdent(c.name)}
         />
       ))}
     </>
   );
 }
 
-function ProjectChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props) {
+function ProjectChildren({ db, onQuery }: { db: DatabaseInfo } & QueryProps) {
   const tables = useQuery(tablesQueryOptions(db.name));
   const models = useQuery(modelsQueryOptions(db.name));
   const { onOpenModel } = useContext(ModelActions);
@@ -337,12 +375,13 @@ function ProjectChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props
   return (
     <>
       <Node
+        id={`models:${db.name}`}
         level={2}
         label="models"
         icon="folder"
         open
-        onClick={() => onInsert(`${quoteIdent(db.name)}.models`)}
-        title="Insert the models table"
+        insertText={`${quoteIdent(db.name)}.models`}
+        title="The models table of this project · double-click or drag to insert"
       >
         {(tables.isPending || models.isPending) && list.length === 0 ? (
           <div className="tree-note" style={{ paddingLeft: 48 }}>
@@ -356,10 +395,11 @@ function ProjectChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props
           list.map((m) => (
             <Node
               key={m.name}
+              id={`model:${m.project}.${m.name}`}
               level={3}
               label={m.name}
               icon="model"
-              onClick={() => onInsert(`${quoteIdent(m.project)}.${quoteIdent(m.name)}`)}
+              insertText={`${quoteIdent(m.project)}.${quoteIdent(m.name)}`}
               title={
                 m.error ? `Error: ${m.error}` : m.predict ? `Predicts ${m.predict}` : undefined
               }
@@ -393,7 +433,7 @@ function ProjectChildren({ db, onInsert, onQuery }: { db: DatabaseInfo } & Props
         )}
       </Node>
       {views.map((t) => (
-        <TableNode key={t.name} table={t} level={2} onInsert={onInsert} onQuery={onQuery} />
+        <TableNode key={t.name} table={t} level={2} onQuery={onQuery} />
       ))}
       {tables.isError && (
         <div className="tree-note error" style={pad}>

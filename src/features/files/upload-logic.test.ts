@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FileName } from '../../api/contract';
+import { FileName } from '../../../contract';
 import {
   ACCEPT,
   dragHasFiles,

@@ -1,6 +1,6 @@
 /** Pure helpers of the file upload: table names from file names, accepted types, progress text. */
 import { quoteIdent } from '../../api/catalog-parse';
-import { FileName } from '../../api/contract';
+import { FileName } from '../../../contract';
 
 /** The database uploads land in: `files.<name>`. */
 export const FILES_DB = 'files';

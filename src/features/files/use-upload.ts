@@ -5,7 +5,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { FileInfo } from '../../api/contract';
+import type { FileInfo } from '../../../contract';
 import { uploadFile } from '../../api/files';
 import { isAbortError } from '../../api/http';
 import { catalogKeys, fileKeys } from '../../api/keys';

@@ -10,13 +10,12 @@ import {
   tableColumnsQueryOptions,
   tablesQueryOptions,
 } from '../../api/catalog';
-import { catalogKeys } from '../../api/keys';
-import { modelKeys } from '../../api/models-keys';
-import { activeVersion, isBusyStatus } from '../../api/models-parse';
-import { queryColumnsQueryOptions, rememberModelSource } from '../../api/models-source';
-import { modelStatementMutationOptions } from '../../api/models-statement';
-import { modelVersionsQueryOptions } from '../../api/models-versions';
-import { projectsQueryOptions } from '../../api/projects-list';
+import { changesCatalog, refreshCatalog } from '../../api/catalog-change';
+import { activeVersion, isBusyStatus } from './api/parse';
+import { queryColumnsQueryOptions, rememberModelSource } from './api/source';
+import { modelStatementMutationOptions } from './api/statement';
+import { modelVersionsQueryOptions } from './api/versions';
+import { projectsQueryOptions } from './api/projects';
 import {
   buildCreateModelSql,
   defaultModelName,
@@ -24,8 +23,9 @@ import {
   type CreateModelInput,
   type UsingEntry,
 } from './create-model-sql';
-import { TrainingProgress } from './ModelPage';
+import { TrainingProgress } from './ModelStatus';
 import type { ModelsNav } from './nav';
+import { decodeCreateForm, encodeCreateForm } from './share-state';
 import { Card, StatusBadge } from './ui';
 
 interface Props {
@@ -42,23 +42,31 @@ function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
-export function CreateModel({ initial, nav }: Props) {
+export function CreateModel({ initial: fromUrl, nav }: Props) {
+  // A link's form values (`form=`) take precedence over the plain `db`/`table` of an entry point.
+  const [form] = useState(() => decodeCreateForm(fromUrl.form));
+  const initial: Record<string, string | undefined> = {
+    ...fromUrl,
+    ...(form && { ...form, using: undefined, sourceKind: undefined }),
+  };
   const qc = useQueryClient();
   const dbs = useQuery(databasesQueryOptions());
   const projects = useQuery(projectsQueryOptions());
   const [sourceKind, setSourceKind] = useState<'table' | 'query'>(
-    initial.query ? 'query' : 'table',
+    (form?.sourceKind ?? (initial.query ? 'query' : 'table')) as 'table' | 'query',
   );
   const [db, setDb] = useState(initial.db ?? '');
   const [tableKey, setTableKey] = useState(
     initial.table ? `${initial.schema ?? ''}\u0000${initial.table}` : '',
   );
   const [query, setQuery] = useState(initial.query ?? '');
-  const [target, setTarget] = useState('');
+  const [target, setTarget] = useState(initial.target ?? '');
   const [project, setProject] = useState(initial.project ?? '');
-  const [name, setName] = useState(initial.table ? defaultModelName(initial.table) : '');
-  const [nameTouched, setNameTouched] = useState(false);
-  const [using, setUsing] = useState<UsingEntry[]>([]);
+  const [name, setName] = useState(
+    initial.name ?? (initial.table ? defaultModelName(initial.table) : ''),
+  );
+  const [nameTouched, setNameTouched] = useState(!!initial.name);
+  const [using, setUsing] = useState<UsingEntry[]>(form?.using ?? []);
   const [showErrors, setShowErrors] = useState(false);
   const [training, setTraining] = useState<{ project: string; name: string } | null>(null);
   const create = useMutation(modelStatementMutationOptions());
@@ -112,15 +120,31 @@ export function CreateModel({ initial, nav }: Props) {
     if (!nameTouched) setName(key ? defaultModelName(key.split('\u0000')[1]) : '');
   };
 
+  // The form lives in the URL too, so a link (or a reload) restores it.
+  useEffect(() => {
+    const t = setTimeout(() => {
+      const state = {
+        sourceKind,
+        db: effectiveDb,
+        ...(sourceKind === 'table' ? { schema: schema || undefined, table } : { query }),
+        target,
+        project: effectiveProject,
+        name,
+        using,
+      };
+      nav.replaceParams({ form: encodeCreateForm(state) });
+    }, 150);
+    return () => clearTimeout(t);
+  }, [sourceKind, effectiveDb, schema, table, query, target, effectiveProject, name, using, nav]);
+
   const submit = () => {
     setShowErrors(true);
     if (Object.keys(errors).length > 0) return;
     const spec = { project: effectiveProject, name: name.trim() };
     create.mutate(sql, {
-      onSuccess: () => {
+      onSuccess: (res) => {
         rememberModelSource(spec.project, spec.name, effectiveDb);
-        void qc.invalidateQueries({ queryKey: catalogKeys.models(spec.project) });
-        void qc.invalidateQueries({ queryKey: modelKeys.detail(spec.project, spec.name) });
+        if (changesCatalog(res)) void refreshCatalog(qc);
         setTraining(spec);
       },
     });

@@ -14,7 +14,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { describeQueryOptions } from '../../api/models-describe';
+import { describeQueryOptions } from './api/describe';
 import {
   formatMetric,
   metricLabel,

@@ -4,22 +4,19 @@
  * so switching tabs loses nothing.
  */
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useReducer, useState } from 'react';
-import { instanceFlavorQueryOptions } from '../../api/models-flavor';
-import {
-  activeVersion,
-  isBusyStatus,
-  pendingVersion,
-  type ModelVersion,
-} from '../../api/models-parse';
-import { predictMutationOptions, type PredictResult } from '../../api/models-predict';
-import { modelVersionsQueryOptions } from '../../api/models-versions';
+import { useEffect, useReducer, useState } from 'react';
+import { instanceFlavorQueryOptions } from './api/flavor';
+import { activeVersion, pendingVersion } from './api/parse';
+import { predictMutationOptions, type PredictResult } from './api/predict';
+import { modelVersionsQueryOptions } from './api/versions';
 import { DescribeTab } from './DescribeTab';
+import { NotReady, VersionSelect } from './ModelStatus';
 import { MODEL_TABS, type ModelTab, type ModelsNav } from './nav';
 import { OverviewTab } from './OverviewTab';
 import { rowFromRecord, type BodyMode } from './predict-form';
 import { initialSession, predictReducer } from './predict-session';
 import { PredictTab } from './PredictTab';
+import { encodeForm, formRows, type ModelPageForm, type SweepSettings } from './share-state';
 import { StatusBadge } from './ui';
 import { useModelInputs } from './use-model-inputs';
 import { WhatIfTab } from './WhatIfTab';
@@ -32,9 +29,24 @@ interface Props {
   version?: number;
   theme: 'light' | 'dark';
   nav: ModelsNav;
+  /** Form values from a shared link (predict rows, what-if sweep). */
+  initialForm?: ModelPageForm;
+  /** A link asked to run on open: the Predict tab sends, What-if sweeps; then onAutoRunDone. */
+  autoRun?: boolean;
+  onAutoRunDone?(): void;
 }
 
-export function ModelPage({ project, model, tab, version, theme, nav }: Props) {
+export function ModelPage({
+  project,
+  model,
+  tab,
+  version,
+  theme,
+  nav,
+  initialForm,
+  autoRun = false,
+  onAutoRunDone,
+}: Props) {
   const versionsQ = useQuery(modelVersionsQueryOptions(project, model));
   const versions = versionsQ.data ?? [];
   const active = activeVersion(versions);
@@ -51,9 +63,25 @@ export function ModelPage({ project, model, tab, version, theme, nav }: Props) {
   const [session, dispatch] = useReducer(predictReducer(inputs.fields), undefined, () =>
     initialSession(),
   );
-  // Start the form from a real training row (once it is known) so Send works right away.
-  const [prefilledFrom, setPrefilledFrom] = useState<unknown>(null);
-  if (inputs.example && inputs.fields.length > 0 && prefilledFrom !== inputs.example) {
+  const [sweep, setSweep] = useState<SweepSettings | undefined>(initialForm?.sweep);
+  // A link's form values fill the form once the fields are known...
+  const [restored, setRestored] = useState(!initialForm);
+  if (!restored && initialForm && inputs.fields.length > 0) {
+    setRestored(true);
+    dispatch({
+      type: 'replace-rows',
+      rows: initialForm.rows.map((r) => rowFromRecord(inputs.fields, r)),
+    });
+    dispatch({ type: 'select', row: initialForm.selected });
+  }
+  // ...else the form starts from a real training row (once it is known) so Send works right away.
+  const [prefilledFrom, setPrefilledFrom] = useState<unknown>(initialForm ? 'link' : null);
+  if (
+    !initialForm &&
+    inputs.example &&
+    inputs.fields.length > 0 &&
+    prefilledFrom !== inputs.example
+  ) {
     setPrefilledFrom(inputs.example);
     const first = session.rows[0];
     const pristine =
@@ -66,6 +94,24 @@ export function ModelPage({ project, model, tab, version, theme, nav }: Props) {
       });
     }
   }
+  const formReady = initialForm
+    ? restored
+    : prefilledFrom !== null || (!inputs.loading && !inputs.statsLoading);
+
+  // The form's values live in the URL too, so a link (or a reload) restores them.
+  useEffect(() => {
+    if (!formReady || inputs.fields.length === 0) return;
+    const t = setTimeout(() => {
+      const form = encodeForm({ rows: formRows(session.rows), selected: session.selected, sweep });
+      nav.replaceParams({ form });
+    }, 150);
+    return () => clearTimeout(t);
+  }, [formReady, inputs.fields.length, session.rows, session.selected, sweep, nav]);
+
+  // A link's request to run: consumed once the form is ready (by the tab that can run).
+  const runRequested = autoRun && formReady;
+  const consumeRun = () => onAutoRunDone?.();
+
   const predictM = useMutation(predictMutationOptions());
   // The last prediction, shown only on the version it came from.
   const [sent, setSent] = useState<{ version?: number; result: PredictResult } | null>(null);
@@ -196,6 +242,8 @@ export function ModelPage({ project, model, tab, version, theme, nav }: Props) {
                 autoMode={autoMode}
                 flavor={flavor.data}
                 onModeChange={(m) => setModeOverride(m === autoMode ? null : m)}
+                autoSend={runRequested}
+                onAutoSent={consumeRun}
                 sending={predictM.isPending}
                 sendError={predictM.error}
                 result={result}
@@ -223,130 +271,15 @@ export function ModelPage({ project, model, tab, version, theme, nav }: Props) {
                 mode={mode}
                 version={version}
                 onEditInputs={() => openTab('predict')}
+                initialSweep={sweep}
+                onSweepChange={setSweep}
+                autoRun={runRequested}
+                onAutoRan={consumeRun}
               />
             )}
           </div>
         </>
       )}
-    </div>
-  );
-}
-
-/**
- * The version the Describe, Predict and What-if tabs use: every version, the active one marked
- * (and the default); only complete versions can be chosen, the others show their status.
- */
-export function VersionSelect({
-  versions,
-  value,
-  onChange,
-}: {
-  versions: readonly ModelVersion[];
-  value: number | undefined;
-  onChange(version: number): void;
-}) {
-  return (
-    <label className="m-inline m-version-select">
-      <span className="muted small">Version</span>
-      <select
-        aria-label="Model version"
-        value={value === undefined ? '' : String(value)}
-        onChange={(e) => onChange(Number(e.target.value))}
-      >
-        {[...versions].reverse().map((v) => (
-          <option
-            key={v.version}
-            value={String(v.version)}
-            disabled={v.status !== 'complete' && v.version !== value}
-          >
-            {versionLabel(v)}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
-export function versionLabel(v: ModelVersion): string {
-  const notes = [v.active ? 'active' : '', v.status !== 'complete' ? v.status : ''];
-  const note = notes.filter(Boolean).join(', ');
-  return `v${v.version}${note ? ` (${note})` : ''}`;
-}
-
-/** What a tab that needs a complete model shows meanwhile: progress, or the error and what to do. */
-export function NotReady({
-  active,
-  project,
-  model,
-  nav,
-}: {
-  active: ModelVersion;
-  project: string;
-  model: string;
-  nav: ModelsNav;
-}) {
-  if (isBusyStatus(active.status)) {
-    return (
-      <div className="m-notready" role="status" aria-label="Model not ready">
-        <TrainingProgress version={active} />
-        <p className="muted">
-          This tab opens by itself when training completes (the status updates every second).
-        </p>
-      </div>
-    );
-  }
-  if (active.status === 'error') {
-    return (
-      <div className="m-notready">
-        <div className="m-error" role="alert">
-          <strong>Training failed.</strong> {active.error ?? 'The server gave no reason.'}
-        </div>
-        <p className="muted">
-          Fix the cause (often the training query or the target column) and retrain, or create the
-          model again with other settings.
-        </p>
-        <div className="m-actions">
-          <button className="btn" onClick={() => nav.openModel(project, model, 'overview')}>
-            Go to Overview (retrain)
-          </button>
-          <button className="btn" onClick={() => nav.openCreate()}>
-            Create another model
-          </button>
-        </div>
-      </div>
-    );
-  }
-  return (
-    <div className="m-notready" role="status">
-      The model’s status is <strong>{active.status}</strong>; describe and predict need a complete
-      model.
-    </div>
-  );
-}
-
-export function TrainingProgress({ version }: { version: ModelVersion }) {
-  const { current, total, name } = version.phase;
-  const pct = current !== null && total ? Math.round((current / total) * 100) : null;
-  return (
-    <div className="m-progress-block">
-      <div className="m-progress-label">
-        <span className="spinner small" aria-hidden />
-        <span>
-          {version.status === 'generating' ? 'Preparing training' : 'Training'}
-          {name ? ` — ${name}` : ''}
-          {current !== null && total ? ` (phase ${current} of ${total})` : ''}
-        </span>
-      </div>
-      <div
-        className="m-progress"
-        role="progressbar"
-        aria-label="Training progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={pct ?? undefined}
-      >
-        <div className={pct === null ? 'indeterminate' : ''} style={{ width: `${pct ?? 30}%` }} />
-      </div>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 /** The Models view: every model of every project with its status, and "New model". */
 import { useQuery } from '@tanstack/react-query';
 import { modelsQueryOptions } from '../../api/catalog';
-import { projectsQueryOptions } from '../../api/projects-list';
+import { projectsQueryOptions } from './api/projects';
 import { formatMetric } from './describe-model';
 import type { ModelsNav } from './nav';
 import { StatusBadge } from './ui';

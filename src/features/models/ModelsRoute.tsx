@@ -6,6 +6,7 @@ import { CreateModel } from './CreateModel';
 import { ModelPage } from './ModelPage';
 import { ModelsHome } from './ModelsHome';
 import { asTab, asVersion, type ModelsNav, type ModelsViewName } from './nav';
+import { decodeForm } from './share-state';
 import './models.css';
 
 export interface ModelsRouteProps {
@@ -13,9 +14,19 @@ export interface ModelsRouteProps {
   params: Record<string, string>;
   theme: 'light' | 'dark';
   nav: ModelsNav;
+  /** A link asked to run on open (send the prediction, run the sweep); then onAutoRunDone. */
+  autoRun?: boolean;
+  onAutoRunDone?(): void;
 }
 
-export default function ModelsRoute({ view, params, theme, nav }: ModelsRouteProps) {
+export default function ModelsRoute({
+  view,
+  params,
+  theme,
+  nav,
+  autoRun,
+  onAutoRunDone,
+}: ModelsRouteProps) {
   if (view === 'model' && params.project && params.model) {
     return (
       <ModelPage
@@ -26,6 +37,9 @@ export default function ModelsRoute({ view, params, theme, nav }: ModelsRoutePro
         version={asVersion(params.version)}
         theme={theme}
         nav={nav}
+        initialForm={decodeForm(params.form)}
+        autoRun={autoRun}
+        onAutoRunDone={onAutoRunDone}
       />
     );
   }

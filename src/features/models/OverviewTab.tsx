@@ -4,13 +4,13 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { catalogKeys } from '../../api/keys';
-import { modelKeys } from '../../api/models-keys';
-import { isBusyStatus, pendingVersion, type ModelVersion } from '../../api/models-parse';
-import { modelStatementMutationOptions } from '../../api/models-statement';
+import { changesCatalog, refreshCatalog } from '../../api/catalog-change';
+import type { SqlQueryResponse } from '../../../contract';
+import { isBusyStatus, pendingVersion, type ModelVersion } from './api/parse';
+import { modelStatementMutationOptions } from './api/statement';
 import { dropModelSql, quoteIdent, retrainSql } from './create-model-sql';
 import { formatMetric } from './describe-model';
-import { TrainingProgress } from './ModelPage';
+import { TrainingProgress } from './ModelStatus';
 import type { ModelsNav } from './nav';
 import { Card, ConfirmDialog, formatSeconds, StatusBadge } from './ui';
 
@@ -33,16 +33,12 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
   if (!active) return null;
   const pending = pendingVersion(versions);
 
-  const refresh = () => {
-    void qc.invalidateQueries({ queryKey: modelKeys.detail(project, model) });
-    void qc.invalidateQueries({ queryKey: catalogKeys.models(project) });
-  };
-
-  const run = (sql: string, after: () => void) =>
+  const run = (sql: string, after?: () => void) =>
     statement.mutate(sql, {
-      onSuccess: () => {
+      onSuccess: (res: SqlQueryResponse) => {
         setConfirm(null);
-        after();
+        if (changesCatalog(res)) void refreshCatalog(qc);
+        after?.();
       },
       onError: () => setConfirm(null),
     });
@@ -207,7 +203,7 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
           confirmLabel="Retrain"
           busy={statement.isPending}
           onCancel={() => setConfirm(null)}
-          onConfirm={() => run(retrainSql(project, model), refresh)}
+          onConfirm={() => run(retrainSql(project, model))}
         >
           <p>
             Trains a new version on the current training data. The active version keeps answering
@@ -223,12 +219,7 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
           danger
           busy={statement.isPending}
           onCancel={() => setConfirm(null)}
-          onConfirm={() =>
-            run(dropModelSql(project, model), () => {
-              refresh();
-              nav.openHome();
-            })
-          }
+          onConfirm={() => run(dropModelSql(project, model), nav.openHome)}
         >
           <p>
             Deletes every version of <strong>{model}</strong>. This cannot be undone.

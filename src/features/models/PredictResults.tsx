@@ -18,7 +18,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { PredictResult } from '../../api/models-predict';
+import type { PredictResult } from './api/predict';
 import { intervalPoints, toPredictionViews, type PredictionView } from './explain';
 import { CHART_COLORS, framed } from '../../components/ui/grid-theme';
 import { curlSnippet, fetchSnippet } from './snippets';

@@ -2,9 +2,9 @@
  * Predict: inputs as a form (one row), an editable rows table or pasted CSV, all kept in sync
  * with the JSON body (editable both ways); Send; the result with its interval; copy as curl/fetch.
  */
-import { lazy, Suspense, useMemo, useState, type Dispatch } from 'react';
-import type { InstanceFlavor } from '../../api/models-flavor';
-import type { PredictResult } from '../../api/models-predict';
+import { lazy, Suspense, useEffect, useMemo, useState, type Dispatch } from 'react';
+import type { InstanceFlavor } from './api/flavor';
+import type { PredictResult } from './api/predict';
 import { parseCsvRows } from './csv-paste';
 import { buildPredictBody, buildPredictRows, rowFromRecord, type BodyMode } from './predict-form';
 import { PredictForm } from './PredictForm';
@@ -28,6 +28,9 @@ interface Props {
   sendError: Error | null;
   result: PredictResult | null;
   onSend(body: unknown): void;
+  /** A link asked to send on open: send once the rows are valid. */
+  autoSend?: boolean;
+  onAutoSent?(): void;
 }
 
 type InputView = 'form' | 'rows' | 'csv';
@@ -44,6 +47,17 @@ export function PredictTab(props: Props) {
   const maxImportance = Math.max(0, ...fields.map((f) => f.importance ?? 0));
   const row = session.rows[session.selected] ?? session.rows[0];
   const blocked = !!session.jsonError || built.errors.length > 0;
+  const ready = !inputs.loading && !inputs.error && fields.length > 0;
+  const send = () => {
+    if (blocked || props.sending) return;
+    props.onSend(buildPredictBody(built.rows, mode));
+  };
+  const { autoSend, onAutoSent, onSend } = props;
+  useEffect(() => {
+    if (!autoSend || !ready) return;
+    onAutoSent?.();
+    if (!blocked) onSend(buildPredictBody(built.rows, mode));
+  }, [autoSend, ready, blocked, built.rows, mode, onAutoSent, onSend]);
 
   if (inputs.loading) return <p className="muted">Loading the model’s inputs…</p>;
   if (inputs.error)
@@ -52,11 +66,6 @@ export function PredictTab(props: Props) {
         Could not read the model’s inputs: {inputs.error.message}
       </div>
     );
-
-  const send = () => {
-    if (blocked || props.sending) return;
-    props.onSend(buildPredictBody(built.rows, mode));
-  };
 
   return (
     <div className="m-predict">

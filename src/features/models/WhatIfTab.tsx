@@ -4,7 +4,7 @@
  * interval band (or the class probabilities of a classifier).
  */
 import { useMutation } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   Area,
   CartesianGrid,
@@ -17,7 +17,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { predictMutationOptions } from '../../api/models-predict';
+import { predictMutationOptions } from './api/predict';
 import { toPredictionViews } from './explain';
 import { CHART_COLORS } from '../../components/ui/grid-theme';
 import { buildPredictBody, buildPredictRows, parseNumberText, type BodyMode } from './predict-form';
@@ -32,6 +32,7 @@ import {
   sweepValues,
 } from './sweep';
 import { Card, CopyButton, formatNumber } from './ui';
+import type { SweepSettings } from './share-state';
 import type { ModelInputs } from './use-model-inputs';
 
 interface Props {
@@ -44,6 +45,12 @@ interface Props {
   /** A pinned version (absent: the active one). */
   version?: number;
   onEditInputs(): void;
+  /** The sweep a link carried (kept current through onSweepChange for the next link). */
+  initialSweep?: SweepSettings;
+  onSweepChange?(sweep: SweepSettings): void;
+  /** A link asked to run on open: sweep once the inputs are ready. */
+  autoRun?: boolean;
+  onAutoRan?(): void;
 }
 
 export function WhatIfTab({
@@ -55,18 +62,27 @@ export function WhatIfTab({
   mode,
   version,
   onEditInputs,
+  initialSweep,
+  onSweepChange,
+  autoRun,
+  onAutoRan,
 }: Props) {
   const numeric = inputs.fields.filter((f) => f.kind === 'number');
   const byImportance = [...numeric].sort((a, b) => (b.importance ?? 0) - (a.importance ?? 0));
-  const [column, setColumn] = useState(byImportance[0]?.name ?? '');
+  const [chosenColumn, setColumn] = useState(initialSweep?.column ?? '');
+  const column = numeric.some((f) => f.name === chosenColumn)
+    ? chosenColumn
+    : (byImportance[0]?.name ?? '');
   const field = numeric.find((f) => f.name === column);
   const base = session.rows[session.selected] ?? session.rows[0];
   const current = field ? parseNumberText(String(base?.cells[field.name] ?? '')) : undefined;
   const defaults = (field && inputs.ranges[field.name]) ?? fallbackRange(current);
-  const [range, setRange] = useState<Record<string, { from: string; to: string }>>({});
+  const [range, setRange] = useState<Record<string, { from: string; to: string }>>(() =>
+    initialSweep ? { [initialSweep.column]: { from: initialSweep.from, to: initialSweep.to } } : {},
+  );
   const from = range[column]?.from ?? String(defaults[0]);
   const to = range[column]?.to ?? String(defaults[1]);
-  const [steps, setSteps] = useState(String(DEFAULT_SWEEP_STEPS));
+  const [steps, setSteps] = useState(initialSweep?.steps ?? String(DEFAULT_SWEEP_STEPS));
   const sweep = useMutation(predictMutationOptions());
   const [ran, setRan] = useState<{ column: string; values: number[] } | null>(null);
 
@@ -92,6 +108,22 @@ export function WhatIfTab({
     setRan({ column: field.name, values });
     sweep.mutate({ project, model, version, body: buildPredictBody(rows, mode) });
   };
+
+  // The sweep settings go into the page's URL (a link restores them) ...
+  useEffect(() => {
+    if (column) onSweepChange?.({ column, from, to, steps });
+  }, [column, from, to, steps, onSweepChange]);
+  // ... and a link may ask to run the sweep on open.
+  const runRef = useRef(run);
+  useEffect(() => {
+    runRef.current = run;
+  });
+  const inputsReady = !inputs.loading && numeric.length > 0;
+  useEffect(() => {
+    if (!autoRun || !inputsReady) return;
+    onAutoRan?.();
+    runRef.current();
+  }, [autoRun, inputsReady, onAutoRan]);
 
   const series = useMemo(() => {
     if (!sweep.data || !ran || !inputs.target) return null;

@@ -2,7 +2,7 @@
  * Reads predict responses: the prediction, confidence, interval, anomaly flag and the parsed
  * `<target>_explain` (class probabilities for classifiers) of each row, for the grid and charts.
  */
-import { PredictionExplain, type PredictionRow } from '../../api/contract';
+import { PredictionExplain, type PredictionRow } from '../../../contract';
 
 export interface PredictionView {
   index: number;

@@ -24,6 +24,8 @@ export interface ModelsNav {
   openCreate(params?: { db?: string; schema?: string; table?: string; project?: string }): void;
   openHome(): void;
   openSql(sql: string): void;
+  /** Keeps some of the page's own URL keys (e.g. `form`) current, without a history entry. */
+  replaceParams(params: Record<string, string | undefined>): void;
 }
 
 export function asTab(v: string | undefined): ModelTab {

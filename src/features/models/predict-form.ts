@@ -3,7 +3,7 @@
  * form, the rows table, CSV paste and the JSON editor all edit, and the conversion both ways
  * between those rows and the JSON body (the spec's array, or MindsDB's `{"data": [...]}`).
  */
-import type { DescribeFeatureRow } from '../../api/contract';
+import type { DescribeFeatureRow } from '../../../contract';
 
 export type FieldKind = 'number' | 'choice' | 'date' | 'datetime' | 'text';
 export type OptionValue = string | number | boolean;

@@ -4,9 +4,9 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { describeQueryOptions } from '../../api/models-describe';
-import type { ModelVersion } from '../../api/models-parse';
-import { trainingStatsQueryOptions } from '../../api/models-source';
+import { describeQueryOptions } from './api/describe';
+import type { ModelVersion } from './api/parse';
+import { trainingStatsQueryOptions } from './api/source';
 import { buildFormFields, fieldKind, type FormField } from './predict-form';
 
 export interface ModelInputs {

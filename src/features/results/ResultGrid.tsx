@@ -15,15 +15,49 @@ import { AgGridReact } from 'ag-grid-react';
 import { useMemo, useRef, useState, type Ref, useImperativeHandle } from 'react';
 import {
   compareValues,
+  type GridViewState,
   formatCell,
   fullText,
   isExpandable,
   rowToTsv,
   type GridColumn,
 } from './grid-model';
-import { darkGridTheme, lightGridTheme } from '../../components/ui/grid-theme';
+import {
+  darkGridTheme,
+  LARGE_GRID_FONT_PX,
+  largeGridTheme,
+  lightGridTheme,
+} from '../../components/ui/grid-theme';
+import { layoutColumns, type MeasureText } from './column-layout';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
+
+/** Measures text with the grid's own fonts (a canvas); undefined where there is no canvas. */
+function canvasMeasure(el: Element | null, large: boolean): MeasureText | undefined {
+  const ctx = document.createElement('canvas').getContext?.('2d');
+  if (!ctx || !el) return undefined;
+  const style = getComputedStyle(el);
+  const family = style.fontFamily || 'sans-serif';
+  const mono = style.getPropertyValue('--mono') || 'monospace';
+  const px = large ? LARGE_GRID_FONT_PX : 12.5;
+  const fonts = {
+    header: `600 ${px}px ${family}`,
+    json: `${px - 1}px ${mono}`,
+    other: `${px}px ${family}`,
+  };
+  const cache = new Map<string, number>();
+  return (text, kind) => {
+    const font = kind === 'header' ? fonts.header : kind === 'json' ? fonts.json : fonts.other;
+    const key = `${font}|${text}`;
+    let w = cache.get(key);
+    if (w === undefined) {
+      ctx.font = font;
+      w = ctx.measureText(text).width;
+      cache.set(key, w);
+    }
+    return w;
+  };
+}
 
 export const GRID_RENDERED_MARK = 'grid-rendered';
 
@@ -39,6 +73,7 @@ export interface CellRef {
 export interface ResultGridHandle {
   /** Rows in the grid's current sort and filter order. */
   displayedRows(): Row[];
+  viewState(): GridViewState;
 }
 
 interface Props {
@@ -49,6 +84,10 @@ interface Props {
   onCopied(what: string): void;
   /** Rows left after filtering (undefined when no filter is active). */
   onFilterChanged?(shown: number | undefined): void;
+  /** Target columns of models the statement queried (pinned in view with their confidence). */
+  knownTargets?: readonly string[];
+  /** Presentation mode: larger type and rows. */
+  large?: boolean;
   ref?: Ref<ResultGridHandle>;
 }
 
@@ -63,6 +102,8 @@ export function ResultGrid({
   onOpenCell,
   onCopied,
   onFilterChanged,
+  knownTargets,
+  large = false,
   ref,
 }: Props) {
   const apiRef = useRef<GridApi<Row> | null>(null);
@@ -78,8 +119,23 @@ export function ResultGrid({
       });
       return out;
     },
+    viewState() {
+      const api = apiRef.current;
+      if (!api) return { shown: rows.length, filtered: false, sorted: false };
+      return {
+        shown: api.getDisplayedRowCount(),
+        filtered: api.isAnyFilterPresent(),
+        sorted: api.getColumnState().some((c) => !!c.sort),
+      };
+    },
   }));
 
+  const measure = useMemo(() => canvasMeasure(document.documentElement, large), [large]);
+  const layout = useMemo(
+    () =>
+      layoutColumns(columns, rows, knownTargets, measure, large ? LARGE_GRID_FONT_PX / 12.5 : 1),
+    [columns, rows, knownTargets, measure, large],
+  );
   const columnDefs = useMemo<ColDef<Row>[]>(
     () => [
       {
@@ -94,10 +150,10 @@ export function ResultGrid({
         suppressMovable: true,
         cellClass: 'cell-rownum',
       },
-      ...columns.map<ColDef<Row>>((c) => ({
+      ...columns.map<ColDef<Row>>((c, i) => ({
         colId: c.id,
         headerName: c.name,
-        headerTooltip: c.type ? `${c.name} · ${c.type}` : c.name,
+        headerTooltip: `${c.name}${c.type ? ` · ${c.type}` : ''}${layout[i].prediction ? ' · prediction' : ''}`,
         valueGetter: (p) => p.data?.[c.index],
         valueFormatter: (p) => formatCell(p.value, 300),
         comparator: (a, b) => compareValues(a, b, c.kind),
@@ -112,16 +168,23 @@ export function ResultGrid({
                 const v = p.data?.[c.index];
                 return v === null || v === undefined ? null : fullText(v, false);
               },
-        headerClass: c.kind === 'number' ? 'ag-right-aligned-header' : undefined,
-        cellClass: c.kind === 'number' ? 'cell-number ag-right-aligned-cell' : `cell-${c.kind}`,
+        headerClass: [
+          c.kind === 'number' ? 'ag-right-aligned-header' : '',
+          layout[i].prediction ? 'col-prediction' : '',
+        ],
+        cellClass: [
+          c.kind === 'number' ? 'cell-number ag-right-aligned-cell' : `cell-${c.kind}`,
+          layout[i].prediction ? 'cell-prediction' : '',
+        ],
         cellClassRules: {
           'cell-null': (p) => p.value === null || p.value === undefined,
           'cell-expandable': (p) => isExpandable(p.value),
         },
-        width: Math.min(320, Math.max(90, c.name.length * 8 + 48)),
+        width: layout[i].width,
+        ...(layout[i].pinned ? { pinned: 'left' as const } : {}),
       })),
     ],
-    [columns, rows.length],
+    [columns, rows.length, layout],
   );
 
   const cellOf = (colId: string | undefined, data: Row | undefined, rowIndex: number | null) => {
@@ -163,7 +226,7 @@ export function ResultGrid({
   return (
     <div className="result-grid" onKeyDown={(e) => e.key === 'Escape' && setMenu(null)}>
       <AgGridReact<Row>
-        theme={theme === 'dark' ? darkGridTheme : lightGridTheme}
+        theme={large ? largeGridTheme[theme] : theme === 'dark' ? darkGridTheme : lightGridTheme}
         rowData={rows}
         columnDefs={columnDefs}
         defaultColDef={{ sortable: true, resizable: true, filter: true, minWidth: 60 }}

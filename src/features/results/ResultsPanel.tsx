@@ -1,8 +1,9 @@
 /** The results area of a tab: running state, errors, the grid or chart, status line and export. */
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { SqlOkResponse, SqlTableResponse } from '../../api/contract';
+import type { SqlOkResponse, SqlTableResponse } from '../../../contract';
 import { formatDuration } from '../../lib/format';
-import { exportFileName, resultBaseName, toCsv, toJson } from './export';
+import { exportFileName, resultBaseName, toCsv, toJson, type ExportScope } from './export';
+import { ExportMenu } from './ExportMenu';
 import { toGridColumns } from './grid-model';
 import { scriptSummary, statusText, type ResultState } from './result-view';
 import type { CellRef, ResultGridHandle } from './ResultGrid';
@@ -22,7 +23,21 @@ interface Props {
   onCancel(): void;
   /** Shown before the first run (e.g. example queries). */
   emptyState: ReactNode;
+  /** Presentation mode: larger type in the grid. */
+  large?: boolean;
+  /** Model target columns the statement predicts (kept in view in the grid). */
+  targetsFor?(sql: string): readonly string[];
+  /**
+   * A richer view of a result than its table (e.g. a model's live status after CREATE MODEL);
+   * undefined keeps the table. The table stays one click away.
+   */
+  renderResult?(
+    response: SqlTableResponse | SqlOkResponse,
+    sql: string,
+  ): { label: string; node: ReactNode } | undefined;
 }
+
+type ContentExtras = Pick<Props, 'targetsFor' | 'renderResult' | 'large'>;
 
 function download(text: string, name: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -44,7 +59,15 @@ function Elapsed({ since }: { since: number }) {
   return <>{formatDuration(Math.max(0, now - since))}</>;
 }
 
-export function ResultsPanel({ state, theme, onCancel, emptyState }: Props) {
+export function ResultsPanel({
+  state,
+  theme,
+  onCancel,
+  emptyState,
+  targetsFor,
+  renderResult,
+  large,
+}: Props) {
   if (state.kind === 'idle') return <div className="results-empty">{emptyState}</div>;
   if (state.kind === 'notice') {
     return (
@@ -103,6 +126,9 @@ export function ResultsPanel({ state, theme, onCancel, emptyState }: Props) {
           durationMs={o.last.durationMs}
           sql={o.last.statement.sql}
           theme={theme}
+          targetsFor={targetsFor}
+          renderResult={renderResult}
+          large={large}
           note={
             errorText && o.total > 1
               ? `Result of the last statement that ran (${o.results.length - 1} of ${o.total})`
@@ -120,14 +146,22 @@ function ResultContent({
   sql,
   theme,
   note,
+  targetsFor,
+  renderResult,
+  large,
 }: {
   response: SqlTableResponse | SqlOkResponse;
   durationMs: number;
   sql: string;
   theme: 'light' | 'dark';
   note?: string;
-}) {
-  const [view, setView] = useState<'grid' | 'chart'>('grid');
+} & ContentExtras) {
+  // Decided once per result (the shell's renderer is a new function on every render).
+  const [special] = useState(() => renderResult?.(response, sql));
+  // Kept by value: a new array on every render would reset the grid's columns.
+  const targetsKey = (targetsFor?.(sql) ?? []).join('\u0000');
+  const knownTargets = useMemo(() => (targetsKey ? targetsKey.split('\u0000') : []), [targetsKey]);
+  const [view, setView] = useState<'special' | 'grid' | 'chart'>(special ? 'special' : 'grid');
   const [cell, setCell] = useState<CellRef | null>(null);
   const [toast, setToast] = useState<string | null>(null);
   const [shown, setShown] = useState<number | undefined>(undefined);
@@ -145,6 +179,7 @@ function ResultContent({
   }, [toast]);
 
   if (!table) {
+    if (special) return <div className="result-special">{special.node}</div>;
     return (
       <div className="ok-result" role="status">
         <span className="ok-icon" aria-hidden>
@@ -155,8 +190,8 @@ function ResultContent({
     );
   }
 
-  const exportAs = (fmt: 'csv' | 'json') => {
-    const rows = gridRef.current?.displayedRows() ?? table.data;
+  const exportAs = (fmt: 'csv' | 'json', scope: ExportScope) => {
+    const rows = scope === 'view' ? (gridRef.current?.displayedRows() ?? table.data) : table.data;
     const name = exportFileName(resultBaseName(sql), fmt);
     if (fmt === 'csv') download(toCsv(table.column_names, rows), name, 'text/csv;charset=utf-8');
     else download(toJson(table.column_names, rows), name, 'application/json');
@@ -166,6 +201,15 @@ function ResultContent({
     <div className="result-content">
       <div className="result-toolbar">
         <div className="segmented" role="tablist" aria-label="Result view">
+          {special && (
+            <button
+              role="tab"
+              aria-selected={view === 'special'}
+              onClick={() => setView('special')}
+            >
+              {special.label}
+            </button>
+          )}
           <button role="tab" aria-selected={view === 'grid'} onClick={() => setView('grid')}>
             Results
           </button>
@@ -176,23 +220,23 @@ function ResultContent({
         {note && <span className="muted small">{note}</span>}
         <span className="spacer" />
         {toast && <span className="toast">Copied {toast}</span>}
-        <button
-          className="btn small"
-          onClick={() => exportAs('csv')}
+        <ExportMenu
+          total={table.data.length}
+          viewState={() =>
+            gridRef.current?.viewState() ?? {
+              shown: table.data.length,
+              filtered: false,
+              sorted: false,
+            }
+          }
+          onExport={exportAs}
           disabled={table.column_names.length === 0}
-        >
-          Export CSV
-        </button>
-        <button
-          className="btn small"
-          onClick={() => exportAs('json')}
-          disabled={table.column_names.length === 0}
-        >
-          Export JSON
-        </button>
+        />
       </div>
       <div className="result-main">
-        {table.column_names.length === 0 ? (
+        {view === 'special' && special ? (
+          <div className="result-special">{special.node}</div>
+        ) : table.column_names.length === 0 ? (
           <div className="empty-note">The statement returned no columns.</div>
         ) : view === 'grid' ? (
           <Suspense fallback={<div className="empty-note">Loading grid…</div>}>
@@ -204,6 +248,8 @@ function ResultContent({
               onOpenCell={setCell}
               onCopied={setToast}
               onFilterChanged={setShown}
+              knownTargets={knownTargets}
+              large={large}
             />
           </Suspense>
         ) : (

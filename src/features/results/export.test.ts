@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { exportFileName, resultBaseName, toCsv, toJson, uniqueNames } from './export';
+import {
+  exportFileName,
+  exportScopeLabel,
+  resultBaseName,
+  toCsv,
+  toJson,
+  uniqueNames,
+} from './export';
 
 describe('toCsv', () => {
   it('writes a header and rows with RFC 4180 quoting', () => {
@@ -45,6 +52,23 @@ describe('file names', () => {
     expect(resultBaseName('SHOW DATABASES')).toBe('result');
     expect(exportFileName('a b/c', 'csv', new Date('2024-05-01T10:20:30Z'))).toBe(
       'a_b_c-2024-05-01T10-20-30.csv',
+    );
+  });
+});
+
+describe('exportScopeLabel', () => {
+  it('says how the current view differs from everything', () => {
+    expect(exportScopeLabel('view', 40, { shown: 15, filtered: true, sorted: true })).toBe(
+      'Current view: 15 of 40 rows, filtered and sorted',
+    );
+    expect(exportScopeLabel('view', 40, { shown: 40, filtered: false, sorted: true })).toBe(
+      'Current view: 40 rows, sorted',
+    );
+    expect(exportScopeLabel('view', 1, { shown: 1, filtered: false, sorted: false })).toBe(
+      'Current view: 1 row',
+    );
+    expect(exportScopeLabel('all', 1234, { shown: 15, filtered: true, sorted: false })).toBe(
+      'All 1,234 rows, as returned',
     );
   });
 });

@@ -1,4 +1,23 @@
-/** CSV and JSON export of a result (the rows as currently sorted/filtered in the grid). */
+/**
+ * CSV and JSON export of a result: either the current view (the rows the grid shows, in its sort
+ * order) or every row as the server returned it; the menu says which is which.
+ */
+import { formatCount } from '../../lib/format';
+import type { GridViewState } from './grid-model';
+
+export type ExportScope = 'view' | 'all';
+
+/** What an export choice covers, in words ("Current view: 15 of 40 rows, filtered and sorted"). */
+export function exportScopeLabel(scope: ExportScope, total: number, view: GridViewState): string {
+  if (scope === 'all') return `All ${formatCount(total, 'row')}, as returned`;
+  const how = [view.filtered ? 'filtered' : '', view.sorted ? 'sorted' : '']
+    .filter(Boolean)
+    .join(' and ');
+  const rows = view.filtered
+    ? `${view.shown.toLocaleString('en-US')} of ${formatCount(total, 'row')}`
+    : formatCount(view.shown, 'row');
+  return `Current view: ${rows}${how ? `, ${how}` : ''}`;
+}
 
 function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -3,6 +3,13 @@
  * (`c0`, `c1`, ...) so duplicate names (`SELECT t.*, m.*`) all show; rows stay the server's arrays.
  */
 
+/** What the grid shows of a result: rows left by filters, and whether it is filtered or sorted. */
+export interface GridViewState {
+  shown: number;
+  filtered: boolean;
+  sorted: boolean;
+}
+
 export type ColumnKind = 'number' | 'text' | 'boolean' | 'date' | 'json';
 
 export interface GridColumn {

@@ -1,5 +1,5 @@
 /** What the results panel shows for a tab, derived from its last run. */
-import type { SqlOkResponse, SqlTableResponse } from '../../api/contract';
+import type { SqlOkResponse, SqlTableResponse } from '../../../contract';
 import type { ScriptOutcome } from '../../lib/sql/execute-script';
 import { formatCount, formatDuration } from '../../lib/format';
 

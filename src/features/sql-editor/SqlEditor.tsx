@@ -11,6 +11,7 @@ import {
   setCompletionSource,
   type CompletionSource,
 } from './monaco-setup';
+import { SQL_NAME_MIME } from '../../lib/drag';
 import { planRun, type RunMode, type RunRequest } from './run-plan';
 import { LANGUAGE_ID } from './sql-language';
 
@@ -39,13 +40,17 @@ export interface SqlEditorProps {
   onCancel(): void;
   marker?: EditorMarker;
   completion: CompletionSource;
+  /** Called once the editor is mounted (the shell then loads what the first screen can wait for). */
+  onReady?(): void;
+  /** Presentation mode: large type, no line numbers, gutter or current-line band. */
+  presenting?: boolean;
   ref?: Ref<SqlEditorHandle>;
 }
 
 registerSqlLanguage();
 
 export default function SqlEditor(props: SqlEditorProps) {
-  const { path, value, theme, onChange, marker, completion, ref } = props;
+  const { path, value, theme, onChange, marker, completion, presenting, ref } = props;
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const latest = useRef(props);
   useEffect(() => {
@@ -88,6 +93,7 @@ export default function SqlEditor(props: SqlEditorProps) {
 
   const onMount: OnMount = (ed, m) => {
     editorRef.current = ed;
+    acceptDroppedNames(ed);
     ed.addAction({
       id: 'smp.run-current',
       label: 'Run selection or statement at cursor',
@@ -108,7 +114,9 @@ export default function SqlEditor(props: SqlEditorProps) {
       keybindings: [m.KeyMod.CtrlCmd | m.KeyCode.Period],
       run: () => latest.current.onCancel(),
     });
-    ed.focus();
+    // Ready to type, unless a dialog opened meanwhile (e.g. the shell asking about a link).
+    if (!document.querySelector('[aria-modal="true"]')) ed.focus();
+    latest.current.onReady?.();
   };
 
   useEffect(() => {
@@ -145,22 +153,73 @@ export default function SqlEditor(props: SqlEditorProps) {
       options={{
         ariaLabel: 'SQL editor',
         minimap: { enabled: false },
-        fontSize: 13,
-        lineHeight: 20,
+        fontSize: presenting ? 20 : 13,
+        lineHeight: presenting ? 30 : 20,
+        lineNumbers: presenting ? 'off' : 'on',
+        lineDecorationsWidth: presenting ? 24 : 10,
+        overviewRulerLanes: presenting ? 0 : 2,
+        hideCursorInOverviewRuler: presenting,
         fontFamily: "'JetBrains Mono', 'SF Mono', Menlo, Consolas, 'Liberation Mono', monospace",
         automaticLayout: true,
         scrollBeyondLastLine: false,
         tabSize: 2,
-        padding: { top: 8, bottom: 8 },
+        padding: presenting ? { top: 18, bottom: 18 } : { top: 8, bottom: 8 },
         fixedOverflowWidgets: true,
         wordBasedSuggestions: 'off',
         suggest: { showWords: false },
-        renderLineHighlight: 'line',
+        renderLineHighlight: presenting ? 'none' : 'line',
         glyphMargin: false,
-        folding: true,
+        folding: !presenting,
         lineNumbersMinChars: 3,
         stickyScroll: { enabled: false },
       }}
     />
+  );
+}
+
+/**
+ * A name dragged from the explorer lands where it is dropped, as plain text (Monaco's own drop
+ * handling would insert it as a snippet at the old cursor). Other drops keep Monaco's behaviour.
+ */
+function acceptDroppedNames(ed: monaco.editor.IStandaloneCodeEditor) {
+  const node = ed.getContainerDomNode();
+  const positionAt = (e: DragEvent) => {
+    const target = ed.getTargetAtClientPoint(e.clientX, e.clientY);
+    const model = ed.getModel();
+    if (!target?.position || !model) return undefined;
+    // Past the end of a line Monaco reports the empty area: the name goes at that line's end.
+    if (target.type === monaco.editor.MouseTargetType.CONTENT_EMPTY) {
+      const line = target.position.lineNumber;
+      return new monaco.Position(line, model.getLineMaxColumn(line));
+    }
+    return target.position;
+  };
+  const ours = (e: DragEvent) => !!e.dataTransfer?.types.includes(SQL_NAME_MIME);
+  node.addEventListener(
+    'dragover',
+    (e) => {
+      if (!ours(e)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      e.dataTransfer!.dropEffect = 'copy';
+      const at = positionAt(e);
+      if (at) ed.setPosition(at); // the caret shows where the name will go
+    },
+    true,
+  );
+  node.addEventListener(
+    'drop',
+    (e) => {
+      if (!ours(e)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      const text = e.dataTransfer!.getData(SQL_NAME_MIME);
+      const at = positionAt(e) ?? ed.getPosition();
+      if (!text || !at) return;
+      const range = new monaco.Range(at.lineNumber, at.column, at.lineNumber, at.column);
+      ed.executeEdits('explorer-drop', [{ range, text, forceMoveMarkers: true }]);
+      ed.focus();
+    },
+    true,
   );
 }

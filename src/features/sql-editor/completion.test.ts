@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   completionContext,
+  modelTargetsIn,
+  referencedModels,
   referencedRelations,
   suggest,
   type CatalogSnapshot,
@@ -118,5 +120,79 @@ describe('suggest', () => {
   });
   it('suggests databases after USE', () => {
     expect(labels('USE ')).toEqual(['mindsdb', 'example_db']);
+  });
+});
+
+describe('modelTargetsIn', () => {
+  const cat = {
+    databases: [],
+    tables: [],
+    columns: [],
+    models: [
+      { project: 'mindsdb', name: 'rentals', status: 'complete', predict: 'rental_price' },
+      { project: 'other', name: 'churn', status: 'complete', predict: 'Churn' },
+    ],
+  };
+  it('names the targets of the models a statement reads, qualified or in the current project', () => {
+    expect(
+      modelTargetsIn(
+        'SELECT t.sqft, m.rental_price FROM example_db.demo_data.home_rentals AS t JOIN mindsdb.rentals AS m',
+        cat,
+        'example_db',
+      ),
+    ).toEqual(['rental_price']);
+    expect(modelTargetsIn('SELECT * FROM churn WHERE tenure = 3', cat, 'other')).toEqual(['Churn']);
+    expect(modelTargetsIn('SELECT * FROM churn', cat, 'mindsdb')).toEqual([]);
+  });
+});
+
+describe('model columns', () => {
+  const withModel: CatalogSnapshot = {
+    databases: [{ name: 'mindsdb', type: 'project', engine: null }],
+    tables: [],
+    columns: [],
+    models: [{ project: 'mindsdb', name: 'rentals', status: 'complete', predict: 'rental_price' }],
+    modelColumns: [
+      {
+        project: 'mindsdb',
+        model: 'rentals',
+        columns: [
+          { name: 'sqft', type: 'integer', role: 'input' },
+          { name: 'location', type: 'categorical', role: 'input' },
+          { name: 'rental_price', type: 'float', role: 'target' },
+        ],
+      },
+    ],
+  };
+  const at = (before: string, after = '') =>
+    suggest(completionContext(before), withModel, before + after, 'mindsdb');
+
+  it("offers a model's input columns first inside WHERE of a model query", () => {
+    const items = at("SELECT * FROM mindsdb.rentals WHERE location = 'good' AND ");
+    const first = items.filter((s) => s.rank === 0).map((s) => s.label);
+    expect(first).toEqual(['sqft', 'location']);
+    expect(items.find((s) => s.label === 'sqft')?.detail).toBe('input of rentals · integer');
+    expect(items.find((s) => s.label === 'rental_price')).toMatchObject({
+      rank: 1,
+      detail: 'prediction of rentals',
+    });
+  });
+
+  it('through an alias of the model in a JOIN, and unqualified in the current project', () => {
+    const joined = suggest(
+      completionContext('SELECT t.x, m.'),
+      withModel,
+      'SELECT t.x, m. FROM example_db.t AS t JOIN rentals AS m',
+      'mindsdb',
+    );
+    expect(joined.map((s) => s.label)).toEqual(
+      expect.arrayContaining(['sqft', 'location', 'rental_price']),
+    );
+    expect(at('SELECT * FROM rentals WHERE ').filter((s) => s.rank === 0)).toHaveLength(2);
+  });
+
+  it('finds the models a statement reads, by alias too', () => {
+    const refs = referencedModels('SELECT * FROM t JOIN mindsdb.rentals AS m', withModel, 'x');
+    expect([...refs.keys()].sort()).toEqual(['m', 'rentals']);
   });
 });

@@ -11,6 +11,15 @@ export interface CatalogSnapshot {
   tables: TableInfo[];
   columns: ColumnInfo[];
   models: ModelInfo[];
+  /** Input and target columns of the models whose description is at hand. */
+  modelColumns?: ModelColumns[];
+}
+
+/** A model's columns, from its `features` description. */
+export interface ModelColumns {
+  project: string;
+  model: string;
+  columns: { name: string; type: string; role: string }[];
 }
 
 export type SuggestionKind =
@@ -82,33 +91,40 @@ interface Relation {
   table: string;
 }
 
+/** Words that may follow a table reference and are never its alias. */
+const NOT_ALIAS = [
+  'WHERE',
+  'JOIN',
+  'ON',
+  'LEFT',
+  'RIGHT',
+  'INNER',
+  'OUTER',
+  'GROUP',
+  'ORDER',
+  'LIMIT',
+  'USING',
+  'CROSS',
+  'FULL',
+  'NATURAL',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'HAVING',
+  'WINDOW',
+  'QUALIFY',
+  'OFFSET',
+  'PREDICT',
+];
+
 /** Tables named in a statement with their aliases (`FROM a.b.c AS x`, `JOIN t y`). */
 export function referencedRelations(sql: string): Map<string, Relation> {
   const out = new Map<string, Relation>();
+  // The alias must not swallow a keyword: `FROM t JOIN u` names both t and u.
   const re = new RegExp(
-    `\\b(?:FROM|JOIN)\\s+(${IDENT}(?:\\s*\\.\\s*${IDENT}){0,2})(?:\\s+(?:AS\\s+)?(${IDENT}))?`,
+    `\\b(?:FROM|JOIN)\\s+(${IDENT}(?:\\s*\\.\\s*${IDENT}){0,2})(?:\\s+(?:AS\\s+)?(?!(?:${NOT_ALIAS.join('|')})\\b)(${IDENT}))?`,
     'gi',
   );
-  const reserved = new Set([
-    'WHERE',
-    'JOIN',
-    'ON',
-    'LEFT',
-    'RIGHT',
-    'INNER',
-    'GROUP',
-    'ORDER',
-    'LIMIT',
-    'USING',
-    'CROSS',
-    'FULL',
-    'NATURAL',
-    'UNION',
-    'HAVING',
-    'WINDOW',
-    'QUALIFY',
-    'OFFSET',
-  ]);
   for (const m of sql.matchAll(re)) {
     const parts = m[1].split('.').map((p) => unquote(p.trim()));
     const rel: Relation =
@@ -119,7 +135,7 @@ export function referencedRelations(sql: string): Map<string, Relation> {
           : { table: parts[0] };
     out.set(rel.table.toLowerCase(), rel);
     const alias = m[2] && unquote(m[2]);
-    if (alias && !reserved.has(alias.toUpperCase())) out.set(alias.toLowerCase(), rel);
+    if (alias) out.set(alias.toLowerCase(), rel);
   }
   return out;
 }
@@ -138,6 +154,55 @@ function columnsOf(cat: CatalogSnapshot, rel: Relation, currentDb: string): Colu
           ? eq(c.db, rel.db) || (eq(c.db, currentDb) && eq(c.schema, rel.db))
           : true),
   );
+}
+
+/** The models a statement reads (`FROM p.model`, `JOIN model AS m`), by name or alias. */
+export function referencedModels(
+  sql: string,
+  cat: Pick<CatalogSnapshot, 'models'>,
+  currentDb: string,
+): Map<string, ModelInfo> {
+  const out = new Map<string, ModelInfo>();
+  for (const [key, rel] of referencedRelations(sql)) {
+    const m = modelOf(cat, rel, currentDb);
+    if (m) out.set(key, m);
+  }
+  return out;
+}
+
+function modelOf(
+  cat: Pick<CatalogSnapshot, 'models'>,
+  rel: Relation,
+  currentDb: string,
+): ModelInfo | undefined {
+  if (rel.schema !== undefined) return undefined;
+  const project = rel.db ?? currentDb;
+  return cat.models.find((m) => eq(m.name, rel.table) && eq(m.project, project));
+}
+
+/** Suggestions for a model's columns: its inputs first (what WHERE takes), then its target. */
+function modelColumnSuggestions(cat: CatalogSnapshot, m: ModelInfo): Suggestion[] {
+  const described = cat.modelColumns?.find((c) => eq(c.project, m.project) && eq(c.model, m.name));
+  const out: Suggestion[] = (described?.columns ?? [])
+    .filter((c) => c.role === 'input')
+    .map((c) => ({
+      label: c.name,
+      kind: 'column' as const,
+      insertText: quoteIfNeeded(c.name),
+      detail: `input of ${m.name}${c.type ? ` · ${c.type}` : ''}`,
+      rank: 0,
+    }));
+  const target = m.predict ?? described?.columns.find((c) => c.role === 'target')?.name;
+  if (target) {
+    out.push({
+      label: target,
+      kind: 'column',
+      insertText: quoteIfNeeded(target),
+      detail: `prediction of ${m.name}`,
+      rank: 1,
+    });
+  }
+  return out;
 }
 
 const colSuggestion = (c: ColumnInfo, rank = 1): Suggestion => ({
@@ -207,7 +272,11 @@ export function suggest(
     if (path.length === 1) {
       const [a] = path;
       const alias = relations.get(a.toLowerCase());
-      if (alias) out.push(...columnsOf(cat, alias, currentDb).map((c) => colSuggestion(c, 0)));
+      if (alias) {
+        const model = modelOf(cat, alias, currentDb);
+        if (model) out.push(...modelColumnSuggestions(cat, model));
+        out.push(...columnsOf(cat, alias, currentDb).map((c) => colSuggestion(c, 0)));
+      }
       // a = database: its schemas and its schema-less tables, models, views
       const tables = cat.tables.filter((t) => eq(t.db, a));
       const schemas = [...new Set(tables.map((t) => t.schema).filter((s): s is string => !!s))];
@@ -269,6 +338,8 @@ export function suggest(
     const key = `${rel.db}.${rel.schema}.${rel.table}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    const model = modelOf(cat, rel, currentDb);
+    if (model) out.push(...modelColumnSuggestions(cat, model));
     out.push(...columnsOf(cat, rel, currentDb).map((c) => colSuggestion(c, 0)));
   }
   out.push(
@@ -286,4 +357,11 @@ export function suggest(
       .map((t) => ({ ...tableSuggestion(t, 'schema'), rank: 2 })),
   );
   return dedupe(out);
+}
+
+/** Target columns of the models a statement reads (`FROM p.model`, `JOIN model AS m`). */
+export function modelTargetsIn(sql: string, cat: CatalogSnapshot, currentDb: string): string[] {
+  const out = new Set<string>();
+  for (const m of referencedModels(sql, cat, currentDb).values()) if (m.predict) out.add(m.predict);
+  return [...out];
 }

@@ -19,7 +19,12 @@ export interface CompletionSource {
   db(): string;
   /** Called when suggestions are requested, so a stale catalog gets refreshed. */
   touch?(): void;
+  /** Loads what suggestions for this statement need (e.g. the columns of the models it reads). */
+  ensure?(statement: string): Promise<void>;
 }
+
+/** How long suggestions wait for missing catalog data before showing what is at hand. */
+const ENSURE_WAIT_MS = 1500;
 
 let source: CompletionSource | undefined;
 export function setCompletionSource(s: CompletionSource) {
@@ -54,7 +59,7 @@ export function registerSqlLanguage(): typeof monaco {
   monaco.languages.setLanguageConfiguration(LANGUAGE_ID, languageConfiguration);
   monaco.languages.registerCompletionItemProvider(LANGUAGE_ID, {
     triggerCharacters: ['.'],
-    provideCompletionItems(model, position) {
+    async provideCompletionItems(model, position) {
       if (!source) return { suggestions: [] };
       source.touch?.();
       const text = model.getValue();
@@ -66,6 +71,13 @@ export function registerSqlLanguage(): typeof monaco {
         from,
         nextSemi < 0 ? Math.min(text.length, offset + 20_000) : nextSemi,
       );
+      if (source.ensure) {
+        await Promise.race([
+          source.ensure(statement).catch(() => undefined),
+          new Promise((r) => setTimeout(r, ENSURE_WAIT_MS)),
+        ]);
+        if (model.isDisposed() || model.getValue() !== text) return { suggestions: [] };
+      }
       const ctx = completionContext(text.slice(from, offset));
       const word = model.getWordUntilPosition(position);
       const range = {

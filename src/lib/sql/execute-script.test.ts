@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SqlQueryResponse } from '../../api/contract';
-import { executeScript, isDdl, type Executor } from './execute-script';
+import type { SqlQueryResponse } from '../../../contract';
+import { executeScript, type Executor } from './execute-script';
 import { splitStatements } from './split';
 
 const table = (db: string, rows: number): SqlQueryResponse => ({
@@ -89,14 +89,5 @@ describe('executeScript', () => {
     const out = await p;
     expect(out.cancelled).toBe(true);
     expect(out.results).toHaveLength(0);
-  });
-});
-
-describe('isDdl', () => {
-  it('recognises statements that change the catalog', () => {
-    expect(isDdl('CREATE MODEL m FROM db (SELECT 1) PREDICT x')).toBe(true);
-    expect(isDdl('-- c\n drop table t')).toBe(true);
-    expect(isDdl('RETRAIN mindsdb.m')).toBe(true);
-    expect(isDdl('SELECT * FROM t')).toBe(false);
   });
 });

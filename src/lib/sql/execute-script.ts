@@ -3,7 +3,7 @@
  * statements after it), stopping at the first error or abort. The executor is injected, so this is
  * the same for one statement (Ctrl+Enter) and a whole script (Ctrl+Shift+Enter).
  */
-import type { SqlOkResponse, SqlQueryResponse, SqlTableResponse } from '../../api/contract';
+import type { SqlOkResponse, SqlQueryResponse, SqlTableResponse } from '../../../contract';
 import type { Statement } from './split';
 
 export interface StatementResult {
@@ -72,12 +72,4 @@ export async function executeScript(
   }
   out.durationMs = now() - t0;
   return out;
-}
-
-/** True when a statement changes the catalog (the explorer should refresh after it). */
-export function isDdl(sql: string): boolean {
-  const body = sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ').trim();
-  return /^(create|drop|alter|rename|retrain|finetune|attach|detach|import|truncate|insert|copy)\b/i.test(
-    body,
-  );
 }

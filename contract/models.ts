@@ -1,0 +1,194 @@
+/**
+ * Models of a project (DESIGN 3.2-3.4): listing and lookup, predict and describe. The server
+ * validates path parameters and bodies with these and documents them in GET /api/openapi.json; the
+ * playground parses the responses with them.
+ */
+import { z } from 'zod';
+import { ProjectPathParams } from './catalog';
+
+/** Path parameters of /api/projects/{project}/models/{model}/... */
+export const ModelPathParams = ProjectPathParams.extend({
+  model: z
+    .string()
+    .min(1, 'model name is empty')
+    .describe('Name of the model, optionally with a version suffix: home_rentals_model.2'),
+});
+export type ModelPathParams = z.infer<typeof ModelPathParams>;
+
+export const ModelStatus = z.enum(['generating', 'training', 'complete', 'error']);
+export type ModelStatus = z.infer<typeof ModelStatus>;
+
+/**
+ * One model version as the REST model endpoints return it: the columns of `<project>.models`
+ * in lower case, except that SELECT_DATA_QUERY and TRAINING_OPTIONS carry the names MindsDB's REST
+ * API uses for them (`fetch_data_query`, `problem_definition`), so clients of either work.
+ */
+export const ModelInfo = z
+  .object({
+    name: z.string(),
+    project: z.string(),
+    engine: z.string(),
+    version: z.number().int(),
+    active: z.boolean(),
+    status: ModelStatus,
+    /** Primary accuracy (r2_score or balanced_accuracy_score) once complete. */
+    accuracy: z.number().nullable(),
+    /** The target column. */
+    predict: z.string(),
+    update_status: z.string(),
+    mindsdb_version: z.string(),
+    error: z.string().nullable(),
+    fetch_data_query: z.string(),
+    problem_definition: z.record(z.string(), z.unknown()),
+    current_training_phase: z.number().int().nullable(),
+    total_training_phases: z.number().int().nullable(),
+    training_phase_name: z.string().nullable(),
+    tag: z.string().nullable(),
+    /** `YYYY-MM-DD HH:MM:SS.fff` (UTC), as in the models table. */
+    created_at: z.string(),
+    /** Seconds from the start of training to complete/error; null while it runs. */
+    training_time: z.number().nullable(),
+  })
+  .loose();
+export type ModelInfo = z.infer<typeof ModelInfo>;
+
+/** GET /api/projects/{project}/models: every version of every model (MindsDB lists versions too). */
+export const ModelList = z.array(ModelInfo);
+export type ModelList = z.infer<typeof ModelList>;
+
+/** GET /api/projects/{project}/models/{model}: the active (or named) version and all versions. */
+export const ModelDetail = ModelInfo.extend({ versions: z.array(ModelInfo) });
+export type ModelDetail = z.infer<typeof ModelDetail>;
+
+const jsonTypeName = (v: unknown) =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'an array'
+      : typeof v === 'object'
+        ? 'an object'
+        : `a ${typeof v}`;
+
+/**
+ * One input row of a prediction: column name -> value. Values are cast to the types the model
+ * was trained on (`"1000"` -> 1000); missing inputs are null.
+ */
+const PredictInputRow = z.record(z.string(), z.unknown(), {
+  error: (iss) => {
+    const i = iss.path?.at(-1);
+    const row = typeof i === 'number' ? `row ${i + 1}` : 'a row';
+    return `${row} is ${jsonTypeName(iss.input)}, not an object of column values like {"sqft": 823}`;
+  },
+});
+/** The spec's predict body: a JSON array of row objects. An empty array predicts nothing (200 []). */
+export const PredictRows = z.array(PredictInputRow, {
+  error: (iss) => `must be an array of row objects, got ${jsonTypeName(iss.input)}`,
+});
+/**
+ * The real system's predict body: `{"data": [...rows] | "<the rows as a JSON string>", "params"}`.
+ * `params` is accepted for compatibility and ignored (this engine takes no prediction options).
+ */
+const PredictEnvelope = z.object({
+  data: z.union([PredictRows, z.string()], {
+    error: (iss) =>
+      iss.input === undefined
+        ? 'data is required: {"data": [{"column": value, ...}, ...]}'
+        : `data must be an array of row objects or a JSON string of one, got ${jsonTypeName(iss.input)}`,
+  }),
+  params: z
+    .record(z.string(), z.unknown(), {
+      error: (iss) => `params must be an object, got ${jsonTypeName(iss.input)}`,
+    })
+    .optional(),
+});
+export const PredictRequest = z.union([PredictRows, PredictEnvelope], {
+  error: (iss) =>
+    `The body must be a JSON array of row objects ([{"sqft": 823}]) or {"data": [...], "params": {...}}, got ${jsonTypeName(iss.input)}`,
+});
+export type PredictRequest = z.infer<typeof PredictRequest>;
+
+/**
+ * One predicted row (DESIGN 3.2). The model's input columns and `<target>`, `<target>_confidence`,
+ * `<target>_min`/`_max` (numeric targets), `<target>_anomaly`, `<target>_original` and
+ * `<target>_explain` depend on the model, so they are open keys here; see PredictionExplain for
+ * the explain string.
+ */
+export const PredictionRow = z
+  .object({
+    __service_row_id: z.number().int().nullable(),
+    select_data_query: z.null(),
+    when_data: z.null(),
+  })
+  .catchall(z.unknown());
+export type PredictionRow = z.infer<typeof PredictionRow>;
+export const PredictResponse = z.array(PredictionRow);
+export type PredictResponse = z.infer<typeof PredictResponse>;
+
+/** The object `<target>_explain` encodes as a JSON string. Classifiers add `probability_class_<c>`. */
+export const PredictionExplain = z
+  .object({
+    predicted_value: z.union([z.number(), z.string(), z.boolean(), z.null()]),
+    confidence: z.number().nullable(),
+    anomaly: z.boolean().nullable(),
+    truth: z.union([z.number(), z.string(), z.boolean(), z.null()]),
+    confidence_lower_bound: z.number().nullable(),
+    confidence_upper_bound: z.number().nullable(),
+  })
+  .catchall(z.number().nullable());
+export type PredictionExplain = z.infer<typeof PredictionExplain>;
+
+const DESCRIBE_ATTRIBUTE_NAMES = ['info', 'features', 'model', 'progress'] as const;
+
+/** GET .../describe body (spec) and query string (browsers cannot send a GET body). */
+export const DescribeRequest = z
+  .object({
+    attribute: z
+      .string({ error: (iss) => `attribute must be a string, got ${jsonTypeName(iss.input)}` })
+      .optional()
+      .describe(
+        `What to describe: ${DESCRIBE_ATTRIBUTE_NAMES.join(', ')}; none for the summary row`,
+      ),
+  })
+  .loose();
+export type DescribeRequest = z.infer<typeof DescribeRequest>;
+
+/** No attribute: the spec's row. `info` is the same without `model`. */
+export const DescribeSummaryRow = z.object({
+  accuracies: z.record(z.string(), z.number().nullable()),
+  column_importances: z.record(z.string(), z.number().nullable()),
+  inputs: z.array(z.string()),
+  outputs: z.array(z.string()),
+  /** Pipeline stages joined with ` --> ` (absent for `info`). */
+  model: z.string().optional(),
+});
+export const DescribeFeatureRow = z.object({
+  column: z.string(),
+  type: z.string(),
+  encoder: z.string().nullable(),
+  role: z.string(),
+});
+export const DescribeCandidateRow = z
+  .object({
+    name: z.string(),
+    performance: z.number().nullable(),
+    training_time: z.number().nullable(),
+    selected: z.boolean(),
+    accuracy_functions: z.array(z.string()),
+  })
+  .loose();
+export const DescribeProgressRow = z.object({
+  current: z.number().int().nullable(),
+  total: z.number().int().nullable(),
+  name: z.string().nullable(),
+});
+export const DescribeResponse = z.union([
+  z.array(DescribeSummaryRow),
+  z.array(DescribeFeatureRow),
+  z.array(DescribeCandidateRow),
+  z.array(DescribeProgressRow),
+]);
+export type DescribeSummaryRow = z.infer<typeof DescribeSummaryRow>;
+export type DescribeFeatureRow = z.infer<typeof DescribeFeatureRow>;
+export type DescribeCandidateRow = z.infer<typeof DescribeCandidateRow>;
+export type DescribeProgressRow = z.infer<typeof DescribeProgressRow>;
+export type DescribeResponse = z.infer<typeof DescribeResponse>;

@@ -1,0 +1,46 @@
+/** The routes open without a session: GET /api/status, POST /api/login, POST /api/logout. */
+import { z } from 'zod';
+
+/** GET /api/status */
+export const StatusResponse = z
+  .object({
+    /** Ours; a real MindsDB server reports `mindsdb_version` instead. */
+    version: z.string().optional(),
+    mindsdb_version: z.string().optional(),
+    environment: z.string().optional(),
+    provider: z.string().optional(),
+    auth: z
+      .object({
+        http_auth_enabled: z.boolean(),
+        confirmed: z.boolean().optional(),
+        provider: z.string().optional(),
+      })
+      .loose()
+      .optional(),
+  })
+  .loose();
+export type StatusResponse = z.infer<typeof StatusResponse>;
+
+/** POST /api/login answer: the token for scripts when auth is on, `auth: "disabled"` otherwise. */
+export const LoginResponse = z.object({
+  ok: z.literal(true),
+  token: z.string().optional(),
+  expires_at: z.string().optional(),
+  auth: z.literal('disabled').optional(),
+});
+export type LoginResponse = z.infer<typeof LoginResponse>;
+export const LogoutResponse = z.object({ ok: z.literal(true) });
+
+/**
+ * GET /api/status read loosely, to tell which kind of instance the playground talks to: ours has
+ * `provider: "sql-model-playground"`; a real MindsDB server has `mindsdb_version` (and may lack
+ * `version`, which StatusResponse requires).
+ */
+export const InstanceFlavorStatus = z
+  .object({
+    provider: z.string().optional(),
+    version: z.string().optional(),
+    mindsdb_version: z.string().optional(),
+  })
+  .loose();
+export type InstanceFlavorStatus = z.infer<typeof InstanceFlavorStatus>;

@@ -1,0 +1,283 @@
+// Rows -> series: finds the ORDER BY / GROUP BY / target columns, parses the order values (numbers
+// or ISO dates), splits the rows into one series per group, sorts each by time and merges rows that
+// share a timestamp within a group. Training and forecasting read their rows through here, so both
+// see exactly the same series.
+
+import type { CellValue } from '../api';
+import { isMissing, isMissingToken, parseDatetime, parseNumber } from '../data/column-types';
+import { type Table, cellAt } from '../data/table';
+import { AutoMLError } from '../errors';
+import type { OrderFormat } from './types';
+
+export interface Series {
+  /** Canonical key of the group's values (see groupKey), '' without GROUP BY. */
+  key: string;
+  /** The GROUP BY values as the first row of the group had them. */
+  labels: CellValue[];
+  /** Order values, strictly ascending: epoch milliseconds for dates, else the numbers. */
+  t: Float64Array;
+  y: Float64Array;
+}
+
+export interface SeriesSet {
+  series: Series[];
+  orderFormat: OrderFormat;
+  /** Rows merged into an earlier row of the same group and timestamp. */
+  duplicates: number;
+  /** Rows without an order value or without a target. */
+  dropped: number;
+  /** Every target value is a whole number. */
+  integerTarget: boolean;
+}
+
+export interface SeriesColumns {
+  target: string;
+  orderBy: string;
+  groupBy: string[];
+}
+
+/** A column's cells by row, whatever its storage. */
+type Cells = (r: number) => unknown;
+
+/** The index of `name` in `columns`: an exact match, else the one case-insensitive match. */
+export function findColumn(columns: readonly string[], name: string): number {
+  const exact = columns.indexOf(name);
+  if (exact >= 0) return exact;
+  const lower = name.toLowerCase();
+  return columns.findIndex((c) => c.toLowerCase() === lower);
+}
+
+function requireColumn(
+  columns: readonly string[],
+  name: string,
+  role: string,
+  where: string,
+): number {
+  const j = findColumn(columns, name);
+  if (j < 0) {
+    throw new AutoMLError(
+      `${role} column '${name}' is not in the ${where}; its columns are: ${columns.join(', ')}`,
+      { column: name },
+    );
+  }
+  return j;
+}
+
+const SHORT = (v: unknown) => {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s.length > 40 ? s.slice(0, 40) + '...' : s;
+};
+
+/**
+ * Canonical key of a GROUP BY value: numbers and numeric strings alike ("2", 2 and 2.0 are one
+ * group, whichever way the source typed the column), trimmed text, NULL as its own group.
+ */
+export function groupKey(v: unknown): string {
+  if (v === null || v === undefined) return '\u0000';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '\u0000';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof Date) return v.toISOString();
+  const s = String(v).trim();
+  if (s === '') return '\u0000';
+  const x = Number(s);
+  return Number.isFinite(x) && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s) ? String(x) : s;
+}
+
+/** The key of a group's values (one per GROUP BY column). */
+export function compositeKey(keys: string[]): string {
+  return keys.join('\u0001');
+}
+
+function label(v: unknown): CellValue {
+  if (v === undefined) return null;
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof Date) return v.toISOString();
+  if (v !== null && typeof v === 'object') return JSON.stringify(v);
+  return v as CellValue;
+}
+
+/**
+ * Parses the order column. Numbers (and numeric text) sort as numbers; ISO dates / timestamps as
+ * epoch milliseconds (zone-less values read as UTC). With `expected` (forecasting), the values must
+ * be of the kind the model was trained on. NULL is NaN (the row is dropped).
+ */
+export function parseOrder(
+  cells: Cells,
+  n: number,
+  column: string,
+  expected?: OrderFormat,
+): { t: Float64Array; format: OrderFormat } {
+  const t = new Float64Array(n);
+  let sawNumber = false;
+  let sawDate = false;
+  let format: OrderFormat | null = expected ?? null;
+  const wantNumber = expected === 'number';
+  const unsortable = (v: unknown, r: number, why: string): never => {
+    throw new AutoMLError(
+      `ORDER BY column '${column}' cannot be sorted: ${SHORT(v)} in row ${r} ${why}`,
+      { column, row: r },
+    );
+  };
+  for (let r = 0; r < n; r++) {
+    const v = cells(r);
+    if (isMissing(v)) {
+      t[r] = NaN;
+      continue;
+    }
+    if (typeof v === 'boolean') unsortable(v, r, 'is a boolean, not a number or a date/time');
+    let x = NaN;
+    let isDate = false;
+    if (typeof v === 'number' || typeof v === 'bigint') x = Number(v);
+    else if (v instanceof Date) {
+      x = v.getTime();
+      isDate = true;
+      format ??= 'iso';
+    } else if (typeof v === 'string') {
+      const s = v.trim();
+      x = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s) ? Number(s) : NaN;
+      if (Number.isNaN(x)) {
+        x = parseDatetime(s);
+        isDate = !Number.isNaN(x);
+        if (isDate && !expected) {
+          const f: OrderFormat = s.length === 10 ? 'date' : s.includes('T') ? 'iso' : 'datetime';
+          // Mixed date and timestamp text is written back as timestamps.
+          if (format === null || (format === 'date' && f !== 'date')) format = f;
+        }
+      }
+    }
+    if (Number.isNaN(x)) {
+      unsortable(
+        v,
+        r,
+        'is neither a number nor a date/time (expected e.g. 2024-01-31 or 2024-01-31 12:00:00)',
+      );
+    }
+    if (expected && (wantNumber ? isDate : !isDate)) {
+      unsortable(v, r, `is not ${wantNumber ? 'a number' : 'a date/time'} like the training data`);
+    }
+    if (isDate) sawDate = true;
+    else sawNumber = true;
+    if (sawDate && sawNumber)
+      unsortable(v, r, 'mixes with values of another kind (numbers and dates)');
+    t[r] = x;
+  }
+  if (!expected && !sawDate && !sawNumber) {
+    throw new AutoMLError(`ORDER BY column '${column}' has no values`, { column });
+  }
+  return { t, format: format ?? (sawDate ? 'datetime' : 'number') };
+}
+
+/** Target values as numbers (NaN = missing); anything else is the user's error, not a silent NaN. */
+function parseTarget(cells: Cells, n: number, column: string): Float64Array {
+  const y = new Float64Array(n);
+  for (let r = 0; r < n; r++) {
+    const v = cells(r);
+    if (isMissing(v) || isMissingToken(v)) {
+      y[r] = NaN;
+      continue;
+    }
+    const x = typeof v === 'boolean' ? NaN : parseNumber(v);
+    if (Number.isNaN(x)) {
+      throw new AutoMLError(
+        `time-series forecasting predicts numbers, but target '${column}' holds ${SHORT(v)} in row ${r}`,
+        { column, row: r },
+      );
+    }
+    y[r] = x;
+  }
+  return y;
+}
+
+function tableCells(table: Table, j: number): Cells {
+  const c = table.data[j];
+  if (c.kind === 'number') {
+    const { values, nulls } = c;
+    return (r) => (nulls && nulls[r] ? null : values[r]);
+  }
+  return (r) => cellAt(c, r);
+}
+
+/**
+ * The series of a table. `where` names the data in errors ('training data', 'forecast input');
+ * `orderFormat` (forecasting) is the kind the model was trained on.
+ */
+export function buildSeries(
+  table: Table,
+  cols: SeriesColumns,
+  where: string,
+  orderFormat?: OrderFormat,
+): SeriesSet {
+  const names = table.columns;
+  const n = table.rowCount;
+  const jOrder = requireColumn(names, cols.orderBy, 'ORDER BY', where);
+  const jTarget = requireColumn(names, cols.target, 'target', where);
+  const jGroups = cols.groupBy.map((g) => requireColumn(names, g, 'GROUP BY', where));
+  const { t, format } = parseOrder(tableCells(table, jOrder), n, names[jOrder], orderFormat);
+  const y = parseTarget(tableCells(table, jTarget), n, names[jTarget]);
+  const groupCells = jGroups.map((j) => tableCells(table, j));
+
+  // Group id per row (first-appearance order), -1 for dropped rows.
+  const gid = new Int32Array(n).fill(-1);
+  const ids = new Map<string, number>();
+  const labels: CellValue[][] = [];
+  const keys: string[] = [];
+  let dropped = 0;
+  const parts = new Array<string>(groupCells.length);
+  for (let r = 0; r < n; r++) {
+    if (Number.isNaN(t[r]) || Number.isNaN(y[r])) {
+      dropped++;
+      continue;
+    }
+    for (let g = 0; g < groupCells.length; g++) parts[g] = groupKey(groupCells[g](r));
+    const key = compositeKey(parts);
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = keys.length;
+      ids.set(key, id);
+      keys.push(key);
+      labels.push(groupCells.map((c) => label(c(r))));
+    }
+    gid[r] = id;
+  }
+  const G = keys.length;
+  const count = new Int32Array(G + 1);
+  for (let r = 0; r < n; r++) if (gid[r] >= 0) count[gid[r] + 1]++;
+  for (let g = 0; g < G; g++) count[g + 1] += count[g];
+  const rows = new Int32Array(count[G]);
+  const fill = count.slice(0, G);
+  for (let r = 0; r < n; r++) if (gid[r] >= 0) rows[fill[gid[r]]++] = r;
+
+  let duplicates = 0;
+  let integerTarget = true;
+  const series: Series[] = [];
+  for (let g = 0; g < G; g++) {
+    // Stable sort by time (rows are in input order within the group).
+    const idx = Array.from(rows.subarray(count[g], count[g + 1]));
+    idx.sort((a, b) => t[a] - t[b] || a - b);
+    const ts: number[] = [];
+    const ys: number[] = [];
+    let m = 0;
+    for (let i = 0; i < idx.length; i++) {
+      const r = idx[i];
+      if (!Number.isInteger(y[r])) integerTarget = false;
+      if (ts.length > 0 && ts[ts.length - 1] === t[r]) {
+        // Same group, same timestamp: the documented rule is the mean of their targets.
+        m++;
+        ys[ys.length - 1] += (y[r] - ys[ys.length - 1]) / m;
+        duplicates++;
+        continue;
+      }
+      ts.push(t[r]);
+      ys.push(y[r]);
+      m = 1;
+    }
+    series.push({
+      key: keys[g],
+      labels: labels[g],
+      t: Float64Array.from(ts),
+      y: Float64Array.from(ys),
+    });
+  }
+  return { series, orderFormat: format, duplicates, dropped, integerTarget };
+}

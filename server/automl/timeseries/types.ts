@@ -1,0 +1,167 @@
+// Public types of time-series forecasting: training options, the forecaster other layers call, its
+// output, the description DESCRIBE shows and the artifact. Free of implementation imports.
+
+import type {
+  CellValue,
+  ModelDescription,
+  Predictor,
+  ResolvedSettings,
+  TrainProgress,
+} from '../api';
+import type { SerializedGBM } from '../gbm/serialize';
+
+/** CREATE MODEL ... PREDICT target ORDER BY orderBy [GROUP BY groupBy] WINDOW window HORIZON horizon. */
+export interface ForecastTrainOptions {
+  target: string;
+  orderBy: string;
+  /** Each distinct combination of these columns' values is one series. */
+  groupBy?: string[];
+  /** Rows of history each forecast reads (the last WINDOW rows of a group). */
+  window: number;
+  /** Steps forecast after the last known row of each group. Default 1. */
+  horizon?: number;
+  /** Default 42. */
+  seed?: number;
+  /** USING k = v (the same keys as other models; see README.md for which ones apply). */
+  using?: Record<string, unknown>;
+  onProgress?: (p: TrainProgress) => void;
+}
+
+/** How the ORDER BY column is written; forecast timestamps are written the same way. */
+export type OrderFormat =
+  /** Plain numbers (a year, a period index). */
+  | 'number'
+  /** 'YYYY-MM-DD' (DuckDB DATE). */
+  | 'date'
+  /** 'YYYY-MM-DD HH:MM:SS[.mmm]' (DuckDB TIMESTAMP). */
+  | 'datetime'
+  /** 'YYYY-MM-DDTHH:MM:SS.mmmZ' (ISO text, JS Dates). */
+  | 'iso';
+
+/**
+ * The step between rows of a series. Calendar months keep month ends at month ends (a quarterly
+ * series of 03-31, 06-30, ... steps to 09-30, 12-31); fixed durations cover days, weeks, hours
+ * and irregular series (their median step); numeric orders step by their median difference.
+ */
+export type Frequency =
+  | { unit: 'month'; months: number; anchor: 'start' | 'end' | 'day'; day: number }
+  | { unit: 'ms'; ms: number }
+  | { unit: 'number'; step: number };
+
+export type CandidateName = 'gbm_direct' | 'gbm_recursive' | 'seasonal_naive' | 'naive' | 'drift';
+
+/** The time-series part of DESCRIBE. */
+export interface TimeSeriesDescription {
+  orderBy: string;
+  groupBy: string[];
+  window: number;
+  horizon: number;
+  /** Inferred frequency of the longest series, e.g. 'quarterly (month-end)', 'daily'. */
+  frequency: string;
+  /** Seasonal period in steps used by seasonal-naive and the seasonal features (1 = none). */
+  seasonality: number;
+  /** Rows per group a forecast reads: WINDOW, or more when the seasonal features need them. */
+  historyRows: number;
+  selected: CandidateName;
+  /** Per step on the time-ordered validation split: MASE against seasonal-naive (MAE ratio), MAE, interval coverage. */
+  horizonAccuracy: { step: number; mase: number; mae: number; coverage: number }[];
+  groups: number;
+  /** Groups with fewer than WINDOW + 1 rows: no training examples (forecast them with the pooled model). */
+  shortGroups: number;
+  /** Rows merged because their group already had a row at the same timestamp (targets averaged). */
+  duplicateTimestamps: number;
+  /** Rows dropped for a NULL order value or a NULL target. */
+  droppedRows: number;
+}
+
+export interface ForecastOptions {
+  /** Steps per group, 1 to the trained HORIZON (default: HORIZON). */
+  horizon?: number;
+}
+
+/**
+ * Forecast rows, `horizon` per group in the order the groups first appear in the history, steps
+ * ascending. Columns: the ORDER BY column (the step's timestamp, written like the input's), the
+ * GROUP BY columns, `<target>`, `<target>_min`, `<target>_max`, `<target>_confidence`,
+ * `<target>_explain` (JSON text: predicted_value, confidence, confidence_lower_bound,
+ * confidence_upper_bound, horizon_step).
+ */
+export interface ForecastResult {
+  columns: string[];
+  rows: CellValue[][];
+}
+
+/** A loaded time-series model. `predict` (single rows) is refused with an AutoMLError. */
+export interface Forecaster extends Predictor {
+  readonly kind: 'timeseries';
+  readonly orderBy: string;
+  readonly groupBy: string[];
+  readonly window: number;
+  readonly horizon: number;
+  /** See TimeSeriesDescription.historyRows: pass at least this many rows per group for full quality. */
+  readonly historyRows: number;
+  /** How forecast timestamps are written (the SQL type of the ORDER BY column follows from it). */
+  readonly orderFormat: OrderFormat;
+  /**
+   * Forecasts `horizon` steps after the last row of each group found in the history columns
+   * (keyed by column name, case-insensitive; each an array of `n` cells). Needs the ORDER BY,
+   * GROUP BY and target columns; other columns are ignored.
+   */
+  forecast(
+    columns: Record<string, ArrayLike<unknown>>,
+    n: number,
+    opts?: ForecastOptions,
+  ): ForecastResult;
+}
+
+/** What the features are made of (fixed at training, read by the forecaster). */
+export interface FeatureSpec {
+  window: number;
+  horizon: number;
+  /** Rows before the origin the features may read (>= window). */
+  lookback: number;
+  /** Lag features (the most recent ones, at most window - 1). */
+  lags: number;
+  /** Seasonal period in steps (1 = no seasonal features). */
+  period: number;
+  calendar: CalendarPart[];
+  /** Per GROUP BY column, its categories (keys) when it is used as a categorical feature, else null. */
+  groupCats: (string[] | null)[];
+}
+
+export type CalendarPart =
+  'month' | 'quarter' | 'dayofweek' | 'dayofmonth' | 'dayofyear' | 'weekofyear' | 'hour';
+
+/** A time-series model as plain JSON (typed arrays as base64), told apart by `kind`. */
+export interface TimeSeriesArtifact {
+  format: 'automl/1';
+  kind: 'timeseries';
+  target: string;
+  orderFormat: OrderFormat;
+  /** The model's frequency (the longest series'); each group keeps its own in `groups`. */
+  frequency: Frequency;
+  spec: FeatureSpec;
+  model: {
+    selected: CandidateName;
+    gbm: SerializedGBM | null;
+    /** The GBM (+ linear part) predicts ((y[t+k] - y[t]) / scale - mean) / std. */
+    zScale: { mean: number; std: number };
+    /** Ridge part on the history features (Float64 arrays as base64), or null. */
+    linear: { feats: number[]; mean: string; std: string; w: string } | null;
+    /** Bin edges per numeric feature (Float64, base64); null for categorical features. */
+    thresholds: (string | null)[];
+  };
+  /** Conformal half-widths per step, in units of the origin's scale. */
+  calibration: { level: number; halfWidths: number[] };
+  groups: {
+    /** Canonical keys of the GROUP BY values, one entry per training group. */
+    keys: string[];
+    /** Index into `frequencies` per group. */
+    frequency: number[];
+    frequencies: Frequency[];
+  };
+  /** Resolved USING settings, and the time-series clauses, reused by RETRAIN / FINETUNE. */
+  settings: ResolvedSettings;
+  timeseries: { orderBy: string; groupBy: string[]; window: number; horizon: number };
+  description: ModelDescription;
+}

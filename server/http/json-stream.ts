@@ -1,0 +1,65 @@
+/**
+ * JSON responses written piece by piece. A result of tens of megabytes is never turned into one
+ * JS string (V8 caps strings, and one string of the whole result doubles the memory it takes):
+ * arrays are written a batch of elements at a time, each batch a small string.
+ */
+import { Readable } from 'node:stream';
+
+/** About how many characters one written piece holds. */
+const PIECE = 256 * 1024;
+
+/** `[e1,e2,...]` with each element stringified on its own and batched into pieces. */
+function* arrayPieces(arr: unknown[]): Generator<string> {
+  let buf = '[';
+  for (let i = 0; i < arr.length; i++) {
+    buf += (i > 0 ? ',' : '') + (JSON.stringify(arr[i]) ?? 'null');
+    if (buf.length >= PIECE) {
+      yield buf;
+      buf = '';
+    }
+  }
+  yield `${buf}]`;
+}
+
+/** A top-level array, or a top-level object whose array values (the rows) are streamed. */
+function* pieces(value: unknown): Generator<string> {
+  if (Array.isArray(value)) {
+    yield* arrayPieces(value);
+    return;
+  }
+  if (value === null || typeof value !== 'object') {
+    yield JSON.stringify(value) ?? 'null';
+    return;
+  }
+  let first = true;
+  for (const [k, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    yield `${first ? '{' : ','}${JSON.stringify(k)}:`;
+    first = false;
+    if (Array.isArray(v)) yield* arrayPieces(v);
+    else yield JSON.stringify(v) ?? 'null';
+  }
+  yield first ? '{}' : '}';
+}
+
+/**
+ * The JSON text of `value` as a stream: the top-level object's keys in order, arrays (of rows,
+ * of row objects) written in batches. Same text as JSON.stringify, without the one big string.
+ */
+export function jsonStream(value: unknown): Readable {
+  const it = pieces(value);
+  return new Readable({
+    read() {
+      let size = 0;
+      for (;;) {
+        const n = it.next();
+        if (n.done) {
+          this.push(null);
+          return;
+        }
+        size += n.value.length;
+        if (!this.push(n.value) || size >= PIECE) return;
+      }
+    },
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * DESCRIBE of a model (DESIGN 3.3): `progress` of any version, and `info` / `features` / `model`
+ * (or everything) of a complete one, read from its predictor's description. Values are JSON
+ * values: objects and arrays stay structured.
+ */
+import type { ModelDescription } from '../automl/index';
+import type { JsonValue } from '../engine/values';
+import { badInput } from '../errors';
+import type { ModelVersionRecord } from './store';
+
+export const DESCRIBE_ATTRIBUTES = ['info', 'features', 'model', 'progress'] as const;
+
+/** The attribute in lower case ('' for none), or a BAD_INPUT naming the allowed ones. */
+export function describeAttribute(attribute?: string | null): string {
+  const attr = attribute ? attribute.toLowerCase() : '';
+  if (attr !== '' && !(DESCRIBE_ATTRIBUTES as readonly string[]).includes(attr)) {
+    throw badInput(
+      `Unknown attribute '${attribute}' to describe; allowed: ${DESCRIBE_ATTRIBUTES.join(', ')}`,
+    );
+  }
+  return attr;
+}
+
+/** `DESCRIBE ... .progress`: works in any status. */
+export function describeProgress(r: ModelVersionRecord): Record<string, JsonValue>[] {
+  const done = r.status === 'complete';
+  // A finished training reports its last phase as done, named by the outcome.
+  const total = r.phase?.total ?? (done ? 1 : null);
+  return [
+    {
+      current: done ? total : (r.phase?.current ?? null),
+      total,
+      name: done || r.status === 'error' ? r.status : (r.phase?.name ?? r.status),
+    },
+  ];
+}
+
+/** Every other form, from a complete model's description (`attr` as `describeAttribute` gives). */
+export function describeModel(d: ModelDescription, attr: string): Record<string, JsonValue>[] {
+  if (attr === 'features') {
+    return d.features.map((f) => ({
+      column: f.column,
+      type: f.type,
+      encoder: f.encoder,
+      role: f.role,
+    }));
+  }
+  if (attr === 'model') {
+    return d.candidates.map((c) => ({
+      name: c.name,
+      performance: c.performance,
+      training_time: c.training_time,
+      selected: c.selected,
+      accuracy_functions: c.accuracy_functions,
+    }));
+  }
+  const info: Record<string, JsonValue> = {
+    accuracies: d.accuracies,
+    column_importances: d.columnImportances,
+    inputs: d.inputs,
+    outputs: [d.target],
+  };
+  if (attr === '') info.model = d.summary;
+  return [info];
+}

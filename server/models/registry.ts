@@ -1,0 +1,468 @@
+/**
+ * The model registry: every model version of every project, found by name and version, with one
+ * active version per model, and the statements that change them (create, retrain, finetune, drop,
+ * activate). It is the model layer's one entry point: training (trainer.ts), persistence
+ * (store.ts), prediction (predict.ts), DESCRIBE (describe.ts) and the models-table rows
+ * (models-table.ts) are reached through it. Both the SQL layer and the HTTP routes call it; it
+ * knows neither SQL syntax nor HTTP.
+ *
+ * A new version made by RETRAIN/FINETUNE becomes the active one only when it completes, so
+ * predictions keep using the previous version meanwhile.
+ */
+import { ALLOWED_USING_KEYS, type Predictor } from '../automl/index';
+import type { JsonValue } from '../engine/values';
+import { assertValidName } from '../engine/names';
+import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
+import { describeAttribute, describeModel, describeProgress } from './describe';
+import { modelRow } from './models-table';
+import {
+  PredictorCache,
+  columnsOfRows,
+  predictBatch,
+  predictionRows,
+  type ColumnarPrediction,
+  type PredictOptions,
+} from './predict';
+import type { ModelCatalog, RemoteDataSource } from './ports';
+import { ModelStore, type ModelVersionRecord } from './store';
+import { Trainer } from './trainer';
+import { TrainingData, type TrainingSource } from './training-data';
+
+export interface ModelRef {
+  project: string;
+  name: string;
+  /** A specific version; the active one when omitted. */
+  version?: number;
+}
+
+export interface CreateModelSpec extends TrainingSource {
+  project: string;
+  name: string;
+  target: string;
+  using?: Record<string, unknown>;
+  tag?: string | null;
+  orReplace?: boolean;
+  ifNotExists?: boolean;
+}
+
+export interface RetrainSpec extends Partial<TrainingSource> {
+  target?: string;
+  using?: Record<string, unknown>;
+  tag?: string | null;
+}
+
+const ACTIVE_STATES = new Set(['generating', 'training']);
+const label = (r: { project: string; name: string }) => `${r.project}.${r.name}`;
+
+export interface ModelRegistryOptions {
+  catalog: ModelCatalog;
+  /** Where FROM queries on databases outside DuckDB run (the integrations). */
+  remote: RemoteDataSource;
+  maxConcurrentTrainings: number;
+  /** Reported in MINDSDB_VERSION. */
+  version: string;
+}
+
+export class ModelRegistry {
+  readonly store: ModelStore;
+  private readonly catalog: ModelCatalog;
+  private readonly data: TrainingData;
+  private readonly trainer: Trainer;
+  private readonly predictors = new PredictorCache();
+
+  constructor(private readonly opts: ModelRegistryOptions) {
+    this.catalog = opts.catalog;
+    this.store = new ModelStore(opts.catalog.dataDir);
+    this.data = new TrainingData(opts.catalog, opts.remote);
+    this.trainer = new Trainer({
+      store: this.store,
+      data: this.data,
+      maxConcurrent: opts.maxConcurrentTrainings,
+      // Warms the cache for the first prediction.
+      onComplete: (rec) => void this.predictor(rec).catch(() => undefined),
+    });
+  }
+
+  // ---- lookups -------------------------------------------------------------------------------
+
+  /** Every version, optionally of one project, ordered by project, name, version. */
+  list(project?: string | null): ModelVersionRecord[] {
+    const p = project?.toLowerCase();
+    return this.store.records
+      .filter((r) => p === undefined || r.project.toLowerCase() === p)
+      .sort(
+        (a, b) =>
+          a.project.localeCompare(b.project) ||
+          a.name.localeCompare(b.name) ||
+          a.version - b.version,
+      );
+  }
+
+  /** Distinct model names of a project (for SHOW TABLES and name resolution). */
+  modelNames(project: string): string[] {
+    return [...new Set(this.list(project).map((r) => r.name))];
+  }
+
+  versions(project: string, name: string): ModelVersionRecord[] {
+    return this.store.versions(project, name);
+  }
+
+  exists(project: string, name: string): boolean {
+    return this.store.versions(project, name).length > 0;
+  }
+
+  /** True when any project has a model of this name (cheap pre-check for SQL routing). */
+  isModelName(name: string): boolean {
+    const n = name.toLowerCase();
+    return this.store.records.some((r) => r.name.toLowerCase() === n);
+  }
+
+  /** The version a reference names (the active one without a version), whatever its status. */
+  get(ref: ModelRef): ModelVersionRecord {
+    const project = this.catalog.requireProject(ref.project);
+    const all = this.store.versions(project, ref.name);
+    if (all.length === 0) throw notFound(`Model '${project}.${ref.name}' does not exist`);
+    if (ref.version !== undefined) {
+      const r = all.find((x) => x.version === ref.version);
+      if (!r) {
+        throw notFound(
+          `Model '${label(all[0])}' has no version ${ref.version}; its versions are ${all.map((x) => x.version).join(', ')}`,
+        );
+      }
+      return r;
+    }
+    return all.find((x) => x.active) ?? all[all.length - 1];
+  }
+
+  /** Like `get`, but only a `complete` version: anything else is MODEL_NOT_READY with the reason. */
+  ready(ref: ModelRef): ModelVersionRecord {
+    const r = this.get(ref);
+    if (r.status === 'complete') return r;
+    const which = `Model '${label(r)}' (version ${r.version})`;
+    if (r.status === 'error') {
+      throw new ServiceError(
+        ERROR_CODES.MODEL_NOT_READY,
+        `${which} cannot be used: its status is error: ${r.error ?? 'unknown error'}`,
+      );
+    }
+    const phase = r.phase ? ` (phase ${r.phase.current} of ${r.phase.total}: ${r.phase.name})` : '';
+    throw new ServiceError(
+      ERROR_CODES.MODEL_NOT_READY,
+      `${which} is not ready yet: its status is ${r.status}${phase}; wait until it is complete`,
+    );
+  }
+
+  // ---- the models table ----------------------------------------------------------------------
+
+  /** One row of `<project>.models` (aligned with MODEL_COLUMNS). */
+  row(r: ModelVersionRecord): JsonValue[] {
+    return modelRow(r, this.opts.version);
+  }
+
+  rows(project?: string | null): JsonValue[][] {
+    return this.list(project).map((r) => this.row(r));
+  }
+
+  // ---- statements that change models ---------------------------------------------------------
+
+  async create(spec: CreateModelSpec): Promise<{ record: ModelVersionRecord; created: boolean }> {
+    const project = this.catalog.requireProject(spec.project);
+    assertValidName('model', spec.name);
+    const { using, tag } = splitUsing(spec.using, spec.tag);
+    const existing = () => {
+      const all = this.store.versions(project, spec.name);
+      if (all.length === 0 || spec.orReplace) return all;
+      if (spec.ifNotExists) return this.get({ project, name: spec.name });
+      throw new ServiceError(
+        ERROR_CODES.CONFLICT,
+        `Model '${project}.${all[0].name}' already exists; use CREATE OR REPLACE MODEL, RETRAIN, or DROP MODEL first`,
+      );
+    };
+    const before = existing();
+    if (!Array.isArray(before)) return { record: before, created: false };
+    // Validate before replacing, so a typo in the new query keeps the old model.
+    const target = await this.data.check(spec, spec.target);
+    // Checked again: another statement may have created the name while the query ran.
+    const now = existing();
+    if (!Array.isArray(now)) return { record: now, created: false };
+    if (now.length > 0) this.removeVersions(now);
+    const rec = this.newRecord({
+      project,
+      name: spec.name,
+      version: 1,
+      active: true,
+      target,
+      fromDb: this.catalog.requireDatabase(spec.fromDb).name,
+      selectQuery: spec.select,
+      using,
+      mode: 'train',
+      baseVersion: null,
+      tag,
+    });
+    this.store.add(rec);
+    this.trainer.enqueue(rec);
+    return { record: rec, created: true };
+  }
+
+  /** RETRAIN: a new version with the same query/target/options unless overridden. */
+  async retrain(ref: ModelRef, spec: RetrainSpec = {}): Promise<ModelVersionRecord> {
+    const base = this.get({ project: ref.project, name: ref.name });
+    this.assertNotTraining(base);
+    const source = { fromDb: spec.fromDb ?? base.fromDb, select: spec.select ?? base.selectQuery };
+    const target = await this.data.check(source, spec.target ?? base.target);
+    this.assertNotTraining(base); // again: a RETRAIN may have started while the query ran
+    const split = spec.using
+      ? splitUsing(spec.using, spec.tag)
+      : { using: base.using, tag: spec.tag ?? base.tag };
+    return this.addVersion(base, {
+      target,
+      fromDb: this.catalog.requireDatabase(source.fromDb).name,
+      selectQuery: source.select,
+      using: split.using,
+      mode: 'train',
+      baseVersion: null,
+      tag: split.tag,
+    });
+  }
+
+  /** FINETUNE: a new version continuing from the active (complete) one on new rows. */
+  async finetune(
+    ref: ModelRef,
+    source: TrainingSource,
+    using?: Record<string, unknown>,
+  ): Promise<ModelVersionRecord> {
+    const base = this.ready({ project: ref.project, name: ref.name });
+    this.assertNotTraining(base);
+    const target = await this.data.check(source, base.target);
+    this.assertNotTraining(base);
+    const split = splitUsing(using, base.tag);
+    return this.addVersion(base, {
+      target,
+      fromDb: this.catalog.requireDatabase(source.fromDb).name,
+      selectQuery: source.select,
+      using: split.using,
+      mode: 'finetune',
+      baseVersion: base.version,
+      tag: split.tag,
+    });
+  }
+
+  /** DROP MODEL: every version; a training in progress is cancelled (the only way to stop one). */
+  drop(ref: ModelRef, ifExists = false): boolean {
+    const project = this.catalog.projectInfo(ref.project)?.name;
+    const all = project ? this.store.versions(project, ref.name) : [];
+    if (all.length === 0) {
+      if (ifExists) return false;
+      this.catalog.requireProject(ref.project);
+      throw notFound(`Model '${project}.${ref.name}' does not exist`);
+    }
+    this.removeVersions(all);
+    this.store.removeModelDir(all[0].project, all[0].name);
+    return true;
+  }
+
+  /** DROP MODEL p.m.n: one version, never the active one (that would leave the model headless). */
+  dropVersion(ref: ModelRef & { version: number }): void {
+    const r = this.get(ref);
+    if (r.active) {
+      throw badInput(
+        `Version ${r.version} is the active version of model '${label(r)}'; activate another version first, or drop the whole model with DROP MODEL ${label(r)}`,
+      );
+    }
+    this.removeVersions([r]);
+  }
+
+  /** Makes a complete version the one used when no version is named. */
+  setActive(ref: ModelRef & { version: number }): ModelVersionRecord {
+    const r = this.ready(ref);
+    for (const v of this.store.versions(r.project, r.name)) v.active = v === r;
+    this.store.save();
+    return r;
+  }
+
+  /** Hook for DROP PROJECT: refuses while one of its models trains, else removes them all. */
+  async dropProject(project: string): Promise<void> {
+    const recs = this.list(project);
+    const busy = recs.find((r) => ACTIVE_STATES.has(r.status));
+    if (busy) {
+      throw new ServiceError(
+        ERROR_CODES.CONFLICT,
+        `Project '${project}' cannot be dropped while model '${label(busy)}' (version ${busy.version}) is ${busy.status}; wait for it or DROP MODEL it first`,
+      );
+    }
+    this.removeVersions(recs);
+    this.store.removeProjectDir(project);
+  }
+
+  // ---- prediction and description ------------------------------------------------------------
+
+  /**
+   * The cached predictor of a complete version (artifacts are read once, on first use). An
+   * artifact that cannot be read or is damaged puts the version in `error` with the reason (it will
+   * not heal by itself: retrain it), and the caller gets the 409 a model in error gives.
+   */
+  async predictor(rec: ModelVersionRecord): Promise<Predictor> {
+    const file = this.store.artifactFile(rec.project, rec.name, rec.version);
+    try {
+      return await this.predictors.get(rec, file);
+    } catch (err) {
+      if (rec.status === 'complete') {
+        rec.status = 'error';
+        rec.error = `its stored artifact ${file} is missing or damaged (${err instanceof Error ? err.message : String(err)}); retrain the model`;
+        try {
+          this.store.save();
+        } catch {
+          // The state in memory says error; nothing else to do on a full disk.
+        }
+      }
+      this.ready(rec);
+      throw err;
+    }
+  }
+
+  /**
+   * Predicts a columnar batch. `columns` are keyed by any spelling of the model's column names
+   * (matched case-insensitively); values are cast to the training types first.
+   */
+  async predictColumns(
+    ref: ModelRef,
+    columns: Record<string, readonly unknown[]>,
+    n: number,
+    opts: PredictOptions = {},
+  ): Promise<ColumnarPrediction> {
+    const record = this.ready(ref);
+    return predictBatch(record, await this.predictor(record), columns, n, opts);
+  }
+
+  /**
+   * Predicts rows given as objects (the HTTP predict body, a SQL WHERE): one object per row with
+   * each model input (null when not supplied), the prediction columns, `__service_row_id`,
+   * `select_data_query` and `when_data` (DESIGN 3.2).
+   */
+  async predict(
+    ref: ModelRef,
+    rows: readonly unknown[],
+    opts: PredictOptions = {},
+  ): Promise<Record<string, JsonValue>[]> {
+    const columns = columnsOfRows(rows);
+    return predictionRows(await this.predictColumns(ref, columns, rows.length, opts), rows.length);
+  }
+
+  /**
+   * DESCRIBE (DESIGN 3.3). `progress` works in any status; the other forms need a complete model.
+   * Values are JSON values (objects and arrays stay structured).
+   */
+  async describe(ref: ModelRef, attribute?: string | null): Promise<Record<string, JsonValue>[]> {
+    const attr = describeAttribute(attribute);
+    if (attr === 'progress') return describeProgress(this.get(ref));
+    const rec = this.ready(ref);
+    return describeModel((await this.predictor(rec)).description, attr);
+  }
+
+  /** Resolves when no training is queued or running (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.trainer.idle();
+  }
+
+  /**
+   * Stops the workers. Their records keep `generating`/`training` on disk, which the next start
+   * turns into `error: interrupted by a restart of the instance`.
+   */
+  close(): Promise<void> {
+    return this.trainer.close();
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  private assertNotTraining(any: ModelVersionRecord): void {
+    const busy = this.store
+      .versions(any.project, any.name)
+      .find((r) => ACTIVE_STATES.has(r.status));
+    if (busy) {
+      throw new ServiceError(
+        ERROR_CODES.CONFLICT,
+        `Model '${label(busy)}' is already training (version ${busy.version} is ${busy.status}); wait until it is complete or failed`,
+      );
+    }
+  }
+
+  private newRecord(
+    r: Omit<
+      ModelVersionRecord,
+      'status' | 'accuracy' | 'error' | 'phase' | 'createdAt' | 'trainingTime'
+    >,
+  ): ModelVersionRecord {
+    return {
+      ...r,
+      status: 'generating',
+      accuracy: null,
+      error: null,
+      phase: null,
+      createdAt: new Date().toISOString(),
+      trainingTime: null,
+    };
+  }
+
+  private addVersion(
+    base: ModelVersionRecord,
+    r: Pick<
+      ModelVersionRecord,
+      'target' | 'fromDb' | 'selectQuery' | 'using' | 'mode' | 'baseVersion' | 'tag'
+    >,
+  ): ModelVersionRecord {
+    const all = this.store.versions(base.project, base.name);
+    if (all.length === 0) throw notFound(`Model '${label(base)}' was dropped meanwhile`);
+    const rec = this.newRecord({
+      ...r,
+      project: base.project,
+      name: base.name,
+      version: Math.max(...all.map((x) => x.version)) + 1,
+      active: false,
+    });
+    this.store.add(rec);
+    this.trainer.enqueue(rec);
+    return rec;
+  }
+
+  private removeVersions(recs: ModelVersionRecord[]): void {
+    for (const r of recs) {
+      this.trainer.cancel(r);
+      this.predictors.delete(r);
+    }
+    this.store.remove(recs);
+  }
+}
+
+/** Takes `engine` and `tag` out of USING: they are ours to interpret, not the engine's. */
+function splitUsing(
+  using: Record<string, unknown> | undefined,
+  tag: string | null | undefined,
+): { using: Record<string, unknown>; tag: string | null } {
+  const rest: Record<string, unknown> = {};
+  let t = tag ?? null;
+  for (const [k, v] of Object.entries(using ?? {})) {
+    const key = k.toLowerCase();
+    if (key === 'engine') {
+      const e = String(v).toLowerCase();
+      if (e !== 'lightwood' && e !== 'automl') {
+        throw badInput(
+          `ML engine '${String(v)}' is not available in this instance; models train with the built-in AutoML engine (engine 'lightwood')`,
+        );
+      }
+      continue;
+    }
+    if (key === 'tag') {
+      t = v === null ? null : String(v);
+      continue;
+    }
+    // Unknown keys fail the statement now; bad values of known keys fail the training (the engine
+    // validates them) and show in ERROR.
+    if (!(ALLOWED_USING_KEYS as readonly string[]).includes(key)) {
+      throw badInput(
+        `Unknown USING option '${k}'; allowed options are: ${ALLOWED_USING_KEYS.join(', ')}`,
+      );
+    }
+    rest[k] = v;
+  }
+  return { using: rest, tag: t };
+}

@@ -1,0 +1,192 @@
+/**
+ * Training of model versions: a queue of jobs run by worker threads, at most `maxConcurrent` at
+ * once. A job reads its FROM query into columns, hands them to a worker (so SQL and predictions
+ * stay responsive), and writes the outcome into the version's record: `generating` (queued, then
+ * fetching) -> `training` (worker running, phases from the engine's onProgress) -> `complete` |
+ * `error` (reason in ERROR). A completed version becomes its model's active one.
+ */
+import { Worker } from 'node:worker_threads';
+import type { TrainMessage, TrainRequest } from '../automl-worker/protocol';
+import type { ModelStore, ModelVersionRecord } from './store';
+import { transferables } from './training-columns';
+import type { TrainingData } from './training-data';
+
+const WORKER_BOOTSTRAP = new URL('../automl-worker/bootstrap.mjs', import.meta.url);
+const WORKER_ENTRY = new URL('../automl-worker/train.ts', import.meta.url).href;
+
+type FinalMessage = Exclude<TrainMessage, { type: 'progress' }>;
+
+interface Job {
+  rec: ModelVersionRecord;
+  cancelled: boolean;
+  worker?: Worker;
+}
+
+export interface TrainerOptions {
+  store: ModelStore;
+  data: TrainingData;
+  maxConcurrent: number;
+  /** Called when a version completed and became active (the registry warms its predictor). */
+  onComplete: (rec: ModelVersionRecord) => void;
+}
+
+/** The primary accuracy: the first metric the engine reports (r2_score or balanced_accuracy_score). */
+function primaryAccuracy(acc: Record<string, number>): number | null {
+  const v = Object.values(acc)[0];
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+export class Trainer {
+  private readonly queue: Job[] = [];
+  private readonly running = new Set<Job>();
+  private readonly jobs = new Map<ModelVersionRecord, Job>();
+  private readonly waiters = new Set<() => void>();
+  private closed = false;
+
+  constructor(private readonly opts: TrainerOptions) {}
+
+  /** Queues the training of a new `generating` version. */
+  enqueue(rec: ModelVersionRecord): void {
+    const job: Job = { rec, cancelled: false };
+    this.jobs.set(rec, job);
+    this.queue.push(job);
+    this.pump();
+  }
+
+  /** Cancels a version's training, queued or running; its record is the caller's to remove. */
+  cancel(rec: ModelVersionRecord): void {
+    const job = this.jobs.get(rec);
+    if (!job) return;
+    job.cancelled = true;
+    const i = this.queue.indexOf(job);
+    if (i >= 0) this.queue.splice(i, 1);
+    void job.worker?.terminate();
+    this.jobs.delete(rec);
+  }
+
+  /** Resolves when no training is queued or running (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.queue.length > 0 || this.running.size > 0) {
+      await new Promise<void>((resolve) => this.waiters.add(resolve));
+    }
+  }
+
+  /**
+   * Stops the workers. Their records keep `generating`/`training` on disk, which the next start
+   * turns into `error: interrupted by a restart of the instance`.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    const jobs = [...this.jobs.values()];
+    for (const j of jobs) j.cancelled = true;
+    this.queue.length = 0;
+    await Promise.all(jobs.map((j) => j.worker?.terminate()));
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running.size < this.opts.maxConcurrent && this.queue.length > 0) {
+      const job = this.queue.shift()!;
+      this.running.add(job);
+      void this.runJob(job).finally(() => {
+        this.running.delete(job);
+        this.jobs.delete(job.rec);
+        this.pump();
+        if (this.queue.length === 0 && this.running.size === 0) {
+          for (const w of [...this.waiters]) w();
+          this.waiters.clear();
+        }
+      });
+    }
+  }
+
+  private async runJob(job: Job): Promise<void> {
+    const { store } = this.opts;
+    const rec = job.rec;
+    const started = Date.now();
+    let outcome: { ok: true; accuracy: number | null } | { ok: false; error: string };
+    try {
+      const data = await this.opts.data.fetch(rec);
+      if (job.cancelled) return;
+      rec.status = 'training';
+      store.save();
+      const request: TrainRequest = {
+        mode: rec.mode,
+        data,
+        target: rec.target,
+        using: rec.using,
+        artifactFile: store.artifactFile(rec.project, rec.name, rec.version),
+        baseArtifactFile:
+          rec.baseVersion !== null
+            ? store.artifactFile(rec.project, rec.name, rec.baseVersion)
+            : undefined,
+      };
+      const msg = await this.runWorker(job, request);
+      outcome =
+        msg.type === 'done'
+          ? { ok: true, accuracy: primaryAccuracy(msg.accuracies) }
+          : {
+              ok: false,
+              error: msg.user ? msg.message : `Training failed unexpectedly: ${msg.message}`,
+            };
+    } catch (err) {
+      outcome = { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+    // A dropped model or a shutdown owns the record now: nothing to report.
+    if (job.cancelled || this.closed) return;
+    rec.trainingTime = Math.round((Date.now() - started) / 10) / 100;
+    if (outcome.ok) {
+      rec.status = 'complete';
+      rec.accuracy = outcome.accuracy;
+      rec.error = null;
+      // The newest complete version takes over (the previous one served predictions meanwhile).
+      for (const v of store.versions(rec.project, rec.name)) v.active = v === rec;
+      this.opts.onComplete(rec);
+    } else {
+      rec.status = 'error';
+      rec.error = outcome.error;
+    }
+    try {
+      store.save();
+    } catch {
+      // A full disk: the record in memory has its final state, and a restart marks a version
+      // whose state never reached the disk as interrupted, so it is never stuck in training.
+    }
+  }
+
+  private runWorker(job: Job, request: TrainRequest): Promise<FinalMessage> {
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (m: FinalMessage) => {
+        if (!settled) {
+          settled = true;
+          resolve(m);
+        }
+      };
+      // The column buffers move to the worker (no copy); they are unusable here afterwards.
+      const worker = new Worker(WORKER_BOOTSTRAP, {
+        workerData: { entry: WORKER_ENTRY, request },
+        transferList: transferables(request.data),
+      });
+      job.worker = worker;
+      worker.on('message', (m: TrainMessage) => {
+        if (m.type === 'progress') {
+          // Progress is kept in memory only: rewriting the catalog file on every tick buys nothing
+          // (a restart turns an unfinished training into an error anyway).
+          job.rec.phase = {
+            current: m.progress.phase,
+            total: m.progress.total,
+            name: m.progress.name,
+          };
+        } else settle(m);
+      });
+      worker.on('error', (err) => settle({ type: 'error', message: err.message, user: false }));
+      worker.on('exit', (code) =>
+        settle({
+          type: 'error',
+          message: `the training worker stopped (exit code ${code})`,
+          user: false,
+        }),
+      );
+    });
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Reading a model's FROM query where its data lives: in DuckDB, or on a remote integration
+ * (PostgreSQL) in its own dialect. Two uses: checking a query before a version is created (it
+ * must run and have the PREDICT column) and fetching the training rows into columns.
+ */
+import { ServiceError, badInput } from '../errors';
+import type { ModelCatalog, RemoteDataSource } from './ports';
+import type { ModelVersionRecord } from './store';
+import { ColumnarBuilder, type ColumnarDataset } from './training-columns';
+
+/** Rows a training FROM query may return; more fail the training with a clear message. */
+export const MAX_TRAINING_ROWS = 5_000_000;
+const TRAINING_QUERY_TIMEOUT_MS = 10 * 60_000;
+
+export interface TrainingSource {
+  /** Database the FROM query runs in. */
+  fromDb: string;
+  select: string;
+}
+
+export class TrainingData {
+  constructor(
+    private readonly catalog: ModelCatalog,
+    private readonly remote: RemoteDataSource,
+  ) {}
+
+  /**
+   * Checks the FROM query without fetching its rows (`LIMIT 0`): it must run, and the PREDICT
+   * column must be among its columns. Returns the target as spelled in the data.
+   */
+  async check(source: TrainingSource, target: string): Promise<string> {
+    let columns: string[];
+    try {
+      const r = await this.run(
+        source.fromDb,
+        `SELECT * FROM (\n${source.select}\n) AS __training_data LIMIT 0`,
+        { maxRows: 0 },
+      );
+      columns = r.columns;
+    } catch (err) {
+      if (err instanceof ServiceError) {
+        throw new ServiceError(
+          err.code,
+          `The FROM query failed: ${err.message.replace(/ \(line \d+, column \d+\)$/, '')}`,
+        );
+      }
+      throw err;
+    }
+    const found = columns.find((c) => c.toLowerCase() === target.toLowerCase());
+    if (!found) {
+      throw badInput(
+        `Column '${target}' named in PREDICT is not in the result of the FROM query; its columns are: ${columns.join(', ')}`,
+      );
+    }
+    return found;
+  }
+
+  /**
+   * Runs a version's FROM query in its database and returns its rows in columnar form (typed
+   * arrays, handed to the worker without a copy). Rows from an integration go into the columns
+   * chunk by chunk as the cursor delivers them, so the rows are never all held as JS arrays here.
+   * Sets the record's target to its spelling in the data.
+   */
+  async fetch(rec: ModelVersionRecord): Promise<ColumnarDataset> {
+    let b: ColumnarBuilder | undefined;
+    let truncated = false;
+    try {
+      if (this.remote.isRemote(rec.fromDb)) {
+        let builder: ColumnarBuilder | undefined;
+        const { columns } = await this.remote.readRows(
+          rec.fromDb,
+          rec.selectQuery,
+          (chunk, cols) => {
+            builder ??= new ColumnarBuilder(cols.map((c) => c.name));
+            for (const r of chunk) {
+              if (builder.rowCount >= MAX_TRAINING_ROWS) {
+                truncated = true;
+                return;
+              }
+              builder.push(r);
+            }
+          },
+          { timeoutMs: TRAINING_QUERY_TIMEOUT_MS },
+        );
+        b = builder ?? new ColumnarBuilder(columns.map((c) => c.name));
+      } else {
+        const r = await this.catalog.engine.query(rec.selectQuery, {
+          db: this.engineDb(rec.fromDb),
+          maxRows: MAX_TRAINING_ROWS,
+          timeoutMs: TRAINING_QUERY_TIMEOUT_MS,
+        });
+        if (r.kind === 'table') {
+          truncated = r.truncated;
+          b = new ColumnarBuilder(r.columns);
+          for (const row of r.rows) b.push(row);
+        }
+      }
+    } catch (err) {
+      throw new Error(
+        `The FROM query failed: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
+    }
+    if (!b) throw new Error('The FROM query returned no result table');
+    if (truncated) {
+      throw new Error(
+        `The FROM query returned more than ${MAX_TRAINING_ROWS} rows; sample or aggregate the data (e.g. with LIMIT or USING SAMPLE)`,
+      );
+    }
+    if (b.rowCount === 0)
+      throw new Error('The FROM query returned no rows; there is nothing to train on');
+    if (b.rowCount === 1)
+      throw new Error('The FROM query returned 1 row; a model needs many rows to learn from');
+    const ti = b.columns.findIndex((c) => c.toLowerCase() === rec.target.toLowerCase());
+    if (ti < 0)
+      throw new Error(
+        `Column '${rec.target}' named in PREDICT is not in the result of the FROM query`,
+      );
+    if (b.allNull(ti)) {
+      throw new Error(
+        `Column '${rec.target}' named in PREDICT is NULL in every row of the FROM query`,
+      );
+    }
+    rec.target = b.columns[ti];
+    return b.finish();
+  }
+
+  /** Runs the `LIMIT 0` check where the data lives. */
+  private async run(
+    fromDb: string,
+    sql: string,
+    o: { maxRows: number; timeoutMs?: number },
+  ): Promise<{ columns: string[] }> {
+    if (this.remote.isRemote(fromDb)) return this.remote.query(fromDb, sql, o);
+    return this.catalog.engine.query(sql, {
+      db: this.engineDb(fromDb),
+      maxRows: o.maxRows,
+      timeoutMs: o.timeoutMs,
+    });
+  }
+
+  /** The DuckDB catalog a query runs in (none for system databases). */
+  private engineDb(db: string): string | undefined {
+    const info = this.catalog.requireDatabase(db);
+    return info.type === 'system' ? undefined : info.name;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The guided first-run sample: four steps on the embedded demo data (query it, train a model,
+ * predict with SQL, see why), each with what to say and what to run, so a presenter can replay it.
+ * The tour trains its own model (TOUR_MODEL) and drops it first on a replay, so each run trains
+ * afresh in front of the audience.
+ */
+export const TOUR_PROJECT = 'mindsdb';
+export const TOUR_MODEL = 'tour_home_rentals';
+export const TOUR_TARGET = 'rental_price';
+export const TOUR_TAB_TITLE = 'Guided tour';
+export const TOUR_SEEN_KEY = 'smp.tour-seen';
+
+/** The listing the tour asks the model about (every input of home_rentals). */
+export const TOUR_LISTING = {
+  number_of_rooms: 2,
+  number_of_bathrooms: 1,
+  sqft: 917,
+  location: 'great',
+  days_on_market: 13,
+  initial_price: 3000,
+  neighborhood: 'berkeley_hills',
+} as const;
+
+const sqlValue = (v: string | number) => (typeof v === 'number' ? String(v) : `'${v}'`);
+
+export type TourAction =
+  { kind: 'sql'; sql: string; needsModel?: boolean } | { kind: 'model-page'; tab: 'predict' };
+
+export interface TourStep {
+  id: 'query' | 'train' | 'predict' | 'explain';
+  title: string;
+  text: string;
+  action: TourAction;
+  /** Label of the step's button. */
+  run: string;
+}
+
+export const TOUR_STEPS: TourStep[] = [
+  {
+    id: 'query',
+    title: 'Query the demo data',
+    text: 'Rental listings in the embedded demo database: size, rooms, location, days on the market and the rent. Plain SQL, results in a grid you can sort, filter and export.',
+    action: {
+      kind: 'sql',
+      sql: 'SELECT * FROM example_db.demo_data.home_rentals LIMIT 10;',
+    },
+    run: 'Run the query',
+  },
+  {
+    id: 'train',
+    title: 'Train a model',
+    text: 'One statement trains a model that predicts the rent from the other columns. Training runs in the background; the card follows it live and links to the model’s page.',
+    action: {
+      kind: 'sql',
+      sql: `DROP MODEL IF EXISTS ${TOUR_PROJECT}.${TOUR_MODEL};
+CREATE MODEL ${TOUR_PROJECT}.${TOUR_MODEL}
+FROM example_db (SELECT * FROM demo_data.home_rentals)
+PREDICT ${TOUR_TARGET};`,
+    },
+    run: 'Train it',
+  },
+  {
+    id: 'predict',
+    title: 'Predict with SQL',
+    text: 'Ask the model about a listing it has never seen, like querying a table: the predicted rent comes with its confidence and an interval, kept in view at the left of the grid.',
+    action: {
+      kind: 'sql',
+      needsModel: true,
+      sql: `SELECT round(${TOUR_TARGET}) AS ${TOUR_TARGET}, ${TOUR_TARGET}_confidence,
+  round(${TOUR_TARGET}_min) AS ${TOUR_TARGET}_min, round(${TOUR_TARGET}_max) AS ${TOUR_TARGET}_max,
+  ${TOUR_TARGET}_explain
+FROM ${TOUR_PROJECT}.${TOUR_MODEL}
+WHERE ${Object.entries(TOUR_LISTING)
+        .map(([k, v]) => `${k} = ${sqlValue(v)}`)
+        .join('\n  AND ')};`,
+    },
+    run: 'Predict',
+  },
+  {
+    id: 'explain',
+    title: 'See why',
+    text: 'The same listing on the model’s page: the prediction with the interval and confidence the model explains it with (its _explain data). The Describe tab shows which inputs matter most.',
+    action: { kind: 'model-page', tab: 'predict' },
+    run: 'Open the model page',
+  },
+];
