@@ -9,14 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  type CellValue,
   type Dataset,
   type ModelArtifact,
   type Prediction,
   loadPredictor,
   train,
 } from '../server/automl/index';
-import { holdoutSplit } from '../server/automl/prng';
 import {
   PEER_SCRIPT,
   PYTHON,
@@ -26,27 +24,12 @@ import {
   sklearnToy,
   ticketTable,
 } from './automl-data';
-import { loadCsv } from './automl';
+import { type SplitData, fixedSplit, loadCsv, toColumns as columnsOf } from './automl';
 import { type BenchLine, progress } from './types';
 
-export interface Split {
-  train: Dataset;
-  test: Dataset;
-}
-
-export function split(d: Dataset, seed = 1234): Split {
-  const { train: tr, test: te } = holdoutSplit(d.rows.length, seed);
-  return {
-    train: { columns: d.columns, rows: Array.from(tr, (i) => d.rows[i]) },
-    test: { columns: d.columns, rows: Array.from(te, (i) => d.rows[i]) },
-  };
-}
-
-function columnsOf(d: Dataset): Record<string, CellValue[]> {
-  const out: Record<string, CellValue[]> = {};
-  d.columns.forEach((c, j) => (out[c] = d.rows.map((r) => r[j])));
-  return out;
-}
+/** The bench's fixed held-out split (seed 1234, 80/20), as bench/automl.ts makes it. */
+export const split = fixedSplit;
+type Split = SplitData;
 
 export interface EngineRun {
   artifact: ModelArtifact;
@@ -263,6 +246,11 @@ function line(name: string, value: number, unit: string, target: string, pass: b
 
 const NO_SKLEARN = 'sklearn not installed';
 
+/** A time ratio against its ceiling. */
+function ratioLine(name: string, ratio: number, max: number): BenchLine {
+  return line(name, ratio, 'x', `<= ${max}`, ratio <= max);
+}
+
 export async function runPeerBench(): Promise<BenchLine[]> {
   const out: BenchLine[] = [];
   const haveSk = sklearnAvailable();
@@ -289,12 +277,10 @@ export async function runPeerBench(): Promise<BenchLine[]> {
     if (haveSk) {
       const peer = runPeer(s, 'y', 'regression');
       out.push(
-        line(
+        ratioLine(
           `automl ${tag}: train time / HGB's (${peer.fit_s.toFixed(2)} s, ${peer.iterations} it)`,
           r.trainSeconds / peer.fit_s,
-          'x',
-          '<= 1.5',
-          r.trainSeconds / peer.fit_s <= 1.5,
+          1.5,
         ),
       );
       out.push(
@@ -386,12 +372,10 @@ export async function runPeerBench(): Promise<BenchLine[]> {
     const peer = runPeer(dg, 'target', 'multiclass');
     const q = classQuality(r);
     out.push(
-      line(
+      ratioLine(
         `automl digits (10 classes, ${dg.train.rows.length} rows): train time / HGB's (${r.trainSeconds.toFixed(2)} vs ${peer.fit_s.toFixed(2)} s)`,
         r.trainSeconds / peer.fit_s,
-        'x',
-        '<= 3',
-        r.trainSeconds / peer.fit_s <= 3,
+        3,
       ),
     );
     out.push(

@@ -60,7 +60,7 @@ export function fixedSplit(d: Dataset): SplitData {
   };
 }
 
-function toColumns(d: Dataset): Record<string, CellValue[]> {
+export function toColumns(d: Dataset): Record<string, CellValue[]> {
   const out: Record<string, CellValue[]> = {};
   d.columns.forEach((c, j) => (out[c] = d.rows.map((r) => r[j])));
   return out;

@@ -4,7 +4,7 @@
 // quantile is taken of |y - y_hat| / scale, so coverage holds on average whatever the model
 // learns; a good scale makes it hold per region too.
 
-import { fitBinThresholds } from '../data/binning';
+import { binOf, fitBinThresholds } from '../data/binning';
 import { trainGBM } from '../gbm/boost';
 import { type BinnedData, DEFAULT_GBM_PARAMS, type GBMModel } from '../gbm/model';
 import { type CompiledTree, predictRawCompiled, predictRawFast } from '../gbm/compile';
@@ -28,17 +28,6 @@ const SCALE_LEAVES = 7;
 /** The floor, as a share of the mean absolute error. */
 const SCALE_FLOOR = 0.05;
 
-function binOfValue(thr: Float64Array, v: number): number {
-  let lo = 0;
-  let hi = thr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (v <= thr[mid]) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
 /** The n x (F + 1) bins of `bins` (n x F) with the binned predictions appended. */
 export function withPrediction(
   bins: Uint8Array,
@@ -51,7 +40,7 @@ export function withPrediction(
   const out = new Uint8Array(n * G);
   for (let i = 0; i < n; i++) {
     out.set(bins.subarray(i * F, i * F + F), i * G);
-    out[i * G + F] = binOfValue(thr, pred[i]);
+    out[i * G + F] = binOf(thr, pred[i]);
   }
   return out;
 }
@@ -113,7 +102,7 @@ export function scaleInPlace(
 ): Float64Array {
   const G = F + 1;
   const thr = m.predThresholds;
-  for (let i = 0; i < n; i++) bins[i * G + F] = binOfValue(thr, pred[i]);
+  for (let i = 0; i < n; i++) bins[i * G + F] = binOf(thr, pred[i]);
   const out = new Float64Array(n);
   if (trees) predictRawCompiled(m.gbm, trees, bins, G, n, out);
   else predictRaw(m.gbm, bins, G, n, out);

@@ -1,7 +1,7 @@
 // Compiled prediction: each tree becomes a JS function of nested ifs (no node-array loads).
 
 import { type BinnedData, type GBMModel, leafDimOf } from './model';
-import { predictRaw } from './predict';
+import { fillBase, predictRaw } from './predict';
 import type { TreeOutput } from './node-store';
 
 /** A compiled tree: adds its leaf value to out[r * K + k] for rows 0..n-1 of a binned matrix. */
@@ -175,7 +175,6 @@ export function predictRawCompiled(
   n: number,
   out: Float64Array,
 ): void {
-  const K = m.K;
-  for (let r = 0; r < n; r++) for (let k = 0; k < K; k++) out[r * K + k] = m.base[k];
+  fillBase(m, n, out);
   for (let t = 0; t < trees.length; t++) trees[t](bins, F, n, out, m.catBits);
 }

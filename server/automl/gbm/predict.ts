@@ -82,9 +82,14 @@ export function predictRaw(
   n: number,
   out: Float64Array,
 ): void {
+  fillBase(m, n, out);
+  addTrees(m, bins, F, null, n, out);
+}
+
+/** The ensemble's base scores for rows 0..n-1 (the start of every prediction). */
+export function fillBase(m: GBMModel, n: number, out: Float64Array): void {
   const K = m.K;
   for (let r = 0; r < n; r++) for (let k = 0; k < K; k++) out[r * K + k] = m.base[k];
-  addTrees(m, bins, F, null, n, out);
 }
 
 /** Raw scores for selected rows of a binned matrix, written at raw[row * K + k]. */

@@ -156,9 +156,7 @@ export class Splitter {
               bestGL = gl;
               bestHL = hl;
               bestCat = true;
-              const mask = out.mask[leaf];
-              mask.fill(0);
-              for (let j = 0; j <= i; j++) mask[dir === 0 ? order[j] : order[m - 1 - j]] = 1;
+              prefixMask(out.mask[leaf], order, m, i, dir);
             }
           }
         }
@@ -337,9 +335,7 @@ export class Splitter {
             if (gain > bestGain) {
               record(gain, f);
               bestCat = true;
-              const mask = out.mask[leaf];
-              mask.fill(0);
-              for (let x = 0; x <= i; x++) mask[dir === 0 ? order[x] : order[m - 1 - x]] = 1;
+              prefixMask(out.mask[leaf], order, m, i, dir);
             }
           }
         }
@@ -370,6 +366,12 @@ export class Splitter {
     if (!this.hlBuf || this.hlBuf.length !== D) this.hlBuf = new Float64Array(D);
     return this.hlBuf;
   }
+}
+
+/** The categories sent left: the first i + 1 of `order` (dir 0) or the last i + 1 (dir 1). */
+function prefixMask(mask: Uint8Array, order: Int32Array, m: number, i: number, dir: number): void {
+  mask.fill(0);
+  for (let j = 0; j <= i; j++) mask[dir === 0 ? order[j] : order[m - 1 - j]] = 1;
 }
 
 /** Insertion sort of order[0..m) by ratio (m <= 255; avoids allocating a comparator array). */

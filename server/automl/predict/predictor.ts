@@ -202,10 +202,11 @@ class ArtifactPredictor implements Predictor {
     return masks;
   }
 
-  predict(rows: Record<string, unknown>[]): Prediction[] {
-    if (!Array.isArray(rows)) throw new AutoMLError('predict expects an array of row objects');
+  /** The input columns of row objects (absent keys and non-object rows: undefined). */
+  private columnsOf(rows: Record<string, unknown>[], what: string): unknown[][] {
+    if (!Array.isArray(rows)) throw new AutoMLError(`${what} expects an array of row objects`);
     const n = rows.length;
-    const cols = this.encs.map((e) => {
+    return this.encs.map((e) => {
       const a = new Array<unknown>(n);
       for (let i = 0; i < n; i++) {
         const r = rows[i];
@@ -213,6 +214,11 @@ class ArtifactPredictor implements Predictor {
       }
       return a;
     });
+  }
+
+  predict(rows: Record<string, unknown>[]): Prediction[] {
+    const cols = this.columnsOf(rows, 'predict');
+    const n = rows.length;
     let truth: unknown[] | null = null;
     for (let i = 0; i < n && !truth; i++) {
       const r = rows[i];
@@ -229,17 +235,7 @@ class ArtifactPredictor implements Predictor {
   }
 
   explain(rows: Record<string, unknown>[]): Explanation[] {
-    if (!Array.isArray(rows)) throw new AutoMLError('explain expects an array of row objects');
-    const n = rows.length;
-    const cols = this.encs.map((e) => {
-      const a = new Array<unknown>(n);
-      for (let i = 0; i < n; i++) {
-        const r = rows[i];
-        a[i] = r !== null && typeof r === 'object' ? r[e.column] : undefined;
-      }
-      return a;
-    });
-    return this.explainCols(cols, n);
+    return this.explainCols(this.columnsOf(rows, 'explain'), rows.length);
   }
 
   explainColumns(columns: Record<string, CellValue[]>, n: number): Explanation[] {
