@@ -124,7 +124,7 @@ export function fitRidge(
  * model is a candidate and a blend partner, so the fourth significant digit of its loss does not
  * matter, and each step costs a full Gram matrix (rows x slots^2).
  */
-const MAX_NEWTON_STEPS = 20;
+const MAX_NEWTON_STEPS = 10;
 const NEWTON_TOLERANCE = 1e-6;
 
 /**
