@@ -15,8 +15,7 @@
  * time and the memory go. PG_BENCH_TRAIN=0 skips the training part.
  */
 import { startPgServer } from '../server/integrations/__tests__/pg-server';
-import { loadRemoteIntoScratch } from '../server/integrations/load';
-import { dropScratchTables, scratchTable } from '../server/engine/scratch';
+import { loadRemoteIntoTemp } from '../server/integrations/load';
 import { startHarness, type Harness } from '../server/test/harness';
 import { progress, type BenchLine } from './types';
 
@@ -92,14 +91,14 @@ export async function runPgBench(): Promise<BenchLine[]> {
     );
 
     progress('copying into DuckDB as a join does');
-    const table = scratchTable('bench');
     const integ = instance.integrations.postgres('bench_pg');
     const copy = await withPeakRss(() =>
-      loadRemoteIntoScratch(instance.catalog.engine, integ, 'SELECT * FROM bench_rows', table, {
-        timeoutMs: 600_000,
-      }),
+      instance.catalog.engine.session((session) =>
+        loadRemoteIntoTemp(session, integ, 'SELECT * FROM bench_rows', 'bench_copy', {
+          timeoutMs: 600_000,
+        }),
+      ),
     );
-    await dropScratchTables(instance.catalog.engine, [table]);
     progress(
       `copied ${copy.value} rows in ${copy.seconds.toFixed(2)} s, peak RSS +${copy.peakMb.toFixed(0)} MB`,
     );

@@ -21,10 +21,16 @@ export type ModelStatus = z.infer<typeof ModelStatus>;
 /**
  * One model version as the REST model endpoints return it: the columns of `<project>.models`
  * in lower case, except that SELECT_DATA_QUERY and TRAINING_OPTIONS carry the names MindsDB's REST
- * API uses for them (`fetch_data_query`, `problem_definition`), so clients of either work.
+ * API uses for them (`fetch_data_query`, `problem_definition`), so clients of either work; plus
+ * MindsDB's `id`, `update` and `engine_name`.
  */
 export const ModelInfo = z
   .object({
+    /**
+     * Identifies this version of this model, like MindsDB's record id: stable across restarts,
+     * never reused by a model created later under the same name.
+     */
+    id: z.number().int(),
     name: z.string(),
     project: z.string(),
     engine: z.string(),
@@ -36,6 +42,10 @@ export const ModelInfo = z
     /** The target column. */
     predict: z.string(),
     update_status: z.string(),
+    /** MindsDB's name for `update_status` (`up_to_date`). */
+    update: z.string(),
+    /** The ML engine's name (MindsDB: the ML integration, here always the engine itself). */
+    engine_name: z.string(),
     mindsdb_version: z.string(),
     error: z.string().nullable(),
     fetch_data_query: z.string(),
@@ -115,7 +125,13 @@ export type PredictRequest = z.infer<typeof PredictRequest>;
  */
 export const PredictionRow = z
   .object({
-    __service_row_id: z.number().int().nullable(),
+    /**
+     * MindsDB's name for the row identifier (the row's index in the request here). This instance
+     * sends both keys with the same value; a MindsDB server sends only this one.
+     */
+    __mindsdb_row_id: z.number().int().nullable().optional(),
+    /** The spec's neutral name for `__mindsdb_row_id`. */
+    __service_row_id: z.number().int().nullable().optional(),
     select_data_query: z.null(),
     when_data: z.null(),
   })

@@ -18,7 +18,17 @@ export const SqlQueryRequest = z
       .refine((q) => q.trim().length > 0, { message: 'query must not be empty' }),
     context: SqlContext.optional(),
     params: z.record(z.string(), z.unknown(), { error: 'params must be an object' }).optional(),
-    response_format: z.enum(['json', 'jsonlines']).optional(),
+    /**
+     * `jsonlines` and `sse` stream the result in MindsDB's framing (see SqlStreamHeader); `json`
+     * or none: one JSON document.
+     */
+    response_format: z
+      .enum(['json', 'jsonlines', 'sse'], {
+        error: (iss) =>
+          `response_format must be one of "json", "jsonlines" or "sse", got ${JSON.stringify(iss.input) ?? 'undefined'}`,
+      })
+      .nullable()
+      .optional(),
   })
   .loose();
 export type SqlQueryRequest = z.infer<typeof SqlQueryRequest>;
@@ -64,3 +74,33 @@ export type SqlTableResponse = z.infer<typeof SqlTableResponse>;
 export type SqlOkResponse = z.infer<typeof SqlOkResponse>;
 export type SqlErrorResponse = z.infer<typeof SqlErrorResponse>;
 export type SqlQueryResponse = z.infer<typeof SqlQueryResponse>;
+
+/**
+ * The first document of a streamed table result (`response_format` `jsonlines` or `sse`), as
+ * MindsDB sends it: `type` and `column_names`. Every later document is a bare array of rows
+ * (`[[1, "a"], [2, "b"]]`). This instance adds `context`, `column_types`, `row_limit` (the most
+ * rows one stream carries, MAX_STREAM_ROWS) and `catalog_changed`, which MindsDB's clients ignore.
+ */
+export const SqlStreamHeader = z
+  .object({
+    type: z.literal('table'),
+    column_names: z.array(z.string()),
+    context: ContextOut.optional(),
+    column_types: z.array(z.string()).optional(),
+    row_limit: z.number().int().optional(),
+    catalog_changed: CatalogChanged,
+  })
+  .loose();
+export type SqlStreamHeader = z.infer<typeof SqlStreamHeader>;
+
+/**
+ * The end record this instance writes after the rows of an `sse` stream, as an SSE comment
+ * (`: {"type":"end",...}`), which SSE readers, MindsDB's included, skip: how many rows were sent
+ * and whether the result was cut at `row_limit`.
+ */
+export const SqlStreamEnd = z.object({
+  type: z.literal('end'),
+  row_count: z.number().int(),
+  truncated: z.boolean(),
+});
+export type SqlStreamEnd = z.infer<typeof SqlStreamEnd>;

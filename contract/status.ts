@@ -1,12 +1,14 @@
-/** The routes open without a session: GET /api/status, POST /api/login, POST /api/logout. */
+/** Routes open without a session: GET /api/status, GET /api/util/ping, POST /api/login, /logout. */
 import { z } from 'zod';
 
 /** GET /api/status */
 export const StatusResponse = z
   .object({
-    /** Ours; a real MindsDB server reports `mindsdb_version` instead. */
+    /** Ours only: the same value as `mindsdb_version`. */
     version: z.string().optional(),
+    /** What MindsDB's Python SDK reads (`server.status()['mindsdb_version']`); ours sends it too. */
     mindsdb_version: z.string().optional(),
+    /** `local` for this instance; MindsDB also says `cloud` or `aws_marketplace`. */
     environment: z.string().optional(),
     provider: z.string().optional(),
     auth: z
@@ -21,6 +23,10 @@ export const StatusResponse = z
   .loose();
 export type StatusResponse = z.infer<typeof StatusResponse>;
 
+/** GET /api/util/ping: MindsDB's liveness check. */
+export const PingResponse = z.object({ status: z.literal('ok') });
+export type PingResponse = z.infer<typeof PingResponse>;
+
 /** POST /api/login answer: the token for scripts when auth is on, `auth: "disabled"` otherwise. */
 export const LoginResponse = z.object({
   ok: z.literal(true),
@@ -33,8 +39,8 @@ export const LogoutResponse = z.object({ ok: z.literal(true) });
 
 /**
  * GET /api/status read loosely, to tell which kind of instance the playground talks to: ours has
- * `provider: "sql-model-playground"`; a real MindsDB server has `mindsdb_version` (and may lack
- * `version`, which StatusResponse requires).
+ * `provider: "sql-model-playground"`; a real MindsDB server has `mindsdb_version` and no
+ * `provider` (ours has both).
  */
 export const InstanceFlavorStatus = z
   .object({

@@ -68,8 +68,15 @@ const EnvSchema = z.object({
    * comma-separated); unset: any.
    */
   INTEGRATION_HOSTS: list,
-  /** Rows one `jsonlines` streamed response may carry. */
+  /** Rows one streamed (`jsonlines` / `sse`) response may carry. */
   MAX_STREAM_ROWS: int(10_000_000),
+  /**
+   * URL file imports (`PUT /api/files/{name}` with `{"source_type": "url"}`) reach public addresses
+   * only; these names, `*.domains`, addresses or CIDR ranges (comma-separated) are allowed too.
+   */
+  URL_IMPORT_ALLOWED_HOSTS: list,
+  /** Deadline of one URL file import's download, redirects included. */
+  URL_IMPORT_TIMEOUT_MS: int(300_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

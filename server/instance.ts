@@ -10,10 +10,6 @@ import { ModelRegistry } from './models/registry';
 import { sandboxSql, type Config } from './config';
 import { IntegrationRegistry } from './integrations';
 import { sweepUploads } from './integrations/files';
-import { ensureScratch } from './engine/scratch';
-import { builtinHandlers, type TableLister } from './sql/builtins';
-import { integrationHandlers, integrationRouter } from './sql/integrations';
-import { modelHandlers } from './sql/models';
 import { SqlService } from './sql/service';
 
 export const VERSION = '0.1.0';
@@ -26,8 +22,6 @@ export interface Instance {
   models: ModelRegistry;
   /** Data sources from CREATE DATABASE ... WITH ENGINE (PostgreSQL, DuckDB files). */
   integrations: IntegrationRegistry;
-  /** Extra table listers (models, views) registered by feature modules. */
-  tableListers: TableLister[];
   /** Called on shutdown, most recently registered first. */
   onClose: (() => Promise<void> | void)[];
   close(): Promise<void>;
@@ -64,7 +58,6 @@ export async function createInstance(config: Config): Promise<Instance> {
   await integrations.restore((name, err) =>
     warn(`Integration '${name}' not attached: ${err.message}`),
   );
-  await ensureScratch(catalog.engine);
   const sqlFolders = SQL_FOLDERS.map((d) => path.join(config.DATA_DIR, d));
   const hostFiles = config.ALLOW_HOST_FILES;
   catalog.engine.restrictWrites(hostFiles === 'all' ? null : [...sqlFolders, ...hostFiles], {
@@ -74,29 +67,19 @@ export async function createInstance(config: Config): Promise<Instance> {
   if (sandboxSql(config) && hostFiles !== 'all') {
     await catalog.engine.sandbox([...sqlFolders, ...hostFiles]);
   }
-  const sql = new SqlService(catalog);
-  const tableListers: TableLister[] = [];
-  sql.use(...builtinHandlers(sql, tableListers));
   const models = new ModelRegistry({
     catalog,
     remote: integrations,
     maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS,
     version: VERSION,
   });
-  // Registered after the builtins so they are tried first (use() prepends).
-  sql.use(...modelHandlers(sql, models));
   catalog.dropProjectHooks.push((project) => models.dropProject(project));
   catalog.projectContents.push((project) =>
     models.modelNames(project).map((m) => `model '${project}.${m}'`),
   );
   await sweepUploads(catalog);
-  sql.use(...integrationHandlers(sql, integrations));
-  sql.engineRouters.push(integrationRouter(sql, integrations));
-  sql.detachedDatabases.push((db) => integrations.isRemote(db));
-  tableListers.push((db) => integrations.listTables(db));
-  tableListers.push(async (db) =>
-    catalog.isProject(db) ? models.modelNames(db).map((name) => ({ name, type: 'MODEL' })) : null,
-  );
+  const sql = new SqlService({ catalog, models, integrations, version: VERSION });
+  await sql.views.load();
   const onClose: (() => Promise<void> | void)[] = [
     () => integrations.close(),
     () => models.close(),
@@ -107,7 +90,6 @@ export async function createInstance(config: Config): Promise<Instance> {
     sql,
     models,
     integrations,
-    tableListers,
     onClose,
     async close() {
       for (const fn of [...onClose].reverse()) await fn();

@@ -63,6 +63,11 @@ export interface QueryOptions {
   offsetInScript?: number;
   script?: string;
   /**
+   * For SQL the instance rewrote: maps an offset in the SQL sent to DuckDB to an offset in
+   * `script`, so error positions point at what the user wrote (overrides `offsetInScript`).
+   */
+  sourceOffset?: (offsetInSql: number) => number;
+  /**
    * Internal statements of the instance itself (catalog ATTACH, loaders): skip the user-statement
    * guard. Never set for SQL that came from a client.
    */
@@ -71,6 +76,8 @@ export interface QueryOptions {
 
 export interface EngineResult {
   kind: 'table' | 'ok';
+  /** DuckDB's kind of the statement that ran (`CREATE`, `DROP`, `SELECT`, ...). */
+  statementType?: string;
   columns: string[];
   types: string[];
   rows: JsonValue[][];
@@ -81,7 +88,7 @@ export interface EngineResult {
 export interface StreamSink {
   header(columns: string[], types: string[]): Promise<void> | void;
   rows(rows: JsonValue[][]): Promise<void> | void;
-  ok(affectedRows: number | null): Promise<void> | void;
+  ok(affectedRows: number | null, statementType?: string): Promise<void> | void;
 }
 
 export interface EngineOptions {
@@ -220,7 +227,7 @@ export class EngineSession {
   private async run<T>(
     sql: string,
     o: QueryOptions,
-    consume: (result: DuckDBResult, abort: Promise<never>) => Promise<T>,
+    consume: (result: DuckDBResult, abort: Promise<never>, type: StatementType) => Promise<T>,
   ): Promise<T> {
     if (this.closed) throw new Error('engine session used after it ended');
     const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
@@ -287,7 +294,7 @@ export class EngineSession {
         }
         if (values) prepared.bind(values, types);
         const result = await prepared.stream();
-        const out = await consume(result, abort);
+        const out = await consume(result, abort, prepared.statementType);
         if (inTransaction) {
           const added = [...(await this.engine.shadowing(conn))].filter((f) => !before!.has(f));
           if (added.length > 0) {
@@ -313,7 +320,7 @@ export class EngineSession {
       }
       if (cancelled)
         throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
-      throw fromDuckDBError(err, sql, o.offsetInScript ?? 0, o.script ?? sql);
+      throw fromDuckDBError(err, sql, o.offsetInScript ?? 0, o.script ?? sql, o.sourceOffset);
     } finally {
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
@@ -349,7 +356,8 @@ export class EngineSession {
     const maxRows = o.maxRows ?? this.opts.maxRows;
     const maxBytes =
       o.maxBytes ?? (this.client ? this.opts.maxBytes : undefined) ?? Number.MAX_SAFE_INTEGER;
-    return this.run(sql, o, async (result) => {
+    return this.run(sql, o, async (result, _abort, type) => {
+      const statementType = StatementType[type];
       if (result.returnType === ResultReturnType.CHANGED_ROWS) {
         // DuckDB reports the count as a one-row "Count" result for INSERT/UPDATE/DELETE.
         const chunk = await result.fetchChunk();
@@ -357,6 +365,7 @@ export class EngineSession {
           chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : result.rowsChanged;
         return {
           kind: 'ok',
+          statementType,
           columns: [],
           types: [],
           rows: [],
@@ -367,6 +376,7 @@ export class EngineSession {
       if (result.returnType !== ResultReturnType.QUERY_RESULT) {
         return {
           kind: 'ok',
+          statementType,
           columns: [],
           types: [],
           rows: [],
@@ -411,6 +421,7 @@ export class EngineSession {
       }
       return {
         kind: 'table',
+        statementType,
         columns,
         types: colTypes.map((t) => t.toString()),
         rows,
@@ -431,15 +442,16 @@ export class EngineSession {
     sql: string,
     o: QueryOptions,
     sink: StreamSink,
-  ): Promise<{ rowCount: number; truncated: boolean }> {
+  ): Promise<{ rowCount: number; truncated: boolean; statementType: string }> {
     const maxRows = o.maxRows ?? this.opts.maxRows;
-    return this.run(sql, o, async (result, abort) => {
+    return this.run(sql, o, async (result, abort, type) => {
+      const statementType = StatementType[type];
       if (result.returnType !== ResultReturnType.QUERY_RESULT) {
         const chunk =
           result.returnType === ResultReturnType.CHANGED_ROWS ? await result.fetchChunk() : null;
         const count = chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : null;
-        await raced(sink.ok(count), abort);
-        return { rowCount: 0, truncated: false };
+        await raced(sink.ok(count, statementType), abort);
+        return { rowCount: 0, truncated: false, statementType };
       }
       await raced(
         sink.header(
@@ -472,7 +484,7 @@ export class EngineSession {
           break;
         }
       }
-      return { rowCount, truncated };
+      return { rowCount, truncated, statementType };
     });
   }
 
@@ -683,7 +695,7 @@ export class Engine {
     sql: string,
     o: QueryOptions,
     sink: StreamSink,
-  ): Promise<{ rowCount: number; truncated: boolean }> {
+  ): Promise<{ rowCount: number; truncated: boolean; statementType: string }> {
     return this.session((s) => s.stream(sql, o, sink));
   }
 

@@ -38,12 +38,14 @@ function caretPosition(
  * @param statement the SQL text DuckDB saw
  * @param offsetInScript where that text starts in what the user sent, so positions point into it
  * @param script what the user sent
+ * @param sourceOffset maps an offset in `statement` to one in `script` (SQL the instance rewrote)
  */
 export function fromDuckDBError(
   err: unknown,
   statement: string,
   offsetInScript = 0,
   script = statement,
+  sourceOffset?: (offsetInStatement: number) => number,
 ): ServiceError {
   if (err instanceof ServiceError) return err;
   const raw = (err instanceof Error ? err.message : String(err)).replace(
@@ -74,10 +76,10 @@ export function fromDuckDBError(
     }
     const offset =
       lines.slice(0, caret.line - 1).reduce((n, l) => n + l.length + 1, 0) + Math.max(0, col - 1);
-    const pos = lineColumn(script, offsetInScript + offset);
+    const pos = lineColumn(script, sourceOffset ? sourceOffset(offset) : offsetInScript + offset);
     where = ` (line ${pos.line}, column ${pos.column})`;
-  } else if (code === ERROR_CODES.SYNTAX && offsetInScript > 0) {
-    const pos = lineColumn(script, offsetInScript);
+  } else if (code === ERROR_CODES.SYNTAX && (offsetInScript > 0 || sourceOffset)) {
+    const pos = lineColumn(script, sourceOffset ? sourceOffset(0) : offsetInScript);
     where = ` (statement at line ${pos.line}, column ${pos.column})`;
   }
   return new ServiceError(code, `${firstLine}${where}`);

@@ -1,47 +1,28 @@
 /**
- * Scratch relations for batch prediction: an in-memory DuckDB catalog (`__scratch`) that every
- * connection sees, and a bulk loader that fills a table from JS columns through DuckDB's appender
- * in 2048-row data chunks. Why not a VALUES relation: parsing a 100k-row literal costs seconds;
- * the appender moves the same rows in milliseconds. Why not TEMP tables: they belong to one
- * connection, and the final query should go through `engine.query` (timeout, row cap, value
- * conversion) on a connection of its own.
+ * Relations the instance computes and hands to DuckDB (predictions, model inputs, system tables):
+ * bulk loaders that fill a table from JS columns through DuckDB's appender in 2048-row data
+ * chunks. Why not a VALUES relation: parsing a 100k-row literal costs seconds; the appender moves
+ * the same rows in milliseconds. `loadTempTable` fills a TEMP table of one request's session (the
+ * SQL layer's planner uses it: nothing outlives the request or reaches another one).
  */
-import crypto from 'node:crypto';
 import {
+  BIGINT,
   BOOLEAN,
   DOUBLE,
   DuckDBDataChunk,
   VARCHAR,
+  type DuckDBConnection,
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import type { Engine } from './duckdb';
+import type { EngineSession } from './duckdb';
 import { quoteIdent } from './quote';
 import type { JsonValue } from './values';
 
-/** Column types a scratch table can hold. */
-export type ScratchType = 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'JSON';
-
-export const SCRATCH = '__scratch';
 const CHUNK = 2048;
 
-/** Attaches the scratch catalog (once; the engine re-attaches it on a remount). */
-export function ensureScratch(engine: Engine): Promise<void> {
-  return engine.attach({ name: SCRATCH, path: ':memory:' });
-}
-
-export interface ScratchTable {
-  /** The bare table name (for the appender). */
-  name: string;
-  /** The fully-qualified, quoted name (for SQL). */
-  sql: string;
-}
-
-/** A fresh scratch table name. */
-export function scratchTable(prefix: string): ScratchTable {
-  const name = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
-  return { name, sql: `${SCRATCH}.main.${quoteIdent(name)}` };
-}
+/** Column types a computed relation can hold. */
+export type ScratchType = 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'JSON';
 
 function duckType(t: ScratchType): DuckDBType {
   if (t === 'DOUBLE' || t === 'BIGINT') return DOUBLE;
@@ -60,25 +41,35 @@ function toDuck(v: JsonValue | undefined, t: ScratchType): DuckDBValue {
 }
 
 /**
- * Creates `table` (a name from `scratchTable`) with these columns and fills it with `values`
- * (column-major, `n` rows). Rows keep their order, which batch prediction relies on for its
- * POSITIONAL JOIN.
+ * Creates the TEMP table `name` on a request's session (visible to that session only, dropped when
+ * it ends) and fills it from JS columns (column-major, `n` rows) through the appender, in order:
+ * the table's rowids are the row positions. BIGINT stays BIGINT; TIMESTAMP and JSON are loaded as
+ * text (TIMESTAMP columns are then cast in place).
  */
-export async function loadScratchTable(
-  engine: Engine,
-  table: ScratchTable,
+export function loadTempTable(
+  session: EngineSession,
+  name: string,
   columns: { name: string; type: ScratchType }[],
   values: JsonValue[][],
   n: number,
 ): Promise<void> {
-  await ensureScratch(engine);
-  const types = columns.map((c) => duckType(c.type));
-  await engine.query(
-    `CREATE TABLE ${table.sql} (${columns.map((c, i) => `${quoteIdent(c.name)} ${types[i].toString()}`).join(', ')})`,
-  );
-  if (n === 0) return;
-  await engine.withConnection(async (conn) => {
-    const appender = await conn.createAppender(table.name, 'main', SCRATCH);
+  return session.raw((conn) => load(conn, name, columns, values, n));
+}
+
+async function load(
+  conn: DuckDBConnection,
+  name: string,
+  columns: { name: string; type: ScratchType }[],
+  values: JsonValue[][],
+  n: number,
+): Promise<void> {
+  if (columns.length === 0) throw new Error(`temp table ${name} needs at least one column`);
+  const types = columns.map((c) => (c.type === 'BIGINT' ? BIGINT : duckType(c.type)));
+  const table = `temp.main.${quoteIdent(name)}`;
+  const defs = columns.map((c, i) => `${quoteIdent(c.name)} ${types[i].toString()}`);
+  await conn.run(`CREATE TEMP TABLE ${quoteIdent(name)} (${defs.join(', ')})`);
+  if (n > 0 && columns.length > 0) {
+    const appender = await conn.createAppender(name, 'main', 'temp');
     try {
       for (let off = 0; off < n; off += CHUNK) {
         const m = Math.min(CHUNK, n - off);
@@ -87,7 +78,8 @@ export async function loadScratchTable(
           const col = new Array<DuckDBValue>(m);
           const src = values[j];
           const t = columns[j].type;
-          for (let i = 0; i < m; i++) col[i] = toDuck(src[off + i], t);
+          for (let i = 0; i < m; i++)
+            col[i] = t === 'BIGINT' ? toBigInt(src[off + i]) : toDuck(src[off + i], t);
           chunk.setColumnValues(j, col);
         }
         appender.appendDataChunk(chunk);
@@ -96,10 +88,18 @@ export async function loadScratchTable(
     } finally {
       appender.closeSync();
     }
-  });
+  }
+  for (const c of columns) {
+    if (c.type === 'TIMESTAMP') {
+      await conn.run(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdent(c.name)} TYPE TIMESTAMP`);
+    }
+  }
 }
 
-export async function dropScratchTables(engine: Engine, tables: ScratchTable[]): Promise<void> {
-  for (const t of tables)
-    await engine.query(`DROP TABLE IF EXISTS ${t.sql}`).catch(() => undefined);
+function toBigInt(v: JsonValue | undefined): DuckDBValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? BigInt(Math.trunc(v)) : null;
+  if (typeof v === 'string' && /^-?\d+$/.test(v.trim())) return BigInt(v.trim());
+  if (typeof v === 'boolean') return v ? 1n : 0n;
+  return null;
 }

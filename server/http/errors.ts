@@ -3,8 +3,10 @@
  * Fastify's own errors (bad JSON, body too large, wrong content type, a bad `%` escape, a URL
  * segment too long) and malformed HTTP get specific messages, and anything else is a logged 500
  * without a stack trace. The SQL route answers in the SQL envelope (`type: "error"`,
- * `column_names`, `context`), the rest with `{error_code, error_message}`.
+ * `column_names`, `context`); the rest in MindsDB's shape, problem details (`title`, `detail`,
+ * `application/problem+json`), with our `error_code` and `error_message` beside them.
  */
+import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, ServiceError } from '../errors';
@@ -79,6 +81,18 @@ export function isSqlRoute(req: FastifyRequest): boolean {
   return req.url.startsWith('/api/sql');
 }
 
+export const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
+
+/** The error body outside the SQL envelope; `title` is the status's reason phrase. */
+export function problemBody(status: number, code: number, message: string) {
+  return {
+    title: STATUS_CODES[status] ?? 'Error',
+    detail: message,
+    error_code: code,
+    error_message: message,
+  };
+}
+
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: ServiceError) {
   if (isSqlRoute(req)) {
     const body = req.body as { context?: { db?: unknown } } | undefined;
@@ -91,7 +105,10 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: Service
       error_message: err.message,
     });
   }
-  return reply.status(err.httpStatus).send({ error_code: err.code, error_message: err.message });
+  return reply
+    .status(err.httpStatus)
+    .type(PROBLEM_JSON)
+    .send(problemBody(err.httpStatus, err.code, err.message));
 }
 
 const RAW_ERRORS: Record<string, [number, string, string]> = {
@@ -129,8 +146,8 @@ export function sendRawError(err: Error & { code?: string }, socket: Socket): vo
       : status === 400
         ? ERROR_CODES.BAD_INPUT
         : ERROR_CODES.TOO_LARGE;
-  const body = JSON.stringify({ error_code: code, error_message: message });
+  const body = JSON.stringify(problemBody(status, code, message));
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${PROBLEM_JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

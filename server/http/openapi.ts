@@ -140,6 +140,9 @@ function buildOpenApiDocument(routes: readonly ApiRoute[], opts: OpenApiOptions)
   const paths: Record<string, JsonObject> = {};
   for (const route of routes) {
     const keys = routeKeys(route);
+    route.requestSchemas?.forEach((schema, i) =>
+      ref(schema, `${route.operationId}Request${i}`, reqNamed, reqEntries),
+    );
     routeUrls(route).forEach((url, i) => {
       if (only && !only.has(keys[i])) return;
       const responses: JsonObject = {};
@@ -209,7 +212,7 @@ function buildOpenApiDocument(routes: readonly ApiRoute[], opts: OpenApiOptions)
       title: 'SQL & model playground local instance',
       version: opts.version,
       description:
-        'A MindsDB-compatible REST service: SQL over HTTP, model prediction and description, projects and models. Errors outside the SQL envelope are `{"error_code": int, "error_message": string}`.',
+        'A MindsDB-compatible REST service: SQL over HTTP, model prediction and description, projects and models. Errors outside the SQL envelope are MindsDB\'s problem details (`application/problem+json`): `{"title": string, "detail": string, "error_code": int, "error_message": string}`.',
     },
     servers: [{ url: '/' }],
     paths,

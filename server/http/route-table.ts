@@ -42,6 +42,8 @@ export interface ApiRoute {
   bodyDescription?: string;
   /** Request content for non-JSON bodies (uploads), as OpenAPI media type objects, verbatim. */
   requestContent?: Record<string, unknown>;
+  /** Contract schemas `requestContent` refers to (`#/components/schemas/<export name>`). */
+  requestSchemas?: readonly z.ZodType[];
   responses: Record<number, ResponseDoc>;
   /** The route is also served under these prefixes (the spec's `/v1/api` form). */
   prefixes?: readonly string[];
@@ -59,19 +61,23 @@ interface RouteInput<R extends ApiRoute> {
 /** The spec's versioned prefix: `/v1/api/api/projects/...` serves the same as `/api/projects/...`. */
 export const V1_PREFIX = '/v1/api';
 
+/** The media type of error bodies outside the SQL envelope (MindsDB's). */
+export const PROBLEM_TYPE = 'application/problem+json';
+
+/** An error answer outside the SQL envelope. */
+export const problem = (description: string): ResponseDoc => ({
+  description,
+  schema: ErrorBody,
+  contentType: PROBLEM_TYPE,
+});
+
 /** Errors every JSON route can answer. */
 export const ERROR_RESPONSES = {
-  badInput: { description: 'Bad input: the message names the problem', schema: ErrorBody },
-  unauthorized: {
-    description: 'Authentication required (only when auth is enabled)',
-    schema: ErrorBody,
-  },
-  notFound: { description: 'Unknown project, model or version', schema: ErrorBody },
-  tooLarge: { description: 'Request body over the size limit', schema: ErrorBody },
-  unsupportedType: {
-    description: "Content-Type is not JSON; send 'Content-Type: application/json'",
-    schema: ErrorBody,
-  },
+  badInput: problem('Bad input: the message names the problem'),
+  unauthorized: problem('Authentication required (only when auth is enabled)'),
+  notFound: problem('Unknown project, model or version'),
+  tooLarge: problem('Request body over the size limit'),
+  unsupportedType: problem("Content-Type is not JSON; send 'Content-Type: application/json'"),
 } satisfies Record<string, ResponseDoc>;
 
 /** Every URL a declared route answers on (its path, then the prefixed forms). */
@@ -116,6 +122,15 @@ export function servedRoutes(app: FastifyInstance): ApiRoute[] {
   return [...(served.get(app) ?? [])];
 }
 
+export interface ServeOptions<R extends ApiRoute> {
+  /**
+   * Checks that what the path names exists, before the body is parsed: MindsDB answers an unknown
+   * project or model with 404 whatever the body holds, so a client's typo is reported as such
+   * rather than as a body problem. Throws a ServiceError to refuse.
+   */
+  resolve?: (params: Infer<R['params']>) => void | Promise<void>;
+}
+
 /**
  * Registers a declared route on every URL it answers. Path parameters, query string and body are
  * validated with the declared schemas (a 400 naming the problem) before the handler sees them.
@@ -126,11 +141,21 @@ export function serve<const R extends ApiRoute>(
   app: FastifyInstance,
   route: R,
   handler: (input: RouteInput<R>, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  options: ServeOptions<R> = {},
 ): void {
   const list = served.get(app) ?? [];
   list.push(route);
   served.set(app, list);
   const bodyLimit = app.initialConfig.bodyLimit ?? 1024 * 1024;
+  const { resolve } = options;
+  // Route-level onRequest hooks run after the app's (the request guard: host, origin, auth) and
+  // before the body is read, so a refused request never has its body parsed.
+  const onRequest = resolve
+    ? async (req: FastifyRequest) => {
+        const params = route.params ? validate(route.params, req.params) : undefined;
+        await resolve(params as Infer<R['params']>);
+      }
+    : undefined;
   const run = async (req: FastifyRequest, reply: FastifyReply) => {
     const params = route.params ? validate(route.params, req.params) : undefined;
     const query = route.query ? validate(route.query, req.query) : undefined;
@@ -145,6 +170,11 @@ export function serve<const R extends ApiRoute>(
     return handler({ params, query, body } as RouteInput<R>, req, reply);
   };
   for (const key of routeKeys(route)) {
-    app.route({ method: route.method, url: key.slice(key.indexOf(' ') + 1), handler: run });
+    app.route({
+      method: route.method,
+      url: key.slice(key.indexOf(' ') + 1),
+      handler: run,
+      ...(onRequest ? { onRequest } : {}),
+    });
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Uploaded files (`PUT /api/files/{name}`): each becomes table `files.<name>` in the attached
- * `files.duckdb`. DuckDB reads the uploaded bytes itself (read_csv / read_parquet /
+ * Uploaded files (`PUT /api/files/{name}`), and files imported from a URL (MindsDB's
+ * `{"source_type": "url", "source": ...}`, downloaded through `./url-fetch`): each becomes table
+ * `files.<name>` in the attached `files.duckdb`. DuckDB reads the uploaded bytes itself (read_csv / read_parquet /
  * read_json_auto) from a temporary file inside DATA_DIR (inside, so the SQL sandbox's
  * allowed_directories covers it); nothing here parses CSV by hand.
  *
@@ -18,6 +19,7 @@ import { diskFullError, isDiskFull } from '../engine/atomic';
 import type { Catalog } from '../catalog/catalog';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import { quoteIdent, quoteString } from '../engine/quote';
+import { downloadError, fetchUrl, type UrlFetchOptions } from './url-fetch';
 
 export const FILES_DB = 'files';
 const TEMP_PREFIX = '__upload_';
@@ -258,6 +260,69 @@ export async function importUpload(
     fs.rmSync(up.file, { force: true });
     await engine.exec(`DROP TABLE IF EXISTS ${table(tmp)}`).catch(() => undefined);
   }
+}
+
+/**
+ * MindsDB's JSON request form of `PUT /api/files/{name}` (`{"source_type": ..., "source": ...}`)
+ * when an upload sent as application/json is one: a small JSON object with either key. Any other
+ * JSON (an array of records, an object of other fields) is the file's content. Null when not.
+ */
+export function requestFormOf(up: ReceivedUpload): Record<string, unknown> | null {
+  if (up.bytes > up.head.length) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(up.head.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  return 'source_type' in value || 'source' in value ? (value as Record<string, unknown>) : null;
+}
+
+/** Removes a received upload that is not loaded (it was a request, not a file). */
+export function discardUpload(up: ReceivedUpload): void {
+  fs.rmSync(up.file, { force: true });
+}
+
+/** Media types that say nothing about the format: the file name or the bytes decide. */
+const GENERIC_TYPES = new Set(['application/octet-stream', 'text/plain', 'binary/octet-stream']);
+
+/**
+ * Downloads `source` (see `./url-fetch` for what is refused) and loads it as `files.<name>`, like
+ * an upload. The format comes from the response's Content-Type, else from `originalFileName` or
+ * the URL's file name, else from the bytes. An HTML page (a login or error page answered with 200)
+ * is refused rather than loaded as a one-column table.
+ */
+export async function importFromUrl(
+  catalog: Catalog,
+  name: string,
+  source: string,
+  originalFileName: string | null | undefined,
+  opts: UrlFetchOptions,
+): Promise<FileInfo> {
+  validateFileName(name);
+  const fetched = await fetchUrl(source, opts);
+  const type = (fetched.contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'text/html' || type === 'application/xhtml+xml') {
+    fetched.body.destroy();
+    throw badInput(
+      `The URL answered with an HTML page, not a data file (CSV, JSON or Parquet): ${fetched.url.slice(0, 200)}`,
+    );
+  }
+  let up: ReceivedUpload;
+  try {
+    up = await receiveUpload(catalog, fetched.body, opts.maxBytes);
+  } catch (err) {
+    if (fetched.deadline.aborted)
+      throw downloadError(fetched.deadline.reason, new URL(fetched.url), opts.timeoutMs);
+    throw err;
+  }
+  const named = [originalFileName, fetched.fileName].find((f) => f && path.extname(f) !== '');
+  const format = detectFormat(up.head, {
+    contentType: GENERIC_TYPES.has(type) ? undefined : type,
+    filename: named ?? undefined,
+  });
+  return importUpload(catalog, name, up, format);
 }
 
 async function columnsOf(catalog: Catalog, name: string): Promise<string[]> {

@@ -1,12 +1,12 @@
 /**
- * Copies the rows of a PostgreSQL query into a DuckDB scratch table, chunk by chunk, so DuckDB
- * can join them with local tables. Rows stream from a server-side cursor straight into DuckDB's
- * appender: at most one fetched chunk is in JS memory, whatever the table's size.
+ * Copies the rows of a PostgreSQL query into a TEMP table of the request's engine session, chunk
+ * by chunk, so DuckDB can join them with local tables and models. Rows stream from a server-side
+ * cursor straight into DuckDB's appender: at most one fetched chunk is in JS memory, whatever the
+ * table's size. The table lives as long as the request and no other request sees it.
  *
- * Like server/sql/scratch.ts this touches DuckDB objects outside server/engine (the appender has
- * no Engine wrapper); the scratch catalog (`__scratch`, in memory, seen by every pooled
- * connection) is shared with it. Date and time columns are loaded as text and cast in place once
- * the rows are in, since the appender wants DuckDB's own value classes for them.
+ * Like server/engine/scratch.ts this touches DuckDB objects outside server/engine (the appender
+ * has no Engine wrapper). Date and time columns are loaded as text and cast in place once the rows
+ * are in, since the appender wants DuckDB's own value classes for them.
  */
 import {
   BIGINT,
@@ -15,14 +15,14 @@ import {
   INTEGER,
   VARCHAR,
   DuckDBDataChunk,
+  type DuckDBConnection,
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import type { Engine } from '../engine/duckdb';
+import type { EngineSession } from '../engine/duckdb';
 import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { quoteIdent } from '../engine/quote';
-import { SCRATCH, ensureScratch, type ScratchTable } from '../engine/scratch';
 import { duckStorage } from './pg-values';
 import type { PostgresIntegration, RemoteColumn } from './postgres';
 
@@ -60,67 +60,74 @@ function uniqueNames(columns: RemoteColumn[]): string[] {
   });
 }
 
-export async function loadRemoteIntoScratch(
-  engine: Engine,
+/** Loads the rows of `sql` (PostgreSQL's dialect) into the new TEMP table `name`; returns the count. */
+export function loadRemoteIntoTemp(
+  session: EngineSession,
   integ: PostgresIntegration,
   sql: string,
-  table: ScratchTable,
+  name: string,
   o: { timeoutMs: number; signal?: AbortSignal; maxRows?: number },
 ): Promise<number> {
-  await ensureScratch(engine);
+  return session.raw((conn) => loadInto(conn, integ, sql, name, o));
+}
+
+async function loadInto(
+  conn: DuckDBConnection,
+  integ: PostgresIntegration,
+  sql: string,
+  name: string,
+  o: { timeoutMs: number; signal?: AbortSignal; maxRows?: number },
+): Promise<number> {
   const maxRows = o.maxRows ?? MAX_MATERIALIZED_ROWS;
-  return engine.withConnection(async (conn) => {
-    let loads: string[] = [];
-    let types: DuckDBType[] = [];
-    let created = false;
-    let names: string[] = [];
-    const create = async (columns: RemoteColumn[]) => {
-      names = uniqueNames(columns);
-      loads = columns.map((c) => duckStorage(c.oid).load);
-      types = loads.map((l) => LOAD_TYPES[l]);
-      const cols = names.map((n, i) => `${quoteIdent(n)} ${loads[i]}`).join(', ');
-      await conn.run(`CREATE TABLE ${table.sql} (${cols})`);
-      created = true;
-    };
-    const tooMany = () =>
-      new ServiceError(
-        ERROR_CODES.TOO_LARGE,
-        `The query on '${integ.name}' returns more than ${maxRows} rows to join locally; filter it in PostgreSQL (WHERE, or a native query)`,
-      );
-    let loaded = 0;
-    const { columns } = await integ.readRows(
-      sql,
-      async (rows, cols) => {
-        loaded += rows.length;
-        if (loaded > maxRows) throw tooMany();
-        if (!created) await create(cols);
-        const appender = await conn.createAppender(table.name, 'main', SCRATCH);
-        try {
-          for (let off = 0; off < rows.length; off += VECTOR) {
-            const m = Math.min(VECTOR, rows.length - off);
-            const chunk = DuckDBDataChunk.create(types, m);
-            for (let j = 0; j < types.length; j++) {
-              const col = new Array<DuckDBValue>(m);
-              for (let i = 0; i < m; i++) col[i] = toDuck(rows[off + i][j], loads[j]);
-              chunk.setColumnValues(j, col);
-            }
-            appender.appendDataChunk(chunk);
-          }
-          appender.flushSync();
-        } finally {
-          appender.closeSync();
-        }
-      },
-      { timeoutMs: o.timeoutMs, signal: o.signal, chunkRows: 10_000 },
+  const table = { sql: `temp.main.${quoteIdent(name)}`, name };
+  let loads: string[] = [];
+  let types: DuckDBType[] = [];
+  let created = false;
+  let names: string[] = [];
+  const create = async (columns: RemoteColumn[]) => {
+    names = uniqueNames(columns);
+    loads = columns.map((c) => duckStorage(c.oid).load);
+    types = loads.map((l) => LOAD_TYPES[l]);
+    const cols = names.map((n, i) => `${quoteIdent(n)} ${loads[i]}`).join(', ');
+    await conn.run(`CREATE TEMP TABLE ${quoteIdent(table.name)} (${cols})`);
+    created = true;
+  };
+  const tooMany = () =>
+    new ServiceError(
+      ERROR_CODES.TOO_LARGE,
+      `The query on '${integ.name}' returns more than ${maxRows} rows to join locally; filter it in PostgreSQL (WHERE, or a native query)`,
     );
-    if (!created) await create(columns);
-    for (let j = 0; j < columns.length; j++) {
-      const cast = duckStorage(columns[j].oid).cast;
-      if (cast)
-        await conn.run(
-          `ALTER TABLE ${table.sql} ALTER COLUMN ${quoteIdent(names[j])} TYPE ${cast}`,
-        );
-    }
-    return loaded;
-  });
+  let loaded = 0;
+  const { columns } = await integ.readRows(
+    sql,
+    async (rows, cols) => {
+      loaded += rows.length;
+      if (loaded > maxRows) throw tooMany();
+      if (!created) await create(cols);
+      const appender = await conn.createAppender(table.name, 'main', 'temp');
+      try {
+        for (let off = 0; off < rows.length; off += VECTOR) {
+          const m = Math.min(VECTOR, rows.length - off);
+          const chunk = DuckDBDataChunk.create(types, m);
+          for (let j = 0; j < types.length; j++) {
+            const col = new Array<DuckDBValue>(m);
+            for (let i = 0; i < m; i++) col[i] = toDuck(rows[off + i][j], loads[j]);
+            chunk.setColumnValues(j, col);
+          }
+          appender.appendDataChunk(chunk);
+        }
+        appender.flushSync();
+      } finally {
+        appender.closeSync();
+      }
+    },
+    { timeoutMs: o.timeoutMs, signal: o.signal, chunkRows: 10_000 },
+  );
+  if (!created) await create(columns);
+  for (let j = 0; j < columns.length; j++) {
+    const cast = duckStorage(columns[j].oid).cast;
+    if (cast)
+      await conn.run(`ALTER TABLE ${table.sql} ALTER COLUMN ${quoteIdent(names[j])} TYPE ${cast}`);
+  }
+  return loaded;
 }

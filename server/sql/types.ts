@@ -1,18 +1,16 @@
-/** Types shared by the statement handlers of the SQL layer. */
+/** Types shared by the SQL layer: the request's execution context and statement results. */
+import type { Catalog } from '../catalog/catalog';
+import type { ModelRegistry } from '../models/registry';
 import type { EngineSession } from '../engine/duckdb';
 import type { JsonValue } from '../engine/values';
-import type { Token } from './lexer';
+import type { IntegrationRegistry } from '../integrations';
+import type { MlEngineStore } from './plan/system';
+import type { ViewStore } from './plan/views';
 
-export interface Statement {
-  /** The statement's text, trimmed, without the trailing semicolon. */
-  text: string;
-  /** All tokens of `text` (offsets relative to `text`). */
-  all: Token[];
-  /** Tokens without whitespace and comments. */
-  tokens: Token[];
-  /** Where `text` starts in the script the user sent. */
-  offset: number;
-  script: string;
+export interface Warning {
+  level: 'Note' | 'Warning';
+  code: number;
+  message: string;
 }
 
 export interface ExecContext {
@@ -21,13 +19,22 @@ export interface ExecContext {
   params?: Record<string, unknown>;
   signal?: AbortSignal;
   /**
-   * The request's own engine connection: user SQL runs here, so one request's statements share
-   * temporary objects and nothing of them reaches another request (see engine/duckdb.ts).
+   * The request's own engine connection: user SQL runs here, and the planner's TEMP tables
+   * (predictions, model inputs, fetched remote rows, system tables) live here and nowhere else.
    */
   session: EngineSession;
+  /** TEMP tables made for the statement being run (dropped when it is done). */
+  temps: string[];
+  /** Request-wide counter for unique TEMP table names. */
+  seq: { n: number };
+  /** Notes of the statement being run, and of the one before it (what SHOW WARNINGS shows). */
+  warnings: Warning[];
+  previousWarnings: Warning[];
+  /** Views and native queries expanded inside one another (a guard against cycles). */
+  depth: number;
 }
 
-export type SqlResult =
+export type SqlResult = (
   | {
       type: 'table';
       column_names: string[];
@@ -35,20 +42,19 @@ export type SqlResult =
       truncated?: boolean;
       column_types?: string[];
     }
-  | { type: 'ok'; affected_rows?: number | null };
+  | { type: 'ok'; affected_rows?: number | null }
+) & {
+  /** The statement created, dropped or altered a database, project, table, view or model. */
+  catalog_changed?: true;
+};
 
-export interface Outcome {
-  result: SqlResult;
-  /** The current database after the statement (USE changes it). */
-  db?: string;
-}
-
-/**
- * One kind of statement the instance handles itself. `match` looks only at the leading tokens;
- * handlers are tried in order and the first match runs. Unmatched statements go to DuckDB.
- */
-export interface StatementHandler {
-  name: string;
-  match(st: Statement): boolean;
-  run(st: Statement, ctx: ExecContext): Promise<Outcome>;
+/** What the SQL layer needs from the rest of the instance. */
+export interface SqlEnv {
+  catalog: Catalog;
+  models: ModelRegistry;
+  integrations: IntegrationRegistry;
+  views: ViewStore;
+  mlEngines: MlEngineStore;
+  /** The instance's version (MINDSDB_VERSION, SHOW VARIABLES). */
+  version: string;
 }

@@ -6,7 +6,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { FileInfo, FileList } from '../../contract';
 import { isGatewayFailure, reportAnswered, reportUnreachable } from './connection-health';
-import { ApiError, INSTANCE_TARGET, requestJson } from './http';
+import { ApiError, INSTANCE_TARGET, errorDetail, requestJson } from './http';
 import { fileKeys } from './keys';
 
 export function filesQueryOptions() {
@@ -40,16 +40,7 @@ export function uploadErrorMessage(status: number, text: string): string {
   } catch {
     json = undefined;
   }
-  const detail =
-    json && typeof json === 'object' && 'error_message' in json
-      ? String((json as { error_message: unknown }).error_message)
-      : json && typeof json === 'object' && 'message' in json
-        ? String((json as { message: unknown }).message)
-        : text
-            .replace(/<[^>]+>/g, ' ')
-            .replace(/\s+/g, ' ')
-            .trim()
-            .slice(0, 200);
+  const detail = errorDetail(text, json);
   if (status === 502 || status === 503 || status === 504)
     return `The instance (${INSTANCE_TARGET}) is not reachable (HTTP ${status}).${detail ? ` ${detail}` : ''}`;
   return detail || `The upload failed (HTTP ${status})`;

@@ -107,10 +107,15 @@ export function noteResponse(res: Response, text: string) {
   else reportAnswered();
 }
 
-export function describeHttpFailure(res: Response, text: string, json?: unknown): string {
-  const detail =
-    json && typeof json === 'object' && 'error_message' in json
-      ? String((json as { error_message: unknown }).error_message)
+/**
+ * What an error body says: our `error_message`, MindsDB's problem `detail`, a `message`, or the
+ * text itself with markup stripped (a proxy's HTML page).
+ */
+export function errorDetail(text: string, json?: unknown): string {
+  return json && typeof json === 'object' && 'error_message' in json
+    ? String((json as { error_message: unknown }).error_message)
+    : json && typeof json === 'object' && 'detail' in json // MindsDB's problem details
+      ? String((json as { detail: unknown }).detail)
       : json && typeof json === 'object' && 'message' in json
         ? String((json as { message: unknown }).message)
         : text
@@ -118,6 +123,10 @@ export function describeHttpFailure(res: Response, text: string, json?: unknown)
             .replace(/\s+/g, ' ')
             .trim()
             .slice(0, 200);
+}
+
+export function describeHttpFailure(res: Response, text: string, json?: unknown): string {
+  const detail = errorDetail(text, json);
   if (res.status === 502 || res.status === 503 || res.status === 504) {
     return `The instance (${INSTANCE_TARGET}) is not reachable (HTTP ${res.status}).${detail ? ` ${detail}` : ''}`;
   }

@@ -10,7 +10,7 @@ import {
   requestJson,
   unreachable,
 } from './http';
-import { createJsonLinesAssembler } from './jsonlines';
+import { createStreamAssembler } from './jsonlines';
 
 export const SQL_RESPONSE_MARK = 'sql-response-end';
 
@@ -24,9 +24,9 @@ export interface RunSqlInput {
   /** Set a `performance` mark when the response body arrives (user runs; read by the UI bench). */
   markResponse?: boolean;
   /**
-   * Ask for `response_format: "jsonlines"` and read the rows as they stream (user runs: results of
-   * any size stay bounded on both sides). A server that ignores the option answers JSON, which is
-   * read as usual.
+   * Ask for `response_format: "sse"` (MindsDB's streamed form) and read the rows as they stream
+   * (user runs: results of any size stay bounded on both sides). A server that ignores the option
+   * answers JSON, which is read as usual.
    */
   stream?: boolean;
 }
@@ -66,12 +66,12 @@ async function runSqlStreaming({
       credentials: 'same-origin',
       headers: {
         'content-type': 'application/json',
-        accept: 'application/x-ndjson, application/json',
+        accept: 'text/event-stream, application/json',
       },
       body: JSON.stringify({
         query,
         ...(context ? { context } : {}),
-        response_format: 'jsonlines',
+        response_format: 'sse',
       }),
     });
   } catch (e) {
@@ -80,7 +80,7 @@ async function runSqlStreaming({
   }
   const type = res.headers.get('content-type') ?? '';
   try {
-    if (!type.includes('application/x-ndjson') || !res.body) {
+    if (!type.includes('text/event-stream') || !res.body) {
       const text = await res.text();
       noteResponse(res, text);
       if (markResponse) mark();
@@ -99,7 +99,7 @@ async function runSqlStreaming({
       );
     }
     reportAnswered();
-    const assembler = createJsonLinesAssembler(UI_MAX_ROWS);
+    const assembler = createStreamAssembler(UI_MAX_ROWS, context?.db ?? 'mindsdb');
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
     for (;;) {

@@ -43,7 +43,12 @@ describe('authentication', () => {
   it('rejects wrong credentials with 401 and a message that does not say which part was wrong', async () => {
     const r = await login('ada', 'nope');
     expect(r.status).toBe(401);
-    expect(await r.json()).toEqual({ error_code: 8, error_message: 'Wrong username or password' });
+    expect(await r.json()).toEqual({
+      title: 'Unauthorized',
+      detail: 'Wrong username or password',
+      error_code: 8,
+      error_message: 'Wrong username or password',
+    });
   });
 
   it('logs in with a signed HttpOnly SameSite=Lax session cookie that opens the API', async () => {

@@ -63,53 +63,142 @@ describe('limits', () => {
   });
 });
 
-describe('jsonlines streaming', () => {
-  const stream = async (query: string, extra: Record<string, unknown> = {}) => {
-    const res = await fetch(`${h.url}/api/sql/query`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query, response_format: 'jsonlines', ...extra }),
-    });
-    expect(res.headers.get('content-type')).toMatch(/application\/x-ndjson/);
-    const text = await res.text();
-    return text
-      .trimEnd()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+/** A streamed answer's documents: JSON lines, or the `data:` events and comments of SSE. */
+async function streamed(
+  url: string,
+  query: string,
+  format: 'jsonlines' | 'sse',
+  extra: Record<string, unknown> = {},
+) {
+  const res = await fetch(`${url}/api/sql/query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, response_format: format, ...extra }),
+  });
+  const text = await res.text();
+  if (format === 'jsonlines') {
+    const lines = text.trimEnd().split('\n');
+    return {
+      type: res.headers.get('content-type'),
+      text,
+      lines,
+      docs: lines.map((l) => JSON.parse(l)),
+      comments: [],
+    };
+  }
+  const events = text.split('\n\n').filter(Boolean);
+  const lines = events.filter((e) => e.startsWith('data: ')).map((e) => e.slice(6));
+  const comments = events.filter((e) => e.startsWith(': ')).map((e) => JSON.parse(e.slice(2)));
+  return {
+    type: res.headers.get('content-type'),
+    text,
+    lines,
+    docs: lines.map((l) => JSON.parse(l)),
+    comments,
   };
+}
 
-  it('streams a header, row chunks past the JSON row cap, and an end line', async () => {
-    const lines = await stream('SELECT range AS i, range * 2 AS j FROM range(50000)');
-    expect(lines[0]).toEqual({
+describe('streamed results (response_format jsonlines and sse)', () => {
+  it("streams MindsDB's jsonlines: a header line, then bare arrays of rows past the JSON row cap", async () => {
+    const r = await streamed(
+      h.url,
+      'SELECT range AS i, range * 2 AS j FROM range(50000)',
+      'jsonlines',
+    );
+    expect(r.type).toBe('application/jsonlines');
+    // MindsDB's header bytes first; the fields after them are this instance's.
+    expect(r.text.startsWith('{"type":"table","column_names":["i","j"],')).toBe(true);
+    expect(r.docs[0]).toEqual({
       type: 'table',
       column_names: ['i', 'j'],
-      column_types: ['BIGINT', 'BIGINT'],
       context: { db: 'mindsdb' },
+      column_types: ['BIGINT', 'BIGINT'],
+      row_limit: 10_000_000,
     });
-    const rows = lines.slice(1, -1).flatMap((l) => l.data);
-    expect(lines.length).toBeGreaterThan(3);
+    expect(r.docs.length).toBeGreaterThan(3);
+    for (const d of r.docs.slice(1)) expect(Array.isArray(d)).toBe(true);
+    const rows = r.docs.slice(1).flat();
     expect(rows).toHaveLength(50000);
     expect(rows[49999]).toEqual([49999, 99998]);
-    expect(lines.at(-1)).toEqual({ type: 'end', row_count: 50000, truncated: false });
   });
 
-  it('answers ok and error results as a single line, and honours USE before the streamed statement', async () => {
-    expect(await stream('CREATE TABLE mindsdb.stream_t AS SELECT 1 AS x')).toMatchObject([
-      { type: 'ok' },
-    ]);
-    const err = await stream('SELECT * FROM missing_table');
-    expect(err).toHaveLength(1);
-    expect(err[0]).toMatchObject({ type: 'error', error_code: 2 });
-    const used = await stream('USE example_db; SELECT count(*) AS n FROM demo_data.home_rentals');
-    expect(used[0].context).toEqual({ db: 'example_db' });
-    expect(used[1]).toEqual({ data: [[5037]] });
+  it('streams the same documents as sse events, and ends with the row count in a comment', async () => {
+    const r = await streamed(h.url, 'SELECT range AS i, range * 2 AS j FROM range(50000)', 'sse');
+    expect(r.type).toBe('text/event-stream; charset=utf-8');
+    expect(r.text.startsWith('data: {"type":"table","column_names":["i","j"],')).toBe(true);
+    expect(r.docs[0]).toMatchObject({ type: 'table', column_names: ['i', 'j'] });
+    const rows = r.docs.slice(1).flat();
+    expect(rows).toHaveLength(50000);
+    expect(rows[49999]).toEqual([49999, 99998]);
+    expect(r.comments).toEqual([{ type: 'end', row_count: 50000, truncated: false }]);
+    expect(r.text.endsWith(': {"type":"end","row_count":50000,"truncated":false}\n\n')).toBe(true);
+  });
+
+  it('answers ok and error results as a single document, and honours USE before the streamed statement', async () => {
+    for (const format of ['jsonlines', 'sse'] as const) {
+      const ok = await streamed(
+        h.url,
+        `CREATE TABLE mindsdb.stream_${format} AS SELECT 1 AS x`,
+        format,
+      );
+      expect(ok.docs).toHaveLength(1);
+      expect(ok.docs[0]).toMatchObject({
+        type: 'ok',
+        column_names: [],
+        context: { db: 'mindsdb' },
+      });
+      const err = await streamed(h.url, 'SELECT * FROM missing_table', format);
+      expect(err.docs).toHaveLength(1);
+      expect(err.docs[0]).toMatchObject({
+        type: 'error',
+        error_code: 2,
+        context: { db: 'mindsdb' },
+      });
+      expect(err.comments).toEqual([]);
+      const used = await streamed(
+        h.url,
+        'USE example_db; SELECT count(*) AS n FROM demo_data.home_rentals',
+        format,
+      );
+      expect(used.docs[0].context).toEqual({ db: 'example_db' });
+      expect(used.docs[1]).toEqual([[5037]]);
+    }
   });
 
   it('streams statements the instance answers itself', async () => {
-    const lines = await stream('SHOW DATABASES');
-    expect(lines[0].column_names).toEqual(['Database']);
-    expect(lines[1].data).toContainEqual(['example_db']);
-    expect(lines.at(-1).type).toBe('end');
+    const r = await streamed(h.url, 'SHOW DATABASES', 'sse');
+    expect(r.docs[0].column_names).toEqual(['Database']);
+    expect(r.docs[1]).toContainEqual(['example_db']);
+    expect(r.comments[0]).toMatchObject({ type: 'end', truncated: false });
+  });
+
+  it('cuts a stream at MAX_STREAM_ROWS, says so in the sse end record and the row_limit of both', async () => {
+    const small = await startHarness({ MAX_STREAM_ROWS: 1000 });
+    try {
+      const sse = await streamed(small.url, 'SELECT range AS i FROM range(5000)', 'sse');
+      expect(sse.docs[0].row_limit).toBe(1000);
+      expect(sse.docs.slice(1).flat()).toHaveLength(1000);
+      expect(sse.comments).toEqual([{ type: 'end', row_count: 1000, truncated: true }]);
+      const lines = await streamed(small.url, 'SELECT range AS i FROM range(5000)', 'jsonlines');
+      expect(lines.docs[0].row_limit).toBe(1000);
+      expect(lines.docs.slice(1).flat()).toHaveLength(1000);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('refuses an unknown response_format in the SQL envelope', async () => {
+    const r = await h.post('/api/sql/query', { query: 'SELECT 1', response_format: 'csv' });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ type: 'error', error_code: 3, column_names: [] });
+    expect(r.body.error_message).toBe(
+      'response_format must be one of "json", "jsonlines" or "sse", got "csv"',
+    );
+    const none = await h.post('/api/sql/query', {
+      query: 'SELECT 1 AS one',
+      response_format: null,
+    });
+    expect(none.body).toMatchObject({ type: 'table', data: [[1]] });
   });
 });
 
@@ -175,21 +264,13 @@ describe('class 9: results bounded by bytes as well as rows', () => {
     expect(r.data.length).toBeLessThanOrEqual(1);
   });
 
-  it('splits streamed rows into lines of about a megabyte', async () => {
-    const res = await fetch(`${b.url}/api/sql/query`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        query: "SELECT repeat('z', 40000) AS s FROM range(2000)",
-        response_format: 'jsonlines',
-      }),
-    });
-    const lines = (await res.text()).trimEnd().split('\n');
-    const data = lines.slice(1, -1);
+  it('splits streamed rows into documents of about a megabyte', async () => {
+    const r = await streamed(b.url, "SELECT repeat('z', 40000) AS s FROM range(2000)", 'sse');
+    const data = r.lines.slice(1);
     expect(data.length).toBeGreaterThan(50);
     for (const l of data) expect(l.length).toBeLessThan(1.2 * 1024 * 1024);
-    expect(data.reduce((n, l) => n + JSON.parse(l).data.length, 0)).toBe(2000);
-    expect(JSON.parse(lines.at(-1)!)).toEqual({ type: 'end', row_count: 2000, truncated: false });
+    expect(r.docs.slice(1).reduce((n, d) => n + d.length, 0)).toBe(2000);
+    expect(r.comments).toEqual([{ type: 'end', row_count: 2000, truncated: false }]);
   });
 });
 

@@ -470,7 +470,12 @@ describe('limits', () => {
   let small: Harness;
   beforeAll(async () => {
     small = await startHarness({ BODY_LIMIT_BYTES: 16 * 1024 });
-  });
+    // The model must exist: an unknown one is answered 404 before its body is read.
+    await small.sql(
+      'CREATE MODEL mindsdb.m FROM example_db (SELECT sqft, rental_price FROM demo_data.home_rentals LIMIT 50) PREDICT rental_price',
+    );
+    await small.instance.models.idle();
+  }, 60_000);
   afterAll(async () => {
     await small?.close();
   });

@@ -184,6 +184,7 @@ describe('declared response schemas accept real responses', () => {
     status: number;
   }[] = [
     { method: 'GET', path: '/api/status', url: '/api/status', status: 200 },
+    { method: 'GET', path: '/api/util/ping', url: '/api/util/ping', status: 200 },
     { method: 'POST', path: '/api/login', url: '/api/login', body: {}, status: 200 },
     { method: 'POST', path: '/api/logout', url: '/api/logout', body: {}, status: 200 },
     {

@@ -369,10 +369,15 @@ describe('envelope errors (HTTP status + SQL envelope; the server keeps serving)
     }
   });
 
-  it('answers unknown routes with a JSON 404', async () => {
+  it("answers unknown routes with a 404 in MindsDB's problem shape", async () => {
     const r = await h.get('/api/nope');
     expect(r.status).toBe(404);
-    expect(r.body).toEqual({ error_code: 2, error_message: 'No route GET /api/nope' });
+    expect(r.body).toEqual({
+      title: 'Not Found',
+      detail: 'No route GET /api/nope',
+      error_code: 2,
+      error_message: 'No route GET /api/nope',
+    });
   });
 });
 

@@ -7,6 +7,7 @@
  * A `{model}` path segment may carry a version (`home_rentals_model.2`), as in MindsDB, where
  * model names cannot contain dots.
  */
+import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import {
   DescribeRequest,
@@ -26,14 +27,12 @@ import type { ModelVersionRecord } from '../../models/store';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
 import type { Instance } from '../../instance';
 import { jsonStream } from '../json-stream';
-import { ERROR_RESPONSES, serve, V1_PREFIX, type ApiRoute } from '../route-table';
+import { ERROR_RESPONSES, problem, serve, V1_PREFIX, type ApiRoute } from '../route-table';
 import { issueMessages } from '../validate';
 
-const notReady = {
-  description:
-    'The model is not `complete`: still generating/training (the message gives its status and phase) or failed (the message gives its error)',
-  schema: ERROR_RESPONSES.badInput.schema,
-};
+const notReady = problem(
+  'The model is not `complete`: still generating/training (the message gives its status and phase) or failed (the message gives its error)',
+);
 
 export const PREDICT = {
   method: 'POST',
@@ -59,7 +58,10 @@ export const PREDICT = {
         'Bad body, unknown column, or a value that cannot be cast (the message names column and row)',
     },
     401: ERROR_RESPONSES.unauthorized,
-    404: ERROR_RESPONSES.notFound,
+    404: {
+      ...ERROR_RESPONSES.notFound,
+      description: 'Unknown project, model or version (checked before the body is read)',
+    },
     409: notReady,
     413: ERROR_RESPONSES.tooLarge,
     415: ERROR_RESPONSES.unsupportedType,
@@ -164,18 +166,31 @@ const REST_NAMES: Record<string, string> = {
 };
 
 /**
+ * MindsDB's `id` of a model version: a 48-bit integer from the version's identity (project, name,
+ * version, creation time), so it is the same on every start and a model created again under the
+ * same name gets a new one. The store keeps no counter, and this needs none.
+ */
+export function modelId(rec: ModelVersionRecord): number {
+  const key = [rec.project, rec.name, rec.version, rec.createdAt].join('\0');
+  return crypto.createHash('sha256').update(key).digest().readUIntBE(0, 6);
+}
+
+/**
  * A version as the REST endpoints show it: the same values as its row of `<project>.models` (so
- * SQL and REST never disagree), keys in lower case, TRAINING_OPTIONS as an object.
+ * SQL and REST never disagree), keys in lower case, TRAINING_OPTIONS as an object, and MindsDB's
+ * `id`, `update` and `engine_name`.
  */
 export function modelInfo(models: ModelRegistry, rec: ModelVersionRecord): ModelInfo {
   const row = models.row(rec);
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = { id: modelId(rec) };
   MODEL_COLUMNS.forEach((c, i) => {
     const key = c.name.toLowerCase();
     const v = row[i];
     out[REST_NAMES[key] ?? key] =
       key === 'training_options' && typeof v === 'string' ? JSON.parse(v) : v;
   });
+  out.update = out.update_status;
+  out.engine_name = out.engine;
   return out as ModelInfo;
 }
 
@@ -224,21 +239,35 @@ export function modelRoutes(app: FastifyInstance, instance: Instance) {
     return reply.code(204).send();
   });
 
-  serve(app, PREDICT, async ({ params, body }, _req, reply) => {
-    const ref = modelRef(params);
-    const rows = predictRows(body);
-    if (rows.length === 0) {
-      // Nothing to predict, but an unknown or unready model is still an error, not an empty success.
-      models.ready(ref);
-      return [];
-    }
-    // Written a batch of rows at a time: a big batch never becomes one string.
-    const out = await models.predict(ref, rows);
-    return reply.type('application/json; charset=utf-8').send(jsonStream(out));
-  });
+  // MindsDB answers an unknown project, model or version with 404 before it reads the body.
+  const exists = (params: ModelPathParams) => void models.get(modelRef(params));
 
-  serve(app, DESCRIBE, async ({ params, query, body }) => {
-    const attribute = body?.attribute ?? query.attribute;
-    return models.describe(modelRef(params), attribute);
-  });
+  serve(
+    app,
+    PREDICT,
+    async ({ params, body }, _req, reply) => {
+      const ref = modelRef(params);
+      const rows = predictRows(body);
+      if (rows.length === 0) {
+        // Nothing to predict, but an unready model is still an error, not an empty success.
+        models.ready(ref);
+        return [];
+      }
+      const out = await models.predict(ref, rows);
+      for (const row of out) row.__mindsdb_row_id = row.__service_row_id;
+      // Written a batch of rows at a time: a big batch never becomes one string.
+      return reply.type('application/json; charset=utf-8').send(jsonStream(out));
+    },
+    { resolve: exists },
+  );
+
+  serve(
+    app,
+    DESCRIBE,
+    async ({ params, query, body }) => {
+      const attribute = body?.attribute ?? query.attribute;
+      return models.describe(modelRef(params), attribute);
+    },
+    { resolve: exists },
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * POST /api/sql/query: the spec's operation 1. Thin: validate, hand to the SQL layer, shape. A
  * table result (bounded by MAX_RESULT_ROWS and MAX_RESULT_BYTES) is written as a stream of small
- * pieces, never as one string; `jsonlines` streams from the engine as DuckDB produces rows.
+ * pieces, never as one string; `response_format` `jsonlines` and `sse` stream from the engine as
+ * DuckDB produces rows, in MindsDB's framing.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -14,10 +15,13 @@ import { jsonStream } from '../json-stream';
 import { parseBody } from '../validate';
 import type { SqlQueryRequest as SqlQueryRequestT } from '../../../contract';
 
+/** `catalog_changed: true` when a statement changed what the catalog lists (absent otherwise). */
+const changed = (yes: boolean | undefined) => (yes ? { catalog_changed: true as const } : {});
+
 /** Results up to this many rows are serialised in one go (small, and the fastest path). */
 const SMALL_ROWS = 1000;
 
-/** About how many bytes of rows one `{"data": [...]}` line carries. */
+/** About how many bytes of rows one streamed document (a bare array of rows) carries. */
 const LINE_BYTES = 1024 * 1024;
 
 /**
@@ -55,8 +59,8 @@ export function sqlRoutes(app: FastifyInstance, instance: Instance) {
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) ac.abort();
     });
-    if (body.response_format === 'jsonlines') {
-      return streamJsonLines(instance, body, reply, ac.signal);
+    if (body.response_format === 'jsonlines' || body.response_format === 'sse') {
+      return streamResult(instance, body, body.response_format, reply, ac.signal);
     }
     const r = await instance.sql.execute({
       query: body.query,
@@ -69,7 +73,13 @@ export function sqlRoutes(app: FastifyInstance, instance: Instance) {
     const context = { db };
     if (rest.type === 'error') return { ...rest, column_names: [], context };
     if (rest.type === 'ok')
-      return { type: 'ok', column_names: [], affected_rows: rest.affected_rows ?? null, context };
+      return {
+        type: 'ok',
+        column_names: [],
+        affected_rows: rest.affected_rows ?? null,
+        context,
+        ...changed(rest.catalog_changed),
+      };
     // A small answer goes out as usual; a big one in pieces, and a client that stops reading it
     // is dropped after the statement timeout rather than holding it in memory.
     if (rest.data.length <= SMALL_ROWS) return { ...rest, context };
@@ -79,52 +89,92 @@ export function sqlRoutes(app: FastifyInstance, instance: Instance) {
 }
 
 /**
- * `"response_format": "jsonlines"`: one JSON document per line, written as DuckDB produces the
- * chunks, with backpressure, so a 10-million-row result never sits in memory. Lines:
- * `{"type":"table","column_names":[...],"column_types":[...],"context":{...}}`, then
- * `{"data":[[...],...]}` chunks, then `{"type":"end","row_count":n,"truncated":false}`; an ok or
- * error result is the single line the JSON form would have been.
+ * How each streamed format frames a document, as MindsDB writes them: `jsonlines` one JSON
+ * document per line (`application/jsonlines`), `sse` one `data:` event per document
+ * (`text/event-stream`). Only `sse` can carry the end record without a MindsDB client reading it
+ * as rows: as a comment, which every SSE reader skips.
  */
-async function streamJsonLines(
+const FRAMING = {
+  jsonlines: {
+    contentType: 'application/jsonlines',
+    doc: (json: string) => `${json}\n`,
+    end: null,
+  },
+  sse: {
+    contentType: 'text/event-stream; charset=utf-8',
+    doc: (json: string) => `data: ${json}\n\n`,
+    end: (json: string) => `: ${json}\n\n`,
+  },
+} as const;
+
+/**
+ * A streamed answer, written as DuckDB produces the chunks, with backpressure, so a 10-million-row
+ * result never sits in memory. MindsDB's documents: a table is a header
+ * `{"type":"table","column_names":[...]}` (here also `context`, `column_types` and `row_limit`),
+ * then bare arrays of rows of about LINE_BYTES each; an ok or error result is the single document
+ * the JSON form would have been. An error after the header (a timeout mid-stream) is one more
+ * document, an error object. `sse` ends a table with `: {"type":"end","row_count":n,"truncated":b}`.
+ */
+async function streamResult(
   instance: Instance,
   body: SqlQueryRequestT,
+  format: keyof typeof FRAMING,
   reply: FastifyReply,
   signal: AbortSignal,
 ) {
+  const framing = FRAMING[format];
   reply.hijack();
   const res = reply.raw;
-  res.writeHead(200, {
-    'content-type': 'application/x-ndjson; charset=utf-8',
-    'cache-control': 'no-store',
-  });
+  res.writeHead(200, { 'content-type': framing.contentType, 'cache-control': 'no-store' });
   const wait = instance.config.STATEMENT_TIMEOUT_MS;
-  const write = async (doc: unknown) => {
+  const send = async (text: string) => {
     if (res.destroyed) return;
-    if (!res.write(`${JSON.stringify(doc)}\n`)) await drained(res, wait);
+    if (!res.write(text)) await drained(res, wait);
   };
-  /** Rows as `{"data": [...]}` lines of about LINE_BYTES each. */
+  const write = (doc: unknown) => send(framing.doc(JSON.stringify(doc)));
+  /** Rows as bare arrays of about LINE_BYTES each. */
   const writeRows = async (rows: JsonValue[][]) => {
     let from = 0;
     let bytes = 0;
     for (let i = 0; i < rows.length; i++) {
       bytes += rows[i].reduce<number>((n, v) => n + jsonSize(v) + 1, 2);
       if (bytes >= LINE_BYTES || i === rows.length - 1) {
-        await write({ data: rows.slice(from, i + 1) });
+        await write(rows.slice(from, i + 1));
         from = i + 1;
         bytes = 0;
       }
     }
   };
   const ctx = (db: string) => ({ db });
+  const rowLimit = instance.config.MAX_STREAM_ROWS;
   try {
     await instance.sql.executeStream(
       { query: body.query, db: body.context?.db, params: body.params, signal },
       {
-        header: (columns, types, db) =>
-          write({ type: 'table', column_names: columns, column_types: types, context: ctx(db) }),
+        header: (columns, types, db, catalogChanged) =>
+          write({
+            type: 'table',
+            column_names: columns,
+            context: ctx(db),
+            column_types: types,
+            row_limit: rowLimit,
+            ...changed(catalogChanged),
+          }),
         rows: writeRows,
-        end: (rowCount, truncated) => write({ type: 'end', row_count: rowCount, truncated }),
-        ok: (n, db) => write({ type: 'ok', column_names: [], affected_rows: n, context: ctx(db) }),
+        end: async (rowCount, truncated) => {
+          if (framing.end)
+            await send(
+              framing.end(JSON.stringify({ type: 'end', row_count: rowCount, truncated })),
+            );
+        },
+        ok: (n, db, catalogChanged) =>
+          write({
+            type: 'ok',
+            column_names: [],
+            affected_rows: n,
+            context: ctx(db),
+            ...changed(catalogChanged),
+          }),
         error: (code, message, db) =>
           write({
             type: 'error',
@@ -134,7 +184,7 @@ async function streamJsonLines(
             context: ctx(db),
           }),
       },
-      instance.config.MAX_STREAM_ROWS,
+      rowLimit,
     );
   } catch {
     await write({

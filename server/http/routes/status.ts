@@ -1,9 +1,14 @@
 /**
- * GET /api/status: what the playground shows in its connection indicator, and what a health check
- * polls. `engine` reports the query pool: sessions running against the limit, requests waiting,
- * and how long the oldest running session has held its connection; `healthy` turns false when a
- * session has held one for longer than the statement timeout allows (a wedged pool), so a
- * monitor sees it even though this endpoint itself still answers.
+ * GET /api/status: what the playground shows in its connection indicator, what MindsDB clients
+ * read (`mindsdb_version`, `environment`, `auth`, as MindsDB's own status route has them), and what
+ * a health check polls. `engine` reports the query pool: sessions running against the limit,
+ * requests waiting, and how long the oldest running session has held its connection; `healthy`
+ * turns false when a session has held one for longer than the statement timeout allows (a wedged
+ * pool), so a monitor sees it even though this endpoint itself still answers.
+ *
+ * GET /api/util/ping: MindsDB's liveness check. Open without a session like the status (MindsDB
+ * guards it when auth is on; a liveness probe has no session to send, and it says nothing the
+ * status does not).
  */
 import type { FastifyInstance } from 'fastify';
 import { VERSION, type Instance } from '../../instance';
@@ -13,6 +18,7 @@ export function statusRoutes(app: FastifyInstance, instance: Instance, auth: Aut
   app.get('/api/status', { config: { public: true } }, async (req) => {
     const load = instance.catalog.engine.load;
     return {
+      mindsdb_version: VERSION,
       version: VERSION,
       environment: 'local',
       provider: 'sql-model-playground',
@@ -30,4 +36,6 @@ export function statusRoutes(app: FastifyInstance, instance: Instance, auth: Aut
       },
     };
   });
+
+  app.get('/api/util/ping', { config: { public: true } }, async () => ({ status: 'ok' }));
 }

@@ -388,8 +388,9 @@ describe('queries on a PostgreSQL integration', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ column_names: ['sqft'] });
-    const rows = lines.flatMap((l) => l.data ?? l.rows ?? []);
+    expect(lines[0]).toMatchObject({ type: 'table', column_names: ['sqft'] });
+    // MindsDB's jsonlines: after the header, every line is a bare array of rows.
+    const rows = lines.slice(1).flat();
     expect(rows).toEqual(
       (await h.sql('SELECT sqft FROM example_db.demo_data.home_rentals ORDER BY sqft LIMIT 3'))
         .data,

@@ -607,7 +607,7 @@ describe('versions, training state, dropping', () => {
     expect((await run(inst, 'DROP MODEL IF EXISTS m_dropped')).type).toBe('ok');
   });
 
-  it('DROP PROJECT refuses while one of its models trains and removes its models otherwise', async () => {
+  it('DROP PROJECT refuses while the project holds a model, trained or training, and drops it once the models are gone', async () => {
     await run(inst, 'CREATE PROJECT proj2');
     await run(inst, 'CREATE MODEL proj2.m FROM files (SELECT * FROM small) PREDICT y');
     const busy = await fails(inst, 'DROP PROJECT proj2');
@@ -619,6 +619,9 @@ describe('versions, training state, dropping', () => {
     });
     const viaUse = await run(inst, 'SELECT y FROM m WHERE x = 10', 'proj2');
     expect(viaUse.data[0][0]).toBeCloseTo(21, -1);
+    // Like MindsDB: a project that holds a model is not dropped (the model was trained in it).
+    expect((await fails(inst, 'DROP PROJECT proj2')).message).toContain("model 'proj2.m'");
+    await run(inst, 'DROP MODEL proj2.m');
     await run(inst, 'DROP PROJECT proj2');
     expect(
       (await run(inst, "SELECT * FROM information_schema.models WHERE project = 'proj2'")).data,

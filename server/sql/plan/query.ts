@@ -1,0 +1,367 @@
+/**
+ * The query planner: one query (a SELECT, or the query inside CREATE TABLE / INSERT / CREATE VIEW /
+ * EVALUATE), from MindsDB's SQL to the SQL that finally runs, in these steps:
+ *
+ * 1. dialect: the lexical differences (syntax/dialect.ts), then DuckDB's parser (a JOIN without a
+ *    condition, which MindsDB allows and DuckDB does not, gets `ON TRUE`), then the expression
+ *    dialect on the tree (plan/mysql.ts);
+ * 2. resolve every table reference at any depth (plan/names.ts);
+ * 3. a query that only reads one PostgreSQL integration runs there whole (plan/remote.ts);
+ * 4. otherwise materialise, in the request's TEMP tables, whatever DuckDB cannot read itself:
+ *    native queries, PostgreSQL tables (only the columns and rows needed), system tables, stored
+ *    views (re-planned, so views over models re-predict), and for every model reference its
+ *    predictions (plan/models.ts); each reference is rewritten to its relation;
+ * 5. DuckDB runs the rest: joins, aggregates, CASE, CTAS, INSERT, ... over those relations.
+ *
+ * The user's text is edited in place (never regenerated), so DuckDB's error positions still point
+ * at what the user wrote.
+ */
+import { ERROR_CODES, ServiceError } from '../../errors';
+import { toDuckText, type NativeQuery } from '../syntax/dialect';
+import { parseUsing, type Embedded } from '../syntax/grammar';
+import { StatementSource, applyEdits, type Rewrite } from '../syntax/source';
+import { Cursor, Tokens, isOp } from '../syntax/tokens';
+import {
+  indexQuery,
+  parseQuery,
+  type JNode,
+  type ParseOutcome,
+  type TableRefInfo,
+} from '../syntax/tree';
+import type { ExecContext, SqlEnv } from '../types';
+import { planModels } from './models';
+import { applyExpressionDialect } from './mysql';
+import { resolveTable, splitParts, type Resolved } from './names';
+import { fetchNative, fetchRemote, pushDown, readsOneIntegration } from './remote';
+import { PlanState, paramsOf, tempTableNode } from './state';
+import { systemRows } from './system';
+
+export interface PlannedQuery {
+  /** DuckDB in `db`'s catalog, or a PostgreSQL integration running the query whole. */
+  target:
+    { kind: 'duckdb'; db: string | undefined } | { kind: 'remote'; db: string; values: unknown[] };
+  sql: string;
+  /** `sql` mapped to the statement the user wrote. */
+  rw: Rewrite;
+  src: StatementSource;
+}
+
+const MAX_DEPTH = 8;
+
+/** The text is not a query (DuckDB parsed it as another kind of statement). */
+export class NotAQuery extends ServiceError {
+  constructor(readonly reason: string) {
+    super(ERROR_CODES.SYNTAX, 'Syntax error: expected a query (SELECT ...)');
+  }
+}
+
+/** Parses the query with DuckDB, adding `ON TRUE` to MindsDB's joins without a condition. */
+async function parseWithJoins(
+  ctx: ExecContext,
+  rw: Rewrite,
+): Promise<{ rw: Rewrite; parsed: ParseOutcome }> {
+  for (let tries = 0; ; tries++) {
+    const parsed = await parseQuery(ctx.session, rw.text);
+    if (parsed.ok || parsed.kind !== 'parser' || parsed.position === undefined || tries > 32) {
+      return { rw, parsed };
+    }
+    const at = missingJoinCondition(rw.text, parsed.position);
+    if (at === null) return { rw, parsed };
+    rw = applyEdits(rw, [{ start: at, end: at, text: ' ON TRUE' }]);
+  }
+}
+
+const JOIN_MODIFIERS = new Set([
+  'LEFT',
+  'RIGHT',
+  'INNER',
+  'FULL',
+  'OUTER',
+  'CROSS',
+  'NATURAL',
+  'POSITIONAL',
+  'ASOF',
+  'ANTI',
+  'SEMI',
+]);
+const CLAUSE_ENDS = new Set([
+  'SELECT',
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'ORDER',
+  'LIMIT',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'QUALIFY',
+  'WINDOW',
+  'OFFSET',
+]);
+
+/**
+ * Where to add `ON TRUE` when DuckDB stopped at `errorAt` in a FROM clause holding a JOIN
+ * without a condition: after the first such join's relation (DuckDB would otherwise nest the
+ * following JOIN ... ON inside it). Null when the error is something else.
+ */
+export function missingJoinCondition(text: string, errorAt: number): number | null {
+  const sig = new Tokens(text).sig;
+  let k = sig.findIndex((x) => x.start >= errorAt);
+  if (k < 0) k = sig.length;
+  // The FROM of the clause the error is in (same parenthesis depth).
+  let depth = 0;
+  let from = -1;
+  for (let j = k - 1; j >= 0 && from < 0; j--) {
+    const x = sig[j];
+    if (isOp(x, ')')) depth++;
+    else if (isOp(x, '(')) {
+      if (depth === 0) return null;
+      depth--;
+    } else if (depth === 0) {
+      if (x.word === 'FROM') from = j;
+      else if (CLAUSE_ENDS.has(x.word)) return null;
+    }
+  }
+  if (from < 0) return null;
+  const joins: { at: number; clause: number; cond: boolean; plain: boolean }[] = [];
+  depth = 0;
+  for (let j = from + 1; j < k; j++) {
+    const x = sig[j];
+    if (isOp(x, '(')) depth++;
+    else if (isOp(x, ')')) depth--;
+    else if (depth === 0 && x.word === 'JOIN') {
+      let clause = j;
+      while (clause > from + 1 && JOIN_MODIFIERS.has(sig[clause - 1].word)) clause--;
+      const mods = sig.slice(clause, j).map((t) => t.word);
+      const plain = !mods.some((m) => m === 'CROSS' || m === 'NATURAL' || m === 'POSITIONAL');
+      joins.push({ at: j, clause, cond: false, plain });
+    } else if (depth === 0 && (x.word === 'ON' || x.word === 'USING') && joins.length) {
+      joins[joins.length - 1].cond = true;
+    }
+  }
+  const i = joins.findIndex((j) => j.plain && !j.cond);
+  if (i < 0) return null;
+  const end = i + 1 < joins.length ? joins[i + 1].clause - 1 : k - 1;
+  return end > joins[i].at ? sig[end].end : null;
+}
+
+/**
+ * Plans a query written at `q` inside the statement `src`, with bare names resolving in `db`.
+ * TEMP tables it creates are listed in `ctx.temps` (dropped when the statement is done).
+ */
+export async function planQuery(
+  env: SqlEnv,
+  q: Embedded | Rewrite,
+  src: StatementSource,
+  ctx: ExecContext,
+  db: string = ctx.db,
+  /** The tokens of `q.text`, when the caller has them already. */
+  scanned?: Tokens,
+): Promise<PlannedQuery> {
+  if (ctx.depth > MAX_DEPTH) {
+    throw src.error(
+      ERROR_CODES.BAD_INPUT,
+      `Views and native queries nest more than ${MAX_DEPTH} deep (a view that reads itself?)`,
+    );
+  }
+  // Offsets in the query text -> offsets in the statement.
+  const toStatement = 'toSource' in q ? q.toSource : (o: number) => q.start + o;
+  const tokens = scanned?.text === q.text ? scanned : new Tokens(q.text);
+  const duck = toDuckText(tokens, {
+    params: ctx.params,
+    isDatabase: (name) => !!env.catalog.databaseInfo(name),
+  });
+  const natives = duck.natives.map((n) => ({ ...n, start: toStatement(n.start) }));
+  if (duck.using) {
+    const c = new Cursor(tokens, src, ctx.params);
+    c.i = duck.using.tokenIndex + 1;
+    const options = parseUsing(c);
+    ctx.warnings.push({
+      level: 'Note',
+      code: 1,
+      message: `SELECT ... USING ${Object.keys(options).join(', ')}: options for the models of a query are accepted and not applied by this instance's engine`,
+    });
+  }
+  const { rw: parsedRw, parsed } = await parseWithJoins(ctx, duck.rw);
+  const rw: Rewrite = { text: parsedRw.text, toSource: (o) => toStatement(parsedRw.toSource(o)) };
+  if (!parsed.ok) {
+    if (parsed.kind !== 'parser') throw new NotAQuery(parsed.message);
+    const at = parsed.position === undefined ? toStatement(0) : rw.toSource(parsed.position);
+    throw src.error(
+      parsed.kind === 'parser' ? ERROR_CODES.SYNTAX : ERROR_CODES.BAD_INPUT,
+      `${parsed.kind === 'parser' ? 'Parser Error: ' : ''}${parsed.message}`,
+      at,
+    );
+  }
+  const st = new PlanState(
+    env,
+    ctx,
+    src,
+    rw,
+    rw.text === tokens.text ? tokens : new Tokens(rw.text),
+    parsed.offsets,
+    indexQuery(parsed.node),
+    db,
+  );
+
+  // The original token written at a position of the parsed text (backtick or double quote?).
+  const original = (offset: number) => {
+    const i = tokens.indexAt(parsedRw.toSource(offset));
+    return i < 0 ? undefined : tokens.sig[i];
+  };
+  applyExpressionDialect(st, original);
+
+  for (const t of st.index.tables) st.resolved.set(t.node, resolveTable(env, t.parts, t.scope, db));
+
+  const remoteDb = readsOneIntegration(st, natives);
+  if (remoteDb) return pushDown(st, remoteDb, natives);
+
+  for (const t of st.index.tables) {
+    const r = st.resolved.get(t.node)!;
+    switch (r.kind) {
+      case 'native':
+        await materialize(st, t, await nativeRelation(st, natives[r.index]), natives[r.index].db);
+        break;
+      case 'remote':
+        await materialize(st, t, await fetchRemote(st, t, r), r.name[r.name.length - 1]);
+        break;
+      case 'system': {
+        const rows = systemRows(env, r.table, r.project);
+        await materialize(
+          st,
+          t,
+          await st.loadTemp(
+            'sys',
+            rows.columns,
+            transpose(rows.rows, rows.columns.length),
+            rows.rows.length,
+          ),
+          t.parts[t.parts.length - 1],
+        );
+        break;
+      }
+      case 'view': {
+        const name = st.tempName('view');
+        const inner = await planQuery(
+          env,
+          { text: r.view.sql, start: 0 },
+          viewSource(r.view),
+          { ...ctx, depth: ctx.depth + 1 },
+          r.view.db,
+        ).catch((err: unknown) => {
+          throw viewError(err, `${r.view.catalog}.${r.view.name}`);
+        });
+        await runInto(st, name, inner);
+        await materialize(st, t, name, r.view.name);
+        break;
+      }
+      case 'local':
+        if (t.parts.some((p) => p.includes('.'))) splitName(st, t);
+        else if (t.parts.length === 1 && env.catalog.databaseInfo(db)?.type === 'system') {
+          // After USE information_schema, bare names are its (DuckDB's) views.
+          const at = st.loc(t.node);
+          const span = at === undefined ? null : st.nameSpan(at);
+          if (span) st.edit(span.start, span.start, 'information_schema.');
+          t.node.schema_name = 'information_schema';
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  await planModels(st);
+
+  const final = applyEdits(rw, st.edits);
+  return { target: { kind: 'duckdb', db: st.engineDb(db) }, sql: final.text, rw: final, src };
+}
+
+/** A stored view's query, located in itself (its errors are reported as the view's). */
+function viewSource(v: { sql: string }): StatementSource {
+  return new StatementSource(v.sql, 0, v.sql);
+}
+
+function viewError(err: unknown, name: string): unknown {
+  if (err instanceof ServiceError) {
+    return new ServiceError(err.code, `View '${name}' cannot run: ${err.message}`);
+  }
+  return err;
+}
+
+/** Runs a planned query into the TEMP table `name`. */
+async function runInto(st: PlanState, name: string, q: PlannedQuery): Promise<void> {
+  if (q.target.kind === 'remote') {
+    throw new Error('runInto: remote targets are loaded by fetchRemote');
+  }
+  const prefix = `CREATE TEMP TABLE "${name}" AS `;
+  await st.ctx.session.query(prefix + q.sql, {
+    db: q.target.db,
+    signal: st.ctx.signal,
+    params: paramsOf(q.sql, st.ctx.params),
+    sourceOffset: (o) => q.src.offset + q.rw.toSource(Math.max(0, o - prefix.length)),
+    script: q.src.script,
+  });
+}
+
+/** A native query: in PostgreSQL (fetched), or in one of the instance's DuckDB databases. */
+async function nativeRelation(st: PlanState, n: NativeQuery): Promise<string> {
+  const info = st.env.catalog.requireDatabase(n.db);
+  if (st.env.integrations.isRemote(info.name)) {
+    return fetchNative(st, info.name, n);
+  }
+  const name = st.tempName('native');
+  const inner = await planQuery(
+    st.env,
+    { text: n.sql, start: n.start },
+    st.src,
+    { ...st.ctx, depth: st.ctx.depth + 1 },
+    info.name,
+  );
+  await runInto(st, name, inner);
+  return name;
+}
+
+/** Rewrites a table reference to a TEMP table, keeping (or adding) its alias. */
+async function materialize(
+  st: PlanState,
+  t: TableRefInfo,
+  temp: string,
+  defaultAlias: string,
+): Promise<void> {
+  const at = st.loc(t.node);
+  const span = at === undefined ? null : st.nameSpan(at);
+  if (!span) throw new Error(`no position for table reference ${t.parts.join('.')}`);
+  const alias = t.alias || defaultAlias;
+  st.edit(
+    span.start,
+    span.end,
+    `${PlanState.tempSql(temp)}${t.alias ? '' : ` AS "${alias.replaceAll('"', '""')}"`}`,
+  );
+  (t.holder as Record<string | number, unknown>)[t.key] = tempTableNode(temp, alias);
+  st.resolved.set((t.holder as Record<string | number, JNode>)[t.key], {
+    kind: 'local',
+  } as Resolved);
+}
+
+/** `` `db.schema.table` `` (one quoted name holding dots) as the separate names MindsDB reads. */
+function splitName(st: PlanState, t: TableRefInfo): void {
+  const at = st.loc(t.node);
+  const span = at === undefined ? null : st.nameSpan(at);
+  if (!span) return;
+  const parts = splitParts(t.parts);
+  st.edit(span.start, span.end, parts.map((p) => `"${p.replaceAll('"', '""')}"`).join('.'));
+  const table = parts[parts.length - 1];
+  const schema = parts.length >= 2 ? parts[parts.length - 2] : '';
+  const catalog = parts.length >= 3 ? parts[parts.length - 3] : '';
+  Object.assign(t.node, { catalog_name: catalog, schema_name: schema, table_name: table });
+}
+
+/** Row-major rows to column-major values. */
+export function transpose<T>(rows: T[][], width: number): T[][] {
+  const cols: T[][] = Array.from({ length: width }, () => new Array<T>(rows.length));
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    for (let j = 0; j < width; j++) cols[j][i] = r[j];
+  }
+  return cols;
+}

@@ -1,0 +1,338 @@
+/**
+ * The working state of planning one query: DuckDB's tree of the (dialect-adjusted) text, the
+ * tokens of that text for finding where tree nodes are written, the rewrites collected so far, and
+ * helpers shared by the planner's steps (TEMP tables of the request, auxiliary queries rendered
+ * from the tree, spans of names and simple expressions).
+ */
+import { scanSql } from '../../../contract/sql-split';
+import type { QueryOptions } from '../../engine/duckdb';
+import { loadTempTable, type ScratchType } from '../../engine/scratch';
+import { quoteIdent } from '../../engine/quote';
+import type { JsonValue } from '../../engine/values';
+import { ServiceError } from '../../errors';
+import type { Edit, Rewrite, StatementSource } from '../syntax/source';
+import { isOp, type Tokens } from '../syntax/tokens';
+import {
+  BIG_MARK,
+  NO_LOCATION,
+  byteLocation,
+  renderQuery,
+  type CteEntry,
+  type JNode,
+  type QueryIndex,
+} from '../syntax/tree';
+import type { ExecContext, SqlEnv } from '../types';
+import type { Resolved } from './names';
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export class PlanState {
+  readonly edits: Edit[] = [];
+  readonly resolved = new Map<JNode, Resolved>();
+  /** Model references already replaced by their predictions. */
+  readonly replacedModels = new Set<JNode>();
+
+  constructor(
+    readonly env: SqlEnv,
+    readonly ctx: ExecContext,
+    readonly src: StatementSource,
+    /** The text DuckDB parsed, mapped to the statement. */
+    readonly rw: Rewrite,
+    readonly tokens: Tokens,
+    readonly offsets: (byte: number) => number,
+    readonly index: QueryIndex,
+    /** The database bare names resolve in. */
+    readonly db: string,
+  ) {}
+
+  /** A node's position in `rw.text`, when DuckDB kept one. */
+  loc(n: JNode | null | undefined): number | undefined {
+    const b = byteLocation(n);
+    return b === undefined ? undefined : this.offsets(b);
+  }
+
+  /** The span of a dotted name written at `start` (`a.b."c"`). */
+  nameSpan(start: number): Span | null {
+    const sig = this.tokens.sig;
+    let i = this.tokens.indexAt(start);
+    if (i < 0) return null;
+    while (isOp(sig[i + 1], '.') && sig[i + 2] && sig[i + 2].kind !== 'op') i += 2;
+    return { start, end: sig[i].end };
+  }
+
+  /**
+   * The span of a simple expression: a column, a literal (signed numbers included), a parameter,
+   * or a comparison of those. Null for anything else.
+   */
+  exprSpan(n: JNode): Span | null {
+    const sig = this.tokens.sig;
+    if (n.class === 'COLUMN_REF') {
+      const at = this.loc(n);
+      return at === undefined ? null : this.nameSpan(at);
+    }
+    if (n.class === 'CONSTANT') {
+      const at = this.loc(n);
+      if (at === undefined) return null;
+      let i = this.tokens.indexAt(at);
+      if (i < 0) return null;
+      if ((isOp(sig[i], '-') || isOp(sig[i], '+')) && sig[i + 1]) i++;
+      return { start: at, end: sig[i].end };
+    }
+    if (n.class === 'CAST' && this.loc(n) === undefined) return this.exprSpan(n.child as JNode);
+    if (n.class === 'COMPARISON') {
+      const left = this.exprSpan(n.left as JNode);
+      const opAt = this.loc(n);
+      if (!left || opAt === undefined) return null;
+      const right = n.right as JNode;
+      let r = right.class === 'PARAMETER' ? null : this.exprSpan(right);
+      if (!r && right.class === 'PARAMETER') {
+        const op = this.tokens.indexAt(opAt);
+        const t = sig[op + 1];
+        if (t?.kind === 'placeholder') r = { start: t.start, end: t.end };
+      }
+      if (!r) return null;
+      return { start: Math.min(left.start, r.start), end: Math.max(left.end, r.end) };
+    }
+    return null;
+  }
+
+  /**
+   * Records a rewrite of [start, end). A rewrite of a span wins over earlier rewrites inside it
+   * (a whole condition replaced after one of its literals was); one inside an earlier rewritten
+   * span is dropped.
+   */
+  edit(start: number, end: number, text: string): void {
+    const inside = (e: Edit) => e.start >= start && e.end <= end && e.end > e.start;
+    if (
+      this.edits.some(
+        (e) =>
+          start >= e.start &&
+          end <= e.end &&
+          e.end > e.start &&
+          end > start &&
+          !(e.start === start && e.end === end),
+      )
+    ) {
+      return;
+    }
+    for (let i = this.edits.length - 1; i >= 0; i--)
+      if (inside(this.edits[i])) this.edits.splice(i, 1);
+    this.edits.push({ start, end, text });
+  }
+
+  /** A fresh TEMP table name for this request, dropped when the statement is done. */
+  tempName(kind: string): string {
+    const name = `__mdb_${kind}_${++this.ctx.seq.n}`;
+    this.ctx.temps.push(name);
+    return name;
+  }
+
+  /** The SQL of a TEMP table name. */
+  static tempSql(name: string): string {
+    return `temp.main.${quoteIdent(name)}`;
+  }
+
+  async loadTemp(
+    kind: string,
+    columns: { name: string; type: ScratchType }[],
+    values: JsonValue[][],
+    n: number,
+  ): Promise<string> {
+    const name = this.tempName(kind);
+    await loadTempTable(this.ctx.session, name, columns, values, n);
+    return name;
+  }
+
+  /** Runs an internal query of the plan on the request's session (its timeout and signal). */
+  run(sql: string, o: QueryOptions = {}) {
+    return this.ctx.session.query(sql, {
+      db: this.engineDb(this.db),
+      signal: this.ctx.signal,
+      params: paramsOf(sql, this.ctx.params),
+      maxRows: Number.MAX_SAFE_INTEGER,
+      maxBytes: Number.MAX_SAFE_INTEGER,
+      ...o,
+    });
+  }
+
+  /** The DuckDB catalog to USE for a database (none for system and remote databases). */
+  engineDb(db: string): string | undefined {
+    const info = this.env.catalog.databaseInfo(db);
+    if (!info || info.type === 'system' || this.env.integrations.isRemote(info.name))
+      return undefined;
+    return info.name;
+  }
+
+  /**
+   * SQL for an auxiliary query over part of the tree, with the CTEs visible there. Errors of such
+   * queries lose DuckDB's position (it points into generated text) and say what they were for.
+   */
+  async render(node: JNode, ctes: readonly CteEntry[]): Promise<string> {
+    const seen = new Set<string>();
+    const map: CteEntry[] = [];
+    for (const e of [...ctes].reverse()) {
+      if (seen.has(e.key.toLowerCase())) continue;
+      seen.add(e.key.toLowerCase());
+      map.unshift(e);
+    }
+    return renderQuery(this.ctx.session, { ...node, cte_map: { map } });
+  }
+
+  /** Runs generated SQL; its errors keep their message and lose their position. */
+  async runGenerated(sql: string, what: string, o: QueryOptions = {}) {
+    try {
+      return await this.run(sql, o);
+    } catch (err) {
+      if (err instanceof ServiceError) {
+        // The user's query itself is likely wrong: let DuckDB say where, in what he wrote.
+        await this.validate?.();
+        throw new ServiceError(
+          err.code,
+          `${err.message.replace(/ \((statement at )?line \d+, column \d+\)$/, '')} (while ${what})`,
+        );
+      }
+      throw err;
+    }
+  }
+
+  /** Checks the query as written (set by the model step); throws DuckDB's positioned error. */
+  validate?: () => Promise<void>;
+}
+
+/** The request's params that `sql` uses as `$name` (DuckDB refuses values it does not use). */
+export function paramsOf(
+  sql: string,
+  params: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  if (!params || !sql.includes('$')) return undefined;
+  const used: Record<string, unknown> = {};
+  let any = false;
+  for (const t of scanSql(sql)) {
+    if (t.kind !== 'placeholder') continue;
+    const name = sql.slice(t.start + 1, t.end);
+    if (name in params) {
+      used[name] = params[name];
+      any = true;
+    }
+  }
+  return any ? used : undefined;
+}
+
+/** A SELECT node for auxiliary queries. */
+export function selectNode(o: {
+  selectList: JNode[];
+  from: JNode;
+  where?: JNode | null;
+  modifiers?: JNode[];
+}): JNode {
+  return {
+    type: 'SELECT_NODE',
+    modifiers: o.modifiers ?? [],
+    cte_map: { map: [] },
+    select_list: o.selectList,
+    from_table: o.from,
+    where_clause: o.where ?? null,
+    group_expressions: [],
+    group_sets: [],
+    aggregate_handling: 'STANDARD_HANDLING',
+    having: null,
+    sample: null,
+    qualify: null,
+  };
+}
+
+export function columnRef(parts: string[], alias = ''): JNode {
+  return {
+    class: 'COLUMN_REF',
+    type: 'COLUMN_REF',
+    alias,
+    query_location: NO_LOCATION,
+    column_names: parts,
+  };
+}
+
+export function starNode(relation = ''): JNode {
+  return {
+    class: 'STAR',
+    type: 'STAR',
+    alias: '',
+    query_location: NO_LOCATION,
+    relation_name: relation,
+    exclude_list: [],
+    replace_list: [],
+    columns: false,
+    expr: null,
+    qualified_exclude_list: [],
+    rename_list: [],
+  };
+}
+
+export function limitModifier(limit: number): JNode {
+  return {
+    type: 'LIMIT_MODIFIER',
+    limit: {
+      class: 'CONSTANT',
+      type: 'VALUE_CONSTANT',
+      alias: '',
+      query_location: NO_LOCATION,
+      value: { type: { id: 'BIGINT', type_info: null }, is_null: false, value: limit },
+    },
+    offset: null,
+  };
+}
+
+/** A table node naming a TEMP table. */
+export function tempTableNode(name: string, alias: string): JNode {
+  return {
+    type: 'BASE_TABLE',
+    alias,
+    sample: null,
+    query_location: NO_LOCATION,
+    schema_name: 'main',
+    table_name: name,
+    column_name_alias: [],
+    catalog_name: 'temp',
+    at_clause: null,
+  };
+}
+
+/** The value of a literal node (a constant, or a constant cast such as `true` or DATE '...'). */
+export function literalValue(n: JNode): { value: JsonValue } | null {
+  if (n.class === 'CAST') {
+    const inner = literalValue(n.child as JNode);
+    if (!inner) return null;
+    if ((n.cast_type as JNode)?.id === 'BOOLEAN' && typeof inner.value === 'string') {
+      return { value: ['t', 'true', '1', 'y', 'yes'].includes(inner.value.toLowerCase()) };
+    }
+    return inner;
+  }
+  if (n.class !== 'CONSTANT') return null;
+  const v = n.value as JNode;
+  if (v.is_null) return { value: null };
+  const type = v.type as JNode;
+  const raw = v.value;
+  const text =
+    typeof raw === 'string' && raw.startsWith(BIG_MARK) ? raw.slice(BIG_MARK.length) : raw;
+  if (type.id === 'DECIMAL') {
+    const scale = Number((type.type_info as JNode | null)?.scale ?? 0);
+    // Place the decimal point in the digits (dividing would round twice).
+    const digits = String(text);
+    const neg = digits.startsWith('-');
+    const abs = (neg ? digits.slice(1) : digits).padStart(scale + 1, '0');
+    const point = abs.length - scale;
+    return { value: Number(`${neg ? '-' : ''}${abs.slice(0, point)}.${abs.slice(point) || '0'}`) };
+  }
+  if (type.id === 'HUGEINT' || type.id === 'UHUGEINT') {
+    const o = raw as { upper: number | string; lower: number | string };
+    const big =
+      (BigInt(String(o.upper).replace(BIG_MARK, '')) << 64n) +
+      BigInt(String(o.lower).replace(BIG_MARK, ''));
+    return { value: Number.isSafeInteger(Number(big)) ? Number(big) : big.toString() };
+  }
+  if (typeof raw === 'string' && raw.startsWith(BIG_MARK))
+    return { value: raw.slice(BIG_MARK.length) };
+  return { value: raw as JsonValue };
+}

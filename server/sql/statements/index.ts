@@ -1,0 +1,76 @@
+/**
+ * Which handler runs a statement, declared in one table. The order of decisions is fixed here,
+ * not by registration: MindsDB's own statements first (syntax/grammar.ts names their kind), then
+ * a query DuckDB's parser reads (the planner), then any other DuckDB statement.
+ */
+import type { PlannedQuery } from '../plan/query';
+import type { SqlService } from '../service';
+import type { MindsStatement } from '../syntax/grammar';
+import type { StatementSource } from '../syntax/source';
+import type { Tokens } from '../syntax/tokens';
+import type { ExecContext, SqlResult } from '../types';
+import * as catalog from './catalog';
+import * as models from './models';
+import { queryStatement } from './query';
+import * as saving from './saving';
+
+export interface StatementInput {
+  src: StatementSource;
+  tokens: Tokens;
+  ctx: ExecContext;
+}
+
+/** A statement's result, computed already, or a query for the service to run (or stream). */
+export type StatementOutput =
+  | { kind: 'result'; result: SqlResult; db?: string }
+  | { kind: 'query'; planned: PlannedQuery; catalogChanged?: boolean };
+
+type Handler<K extends MindsStatement['kind']> = (
+  env: SqlService,
+  s: Extract<MindsStatement, { kind: K }>,
+  x: StatementInput,
+) => Promise<StatementOutput>;
+
+export const HANDLERS: { [K in MindsStatement['kind']]: Handler<K> } = {
+  use: catalog.use,
+  show: catalog.show,
+  'create-project': catalog.createProject,
+  'create-database': catalog.createDatabase,
+  'drop-database': catalog.dropDatabase,
+  'create-ml-engine': catalog.createMlEngine,
+  'drop-ml-engine': catalog.dropMlEngine,
+  'set-session': catalog.setSession,
+  refused: catalog.refused,
+  'create-model': models.createModel,
+  retrain: models.retrain,
+  finetune: models.finetune,
+  'drop-model': models.dropModel,
+  describe: models.describe,
+  'update-versions': models.updateVersions,
+  'delete-versions': models.deleteVersions,
+  'set-active': models.setActive,
+  evaluate: models.evaluate,
+  'create-table': saving.createTable,
+  insert: saving.insert,
+  'create-view': saving.createView,
+  'drop-view': saving.dropView,
+  'drop-table': saving.dropTable,
+};
+
+export function runStatement(
+  env: SqlService,
+  s: MindsStatement | null,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  if (!s) return queryStatement(env, x);
+  return (HANDLERS[s.kind] as Handler<typeof s.kind>)(env, s as never, x);
+}
+
+export const ok = (affected: number | null = null, catalogChanged = false): StatementOutput => ({
+  kind: 'result',
+  result: {
+    type: 'ok',
+    affected_rows: affected,
+    ...(catalogChanged ? { catalog_changed: true } : {}),
+  },
+});

@@ -1,0 +1,408 @@
+/**
+ * The model statements: CREATE MODEL/PREDICTOR, RETRAIN, FINETUNE, DROP MODEL, DESCRIBE, the
+ * active version (`SET model_active = m.2`, ``SET active p.m.`1` ``, `UPDATE models_versions SET
+ * active = 1 WHERE ...`), `DELETE FROM models_versions WHERE ...`, and `EVALUATE metric FROM
+ * (query)`. All state and work belongs to the ModelRegistry; these handlers read names and
+ * options and shape results.
+ */
+import { DEFAULT_PROJECT } from '../../catalog/catalog';
+import { MODEL_COLUMNS } from '../../models/models-table';
+import type { ModelRef } from '../../models/registry';
+import type { ModelVersionRecord } from '../../models/store';
+import type { TrainingSource } from '../../models/training-data';
+import type { JsonValue } from '../../engine/values';
+import { quoteIdent } from '../../engine/quote';
+import { badInput, notFound } from '../../errors';
+import { planQuery } from '../plan/query';
+import type { SqlService } from '../service';
+import type { MindsStatement, ModelSource } from '../syntax/grammar';
+import { applyEdits } from '../syntax/source';
+import { toDuckText } from '../syntax/dialect';
+import { Tokens } from '../syntax/tokens';
+import { lightwoodUsing } from './using';
+import { ok, type StatementInput, type StatementOutput } from './index';
+import { queryStatement } from './query';
+import { evaluateMetric } from './evaluate';
+
+type S<K extends MindsStatement['kind']> = Extract<MindsStatement, { kind: K }>;
+
+const isVersion = (s: string) => /^\d+$/.test(s);
+
+/** `[project.]name[.version]` in a model statement (the model need not exist). */
+function modelName(env: SqlService, parts: string[], db: string, allowVersion: boolean): ModelRef {
+  let rest = parts;
+  let version: number | undefined;
+  if (allowVersion && rest.length >= 2 && isVersion(rest[rest.length - 1])) {
+    version = Number(rest[rest.length - 1]);
+    rest = rest.slice(0, -1);
+  }
+  const current = env.catalog.projectInfo(db)?.name ?? DEFAULT_PROJECT;
+  if (rest.length === 1) return { project: current, name: rest[0], version };
+  if (rest.length === 2)
+    return { project: env.catalog.requireProject(rest[0]), name: rest[1], version };
+  throw badInput(
+    `'${parts.join('.')}' is not a model name; use project.model${allowVersion ? '[.version]' : ''}`,
+  );
+}
+
+const SQL_TYPES: Record<string, string> = { JSON: 'VARCHAR' };
+
+/** The models-table row(s) of versions, as CREATE MODEL answers. */
+function modelRows(env: SqlService, recs: ModelVersionRecord[], changed = true): StatementOutput {
+  return {
+    kind: 'result',
+    result: {
+      type: 'table',
+      column_names: MODEL_COLUMNS.map((c) => c.name),
+      column_types: MODEL_COLUMNS.map((c) => SQL_TYPES[c.type] ?? c.type),
+      data: recs.map((r) => env.models.row(r)),
+      ...(changed ? { catalog_changed: true } : {}),
+    },
+  };
+}
+
+/**
+ * The FROM of a model as stored for training (and every RETRAIN): a DuckDB database's query is
+ * planned once to apply the dialect (it must read only tables DuckDB has: no models, no other
+ * integrations); a PostgreSQL integration's query is its own native SQL.
+ */
+async function trainingSource(
+  env: SqlService,
+  s: ModelSource,
+  x: StatementInput,
+): Promise<TrainingSource> {
+  const fromDb = env.catalog.requireDatabase(s.db ?? x.ctx.db).name;
+  if (s.table) {
+    return { fromDb, select: `SELECT * FROM ${s.table.map(quoteIdent).join('.')}` };
+  }
+  const tokens = new Tokens(s.query.text);
+  if (tokens.sig.some((t) => t.kind === 'param')) {
+    throw badInput(
+      'A model FROM query cannot use :parameters (it runs again on RETRAIN, where they have no value)',
+    );
+  }
+  if (env.integrations.isRemote(fromDb)) {
+    const duck = toDuckText(tokens, { isDatabase: () => false });
+    return { fromDb, select: duck.rw.text };
+  }
+  const before = x.ctx.temps.length;
+  const planned = await planQuery(env, s.query, x.src, x.ctx, fromDb);
+  if (x.ctx.temps.length > before || planned.target.kind !== 'duckdb') {
+    throw badInput(
+      `A model's FROM query reads the tables of one database (it runs again on every RETRAIN); this one reads models, views, system tables or other databases. Save that data first (CREATE TABLE ... AS SELECT ...) and train from the table`,
+    );
+  }
+  return { fromDb, select: planned.sql };
+}
+
+export async function createModel(
+  env: SqlService,
+  s: S<'create-model'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const ref = modelName(env, s.name, x.ctx.db, false);
+  if (s.timeSeries) {
+    throw badInput(
+      "Time-series models (CREATE MODEL ... ORDER BY ... [GROUP BY ...] WINDOW n HORIZON h) are not supported by this instance's AutoML engine yet",
+    );
+  }
+  if (!s.source) {
+    throw badInput(
+      'CREATE MODEL needs training data: CREATE MODEL name FROM <database> (SELECT ...) PREDICT <column>',
+    );
+  }
+  if (s.targets.length > 1)
+    throw badInput('A model predicts one column; PREDICT names more than one');
+  const target = s.targets[0];
+  if (target.alias) {
+    x.ctx.warnings.push({
+      level: 'Note',
+      code: 1,
+      message: `PREDICT ${target.name} AS ${target.alias}: the alias is accepted and ignored (the prediction column is named ${target.name})`,
+    });
+  }
+  const source = await trainingSource(env, s.source, x);
+  const using = lightwoodUsing(env, s.using, x);
+  const { record } = await env.models.create({
+    ...ref,
+    ...source,
+    target: target.name,
+    using,
+    orReplace: s.orReplace,
+    ifNotExists: s.ifNotExists,
+  });
+  return modelRows(env, [record]);
+}
+
+export async function retrain(
+  env: SqlService,
+  s: S<'retrain'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const ref = modelName(env, s.name, x.ctx.db, false);
+  const source = s.source ? await trainingSource(env, s.source, x) : undefined;
+  const using = s.using ? lightwoodUsing(env, s.using, x) : undefined;
+  const rec = await env.models.retrain(ref, { ...source, target: s.target, using });
+  return modelRows(env, [rec]);
+}
+
+export async function finetune(
+  env: SqlService,
+  s: S<'finetune'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const ref = modelName(env, s.name, x.ctx.db, false);
+  const source = await trainingSource(env, s.source, x);
+  const using = s.using ? lightwoodUsing(env, s.using, x) : undefined;
+  const rec = await env.models.finetune(ref, source, using);
+  return modelRows(env, [rec]);
+}
+
+export async function dropModel(
+  env: SqlService,
+  s: S<'drop-model'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const ref = modelName(env, s.name, x.ctx.db, true);
+  if (ref.version !== undefined) {
+    if (
+      s.ifExists &&
+      !env.models.versions(ref.project, ref.name).some((v) => v.version === ref.version)
+    ) {
+      return ok(0);
+    }
+    env.models.dropVersion({ ...ref, version: ref.version });
+    return ok(1, true);
+  }
+  const dropped = env.models.drop(ref, s.ifExists);
+  return ok(dropped ? 1 : 0, dropped);
+}
+
+const ATTRIBUTE_WORDS = new Set(['info', 'features', 'model', 'progress']);
+
+/**
+ * `DESCRIBE [MODEL] [p.]m[.version][.attribute]`: a trailing non-numeric part is the attribute
+ * when the rest names a model (an unknown word too, so the registry lists the allowed ones).
+ */
+function describeTarget(
+  env: SqlService,
+  parts: string[],
+  db: string,
+): { ref: ModelRef; attribute?: string } | null {
+  const asModel = (ps: string[]) => {
+    try {
+      const ref = modelName(env, ps, db, true);
+      return env.models.exists(ref.project, ref.name) ? ref : null;
+    } catch {
+      return null;
+    }
+  };
+  const last = parts[parts.length - 1];
+  if (parts.length > 1 && !isVersion(last)) {
+    const ref = asModel(parts.slice(0, -1));
+    if (ref && (ATTRIBUTE_WORDS.has(last.toLowerCase()) || !asModel(parts)))
+      return { ref, attribute: last };
+  }
+  const ref = asModel(parts);
+  return ref ? { ref } : null;
+}
+
+export async function describe(
+  env: SqlService,
+  s: S<'describe'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const db = x.ctx.db;
+  if (
+    s.object === 'DATABASE' ||
+    s.object === 'PROJECT' ||
+    s.object === 'ML_ENGINE' ||
+    s.object === 'VIEW'
+  ) {
+    return describeObject(env, s, x);
+  }
+  if (s.object === 'TABLE') {
+    const text = `DESCRIBE ${x.src.text.slice(x.tokens.sig[2].start)}`;
+    return queryStatement(env, { ...x, src: x.src, tokens: new Tokens(text) });
+  }
+  // A bare name is a model only inside a project (elsewhere DESCRIBE shows a table's columns).
+  const explicit = s.object === 'MODEL';
+  if (!explicit && !env.catalog.isProject(db) && !env.catalog.isProject(s.name[0]))
+    return queryStatement(env, x);
+  const target = describeTarget(env, s.name, db);
+  if (!target) {
+    if (explicit) throw notFound(`Model '${s.name.join('.')}' does not exist`);
+    return queryStatement(env, x);
+  }
+  const rows = await env.models.describe(target.ref, target.attribute);
+  const columns = rows.length > 0 ? Object.keys(rows[0]) : [];
+  return {
+    kind: 'result',
+    result: {
+      type: 'table',
+      column_names: columns,
+      data: rows.map((r) => columns.map((c) => r[c] ?? null)),
+    },
+  };
+}
+
+/** DESCRIBE DATABASE / PROJECT / ML_ENGINE / VIEW: the object's row of its system table. */
+async function describeObject(
+  env: SqlService,
+  s: S<'describe'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const name = s.name[s.name.length - 1];
+  let sql: string;
+  if (s.object === 'ML_ENGINE') {
+    if (!env.mlEngines.find(name)) throw notFound(`ML engine '${name}' does not exist`);
+    sql = `SELECT * FROM information_schema.ml_engines WHERE lower(NAME) = lower($__name)`;
+  } else if (s.object === 'VIEW') {
+    const project = s.name.length > 1 ? env.catalog.requireDatabase(s.name[0]).name : x.ctx.db;
+    const v = env.views.find(project, name);
+    if (!v) throw notFound(`View '${s.name.join('.')}' does not exist`);
+    return {
+      kind: 'result',
+      result: {
+        type: 'table',
+        column_names: ['NAME', 'PROJECT', 'QUERY'],
+        column_types: ['VARCHAR', 'VARCHAR', 'VARCHAR'],
+        data: [[v.name, v.catalog, v.sql]],
+      },
+    };
+  } else {
+    const info = env.catalog.requireDatabase(name);
+    if (s.object === 'PROJECT' && info.type !== 'project')
+      throw notFound(`Project '${name}' does not exist`);
+    sql = `SELECT * FROM information_schema.databases WHERE lower(NAME) = lower($__name)`;
+  }
+  const planned = await planQuery(env, { text: sql, start: 0 }, x.src, {
+    ...x.ctx,
+    params: { __name: name },
+  });
+  const result = await env.runPlanned(planned, { ...x.ctx, params: { __name: name } });
+  return { kind: 'result', result };
+}
+
+/** The versions a `WHERE` over `<project>.models_versions` selects (DuckDB evaluates it). */
+async function selectVersions(
+  env: SqlService,
+  project: string,
+  where: { text: string; start: number } | undefined,
+  x: StatementInput,
+): Promise<{ name: string; version: number; active: boolean }[]> {
+  const head = `SELECT NAME, VERSION, ACTIVE FROM \`${project}\`.models_versions`;
+  const rw = where
+    ? applyEdits({ text: x.src.text, toSource: (o) => o }, [
+        { start: 0, end: where.start, text: `${head} WHERE ` },
+      ])
+    : { text: head, toSource: () => 0 };
+  const planned = await planQuery(env, rw, x.src, x.ctx);
+  const r = await env.runPlanned(planned, x.ctx, true);
+  if (r.type !== 'table') return [];
+  return r.data.map(([name, version, active]) => ({
+    name: String(name),
+    version: Number(version),
+    active: active === true,
+  }));
+}
+
+function versionsProject(env: SqlService, table: string[], db: string): string | null {
+  if (table.length > 2) return null;
+  if (table.length === 2) return env.catalog.projectInfo(table[0])?.name ?? null;
+  return env.catalog.projectInfo(db)?.name ?? null;
+}
+
+export async function updateVersions(
+  env: SqlService,
+  s: S<'update-versions'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const project = versionsProject(env, s.table, x.ctx.db);
+  if (!project) return queryStatement(env, x);
+  const keys = Object.keys(s.set);
+  const value = s.set.active;
+  if (keys.length !== 1 || value === undefined) {
+    throw badInput(
+      'Only the active version can be changed: UPDATE models_versions SET active = 1 WHERE name = ... AND version = ...',
+    );
+  }
+  if (!(value === true || value === 1 || value === '1' || value === 'true')) {
+    throw badInput(
+      'Deactivate a version by activating another one: SET active = 1 on the version to use',
+    );
+  }
+  if (!s.where)
+    throw badInput("Name the version to activate: WHERE name = 'model' AND version = n");
+  const rows = await selectVersions(env, project, s.where, x);
+  if (rows.length === 0)
+    throw notFound(`No model version of project '${project}' matches the WHERE condition`);
+  const perModel = new Map<string, number>();
+  for (const r of rows)
+    perModel.set(r.name.toLowerCase(), (perModel.get(r.name.toLowerCase()) ?? 0) + 1);
+  const many = [...perModel.entries()].find(([, n]) => n > 1);
+  if (many)
+    throw badInput(
+      `The WHERE condition selects ${many[1]} versions of model '${many[0]}'; name one: AND version = n`,
+    );
+  for (const r of rows) env.models.setActive({ project, name: r.name, version: r.version });
+  return ok(rows.length, true);
+}
+
+export async function deleteVersions(
+  env: SqlService,
+  s: S<'delete-versions'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const project = versionsProject(env, s.table, x.ctx.db);
+  if (!project) return queryStatement(env, x);
+  if (s.table[s.table.length - 1].toLowerCase() !== 'models_versions') {
+    throw badInput(
+      `Delete model versions from ${project}.models_versions, or drop a model with DROP MODEL`,
+    );
+  }
+  const rows = await selectVersions(env, project, s.where, x);
+  const byModel = new Map<string, typeof rows>();
+  for (const r of rows)
+    byModel.set(r.name.toLowerCase(), [...(byModel.get(r.name.toLowerCase()) ?? []), r]);
+  let n = 0;
+  for (const versions of byModel.values()) {
+    const all = env.models.versions(project, versions[0].name);
+    if (versions.length === all.length) {
+      env.models.drop({ project, name: versions[0].name });
+    } else {
+      for (const v of versions)
+        env.models.dropVersion({ project, name: v.name, version: v.version });
+    }
+    n += versions.length;
+  }
+  return ok(n, n > 0);
+}
+
+export async function setActive(
+  env: SqlService,
+  s: S<'set-active'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const ref = modelName(env, s.name, x.ctx.db, true);
+  if (ref.version === undefined)
+    throw badInput(`Name a version: SET model_active = ${s.name.join('.')}.<version>`);
+  env.models.setActive({ ...ref, version: ref.version });
+  return ok(1, true);
+}
+
+export async function evaluate(
+  env: SqlService,
+  s: S<'evaluate'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const planned = await planQuery(env, s.query, x.src, x.ctx);
+  const r = await env.runPlanned(planned, x.ctx, true);
+  if (r.type !== 'table')
+    throw badInput('EVALUATE needs a query returning actual and prediction columns');
+  const value = evaluateMetric(s.metric, r.column_names, r.data as JsonValue[][], s.using ?? {});
+  return {
+    kind: 'result',
+    result: { type: 'table', column_names: [s.metric], column_types: ['DOUBLE'], data: [[value]] },
+  };
+}

@@ -1,0 +1,322 @@
+/**
+ * Saving query results (the last step of every MindsDB tutorial), in every form MindsDB has:
+ * `CREATE [OR REPLACE] TABLE db.t (SELECT ... JOIN model)`, `CREATE TABLE t AS SELECT ...`,
+ * `INSERT INTO db.t (SELECT ...)`, into the instance's DuckDB databases or a PostgreSQL
+ * integration (created there with matching types, rows inserted in batches); and views:
+ * `CREATE VIEW [p.]v [FROM db] [AS] (SELECT ...)`, `ALTER VIEW`, `DROP VIEW`. A view keeps its
+ * query and runs it through the planner each time it is read, so a view over a model re-predicts.
+ */
+import { quoteIdent } from '../../engine/quote';
+import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
+import { loadRemoteIntoTemp } from '../../integrations/load';
+import { pgIdent } from '../../integrations/postgres';
+import { planQuery, type PlannedQuery } from '../plan/query';
+import { paramsOf } from '../plan/state';
+import { ViewStore, type StoredView } from '../plan/views';
+import type { SqlService } from '../service';
+import type { Embedded, MindsStatement } from '../syntax/grammar';
+import type { Rewrite } from '../syntax/source';
+import { ok, type StatementInput, type StatementOutput } from './index';
+import { queryStatement } from './query';
+
+type S<K extends MindsStatement['kind']> = Extract<MindsStatement, { kind: K }>;
+
+/** `prefix` + a planned query, mapped back (the prefix maps to the statement's start). */
+function prefixed(prefix: string, q: PlannedQuery): PlannedQuery {
+  const rw: Rewrite = {
+    text: prefix + q.sql,
+    toSource: (o) => (o < prefix.length ? 0 : q.rw.toSource(o - prefix.length)),
+  };
+  return { ...q, sql: rw.text, rw };
+}
+
+/** The integration a table name writes to (`pg.t`, `pg.schema.t`), or null for DuckDB's. */
+function remoteTarget(env: SqlService, name: string[]): { db: string; table: string[] } | null {
+  if (name.length >= 2 && env.integrations.isRemote(name[0])) {
+    return { db: env.integrations.record(name[0])!.name, table: name.slice(1) };
+  }
+  return null;
+}
+
+const pgName = (parts: string[]) => parts.map(pgIdent).join('.');
+
+/** PostgreSQL's column type for a DuckDB result type. */
+function pgType(duck: string): string {
+  const t = duck.toUpperCase();
+  if (/^DECIMAL\(\d+,\s*\d+\)$/.test(t)) return t.replace('DECIMAL', 'numeric');
+  const map: Record<string, string> = {
+    BIGINT: 'bigint',
+    INTEGER: 'integer',
+    SMALLINT: 'smallint',
+    TINYINT: 'smallint',
+    HUGEINT: 'numeric',
+    UBIGINT: 'numeric',
+    UINTEGER: 'bigint',
+    DOUBLE: 'double precision',
+    FLOAT: 'real',
+    BOOLEAN: 'boolean',
+    DATE: 'date',
+    TIMESTAMP: 'timestamp',
+    'TIMESTAMP WITH TIME ZONE': 'timestamptz',
+    TIME: 'time',
+    JSON: 'jsonb',
+    UUID: 'uuid',
+  };
+  return map[t] ?? 'text';
+}
+
+/** Runs the query locally and writes its rows to a PostgreSQL table in batches. */
+async function writeRemote(
+  env: SqlService,
+  x: StatementInput,
+  target: { db: string; table: string[] },
+  query: Embedded,
+  o: { create?: { orReplace: boolean; ifNotExists: boolean }; columns?: string[] },
+): Promise<StatementOutput> {
+  const planned = await planQuery(env, query, x.src, x.ctx);
+  const r = await env.runPlanned(planned, x.ctx, true);
+  if (r.type !== 'table') throw badInput('The query to save returned no rows table');
+  if (r.truncated) {
+    throw new ServiceError(
+      ERROR_CODES.TOO_LARGE,
+      `The query returns more rows than this instance moves in one statement; save it in parts (WHERE / LIMIT)`,
+    );
+  }
+  const table = pgName(target.table);
+  const columns = o.columns ?? r.column_names;
+  if (o.create) {
+    if (o.create.orReplace)
+      await env.integrations.query(target.db, `DROP TABLE IF EXISTS ${table}`);
+    const defs = r.column_names.map(
+      (c, i) => `${pgIdent(c)} ${pgType(r.column_types?.[i] ?? 'VARCHAR')}`,
+    );
+    await env.integrations.query(
+      target.db,
+      `CREATE TABLE ${o.create.ifNotExists ? 'IF NOT EXISTS ' : ''}${table} (${defs.join(', ')})`,
+    );
+  }
+  const width = columns.length;
+  const perBatch = Math.max(1, Math.floor(30_000 / Math.max(1, width)));
+  let n = 0;
+  for (let off = 0; off < r.data.length; off += perBatch) {
+    const batch = r.data.slice(off, off + perBatch);
+    const values: unknown[] = [];
+    const tuples = batch.map((row) => {
+      const slots = row.slice(0, width).map((v) => {
+        values.push(v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+        return `$${values.length}`;
+      });
+      return `(${slots.join(', ')})`;
+    });
+    const res = await env.integrations.query(
+      target.db,
+      `INSERT INTO ${table} (${columns.map(pgIdent).join(', ')}) VALUES ${tuples.join(', ')}`,
+      { values, signal: x.ctx.signal },
+    );
+    n += res.affectedRows ?? batch.length;
+  }
+  return ok(n, !!o.create);
+}
+
+const createPrefix = (s: S<'create-table'>, target: string) =>
+  `CREATE ${s.orReplace ? 'OR REPLACE ' : ''}${s.temp ? 'TEMP ' : ''}TABLE ${s.ifNotExists ? 'IF NOT EXISTS ' : ''}${target} AS `;
+
+export async function createTable(
+  env: SqlService,
+  s: S<'create-table'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const remote = remoteTarget(env, s.name);
+  if (remote) {
+    return writeRemote(env, x, remote, s.query, {
+      create: { orReplace: s.orReplace, ifNotExists: s.ifNotExists },
+    });
+  }
+  const planned = await planQuery(env, s.query, x.src, x.ctx);
+  if (planned.target.kind === 'remote') {
+    // Reading one integration only: the rows come from there, the table is DuckDB's.
+    const name = `__mdb_save_${++x.ctx.seq.n}`;
+    x.ctx.temps.push(name);
+    await loadFromRemote(env, x, planned, name);
+    const local = await planQuery(
+      env,
+      { text: `SELECT * FROM temp.main.${quoteIdent(name)}`, start: 0 },
+      x.src,
+      x.ctx,
+    );
+    return {
+      kind: 'query',
+      planned: prefixed(createPrefix(s, s.name.map(quoteIdent).join('.')), local),
+      catalogChanged: true,
+    };
+  }
+  return {
+    kind: 'query',
+    planned: prefixed(createPrefix(s, s.name.map(quoteIdent).join('.')), planned),
+    catalogChanged: true,
+  };
+}
+
+/** Loads the rows of a query that runs in PostgreSQL into a TEMP table. */
+async function loadFromRemote(
+  env: SqlService,
+  x: StatementInput,
+  q: PlannedQuery,
+  name: string,
+): Promise<void> {
+  if (q.target.kind !== 'remote') return;
+  if (q.target.values.length > 0) {
+    throw badInput(
+      'Parameters in a query saved from an integration are not supported; write the values in the query',
+    );
+  }
+  await loadRemoteIntoTemp(x.ctx.session, env.integrations.postgres(q.target.db), q.sql, name, {
+    timeoutMs: env.integrations.defaults.timeoutMs,
+    signal: x.ctx.signal,
+  });
+}
+
+export async function insert(
+  env: SqlService,
+  s: S<'insert'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const remote = remoteTarget(env, s.name);
+  if (remote) return writeRemote(env, x, remote, s.query, { columns: s.columns });
+  let planned = await planQuery(env, s.query, x.src, x.ctx);
+  if (planned.target.kind === 'remote') {
+    const name = `__mdb_save_${++x.ctx.seq.n}`;
+    x.ctx.temps.push(name);
+    await loadFromRemote(env, x, planned, name);
+    planned = await planQuery(
+      env,
+      { text: `SELECT * FROM temp.main.${quoteIdent(name)}`, start: 0 },
+      x.src,
+      x.ctx,
+    );
+  }
+  const target = s.name.map(quoteIdent).join('.');
+  const cols = s.columns ? ` (${s.columns.map(quoteIdent).join(', ')})` : '';
+  // MindsDB inserts a query's columns by name; DuckDB by position. By name when every column of
+  // the query is a column of the table, by position otherwise (INSERT INTO t VALUES ..., SELECT 1).
+  let byName = false;
+  if (!s.columns && planned.target.kind === 'duckdb') {
+    // One after the other: a DuckDB connection runs one statement at a time.
+    const t = await x.ctx.session
+      .query(`SELECT * FROM ${target} LIMIT 0`, { db: planned.target.db, internal: true })
+      .catch(() => null);
+    const q = await x.ctx.session
+      .query(`SELECT * FROM (${planned.sql}) AS __q LIMIT 0`, {
+        db: planned.target.db,
+        params: paramsOf(planned.sql, x.ctx.params),
+      })
+      .catch(() => null);
+    if (t && q) {
+      const names = new Set(t.columns.map((c) => c.toLowerCase()));
+      const mine = q.columns.map((c) => c.toLowerCase());
+      byName = new Set(mine).size === mine.length && mine.every((c) => names.has(c));
+    }
+  }
+  return {
+    kind: 'query',
+    planned: prefixed(`INSERT INTO ${target}${cols}${byName ? ' BY NAME' : ''} `, planned),
+  };
+}
+
+/** Where a view lives: (database, schema, name) from `v`, `p.v` or `p.schema.v`. */
+function viewPlace(
+  env: SqlService,
+  name: string[],
+  db: string,
+): { catalog: string; schema: string; name: string } {
+  const at = (catalog: string) => {
+    const info = env.catalog.requireDatabase(catalog);
+    if (info.type === 'system' || env.integrations.isRemote(info.name)) {
+      throw badInput(
+        `Views live in projects and the instance's own databases, not in '${info.name}'`,
+      );
+    }
+    return info.name;
+  };
+  if (name.length === 1) return { catalog: at(db), schema: 'main', name: name[0] };
+  if (name.length === 2) return { catalog: at(name[0]), schema: 'main', name: name[1] };
+  if (name.length === 3) return { catalog: at(name[0]), schema: name[1], name: name[2] };
+  throw badInput(`'${name.join('.')}' is not a view name; use project.view`);
+}
+
+export async function createView(
+  env: SqlService,
+  s: S<'create-view'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const place = viewPlace(env, s.name, x.ctx.db);
+  const existing = env.views.find(place.catalog, place.name, place.schema);
+  if (s.alter && !existing) throw notFound(`View '${place.catalog}.${place.name}' does not exist`);
+  if (existing && s.ifNotExists && !s.alter) return ok();
+  const sql = s.fromDb ? `SELECT * FROM ${quoteIdent(s.fromDb)} (${s.query.text})` : s.query.text;
+  const view: StoredView = { ...place, db: x.ctx.db, sql };
+  // The query must run now (DuckDB checks a view's query when it is created, too); its columns
+  // and types become the stored view's.
+  const planned = await planQuery(
+    env,
+    s.fromDb ? { text: sql, toSource: () => s.query.start } : s.query,
+    x.src,
+    x.ctx,
+  );
+  const cols = await columnsOf(env, x, planned);
+  for (const ddl of ViewStore.ddl(view, cols, s.alter || s.orReplace)) {
+    await x.ctx.session.query(ddl, { internal: true });
+  }
+  env.views.remember(view);
+  return ok(null, true);
+}
+
+async function columnsOf(
+  env: SqlService,
+  x: StatementInput,
+  q: PlannedQuery,
+): Promise<{ name: string; type: string }[]> {
+  if (q.target.kind === 'remote') {
+    const r = await env.integrations.query(q.target.db, `SELECT * FROM (${q.sql}) AS __v LIMIT 0`, {
+      values: q.target.values.length ? q.target.values : undefined,
+    });
+    return r.columns.map((c, i) => ({ name: c, type: r.types[i] || 'VARCHAR' }));
+  }
+  const r = await x.ctx.session.query(`SELECT * FROM (${q.sql}) AS __v LIMIT 0`, {
+    db: q.target.db,
+    params: paramsOf(q.sql, x.ctx.params),
+    sourceOffset: (o) => q.src.offset + q.rw.toSource(Math.max(0, o - 'SELECT * FROM ('.length)),
+    script: q.src.script,
+  });
+  return r.columns.map((c, i) => ({ name: c, type: r.types[i] }));
+}
+
+export async function dropView(
+  env: SqlService,
+  s: S<'drop-view'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  for (const name of s.names) {
+    const place = viewPlace(env, name, x.ctx.db);
+    await x.ctx.session.query(
+      `DROP VIEW ${s.ifExists ? 'IF EXISTS ' : ''}${[place.catalog, place.schema, place.name].map(quoteIdent).join('.')}`,
+      { internal: true },
+    );
+    env.views.forget(place.catalog, place.schema, place.name);
+  }
+  return ok(null, true);
+}
+
+export async function dropTable(
+  env: SqlService,
+  s: S<'drop-table'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  const remote = remoteTarget(env, s.name);
+  if (!remote) return queryStatement(env, x);
+  await env.integrations.query(
+    remote.db,
+    `DROP TABLE ${s.ifExists ? 'IF EXISTS ' : ''}${pgName(remote.table)}`,
+  );
+  return ok(null, true);
+}

@@ -1,0 +1,60 @@
+/**
+ * The USING options of CREATE MODEL / RETRAIN / FINETUNE as MindsDB users write them for
+ * Lightwood: `engine` may name an ML engine made with CREATE ML_ENGINE (they all train with the
+ * built-in engine); the engine's own options pass on; Lightwood's JSON-AI options this engine has
+ * no counterpart for (`encoders.<col>.module`, `dtype_dict`, `analysis_blocks`, `model`
+ * submodels, `active`, ...) are accepted and reported as notes (SHOW WARNINGS) instead of failing.
+ */
+import { ENGINE_NAME } from '../../models/models-table';
+import type { SqlService } from '../service';
+import type { UsingValue } from '../syntax/grammar';
+import type { StatementInput } from './index';
+
+/** Lightwood options accepted without an effect here, and why. */
+const ACCEPTED_LIGHTWOOD: Record<string, string> = {
+  encoders: "column encoders are chosen by the engine from each column's type",
+  dtype_dict: 'column types are inferred by the engine',
+  analysis_blocks: 'the engine runs its own analysis (conformal intervals, importances)',
+  accuracy_functions:
+    'accuracy is r2_score (regression) or balanced_accuracy_score (classification)',
+  problem_definition: 'the problem is defined by PREDICT and the FROM query',
+  timeseries_settings: 'time-series models are not supported yet',
+  time_aim: "training time is bounded by the engine's early stopping",
+  fixed_confidence: 'intervals are calibrated by conformal prediction',
+  warnings: 'the engine keeps no warning list',
+  active: 'a new version becomes the active one when its training completes',
+};
+
+export function lightwoodUsing(
+  env: SqlService,
+  using: Record<string, UsingValue> | undefined,
+  x: StatementInput,
+): Record<string, unknown> | undefined {
+  if (!using) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(using)) {
+    const k = key.toLowerCase();
+    if (k === 'engine' && typeof value === 'string') {
+      const engine = env.mlEngines.find(value);
+      out[key] = engine ? ENGINE_NAME : value;
+      continue;
+    }
+    // `model.args` (Lightwood's submodels) nests under `model`; this engine's own `model` option
+    // is a string ('auto', 'gbm', 'linear').
+    const why =
+      ACCEPTED_LIGHTWOOD[k] ??
+      (k === 'model' && typeof value === 'object'
+        ? 'the engine picks its candidate models itself'
+        : undefined);
+    if (why) {
+      x.ctx.warnings.push({
+        level: 'Note',
+        code: 1,
+        message: `USING ${key} is accepted and not applied: ${why}`,
+      });
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
+}
