@@ -19,12 +19,12 @@ import {
   PEER_SCRIPT,
   PYTHON,
   heteroTable,
-  messyTable,
   sklearnAvailable,
   sklearnToy,
   ticketTable,
 } from './automl-data';
 import { type SplitData, fixedSplit, loadCsv, toColumns as columnsOf } from './automl';
+import { type SpeedResult, speedCase, timeCase } from './automl-speed';
 import { type BenchLine, progress } from './types';
 
 /** The bench's fixed held-out split (seed 1234, 80/20), as bench/automl.ts makes it. */
@@ -44,7 +44,16 @@ export interface EngineRun {
 export function runEngine(s: Split, target: string, using?: Record<string, unknown>): EngineRun {
   const t0 = performance.now();
   const artifact = train(s.train, { target, using });
-  const trainSeconds = (performance.now() - t0) / 1000;
+  return evaluateEngine(s, target, artifact, (performance.now() - t0) / 1000);
+}
+
+/** Predicts the test rows with a trained artifact and times 100k-row predictions. */
+export function evaluateEngine(
+  s: Split,
+  target: string,
+  artifact: ModelArtifact,
+  trainSeconds: number,
+): EngineRun {
   const p = loadPredictor(artifact);
   const n = s.test.rows.length;
   const preds = p.predictColumns!(columnsOf(s.test), n);
@@ -164,6 +173,8 @@ export function coverage(r: EngineRun, test: Dataset, groupBy?: string): Coverag
 export interface PeerResult {
   model: string;
   fit_s: number;
+  /** CPU seconds of the fit (less sensitive than fit_s to other work on the machine). */
+  fit_cpu_s?: number;
   r2?: number;
   balanced_accuracy?: number;
   accuracy?: number;
@@ -268,21 +279,19 @@ export async function runPeerBench(): Promise<BenchLine[]> {
   // 2b. its intervals overall, by predicted-value quintile and by the 'kind' group.
   for (const n of [30_000, 200_000]) {
     const tag = `messy ${n / 1000}k`;
-    progress(`automl peers: ${tag}`);
-    const s = split(messyTable(Math.round(n / 0.8)));
-    const r = runEngine(s, 'y');
+    progress(`automl peers: ${tag} (${SPEED_REPS} trainings and HGB fits, alternated)`);
+    const c = speedCase(`messy${n / 1000}k`);
+    const t = timeCase(c, SPEED_REPS, undefined, haveSk);
+    const s = c.split;
+    const r = evaluateEngine(s, 'y', t.artifact, t.engine);
     noteRate(tag, r);
     const cov = coverage(r, s.test, 'kind');
-    out.push(line(`automl ${tag}: train time`, r.trainSeconds, 's', 'report', true));
-    if (haveSk) {
-      const peer = runPeer(s, 'y', 'regression');
-      out.push(
-        ratioLine(
-          `automl ${tag}: train time / HGB's (${peer.fit_s.toFixed(2)} s, ${peer.iterations} it)`,
-          r.trainSeconds / peer.fit_s,
-          1.5,
-        ),
-      );
+    out.push(
+      line(`automl ${tag}: train time (median of ${SPEED_REPS})`, t.engine, 's', 'report', true),
+    );
+    if (t.peerResult) {
+      const peer = t.peerResult;
+      out.push(speedLine(tag, t, peer.iterations!, 1.5));
       out.push(
         line(
           `automl ${tag}: r2 (HGB ${peer.r2!.toFixed(4)})`,
@@ -365,18 +374,16 @@ export async function runPeerBench(): Promise<BenchLine[]> {
     }
 
     // 3. Ten classes on 1,438 rows (issue: ~50 s, predictions ~400 rows/s; peers 2 s).
-    progress('automl peers: digits');
-    const dg = split(sklearnToy('digits'));
-    const r = runEngine(dg, 'target');
+    progress(`automl peers: digits (${SPEED_REPS} trainings and HGB fits, alternated)`);
+    const dc = speedCase('digits');
+    const dt = timeCase(dc, SPEED_REPS);
+    const dg = dc.split;
+    const r = evaluateEngine(dg, 'target', dt.artifact, dt.engine);
     noteRate('digits', r);
-    const peer = runPeer(dg, 'target', 'multiclass');
+    const peer = dt.peerResult!;
     const q = classQuality(r);
     out.push(
-      ratioLine(
-        `automl digits (10 classes, ${dg.train.rows.length} rows): train time / HGB's (${r.trainSeconds.toFixed(2)} vs ${peer.fit_s.toFixed(2)} s)`,
-        r.trainSeconds / peer.fit_s,
-        3,
-      ),
+      speedLine(`digits (10 classes, ${dg.train.rows.length} rows)`, dt, peer.iterations!, 3),
     );
     out.push(
       line(
@@ -463,6 +470,21 @@ export async function runPeerBench(): Promise<BenchLine[]> {
     ),
   );
   return out;
+}
+
+/**
+ * Trainings per timed case: engine and HGB alternate and the medians are compared (the machine is
+ * shared; one run can be 2x off).
+ */
+const SPEED_REPS = 3;
+
+/** The training-time ratio line of a timed case (wall clock; CPU seconds in the name). */
+function speedLine(tag: string, t: SpeedResult, iterations: number, max: number): BenchLine {
+  return ratioLine(
+    `automl ${tag}: train time / HGB's (${t.engine.toFixed(2)} vs ${t.peer!.toFixed(2)} s, HGB ${iterations} it; CPU ${(t.engineCpu / t.peerCpu!).toFixed(2)}x)`,
+    t.ratio!,
+    max,
+  );
 }
 
 function noPeer(name: string): BenchLine {

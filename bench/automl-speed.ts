@@ -1,0 +1,168 @@
+// Training time of the engine beside scikit-learn's HistGradientBoosting (early stopping, one
+// thread) on the same rows, as issue 15 item 3 measures it: each case alternates engine and HGB
+// runs and reports the medians (the machine is shared and noisy, single runs mislead). The engine
+// trains from columnar data, as the server's training worker receives it (the columns are built
+// while rows stream in from SQL, as HGB's caller builds its numpy array before fit()).
+// Standalone: `npx tsx bench/automl-speed.ts [messy30k] [messy200k] [digits] [--reps 3]`.
+
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ColumnarBuilder } from '../server/models/training-columns';
+import {
+  type ColumnarData,
+  type Dataset,
+  type ModelArtifact,
+  loadPredictor,
+  trainColumns,
+} from '../server/automl/index';
+import { type PeerResult, runPeer } from './automl-peers';
+import { type SplitData, fixedSplit, toColumns } from './automl';
+import { messyTable, sklearnAvailable, sklearnToy } from './automl-data';
+import { progress } from './types';
+
+/** A dataset as the training worker receives it (typed columns, text dictionary-encoded). */
+export function columnarOf(d: Dataset): ColumnarData {
+  const b = new ColumnarBuilder(d.columns);
+  for (const r of d.rows) b.push(r);
+  return b.finish() as ColumnarData;
+}
+
+export interface SpeedCase {
+  name: string;
+  split: SplitData;
+  target: string;
+  task: 'regression' | 'binary' | 'multiclass';
+}
+
+export function speedCase(name: string): SpeedCase {
+  const m = /^messy(\d+)k$/.exec(name);
+  if (m) {
+    const n = Number(m[1]) * 1000;
+    return {
+      name,
+      split: fixedSplit(messyTable(Math.round(n / 0.8))),
+      target: 'y',
+      task: 'regression',
+    };
+  }
+  const split = fixedSplit(sklearnToy(name));
+  const labels = new Set(split.train.rows.map((r) => r[r.length - 1]));
+  const task = name === 'diabetes' ? 'regression' : labels.size > 2 ? 'multiclass' : 'binary';
+  return { name, split, target: 'target', task };
+}
+
+export interface SpeedResult {
+  /** Median seconds over the repeats. */
+  engine: number;
+  peer: number | null;
+  ratio: number | null;
+  engineRuns: number[];
+  peerRuns: number[];
+  /** Medians of CPU seconds (the engine's process, HGB's fit), less sensitive to other load. */
+  engineCpu: number;
+  peerCpu: number | null;
+  /** The last engine artifact and HGB result (quality figures are read from them). */
+  artifact: ModelArtifact;
+  peerResult: PeerResult | null;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** Alternates `reps` engine trainings (columnar input) and HGB fits; medians of each. */
+export function timeCase(
+  c: SpeedCase,
+  reps: number,
+  using?: Record<string, unknown>,
+  withPeer = sklearnAvailable(),
+): SpeedResult {
+  const data = columnarOf(c.split.train);
+  const engineRuns: number[] = [];
+  const peerRuns: number[] = [];
+  const engineCpu: number[] = [];
+  const peerCpu: number[] = [];
+  let artifact: ModelArtifact | null = null;
+  let peerResult: PeerResult | null = null;
+  for (let i = 0; i < reps; i++) {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    artifact = trainColumns(data, { target: c.target, using });
+    const c1 = process.cpuUsage(c0);
+    engineRuns.push((performance.now() - t0) / 1000);
+    engineCpu.push((c1.user + c1.system) / 1e6);
+    if (withPeer) {
+      peerResult = runPeer(c.split, c.target, c.task);
+      peerRuns.push(peerResult.fit_s);
+      peerCpu.push(peerResult.fit_cpu_s ?? NaN);
+    }
+  }
+  const engine = median(engineRuns);
+  const peer = withPeer ? median(peerRuns) : null;
+  return {
+    engine,
+    peer,
+    ratio: peer ? engine / peer : null,
+    engineRuns,
+    peerRuns,
+    engineCpu: median(engineCpu),
+    peerCpu: withPeer ? median(peerCpu) : null,
+    artifact: artifact!,
+    peerResult,
+  };
+}
+
+/** Held-out r2 (regression) or accuracy (classifiers) of an artifact on the case's test rows. */
+export function heldOut(c: SpeedCase, a: ModelArtifact): number {
+  const test = c.split.test;
+  const preds = loadPredictor(a).predictColumns!(toColumns(test), test.rows.length);
+  const tj = test.columns.indexOf(c.target);
+  if (a.task !== 'regression') {
+    let ok = 0;
+    preds.forEach((p, i) => (ok += String(p.value) === String(test.rows[i][tj]) ? 1 : 0));
+    return ok / preds.length;
+  }
+  const truth = test.rows.map((r) => Number(r[tj]));
+  const mean = truth.reduce((s, v) => s + v, 0) / truth.length;
+  let ssr = 0;
+  let sst = 0;
+  preds.forEach((p, i) => {
+    ssr += (truth[i] - (p.value as number)) ** 2;
+    sst += (truth[i] - mean) ** 2;
+  });
+  return 1 - ssr / sst;
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const r = args.indexOf('--reps');
+  const reps = r >= 0 ? Number(args[r + 1]) : 3;
+  const u = args.indexOf('--using');
+  const using = u >= 0 ? (JSON.parse(args[u + 1]) as Record<string, unknown>) : undefined;
+  const values = new Set([r, u].filter((i) => i >= 0).map((i) => i + 1));
+  const names = args.filter((a, i) => !a.startsWith('--') && !values.has(i));
+  for (const name of names.length ? names : ['messy30k', 'messy200k', 'digits']) {
+    progress(`speed: ${name}`);
+    const res = timeCase(speedCase(name), reps, using);
+    const fmt = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
+    const held = heldOut(speedCase(name), res.artifact);
+    const peerHeld = res.peerResult
+      ? (res.peerResult.r2 ?? res.peerResult.accuracy ?? NaN).toFixed(4)
+      : '-';
+    const d = res.artifact.description;
+    const acc = Object.entries(d.accuracies)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    console.log(
+      `${name}: engine ${res.engine.toFixed(2)} s [${fmt(res.engineRuns)}]` +
+        (res.peer !== null
+          ? `  HGB ${res.peer.toFixed(2)} s [${fmt(res.peerRuns)}]  ratio ${res.ratio!.toFixed(2)}` +
+            `  cpu ${res.engineCpu.toFixed(2)} / ${res.peerCpu!.toFixed(2)} = ${(res.engineCpu / res.peerCpu!).toFixed(2)}`
+          : '') +
+        `  trees ${res.artifact.model.gbm?.nTrees ?? 0}  held-out ${held.toFixed(4)} (HGB ${peerHeld})  validation ${acc}  selected ${d.candidates.find((x) => x.selected)?.name}`,
+    );
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
