@@ -25,8 +25,12 @@ type BuildFn = (
 const builders = new Map<string, BuildFn>();
 /** Generated builders kept (a training uses one or two layouts: the data's, the scale model's). */
 const MAX_BUILDERS = 16;
-/** Beyond this many generated statements (features x values per bin), a loop over features. */
-const MAX_UNROLLED = 4096;
+/**
+ * Beyond this many generated additions (features x numbers per bin), a loop over features with
+ * the per-bin additions unrolled: TurboFan's compile time grows faster than the function (a
+ * 64-feature, 10-class body took over a second to optimise, running 5x slower meanwhile).
+ */
+const MAX_UNROLLED = 320;
 
 function builder(F: number, off: Int32Array, D: number, unitHessian: boolean): BuildFn {
   const key = `${D}:${unitHessian ? 1 : 0}:${Array.from(off).join(',')}`;
