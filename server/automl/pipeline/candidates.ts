@@ -6,6 +6,7 @@ import type { CandidateInfo } from '../api';
 import type { ScoredPart } from '../analysis/analyze';
 import { taskScore } from '../analysis/metrics';
 import { trainGBM } from '../gbm/boost';
+import type { LinearModel } from '../linear/linear';
 import { type ScoreModel, blend, scoreRows } from '../predict/score';
 import { type FitContext, fitLinear } from './fit';
 import { now } from './progress';
@@ -30,6 +31,8 @@ export interface Candidate extends CandidateInfo {
   model: ScoreModel;
   /** Mean boosting iterations over the fits. */
   iterations: number;
+  /** The linear part as fitted (not halved by the blend) on the training split or first fold. */
+  linear: LinearModel | null;
 }
 
 export function accuracyName(ctx: FitContext): string {
@@ -85,6 +88,7 @@ export function trainCandidates(
     fits: FoldFit[],
     seconds: number,
     raws: { oof: Float64Array; inSample: (rows: Int32Array) => Float64Array },
+    linear: LinearModel | null = null,
   ): Candidate => ({
     kind,
     name,
@@ -97,6 +101,7 @@ export function trainCandidates(
     inSample: raws.inSample,
     model: fits[0].model,
     iterations: fits.reduce((s, f) => s + f.iterations, 0) / fits.length,
+    linear,
   });
   let gbmCand: Candidate | null = null;
   let linCand: Candidate | null = null;
@@ -140,6 +145,7 @@ export function trainCandidates(
       fits,
       (now() - c0) / 1000,
       { oof: scoreFits(ctx, fits), inSample: (rows) => scoreRows(model, enc, rows, K) },
+      model.linear,
     );
     candidates.push(linCand);
   }
@@ -155,10 +161,17 @@ export function trainCandidates(
     const l = linCand;
     const half = (a: Float64Array, b: Float64Array) => a.map((v, i) => (v + b[i]) / 2);
     candidates.push(
-      make('blend', 'Ensemble(mean of GBM, Linear)', fits, g.training_time + l.training_time, {
-        oof: half(g.oof, l.oof),
-        inSample: (rows) => half(g.inSample(rows), l.inSample(rows)),
-      }),
+      make(
+        'blend',
+        'Ensemble(mean of GBM, Linear)',
+        fits,
+        g.training_time + l.training_time,
+        {
+          oof: half(g.oof, l.oof),
+          inSample: (rows) => half(g.inSample(rows), l.inSample(rows)),
+        },
+        l.linear,
+      ),
     );
   }
   // Highest validation score wins; on a tie the earlier (simpler to explain) candidate is kept.

@@ -71,10 +71,14 @@ export function prepareTarget(ti: TargetInfo, settings: ResolvedSettings): Prepa
   return { shape: { task, K, nClasses, yScale, shift }, y, weight };
 }
 
-/** The linear candidate fitted on `rows`: ridge for regression, logistic for classifiers. */
-export function fitLinear(ctx: FitContext, rows: Int32Array): LinearModel {
+/**
+ * The linear candidate fitted on `rows`: ridge for regression, logistic for classifiers (started
+ * from `init`'s weights when given: the refit of a validated model).
+ */
+export function fitLinear(ctx: FitContext, rows: Int32Array, init?: LinearModel): LinearModel {
   const { enc, y, weight } = ctx;
+  const d = enc.layout.linDims;
   return ctx.shape.task === 'regression'
-    ? fitRidge(enc.linear!, rows, y, null, enc.layout.linDims)
-    : fitLogistic(enc.linear!, rows, y, ctx.shape.nClasses, weight, enc.layout.linDims);
+    ? fitRidge(enc.linear!, rows, y, null, d)
+    : fitLogistic(enc.linear!, rows, y, ctx.shape.nClasses, weight, d, 1, init?.w);
 }

@@ -46,12 +46,14 @@ export function refit(ctx: FitContext, best: Candidate, halfWidth: number | null
       params: p,
     }).model;
   };
+  // The logistic refit starts from the validated weights (the same rows and a fifth more).
+  const init = best.linear ?? undefined;
   const fitKind = (rows: Int32Array): ScoreModel =>
     best.kind === 'gbm'
       ? { gbm: fitGbmOn(rows), linear: null }
       : best.kind === 'linear'
-        ? { gbm: null, linear: fitLinear(ctx, rows) }
-        : blend(fitGbmOn(rows), fitLinear(ctx, rows));
+        ? { gbm: null, linear: fitLinear(ctx, rows, init) }
+        : blend(fitGbmOn(rows), fitLinear(ctx, rows, init));
   const model = fitKind(allRows(n));
   if (ctx.shape.task === 'regression' && halfWidth !== null) {
     // Each (training split, validation rows) pair the width was calibrated on.

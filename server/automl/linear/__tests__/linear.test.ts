@@ -53,4 +53,23 @@ describe('linear models', () => {
     for (let i = 0; i < n; i++) if ((out[i] > 0 ? 1 : 0) === y[i]) ok++;
     expect(ok / n).toBeGreaterThan(0.98);
   });
+
+  it('a logistic fit started from weights fitted on most of the rows reaches the same optimum', () => {
+    const rng = new Rng(5);
+    const n = 600;
+    const a = Array.from({ length: n }, () => rng.next() * 2 - 1);
+    const b = Array.from({ length: n }, () => rng.next() * 2 - 1);
+    // Three noisy classes (one-vs-rest), so the optimum is finite.
+    const y = Float64Array.from({ length: n }, (_, i) => {
+      const z = a[i] + b[i] + (rng.next() - 0.5);
+      return z < -0.4 ? 0 : z < 0.4 ? 1 : 2;
+    });
+    const { X, d } = design([a, b], ['a', 'b']);
+    const all = Int32Array.from({ length: n }, (_, i) => i);
+    const most = all.subarray(0, 480);
+    const cold = fitLogistic(X, all, y, 3, null, d, 1);
+    const warm = fitLogistic(X, all, y, 3, null, d, 1, fitLogistic(X, most, y, 3, null, d, 1).w);
+    expect(warm.w.length).toBe(cold.w.length);
+    for (let j = 0; j < cold.w.length; j++) expect(warm.w[j]).toBeCloseTo(cold.w[j], 3);
+  });
 });
