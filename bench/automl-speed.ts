@@ -61,6 +61,11 @@ export interface SpeedResult {
   /** Medians of CPU seconds (the engine's process, HGB's fit), less sensitive to other load. */
   engineCpu: number;
   peerCpu: number | null;
+  /**
+   * Median seconds per training phase (from the progress callback): profile (types, target),
+   * encode, candidates, analysis (scales, calibration, importance, missing inputs), refit/finish.
+   */
+  phases: number[];
   /** The last engine artifact and HGB result (quality figures are read from them). */
   artifact: ModelArtifact;
   peerResult: PeerResult | null;
@@ -83,14 +88,20 @@ export function timeCase(
   const peerRuns: number[] = [];
   const engineCpu: number[] = [];
   const peerCpu: number[] = [];
+  const phaseRuns: number[][] = [];
   let artifact: ModelArtifact | null = null;
   let peerResult: PeerResult | null = null;
   for (let i = 0; i < reps; i++) {
     const t0 = performance.now();
     const c0 = process.cpuUsage();
-    artifact = trainColumns(data, { target: c.target, using });
+    const marks: number[] = [];
+    const onProgress = () => marks.push(performance.now());
+    artifact = trainColumns(data, { target: c.target, using, onProgress });
     const c1 = process.cpuUsage(c0);
-    engineRuns.push((performance.now() - t0) / 1000);
+    const t1 = performance.now();
+    engineRuns.push((t1 - t0) / 1000);
+    marks.push(t1);
+    phaseRuns.push(marks.slice(1).map((m, j) => (m - marks[j]) / 1000));
     engineCpu.push((c1.user + c1.system) / 1e6);
     if (withPeer) {
       peerResult = runPeer(c.split, c.target, c.task);
@@ -107,6 +118,7 @@ export function timeCase(
     engineRuns,
     peerRuns,
     engineCpu: median(engineCpu),
+    phases: phaseRuns[0].map((_, j) => median(phaseRuns.map((p) => p[j]))),
     peerCpu: withPeer ? median(peerCpu) : null,
     artifact: artifact!,
     peerResult,
@@ -160,6 +172,7 @@ function main(): void {
           ? `  HGB ${res.peer.toFixed(2)} s [${fmt(res.peerRuns)}]  ratio ${res.ratio!.toFixed(2)}` +
             `  cpu ${res.engineCpu.toFixed(2)} / ${res.peerCpu!.toFixed(2)} = ${(res.engineCpu / res.peerCpu!).toFixed(2)}`
           : '') +
+        `  phases ${res.phases.map((x) => x.toFixed(3)).join(' / ')}` +
         `  trees ${res.artifact.model.gbm?.nTrees ?? 0}  held-out ${held.toFixed(4)} (HGB ${peerHeld})  validation ${acc}  selected ${d.candidates.find((x) => x.selected)?.name}`,
     );
   }

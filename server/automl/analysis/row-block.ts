@@ -4,9 +4,9 @@
 
 import type { Encoded } from '../data/encoded';
 import { type LinearRows, slotWidth } from '../data/layout';
-import { type CompiledLeafTree, compileLeafTrees, predictRawFast } from '../gbm/compile';
-import { type GBMModel, leafDimOf } from '../gbm/model';
-import { leafOf } from '../gbm/predict';
+import { predictRawFast } from '../gbm/compile';
+import { leafDimOf } from '../gbm/model';
+import { leafOf, pathLeaves } from '../gbm/predict';
 import { predictLinearRows } from '../linear/linear';
 import type { ScoreModel } from '../predict/score';
 
@@ -125,9 +125,10 @@ const MAX_CACHED_LEAVES = 10_000_000;
 
 /**
  * Scores a block again and again after some of its features changed (a shuffled column, columns
- * forced to missing): only the trees that split on a changed feature are walked again, the others
- * keep their leaf from the first pass. Permutation importance on a 64-column table touches about a
- * fifth of the trees per column instead of all of them.
+ * forced to missing): only the trees that split on a changed feature are walked again, and in
+ * them only the rows whose path tests a changed feature (gbm/predict.ts pathLeaves); the others
+ * keep their leaf from the first pass. Permutation importance on a 9-column table re-walks about
+ * half the (tree, row) paths of the trees it touches instead of all of them.
  */
 export class BlockScorer {
   private readonly base: Float64Array;
@@ -135,6 +136,8 @@ export class BlockScorer {
   private readonly baseLinear: Float64Array;
   /** Per part: leaf node of each (tree, row) (tree-major), or null when too large to keep. */
   private readonly leaves: (Int32Array | null)[];
+  /** Per part: the features (bit f & 31) each (tree, row) path tests, as `leaves`. */
+  private readonly masks: (Int32Array | null)[];
   /** Per part: for each tree feature, the trees that split on it. */
   private readonly treesOf: (Int32Array[] | null)[];
 
@@ -148,12 +151,17 @@ export class BlockScorer {
       parts.map((p) => ({ ...p, model: { gbm: null, linear: p.model.linear } })),
       K,
     );
-    this.leaves = parts.map((p) => {
+    const F = block.F;
+    this.masks = parts.map(() => null);
+    this.leaves = parts.map((p, j) => {
       const g = p.model.gbm;
       const m = p.end - p.start;
       if (!g || g.nTrees * m > MAX_CACHED_LEAVES) return null;
       const ids = new Int32Array(g.nTrees * m);
-      for (let t = 0; t < g.nTrees; t++) this.leavesOf(g, t, p.start, m, ids, t * m);
+      const masks = new Int32Array(g.nTrees * m);
+      const bins = block.bins.subarray(p.start * F);
+      for (let t = 0; t < g.nTrees; t++) pathLeaves(g, g.roots[t], bins, F, m, ids, masks, t * m);
+      this.masks[j] = masks;
       return ids;
     });
     this.treesOf = parts.map((p, j) => {
@@ -171,42 +179,22 @@ export class BlockScorer {
     });
   }
 
-  /** Leaf ids of tree t for block rows [start, start + m) into out[o ...]. */
-  private leavesOf(g: GBMModel, t: number, start: number, m: number, out: Int32Array, o: number) {
-    const F = this.block.F;
-    const bins = this.block.bins;
-    const compiled = leafTrees(g, m);
-    if (compiled) {
-      compiled[t](bins.subarray(start * F), F, m, out, o, g.catBits);
-      return;
-    }
-    const root = g.roots[t];
-    for (let i = 0; i < m; i++) {
-      out[o + i] = leafOf(
-        g.feat,
-        g.thr,
-        g.isCatNode,
-        g.left,
-        g.right,
-        g.catBits,
-        bins,
-        (start + i) * F,
-        root,
-      );
-    }
-  }
-
   /** Raw scores of the block as its bins (and linear rows) are now; `changed`: the features that differ from the first pass. */
   score(changed: number[], out: Float64Array): Float64Array {
     const { block, K } = this;
+    const F = block.F;
+    const bins = block.bins;
     out.set(this.base);
+    let changedMask = 0;
+    for (const f of changed) changedMask |= 1 << (f & 31);
     this.parts.forEach((p, j) => {
       const g = p.model.gbm;
       const ids = this.leaves[j];
+      const masks = this.masks[j];
       const lists = this.treesOf[j];
       const m = p.end - p.start;
       if (m <= 0) return;
-      if (!ids || !lists) {
+      if (!ids || !masks || !lists) {
         // Not cached: this part is scored in full.
         const sub = block.score([p], K);
         for (let x = p.start * K; x < p.end * K; x++) out[x] = sub[x];
@@ -217,41 +205,36 @@ export class BlockScorer {
         const lin = block.score([{ ...p, model: { gbm: null, linear: p.model.linear } }], K);
         for (let x = p.start * K; x < p.end * K; x++) out[x] += lin[x] - this.baseLinear[x];
       }
+      const { feat, thr, isCatNode, left, right, catBits, value: v } = g!;
       const mark = new Uint8Array(g!.nTrees);
       for (const f of changed) for (const t of lists[f]) mark[t] = 1;
-      const now = new Int32Array(m);
       const D = leafDimOf(g!);
-      const v = g!.value;
       for (let t = 0; t < g!.nTrees; t++) {
         if (!mark[t]) continue;
         const k = t % K;
-        this.leavesOf(g!, t, p.start, m, now, 0);
+        const root = g!.roots[t];
         for (let i = 0; i < m; i++) {
+          const x = t * m + i;
+          if ((masks[x] & changedMask) === 0) continue;
+          const a = leafOf(
+            feat,
+            thr,
+            isCatNode,
+            left,
+            right,
+            catBits,
+            bins,
+            (p.start + i) * F,
+            root,
+          );
+          const b = ids[x];
+          if (a === b) continue;
           const o = (p.start + i) * K;
-          const a = now[i];
-          const b = ids[t * m + i];
           if (D === 1) out[o + k] += v[a] - v[b];
-          else for (let j = 0; j < D; j++) out[o + j] += v[a * D + j] - v[b * D + j];
+          else for (let c = 0; c < D; c++) out[o + c] += v[a * D + c] - v[b * D + c];
         }
       }
     });
     return out;
   }
-}
-
-/** Leaf-id trees compiled per model, once the block is large enough to pay for compiling. */
-const leafCache = new WeakMap<GBMModel, CompiledLeafTree[] | false>();
-
-function leafTrees(g: GBMModel, m: number): CompiledLeafTree[] | null {
-  let c = leafCache.get(g);
-  if (c === undefined) {
-    if (m < 20_000) return null;
-    try {
-      c = compileLeafTrees(g);
-    } catch {
-      c = false;
-    }
-    leafCache.set(g, c);
-  }
-  return c || null;
 }

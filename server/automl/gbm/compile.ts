@@ -45,19 +45,18 @@ export function compileTrees(m: GBMModel): CompiledTree[] {
 type TreeArrays = Pick<GBMModel, 'feat' | 'thr' | 'isCatNode' | 'left' | 'right' | 'value'>;
 
 /**
- * Emits the tree under `node` as nested ifs: setting `v` to the leaf's value or node id, or
+ * Emits the tree under `node` as nested ifs: setting `v` to the leaf's value, or
  * ('vector') adding the leaf's D values to out[q + j].
  */
 function emitNode(
   m: TreeArrays,
   node: number,
   ind: string,
-  leaf: 'value' | 'id' | 'vector' = 'value',
+  leaf: 'value' | 'vector' = 'value',
   D = 1,
 ): string {
   const f = m.feat[node];
   if (f < 0) {
-    if (leaf === 'id') return `${ind}v = ${lit(node)};`;
     if (leaf === 'value') return `${ind}v = ${lit(m.value[node])};`;
     const adds: string[] = [];
     for (let j = 0; j < D; j++) adds.push(`out[q + ${j}] += ${lit(m.value[node * D + j])};`);
@@ -70,27 +69,6 @@ function emitNode(
     : `${x} <= ${lit(th)}`;
   const inner = ind + '  ';
   return `${ind}if (${cond}) {\n${emitNode(m, m.left[node], inner, leaf, D)}\n${ind}} else {\n${emitNode(m, m.right[node], inner, leaf, D)}\n${ind}}`;
-}
-
-/** A compiled tree writing the leaf node id of rows 0..n-1 (stride F) to out[o + r]. */
-export type CompiledLeafTree = (
-  bins: Uint8Array,
-  F: number,
-  n: number,
-  out: Int32Array,
-  o: number,
-  catBits: Uint32Array,
-) => void;
-
-/** compileTrees for leaf ids (incremental re-scoring keeps which leaf each row reached). */
-export function compileLeafTrees(m: GBMModel): CompiledLeafTree[] {
-  const out: CompiledLeafTree[] = [];
-  for (let t = 0; t < m.nTrees; t++) {
-    const body = emitNode(m, m.roots[t], '      ', 'id');
-    const src = `for (let r = 0, b = 0; r < n; r++, b += F) {\n    let v;\n${body}\n    out[o + r] = v;\n  }`;
-    out.push(new Function('bins', 'F', 'n', 'out', 'o', 'catBits', src) as CompiledLeafTree);
-  }
-  return out;
 }
 
 /** Compiled trees per model, made on first use (when the work is large enough to pay off). */

@@ -32,6 +32,41 @@ export function leafOf(
   return node;
 }
 
+/**
+ * leafOf for rows 0..m-1 of a row-major block (stride F) through the tree at `root`, writing each
+ * row's leaf to leaves[o + i] and the features its path tests to masks[o + i]: bit (f & 31) for
+ * each feature f on the path (two features share a bit when F > 32, so the mask may claim more,
+ * never less). A row whose mask misses every changed feature keeps its leaf.
+ */
+export function pathLeaves(
+  m: GBMModel,
+  root: number,
+  bins: Uint8Array,
+  F: number,
+  n: number,
+  leaves: Int32Array,
+  masks: Int32Array,
+  o: number,
+): void {
+  const { feat, thr, isCatNode, left, right, catBits } = m;
+  for (let i = 0; i < n; i++) {
+    const base = i * F;
+    let node = root;
+    let f = feat[node];
+    let mask = 0;
+    while (f >= 0) {
+      mask |= 1 << (f & 31);
+      const b = bins[base + f];
+      const t = thr[node];
+      const goLeft = isCatNode[node] ? (catBits[t + (b >>> 5)] >>> (b & 31)) & 1 : b <= t ? 1 : 0;
+      node = goLeft ? left[node] : right[node];
+      f = feat[node];
+    }
+    leaves[o + i] = node;
+    masks[o + i] = mask;
+  }
+}
+
 /** Adds tree `treeIndex` of `out.store` to the scores of `rows` (absolute rows of `data`). */
 export function addTreeToRows(
   out: TreeOutput,

@@ -62,4 +62,34 @@ describe('incremental block scoring', () => {
       expect(Array.from(back)).toEqual(Array.from(block.score(parts, K)));
     });
   }
+
+  it('re-walks only rows whose path tests a changed feature, also past 32 features (shared mask bits)', () => {
+    const F = 40;
+    const enc = encoded(500, F, 5);
+    // The target depends on features 1, 33 (same mask bit as 1) and 39.
+    const b = enc.binned.bins;
+    const y = Float64Array.from(
+      { length: 500 },
+      (_, r) => b[r * F + 1] - b[r * F + 33] + b[r * F + 39],
+    );
+    const res = trainGBM({
+      data: enc.binned,
+      target: { objective: 'regression', K: 1, y, weight: null },
+      trainRows: Int32Array.from({ length: 350 }, (_, i) => i),
+      valRows: new Int32Array(0),
+      params: { ...DEFAULT_GBM_PARAMS, maxIterations: 25, minSamplesLeaf: 5 },
+    });
+    const rows = Int32Array.from({ length: 150 }, (_, i) => 350 + i);
+    const block = new RowBlock(enc, rows);
+    const parts = [{ model: { gbm: res.model, linear: null }, start: 0, end: 150 }];
+    const scorer = new BlockScorer(block, parts, 1);
+    const src = Int32Array.from(rows).reverse();
+    for (const f of [1, 33, 39]) {
+      block.copyFeature(f, src);
+      const inc = scorer.score([f], new Float64Array(150));
+      const full = block.score(parts, 1);
+      for (let x = 0; x < 150; x++) expect(inc[x]).toBeCloseTo(full[x], 10);
+      block.restoreFeature(f);
+    }
+  });
 });
