@@ -62,7 +62,7 @@ export interface SpeedResult {
   engineCpu: number;
   peerCpu: number | null;
   /**
-   * Median seconds per training phase (from the progress callback): profile (types, target),
+   * Median CPU seconds per training phase (from the progress callback): profile (types, target),
    * encode, candidates, analysis (scales, calibration, importance, missing inputs), refit/finish.
    */
   phases: number[];
@@ -94,14 +94,19 @@ export function timeCase(
   for (let i = 0; i < reps; i++) {
     const t0 = performance.now();
     const c0 = process.cpuUsage();
+    // Phase boundaries in CPU seconds (less disturbed by other work on the machine than wall time).
+    const cpuNow = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1e6;
+    };
     const marks: number[] = [];
-    const onProgress = () => marks.push(performance.now());
+    const onProgress = () => marks.push(cpuNow());
     artifact = trainColumns(data, { target: c.target, using, onProgress });
     const c1 = process.cpuUsage(c0);
     const t1 = performance.now();
     engineRuns.push((t1 - t0) / 1000);
-    marks.push(t1);
-    phaseRuns.push(marks.slice(1).map((m, j) => (m - marks[j]) / 1000));
+    marks.push(cpuNow());
+    phaseRuns.push(marks.slice(1).map((m, j) => m - marks[j]));
     engineCpu.push((c1.user + c1.system) / 1e6);
     if (withPeer) {
       peerResult = runPeer(c.split, c.target, c.task);

@@ -158,6 +158,7 @@ const CODE_NAME_RE =
  *   never repeat cannot generalise; otherwise categorical.
  */
 export function inferColumnType(name: string, values: ArrayLike<unknown>): ColumnProfile {
+  if (values instanceof Float64Array) return inferNumberColumn(name, values);
   const n = values.length;
   let nMissing = 0;
   let nNum = 0;
@@ -235,44 +236,18 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
   }
 
   if (nNum >= PARSE_SHARE * nn) {
-    const numKeys = numCounts.size;
-    const valueKind: ValueKind = 'number';
-    if (numKeys <= 2) {
-      return { ...base, type: 'binary', dataType: 'binary', valueKind, constant };
-    }
-    // Integers with a stray decimal (two "640,56" cells among 5037 sqft values) stay integers.
-    if (nonInt <= 0.01 * nNum) {
-      if (numKeys <= MAX_INT_CATEGORIES && minV >= 0 && maxV - minV < 2 * MAX_INT_CATEGORIES) {
-        const sparse = numKeys >= 3 && numKeys * 2 <= maxV - minV + 1;
-        if (sparse || CODE_NAME_RE.test(name)) {
-          return { ...base, type: 'categorical', dataType: 'categorical', valueKind, constant };
-        }
-        return { ...base, type: 'integer', dataType: 'integer', valueKind, constant, scale: true };
-      }
-      const unique = numKeys === nNum;
-      if (nn >= 20 && unique && isSequential(nums.subarray(0, nNums))) {
-        return {
-          ...base,
-          type: 'identifier',
-          dataType: 'integer',
-          valueKind,
-          constant,
-          reason: 'unique sequential integers',
-        };
-      }
-      if (nn >= 20 && looksLikeIdName(name) && uniqueRatio > 0.98) {
-        return {
-          ...base,
-          type: 'identifier',
-          dataType: 'integer',
-          valueKind,
-          constant,
-          reason: 'id-like name and unique values',
-        };
-      }
-      return { ...base, type: 'integer', dataType: 'integer', valueKind, constant };
-    }
-    return { ...base, type: 'float', dataType: 'float', valueKind, constant };
+    return numericProfile(base, {
+      name,
+      nNum,
+      numKeys: numCounts.size,
+      nonInt,
+      minV,
+      maxV,
+      nums: nums.subarray(0, nNums),
+      nn,
+      uniqueRatio,
+      constant,
+    });
   }
 
   if (nDate >= PARSE_SHARE * nn) {
@@ -315,6 +290,115 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
     }
   }
   return { ...base, type: 'categorical', dataType: 'categorical', valueKind, constant };
+}
+
+type ProfileBase = Pick<ColumnProfile, 'name' | 'nMissing' | 'nDistinct' | 'reason'>;
+
+/** The numeric family's rules of inferColumnType (see there), from the column's tallies. */
+function numericProfile(
+  base: ProfileBase,
+  t: {
+    name: string;
+    nNum: number;
+    numKeys: number;
+    nonInt: number;
+    minV: number;
+    maxV: number;
+    nums: Float64Array;
+    nn: number;
+    uniqueRatio: number;
+    constant: boolean;
+  },
+): ColumnProfile {
+  const { name, nNum, numKeys, nonInt, minV, maxV, nn, uniqueRatio, constant } = t;
+  const valueKind: ValueKind = 'number';
+  if (numKeys <= 2) {
+    return { ...base, type: 'binary', dataType: 'binary', valueKind, constant };
+  }
+  // Integers with a stray decimal (two "640,56" cells among 5037 sqft values) stay integers.
+  if (nonInt <= 0.01 * nNum) {
+    if (numKeys <= MAX_INT_CATEGORIES && minV >= 0 && maxV - minV < 2 * MAX_INT_CATEGORIES) {
+      const sparse = numKeys >= 3 && numKeys * 2 <= maxV - minV + 1;
+      if (sparse || CODE_NAME_RE.test(name)) {
+        return { ...base, type: 'categorical', dataType: 'categorical', valueKind, constant };
+      }
+      return { ...base, type: 'integer', dataType: 'integer', valueKind, constant, scale: true };
+    }
+    const unique = numKeys === nNum;
+    if (nn >= 20 && unique && isSequential(t.nums)) {
+      return {
+        ...base,
+        type: 'identifier',
+        dataType: 'integer',
+        valueKind,
+        constant,
+        reason: 'unique sequential integers',
+      };
+    }
+    if (nn >= 20 && looksLikeIdName(name) && uniqueRatio > 0.98) {
+      return {
+        ...base,
+        type: 'identifier',
+        dataType: 'integer',
+        valueKind,
+        constant,
+        reason: 'id-like name and unique values',
+      };
+    }
+    return { ...base, type: 'integer', dataType: 'integer', valueKind, constant };
+  }
+  return { ...base, type: 'float', dataType: 'float', valueKind, constant };
+}
+
+/**
+ * inferColumnType of a typed number column (NaN / infinities missing): the same profile, with the
+ * distinct values counted on a sorted copy instead of a hash map (a 200k-row float column has
+ * ~200k distinct keys, and a Map of them costs several times the sort).
+ */
+function inferNumberColumn(name: string, values: Float64Array): ColumnProfile {
+  const n = values.length;
+  const nums = new Float64Array(n);
+  let nNums = 0;
+  let nonInt = 0;
+  let minV = Infinity;
+  let maxV = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const x = values[i];
+    if (!Number.isFinite(x)) continue;
+    nums[nNums++] = x;
+    if (!Number.isInteger(x)) nonInt++;
+    if (x < minV) minV = x;
+    if (x > maxV) maxV = x;
+  }
+  const nn = nNums;
+  const present = nums.subarray(0, nNums);
+  // Distinct values as the Map counts them (SameValueZero: -0 and 0 are one key).
+  const sorted = Float64Array.from(present).sort();
+  let numKeys = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) numKeys++;
+  const base = { name, nMissing: n - nn, nDistinct: numKeys, reason: '' };
+  if (nn === 0) {
+    return {
+      ...base,
+      type: 'empty',
+      dataType: 'empty',
+      valueKind: 'string',
+      constant: true,
+      reason: 'no values',
+    };
+  }
+  return numericProfile(base, {
+    name,
+    nNum: nn,
+    numKeys,
+    nonInt,
+    minV,
+    maxV,
+    nums: present,
+    nn,
+    uniqueRatio: numKeys / nn,
+    constant: numKeys === 1,
+  });
 }
 
 function countWords(s: string): number {

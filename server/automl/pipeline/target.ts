@@ -125,12 +125,26 @@ export function analyzeTarget(data: Table, target: string, seed: number): Target
   };
 }
 
-/** A seeded sample of `values` when there are more than INFERENCE_SAMPLE_ROWS of them. */
+/** The sample positions of the last inferenceSample call (every column of a table shares them). */
+let samplePositions: { n: number; seed: number; pos: Int32Array } | null = null;
+
+/**
+ * A seeded sample of `values` when there are more than INFERENCE_SAMPLE_ROWS of them (a number
+ * column's sample stays a Float64Array, which type inference reads without boxing).
+ */
 export function inferenceSample<T>(values: ArrayLike<T>, seed: number): ArrayLike<T> {
-  if (values.length <= INFERENCE_SAMPLE_ROWS) return values;
-  const p = permutation(values.length, new Rng(seed ^ 0x5eed));
+  const n = values.length;
+  if (n <= INFERENCE_SAMPLE_ROWS) return values;
+  if (!samplePositions || samplePositions.n !== n || samplePositions.seed !== seed) {
+    const p = permutation(n, new Rng(seed ^ 0x5eed));
+    samplePositions = { n, seed, pos: p.subarray(0, INFERENCE_SAMPLE_ROWS) };
+  }
+  const pos = samplePositions.pos;
+  if (values instanceof Float64Array) {
+    return Float64Array.from(pos, (i) => values[i]) as unknown as ArrayLike<T>;
+  }
   const out = new Array<T>(INFERENCE_SAMPLE_ROWS);
-  for (let i = 0; i < INFERENCE_SAMPLE_ROWS; i++) out[i] = values[p[i]];
+  for (let i = 0; i < INFERENCE_SAMPLE_ROWS; i++) out[i] = values[pos[i]];
   return out;
 }
 
