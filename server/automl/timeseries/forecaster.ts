@@ -176,11 +176,26 @@ class ArtifactForecaster implements Forecaster {
         rows.push([time, ...s.labels, v, lo, hi, level, explain]);
       }
     });
-    return { columns: outColumns, rows, unseenGroups, duplicates: set.duplicates };
+    const groupRows = set.series.map(() => -1);
+    for (let r = 0; r < n; r++) {
+      const g = set.rowSeries[r];
+      if (g >= 0 && set.rowPos[r] === set.series[g].t.length - 1) groupRows[g] = r;
+    }
+    return {
+      columns: outColumns,
+      rows,
+      unseenGroups,
+      duplicates: set.duplicates,
+      groupRows,
+      ...(opts.history ? { history: this.backtest(set, n) } : {}),
+    };
   }
 
   history(columns: Record<string, ArrayLike<unknown>>, n: number): HistoryResult {
-    const set = this.seriesOf(columns, n);
+    return this.backtest(this.seriesOf(columns, n), n);
+  }
+
+  private backtest(set: SeriesSet, n: number): HistoryResult {
     const W = this.window;
     // Origin (series, row) per history point with WINDOW earlier rows: its one-step forecast.
     const originSeries: number[] = [];
@@ -221,6 +236,7 @@ class ArtifactForecaster implements Forecaster {
       lower: new Array<number | null>(n).fill(null),
       upper: new Array<number | null>(n).fill(null),
       confidence: this.a.calibration.level,
+      group: Array.from(set.rowSeries),
     };
     for (let r = 0; r < n; r++) {
       const g = set.rowSeries[r];

@@ -328,7 +328,6 @@ export function trainWith(
     const w = pooled.ages[k].map((a) => ageWeight(a, halfLife));
     // Wider with the step (never narrower than an earlier step's), the usual fan of a forecast.
     if (r.length > 0) widest = Math.max(widest, weightedConformalQuantile(r, w, level));
-    console.log('q', k, weightedConformalQuantile(r, w, level).toFixed(3), r.length);
     halfWidths.push(widest);
   }
   const snaive = scored[0];

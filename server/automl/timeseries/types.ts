@@ -82,6 +82,8 @@ export interface TimeSeriesDescription {
 export interface ForecastOptions {
   /** Steps per group, 1 to the trained HORIZON (default: HORIZON). */
   horizon?: number;
+  /** Also backtest the history rows (ForecastResult.history; see HistoryResult). */
+  history?: boolean;
 }
 
 /**
@@ -98,6 +100,10 @@ export interface ForecastResult {
   unseenGroups: CellValue[][];
   /** Input rows merged into another row of their group with the same timestamp (targets averaged). */
   duplicates: number;
+  /** Per group (in output order): the input row the forecast continues (its latest row). */
+  groupRows: number[];
+  /** With `history: true`. */
+  history?: HistoryResult;
 }
 
 /**
@@ -112,6 +118,8 @@ export interface HistoryResult {
   upper: (number | null)[];
   /** The confidence level of the intervals. */
   confidence: number;
+  /** Per input row: its group's index in the forecast's output order (-1 for a dropped row). */
+  group: number[];
 }
 
 /** A loaded time-series model. `predict` (single rows) is refused with an AutoMLError. */

@@ -34,6 +34,9 @@ export class PlanState {
   readonly resolved = new Map<JNode, Resolved>();
   /** Model references already replaced by their predictions. */
   readonly replacedModels = new Set<JNode>();
+  /** MindsDB's `LATEST` keyword where the query wrote it (parsed as a column), and those a forecast read. */
+  readonly latest = new Set<JNode>();
+  readonly latestUsed = new Set<JNode>();
 
   constructor(
     readonly env: SqlEnv,

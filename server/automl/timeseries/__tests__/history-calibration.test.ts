@@ -50,6 +50,14 @@ describe('history backtest', () => {
     expect(hh.value[rows.length - 1]).toBeNull();
   });
 
+  it('names the input row each group continues, and backtests in the same call on request', () => {
+    const out = forecaster.forecast(columnsOf(data), data.rows.length, { history: true });
+    expect(out.groupRows).toEqual([59, 119]);
+    expect(out.history!.value).toEqual(h.value);
+    expect(out.history!.group.slice(0, 2)).toEqual([0, 0]);
+    expect(out.history!.group.slice(60, 62)).toEqual([1, 1]);
+  });
+
   it('reports groups never seen in training and merged duplicate timestamps of a forecast', () => {
     const rows: CellValue[][] = [
       ...data.rows,
