@@ -19,7 +19,7 @@
  * the groups forecast and the rows they are forecast from. The model's columns (`m.*`) are the
  * ORDER BY and GROUP BY columns and the prediction columns; the data's (`t.*`) are the row a
  * history row is, and NULL on forecast rows (MindsDB joins predictions to data by row). Without
- * an ORDER BY the rows come group by group, in time order.
+ * an ORDER BY the rows come group by group (groups sorted by their values), in time order.
  *
  * How: the history goes into a TEMP table (`__mdb_row` numbers its rows, `__mdb_latest` is each
  * group's latest time), the registry forecasts from it, the answer goes into another TEMP table
@@ -105,7 +105,7 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   const mAlias = model.alias;
   const dAlias = data.alias;
   const label = `${model.ref.project}.${model.ref.name}`;
-  const at = st.loc(j.join);
+  const at = st.loc(j.join) ?? st.loc(model.node);
   const refuse = (message: string) =>
     st.src.error(ERROR_CODES.BAD_INPUT, message, at === undefined ? undefined : st.rw.toSource(at));
 
@@ -272,7 +272,7 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
     mode === 'after-latest' ? ts.historyRows : mode === 'at-latest' ? ts.historyRows + 1 : 0;
   const hist = st.tempName('ts_history');
   await st.runGenerated(
-    `CREATE TEMP TABLE ${q(hist)} AS SELECT *, max(${q(orderCol)}) OVER (${partition}) AS __mdb_latest, row_number() OVER (ORDER BY ${[orderCol, ...groupCols].map(q).join(', ')}) - 1 AS __mdb_row FROM (${inner}) AS __mdb_q WHERE ${q(orderCol)} IS NOT NULL${keep ? ` QUALIFY dense_rank() OVER (${partition} ORDER BY ${q(orderCol)} DESC) <= ${keep}` : ''}`,
+    `CREATE TEMP TABLE ${q(hist)} AS SELECT *, max(${q(orderCol)}) OVER (${partition}) AS __mdb_latest, row_number() OVER (ORDER BY ${[...groupCols, orderCol].map(q).join(', ')}) - 1 AS __mdb_row FROM (${inner}) AS __mdb_q WHERE ${q(orderCol)} IS NOT NULL${keep ? ` QUALIFY dense_rank() OVER (${partition} ORDER BY ${q(orderCol)} DESC) <= ${keep}` : ''}`,
     `reading the history for time-series model '${label}'`,
     { params: paramsOf(inner, st.ctx.params) },
   );
@@ -340,7 +340,7 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   const fromText = j.modelFirst
     ? `${modelRel} AS ${q(mAlias)} JOIN ${dataRel} AS ${q(dAlias)} ON ${match}`
     : `${dataRel} AS ${q(dAlias)} JOIN ${modelRel} AS ${q(mAlias)} ON ${match}`;
-  const span = fromSpan(st, j.join);
+  const span = fromSpan(st, j.join, model.node);
   if (!span) throw refuse(`Cannot find the FROM clause of the query joining '${label}'`);
   st.edit(span.start, span.end, fromText);
   const parsed = await parseQuery(st.ctx.session, `SELECT * FROM ${fromText}`);
@@ -455,9 +455,12 @@ async function castLike(
   }
 }
 
-/** The span of the FROM clause holding the JOIN at `join` (FROM excluded, up to the next clause). */
-function fromSpan(st: PlanState, join: JNode): { start: number; end: number } | null {
-  const at = st.loc(join);
+/**
+ * The span of the FROM clause holding the JOIN (FROM excluded, up to the next clause), found from
+ * the JOIN keyword or, where DuckDB kept no position for it (a branch of UNION), the model's name.
+ */
+function fromSpan(st: PlanState, join: JNode, model: JNode): { start: number; end: number } | null {
+  const at = st.loc(join) ?? st.loc(model);
   if (at === undefined) return null;
   const sig = st.tokens.sig;
   const k = st.tokens.indexAt(at);
