@@ -1,7 +1,8 @@
 // AutoML engine benchmark: trains each demo dataset on a fixed seeded 80/20 split and measures
 // held-out quality (r2 / balanced accuracy), 90 % interval coverage, home_rentals training time and
 // in-process prediction throughput against the targets of DESIGN.md section 6, then the training
-// time and r2 of a generated 1M-row table (the shape of bench/pg.ts's PostgreSQL table).
+// time and r2 of a generated 1M-row table (the shape of bench/pg.ts's PostgreSQL table), then
+// issue 15's figures beside scikit-learn (bench/automl-peers.ts).
 // Run standalone with `npx tsx bench/automl.ts`; `bench/run.ts` imports runAutomlBench().
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -59,7 +60,7 @@ export function fixedSplit(d: Dataset): SplitData {
   };
 }
 
-function toColumns(d: Dataset): Record<string, CellValue[]> {
+export function toColumns(d: Dataset): Record<string, CellValue[]> {
   const out: Record<string, CellValue[]> = {};
   d.columns.forEach((c, j) => (out[c] = d.rows.map((r) => r[j])));
   return out;
@@ -249,8 +250,35 @@ export async function runAutomlBench(): Promise<BenchLine[]> {
   out.push(
     line('automl predict rows/s (classifier, columnar)', clsRate, 'rows/s', target, clsRate >= 2e5),
   );
+  // Explanations (TreeSHAP, issue 17): home_rentals' model on 20k held-out rows (repeated).
+  const E = 20_000;
+  const exCols = toColumns({
+    columns: hr.test.columns,
+    rows: Array.from({ length: E }, (_, i) => hr.test.rows[i % hr.test.rows.length]),
+  });
+  const exTimes: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    p.explainColumns!(exCols, E);
+    exTimes.push(performance.now() - t0);
+  }
+  const exRate = E / (exTimes.slice(2).sort((a, b) => a - b)[1] / 1000);
+  out.push(
+    line(
+      'automl explain rows/s (home_rentals, exact TreeSHAP)',
+      exRate,
+      'rows/s',
+      '>= 10000',
+      exRate >= 10_000,
+    ),
+  );
   // Large-table training (~30 s); AUTOML_BENCH_LARGE=0 skips it.
   if (process.env.AUTOML_BENCH_LARGE !== '0') out.push(...largeTableBench());
+  // Issue 15's figures beside scikit-learn (optional) and the issue's reference figures;
+  // AUTOML_BENCH_PEERS=0 skips them.
+  if (process.env.AUTOML_BENCH_PEERS !== '0') {
+    out.push(...(await (await import('./automl-peers')).runPeerBench()));
+  }
   return out;
 }
 

@@ -65,7 +65,13 @@ export async function createInstance(config: Config): Promise<Instance> {
     except: sqlFolders,
   });
   if (sandboxSql(config) && hostFiles !== 'all') {
-    await catalog.engine.sandbox([...sqlFolders, ...hostFiles]);
+    // projects/ stays open to DuckDB so CREATE PROJECT can attach a new file; SQL cannot write
+    // there (restrictWrites above), only read bytes it can already query (engine/duckdb.ts).
+    await catalog.engine.sandbox([
+      ...sqlFolders,
+      ...hostFiles,
+      path.join(config.DATA_DIR, 'projects'),
+    ]);
   }
   const models = new ModelRegistry({
     catalog,

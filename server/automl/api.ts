@@ -85,6 +85,14 @@ export interface CandidateInfo {
 
 export type Task = 'regression' | 'binary' | 'multiclass';
 
+/** Validation scores of a classifier under each decision rule (USING decision). */
+export interface DecisionScores {
+  /** Arg-max of the class-weighted scores: maximises balanced accuracy (the default). */
+  balanced: { balanced_accuracy: number; accuracy: number };
+  /** The most probable class: maximises accuracy. */
+  argmax: { balanced_accuracy: number; accuracy: number };
+}
+
 export interface ModelDescription {
   task: Task;
   target: string;
@@ -103,14 +111,41 @@ export interface ModelDescription {
   confidenceLevel: number;
   trainRows: number;
   trainingTimeMs: number;
+  /**
+   * Regression intervals: the nominal level (= confidenceLevel), the coverage achieved on
+   * validation rows (each judged with a quantile fitted without it) overall and in the worst
+   * fifth by predicted value, and whether widths adapt per row. Absent in older models.
+   */
+  intervals?: { nominal: number; validation: number; worstQuintile: number; adaptive: boolean };
+  /** Classifiers: the decision rule in use and both rules' validation scores. Absent in older models. */
+  decision?: { rule: 'balanced' | 'argmax' } & DecisionScores;
+  /** How candidates were validated: one split, or every row out of fold (small data). */
+  validation?: 'split' | 'cross-fitted';
   /** Time-series models only: ORDER BY / GROUP BY / WINDOW / HORIZON, frequency, per-step accuracy. */
   timeseries?: TimeSeriesDescription;
+}
+
+/**
+ * Why a prediction came out: `baseValue` + the sum of `contributions` (one per input column) is
+ * `value`, the predicted value (regression) or the raw score of the predicted class (classifiers:
+ * the logit for class 1 of a binary model, its negative for class 0; the class's softmax score
+ * for multiclass). Trees by exact TreeSHAP, a linear part by weight x input.
+ */
+export interface Explanation {
+  value: number;
+  baseValue: number;
+  contributions: Record<string, number>;
+  /** Classifiers: the class whose score is explained (the predicted one). */
+  class?: string | number | boolean;
 }
 
 export interface Predictor {
   readonly description: ModelDescription;
   predict(rows: Record<string, unknown>[]): Prediction[];
   predictColumns?(columns: Record<string, CellValue[]>, n: number): Prediction[];
+  /** Per-row contributions of each input column (see Explanation). */
+  explain?(rows: Record<string, unknown>[]): Explanation[];
+  explainColumns?(columns: Record<string, CellValue[]>, n: number): Explanation[];
 }
 
 export interface SerializedLinear {
@@ -147,7 +182,13 @@ export interface ModelArtifact {
     reduced?: { column: string; gbm: SerializedGBM };
   };
   calibration: {
+    /**
+     * Regression: the interval half-width in the target's units, or with `scale` the multiplier
+     * of a row's scale (standardized units): half-width = halfWidth * scale(row) * y_scale.std.
+     */
     halfWidth: number | null;
+    /** Adaptive intervals: the difficulty model (absent: constant width, as in older models). */
+    scale?: SerializedScale;
     classes: ClassCalibration | null;
     /** Calibration for rows with missing inputs (absent in models trained before it existed). */
     missing?: MissingCalibration;
@@ -163,9 +204,16 @@ export interface ModelArtifact {
  * m of the arrays is calibrated on validation rows with every group whose bit is set in m forced
  * to missing. A prediction row uses the entry of the smallest mask covering its missing inputs.
  */
+/** The difficulty model of adaptive intervals (analysis/scale.ts). */
+export interface SerializedScale {
+  gbm: SerializedGBM;
+  predThresholds: number[];
+  floor: number;
+}
+
 export interface MissingCalibration {
   groups: string[][];
-  /** Regression half-widths per mask ([0]: complete rows; non-decreasing in the mask). */
+  /** Regression half-widths per mask ([0]: complete rows; non-decreasing in the mask); multipliers of the scale with `calibration.scale`. */
   halfWidths?: number[];
   /** Classifiers: temperature and conformal set threshold per mask. */
   classes?: { temperature: number; setThreshold: number }[];
@@ -186,4 +234,8 @@ export interface ResolvedSettings {
   refit: boolean;
   validationFraction: number;
   ignoreColumns: string[];
+  /** Classifiers' decision rule; absent in older models ('balanced'). */
+  decision?: 'balanced' | 'argmax';
+  /** Free text: TF-IDF features when they help ('auto'), or length and word count only. */
+  textEncoder?: 'auto' | 'stats';
 }

@@ -23,6 +23,7 @@ export type {
   ColumnarColumn,
   ColumnarData,
   Dataset,
+  Explanation,
   FeatureInfo,
   ModelArtifact,
   ModelDescription,

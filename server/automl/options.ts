@@ -23,6 +23,8 @@ export const DEFAULT_SETTINGS: ResolvedSettings = {
   refit: true,
   validationFraction: 0.2,
   ignoreColumns: [],
+  decision: 'balanced',
+  textEncoder: 'auto',
 };
 
 /** USING keys (case-insensitive). `engine` and `tag` are accepted and ignored: MindsDB tutorials pass them. */
@@ -40,6 +42,8 @@ export const ALLOWED_USING_KEYS = [
   'validation_fraction',
   'ignore_columns',
   'seed',
+  'decision',
+  'text_encoder',
   'engine',
   'tag',
 ] as const;
@@ -170,6 +174,26 @@ export function resolveSettings(
       case 'seed':
         s.seed = intIn(key, v, -2147483648, 4294967295);
         break;
+      case 'text_encoder': {
+        const m = String(v).toLowerCase();
+        if (m !== 'auto' && m !== 'stats') {
+          throw new AutoMLError(
+            `USING text_encoder must be 'auto' (the words as TF-IDF features when they carry signal) or 'stats' (length and word count only), got ${JSON.stringify(v)}`,
+          );
+        }
+        s.textEncoder = m;
+        break;
+      }
+      case 'decision': {
+        const m = String(v).toLowerCase();
+        if (m !== 'balanced' && m !== 'argmax') {
+          throw new AutoMLError(
+            `USING decision must be 'balanced' (the class-weighted arg-max, best balanced accuracy) or 'argmax' (the most probable class, best accuracy), got ${JSON.stringify(v)}`,
+          );
+        }
+        s.decision = m;
+        break;
+      }
       default:
         break; // engine, tag: accepted, no effect
     }

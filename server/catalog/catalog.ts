@@ -71,7 +71,7 @@ interface CatalogFile {
 export interface CatalogOptions {
   /** Derives the key that encrypts integration secrets (else DATA_DIR/keys/secrets.key). */
   authSecret?: string;
-  /** A database that could not be attached at start or on a remount. */
+  /** A database that could not be attached at start. */
   onMountError?: (name: string, err: Error) => void;
 }
 
@@ -129,11 +129,7 @@ export class Catalog {
     restrictModes(dataDir);
     for (const d of ['projects', ...SQL_FOLDERS]) ensureDir(path.join(dataDir, d));
     sweepTempFiles(dataDir);
-    const engine = await Engine.open(
-      path.join(dataDir, `${DEFAULT_PROJECT}.duckdb`),
-      engineOpts,
-      opts.onMountError,
-    );
+    const engine = await Engine.open(path.join(dataDir, `${DEFAULT_PROJECT}.duckdb`), engineOpts);
     const catalog = new Catalog(dataDir, engine, opts);
     await engine.attach({ name: 'example_db', path: path.join(dataDir, 'example_db.duckdb') });
     await engine.attach({ name: 'files', path: path.join(dataDir, 'files.duckdb') });

@@ -14,15 +14,16 @@
  * Mounts and the sandbox: the engine owns the list of attached databases. SQL's file access is
  * sandboxed (`sandbox()`: DuckDB's `enable_external_access = false` with `allowed_directories`),
  * which DuckDB cannot undo while it runs and which also binds the instance's own ATTACH. So the
- * instance's database files are attached BEFORE the sandbox closes, and none of their folders is
- * open to SQL. A database attached later (a new project, a DuckDB-file integration) is attached by
- * remounting: new statements wait, running ones finish (each is bounded by the statement timeout),
- * the DuckDB instance is closed and reopened, every database is attached again, and the sandbox
- * closes again. Open sessions then continue on a fresh connection (a request's temporary objects
- * and the scratch tables of a prediction in flight do not survive a remount; CREATE PROJECT is
- * rare). DuckDB itself keeps the files of the databases it has open (and their .wal) reachable
- * through the sandbox, since it checkpoints through the same checks: SQL can read those bytes
- * (nothing it cannot already query), and guard.ts stops `COPY ... TO` from writing over them.
+ * databases that exist at start are attached BEFORE the sandbox closes, and a database attached
+ * later must live in a folder the sandbox leaves open: new projects in `projects/` (the instance
+ * adds it to the allowed folders), DuckDB-file integrations in `uploads/`. The DuckDB instance is
+ * never closed and reopened while the process runs (two instances on one file would both write
+ * it). What SQL could do with those open folders: read the raw bytes of database files (nothing it
+ * cannot already query); it can never write there, because `COPY ... TO` is the one statement that
+ * writes files and guard.ts lets it write only into uploads/ and exports/, never over a database.
+ *
+ * A session runs one statement at a time: DuckDB keeps one pending result per connection, and a
+ * second statement started while a result is being read would invalidate it.
  */
 import {
   DuckDBInstance,
@@ -156,14 +157,15 @@ interface Ticket {
  * One connection for one request (or one internal call): every statement of the request runs on
  * it, so a request's own temporary tables and `USE` carry from statement to statement, and nothing
  * of it survives the request. Created only by `Engine.session`. The connection is opened at the
- * first statement and reopened (empty) if a remount closed it in between.
+ * first statement and closed when the session ends.
  */
 export class EngineSession {
   /** Catalog the connection currently uses (null: DuckDB's default). */
   private db: string | null = null;
   private closed = false;
   private connection: DuckDBConnection | null = null;
-  private generation = -1;
+  /** The statement (or raw job) running now; the next one waits for it (see the module comment). */
+  private turn: Promise<unknown> = Promise.resolve();
 
   /**
    * @param client a client request's session (limited): its results are capped at the byte cap
@@ -177,15 +179,18 @@ export class EngineSession {
 
   /** The open connection (only while a statement or raw job of this session is running). */
   private async conn(): Promise<DuckDBConnection> {
-    if (this.connection && this.generation === this.engine.generation) return this.connection;
-    this.drop();
-    this.connection = await this.engine.connect();
-    this.generation = this.engine.generation;
+    if (!this.connection) this.connection = await this.engine.connect();
     return this.connection;
   }
 
-  /** Closes the connection (a remount is about to close the DuckDB instance under it). */
-  drop(): void {
+  /** Runs `fn` after every statement started before it on this session has settled. */
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(fn, fn);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  private drop(): void {
     const c = this.connection;
     this.connection = null;
     this.db = null;
@@ -208,14 +213,16 @@ export class EngineSession {
   }
 
   /** Runs `fn` with this session's raw connection (appenders, internal multi-statement work). */
-  async raw<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    if (this.closed) throw new Error('engine session used after it ended');
-    const ticket = await this.engine.enter(10 * 60_000);
-    try {
-      return await fn(await this.conn());
-    } finally {
-      this.engine.leave(ticket);
-    }
+  raw<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.inTurn(async () => {
+      if (this.closed) throw new Error('engine session used after it ended');
+      const ticket = await this.engine.enter(10 * 60_000);
+      try {
+        return await fn(await this.conn());
+      } finally {
+        this.engine.leave(ticket);
+      }
+    });
   }
 
   /**
@@ -224,7 +231,15 @@ export class EngineSession {
    * timed out or cancelled (for waits outside DuckDB, such as a slow reader). Errors become
    * ServiceErrors with positions.
    */
-  private async run<T>(
+  private run<T>(
+    sql: string,
+    o: QueryOptions,
+    consume: (result: DuckDBResult, abort: Promise<never>, type: StatementType) => Promise<T>,
+  ): Promise<T> {
+    return this.inTurn(() => this.runNow(sql, o, consume));
+  }
+
+  private async runNow<T>(
     sql: string,
     o: QueryOptions,
     consume: (result: DuckDBResult, abort: Promise<never>, type: StatementType) => Promise<T>,
@@ -520,32 +535,20 @@ export class Engine {
   private active = 0;
   private readonly waiters: (() => void)[] = [];
   private closed = false;
-  /** Bumped by every remount; sessions holding an older connection reconnect. */
-  generation = 0;
-  private readonly sessions = new Set<EngineSession>();
   private readonly running = new Set<Ticket>();
-  private drained: (() => void)[] = [];
-  /** While a remount runs: statements wait for it. */
-  private gate: Promise<void> | null = null;
-  private remounts: Promise<unknown> = Promise.resolve();
   private readonly attachments: Attachment[] = [];
   private sandboxDirs: string[] | null = null;
 
   private constructor(
-    private instance: DuckDBInstance,
+    private readonly instance: DuckDBInstance,
     private readonly path: string,
     private readonly opts: EngineOptions,
-    private readonly onMountError: (name: string, err: Error) => void,
   ) {}
 
   /** Opens (or creates) the database file; its catalog name is the file's stem. */
-  static async open(
-    path: string,
-    opts: EngineOptions,
-    onMountError: (name: string, err: Error) => void = () => undefined,
-  ): Promise<Engine> {
+  static async open(path: string, opts: EngineOptions): Promise<Engine> {
     const instance = await DuckDBInstance.create(path);
-    return new Engine(instance, path, opts, onMountError);
+    return new Engine(instance, path, opts);
   }
 
   get defaults() {
@@ -575,8 +578,8 @@ export class Engine {
     };
   }
 
-  /** Lower-case names of DuckDB's built-in functions, and the shadowing set at mount time. */
-  private builtins: { generation: number; names: Set<string>; baseline: Set<string> } | null = null;
+  /** Lower-case names of DuckDB's built-in functions, and the shadowing set at the first check. */
+  private builtins: { names: Set<string>; baseline: Set<string> } | null = null;
 
   /**
    * User functions (as `catalog.schema.name`) whose name is a built-in's: what a client CREATE
@@ -595,18 +598,17 @@ export class Engine {
     );
   }
 
-  /** The shadowing functions present before any client statement of this mount. */
+  /** The shadowing functions present before any client statement (legacy ones are dropped at start). */
   async shadowingBaseline(conn: DuckDBConnection): Promise<Set<string>> {
     return (await this.builtinState(conn)).baseline;
   }
 
   private async builtinState(conn: DuckDBConnection) {
-    if (this.builtins?.generation !== this.generation) {
+    if (!this.builtins) {
       const r = await conn.runAndReadAll(
         'SELECT DISTINCT lower(function_name) FROM duckdb_functions() WHERE internal',
       );
       const state = {
-        generation: this.generation,
         names: new Set(r.getRows().map((row) => String(row[0]))),
         baseline: new Set<string>(),
       };
@@ -621,9 +623,8 @@ export class Engine {
     return this.instance.connect();
   }
 
-  /** Registers a statement about to run, after any remount in progress. */
+  /** Registers a statement about to run (for the pool's health in `load`). */
   async enter(timeoutMs: number): Promise<Ticket> {
-    while (this.gate) await this.gate;
     if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
     const now = Date.now();
     const t = { start: now, deadline: now + timeoutMs };
@@ -633,11 +634,6 @@ export class Engine {
 
   leave(t: Ticket): void {
     this.running.delete(t);
-    if (this.running.size === 0) {
-      const d = this.drained;
-      this.drained = [];
-      for (const f of d) f();
-    }
   }
 
   private acquireSlot(): Promise<void> {
@@ -670,11 +666,9 @@ export class Engine {
     if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
     if (so.limited) await this.acquireSlot();
     const s = new EngineSession(this, this.opts, !!so.limited);
-    this.sessions.add(s);
     try {
       return await fn(s);
     } finally {
-      this.sessions.delete(s);
       s.close();
       if (so.limited) this.releaseSlot();
     }
@@ -722,11 +716,6 @@ export class Engine {
     };
   }
 
-  /** Whether SQL is sandboxed (then attaching a database remounts). */
-  get sandboxed(): boolean {
-    return this.sandboxDirs !== null;
-  }
-
   /** The attached databases (name and path), in attach order. */
   get mounts(): readonly Attachment[] {
     return this.attachments;
@@ -737,27 +726,23 @@ export class Engine {
   }
 
   /**
-   * Attaches a database now and on every remount. Sandboxed, the file cannot be attached through
-   * the sandbox, so the engine remounts (see the module comment). Throws what DuckDB said when it
-   * cannot be attached, and then forgets it.
+   * Attaches a database. Once the sandbox is closed, DuckDB attaches only files inside the
+   * folders it leaves open (see the module comment); a file elsewhere gets a message saying so.
    */
   async attach(a: Attachment): Promise<void> {
     if (this.attachments.some((x) => x.name.toLowerCase() === a.name.toLowerCase())) return;
-    if (!this.sandboxDirs || a.path === ':memory:') {
+    try {
       await this.exec(this.attachSql(a));
-      this.attachments.push({ ...a });
-      return;
+    } catch (err) {
+      if (this.sandboxDirs && err instanceof ServiceError && err.code === ERROR_CODES.FORBIDDEN) {
+        throw new ServiceError(
+          ERROR_CODES.FORBIDDEN,
+          `Cannot attach '${a.path}' while the instance runs: SQL's file sandbox leaves only ${this.sandboxDirs.join(', ')} open`,
+        );
+      }
+      throw err;
     }
     this.attachments.push({ ...a });
-    const errors = await this.remount();
-    const err = errors.get(a.name);
-    if (err) {
-      this.attachments.splice(
-        this.attachments.findIndex((x) => x.name === a.name),
-        1,
-      );
-      throw fromDuckDBError(err, '');
-    }
   }
 
   /** Detaches a database and forgets it. */
@@ -770,7 +755,7 @@ export class Engine {
   /**
    * Closes the host off from SQL: file access only inside `allowedDirs`, no extension installs,
    * no persistent secrets, and the configuration locked so a user cannot undo it. DuckDB refuses
-   * to turn external access back on while the database runs, so this lasts until a remount.
+   * to turn external access back on while the database runs, so this lasts until the process ends.
    */
   async sandbox(allowedDirs: string[]): Promise<void> {
     this.sandboxDirs = [...allowedDirs];
@@ -786,49 +771,6 @@ export class Engine {
     await conn.run(`SET autoload_known_extensions = false`);
     await conn.run(`SET allow_persistent_secrets = false`);
     await conn.run(`SET lock_configuration = true`);
-  }
-
-  /**
-   * Closes and reopens the DuckDB instance with every attachment, then the sandbox. Returns the
-   * attachments that failed (they stay listed; `attach` forgets a new one that failed). Remounts
-   * run one at a time.
-   */
-  remount(): Promise<Map<string, Error>> {
-    const run = this.remounts.then(() => this.doRemount());
-    this.remounts = run.catch(() => undefined);
-    return run;
-  }
-
-  private async doRemount(): Promise<Map<string, Error>> {
-    if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
-    let open: () => void = () => undefined;
-    this.gate = new Promise((r) => (open = r));
-    try {
-      if (this.running.size > 0) await new Promise<void>((r) => this.drained.push(r));
-      for (const s of this.sessions) s.drop();
-      this.instance.closeSync();
-      this.instance = await DuckDBInstance.create(this.path);
-      this.generation++;
-      const errors = new Map<string, Error>();
-      const conn = await this.instance.connect();
-      try {
-        for (const a of this.attachments) {
-          try {
-            await conn.run(this.attachSql(a));
-          } catch (err) {
-            errors.set(a.name, err as Error);
-            this.onMountError(a.name, err as Error);
-          }
-        }
-        await this.closeSandbox(conn);
-      } finally {
-        conn.closeSync();
-      }
-      return errors;
-    } finally {
-      this.gate = null;
-      open();
-    }
   }
 
   /** Internal statements (catalog, loaders) with a generous timeout of their own. */
@@ -856,7 +798,6 @@ export class Engine {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.remounts;
     this.instance.closeSync();
   }
 }

@@ -53,7 +53,8 @@ function isOwnFile(dataDir: string, file: string): boolean {
 
 /**
  * Resolves `database` to an existing file inside DATA_DIR, following symlinks before checking,
- * so a link pointing outside is refused as well.
+ * so a link pointing outside is refused as well. A relative name is looked up in `uploads/`
+ * first: that is where a running, sandboxed instance can attach files (engine/duckdb.ts).
  */
 export function resolveDuckDBFile(dataDir: string, database: string): string {
   if (database.includes('\0')) throw badInput(`Parameter 'database' is not a valid file name`);
@@ -62,7 +63,11 @@ export function resolveDuckDBFile(dataDir: string, database: string): string {
     const rel = path.relative(root, p);
     return rel === '' || rel.startsWith('..') || path.isAbsolute(rel);
   };
-  const candidate = path.resolve(root, database);
+  const inUploads = path.resolve(root, 'uploads', database);
+  const candidate =
+    !path.isAbsolute(database) && !escapes(inUploads) && fs.existsSync(inUploads)
+      ? inUploads
+      : path.resolve(root, database);
   if (escapes(candidate)) {
     throw new ServiceError(
       ERROR_CODES.FORBIDDEN,

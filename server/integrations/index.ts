@@ -285,6 +285,7 @@ export class IntegrationRegistry {
     try {
       await engine.attach({ name, path: file, readOnly: params.read_only });
     } catch (err) {
+      if (err instanceof ServiceError && err.code === ERROR_CODES.FORBIDDEN) throw err;
       const msg = err instanceof Error ? err.message : String(err);
       throw badInput(`Cannot attach DuckDB file '${params.database}' as '${name}': ${msg}`);
     }

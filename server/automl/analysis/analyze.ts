@@ -1,25 +1,99 @@
-// Model analysis on validation rows: conformal calibration (intervals / class probabilities),
-// accuracy, permutation importance per input column, an optional reduced model for a dominant
-// column and calibration per pattern of missing inputs.
+// Model analysis on validation rows (each scored by a model that did not train on it: the
+// validation split, or every row out of fold on small data): conformal calibration (adaptive
+// intervals / class probabilities), accuracy under both decision rules, permutation importance
+// per input column, an optional reduced model for a dominant column and calibration per pattern
+// of missing inputs.
 
-import type { MissingCalibration } from '../api';
+import type { DecisionScores, MissingCalibration } from '../api';
 import type { Encoded } from '../data/encoded';
 import type { ColumnEncoder } from '../data/encoders';
 import { type Rng, permutation } from '../prng';
-import { type ScoreModel, type ScoreShape, scoreRows } from '../predict/score';
-import { pick } from '../rows';
-import { type ClassCalibration, fitClassCalibration, regressionHalfWidth } from './conformal';
+import type { ScoreModel, ScoreShape } from '../predict/score';
+import {
+  type ClassCalibration,
+  argmaxClass,
+  classProbabilities,
+  conformalQuantile,
+  fitClassCalibration,
+  predictedClass,
+  regressionHalfWidth,
+} from './conformal';
 import { columnImportances } from './importance';
-import { taskScore } from './metrics';
-import { type ReducedModel, missingCalibration } from './missing';
+import { accuracyScore, balancedAccuracyScore, r2Score } from './metrics';
+import { type ReducedModel, missingCalibration, scalesOf } from './missing';
+import { type BlockPart, RowBlock } from './row-block';
+import type { ScaleModel } from './scale';
 
-/** Permutation importance is estimated on at most this many validation rows. */
+/**
+ * Permutation importance is estimated on at most this many validation rows, fewer for big models:
+ * the work is rows x trees x columns x repeats, and the ranking is stable long before.
+ */
 const IMPORTANCE_MAX_ROWS = 2_000;
+const IMPORTANCE_MIN_ROWS = 500;
+const IMPORTANCE_WORK = 4_000_000;
+/** Masks of missing inputs are calibrated on at most this many (the complete rows on all). */
+const MISSING_MAX_ROWS = 1_000;
+
+/** Trees of the parts' GBMs (the largest), for work budgets. */
+function treesOf(parts: ScoredPart[]): number {
+  return Math.max(1, ...parts.map((p) => p.model.gbm?.nTrees ?? 0));
+}
+
+interface Sample {
+  block: RowBlock;
+  parts: BlockPart[];
+  yRows: Float64Array;
+  scales: (ScaleModel | null)[] | null;
+}
+
+/**
+ * At most `max` rows of a block: a seeded sample kept in block order, so each part stays one
+ * contiguous run. The block itself when it is small enough.
+ */
+function sampleBlock(s: Sample, max: number, rng: Rng): Sample {
+  const n = s.block.n;
+  if (n <= max) return s;
+  const pick = permutation(n, rng).slice(0, max).sort();
+  return {
+    block: new RowBlock(
+      s.block.enc,
+      Int32Array.from(pick, (i) => s.block.rows[i]),
+    ),
+    yRows: Float64Array.from(pick, (i) => s.yRows[i]),
+    scales: s.scales ? Array.from(pick, (i) => s.scales![i]) : null,
+    parts: s.parts.map((b) => {
+      let start = 0;
+      while (start < pick.length && pick[start] < b.start) start++;
+      let end = start;
+      while (end < pick.length && pick[end] < b.end) end++;
+      return { model: b.model, start, end };
+    }),
+  };
+}
+
+/** Rows scored by a model that did not train on them (one part per fold). */
+export interface ScoredPart {
+  model: ScoreModel;
+  rows: Int32Array;
+  /** Regression: the scale model of adaptive intervals for these rows (null: constant width). */
+  scale: ScaleModel | null;
+  /** The model's raw scores by absolute row (n x K), known from training; else re-scored. */
+  raw?: Float64Array;
+}
 
 export interface Analysis {
+  /**
+   * Regression: with scale models, the conformal quantile of |error| / scale (standardized
+   * units); without, the constant half-width in the target's units. Null for classifiers.
+   */
   halfWidth: number | null;
   classCal: ClassCalibration | null;
+  /** r2, or the balanced accuracy of the balanced decision rule. */
   accuracy: number;
+  /** Classifiers: balanced accuracy and accuracy of both decision rules. */
+  decisions: DecisionScores | null;
+  /** Regression: coverage measured on validation rows not used for their own quantile. */
+  coverage: { validation: number; worstQuintile: number } | null;
   importances: number[];
   missing: MissingCalibration | null;
   reduced: ReducedModel | null;
@@ -27,11 +101,9 @@ export interface Analysis {
 
 export interface AnalysisInput {
   shape: ScoreShape;
-  model: ScoreModel;
+  parts: ScoredPart[];
   enc: Encoded;
   encs: ColumnEncoder[];
-  /** Validation rows (positions in the encoded data). */
-  rows: Int32Array;
   /** Targets by position: standardized values or class codes. */
   y: Float64Array;
   /** Conformal level (the confidence setting). */
@@ -41,35 +113,79 @@ export interface AnalysisInput {
   makeReduced?: (importances: number[]) => ReducedModel | null;
 }
 
+/** The parts as contiguous runs of a block over the concatenated rows. */
+function blockParts(parts: ScoredPart[]): BlockPart[] {
+  let start = 0;
+  return parts.map((p) => {
+    const b = { model: p.model, start, end: start + p.rows.length };
+    start = b.end;
+    return b;
+  });
+}
+
 export function analyze(input: AnalysisInput): Analysis {
-  const { shape, model, enc, encs, rows, y, level, rng } = input;
+  const { shape, parts, enc, encs, y, level, rng } = input;
   const { task, K, nClasses, yScale, shift } = shape;
-  const yRows = pick(y, rows);
-  const raw = scoreRows(model, enc, rows, K);
+  const rows = concat(parts.map((p) => p.rows));
+  const block = new RowBlock(enc, rows);
+  const bParts = blockParts(parts);
+  const yRows = Float64Array.from(rows, (r) => y[r]);
+  // Scores the training already computed are reused (the model is the same, so are they).
+  const raw = parts.every((p) => p.raw)
+    ? Float64Array.from({ length: rows.length * K }, (_, x) => {
+        const j = Math.floor(x / K);
+        return parts[partOf(bParts, j)].raw![rows[j] * K + (x % K)];
+      })
+    : block.score(bParts, K);
   let halfWidth: number | null = null;
   let classCal: ClassCalibration | null = null;
+  let scales: (ScaleModel | null)[] | null = null;
+  let coverage: Analysis['coverage'] = null;
+  let decisions: DecisionScores | null = null;
+  let accuracy: number;
   if (task === 'regression') {
-    // Residuals in original units; the interval is pred -/+ halfWidth.
-    const pred = Float64Array.from(raw, (v) => yScale!.mean + yScale!.std * v);
-    const truth = Float64Array.from(yRows, (v) => yScale!.mean + yScale!.std * v);
-    halfWidth = regressionHalfWidth(truth, pred, level);
+    if (parts.every((p) => p.scale)) {
+      scales = bParts.flatMap((b, j) =>
+        new Array<ScaleModel | null>(b.end - b.start).fill(parts[j].scale),
+      );
+      const scale = scalesOf(scales, block, raw);
+      const scores = new Float64Array(rows.length);
+      for (let i = 0; i < rows.length; i++) scores[i] = Math.abs(yRows[i] - raw[i]) / scale[i];
+      halfWidth = conformalQuantile(scores, level);
+      coverage = crossHalfCoverage(scores, raw, level);
+    } else {
+      // Residuals in original units; the interval is pred -/+ halfWidth.
+      const pred = Float64Array.from(raw, (v) => yScale!.mean + yScale!.std * v);
+      const truth = Float64Array.from(yRows, (v) => yScale!.mean + yScale!.std * v);
+      halfWidth = regressionHalfWidth(truth, pred, level);
+      const scores = Float64Array.from(truth, (t, i) => Math.abs(t - pred[i]));
+      coverage = crossHalfCoverage(scores, raw, level);
+    }
+    accuracy = r2Score(yRows, raw);
   } else {
-    classCal = fitClassCalibration(raw, yRows, K, nClasses, shift, level);
+    // No probability is 0 or 1: an error rate below ~1 / (n + 2) is not supported by n rows.
+    classCal = fitClassCalibration(raw, yRows, {
+      K,
+      nClasses,
+      shift,
+      level,
+      floor: 1 / (rows.length + 2),
+    });
+    decisions = decisionScores(raw, yRows, K, nClasses, classCal);
+    accuracy = decisions.balanced.balanced_accuracy;
   }
-  const accuracy = taskScore(task, yRows, raw, K, nClasses);
-  let impRows = rows;
-  let impY = yRows;
-  if (rows.length > IMPORTANCE_MAX_ROWS) {
-    const p = permutation(rows.length, rng).slice(0, IMPORTANCE_MAX_ROWS);
-    impRows = Int32Array.from(p, (i) => rows[i]);
-    impY = Float64Array.from(p, (i) => yRows[i]);
-  }
+
+  const impMax = Math.max(
+    IMPORTANCE_MIN_ROWS,
+    Math.min(IMPORTANCE_MAX_ROWS, Math.floor(IMPORTANCE_WORK / (treesOf(parts) * encs.length))),
+  );
+  const imp = sampleBlock({ block, parts: bParts, yRows, scales }, impMax, rng);
   const importances = columnImportances({
     shape,
-    model,
+    block: imp.block,
+    parts: imp.parts,
     enc,
-    rows: impRows,
-    yRows: impY,
+    yRows: imp.yRows,
     cal: classCal,
     rng,
   });
@@ -79,30 +195,104 @@ export function analyze(input: AnalysisInput): Analysis {
   // they are all ~0 next to the dominant one, which would make the grouping arbitrary).
   let ranking = importances;
   if (reduced) {
-    const m = Math.min(impRows.length, 500);
+    const m = Math.min(imp.block.n, 500);
     const r = columnImportances({
       shape,
-      model: { gbm: reduced.gbm, linear: null },
+      block: new RowBlock(enc, imp.block.rows.subarray(0, m)),
+      parts: [{ model: { gbm: reduced.gbm, linear: null }, start: 0, end: m }],
       enc,
-      rows: impRows.subarray(0, m),
-      yRows: impY.subarray(0, m),
+      yRows: imp.yRows.subarray(0, m),
       cal: classCal,
       rng,
     });
     ranking = r.map((v, c) => (c === reduced.column ? 2 : v));
   }
+  const miss = sampleBlock({ block, parts: bParts, yRows, scales }, MISSING_MAX_ROWS, rng);
   const missing = missingCalibration({
     shape,
-    model,
+    block: miss.block,
+    parts: miss.parts,
+    scales: miss.scales,
     reduced,
     enc,
     encs,
-    rows,
-    yRows,
+    yRows: miss.yRows,
     level,
     importances: ranking,
     halfWidth,
     classCal,
   });
-  return { halfWidth, classCal, accuracy, importances, missing, reduced };
+  return { halfWidth, classCal, accuracy, decisions, coverage, importances, missing, reduced };
+}
+
+/** The part a block row belongs to. */
+function partOf(parts: BlockPart[], i: number): number {
+  let j = 0;
+  while (parts[j].end <= i) j++;
+  return j;
+}
+
+function concat(arrays: Int32Array[]): Int32Array {
+  const out = new Int32Array(arrays.reduce((s, a) => s + a.length, 0));
+  let o = 0;
+  for (const a of arrays) {
+    out.set(a, o);
+    o += a.length;
+  }
+  return out;
+}
+
+/**
+ * Honest validation coverage: the rows are split in two halves (alternating; the rows are in a
+ * seeded random order), each half's rows are judged with the quantile of the other half's scores.
+ * Also the worst of the five predicted-value quintiles, judged the same way.
+ */
+function crossHalfCoverage(
+  scores: Float64Array,
+  pred: Float64Array,
+  level: number,
+): { validation: number; worstQuintile: number } {
+  const n = scores.length;
+  if (n < 20) return { validation: NaN, worstQuintile: NaN };
+  const half = (parity: number) => scores.filter((_, i) => i % 2 === parity);
+  const q = [conformalQuantile(half(1), level), conformalQuantile(half(0), level)];
+  const inside = Uint8Array.from(scores, (s, i) => (s <= q[i % 2] ? 1 : 0));
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => pred[a] - pred[b]);
+  let worst = 1;
+  for (let k = 0; k < 5; k++) {
+    const part = order.slice(Math.floor((k * n) / 5), Math.floor(((k + 1) * n) / 5));
+    const c = part.reduce((s, i) => s + inside[i], 0) / Math.max(1, part.length);
+    worst = Math.min(worst, c);
+  }
+  return { validation: inside.reduce((s, v) => s + v, 0) / n, worstQuintile: worst };
+}
+
+/** Validation scores of both decision rules (see conformal.ts predictedClass / argmaxClass). */
+function decisionScores(
+  raw: Float64Array,
+  y: Float64Array,
+  K: number,
+  nClasses: number,
+  cal: ClassCalibration,
+): DecisionScores {
+  const n = y.length;
+  const balanced = new Float64Array(n);
+  const argmax = new Float64Array(n);
+  const probs = new Float64Array(nClasses);
+  for (let i = 0; i < n; i++) {
+    balanced[i] = predictedClass(raw, i * K, K);
+    classProbabilities(raw, i * K, K, cal, probs);
+    argmax[i] = argmaxClass(probs, 0, nClasses);
+  }
+  const r = (x: number) => Math.round(x * 1e6) / 1e6;
+  return {
+    balanced: {
+      balanced_accuracy: r(balancedAccuracyScore(y, balanced, nClasses)),
+      accuracy: r(accuracyScore(y, balanced)),
+    },
+    argmax: {
+      balanced_accuracy: r(balancedAccuracyScore(y, argmax, nClasses)),
+      accuracy: r(accuracyScore(y, argmax)),
+    },
+  };
 }

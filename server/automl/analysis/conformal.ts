@@ -42,6 +42,23 @@ export function regressionHalfWidth(
 }
 
 /**
+ * Adaptive (normalised) conformal: the quantile of |y - prediction| / scale over calibration rows
+ * (standardized units). The interval of a new row is prediction -/+ q * scale(row), so rows the
+ * scale model finds hard get wider intervals; coverage over the calibration distribution is the
+ * same guarantee as the constant width's.
+ */
+export function normalisedQuantile(
+  y: ArrayLike<number>,
+  raw: ArrayLike<number>,
+  scale: ArrayLike<number>,
+  level: number,
+): number {
+  const r = new Float64Array(y.length);
+  for (let i = 0; i < r.length; i++) r[i] = Math.abs(y[i] - raw[i]) / scale[i];
+  return conformalQuantile(r, level);
+}
+
+/**
  * Classifier calibration. The trees/logistic model are trained with inverse-frequency class
  * weights (which is what lifts balanced accuracy), so their scores describe a world with balanced
  * classes. `shift` (log class weight) moves the logits back to the real class prior and a single
@@ -54,6 +71,12 @@ export interface ClassCalibration {
   temperature: number;
   /** Classes whose calibrated probability is >= 1 - setThreshold form the conformal prediction set. */
   setThreshold: number;
+  /**
+   * Probabilities are mixed with the uniform distribution by this weight, so none is ever exactly
+   * 0 or 1: with n calibration rows all classified right, an error rate below ~1 / n is not
+   * supported by the data. Absent in models trained before it existed (no mixing).
+   */
+  floor?: number;
 }
 
 /** Calibrated class probabilities (length nClasses) from raw scores (length K) into out. */
@@ -65,10 +88,15 @@ export function classProbabilities(
   out: Float64Array,
 ): void {
   const T = cal.temperature;
+  const eps = cal.floor ?? 0;
   if (K === 1) {
     const p = 1 / (1 + Math.exp(-(raw[o] - cal.shift[0]) / T));
     out[0] = 1 - p;
     out[1] = p;
+    if (eps > 0) {
+      out[0] = (out[0] + eps) / (1 + 2 * eps);
+      out[1] = (out[1] + eps) / (1 + 2 * eps);
+    }
     return;
   }
   let mx = -Infinity;
@@ -83,13 +111,25 @@ export function classProbabilities(
     s += out[k];
   }
   for (let k = 0; k < K; k++) out[k] /= s;
+  if (eps > 0) for (let k = 0; k < K; k++) out[k] = (out[k] + eps) / (1 + K * eps);
 }
 
-/** The class the weighted model predicts: sign of the logit, or the arg-max score. */
+/**
+ * The class the 'balanced' decision rule predicts: the arg-max of the class-weighted scores (sign
+ * of the logit), which maximises balanced accuracy. The 'argmax' rule takes the most probable
+ * class instead (argmaxClass), which maximises accuracy.
+ */
 export function predictedClass(raw: Float64Array, o: number, K: number): number {
   if (K === 1) return raw[o] > 0 ? 1 : 0;
   let best = 0;
   for (let k = 1; k < K; k++) if (raw[o + k] > raw[o + best]) best = k;
+  return best;
+}
+
+/** Arg-max of n probabilities starting at o. */
+export function argmaxClass(probs: ArrayLike<number>, o: number, n: number): number {
+  let best = 0;
+  for (let k = 1; k < n; k++) if (probs[o + k] > probs[o + best]) best = k;
   return best;
 }
 
@@ -101,15 +141,21 @@ export function predictedClass(raw: Float64Array, o: number, K: number): number 
 export function fitClassCalibration(
   raw: Float64Array,
   y: ArrayLike<number>,
-  K: number,
-  nClasses: number,
-  shift: number[],
-  level: number,
+  opts: {
+    K: number;
+    nClasses: number;
+    shift: number[];
+    level: number;
+    /** Uniform mixing weight (ClassCalibration.floor); 0 or absent: none. */
+    floor?: number;
+  },
 ): ClassCalibration {
+  const { K, nClasses, shift, level } = opts;
+  const floor = opts.floor ?? 0;
   const n = y.length;
   const probs = new Float64Array(nClasses);
   const nll = (T: number): number => {
-    const cal: ClassCalibration = { shift, temperature: T, setThreshold: 1 };
+    const cal: ClassCalibration = { shift, temperature: T, setThreshold: 1, floor };
     let s = 0;
     for (let i = 0; i < n; i++) {
       classProbabilities(raw, i * K, K, cal, probs);
@@ -143,7 +189,12 @@ export function fitClassCalibration(
     }
     temperature = Math.exp((a + b) / 2);
   }
-  const cal: ClassCalibration = { shift, temperature, setThreshold: 1 };
+  const cal: ClassCalibration = {
+    shift,
+    temperature,
+    setThreshold: 1,
+    ...(floor > 0 ? { floor } : {}),
+  };
   const scores = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     classProbabilities(raw, i * K, K, cal, probs);

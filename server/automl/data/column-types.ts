@@ -23,6 +23,8 @@ export interface ColumnProfile {
   nDistinct: number;
   /** Human-readable reason for identifier/constant decisions (shown nowhere yet; aids debugging). */
   reason: string;
+  /** A small-range integer scale typed integer (a target with such values is still a class). */
+  scale?: boolean;
 }
 
 const NUM_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -96,13 +98,17 @@ export function categoryKey(v: unknown, kind: ValueKind): string | null {
   return String(v);
 }
 
+/**
+ * A cell of a boolean column as a boolean. Yes / no count too: DuckDB's CSV reader types a Yes/No
+ * column BOOLEAN, so a model trained on it must understand the 'Yes' a user types at prediction.
+ */
 function parseBoolean(v: unknown): boolean | null {
   if (typeof v === 'boolean') return v;
   if (typeof v === 'number') return v === 1 ? true : v === 0 ? false : null;
   if (typeof v === 'string') {
     const s = v.trim().toLowerCase();
-    if (s === 'true' || s === 't' || s === '1') return true;
-    if (s === 'false' || s === 'f' || s === '0') return false;
+    if (s === 'true' || s === 't' || s === '1' || s === 'yes' || s === 'y') return true;
+    if (s === 'false' || s === 'f' || s === '0' || s === 'no' || s === 'n') return false;
   }
   return null;
 }
@@ -126,16 +132,24 @@ export function looksLikeIdName(name: string): boolean {
 
 /** Share of non-missing values that must parse for a column to count as numeric / datetime. */
 const PARSE_SHARE = 0.99;
-/** Small-range integer columns with at most this many values are categorical (rooms 0-3). */
+/**
+ * Small-range integer columns with at most this many values are a scale (rooms 0-3, a 1-5
+ * rating: typed integer, so trees split them in order and the linear model reads them as a
+ * number) unless there is evidence that they are codes: a code-like name, or values that leave
+ * most of their range unused (1, 4, 9).
+ */
 const MAX_INT_CATEGORIES = 10;
+const CODE_NAME_RE =
+  /(?:^|[_\s.-])(?:code|type|kind|class|category|cat|group|status|segment|zip|postal|cluster|label|flag)s?$|[a-z](?:Code|Type|Kind|Class|Category|Group|Status)$/i;
 
 /**
  * Infers a column's type from its values (all of them: one pass, O(n) with a hash map of
  * distinct values). Rules, in order, and why:
  * - no non-missing value -> empty; one distinct value -> constant (both dropped as inputs);
  * - >= 99 % numbers (numeric strings included) -> numeric family: 2 values -> binary;
- *   (>= 99 % integral values count as integers) integers with <= 10 values in a small non-negative range -> categorical (Lightwood types
- *   number_of_rooms 0-3 as categorical); unique integers that are sequential (RowNumber, id) or
+ *   (>= 99 % integral values count as integers) integers with <= 10 values in a small
+ *   non-negative range are a scale (integer: number_of_rooms 0-3) unless their name or gaps say
+ *   codes (categorical: plan_code 1, 4, 9); unique integers that are sequential (RowNumber, id) or
  *   carry an id-like name with > 98 % unique values (CustomerId) -> identifier;
  * - >= 99 % ISO dates/timestamps -> datetime;
  * - strings: 2 values -> binary; long multi-word strings -> text; > 98 % unique short strings
@@ -155,6 +169,9 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
   let maxV = -Infinity;
   let words = 0;
   let chars = 0;
+  // Distinct values: numbers (also numeric strings: "1" and 1 are one value) keyed by the number,
+  // everything else by its trimmed text. The keys cannot collide (a numeric text is a number).
+  const numCounts = new Map<number, number>();
   const counts = new Map<string, number>();
   const nums = new Float64Array(n);
   let nNums = 0;
@@ -170,14 +187,15 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
       nBool++;
       key = v ? 'true' : 'false';
     } else {
-      const x = parseNumber(v);
+      const x = typeof v === 'number' ? v : parseNumber(v);
       if (!Number.isNaN(x)) {
         nNum++;
         nums[nNums++] = x;
         if (!Number.isInteger(x)) nonInt++;
         if (x < minV) minV = x;
         if (x > maxV) maxV = x;
-        key = String(x);
+        numCounts.set(x, (numCounts.get(x) ?? 0) + 1);
+        continue;
       } else {
         const s = typeof v === 'string' ? v.trim() : String(v);
         key = s;
@@ -197,7 +215,7 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
   }
 
   const nn = n - nMissing;
-  const nDistinct = counts.size;
+  const nDistinct = numCounts.size + counts.size;
   const base = { name, nMissing, nDistinct, reason: '' };
   if (nn === 0) {
     return {
@@ -217,7 +235,7 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
   }
 
   if (nNum >= PARSE_SHARE * nn) {
-    const numKeys = nDistinct - countNonNumericKeys(counts);
+    const numKeys = numCounts.size;
     const valueKind: ValueKind = 'number';
     if (numKeys <= 2) {
       return { ...base, type: 'binary', dataType: 'binary', valueKind, constant };
@@ -225,7 +243,11 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
     // Integers with a stray decimal (two "640,56" cells among 5037 sqft values) stay integers.
     if (nonInt <= 0.01 * nNum) {
       if (numKeys <= MAX_INT_CATEGORIES && minV >= 0 && maxV - minV < 2 * MAX_INT_CATEGORIES) {
-        return { ...base, type: 'categorical', dataType: 'categorical', valueKind, constant };
+        const sparse = numKeys >= 3 && numKeys * 2 <= maxV - minV + 1;
+        if (sparse || CODE_NAME_RE.test(name)) {
+          return { ...base, type: 'categorical', dataType: 'categorical', valueKind, constant };
+        }
+        return { ...base, type: 'integer', dataType: 'integer', valueKind, constant, scale: true };
       }
       const unique = numKeys === nNum;
       if (nn >= 20 && unique && isSequential(nums.subarray(0, nNums))) {
@@ -280,6 +302,7 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
   if (nDistinct >= 100 && uniqueRatio >= 0.2) {
     let singletons = 0;
     for (const c of counts.values()) if (c === 1) singletons++;
+    for (const c of numCounts.values()) if (c === 1) singletons++;
     if (singletons / nDistinct >= 0.4) {
       return {
         ...base,
@@ -304,12 +327,6 @@ function countWords(s: string): number {
     inWord = !space;
   }
   return w;
-}
-
-function countNonNumericKeys(counts: Map<string, number>): number {
-  let k = 0;
-  for (const key of counts.keys()) if (Number.isNaN(parseNumericString(key))) k++;
-  return k;
 }
 
 function isSequential(nums: Float64Array): boolean {

@@ -26,9 +26,11 @@ export function encode(
   columns: (ArrayLike<unknown> | undefined)[],
   n: number,
   withLinear: boolean,
+  /** Training: out-of-fold target-fitted streams per encoder (see parseStreams). */
+  fitted?: (Float64Array[] | undefined)[],
 ): Encoded {
   const layout = buildLayout(encs);
-  const streams = parseStreams(encs, columns, n, false);
+  const streams = parseStreams(encs, columns, n, false, fitted);
   const F = layout.features.length;
   const binned: BinnedData = {
     n,

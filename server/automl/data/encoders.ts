@@ -4,6 +4,7 @@
 // and stored as plain JSON so a saved model encodes prediction inputs exactly as in training.
 
 import type { Rng } from '../prng';
+import type { TargetEncoding } from './target-encoding';
 import { MAX_BINS, fitBinThresholds } from './binning';
 import { type ColumnProfile, type ValueKind, categoryKey } from './column-types';
 import {
@@ -36,6 +37,11 @@ export interface NumericEncoder {
   column: string;
   type: 'integer' | 'float';
   stats: NumericStats;
+  /**
+   * An integer scale with few levels: its values, which the linear model also reads one-hot (a
+   * scale's effect need not be a straight line: churn by number of products). Absent otherwise.
+   */
+  levels?: number[];
 }
 export interface CategoricalEncoder {
   kind: 'categorical';
@@ -46,6 +52,13 @@ export interface CategoricalEncoder {
   keys: string[];
   /** The first `nOneHot` codes get a one-hot column in the linear model. */
   nOneHot: number;
+  /**
+   * More categories than codes: the smoothed target mean of each (data/target-encoding.ts) as
+   * numeric features (one per class for multiclass) with their bin statistics. Absent otherwise,
+   * as in older models.
+   */
+  targetEncoding?: TargetEncoding;
+  teParts?: NumericStats[];
 }
 export interface DatetimeEncoder {
   kind: 'datetime';
@@ -55,7 +68,21 @@ export interface DatetimeEncoder {
 export interface TextEncoder {
   kind: 'text';
   column: string;
-  parts: NumericStats[]; // TEXT_PARTS order
+  /** TEXT_PARTS order, then one per score of `stack`. */
+  parts: NumericStats[];
+  /** The words as a feature: TF-IDF ridge scores (data/text.ts). Absent in older models. */
+  stack?: TextStack;
+}
+
+/** A text model as stored: terms, IDF, ridge weights ((terms + 1) x K, base64 Float64). */
+export interface TextStack {
+  terms: string[];
+  idf: number[];
+  K: number;
+  weights: string;
+  lambda: number;
+  /** Its out-of-fold score (r2, or balanced accuracy), which decided that it is kept. */
+  score: number;
 }
 export type ColumnEncoder = NumericEncoder | CategoricalEncoder | DatetimeEncoder | TextEncoder;
 
@@ -67,11 +94,15 @@ export function encoderName(e: ColumnEncoder): string {
     case 'categorical':
       return e.type === 'binary'
         ? 'BinaryEncoder(codes, one-hot)'
-        : 'CategoricalEncoder(codes, one-hot)';
+        : e.targetEncoding
+          ? `CategoricalEncoder(codes of ${e.keys.length}, one-hot, out-of-fold target mean of ${e.targetEncoding.keys.length})`
+          : 'CategoricalEncoder(codes, one-hot)';
     case 'datetime':
       return 'DatetimeEncoder(' + DATETIME_PARTS.join(', ') + ')';
     case 'text':
-      return 'TextEncoder(' + TEXT_PARTS.join(', ') + ')';
+      return e.stack
+        ? `TextEncoder(${TEXT_PARTS.join(', ')}, tf-idf ridge score: ${e.stack.terms.length} words and word pairs)`
+        : 'TextEncoder(' + TEXT_PARTS.join(', ') + ')';
   }
 }
 
@@ -111,6 +142,14 @@ export function fitNumericStats(values: Float64Array, rng: Rng): NumericStats {
  * unseen in training.
  */
 export function fitCategories(values: ArrayLike<unknown>, kind: ValueKind): string[] {
+  return categoryCounts(values, kind).keys.slice(0, MAX_CATEGORIES);
+}
+
+/** Distinct category keys by descending frequency (ties by key). */
+export function categoryCounts(
+  values: ArrayLike<unknown>,
+  kind: ValueKind,
+): { keys: string[]; counts: Map<string, number> } {
   const counts = new Map<string, number>();
   for (let i = 0; i < values.length; i++) {
     const k = categoryKey(values[i], kind);
@@ -118,7 +157,22 @@ export function fitCategories(values: ArrayLike<unknown>, kind: ValueKind): stri
   }
   const keys = [...counts.keys()];
   keys.sort((a, b) => counts.get(b)! - counts.get(a)! || (a < b ? -1 : a > b ? 1 : 0));
-  return keys.slice(0, MAX_CATEGORIES);
+  return { keys, counts };
+}
+
+/** Integer scales with at most this many levels also get one-hot indicators (see levels). */
+const MAX_SCALE_LEVELS = 10;
+
+/** The distinct values (ascending) when there are at most MAX_SCALE_LEVELS, else null. */
+function fewLevels(xs: Float64Array): number[] | null {
+  const seen = new Set<number>();
+  for (let i = 0; i < xs.length; i++) {
+    const v = xs[i];
+    if (v !== v) continue;
+    seen.add(v);
+    if (seen.size > MAX_SCALE_LEVELS) return null;
+  }
+  return seen.size >= 3 ? [...seen].sort((a, b) => a - b) : null;
 }
 
 /** Fits one encoder per input column on the given (training) values. */
@@ -132,13 +186,17 @@ export function fitEncoders(
     const n = vals.length;
     switch (p.type) {
       case 'integer':
-      case 'float':
+      case 'float': {
+        const xs = parseNumericColumn(vals, n, false, p.name);
+        const levels = p.type === 'integer' ? fewLevels(xs) : null;
         return {
           kind: 'numeric',
           column: p.name,
           type: p.type,
-          stats: fitNumericStats(parseNumericColumn(vals, n, false, p.name), rng),
+          stats: fitNumericStats(xs, rng),
+          ...(levels ? { levels } : {}),
         };
+      }
       case 'binary':
       case 'categorical':
         return {

@@ -4,6 +4,8 @@
 import type { CategoricalEncoder, ColumnEncoder, NumericStats } from './encoders';
 import { categoryKey } from './column-types';
 import { datetimeParts, parseDatetimeColumn, parseNumericColumn, textParts } from './parse';
+import { targetEncodingStreams } from './target-encoding';
+import { stackStreams } from './text';
 
 export interface TreeFeature {
   encoder: number;
@@ -18,6 +20,15 @@ export interface TreeFeature {
   /** Linear dimension of the missing indicator, or -1. */
   linMissDim: number;
   nOneHot: number;
+  /** Numbers with few levels (an integer scale): the levels, one-hot in the linear model too. */
+  levels: Float64Array | null;
+  /** Linear dimension of the first level's indicator, or -1. */
+  linLevelDim: number;
+}
+
+/** Linear slots of a tree feature in every row: value, missing indicator, level indicator. */
+export function slotWidth(f: TreeFeature): number {
+  return f.isCat ? 1 : 1 + (f.linMissDim >= 0 ? 1 : 0) + (f.levels ? 1 : 0);
 }
 
 export interface Layout {
@@ -32,7 +43,11 @@ export function buildLayout(encs: ColumnEncoder[]): Layout {
   const features: TreeFeature[] = [];
   const encoderFeatures: number[][] = [];
   let dim = 0;
-  const addNumeric = (e: number, s: NumericStats): void => {
+  const addNumeric = (e: number, s: NumericStats, levels?: number[]): void => {
+    const linDim = dim++;
+    const linMissDim = s.hasMissing ? dim++ : -1;
+    const linLevelDim = levels ? dim : -1;
+    if (levels) dim += levels.length;
     features.push({
       encoder: e,
       isCat: false,
@@ -40,14 +55,16 @@ export function buildLayout(encs: ColumnEncoder[]): Layout {
       stats: s,
       thresholds: Float64Array.from(s.thresholds),
       nCats: 0,
-      linDim: dim++,
-      linMissDim: s.hasMissing ? dim++ : -1,
+      linDim,
+      linMissDim,
       nOneHot: 0,
+      levels: levels ? Float64Array.from(levels) : null,
+      linLevelDim,
     });
   };
   encs.forEach((enc, e) => {
     const start = features.length;
-    if (enc.kind === 'numeric') addNumeric(e, enc.stats);
+    if (enc.kind === 'numeric') addNumeric(e, enc.stats, enc.levels);
     else if (enc.kind === 'datetime' || enc.kind === 'text')
       for (const p of enc.parts) addNumeric(e, p);
     else {
@@ -61,8 +78,11 @@ export function buildLayout(encs: ColumnEncoder[]): Layout {
         linDim: dim,
         linMissDim: -1,
         nOneHot: enc.nOneHot,
+        levels: null,
+        linLevelDim: -1,
       });
       dim += enc.nOneHot;
+      for (const p of enc.teParts ?? []) addNumeric(e, p);
     }
     const idx: number[] = [];
     for (let f = start; f < features.length; f++) idx.push(f);
@@ -86,6 +106,11 @@ export function parseStreams(
   columns: (ArrayLike<unknown> | undefined)[],
   n: number,
   strict: boolean,
+  /**
+   * Training: the target-fitted streams of encoder e (text scores, target encodings) computed
+   * out of fold, instead of from the cells.
+   */
+  fitted?: (Float64Array[] | undefined)[],
 ): Stream[] {
   const streams: Stream[] = [];
   const none = { length: n } as ArrayLike<unknown>;
@@ -97,12 +122,18 @@ export function parseStreams(
         break;
       case 'categorical':
         streams.push(encodeCategories(enc, vals, n));
+        if (enc.targetEncoding) {
+          streams.push(
+            ...(fitted?.[e] ?? targetEncodingStreams(enc.targetEncoding, vals, enc.valueKind, n)),
+          );
+        }
         break;
       case 'datetime':
         streams.push(...datetimeParts(parseDatetimeColumn(vals, n, strict, enc.column), n));
         break;
       case 'text':
         streams.push(...textParts(vals, n));
+        if (enc.stack) streams.push(...(fitted?.[e] ?? stackStreams(enc.stack, vals, n)));
         break;
     }
   });
@@ -145,11 +176,19 @@ function categoryIndex(enc: CategoricalEncoder): Map<string, number> {
   return m;
 }
 
-/** Row-major binned matrix (n x F bytes) for the GBM. */
-export function binStreams(layout: Layout, streams: Stream[], n: number): Uint8Array {
-  const F = layout.features.length;
+/**
+ * Row-major binned matrix (n x F bytes) for the GBM; with `stride` > F, each row has room for
+ * extra columns after the features (left 0).
+ */
+export function binStreams(
+  layout: Layout,
+  streams: Stream[],
+  n: number,
+  stride = layout.features.length,
+): Uint8Array {
+  const F = stride;
   const out = new Uint8Array(n * F);
-  for (let f = 0; f < F; f++) {
+  for (let f = 0; f < layout.features.length; f++) {
     const feat = layout.features[f];
     const s = streams[f];
     if (feat.isCat) {
@@ -196,7 +235,7 @@ export const Z_CLIP = 8;
 
 export function linearRows(layout: Layout, streams: Stream[], n: number): LinearRows {
   let slots = 0;
-  for (const f of layout.features) slots += f.isCat ? 1 : f.linMissDim >= 0 ? 2 : 1;
+  for (const f of layout.features) slots += slotWidth(f);
   const idx = new Int32Array(n * slots);
   const val = new Float64Array(n * slots);
   let s0 = 0;
@@ -228,8 +267,20 @@ export function linearRows(layout: Layout, streams: Stream[], n: number): Linear
           idx[o + 1] = feat.linMissDim;
           val[o + 1] = v === v ? 0 : 1;
         }
+        const lv = feat.levels;
+        if (lv) {
+          // The level's indicator (an unseen value or a missing one: none, dim 0 with value 0).
+          const q = o + (feat.linMissDim >= 0 ? 2 : 1);
+          for (let j = 0; j < lv.length; j++) {
+            if (lv[j] === v) {
+              idx[q] = feat.linLevelDim + j;
+              val[q] = 1;
+              break;
+            }
+          }
+        }
       }
-      s0 += feat.linMissDim >= 0 ? 2 : 1;
+      s0 += slotWidth(feat);
     }
   });
   return { n, slots, idx, val };

@@ -4,18 +4,18 @@
 import { Rng } from '../prng';
 import { addTreeToRowsCompiled } from './compile';
 import { TreeBuilder } from './grower';
-import type { BinnedData, GBMModel, GBMParams, GBMTarget } from './model';
+import { type BinnedData, type GBMModel, type GBMParams, type GBMTarget, leafDimOf } from './model';
 import { NodeStore } from './node-store';
 import { computeGradients, initialScores, lossOf } from './objectives';
-import { addTreeToRows, predictRawRows } from './predict';
+import { addTreeToRows, predictRawRows, subtractTree } from './predict';
 
 export interface GBMTrainResult {
   model: GBMModel;
   /** Iterations kept (best validation loss), each with K trees. */
   iterations: number;
   /**
-   * Raw scores (n x K, absolute rows) of the returned model for the validation rows. (Training
-   * rows hold the scores of the last iteration run, which may be past the kept one.)
+   * Raw scores (n x K, absolute rows) of the returned model for the validation rows, and for the
+   * training rows with `exactTrainRaw` (else those hold the last iteration run's scores).
    */
   raw: Float64Array;
   bestValLoss: number;
@@ -32,6 +32,8 @@ export interface GBMTrainInput {
   init?: GBMModel;
   /** Finetune of a linear base: its absolute-row scores (n x K), added to the starting scores. */
   offset?: Float64Array;
+  /** Also leave the returned model's exact scores of the training rows in `raw`. */
+  exactTrainRaw?: boolean;
   onIteration?: (iteration: number) => void;
 }
 
@@ -48,6 +50,13 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
   let store: NodeStore;
   let base: Float64Array;
   const raw = new Float64Array(N * K);
+  // Vector leaves: one tree per iteration holding a value per class (multiclass only).
+  const D = init
+    ? leafDimOf(init)
+    : params.vectorLeaves && target.objective === 'multiclass'
+      ? K
+      : 1;
+  const treesPerIteration = D > 1 ? 1 : K;
   if (init) {
     store = NodeStore.from(init);
     base = Float64Array.from(init.base);
@@ -55,18 +64,21 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
     predictRawRows(init, data.bins, data.F, valRows, raw);
     if (offset) addOffset(raw, offset, trainRows, valRows, K);
   } else {
-    store = new NodeStore();
+    store = new NodeStore(D);
     base = initialScores(target, trainRows);
     for (let r = 0; r < N; r++) for (let k = 0; k < K; k++) raw[r * K + k] = base[k];
   }
   const initTrees = store.roots.length;
-  const g = Array.from({ length: K }, () => new Float64Array(N));
-  const h = Array.from({ length: K }, () => new Float64Array(N));
+  const g =
+    D > 1 ? [new Float64Array(N * D)] : Array.from({ length: K }, () => new Float64Array(N));
+  const h =
+    D > 1 ? [new Float64Array(N * D)] : Array.from({ length: K }, () => new Float64Array(N));
   const builder = new TreeBuilder(
     data,
     params,
     trainRows.length,
     target.objective === 'regression' && target.weight === null,
+    D,
   );
   const sampler =
     params.subsampleRows && params.subsampleRows > 0 && params.subsampleRows < trainRows.length
@@ -74,9 +86,10 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
       : null;
   const useVal = valRows.length > 0 && params.earlyStoppingRounds > 0;
   const minRel = params.minRelImprovement ?? 0;
+  const minAbs = params.minAbsImprovement ?? 0;
   let bestLoss = useVal ? lossOf(target, valRows, raw) : Infinity;
   let bestIter = 0;
-  // Patience is counted from the last iteration that improved the loss by at least `minRel`.
+  // Patience is counted from the last iteration that improved the loss by at least the tolerance.
   let refLoss = bestLoss;
   let refIter = 0;
   // Validation scores of the best iteration, restored after early stopping.
@@ -86,11 +99,15 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
     let rows = trainRows;
     if (sampler) rows = sampler.draw();
     computeGradients(target, rows, raw, g, h);
-    for (let k = 0; k < K; k++) {
+    for (let k = 0; k < treesPerIteration; k++) {
       const treeStart = store.roots.length;
       const out = { store, raw, K, k };
       builder.build(rows, g[k], h[k], out);
-      if (sampler) addTreeToRowsCompiled(out, treeStart, data, sampler.rest);
+      // The rows outside the sample catch up with the new tree: compiled when there are many
+      // (a fresh function pays off only over hundreds of thousands of rows).
+      if (sampler && sampler.rest.length >= COMPILED_REST_MIN_ROWS)
+        addTreeToRowsCompiled(out, treeStart, data, sampler.rest);
+      else if (sampler) addTreeToRows(out, treeStart, data, sampler.rest);
       addTreeToRows(out, treeStart, data, valRows);
     }
     onIteration?.(it + 1);
@@ -99,9 +116,10 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
       if (loss < bestLoss - 1e-12 * Math.max(1, Math.abs(bestLoss))) {
         bestLoss = loss;
         bestIter = it + 1;
-        bestValRaw = snapshot(raw, valRows, K);
+        bestValRaw = snapshot(raw, valRows, K, bestValRaw!);
       }
-      if (minRel > 0 ? loss <= refLoss * (1 - minRel) : bestIter === it + 1) {
+      const tolerant = minRel > 0 || minAbs > 0;
+      if (tolerant ? loss <= refLoss - Math.max(refLoss * minRel, minAbs) : bestIter === it + 1) {
         refLoss = loss;
         refIter = it + 1;
       } else if (it + 1 - refIter >= params.earlyStoppingRounds) {
@@ -112,9 +130,16 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
     }
   }
   if (useVal && bestIter < it + 1) {
-    store.truncate(initTrees + bestIter * K);
-    // Validation scores of the kept iterations come from the snapshot; training-row scores are
-    // left as they were (nobody needs them, and re-scoring would cost a full pass).
+    const keep = initTrees + bestIter * treesPerIteration;
+    // Training-row scores of the kept iterations: the dropped trees' leaves taken off again (a
+    // walk of the few patience trees, not a full pass); skipped unless asked for.
+    if (input.exactTrainRaw) {
+      for (let t = keep; t < store.roots.length; t++) {
+        subtractTree({ store, raw, K, k: t % treesPerIteration }, t, data, trainRows);
+      }
+    }
+    store.truncate(keep);
+    // Validation scores of the kept iterations come from the snapshot.
     restore(raw, valRows, K, bestValRaw!);
   }
   return {
@@ -192,8 +217,17 @@ function addOffset(
       for (let k = 0; k < K; k++) raw[rows[i] * K + k] += offset[rows[i] * K + k];
 }
 
-function snapshot(raw: Float64Array, rows: Int32Array, K: number): Float64Array {
-  const s = new Float64Array(rows.length * K);
+/** Rows outside the tree's sample from which the catch-up walk is compiled. */
+const COMPILED_REST_MIN_ROWS = 200_000;
+
+/** Copies the scores of `rows` (into `into` when given: no garbage per improvement). */
+function snapshot(
+  raw: Float64Array,
+  rows: Int32Array,
+  K: number,
+  into?: Float64Array,
+): Float64Array {
+  const s = into ?? new Float64Array(rows.length * K);
   for (let i = 0; i < rows.length; i++)
     for (let k = 0; k < K; k++) s[i * K + k] = raw[rows[i] * K + k];
   return s;

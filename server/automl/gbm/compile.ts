@@ -1,6 +1,7 @@
 // Compiled prediction: each tree becomes a JS function of nested ifs (no node-array loads).
 
-import type { BinnedData, GBMModel } from './model';
+import { type BinnedData, type GBMModel, leafDimOf } from './model';
+import { fillBase, predictRaw } from './predict';
 import type { TreeOutput } from './node-store';
 
 /** A compiled tree: adds its leaf value to out[r * K + k] for rows 0..n-1 of a binned matrix. */
@@ -28,10 +29,13 @@ function lit(x: number): string {
 export function compileTrees(m: GBMModel): CompiledTree[] {
   const out: CompiledTree[] = [];
   const K = m.K;
+  const D = leafDimOf(m);
   for (let t = 0; t < m.nTrees; t++) {
     const k = t % K;
-    const body = emitNode(m, m.roots[t], '      ');
-    const src = `for (let r = 0, b = 0; r < n; r++, b += F) {\n    let v;\n${body}\n    out[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
+    const src =
+      D > 1
+        ? `for (let r = 0, b = 0, q = 0; r < n; r++, b += F, q += ${lit(K)}) {\n${emitNode(m, m.roots[t], '      ', 'vector', D)}\n  }`
+        : `for (let r = 0, b = 0; r < n; r++, b += F) {\n    let v;\n${emitNode(m, m.roots[t], '      ')}\n    out[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
     out.push(new Function('bins', 'F', 'n', 'out', 'catBits', src) as CompiledTree);
   }
   return out;
@@ -40,16 +44,87 @@ export function compileTrees(m: GBMModel): CompiledTree[] {
 /** The node arrays code generation reads (a GBMModel, or a NodeStore while training). */
 type TreeArrays = Pick<GBMModel, 'feat' | 'thr' | 'isCatNode' | 'left' | 'right' | 'value'>;
 
-function emitNode(m: TreeArrays, node: number, ind: string): string {
+/**
+ * Emits the tree under `node` as nested ifs: setting `v` to the leaf's value or node id, or
+ * ('vector') adding the leaf's D values to out[q + j].
+ */
+function emitNode(
+  m: TreeArrays,
+  node: number,
+  ind: string,
+  leaf: 'value' | 'id' | 'vector' = 'value',
+  D = 1,
+): string {
   const f = m.feat[node];
-  if (f < 0) return `${ind}v = ${lit(m.value[node])};`;
+  if (f < 0) {
+    if (leaf === 'id') return `${ind}v = ${lit(node)};`;
+    if (leaf === 'value') return `${ind}v = ${lit(m.value[node])};`;
+    const adds: string[] = [];
+    for (let j = 0; j < D; j++) adds.push(`out[q + ${j}] += ${lit(m.value[node * D + j])};`);
+    return ind + adds.join(' ');
+  }
   const th = m.thr[node];
   const x = `bins[b + ${lit(f)}]`;
   const cond = m.isCatNode[node]
     ? `(catBits[${lit(th)} + (${x} >>> 5)] >>> (${x} & 31)) & 1`
     : `${x} <= ${lit(th)}`;
   const inner = ind + '  ';
-  return `${ind}if (${cond}) {\n${emitNode(m, m.left[node], inner)}\n${ind}} else {\n${emitNode(m, m.right[node], inner)}\n${ind}}`;
+  return `${ind}if (${cond}) {\n${emitNode(m, m.left[node], inner, leaf, D)}\n${ind}} else {\n${emitNode(m, m.right[node], inner, leaf, D)}\n${ind}}`;
+}
+
+/** A compiled tree writing the leaf node id of rows 0..n-1 (stride F) to out[o + r]. */
+export type CompiledLeafTree = (
+  bins: Uint8Array,
+  F: number,
+  n: number,
+  out: Int32Array,
+  o: number,
+  catBits: Uint32Array,
+) => void;
+
+/** compileTrees for leaf ids (incremental re-scoring keeps which leaf each row reached). */
+export function compileLeafTrees(m: GBMModel): CompiledLeafTree[] {
+  const out: CompiledLeafTree[] = [];
+  for (let t = 0; t < m.nTrees; t++) {
+    const body = emitNode(m, m.roots[t], '      ', 'id');
+    const src = `for (let r = 0, b = 0; r < n; r++, b += F) {\n    let v;\n${body}\n    out[o + r] = v;\n  }`;
+    out.push(new Function('bins', 'F', 'n', 'out', 'o', 'catBits', src) as CompiledLeafTree);
+  }
+  return out;
+}
+
+/** Compiled trees per model, made on first use (when the work is large enough to pay off). */
+const compiledCache = new WeakMap<GBMModel, CompiledTree[] | false>();
+
+/**
+ * Rows in one call from which compiling (~0.1 ms a tree) beats walking the node arrays: a fresh
+ * function runs unoptimised until V8 has seen its loop for a while, so a model scored a few times
+ * on a few thousand rows is faster walked (the one walk loop is hot from training).
+ */
+const COMPILE_MIN_ROWS = 20_000;
+
+/**
+ * predictRaw, with the trees compiled to JS when n x trees is large enough (the same additions
+ * in the same order, bit for bit). Falls back to the walk when code generation is unavailable.
+ */
+export function predictRawFast(
+  m: GBMModel,
+  bins: Uint8Array,
+  F: number,
+  n: number,
+  out: Float64Array,
+): void {
+  let trees = compiledCache.get(m);
+  if (trees === undefined && n >= COMPILE_MIN_ROWS) {
+    try {
+      trees = compileTrees(m);
+    } catch {
+      trees = false;
+    }
+    compiledCache.set(m, trees);
+  }
+  if (trees) predictRawCompiled(m, trees, bins, F, n, out);
+  else predictRaw(m, bins, F, n, out);
 }
 
 /** A compiled tree adding its leaf value to raw[rows[i] * K + k] for i < n. */
@@ -82,8 +157,11 @@ export function addTreeToRowsCompiled(
     right: store.right,
     value: store.value,
   };
-  const body = emitNode(t, store.roots[treeIndex], '    ');
-  const src = `for (let i = 0; i < n; i++) {\n    const r = rows[i];\n    const b = r * F;\n    let v;\n${body}\n    raw[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
+  const D = store.D;
+  const src =
+    D > 1
+      ? `for (let i = 0; i < n; i++) {\n    const r = rows[i];\n    const b = r * F;\n    const q = r * ${lit(K)};\n${emitNode(t, store.roots[treeIndex], '    ', 'vector', D).replace(/out\[/g, 'raw[')}\n  }`
+      : `for (let i = 0; i < n; i++) {\n    const r = rows[i];\n    const b = r * F;\n    let v;\n${emitNode(t, store.roots[treeIndex], '    ')}\n    raw[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
   const fn = new Function('bins', 'F', 'rows', 'n', 'raw', 'catBits', src) as CompiledRowsTree;
   fn(bins, F, rows, rows.length, raw, store.bits);
 }
@@ -97,7 +175,6 @@ export function predictRawCompiled(
   n: number,
   out: Float64Array,
 ): void {
-  const K = m.K;
-  for (let r = 0; r < n; r++) for (let k = 0; k < K; k++) out[r * K + k] = m.base[k];
+  fillBase(m, n, out);
   for (let t = 0; t < trees.length; t++) trees[t](bins, F, n, out, m.catBits);
 }

@@ -24,23 +24,33 @@ export class TreeBuilder {
     private readonly p: GBMParams,
     maxRows: number,
     unitHessian: boolean,
+    /** Values per leaf (vector leaves: the number of classes). */
+    private readonly D = 1,
   ) {
     this.F = data.F;
     this.bins = data.bins;
-    this.hists = new Histograms(data, unitHessian);
+    this.hists = new Histograms(data, unitHessian, D);
     this.splitter = new Splitter(data.F, data.nBins, data.isCat, this.hists.off, p);
     this.idx = new Int32Array(maxRows);
     this.tmp = new Int32Array(maxRows);
     this.L = Math.max(2, p.maxLeaves);
-    this.leaves = new Leaves(this.L);
+    this.leaves = new Leaves(this.L, D);
+  }
+
+  private findSplit(leaf: number): void {
+    const hist = this.hists.get(this.leaves.hist[leaf]);
+    if (this.D > 1) this.splitter.findVector(this.leaves, leaf, hist, this.D);
+    else this.splitter.find(this.leaves, leaf, hist);
   }
 
   /**
-   * Grows one tree on `rows` for gradients g / hessians h (indexed by absolute row), appends it to
-   * `out.store`, and adds its leaf values to the training rows' scores.
+   * Grows one tree on `rows` for gradients g / hessians h (indexed by absolute row; with D values
+   * per leaf interleaved, g[row * D + j]), appends it to `out.store`, and adds its leaf values to
+   * the training rows' scores (score k, or all D scores).
    */
   build(rows: Int32Array, g: Float64Array, h: Float64Array, out: TreeOutput): void {
     const { store, raw, K, k } = out;
+    const D = this.D;
     const p = this.p;
     const lv = this.leaves;
     const hists = this.hists;
@@ -51,7 +61,7 @@ export class TreeBuilder {
     let nextHist = 0;
     const takeHist = (): number => nextHist++;
 
-    const root = store.addLeaf();
+    const root = store.addLeaf(n);
     store.roots.push(root);
     let nLeaves = 1;
     lv.start[0] = 0;
@@ -59,17 +69,19 @@ export class TreeBuilder {
     lv.depth[0] = 0;
     lv.node[0] = root;
     lv.hist[0] = takeHist();
-    let G = 0;
-    let H = 0;
-    for (let i = 0; i < n; i++) {
-      const r = rows[i];
-      G += g[r];
-      H += h[r];
+    for (let j = 0; j < D; j++) {
+      let G = 0;
+      let H = 0;
+      for (let i = 0; i < n; i++) {
+        const r = rows[i] * D + j;
+        G += g[r];
+        H += h[r];
+      }
+      lv.sumG[j] = G;
+      lv.sumH[j] = H;
     }
-    lv.sumG[0] = G;
-    lv.sumH[0] = H;
     hists.build(hists.get(lv.hist[0]), this.idx, 0, n, g, h);
-    this.splitter.find(lv, 0, hists.get(lv.hist[0]));
+    this.findSplit(0);
 
     while (nLeaves < this.L) {
       let best = -1;
@@ -89,8 +101,8 @@ export class TreeBuilder {
       const mid = this.partition(best, f, s, e, isSet);
       const nl = nLeaves++;
       const parentNode = lv.node[best];
-      const leftNode = store.addLeaf();
-      const rightNode = store.addLeaf();
+      const leftNode = store.addLeaf(mid - s);
+      const rightNode = store.addLeaf(e - mid);
       store.feat[parentNode] = f;
       store.left[parentNode] = leftNode;
       store.right[parentNode] = rightNode;
@@ -107,19 +119,21 @@ export class TreeBuilder {
         store.isCat[parentNode] = 0;
         store.thr[parentNode] = lv.thr[best];
       }
-      const GL = lv.GL[best];
-      const HL = lv.HL[best];
-      const GP = lv.sumG[best];
-      const HP = lv.sumH[best];
       const d = lv.depth[best] + 1;
       // Left child keeps slot `best`, right child gets slot `nl`.
       lv.start[nl] = mid;
       lv.end[nl] = e;
       lv.end[best] = mid;
-      lv.sumG[best] = GL;
-      lv.sumH[best] = HL;
-      lv.sumG[nl] = GP - GL;
-      lv.sumH[nl] = HP - HL;
+      for (let j = 0; j < D; j++) {
+        const GL = lv.GL[best * D + j];
+        const HL = lv.HL[best * D + j];
+        const GP = lv.sumG[best * D + j];
+        const HP = lv.sumH[best * D + j];
+        lv.sumG[best * D + j] = GL;
+        lv.sumH[best * D + j] = HL;
+        lv.sumG[nl * D + j] = GP - GL;
+        lv.sumH[nl * D + j] = HP - HL;
+      }
       lv.depth[best] = d;
       lv.depth[nl] = d;
       lv.node[best] = leftNode;
@@ -137,8 +151,8 @@ export class TreeBuilder {
       hists.subtract(hl, hs);
       const canSplit = p.maxDepth <= 0 || d < p.maxDepth;
       if (canSplit) {
-        this.splitter.find(lv, best, hists.get(lv.hist[best]));
-        this.splitter.find(lv, nl, hists.get(lv.hist[nl]));
+        this.findSplit(best);
+        this.findSplit(nl);
       } else {
         lv.gain[best] = 0;
         lv.gain[nl] = 0;
@@ -148,12 +162,16 @@ export class TreeBuilder {
     // Leaf values (Newton step, shrunk by the learning rate) and training-score update.
     const lr = p.learningRate;
     const l2 = p.l2;
+    const idx = this.idx;
     for (let l = 0; l < nLeaves; l++) {
-      const den = lv.sumH[l] + l2;
-      const v = den > 0 ? (-lv.sumG[l] / den) * lr : 0;
-      store.value[lv.node[l]] = v;
-      const idx = this.idx;
-      for (let i = lv.start[l], e = lv.end[l]; i < e; i++) raw[idx[i] * K + k] += v;
+      for (let j = 0; j < D; j++) {
+        const den = lv.sumH[l * D + j] + l2;
+        const v = den > 0 ? (-lv.sumG[l * D + j] / den) * lr : 0;
+        store.value[lv.node[l] * D + j] = v;
+        // Scalar leaves add to score k; vector leaves to every score (D = K).
+        const kk = D > 1 ? j : k;
+        for (let i = lv.start[l], e = lv.end[l]; i < e; i++) raw[idx[i] * K + kk] += v;
+      }
     }
   }
 

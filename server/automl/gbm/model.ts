@@ -42,6 +42,17 @@ export interface GBMParams {
    * the iteration with the lowest validation loss.
    */
   minRelImprovement?: number;
+  /**
+   * ... or by at least this much in absolute terms (mean log-loss of classifiers: on separable
+   * data the loss shrinks geometrically forever, which no relative threshold stops).
+   */
+  minAbsImprovement?: number;
+  /**
+   * Multiclass: one tree per iteration with a value per class in each leaf (split gains summed
+   * over the classes) instead of one tree per class. K times fewer trees to grow and to walk at
+   * prediction; the shared splits suit classes that separate on the same inputs.
+   */
+  vectorLeaves?: boolean;
 }
 
 export const DEFAULT_GBM_PARAMS: GBMParams = {
@@ -80,7 +91,8 @@ export interface GBMTarget {
 }
 
 /**
- * A trained ensemble. Tree t adds to score t % K. Node arrays are shared by all trees: `feat < 0`
+ * A trained ensemble. With scalar leaves tree t adds its leaf value to score t % K; with vector
+ * leaves (`leafDim` = K, multiclass) every tree adds one value per class (value[leaf * K + k]). Node arrays are shared by all trees: `feat < 0`
  * marks a leaf holding `value`; numeric nodes send bin <= thr left, categorical nodes send bins whose
  * bit is set in catBits[thr ...] left. Leaf values already include the learning rate.
  */
@@ -98,6 +110,18 @@ export interface GBMModel {
   catBits: Uint32Array;
   /** Leaves per tree (max), for the model summary. */
   maxLeaves: number;
+  /** Values per leaf: K for vector leaves; absent (1) for scalar ones, as in older models. */
+  leafDim?: number;
+  /**
+   * Training rows that reached each node (its tree's sample): the weights TreeSHAP explains
+   * with. Absent in older models (explanations then split evenly at each node).
+   */
+  cover?: Float32Array;
+}
+
+/** Values per leaf of a model (1 unless it has vector leaves). */
+export function leafDimOf(m: Pick<GBMModel, 'leafDim'>): number {
+  return m.leafDim ?? 1;
 }
 
 /** An ensemble without trees (scores = `base`, here 0): the start of trees on a linear model. */

@@ -2,7 +2,10 @@
 
 import type { GBMModel } from './model';
 
-/** Where a grown tree goes: appended to `store`, its leaf values added to raw[row * K + k]. */
+/**
+ * Where a grown tree goes: appended to `store`, its leaf values added to raw[row * K + k] (every
+ * k for vector leaves, when `store.D` = K).
+ */
 export interface TreeOutput {
   store: NodeStore;
   raw: Float64Array;
@@ -12,18 +15,27 @@ export interface TreeOutput {
 
 export class NodeStore {
   n = 0;
+  /** Values per leaf (value[node * D + j]). */
+  D = 1;
   feat = new Int32Array(1024);
   thr = new Int32Array(1024);
   isCat = new Uint8Array(1024);
   left = new Int32Array(1024);
   right = new Int32Array(1024);
   value = new Float64Array(1024);
+  /** Training rows that reached each node (NaN: unknown, from an older model). */
+  cover = new Float32Array(1024);
   bits = new Uint32Array(256);
   nBits = 0;
   roots: number[] = [];
 
+  constructor(D = 1) {
+    this.D = D;
+    if (D > 1) this.value = new Float64Array(1024 * D);
+  }
+
   static from(m: GBMModel): NodeStore {
-    const s = new NodeStore();
+    const s = new NodeStore(m.leafDim ?? 1);
     const n = m.feat.length;
     s.ensure(n);
     s.feat.set(m.feat);
@@ -32,6 +44,8 @@ export class NodeStore {
     s.left.set(m.left);
     s.right.set(m.right);
     s.value.set(m.value);
+    if (m.cover) s.cover.set(m.cover);
+    else s.cover.fill(NaN, 0, n);
     s.n = n;
     s.ensureBits(m.catBits.length);
     s.bits.set(m.catBits);
@@ -45,7 +59,7 @@ export class NodeStore {
     if (need <= this.feat.length) return;
     let cap = this.feat.length;
     while (cap < need) cap *= 2;
-    const grow = <T extends Int32Array | Uint8Array | Float64Array>(
+    const grow = <T extends Int32Array | Uint8Array | Float64Array | Float32Array>(
       a: T,
       make: (n: number) => T,
     ): T => {
@@ -58,7 +72,10 @@ export class NodeStore {
     this.isCat = grow(this.isCat, (c) => new Uint8Array(c));
     this.left = grow(this.left, (c) => new Int32Array(c));
     this.right = grow(this.right, (c) => new Int32Array(c));
-    this.value = grow(this.value, (c) => new Float64Array(c));
+    const v = new Float64Array(cap * this.D);
+    v.set(this.value);
+    this.value = v;
+    this.cover = grow(this.cover, (c) => new Float32Array(c));
   }
 
   ensureBits(extra: number): void {
@@ -71,13 +88,15 @@ export class NodeStore {
     this.bits = b;
   }
 
-  addLeaf(): number {
+  /** A new leaf (value 0) reached by `cover` training rows. */
+  addLeaf(cover = NaN): number {
     this.ensure(1);
     const id = this.n++;
+    this.cover[id] = cover;
     this.feat[id] = -1;
     this.left[id] = -1;
     this.right[id] = -1;
-    this.value[id] = 0;
+    for (let j = 0; j < this.D; j++) this.value[id * this.D + j] = 0;
     return id;
   }
 
@@ -103,9 +122,11 @@ export class NodeStore {
       isCatNode: this.isCat.slice(0, this.n),
       left: this.left.slice(0, this.n),
       right: this.right.slice(0, this.n),
-      value: this.value.slice(0, this.n),
+      value: this.value.slice(0, this.n * this.D),
+      cover: this.cover.slice(0, this.n),
       catBits: this.bits.slice(0, this.nBits),
       maxLeaves,
+      ...(this.D > 1 ? { leafDim: this.D } : {}),
     };
   }
 }

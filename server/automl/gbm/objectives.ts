@@ -76,8 +76,14 @@ export function computeGradients(
       const yk = y[r];
       for (let k = 0; k < K; k++) {
         const p = Math.exp(raw[o + k] - mx) / z;
-        g[k][r] = w * (p - (k === yk ? 1 : 0));
-        h[k][r] = Math.max(w * p * (1 - p), 1e-16);
+        // Per class arrays, or one interleaved array (vector leaves: g[0][r * K + k]).
+        if (g.length === K) {
+          g[k][r] = w * (p - (k === yk ? 1 : 0));
+          h[k][r] = Math.max(w * p * (1 - p), 1e-16);
+        } else {
+          g[0][o + k] = w * (p - (k === yk ? 1 : 0));
+          h[0][o + k] = Math.max(w * p * (1 - p), 1e-16);
+        }
       }
     }
   }

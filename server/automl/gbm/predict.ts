@@ -1,7 +1,7 @@
 // Tree walks: the one walk (leafOf) shared by training, validation and prediction, raw scores
 // for a binned matrix, and the summary count of leaves.
 
-import type { BinnedData, GBMModel } from './model';
+import { type BinnedData, type GBMModel, leafDimOf } from './model';
 import type { TreeOutput } from './node-store';
 
 /**
@@ -39,14 +39,35 @@ export function addTreeToRows(
   data: BinnedData,
   rows: Int32Array,
 ): void {
+  applyTree(out, treeIndex, data, rows, 1);
+}
+
+/** Takes tree `treeIndex` of `out.store` off the scores of `rows` again. */
+export function subtractTree(
+  out: TreeOutput,
+  treeIndex: number,
+  data: BinnedData,
+  rows: Int32Array,
+): void {
+  applyTree(out, treeIndex, data, rows, -1);
+}
+
+function applyTree(
+  out: TreeOutput,
+  treeIndex: number,
+  data: BinnedData,
+  rows: Int32Array,
+  sign: number,
+): void {
   const { store, raw, K, k } = out;
   const { bins, F } = data;
   const root = store.roots[treeIndex];
-  const { feat, thr, isCat, left, right, value, bits } = store;
+  const { feat, thr, isCat, left, right, value, bits, D } = store;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    const base = r * F;
-    raw[r * K + k] += value[leafOf(feat, thr, isCat, left, right, bits, bins, base, root)];
+    const leaf = leafOf(feat, thr, isCat, left, right, bits, bins, r * F, root);
+    if (D === 1) raw[r * K + k] += sign * value[leaf];
+    else for (let j = 0; j < D; j++) raw[r * K + j] += sign * value[leaf * D + j];
   }
 }
 
@@ -61,17 +82,14 @@ export function predictRaw(
   n: number,
   out: Float64Array,
 ): void {
+  fillBase(m, n, out);
+  addTrees(m, bins, F, null, n, out);
+}
+
+/** The ensemble's base scores for rows 0..n-1 (the start of every prediction). */
+export function fillBase(m: GBMModel, n: number, out: Float64Array): void {
   const K = m.K;
   for (let r = 0; r < n; r++) for (let k = 0; k < K; k++) out[r * K + k] = m.base[k];
-  const { feat, thr, isCatNode, left, right, value, catBits, roots } = m;
-  for (let t = 0; t < m.nTrees; t++) {
-    const root = roots[t];
-    const k = t % K;
-    for (let r = 0; r < n; r++) {
-      const base = r * F;
-      out[r * K + k] += value[leafOf(feat, thr, isCatNode, left, right, catBits, bins, base, root)];
-    }
-  }
 }
 
 /** Raw scores for selected rows of a binned matrix, written at raw[row * K + k]. */
@@ -83,18 +101,33 @@ export function predictRawRows(
   raw: Float64Array,
 ): void {
   const K = m.K;
-  const { feat, thr, isCatNode, left, right, value, catBits, roots } = m;
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
     for (let k = 0; k < K; k++) raw[r * K + k] = m.base[k];
   }
+  addTrees(m, bins, F, rows, rows.length, raw);
+}
+
+/** Adds every tree of `m` to the scores of rows (`rows[i]`, or i when rows is null). */
+function addTrees(
+  m: GBMModel,
+  bins: Uint8Array,
+  F: number,
+  rows: ArrayLike<number> | null,
+  n: number,
+  out: Float64Array,
+): void {
+  const K = m.K;
+  const D = leafDimOf(m);
+  const { feat, thr, isCatNode, left, right, value, catBits, roots } = m;
   for (let t = 0; t < m.nTrees; t++) {
     const root = roots[t];
     const k = t % K;
-    for (let i = 0; i < rows.length; i++) {
-      const r = rows[i];
-      const base = r * F;
-      raw[r * K + k] += value[leafOf(feat, thr, isCatNode, left, right, catBits, bins, base, root)];
+    for (let i = 0; i < n; i++) {
+      const r = rows ? rows[i] : i;
+      const leaf = leafOf(feat, thr, isCatNode, left, right, catBits, bins, r * F, root);
+      if (D === 1) out[r * K + k] += value[leaf];
+      else for (let j = 0; j < D; j++) out[r * K + j] += value[leaf * D + j];
     }
   }
 }

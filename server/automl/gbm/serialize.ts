@@ -16,6 +16,10 @@ export interface SerializedGBM {
   right: string;
   value: string;
   catBits: string;
+  /** Vector leaves: values per leaf (absent: 1). */
+  leafDim?: number;
+  /** Training rows per node, Float32 (absent in older models). */
+  cover?: string;
 }
 
 export function serializeGBM(m: GBMModel): SerializedGBM {
@@ -32,6 +36,8 @@ export function serializeGBM(m: GBMModel): SerializedGBM {
     right: toBase64(m.right),
     value: toBase64(m.value),
     catBits: toBase64(m.catBits),
+    ...(m.leafDim && m.leafDim > 1 ? { leafDim: m.leafDim } : {}),
+    ...(m.cover ? { cover: toBase64(m.cover) } : {}),
   };
 }
 
@@ -49,5 +55,7 @@ export function deserializeGBM(s: SerializedGBM): GBMModel {
     right: fromBase64(s.right, (b) => new Int32Array(b)),
     value: fromBase64(s.value, (b) => new Float64Array(b)),
     catBits: fromBase64(s.catBits, (b) => new Uint32Array(b)),
+    ...(s.leafDim && s.leafDim > 1 ? { leafDim: s.leafDim } : {}),
+    ...(s.cover ? { cover: fromBase64(s.cover, (b) => new Float32Array(b)) } : {}),
   };
 }

@@ -64,14 +64,20 @@ function gram(
     const c = coef(r);
     if (c === 0) continue;
     const o = r * S;
+    // Symmetric: each pair of slots once (slots with a value have distinct dimensions).
     for (let a = 0; a < S; a++) {
       const va = X.val[o + a];
       if (va === 0) continue;
       const ia = X.idx[o + a];
       const cva = c * va;
-      for (let b = 0; b < S; b++) {
+      A[ia * D + ia] += cva * va;
+      for (let b = a + 1; b < S; b++) {
         const vb = X.val[o + b];
-        if (vb !== 0) A[ia * D + X.idx[o + b]] += cva * vb;
+        if (vb === 0) continue;
+        const ib = X.idx[o + b];
+        const v = cva * vb;
+        A[ia * D + ib] += v;
+        A[ib * D + ia] += v;
       }
       A[ia * D + d] += cva;
       A[d * D + ia] += cva;
@@ -112,6 +118,14 @@ export function fitRidge(
   }
   return { kind: 'ridge', d, K: 1, w: choleskySolve(A, b, D) };
 }
+
+/**
+ * Newton steps of the logistic fit, and the relative loss improvement that ends it early: the
+ * model is a candidate and a blend partner, so the fourth significant digit of its loss does not
+ * matter, and each step costs a full Gram matrix (rows x slots^2).
+ */
+const MAX_NEWTON_STEPS = 10;
+const NEWTON_TOLERANCE = 1e-6;
 
 /**
  * L2-regularised logistic regression by Newton's method (IRLS) with step halving, one model per
@@ -171,7 +185,7 @@ function fitBinaryLogistic(
     return s;
   };
   let cur = loss(w);
-  for (let iter = 0; iter < 30; iter++) {
+  for (let iter = 0; iter < MAX_NEWTON_STEPS; iter++) {
     const grad = new Float64Array(D);
     for (const r of rows) {
       const t = dot(X, r, w, 0, d);
@@ -207,7 +221,7 @@ function fitBinaryLogistic(
     w = next;
     const improved = cur - nextLoss;
     cur = nextLoss;
-    if (maxStep < 1e-6 || improved < 1e-9 * Math.max(1, cur)) break;
+    if (maxStep < 1e-6 || improved < NEWTON_TOLERANCE * Math.max(1, cur)) break;
   }
   return w;
 }

@@ -1,18 +1,34 @@
-// Candidate models trained on the training split and compared on the validation rows: the GBM, the
-// linear model and their mean; the highest validation score wins.
+// Candidate models compared on rows they did not train on: the GBM, the linear model and their
+// mean, fitted on the training split (validated on the validation rows) or, on small data, in
+// every fold (validated out of fold on all rows). The highest validation score wins.
 
 import type { CandidateInfo } from '../api';
+import type { ScoredPart } from '../analysis/analyze';
 import { taskScore } from '../analysis/metrics';
 import { trainGBM } from '../gbm/boost';
 import { type ScoreModel, blend, scoreRows } from '../predict/score';
-import { pick } from '../rows';
 import { type FitContext, fitLinear } from './fit';
 import { now } from './progress';
 
+/** One fit of a candidate: the model and the rows it is validated on (it did not train on them). */
+export interface FoldFit {
+  model: ScoreModel;
+  rows: Int32Array;
+  /** Boosting iterations early stopping kept (0 for the linear model). */
+  iterations: number;
+}
+
 export interface Candidate extends CandidateInfo {
   kind: 'gbm' | 'linear' | 'blend';
+  /** One fit per fold (one in all for a single validation split). */
+  fits: FoldFit[];
+  /** Raw scores by absolute row (n x K) of each row's out-of-fold fit (validation rows only). */
+  oof: Float64Array;
+  /** Single split: in-sample raw scores of training `rows` (packed rows x K). */
+  inSample: (rows: Int32Array) => Float64Array;
+  /** The model fitted on the training split (single split), else the first fold's. */
   model: ScoreModel;
-  /** Boosting iterations early stopping kept (0 for the linear model). */
+  /** Mean boosting iterations over the fits. */
   iterations: number;
 }
 
@@ -20,73 +36,130 @@ export function accuracyName(ctx: FitContext): string {
   return ctx.shape.task === 'regression' ? 'r2_score' : 'balanced_accuracy_score';
 }
 
+/** The fits of a candidate as scored parts for the analysis (scales are added by the caller). */
+export function scoredParts(c: Candidate): ScoredPart[] {
+  return c.fits.map((f) => ({ model: f.model, rows: f.rows, scale: null, raw: c.oof }));
+}
+
+/** Validation rows of each fold: the capped validation rows (single split) or the fold's rows. */
+export function validationRows(ctx: FitContext): Int32Array[] {
+  return ctx.crossFit ? ctx.folds.map((f) => f.val) : [ctx.selRows];
+}
+
+/** Raw scores at `rows` of an absolute-row array (n x K), packed. */
+function gather(abs: Float64Array, rows: Int32Array, K: number): Float64Array {
+  const out = new Float64Array(rows.length * K);
+  for (let i = 0; i < rows.length; i++)
+    for (let k = 0; k < K; k++) out[i * K + k] = abs[rows[i] * K + k];
+  return out;
+}
+
+/** Absolute-row raw scores (n x K) of each fit's model at its own rows. */
+function scoreFits(ctx: FitContext, fits: FoldFit[]): Float64Array {
+  const K = ctx.shape.K;
+  const out = new Float64Array(ctx.enc.n * K);
+  for (const f of fits) {
+    const raw = scoreRows(f.model, ctx.enc, f.rows, K);
+    for (let i = 0; i < f.rows.length; i++)
+      for (let k = 0; k < K; k++) out[f.rows[i] * K + k] = raw[i * K + k];
+  }
+  return out;
+}
+
 /** Trains the candidates `settings.model` allows (the linear one when `wantLinear`), best marked. */
 export function trainCandidates(
   ctx: FitContext,
   wantLinear: boolean,
 ): { candidates: Candidate[]; best: Candidate } {
-  const { settings, enc, y, selRows } = ctx;
+  const { settings, enc, y } = ctx;
   const { task, K, nClasses } = ctx.shape;
   const candidates: Candidate[] = [];
   const accName = accuracyName(ctx);
-  const yVal = pick(y, selRows);
+  const valRows = validationRows(ctx);
+  const trainRows = ctx.crossFit ? ctx.folds.map((f) => f.train) : [ctx.split.train];
+  const allVal = Int32Array.from(valRows.flatMap((rows) => Array.from(rows)));
+  const yVal = Float64Array.from(allVal, (r) => y[r]);
+  const make = (
+    kind: Candidate['kind'],
+    name: string,
+    fits: FoldFit[],
+    seconds: number,
+    raws: { oof: Float64Array; inSample: (rows: Int32Array) => Float64Array },
+  ): Candidate => ({
+    kind,
+    name,
+    performance: taskScore(task, yVal, gather(raws.oof, allVal, K), K, nClasses),
+    training_time: seconds,
+    selected: false,
+    accuracy_functions: [accName],
+    fits,
+    oof: raws.oof,
+    inSample: raws.inSample,
+    model: fits[0].model,
+    iterations: fits.reduce((s, f) => s + f.iterations, 0) / fits.length,
+  });
   let gbmCand: Candidate | null = null;
   let linCand: Candidate | null = null;
   if (settings.model !== 'linear') {
     const c0 = now();
-    const res = trainGBM({
-      data: enc.binned,
-      target: ctx.gTarget,
-      trainRows: ctx.split.train,
-      valRows: selRows,
-      params: ctx.params,
+    // The boosting's own scores: validation rows out of fold, training rows in sample (exact
+    // for the kept iterations on a single split, where the scale model learns from them).
+    const oof = new Float64Array(enc.n * K);
+    let trainRaw: Float64Array | null = null;
+    const fits = valRows.map((val, f): FoldFit => {
+      const res = trainGBM({
+        data: enc.binned,
+        target: ctx.gTarget,
+        trainRows: trainRows[f],
+        valRows: val,
+        params: ctx.params,
+        exactTrainRaw: !ctx.crossFit,
+      });
+      for (const r of val) for (let k = 0; k < K; k++) oof[r * K + k] = res.raw[r * K + k];
+      trainRaw = res.raw;
+      return { model: { gbm: res.model, linear: null }, rows: val, iterations: res.iterations };
     });
-    const valRaw = new Float64Array(selRows.length * K);
-    for (let i = 0; i < selRows.length; i++)
-      for (let k = 0; k < K; k++) valRaw[i * K + k] = res.raw[selRows[i] * K + k];
-    gbmCand = {
-      kind: 'gbm',
-      name: 'GBM',
-      performance: taskScore(task, yVal, valRaw, K, nClasses),
-      training_time: (now() - c0) / 1000,
-      selected: false,
-      accuracy_functions: [accName],
-      model: { gbm: res.model, linear: null },
-      iterations: res.iterations,
-    };
+    const raw = trainRaw!;
+    gbmCand = make('gbm', 'GBM', fits, (now() - c0) / 1000, {
+      oof,
+      inSample: (rows) => gather(raw, rows, K),
+    });
     candidates.push(gbmCand);
   }
   if (wantLinear) {
     const c0 = now();
-    const model: ScoreModel = { gbm: null, linear: fitLinear(ctx, ctx.split.train) };
-    const valRaw = scoreRows(model, enc, selRows, K);
-    linCand = {
-      kind: 'linear',
-      name: task === 'regression' ? 'Linear(ridge)' : 'Linear(logistic)',
-      performance: taskScore(task, yVal, valRaw, K, nClasses),
-      training_time: (now() - c0) / 1000,
-      selected: false,
-      accuracy_functions: [accName],
-      model,
+    const fits = valRows.map((val, f): FoldFit => ({
+      model: { gbm: null, linear: fitLinear(ctx, trainRows[f]) },
+      rows: val,
       iterations: 0,
-    };
+    }));
+    const model = fits[0].model;
+    linCand = make(
+      'linear',
+      task === 'regression' ? 'Linear(ridge)' : 'Linear(logistic)',
+      fits,
+      (now() - c0) / 1000,
+      { oof: scoreFits(ctx, fits), inSample: (rows) => scoreRows(model, enc, rows, K) },
+    );
     candidates.push(linCand);
   }
   if (gbmCand && linCand) {
     // The mean of both models' scores: often better than either when the signal is partly
     // linear (telco churn), and free since both are trained already.
-    const model = blend(gbmCand.model.gbm!, linCand.model.linear!);
-    const valRaw = scoreRows(model, enc, selRows, K);
-    candidates.push({
-      kind: 'blend',
-      name: 'Ensemble(mean of GBM, Linear)',
-      performance: taskScore(task, yVal, valRaw, K, nClasses),
-      training_time: gbmCand.training_time + linCand.training_time,
-      selected: false,
-      accuracy_functions: [accName],
-      model,
-      iterations: gbmCand.iterations,
-    });
+    const fits = gbmCand.fits.map((g, f): FoldFit => ({
+      model: blend(g.model.gbm!, linCand!.fits[f].model.linear!),
+      rows: g.rows,
+      iterations: g.iterations,
+    }));
+    const g = gbmCand;
+    const l = linCand;
+    const half = (a: Float64Array, b: Float64Array) => a.map((v, i) => (v + b[i]) / 2);
+    candidates.push(
+      make('blend', 'Ensemble(mean of GBM, Linear)', fits, g.training_time + l.training_time, {
+        oof: half(g.oof, l.oof),
+        inSample: (rows) => half(g.inSample(rows), l.inSample(rows)),
+      }),
+    );
   }
   // Highest validation score wins; on a tie the earlier (simpler to explain) candidate is kept.
   let best = candidates[0];

@@ -12,13 +12,16 @@ export function summaryString(
   model: ScoreModel,
   task: Task,
   level: number,
+  adaptive = false,
 ): string {
   const kinds = new Set(encs.map((e) => e.kind));
   const parts: string[] = [];
   if (kinds.has('numeric')) parts.push('num:quantile-bins');
   if (kinds.has('categorical')) parts.push('cat:codes');
+  if (encs.some((e) => e.kind === 'categorical' && e.targetEncoding)) parts.push('cat:target-mean');
   if (kinds.has('datetime')) parts.push('datetime:parts');
-  if (kinds.has('text')) parts.push('text:stats');
+  if (kinds.has('text'))
+    parts.push(encs.some((e) => e.kind === 'text' && e.stack) ? 'text:tf-idf-ridge' : 'text:stats');
   const stages = ['TypeInference', `Encoders(${parts.join(', ')})`];
   if (model.linear) {
     stages.push(`Linear(${model.linear.kind}, ${model.linear.d} dims)`);
@@ -28,6 +31,7 @@ export function summaryString(
     stages.push(`GBM(${c.trees} trees, ${c.maxLeaves} leaves)`);
   }
   stages.push(task === 'regression' ? `Conformal(${level})` : `Calibration+Conformal(${level})`);
+  if (adaptive) stages.push('AdaptiveWidth(GBM on |error|)');
   stages.push('PermutationImportance');
   return stages.join(' --> ');
 }

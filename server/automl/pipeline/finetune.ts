@@ -3,6 +3,7 @@
 
 import type { ColumnarData, Dataset, ModelArtifact, ModelDescription, TrainOptions } from '../api';
 import { analyze } from '../analysis/analyze';
+import { serializeScale } from '../analysis/scale';
 import { categoryKey, isMissing, parseNumber } from '../data/column-types';
 import { type Encoded, encode } from '../data/encoded';
 import { type Table, cellAt, cellsAt, tableFromDataset, validateTable } from '../data/table';
@@ -21,6 +22,7 @@ import { Rng } from '../prng';
 import type { ScoreModel, ScoreShape } from '../predict/score';
 import { allRows, capRows } from '../rows';
 import { round, summaryString } from './describe';
+import { SCALE_MIN_ROWS, scaleOfModel } from './scale';
 import { now, progress } from './progress';
 import { ANALYSIS_MAX_ROWS, SELECT_MAX_ROWS, gbmParams, splitRows, usesKey } from './sizes';
 
@@ -147,25 +149,44 @@ function finetuneTable(
   let accuracies = desc0.accuracies;
   let columnImportances = desc0.columnImportances;
   let performance = desc0.candidates.find((c) => c.selected)?.performance ?? 0;
+  let intervals = desc0.intervals;
+  let decision = desc0.decision;
   if (split.val.length >= 10) {
+    const rows = capRows(selRows, ANALYSIS_MAX_ROWS, settings.seed ^ 0xa7a1);
+    // Adaptive intervals when there are enough new validation rows (as in training).
+    const scale =
+      task === 'regression' && rows.length >= SCALE_MIN_ROWS
+        ? scaleOfModel({ enc, model, rows: split.train, y, K, seed: settings.seed })
+        : null;
     const a = analyze({
       shape,
-      model,
+      parts: [{ model, rows, scale }],
       enc,
       encs,
-      rows: capRows(selRows, ANALYSIS_MAX_ROWS, settings.seed ^ 0xa7a1),
       y,
       level: settings.confidence,
       rng,
     });
     calibration = {
       halfWidth: a.halfWidth,
+      ...(scale ? { scale: serializeScale(scale) } : {}),
       classes: a.classCal,
       ...(a.missing ? { missing: a.missing } : {}),
     };
     const accName = task === 'regression' ? 'r2_score' : 'balanced_accuracy_score';
-    accuracies = { [accName]: round(a.accuracy, 6) };
-    performance = round(a.accuracy, 6);
+    const rule = settings.decision ?? 'balanced';
+    const acc = a.decisions ? a.decisions[rule].balanced_accuracy : a.accuracy;
+    accuracies = { [accName]: round(acc, 6) };
+    performance = round(acc, 6);
+    if (a.coverage) {
+      intervals = {
+        nominal: settings.confidence,
+        validation: round(a.coverage.validation, 4),
+        worstQuintile: round(a.coverage.worstQuintile, 4),
+        adaptive: scale !== null,
+      };
+    }
+    if (a.decisions) decision = { rule, ...a.decisions };
     columnImportances = {};
     for (let j = 0; j < encs.length; j++) columnImportances[encs[j].column] = a.importances[j];
   }
@@ -188,6 +209,8 @@ function finetuneTable(
     confidenceLevel: settings.confidence,
     trainRows: n,
     trainingTimeMs: 0,
+    ...(intervals ? { intervals } : {}),
+    ...(decision ? { decision } : {}),
   };
   // The reduced model (if any) is not finetuned, so it is dropped; missing inputs fall back to
   // tree routing, with intervals recalibrated above when there were enough new rows.

@@ -21,7 +21,11 @@ export interface FitContext {
   /** Class weights by position (classifiers), or null. */
   weight: Float64Array | null;
   gTarget: GBMTarget;
+  /** The validation split (single split); on cross-fitted data all rows train, none validate. */
   split: Split;
+  /** Small data: candidates are fitted in these folds and validated out of fold. */
+  crossFit: boolean;
+  folds: Split[];
   /** Validation rows for early stopping and candidate selection (a sample on large tables). */
   selRows: Int32Array;
   params: GBMParams;

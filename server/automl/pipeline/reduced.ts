@@ -40,7 +40,9 @@ export function reducedModel(ctx: FitContext, importances: number[]): ReducedMod
   // (and its own tree-shape parameters) is plenty.
   const redRows = capRows(split.train, REDUCED_MAX_ROWS, settings.seed ^ 0x4ed);
   const redParams =
-    redRows === split.train ? ctx.params : gbmParams(settings, redRows.length, ctx.userIterations);
+    redRows === split.train
+      ? ctx.params
+      : gbmParams(settings, redRows.length, ctx.userIterations, ctx.shape.task !== 'regression');
   const res = trainGBM({
     data: maskedBinned(ctx.enc, top),
     target: ctx.gTarget,

@@ -21,19 +21,22 @@ export interface Refit {
 
 /**
  * Refits `best` on all `n` rows when the settings allow it and the table is small enough;
- * otherwise the validated model and its width are kept.
+ * otherwise the validated model and its width are kept. Cross-fitted candidates are refit with
+ * the mean iteration count of their folds.
  */
 export function refit(ctx: FitContext, best: Candidate, halfWidth: number | null): Refit {
   const { settings, split, enc } = ctx;
   const n = enc.n;
-  if (!(settings.refit && split.val.length > 0 && n <= REFIT_MAX_ROWS)) {
+  const single = !ctx.crossFit && split.val.length > 0 && n <= REFIT_MAX_ROWS;
+  if (!(settings.refit && (ctx.crossFit || single))) {
     return { model: best.model, halfWidth };
   }
-  // Same capacity as validated: tree shape from the training-split size.
+  // Same capacity as validated: tree shape from the training-split (fold) size.
+  const trainSize = ctx.crossFit ? ctx.folds[0].train.length : split.train.length;
   const fitGbmOn = (rows: Int32Array): GBMModel => {
     const p = {
-      ...gbmParams(settings, split.train.length),
-      maxIterations: Math.max(1, best.iterations),
+      ...gbmParams(settings, trainSize, false, ctx.shape.task !== 'regression'),
+      maxIterations: Math.max(1, Math.round(best.iterations)),
     };
     return trainGBM({
       data: enc.binned,
@@ -50,14 +53,16 @@ export function refit(ctx: FitContext, best: Candidate, halfWidth: number | null
         ? { gbm: null, linear: fitLinear(ctx, rows) }
         : blend(fitGbmOn(rows), fitLinear(ctx, rows));
   const model = fitKind(allRows(n));
-  if (ctx.shape.task === 'regression' && halfWidth !== null && split.val.length >= 20) {
-    halfWidth *= learningCurveFactor({
-      fit: fitKind,
-      fullModel: best.model,
-      ctx,
-      nAll: n,
-      seed: settings.seed,
-    });
+  if (ctx.shape.task === 'regression' && halfWidth !== null) {
+    // Each (training split, validation rows) pair the width was calibrated on.
+    const pairs = ctx.crossFit
+      ? best.fits.map((f, j) => ({ train: ctx.folds[j].train, val: f.rows, model: f.model }))
+      : split.val.length >= 20
+        ? [{ train: split.train, val: split.val, model: best.model }]
+        : [];
+    if (pairs.length > 0) {
+      halfWidth *= learningCurveFactor({ fit: fitKind, pairs, ctx, nAll: n, seed: settings.seed });
+    }
   }
   return { model, halfWidth };
 }
@@ -66,8 +71,8 @@ export function refit(ctx: FitContext, best: Candidate, halfWidth: number | null
  * Interval correction for the refit. The conformal half-width comes from validation residuals of
  * a model trained on the training split, but the shipped model is refit on all rows and errs less,
  * so uncorrected intervals over-cover (about 0.92 instead of 0.90 on the 1k-row concrete set).
- * We fit the same model on half of the training split, compare the validation mean absolute errors
- * of both fits, and extrapolate that shrinkage along a power-law learning curve (error ~ rows^-a)
+ * We fit the same model on half of the training split (of each fold, when cross-fitted), compare
+ * the validation mean absolute errors of both fits, and extrapolate that shrinkage along a power-law learning curve (error ~ rows^-a)
  * to the refit's row count. The mean absolute error is used rather than the 90 % quantile itself
  * because it averages every residual and is far less noisy; saturated models (home_rentals) get a
  * factor of ~1. The factor is clamped to [0.8, 1] so the correction can only narrow a little.
@@ -75,29 +80,34 @@ export function refit(ctx: FitContext, best: Candidate, halfWidth: number | null
 function learningCurveFactor(opts: {
   /** Fits the selected kind of model on the given rows. */
   fit: (rows: Int32Array) => ScoreModel;
-  /** The model fitted on the whole training split. */
-  fullModel: ScoreModel;
+  /** The validated fits (one, or one per fold): training rows, validation rows, model. */
+  pairs: { train: Int32Array; val: Int32Array; model: ScoreModel }[];
   ctx: FitContext;
   nAll: number;
   seed: number;
 }): number {
-  const { fit, fullModel, nAll, seed } = opts;
-  const { enc, split, y } = opts.ctx;
-  const nTrain = split.train.length;
+  const { fit, pairs, nAll, seed } = opts;
+  const { enc, y } = opts.ctx;
+  const nTrain = pairs[0].train.length;
   // Own RNG stream: the probe's subset must not shift when other stages draw more numbers.
-  const rows = new Rng(seed ^ 0x1ea7).shuffle(Int32Array.from(split.train));
-  const sub = rows.slice(0, Math.round(nTrain * PROBE_FRACTION));
-  const rawSub = scoreRows(fit(sub), enc, split.val, 1);
-  const rawFull = scoreRows(fullModel, enc, split.val, 1);
+  const rng = new Rng(seed ^ 0x1ea7);
   let maeSub = 0;
   let maeFull = 0;
-  for (let i = 0; i < split.val.length; i++) {
-    const t = y[split.val[i]];
-    maeSub += Math.abs(t - rawSub[i]);
-    maeFull += Math.abs(t - rawFull[i]);
+  let subSize = 0;
+  for (const p of pairs) {
+    const rows = rng.shuffle(Int32Array.from(p.train));
+    const sub = rows.slice(0, Math.round(p.train.length * PROBE_FRACTION));
+    subSize = sub.length;
+    const rawSub = scoreRows(fit(sub), enc, p.val, 1);
+    const rawFull = scoreRows(p.model, enc, p.val, 1);
+    for (let i = 0; i < p.val.length; i++) {
+      const t = y[p.val[i]];
+      maeSub += Math.abs(t - rawSub[i]);
+      maeFull += Math.abs(t - rawFull[i]);
+    }
   }
   if (!(maeSub > 0) || !(maeFull > 0)) return 1;
   const ratio = Math.min(1, Math.max(0.5, maeFull / maeSub));
-  const exponent = Math.log(nAll / nTrain) / Math.log(nTrain / sub.length);
+  const exponent = Math.log(nAll / nTrain) / Math.log(nTrain / subSize);
   return Math.min(1, Math.max(0.8, ratio ** exponent));
 }

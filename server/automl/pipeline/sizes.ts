@@ -27,14 +27,38 @@ export const GBM_SAMPLE_ROWS = 100_000;
 const LARGE_MIN_REL_IMPROVEMENT = 1e-3;
 export const LARGE_MAX_ITERATIONS = 500;
 /**
+ * From MID_MIN_ROWS training rows, boosting also stops once 20 iterations improved the validation
+ * loss by less than MID_MIN_REL_IMPROVEMENT in total: the last fractions of a percent of loss cost
+ * as many trees as the first 99 %, and every tree is paid again at each prediction.
+ */
+const MID_MIN_ROWS = 10_000;
+const MID_MIN_REL_IMPROVEMENT = 1e-3;
+/**
  * Validation rows used for early stopping and candidate selection (a seeded sample beyond this;
  * 50k rows measure r2 / balanced accuracy to the third decimal), and for the analysis (conformal
  * calibration per missing-input mask, accuracy): a quantile of 20k residuals is as good as exact.
  */
-export const SELECT_MAX_ROWS = 50_000;
+export const SELECT_MAX_ROWS = 20_000;
 export const ANALYSIS_MAX_ROWS = 20_000;
 /** The reduced model (see analysis/analyze.ts) trains on at most this many rows. */
 export const REDUCED_MAX_ROWS = 200_000;
+
+/**
+ * Small data is cross-fitted: with at most this many training scores (rows x scores per row),
+ * every candidate is fitted in FOLDS folds, so selection and calibration see every row out of
+ * fold (a 20 % split of 150 rows is 30 rows: one lucky split makes a classifier certain), and the
+ * shipped model is refit on all rows.
+ */
+export const CROSSFIT_MAX_SCORES = 3_000;
+/** ... and at least this many rows (each fold must hold a few). */
+export const CROSSFIT_MIN_ROWS = 30;
+export const FOLDS = 5;
+/**
+ * Classifiers: boosting stops once 20 iterations in a row improved the validation log-loss by
+ * less than this (nats per row) in total. On separable data the loss shrinks geometrically
+ * forever (thousands of trees answering 0 or 1); a model that improves by less is done.
+ */
+const CLASSIFIER_MIN_IMPROVEMENT = 2e-3;
 
 /** Positions of the training and validation rows. */
 export interface Split {
@@ -81,6 +105,33 @@ export function splitRows(opts: {
   return { train: Int32Array.from(train), val: Int32Array.from(val) };
 }
 
+/**
+ * Seeded K-fold split of positions 0..n-1: fold f validates on its rows and trains on the others.
+ * Classes are dealt to the folds in turn (stratified), so each fold sees each class.
+ */
+export function foldRows(opts: {
+  n: number;
+  folds: number;
+  rng: Rng;
+  classes: Float64Array | null;
+  nClasses: number;
+}): Split[] {
+  const { n, folds, rng, classes, nClasses } = opts;
+  const perm = permutation(n, rng);
+  const fold = new Int32Array(n);
+  const next = new Int32Array(Math.max(1, nClasses));
+  perm.forEach((r, i) => {
+    if (classes) fold[r] = next[classes[r]]++ % folds;
+    else fold[r] = i % folds;
+  });
+  return Array.from({ length: folds }, (_, f) => {
+    const train: number[] = [];
+    const val: number[] = [];
+    for (const r of perm) (fold[r] === f ? val : train).push(r);
+    return { train: Int32Array.from(train), val: Int32Array.from(val) };
+  });
+}
+
 /** Inverse-frequency class weights n / (K * n_c): each class carries the same total weight. */
 export function classWeights(y: Float64Array, nClasses: number): number[] {
   const count = new Float64Array(nClasses);
@@ -92,27 +143,37 @@ export function classWeights(y: Float64Array, nClasses: number): number[] {
  * GBM parameters for `nTrain` training rows. `userIterations`: USING max_iterations was given, so
  * the large-table iteration cap does not apply.
  */
-export function gbmParams(s: ResolvedSettings, nTrain: number, userIterations = false): GBMParams {
+export function gbmParams(
+  s: ResolvedSettings,
+  nTrain: number,
+  userIterations = false,
+  classifier = false,
+): GBMParams {
   // Small data: 20 rows per leaf would forbid almost every split of a 50-row table.
   const minLeaf = Math.max(1, Math.min(s.minSamplesLeaf, Math.floor(nTrain / 10)));
   const large = nTrain > GBM_SAMPLE_MIN_ROWS;
+  // Rounds capped by data size: a few hundred rows cannot support a thousand trees.
+  const cap = large ? LARGE_MAX_ITERATIONS : Math.max(200, 2 * nTrain);
   return {
     ...DEFAULT_GBM_PARAMS,
     learningRate: s.learningRate,
-    maxIterations:
-      large && !userIterations ? Math.min(s.maxIterations, LARGE_MAX_ITERATIONS) : s.maxIterations,
+    maxIterations: userIterations ? s.maxIterations : Math.min(s.maxIterations, cap),
     maxLeaves: s.maxLeaves > 0 ? s.maxLeaves : nTrain < 10_000 ? 15 : 31,
     minSamplesLeaf: minLeaf,
     l2: s.l2,
     earlyStoppingRounds: s.earlyStoppingRounds,
     minDataPerCat: Math.min(DEFAULT_GBM_PARAMS.minDataPerCat, minLeaf),
+    // Classifiers: the log-loss tolerance; multiclass ones grow vector-leaf trees (gbm/model.ts).
+    ...(classifier ? { minAbsImprovement: CLASSIFIER_MIN_IMPROVEMENT, vectorLeaves: true } : {}),
     ...(large
       ? {
           subsampleRows: GBM_SAMPLE_ROWS,
           seed: s.seed,
           minRelImprovement: LARGE_MIN_REL_IMPROVEMENT,
         }
-      : {}),
+      : nTrain >= MID_MIN_ROWS
+        ? { minRelImprovement: MID_MIN_REL_IMPROVEMENT }
+        : {}),
   };
 }
 

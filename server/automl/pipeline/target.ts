@@ -61,6 +61,9 @@ export function analyzeTarget(data: Table, target: string, seed: number): Target
   if (profile.type === 'identifier' && profile.dataType === 'integer') {
     profile = { ...profile, type: 'integer' };
   }
+  // A target with a few small integer values (0-2, a 1-5 rating) is a set of classes, as in
+  // Lightwood; as an input the same values are a scale.
+  if (profile.scale) profile = { ...profile, type: 'categorical', dataType: 'categorical' };
   const t = profile.type;
   if (profile.constant) {
     const only = String(values[0]);

@@ -12,18 +12,25 @@ import { serializeGBM } from '../gbm/serialize';
 import { serializeLinear } from '../linear/linear';
 import { DEFAULT_SETTINGS, resolveSettings } from '../options';
 import { Rng } from '../prng';
-import { capRows } from '../rows';
-import { type Candidate, accuracyName, trainCandidates } from './candidates';
+import { type ScaleModel, serializeScale } from '../analysis/scale';
+import { allRows, capRows } from '../rows';
+import { type Candidate, accuracyName, scoredParts, trainCandidates } from './candidates';
 import { describeInputs, round, summaryString } from './describe';
 import { type FitContext, prepareTarget } from './fit';
 import { type Inputs, profileInputs } from './inputs';
 import { now, progress } from './progress';
 import { reducedModel } from './reduced';
 import { refit } from './refit';
+import { fitTargetFeatures } from './fitted-features';
+import { fitScales } from './scale';
 import {
   ANALYSIS_MAX_ROWS,
+  CROSSFIT_MAX_SCORES,
+  CROSSFIT_MIN_ROWS,
+  FOLDS,
   LINEAR_MAX_ROWS,
   SELECT_MAX_ROWS,
+  foldRows,
   gbmParams,
   splitRows,
   usesKey,
@@ -62,21 +69,38 @@ function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
 
   progress(opts.onProgress, 2);
   const encs = fitEncoders(inputs.profiles, inputs.columns, rng);
+  const { shape, y, weight } = prepareTarget(ti, settings);
+  // Target-fitted inputs (words of text, means of rare categories), out of fold; own RNG streams.
+  const fitted = fitTargetFeatures({
+    encs,
+    columns: inputs.columns,
+    shape,
+    y,
+    seed: settings.seed,
+    text: settings.textEncoder !== 'stats',
+  });
   for (const f of inputs.features) {
     if (f.role === 'input')
       f.encoder = encoderName(encs[inputs.profiles.findIndex((p) => p.name === f.column)]);
   }
   const wantLinear =
     settings.model === 'linear' || (settings.model === 'auto' && n <= LINEAR_MAX_ROWS);
-  const enc = encode(encs, inputs.columns, n, wantLinear);
-  const { shape, y, weight } = prepareTarget(ti, settings);
-  const split = splitRows({
-    n,
-    fraction: settings.validationFraction,
-    rng,
-    classes: shape.task === 'regression' ? null : y,
-    nClasses: shape.nClasses,
-  });
+  const enc = encode(encs, inputs.columns, n, wantLinear, fitted);
+  const classes = shape.task === 'regression' ? null : y;
+  const crossFit = n >= CROSSFIT_MIN_ROWS && n * shape.K <= CROSSFIT_MAX_SCORES;
+  const folds = crossFit
+    ? foldRows({ n, folds: FOLDS, rng, classes, nClasses: shape.nClasses })
+    : [];
+  const split = crossFit
+    ? { train: allRows(n), val: new Int32Array(0) }
+    : splitRows({
+        n,
+        fraction: settings.validationFraction,
+        rng,
+        classes,
+        nClasses: shape.nClasses,
+      });
+  const fitRows = crossFit ? folds[0].train.length : split.train.length;
   const userIterations = usesKey(opts.using, 'max_iterations');
   const ctx: FitContext = {
     settings,
@@ -92,9 +116,11 @@ function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
       weight,
     },
     split,
+    crossFit,
+    folds,
     // Large tables validate on a sample of the validation rows (all of them up to 50k).
     selRows: capRows(split.val, SELECT_MAX_ROWS, settings.seed ^ 0x5e1ec7),
-    params: gbmParams(settings, split.train.length, userIterations),
+    params: gbmParams(settings, fitRows, userIterations, shape.task !== 'regression'),
     userIterations,
   };
 
@@ -102,16 +128,22 @@ function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
   const { candidates, best } = trainCandidates(ctx, wantLinear);
 
   progress(opts.onProgress, 4);
+  // Regression: adaptive intervals, each part's rows scaled by a model that never saw their errors.
+  const scales = shape.task === 'regression' ? fitScales(ctx, best) : null;
+  let parts = scales ? scales.parts : scoredParts(best);
+  if (!crossFit) {
+    const rows = capRows(ctx.selRows, ANALYSIS_MAX_ROWS, settings.seed ^ 0xa7a1);
+    parts = parts.map((p) => ({ ...p, rows }));
+  }
   const analysis = analyze({
     shape,
-    model: best.model,
+    parts,
     enc,
     encs,
-    rows: capRows(ctx.selRows, ANALYSIS_MAX_ROWS, settings.seed ^ 0xa7a1),
     y,
     level: settings.confidence,
     rng,
-    makeReduced: (importances) => reducedModel(ctx, importances),
+    makeReduced: crossFit ? undefined : (importances) => reducedModel(ctx, importances),
   });
 
   progress(opts.onProgress, 5);
@@ -120,7 +152,16 @@ function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
   const missing = analysis.missing;
   if (missing?.halfWidths && final.halfWidth !== null) missing.halfWidths[0] = final.halfWidth;
 
-  const artifact = assembleArtifact({ target, ctx, ti, inputs, candidates, analysis, final });
+  const artifact = assembleArtifact({
+    target,
+    ctx,
+    ti,
+    inputs,
+    candidates,
+    analysis,
+    final,
+    scale: scales?.final ?? null,
+  });
   artifact.description.trainingTimeMs = Math.round(now() - t0);
   return artifact;
 }
@@ -133,8 +174,9 @@ function assembleArtifact(parts: {
   candidates: Candidate[];
   analysis: Analysis;
   final: ReturnType<typeof refit>;
+  scale: ScaleModel | null;
 }): ModelArtifact {
-  const { target, ctx, ti, inputs, candidates, analysis, final } = parts;
+  const { target, ctx, ti, inputs, candidates, analysis, final, scale } = parts;
   const { settings, encs } = ctx;
   const { task, yScale } = ctx.shape;
   const finalModel = final.model;
@@ -142,12 +184,16 @@ function assembleArtifact(parts: {
   const { inputTypes, categories, numericRanges } = describeInputs(encs, inputs.profiles);
   const columnImportances: Record<string, number> = {};
   encs.forEach((e, j) => (columnImportances[e.column] = analysis.importances[j]));
+  const rule = settings.decision ?? 'balanced';
+  const accuracy = analysis.decisions
+    ? analysis.decisions[rule].balanced_accuracy
+    : analysis.accuracy;
   const description: ModelDescription = {
     task,
     target,
     targetType: ti.profile.type,
     inputs: encs.map((e) => e.column),
-    accuracies: { [accuracyName(ctx)]: round(analysis.accuracy, 6) },
+    accuracies: { [accuracyName(ctx)]: round(accuracy, 6) },
     columnImportances,
     features: inputs.features,
     candidates: candidates.map((c) => ({
@@ -157,7 +203,7 @@ function assembleArtifact(parts: {
       selected: c.selected,
       accuracy_functions: c.accuracy_functions,
     })),
-    summary: summaryString(encs, finalModel, task, settings.confidence),
+    summary: summaryString(encs, finalModel, task, settings.confidence, scale !== null),
     inputTypes,
     categories,
     ...(ti.classLabels ? { classes: ti.classLabels } : {}),
@@ -165,6 +211,18 @@ function assembleArtifact(parts: {
     confidenceLevel: settings.confidence,
     trainRows: ctx.enc.n,
     trainingTimeMs: 0,
+    ...(analysis.coverage
+      ? {
+          intervals: {
+            nominal: settings.confidence,
+            validation: round(analysis.coverage.validation, 4),
+            worstQuintile: round(analysis.coverage.worstQuintile, 4),
+            adaptive: scale !== null,
+          },
+        }
+      : {}),
+    ...(analysis.decisions ? { decision: { rule, ...analysis.decisions } } : {}),
+    validation: ctx.crossFit ? 'cross-fitted' : 'split',
   };
   return {
     format: 'automl/1',
@@ -188,6 +246,7 @@ function assembleArtifact(parts: {
     },
     calibration: {
       halfWidth: final.halfWidth,
+      ...(scale ? { scale: serializeScale(scale) } : {}),
       classes: analysis.classCal,
       ...(missing ? { missing } : {}),
     },

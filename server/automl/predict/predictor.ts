@@ -3,12 +3,26 @@
 // probabilities / anomaly flags. Batches are columnar internally (typed arrays, no per-row
 // intermediate objects); only the returned Prediction objects are allocated per row.
 
-import type { CellValue, ModelArtifact, ModelDescription, Prediction, Predictor } from '../api';
-import { type ClassCalibration, classProbabilities, predictedClass } from '../analysis/conformal';
+import type {
+  CellValue,
+  Explanation,
+  ModelArtifact,
+  ModelDescription,
+  Prediction,
+  Predictor,
+} from '../api';
+import {
+  type ClassCalibration,
+  argmaxClass,
+  classProbabilities,
+  predictedClass,
+} from '../analysis/conformal';
+import { type ScaleModel, deserializeScale, scaleInPlace } from '../analysis/scale';
 import { type ValueKind, categoryKey, isMissing, parseNumber } from '../data/column-types';
 import type { ColumnEncoder } from '../data/encoders';
 import {
   type Layout,
+  type LinearRows,
   type Stream,
   binStreams,
   buildLayout,
@@ -16,6 +30,7 @@ import {
   parseStreams,
 } from '../data/layout';
 import { AutoMLError } from '../errors';
+import { explainBatch } from '../explain/explain';
 import { type CompiledTree, compileTrees, predictRawCompiled } from '../gbm/compile';
 import type { GBMModel } from '../gbm/model';
 import { predictRaw } from '../gbm/predict';
@@ -44,6 +59,12 @@ export function validateArtifact(a: unknown): asserts a is ModelArtifact {
   if (!x.model!.gbm && !x.model!.linear) throw new AutoMLError('model artifact has no model');
 }
 
+/** The model's trees and the scale's, compiled to JS. */
+interface Compiled {
+  main: CompiledTree[];
+  scale: CompiledTree[] | null;
+}
+
 class ArtifactPredictor implements Predictor {
   readonly description: ModelDescription;
   private readonly encs: ColumnEncoder[];
@@ -57,6 +78,9 @@ class ArtifactPredictor implements Predictor {
   private readonly yStd: number;
   private readonly halfWidth: number;
   private readonly cal: ClassCalibration | null;
+  /** Adaptive intervals: half-width = halfWidth (a multiplier) x scale(row) x yStd. */
+  private readonly scale: ScaleModel | null;
+  private readonly argmax: boolean;
   private readonly labels: (string | number | boolean)[];
   private readonly labelStrings: string[];
   private readonly classCode: Map<string, number>;
@@ -69,7 +93,7 @@ class ArtifactPredictor implements Predictor {
   private readonly reduced: GBMModel | null = null;
   private readonly reducedFeature: number = -1;
   /** Trees compiled to JS once enough rows went through (null: not yet; false: unavailable). */
-  private compiled: CompiledTree[] | null | false = null;
+  private compiled: Compiled | null | false = null;
   private rowsSeen = 0;
 
   constructor(a: ModelArtifact) {
@@ -85,6 +109,8 @@ class ArtifactPredictor implements Predictor {
     this.yStd = a.y_scale?.std ?? 1;
     this.halfWidth = a.calibration.halfWidth ?? 0;
     this.cal = a.calibration.classes;
+    this.scale = a.calibration.scale ? deserializeScale(a.calibration.scale) : null;
+    this.argmax = a.settings.decision === 'argmax';
     this.labels = a.classes?.labels ?? [];
     this.labelStrings = this.labels.map((l) => String(l));
     this.classCode = new Map((a.classes?.keys ?? []).map((k, i) => [k, i]));
@@ -117,24 +143,38 @@ class ArtifactPredictor implements Predictor {
   }
 
   /** Rows missing the dominant input get the reduced model's scores instead of the main model's. */
-  private scoreReduced(streams: Stream[], bins: Uint8Array | null, n: number, raw: Float64Array) {
+  /** Scores the rows missing the dominant input with the reduced model; returns which rows. */
+  private scoreReduced(
+    streams: Stream[],
+    bins: Uint8Array | null,
+    stride: number,
+    n: number,
+    raw: Float64Array,
+  ): Uint8Array {
     const f = this.reducedFeature;
     const feat = this.layout.features[f];
     const s = streams[f];
     const code = feat.nCats + 1;
     const rows: number[] = [];
-    for (let i = 0; i < n; i++) if (feat.isCat ? s[i] === code : s[i] !== s[i]) rows.push(i);
-    if (rows.length === 0) return;
+    const mask = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      if (feat.isCat ? s[i] === code : s[i] !== s[i]) {
+        rows.push(i);
+        mask[i] = 1;
+      }
+    }
+    if (rows.length === 0) return mask;
     const F = this.layout.features.length;
-    const all = bins ?? binStreams(this.layout, streams, n);
+    const all = bins ?? binStreams(this.layout, streams, n, stride);
     const sub = new Uint8Array(rows.length * F);
     for (let j = 0; j < rows.length; j++)
-      sub.set(all.subarray(rows[j] * F, rows[j] * F + F), j * F);
+      sub.set(all.subarray(rows[j] * stride, rows[j] * stride + F), j * F);
     const K = this.K;
     const out = new Float64Array(rows.length * K);
     predictRaw(this.reduced!, sub, F, rows.length, out);
     for (let j = 0; j < rows.length; j++)
       for (let k = 0; k < K; k++) raw[rows[j] * K + k] = out[j * K + k];
+    return mask;
   }
 
   /**
@@ -162,10 +202,11 @@ class ArtifactPredictor implements Predictor {
     return masks;
   }
 
-  predict(rows: Record<string, unknown>[]): Prediction[] {
-    if (!Array.isArray(rows)) throw new AutoMLError('predict expects an array of row objects');
+  /** The input columns of row objects (absent keys and non-object rows: undefined). */
+  private columnsOf(rows: Record<string, unknown>[], what: string): unknown[][] {
+    if (!Array.isArray(rows)) throw new AutoMLError(`${what} expects an array of row objects`);
     const n = rows.length;
-    const cols = this.encs.map((e) => {
+    return this.encs.map((e) => {
       const a = new Array<unknown>(n);
       for (let i = 0; i < n; i++) {
         const r = rows[i];
@@ -173,6 +214,11 @@ class ArtifactPredictor implements Predictor {
       }
       return a;
     });
+  }
+
+  predict(rows: Record<string, unknown>[]): Prediction[] {
+    const cols = this.columnsOf(rows, 'predict');
+    const n = rows.length;
     let truth: unknown[] | null = null;
     for (let i = 0; i < n && !truth; i++) {
       const r = rows[i];
@@ -188,18 +234,62 @@ class ArtifactPredictor implements Predictor {
     return this.run(cols, columns[this.target] ?? null, n);
   }
 
+  explain(rows: Record<string, unknown>[]): Explanation[] {
+    return this.explainCols(this.columnsOf(rows, 'explain'), rows.length);
+  }
+
+  explainColumns(columns: Record<string, CellValue[]>, n: number): Explanation[] {
+    return this.explainCols(
+      this.encs.map((e) => columns[e.column]),
+      n,
+    );
+  }
+
+  private explainCols(cols: (ArrayLike<unknown> | undefined)[], n: number): Explanation[] {
+    const K = this.K;
+    const { raw, bins, stride, lin, reduced } = this.score(cols, n, true);
+    // Classifiers explain the class each row is predicted as (under the model's decision rule).
+    const probs = new Float64Array(this.labels.length);
+    const classOf = (i: number): number => {
+      if (!this.argmax) return predictedClass(raw, i * K, K);
+      classProbabilities(raw, i * K, K, this.cal!, probs);
+      return argmaxClass(probs, 0, this.labels.length);
+    };
+    return explainBatch({
+      task: this.task,
+      K,
+      layout: this.layout,
+      columns: this.encs.map((e) => e.column),
+      gbm: this.gbm,
+      linear: this.linear,
+      reducedGbm: this.reduced,
+      reduced,
+      bins,
+      stride,
+      lin,
+      n,
+      raw,
+      classOf,
+      yScale: { mean: this.yMean, std: this.yStd },
+      labels: this.labels,
+    });
+  }
+
   /**
    * Compiling costs ~0.1 ms per tree, so single-row predictions keep walking the node arrays and
    * the trees are compiled once a large batch (or enough small ones) shows up. If the runtime
    * forbids code generation (--disallow-code-generation-from-strings) the walk is used forever.
    */
-  private compiledTrees(n: number): CompiledTree[] | null {
-    if (this.compiled === false || !this.gbm) return null;
+  private compiledTrees(n: number): Compiled | null {
+    if (this.compiled === false || (!this.gbm && !this.scale)) return null;
     if (this.compiled) return this.compiled;
     this.rowsSeen += n;
     if (n < 256 && this.rowsSeen < 5000) return null;
     try {
-      this.compiled = compileTrees(this.gbm);
+      this.compiled = {
+        main: this.gbm ? compileTrees(this.gbm) : [],
+        scale: this.scale ? compileTrees(this.scale.gbm) : null,
+      };
     } catch {
       this.compiled = false;
       return null;
@@ -207,22 +297,22 @@ class ArtifactPredictor implements Predictor {
     return this.compiled;
   }
 
-  private run(
-    cols: (ArrayLike<unknown> | undefined)[],
-    truth: ArrayLike<unknown> | null,
-    n: number,
-  ): Prediction[] {
+  /** The raw scores of a batch and what produced them (bins, linear rows, reduced rows). */
+  private score(cols: (ArrayLike<unknown> | undefined)[], n: number, keepLinear = false) {
     const K = this.K;
     const streams = parseStreams(this.encs, cols, n, true);
     const raw = new Float64Array(n * K);
-    let bins: Uint8Array | null = null;
-    if (this.gbm) {
-      bins = binStreams(this.layout, streams, n);
-      const F = this.layout.features.length;
-      const trees = this.compiledTrees(n);
-      if (trees) predictRawCompiled(this.gbm, trees, bins, F, n, raw);
-      else predictRaw(this.gbm, bins, F, n, raw);
+    // With adaptive intervals each row has a spare byte for the binned prediction (the scale's
+    // last feature), so the scale trees read the same matrix.
+    const F = this.layout.features.length;
+    const stride = this.scale ? F + 1 : F;
+    const bins = this.gbm || this.scale ? binStreams(this.layout, streams, n, stride) : null;
+    const trees = this.compiledTrees(n);
+    if (this.gbm && bins) {
+      if (trees) predictRawCompiled(this.gbm, trees.main, bins, stride, n, raw);
+      else predictRaw(this.gbm, bins, stride, n, raw);
     }
+    let lin: LinearRows | null = null;
     if (this.linear) {
       const X = linearRows(this.layout, streams, n);
       const tmp = new Float64Array(n * K);
@@ -233,14 +323,32 @@ class ArtifactPredictor implements Predictor {
         tmp,
       );
       for (let j = 0; j < raw.length; j++) raw[j] += tmp[j];
+      if (keepLinear) lin = X;
     }
-    if (this.reduced) this.scoreReduced(streams, bins, n, raw);
+    const reduced = this.reduced ? this.scoreReduced(streams, bins, stride, n, raw) : null;
+    return { streams, raw, bins, stride, lin, reduced, trees };
+  }
+
+  private run(
+    cols: (ArrayLike<unknown> | undefined)[],
+    truth: ArrayLike<unknown> | null,
+    n: number,
+  ): Prediction[] {
+    const K = this.K;
+    const F = this.layout.features.length;
+    const { streams, raw, bins, trees } = this.score(cols, n);
     const out = new Array<Prediction>(n);
     const masks = this.missingMasks(streams, n);
     if (this.task === 'regression') {
       const widths = this.missHalfWidths;
+      // Adaptive widths: the multiplier times the row's scale, in the target's units.
+      const unit = this.scale
+        ? scaleInPlace(this.scale, bins!, F, n, raw, trees?.scale ?? null)
+        : null;
+      if (unit) for (let i = 0; i < n; i++) unit[i] *= this.yStd;
       for (let i = 0; i < n; i++) {
-        const hw = masks && masks[i] ? widths![masks[i]] : this.halfWidth;
+        let hw = masks && masks[i] ? widths![masks[i]] : this.halfWidth;
+        if (unit) hw *= unit[i];
         const v = this.yMean + this.yStd * raw[i];
         const lower = v - hw;
         const upper = v + hw;
@@ -258,7 +366,7 @@ class ArtifactPredictor implements Predictor {
     for (let i = 0; i < n; i++) {
       const cal = masks && masks[i] ? this.missCals![masks[i]] : this.cal!;
       classProbabilities(raw, i * K, K, cal, probs);
-      const c = predictedClass(raw, i * K, K);
+      const c = this.argmax ? argmaxClass(probs, 0, nC) : predictedClass(raw, i * K, K);
       const probabilities: Record<string, number> = {};
       for (let k = 0; k < nC; k++) probabilities[this.labelStrings[k]] = probs[k];
       let anomaly: boolean | null = null;

@@ -5,7 +5,7 @@
 import type { Task } from '../api';
 import type { Encoded } from '../data/encoded';
 import type { GBMModel } from '../gbm/model';
-import { predictRaw } from '../gbm/predict';
+import { predictRawFast } from '../gbm/compile';
 import { type LinearModel, predictLinearRows } from '../linear/linear';
 
 export interface ScoreModel {
@@ -22,7 +22,7 @@ export function scoreRows(m: ScoreModel, enc: Encoded, rows: Int32Array, K: numb
     const sub = new Uint8Array(nR * F);
     for (let i = 0; i < nR; i++)
       sub.set(enc.binned.bins.subarray(rows[i] * F, rows[i] * F + F), i * F);
-    predictRaw(m.gbm, sub, F, nR, out);
+    predictRawFast(m.gbm, sub, F, nR, out);
   }
   if (m.linear) {
     const tmp = new Float64Array(enc.n * K);

@@ -52,8 +52,10 @@ describe('class 3: the host file system on the default configuration (auth off)'
       `SELECT * FROM read_text('${d}/sessions/revoked.json')`,
       `SELECT * FROM read_text('${d}/models/models.json')`,
       `SELECT * FROM glob('${d}/*')`,
-      `SELECT * FROM glob('${d}/projects/*')`,
       `COPY (SELECT 1 AS a) TO '${d}/catalog.json'`,
+      // projects/ is open to DuckDB so a running instance can attach a new project's file
+      // (engine/duckdb.ts); SQL can never write there.
+      `COPY (SELECT 1 AS a) TO '${d}/projects/planted.duckdb'`,
       `COPY (SELECT 1 AS a) TO '${d}/models/models.json'`,
     ]) {
       const r = await h.sql(q);
@@ -362,6 +364,20 @@ describe('class 7: concurrent changes of the database list', () => {
     const results = await Promise.all(work);
     results.forEach((r, i) => expect(r.data).toEqual([[5037 + i]]));
     expect((await created).type).toBe('ok');
+  });
+
+  it("keeps another request's temporary tables while a project is created (DuckDB is never reopened)", async () => {
+    // The script's TEMP table must survive a CREATE PROJECT that lands between its statements.
+    const script = h.sql(
+      'CREATE TEMP TABLE mine AS SELECT range AS i FROM range(1000); ' +
+        'SELECT count(*) FROM range(3000000) a, (SELECT 1) b WHERE a.range % 7 = 0; ' +
+        'SELECT sum(i) FROM mine',
+    );
+    const created = await h.sql('CREATE PROJECT during_p');
+    expect(created.type).toBe('ok');
+    expect((await script).data).toEqual([[499500]]);
+    expect((await h.sql('CREATE TABLE during_p.t AS SELECT 1 AS x')).type).toBe('ok');
+    expect((await h.sql('SELECT x FROM during_p.t')).data).toEqual([[1]]);
   });
 
   it('refuses DROP PROJECT of a project that holds views unless cascade is explicit', async () => {

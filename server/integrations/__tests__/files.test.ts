@@ -208,8 +208,8 @@ describe('GET and DELETE /api/files', () => {
 });
 
 describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
-  it('attaches a DuckDB file from the data directory under the name', async () => {
-    const file = path.join(dataDir, 'shop.duckdb');
+  it('attaches a DuckDB file from the uploads folder under the name', async () => {
+    const file = path.join(dataDir, 'uploads', 'shop.duckdb');
     // A DuckDB file made by another program (client SQL may not ATTACH files itself).
     const other = await DuckDBInstance.create(file);
     const conn = await other.connect();
@@ -247,8 +247,17 @@ describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
       `CREATE DATABASE d5 WITH ENGINE = 'duckdb', PARAMETERS = {"path": "x"}`,
     );
     expect(noDb).toMatchObject({ type: 'error', error_code: 3 });
+    // Outside the folders the running instance's sandbox leaves open (uploads/): refused, saying why.
+    const root = path.join(dataDir, 'rootfile.duckdb');
+    const other = await DuckDBInstance.create(root);
+    other.closeSync();
+    const closed = await h.sql(
+      `CREATE DATABASE d6 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "rootfile.duckdb"}`,
+    );
+    expect(closed).toMatchObject({ type: 'error', error_code: 10 });
+    expect(closed.error_message).toMatch(/sandbox leaves only .*uploads/);
     const names = (await h.sql('SHOW DATABASES')).data.flat();
-    for (const n of ['d1', 'd2', 'd3', 'd4', 'd5']) expect(names).not.toContain(n);
+    for (const n of ['d1', 'd2', 'd3', 'd4', 'd5', 'd6']) expect(names).not.toContain(n);
   });
 
   it('re-attaches after a restart and detaches on DROP DATABASE', async () => {
@@ -257,6 +266,6 @@ describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
     expect((await h.sql('SELECT count(*) FROM shop.orders')).data).toEqual([[4]]);
     expect(await h.sql('DROP DATABASE shop')).toMatchObject({ type: 'ok' });
     expect((await h.sql('SELECT count(*) FROM shop.orders')).type).toBe('error');
-    expect(fs.existsSync(path.join(dataDir, 'shop.duckdb'))).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, 'uploads', 'shop.duckdb'))).toBe(true);
   });
 });

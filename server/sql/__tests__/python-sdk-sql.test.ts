@@ -32,7 +32,7 @@ afterAll(async () => {
 describe('the Python SDK against the instance', () => {
   it('projects.create / list and databases.list', async () => {
     await sdk("CREATE DATABASE sdk_proj ENGINE = 'mindsdb' ");
-    const file = await DuckDBInstance.create(path.join(h.dataDir, 'sdk.duckdb'));
+    const file = await DuckDBInstance.create(path.join(h.dataDir, 'uploads', 'sdk.duckdb'));
     file.closeSync();
     const projects = await sdk(
       "select NAME from information_schema.databases where TYPE='project'",

@@ -52,7 +52,7 @@ describe('split conformal', () => {
       y[i] = rng.next() < 1 / (1 + Math.exp(-z)) ? 1 : 0;
       raw[i] = 2 * z;
     }
-    const cal = fitClassCalibration(raw, y, 1, 2, [0], 0.9);
+    const cal = fitClassCalibration(raw, y, { K: 1, nClasses: 2, shift: [0], level: 0.9 });
     expect(cal.temperature).toBeGreaterThan(1.7);
     expect(cal.temperature).toBeLessThan(2.3);
     const p = new Float64Array(2);

@@ -71,16 +71,19 @@ describe('home_rentals with initial_price (rental_price ~ initial_price)', () =>
     expect(x.upper!).toBeGreaterThan(3473);
   });
 
-  it('a model saved before missing-input calibration still loads and predicts as before', () => {
+  it('a model saved before missing-input calibration (and adaptive widths) still loads and predicts as before', () => {
+    // An older artifact: no missing-input calibration, no reduced model, one constant width.
     const old = JSON.parse(JSON.stringify(artifact)) as ModelArtifact;
     delete old.calibration.missing;
     delete old.model.reduced;
+    delete old.calibration.scale;
+    old.calibration.halfWidth = 123.5;
     const [x] = loadPredictor(old).predict([{ sqft: 823, location: 'good' }]);
-    const hw = old.calibration.halfWidth!;
-    expect(x.upper! - (x.value as number)).toBeCloseTo(hw, 6);
+    expect(x.upper! - (x.value as number)).toBeCloseTo(123.5, 6);
     const [y] = p.predict([rows([])[0]]);
     const [z] = loadPredictor(old).predict([rows([])[0]]);
-    expect(z).toEqual(y);
+    expect(z.value).toBe(y.value);
+    expect(z.upper! - (z.value as number)).toBeCloseTo(123.5, 6);
   });
 });
 

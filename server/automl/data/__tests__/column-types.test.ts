@@ -76,13 +76,19 @@ describe('inferColumnType', () => {
     expect(b.type).toBe('binary');
     expect(b.valueKind).toBe('boolean');
   });
-  it('types small-range integers as categorical (number_of_rooms 0-3) and wider ones as integer', () => {
+  it('types small-range integer scales as integer (number_of_rooms 0-3) unless they look like codes', () => {
     const rooms = inferColumnType(
       'number_of_rooms',
       range(100, (i) => i % 4),
     );
-    expect(rooms.type).toBe('categorical');
+    expect(rooms.type).toBe('integer');
     expect(rooms.valueKind).toBe('number');
+    // Evidence of codes: a code-like name, or values leaving most of their range unused.
+    expect(inferColumnType('plan_code', range(100, (i) => i % 4)).type).toBe('categorical');
+    expect(inferColumnType('segmentType', range(100, (i) => 1 + (i % 3))).type).toBe('categorical');
+    const gaps = inferColumnType('x', range(100, (i) => [1, 4, 9][i % 3]));
+    expect(gaps.type).toBe('categorical');
+    expect(gaps.valueKind).toBe('number');
     expect(
       inferColumnType(
         'age',

@@ -160,3 +160,47 @@ describe('histogram GBM', () => {
     expect(Array.from(o3)).toEqual(Array.from(o1));
   });
 });
+
+describe('vector leaves (multiclass)', () => {
+  const rng = new Rng(21);
+  const n = 1500;
+  const x = Float64Array.from({ length: n }, () => rng.next() * 4);
+  const z = Float64Array.from({ length: n }, () => rng.int(3));
+  const y = Float64Array.from(x, (v) => Math.floor(v));
+  const data = binned([x, z], n, [1]);
+  const res = trainGBM({
+    data,
+    target: { objective: 'multiclass', K: 4, y, weight: null },
+    trainRows: range(0, 1000),
+    valRows: range(1000, 1200),
+    params: { ...DEFAULT_GBM_PARAMS, vectorLeaves: true },
+  });
+
+  it('grows one tree per iteration with a value per class in each leaf, and learns the classes', () => {
+    expect(res.model.leafDim).toBe(4);
+    expect(res.model.nTrees).toBe(res.iterations);
+    expect(res.model.value.length).toBe(4 * res.model.feat.length);
+    const out = new Float64Array(n * 4);
+    predictRaw(res.model, data.bins, data.F, n, out);
+    let ok = 0;
+    for (let i = 1200; i < n; i++) {
+      let best = 0;
+      for (let k = 1; k < 4; k++) if (out[i * 4 + k] > out[i * 4 + best]) best = k;
+      if (best === y[i]) ok++;
+    }
+    expect(ok / 300).toBeGreaterThan(0.97);
+  });
+
+  it('predicts identically after serialization, compiled, and matches the training scores', () => {
+    const m2 = deserializeGBM(JSON.parse(JSON.stringify(serializeGBM(res.model))));
+    expect(m2.leafDim).toBe(4);
+    const o1 = new Float64Array(n * 4);
+    const o2 = new Float64Array(n * 4);
+    predictRaw(res.model, data.bins, data.F, n, o1);
+    predictRawCompiled(m2, compileTrees(m2), data.bins, data.F, n, o2);
+    expect(Array.from(o2)).toEqual(Array.from(o1));
+    // The validation rows' scores from training are the model's.
+    for (let i = 1000; i < 1200; i++)
+      for (let k = 0; k < 4; k++) expect(res.raw[i * 4 + k]).toBeCloseTo(o1[i * 4 + k], 10);
+  });
+});

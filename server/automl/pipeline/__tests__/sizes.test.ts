@@ -6,6 +6,7 @@ import {
   GBM_SAMPLE_ROWS,
   LARGE_MAX_ITERATIONS,
   classWeights,
+  foldRows,
   gbmParams,
   splitRows,
 } from '../sizes';
@@ -47,5 +48,36 @@ describe('train / validation split', () => {
     const w = classWeights(y, 2);
     expect(w[0] * 3).toBeCloseTo(w[1] * 1, 12);
     expect(w[0] * 3 + w[1]).toBeCloseTo(4, 12);
+  });
+});
+
+describe('cross-fitting folds', () => {
+  it('validate every row exactly once, train on the rest, and deal classes evenly', () => {
+    const y = Float64Array.from({ length: 103 }, (_, i) => (i < 90 ? 0 : 1));
+    const folds = foldRows({ n: 103, folds: 5, rng: new Rng(3), classes: y, nClasses: 2 });
+    expect(folds).toHaveLength(5);
+    const seen = new Array(103).fill(0);
+    for (const f of folds) {
+      for (const r of f.val) seen[r]++;
+      expect(f.train.length + f.val.length).toBe(103);
+      expect([...f.train].some((r) => f.val.includes(r))).toBe(false);
+      // 13 positives over 5 folds: 2 or 3 each.
+      const pos = [...f.val].filter((r) => y[r] === 1).length;
+      expect(pos).toBeGreaterThanOrEqual(2);
+      expect(pos).toBeLessThanOrEqual(3);
+    }
+    expect(seen.every((c) => c === 1)).toBe(true);
+    expect(foldRows({ n: 103, folds: 5, rng: new Rng(3), classes: y, nClasses: 2 })).toEqual(folds);
+  });
+
+  it('small data caps the boosting rounds; classifiers stop on a log-loss tolerance', () => {
+    expect(gbmParams(DEFAULT_SETTINGS, 120).maxIterations).toBe(240);
+    expect(gbmParams(DEFAULT_SETTINGS, 50).maxIterations).toBe(200);
+    expect(gbmParams(DEFAULT_SETTINGS, 5000).maxIterations).toBe(1000);
+    expect(gbmParams({ ...DEFAULT_SETTINGS, maxIterations: 900 }, 50, true).maxIterations).toBe(
+      900,
+    );
+    expect(gbmParams(DEFAULT_SETTINGS, 5000, false, true).minAbsImprovement).toBeGreaterThan(0);
+    expect(gbmParams(DEFAULT_SETTINGS, 5000).minAbsImprovement).toBeUndefined();
   });
 });

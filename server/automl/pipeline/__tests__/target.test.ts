@@ -27,5 +27,9 @@ describe('target analysis', () => {
     expect(Array.from(m.y.slice(0, 3))).toEqual([2, 1, 0]);
     const t = analyzeTarget(table([true, false, true, true, false]), 't', 1);
     expect(t.classLabels).toEqual([false, true]);
+    // A few small integers are classes as a target (as an input they are a scale).
+    const rating = analyzeTarget(table(Array.from({ length: 60 }, (_, i) => 1 + (i % 5))), 't', 1);
+    expect(rating.task).toBe('multiclass');
+    expect(rating.classLabels).toEqual([1, 2, 3, 4, 5]);
   });
 });
