@@ -515,20 +515,11 @@ function hideColumns(st: PlanState, sel: SelectInfo, dAlias: string, mAlias: str
             ? modelHidden
             : null;
     if (!excluded) continue;
-    const at = st.loc(n);
-    if (at === undefined) continue;
-    const sig = st.tokens.sig;
-    let i = st.tokens.indexAt(at);
-    while (i < sig.length && !isOp(sig[i], '*')) i++;
-    if (i >= sig.length) continue;
-    if ((n.exclude_list as unknown[]).length || (n.qualified_exclude_list as unknown[]).length) {
-      throw st.src.error(
-        ERROR_CODES.BAD_INPUT,
-        'SELECT * EXCLUDE (...) is not supported in a forecast query; name the columns instead',
-        st.rw.toSource(at),
-      );
-    }
-    st.edit(sig[i].end, sig[i].end, ` EXCLUDE (${excluded.join(', ')})`);
+    st.excludeFromStar(
+      n,
+      excluded,
+      'SELECT * EXCLUDE (...) is not supported in a forecast query; name the columns instead',
+    );
   }
 }
 

@@ -22,7 +22,6 @@ import { quoteIdent } from '../../engine/quote';
 import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES } from '../../errors';
 import { applyEdits } from '../syntax/source';
-import { isOp } from '../syntax/tokens';
 import {
   conjuncts,
   forEachExpr,
@@ -610,23 +609,11 @@ function hideKeys(st: PlanState, sel: SelectInfo, alias: string, keys: string[])
     if (n.class !== 'STAR' || !e.selectItem) continue;
     const rel = String(n.relation_name ?? '');
     if (rel && lower(rel) !== lower(alias)) continue;
-    const at = st.loc(n);
-    if (at === undefined) continue;
-    const sig = st.tokens.sig;
-    let i = st.tokens.indexAt(at);
-    while (i < sig.length && !isOp(sig[i], '*')) i++;
-    if (i >= sig.length) continue;
-    const excluded = rel
-      ? keys.map(quoteIdent)
-      : keys.map((k) => `${quoteIdent(alias)}.${quoteIdent(k)}`);
-    if ((n.exclude_list as unknown[]).length || (n.qualified_exclude_list as unknown[]).length) {
-      throw st.src.error(
-        ERROR_CODES.BAD_INPUT,
-        'SELECT * EXCLUDE (...) over a model that comes first in FROM is not supported; put the data table first',
-        st.rw.toSource(at),
-      );
-    }
-    st.edit(sig[i].end, sig[i].end, ` EXCLUDE (${excluded.join(', ')})`);
+    st.excludeFromStar(
+      n,
+      rel ? keys.map(quoteIdent) : keys.map((k) => `${quoteIdent(alias)}.${quoteIdent(k)}`),
+      'SELECT * EXCLUDE (...) over a model that comes first in FROM is not supported; put the data table first',
+    );
   }
 }
 

@@ -7,7 +7,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { SqlContext } from '../../../../contract';
 import { modelKeys } from '../../../api/keys';
-import { runSql } from '../../../api/sql-query';
 import {
   forecastRows,
   forecastSql,
@@ -17,7 +16,7 @@ import {
   type GroupValue,
   type TsSettings,
 } from '../timeseries';
-import { resolveTrainingSource } from './source';
+import { resolveTrainingSource, sqlTable } from './source';
 
 /** The training data as a FROM item without an alias, and the database it runs in. */
 export interface ForecastSource {
@@ -27,13 +26,6 @@ export interface ForecastSource {
 
 /** Rows a history query reads (the chart shows the recent part of a group). */
 export const HISTORY_ROWS = 48;
-
-async function table(query: string, context?: SqlContext, signal?: AbortSignal) {
-  const res = await runSql({ query, context, signal });
-  if (res.type === 'error') throw new Error(res.error_message);
-  if (res.type !== 'table') return { column_names: [] as string[], data: [] as unknown[][] };
-  return res;
-}
 
 export async function fetchForecastSource(
   project: string,
@@ -70,7 +62,7 @@ export function groupsQueryOptions(
     queryKey: modelKeys.forecast(project, model, 'groups', source?.relation ?? ''),
     queryFn: async ({ signal }): Promise<GroupValue[][]> => {
       if (ts.groupBy.length === 0) return [[]];
-      const t = await table(groupsSql(source!.relation, ts), source!.context, signal);
+      const t = await sqlTable(groupsSql(source!.relation, ts), source!.context, signal);
       return t.data as GroupValue[][];
     },
     enabled: !!source,
@@ -107,12 +99,12 @@ export async function fetchForecast(
     horizon,
   });
   const [h, f] = await Promise.all([
-    table(
+    sqlTable(
       historySql(source.relation, ts, target, group, Math.max(HISTORY_ROWS, 2 * ts.window)),
       source.context,
       signal,
     ),
-    table(sql, source.context, signal),
+    sqlTable(sql, source.context, signal),
   ]);
   return {
     history: h.data.map((r) => Object.fromEntries(h.column_names.map((c, i) => [c, r[i]]))),
