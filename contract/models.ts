@@ -96,7 +96,8 @@ export const PredictRows = z.array(PredictInputRow, {
 });
 /**
  * The real system's predict body: `{"data": [...rows] | "<the rows as a JSON string>", "params"}`.
- * `params` is accepted for compatibility and ignored (this engine takes no prediction options).
+ * `params` is accepted for compatibility; `params.horizon` sets the steps a time-series model
+ * forecasts (its rows are the history; the answer is `horizon` rows per group).
  */
 const PredictEnvelope = z.object({
   data: z.union([PredictRows, z.string()], {
@@ -168,6 +169,26 @@ export const DescribeRequest = z
   .loose();
 export type DescribeRequest = z.infer<typeof DescribeRequest>;
 
+/**
+ * A time-series model's part of DESCRIBE: its clauses, the inferred frequency, the selected
+ * candidate and, per forecast step, MASE against seasonal-naive, MAE and interval coverage on the
+ * time-ordered validation split.
+ */
+export const DescribeTimeseries = z
+  .object({
+    order_by: z.string(),
+    group_by: z.array(z.string()),
+    window: z.number().int(),
+    horizon: z.number().int(),
+    frequency: z.string(),
+    selected: z.string(),
+    horizon_accuracy: z.array(
+      z.object({ step: z.number(), mase: z.number(), mae: z.number(), coverage: z.number() }),
+    ),
+  })
+  .loose();
+export type DescribeTimeseries = z.infer<typeof DescribeTimeseries>;
+
 /** No attribute: the spec's row. `info` is the same without `model`. */
 export const DescribeSummaryRow = z.object({
   accuracies: z.record(z.string(), z.number().nullable()),
@@ -176,6 +197,8 @@ export const DescribeSummaryRow = z.object({
   outputs: z.array(z.string()),
   /** Pipeline stages joined with ` --> ` (absent for `info`). */
   model: z.string().optional(),
+  /** Time-series models only (this instance; a MindsDB server does not send it). */
+  timeseries: DescribeTimeseries.optional(),
 });
 export const DescribeFeatureRow = z.object({
   column: z.string(),

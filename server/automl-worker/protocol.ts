@@ -5,6 +5,7 @@
  * The worker writes the artifact file itself so a multi-megabyte model never crosses threads.
  */
 import type { TrainProgress } from '../automl/index';
+import type { TimeSeriesSettings } from '../models/store';
 import type { ColumnarDataset } from '../models/training-columns';
 
 export interface TrainRequest {
@@ -12,6 +13,8 @@ export interface TrainRequest {
   data: ColumnarDataset;
   target: string;
   using: Record<string, unknown>;
+  /** A time-series model (train mode): its ORDER BY / GROUP BY / WINDOW / HORIZON. */
+  timeseries?: TimeSeriesSettings | null;
   /** finetune: the artifact of the version to continue from. */
   baseArtifactFile?: string;
   /** Where to write the new version's artifact (atomically). */

@@ -12,6 +12,7 @@ import {
   loadPredictor,
   serializeArtifact,
   trainColumns,
+  trainForecaster,
   type TrainProgress,
 } from '../automl/index';
 import { writeFileAtomic } from '../engine/atomic';
@@ -34,7 +35,9 @@ try {
           data,
           opts,
         )
-      : trainColumns(data, opts);
+      : req.timeseries
+        ? trainForecaster(data, { ...opts, ...req.timeseries })
+        : trainColumns(data, opts);
   writeFileAtomic(req.artifactFile, serializeArtifact(artifact));
   const desc = loadPredictor(artifact).description;
   post({

@@ -3,7 +3,7 @@
  * (or everything) of a complete one, read from its predictor's description. Values are JSON
  * values: objects and arrays stay structured.
  */
-import type { ModelDescription } from '../automl/index';
+import type { ModelDescription, TimeSeriesDescription } from '../automl/index';
 import type { JsonValue } from '../engine/values';
 import { badInput } from '../errors';
 import type { ModelVersionRecord } from './store';
@@ -61,5 +61,26 @@ export function describeModel(d: ModelDescription, attr: string): Record<string,
     outputs: [d.target],
   };
   if (attr === '') info.model = d.summary;
+  if (d.timeseries) info.timeseries = timeseriesInfo(d.timeseries);
   return [info];
+}
+
+/** A time-series model's clauses, frequency, selected candidate and accuracy per step (snake_case). */
+export function timeseriesInfo(t: TimeSeriesDescription): Record<string, JsonValue> {
+  return {
+    order_by: t.orderBy,
+    group_by: t.groupBy,
+    window: t.window,
+    horizon: t.horizon,
+    frequency: t.frequency,
+    seasonality: t.seasonality,
+    history_rows: t.historyRows,
+    selected: t.selected,
+    horizon_accuracy: t.horizonAccuracy.map((h) => ({ ...h })),
+    calibration_half_life: t.calibrationHalfLife ?? null,
+    groups: t.groups,
+    short_groups: t.shortGroups,
+    duplicate_timestamps: t.duplicateTimestamps,
+    dropped_rows: t.droppedRows,
+  };
 }

@@ -51,6 +51,16 @@ export function timestampText(iso: string): string {
 /** One row of the models table (aligned with MODEL_COLUMNS); `version` goes in MINDSDB_VERSION. */
 export function modelRow(r: ModelVersionRecord, version: string): JsonValue[] {
   const options: Record<string, JsonValue> = { target: r.target, using: r.using as JsonValue };
+  // MindsDB's key and field names: {'is_timeseries': True, 'order_by': ..., 'group_by': [...], ...}.
+  if (r.timeseries) {
+    options.timeseries_settings = {
+      is_timeseries: true,
+      order_by: r.timeseries.orderBy,
+      group_by: r.timeseries.groupBy,
+      window: r.timeseries.window,
+      horizon: r.timeseries.horizon,
+    };
+  }
   if (r.mode === 'finetune') options.finetuned_from_version = r.baseVersion;
   return [
     r.name,

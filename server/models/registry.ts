@@ -9,7 +9,7 @@
  * A new version made by RETRAIN/FINETUNE becomes the active one only when it completes, so
  * predictions keep using the previous version meanwhile.
  */
-import { ALLOWED_USING_KEYS, type Predictor } from '../automl/index';
+import { ALLOWED_USING_KEYS, isForecaster, type Predictor } from '../automl/index';
 import type { JsonValue } from '../engine/values';
 import { assertValidName } from '../engine/names';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
@@ -18,13 +18,17 @@ import { modelRow } from './models-table';
 import {
   PredictorCache,
   columnsOfRows,
+  forecastBatch,
+  forecastRows,
   predictBatch,
   predictionRows,
+  type ColumnarForecast,
   type ColumnarPrediction,
+  type ForecastRequest,
   type PredictOptions,
 } from './predict';
 import type { ModelCatalog, RemoteDataSource } from './ports';
-import { ModelStore, type ModelVersionRecord } from './store';
+import { ModelStore, type ModelVersionRecord, type TimeSeriesSettings } from './store';
 import { Trainer } from './trainer';
 import { TrainingData, type TrainingSource } from './training-data';
 
@@ -40,6 +44,8 @@ export interface CreateModelSpec extends TrainingSource {
   name: string;
   target: string;
   using?: Record<string, unknown>;
+  /** ORDER BY / GROUP BY / WINDOW / HORIZON: a time-series model. */
+  timeseries?: TimeSeriesSettings | null;
   tag?: string | null;
   orReplace?: boolean;
   ifNotExists?: boolean;
@@ -181,7 +187,8 @@ export class ModelRegistry {
     const before = existing();
     if (!Array.isArray(before)) return { record: before, created: false };
     // Validate before replacing, so a typo in the new query keeps the old model.
-    const target = await this.data.check(spec, spec.target);
+    const ts = spec.timeseries ?? null;
+    const target = await this.data.check(spec, spec.target, clauseColumns(ts));
     // Checked again: another statement may have created the name while the query ran.
     const now = existing();
     if (!Array.isArray(now)) return { record: now, created: false };
@@ -195,6 +202,7 @@ export class ModelRegistry {
       fromDb: this.catalog.requireDatabase(spec.fromDb).name,
       selectQuery: spec.select,
       using,
+      ...(ts ? { timeseries: ts } : {}),
       mode: 'train',
       baseVersion: null,
       tag,
@@ -209,7 +217,11 @@ export class ModelRegistry {
     const base = this.get({ project: ref.project, name: ref.name });
     this.assertNotTraining(base);
     const source = { fromDb: spec.fromDb ?? base.fromDb, select: spec.select ?? base.selectQuery };
-    const target = await this.data.check(source, spec.target ?? base.target);
+    const target = await this.data.check(
+      source,
+      spec.target ?? base.target,
+      clauseColumns(base.timeseries),
+    );
     this.assertNotTraining(base); // again: a RETRAIN may have started while the query ran
     const split = spec.using
       ? splitUsing(spec.using, spec.tag)
@@ -233,7 +245,7 @@ export class ModelRegistry {
   ): Promise<ModelVersionRecord> {
     const base = this.ready({ project: ref.project, name: ref.name });
     this.assertNotTraining(base);
-    const target = await this.data.check(source, base.target);
+    const target = await this.data.check(source, base.target, clauseColumns(base.timeseries));
     this.assertNotTraining(base);
     const split = splitUsing(using, base.tag);
     return this.addVersion(base, {
@@ -342,10 +354,43 @@ export class ModelRegistry {
   async predict(
     ref: ModelRef,
     rows: readonly unknown[],
-    opts: PredictOptions = {},
+    opts: PredictOptions & Pick<ForecastRequest, 'horizon'> = {},
   ): Promise<Record<string, JsonValue>[]> {
     const columns = columnsOfRows(rows);
-    return predictionRows(await this.predictColumns(ref, columns, rows.length, opts), rows.length);
+    const record = this.ready(ref);
+    const predictor = await this.predictor(record);
+    // A time-series model reads the rows as history and answers its forecast after each group.
+    if (isForecaster(predictor)) {
+      return forecastRows(
+        forecastBatch(record, predictor, columns, rows.length, { horizon: opts.horizon }),
+      );
+    }
+    if (opts.horizon !== undefined) {
+      throw badInput(
+        `Model '${record.project}.${record.name}' is not a time-series model; params.horizon applies only to models trained with ORDER BY ... WINDOW ... HORIZON`,
+      );
+    }
+    return predictionRows(predictBatch(record, predictor, columns, rows.length, opts), rows.length);
+  }
+
+  /**
+   * Forecasts with a time-series model from history rows in columns (see `forecastBatch`); a
+   * tabular model is a BAD_INPUT saying how to predict with it.
+   */
+  async forecast(
+    ref: ModelRef,
+    columns: Record<string, readonly unknown[]>,
+    n: number,
+    opts: ForecastRequest = {},
+  ): Promise<ColumnarForecast> {
+    const record = this.ready(ref);
+    const predictor = await this.predictor(record);
+    if (!isForecaster(predictor)) {
+      throw badInput(
+        `Model '${record.project}.${record.name}' is not a time-series model (it was not trained with ORDER BY ... WINDOW ... HORIZON)`,
+      );
+    }
+    return forecastBatch(record, predictor, columns, n, opts);
   }
 
   /**
@@ -414,6 +459,8 @@ export class ModelRegistry {
     if (all.length === 0) throw notFound(`Model '${label(base)}' was dropped meanwhile`);
     const rec = this.newRecord({
       ...r,
+      // RETRAIN and FINETUNE keep a time-series model's clauses.
+      ...(base.timeseries ? { timeseries: base.timeseries } : {}),
       project: base.project,
       name: base.name,
       version: Math.max(...all.map((x) => x.version)) + 1,
@@ -431,6 +478,15 @@ export class ModelRegistry {
     }
     this.store.remove(recs);
   }
+}
+
+/** The columns a time-series model's clauses name, for the FROM query check. */
+function clauseColumns(ts: TimeSeriesSettings | null | undefined) {
+  if (!ts) return [];
+  return [
+    { clause: 'ORDER BY', name: ts.orderBy },
+    ...ts.groupBy.map((g) => ({ clause: 'GROUP BY', name: g })),
+  ];
 }
 
 /** Takes `engine` and `tag` out of USING: they are ours to interpret, not the engine's. */

@@ -16,6 +16,14 @@ export interface TrainingPhase {
   name: string;
 }
 
+/** `ORDER BY ... [GROUP BY ...] WINDOW n HORIZON h` of a time-series model, kept per version. */
+export interface TimeSeriesSettings {
+  orderBy: string;
+  groupBy: string[];
+  window: number;
+  horizon: number;
+}
+
 export interface ModelVersionRecord {
   project: string;
   name: string;
@@ -29,6 +37,8 @@ export interface ModelVersionRecord {
   selectQuery: string;
   /** USING options as given (without `engine` / `tag`), passed to the engine. */
   using: Record<string, unknown>;
+  /** A time-series model's clauses (absent or null: a tabular model). */
+  timeseries?: TimeSeriesSettings | null;
   /** `train` starts from scratch; `finetune` continues from `baseVersion`'s artifact. */
   mode: 'train' | 'finetune';
   baseVersion: number | null;

@@ -114,6 +114,7 @@ export class Trainer {
         data,
         target: rec.target,
         using: rec.using,
+        timeseries: rec.timeseries ?? null,
         artifactFile: store.artifactFile(rec.project, rec.name, rec.version),
         baseArtifactFile:
           rec.baseVersion !== null

@@ -28,7 +28,12 @@ export class TrainingData {
    * Checks the FROM query without fetching its rows (`LIMIT 0`): it must run, and the PREDICT
    * column must be among its columns. Returns the target as spelled in the data.
    */
-  async check(source: TrainingSource, target: string): Promise<string> {
+  async check(
+    source: TrainingSource,
+    target: string,
+    /** Other columns the model needs (a time-series model's ORDER BY and GROUP BY). */
+    also: { clause: string; name: string }[] = [],
+  ): Promise<string> {
     let columns: string[];
     try {
       const r = await this.run(
@@ -46,12 +51,17 @@ export class TrainingData {
       }
       throw err;
     }
-    const found = columns.find((c) => c.toLowerCase() === target.toLowerCase());
-    if (!found) {
-      throw badInput(
-        `Column '${target}' named in PREDICT is not in the result of the FROM query; its columns are: ${columns.join(', ')}`,
-      );
-    }
+    const find = (name: string, clause: string) => {
+      const c = columns.find((x) => x.toLowerCase() === name.toLowerCase());
+      if (c === undefined) {
+        throw badInput(
+          `Column '${name}' named in ${clause} is not in the result of the FROM query; its columns are: ${columns.join(', ')}`,
+        );
+      }
+      return c;
+    };
+    const found = find(target, 'PREDICT');
+    for (const a of also) find(a.name, a.clause);
     return found;
   }
 

@@ -36,6 +36,9 @@ export const modelKeys = {
     [...modelKeys.detail(project, model), 'describe', attribute ?? ''] as const,
   source: (project: string, model: string) =>
     [...modelKeys.detail(project, model), 'source'] as const,
+  /** A time-series model's forecast view: its groups, a group's history, a forecast. */
+  forecast: (project: string, model: string, ...parts: (string | number)[]) =>
+    [...modelKeys.detail(project, model), 'forecast', ...parts] as const,
 };
 
 export const fileKeys = {

@@ -17,9 +17,14 @@ import type {
   ForecastResult,
   Forecaster,
   Frequency,
+  HistoryResult,
   OrderFormat,
   TimeSeriesArtifact,
 } from './types';
+import type { SeriesSet } from './series';
+
+/** Origins of a history backtest scored per batch (bounds the feature matrices' memory). */
+const HISTORY_BATCH = 20_000;
 
 export function isTimeSeriesArtifact(a: unknown): a is TimeSeriesArtifact {
   return !!a && typeof a === 'object' && (a as { kind?: unknown }).kind === 'timeseries';
@@ -135,34 +140,18 @@ class ArtifactForecaster implements Forecaster {
       `${t}_confidence`,
       `${t}_explain`,
     ];
-    const names = Object.keys(columns);
-    const table: Table = {
-      columns: names,
-      rowCount: n,
-      data: names.map((c) => ({ kind: 'mixed', values: columns[c] as ArrayLike<CellValue> })),
-    };
-    const set = buildSeries(
-      table,
-      { target: t, orderBy: this.orderBy, groupBy: this.groupBy },
-      'forecast input',
-      this.a.orderFormat,
-    );
+    const set = this.seriesOf(columns, n);
+    const unseenGroups: CellValue[][] = [];
     const sources: OriginSource[] = set.series.map((s) => {
       const len = s.t.length;
       if (len < this.window) throw this.tooShort(s.labels, len);
-      const known = this.groupIndex.get(s.key);
-      // A known group steps at the frequency of its training history; a new one at its own
-      // (inferred from the rows given), else at the model's.
-      const freq: Frequency =
-        known !== undefined
-          ? this.a.groups.frequencies[this.a.groups.frequency[known]]
-          : (inferFrequency(s.t, this.a.orderFormat)?.freq ?? this.a.frequency);
+      if (this.groupBy.length > 0 && !this.groupIndex.has(s.key)) unseenGroups.push(s.labels);
       return {
         y: s.y,
         t: s.t,
         end: len - 1,
-        freq,
-        codes: groupCodes(s.key, this.spec, this.layout),
+        freq: this.frequencyOf(s.key, s.t),
+        codes: this.codes(s.key),
       };
     });
     const origins = packOrigins(sources, this.spec, H, this.layout.groupColumns.length);
@@ -187,7 +176,109 @@ class ArtifactForecaster implements Forecaster {
         rows.push([time, ...s.labels, v, lo, hi, level, explain]);
       }
     });
-    return { columns: outColumns, rows };
+    const groupRows = set.series.map(() => -1);
+    for (let r = 0; r < n; r++) {
+      const g = set.rowSeries[r];
+      if (g >= 0 && set.rowPos[r] === set.series[g].t.length - 1) groupRows[g] = r;
+    }
+    return {
+      columns: outColumns,
+      rows,
+      unseenGroups,
+      duplicates: set.duplicates,
+      groupRows,
+      ...(opts.history ? { history: this.backtest(set, n) } : {}),
+    };
+  }
+
+  history(columns: Record<string, ArrayLike<unknown>>, n: number): HistoryResult {
+    return this.backtest(this.seriesOf(columns, n), n);
+  }
+
+  private backtest(set: SeriesSet, n: number): HistoryResult {
+    const W = this.window;
+    // Origin (series, row) per history point with WINDOW earlier rows: its one-step forecast.
+    const originSeries: number[] = [];
+    const originEnd: number[] = [];
+    set.series.forEach((s, g) => {
+      for (let p = W; p < s.t.length; p++) {
+        originSeries.push(g);
+        originEnd.push(p - 1);
+      }
+    });
+    const freqs = set.series.map((s) => this.frequencyOf(s.key, s.t));
+    const codes = set.series.map((s) => this.codes(s.key));
+    const value = set.series.map((s) => new Float64Array(s.t.length).fill(NaN));
+    const half = set.series.map((s) => new Float64Array(s.t.length).fill(NaN));
+    const hw0 = this.a.calibration.halfWidths[0];
+    for (let from = 0; from < originSeries.length; from += HISTORY_BATCH) {
+      const to = Math.min(originSeries.length, from + HISTORY_BATCH);
+      const sources: OriginSource[] = [];
+      for (let i = from; i < to; i++) {
+        const s = set.series[originSeries[i]];
+        sources.push({
+          y: s.y,
+          t: s.t,
+          end: originEnd[i],
+          freq: freqs[originSeries[i]],
+          codes: codes[originSeries[i]],
+        });
+      }
+      const origins = packOrigins(sources, this.spec, 1, this.layout.groupColumns.length);
+      const { pred, scale } = runCandidate(this.candidate, this.spec, this.layout, origins);
+      for (let i = from; i < to; i++) {
+        value[originSeries[i]][originEnd[i] + 1] = pred[i - from];
+        half[originSeries[i]][originEnd[i] + 1] = hw0 * scale[i - from];
+      }
+    }
+    const out: HistoryResult = {
+      value: new Array<number | null>(n).fill(null),
+      lower: new Array<number | null>(n).fill(null),
+      upper: new Array<number | null>(n).fill(null),
+      confidence: this.a.calibration.level,
+      group: Array.from(set.rowSeries),
+    };
+    for (let r = 0; r < n; r++) {
+      const g = set.rowSeries[r];
+      if (g < 0) continue;
+      const p = set.rowPos[r];
+      const v = finite(value[g][p]);
+      if (v === null) continue;
+      out.value[r] = v;
+      out.lower[r] = finite(v - half[g][p]);
+      out.upper[r] = finite(v + half[g][p]);
+    }
+    return out;
+  }
+
+  private seriesOf(columns: Record<string, ArrayLike<unknown>>, n: number): SeriesSet {
+    const names = Object.keys(columns);
+    const table: Table = {
+      columns: names,
+      rowCount: n,
+      data: names.map((c) => ({ kind: 'mixed', values: columns[c] as ArrayLike<CellValue> })),
+    };
+    return buildSeries(
+      table,
+      { target: this.target, orderBy: this.orderBy, groupBy: this.groupBy },
+      'forecast input',
+      this.a.orderFormat,
+    );
+  }
+
+  /**
+   * A known group steps at the frequency of its training history; a new one at its own (inferred
+   * from the rows given), else at the model's.
+   */
+  private frequencyOf(key: string, t: Float64Array): Frequency {
+    const known = this.groupIndex.get(key);
+    return known !== undefined
+      ? this.a.groups.frequencies[this.a.groups.frequency[known]]
+      : (inferFrequency(t, this.a.orderFormat)?.freq ?? this.a.frequency);
+  }
+
+  private codes(key: string): Int32Array {
+    return groupCodes(key, this.spec, this.layout);
   }
 
   private tooShort(labels: CellValue[], len: number): AutoMLError {

@@ -28,6 +28,12 @@ export interface SeriesSet {
   dropped: number;
   /** Every target value is a whole number. */
   integerTarget: boolean;
+  /**
+   * Per input row: its series (-1 for a dropped row) and its position in that series (rows merged
+   * as duplicates share the position of the row they were merged into).
+   */
+  rowSeries: Int32Array;
+  rowPos: Int32Array;
 }
 
 export interface SeriesColumns {
@@ -251,6 +257,7 @@ export function buildSeries(
   let duplicates = 0;
   let integerTarget = true;
   const series: Series[] = [];
+  const rowPos = new Int32Array(n).fill(-1);
   for (let g = 0; g < G; g++) {
     // Stable sort by time (rows are in input order within the group).
     const idx = Array.from(rows.subarray(count[g], count[g + 1]));
@@ -263,11 +270,13 @@ export function buildSeries(
       if (!Number.isInteger(y[r])) integerTarget = false;
       if (ts.length > 0 && ts[ts.length - 1] === t[r]) {
         // Same group, same timestamp: the documented rule is the mean of their targets.
+        rowPos[r] = ts.length - 1;
         m++;
         ys[ys.length - 1] += (y[r] - ys[ys.length - 1]) / m;
         duplicates++;
         continue;
       }
+      rowPos[r] = ts.length;
       ts.push(t[r]);
       ys.push(y[r]);
       m = 1;
@@ -279,5 +288,13 @@ export function buildSeries(
       y: Float64Array.from(ys),
     });
   }
-  return { series, orderFormat: format, duplicates, dropped, integerTarget };
+  return {
+    series,
+    orderFormat: format,
+    duplicates,
+    dropped,
+    integerTarget,
+    rowSeries: gid,
+    rowPos,
+  };
 }

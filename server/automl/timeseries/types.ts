@@ -65,6 +65,11 @@ export interface TimeSeriesDescription {
   selected: CandidateName;
   /** Per step on the time-ordered validation split: MASE against seasonal-naive (MAE ratio), MAE, interval coverage. */
   horizonAccuracy: { step: number; mase: number; mae: number; coverage: number }[];
+  /**
+   * How the interval calibration weighs residuals by age: their half-life in validation periods,
+   * null when every residual weighs alike (see README, Intervals).
+   */
+  calibrationHalfLife: number | null;
   groups: number;
   /** Groups with fewer than WINDOW + 1 rows: no training examples (forecast them with the pooled model). */
   shortGroups: number;
@@ -77,6 +82,8 @@ export interface TimeSeriesDescription {
 export interface ForecastOptions {
   /** Steps per group, 1 to the trained HORIZON (default: HORIZON). */
   horizon?: number;
+  /** Also backtest the history rows (ForecastResult.history; see HistoryResult). */
+  history?: boolean;
 }
 
 /**
@@ -89,6 +96,30 @@ export interface ForecastOptions {
 export interface ForecastResult {
   columns: string[];
   rows: CellValue[][];
+  /** GROUP BY values of the groups training never saw (forecast by the pooled model, see README). */
+  unseenGroups: CellValue[][];
+  /** Input rows merged into another row of their group with the same timestamp (targets averaged). */
+  duplicates: number;
+  /** Per group (in output order): the input row the forecast continues (its latest row). */
+  groupRows: number[];
+  /** With `history: true`. */
+  history?: HistoryResult;
+}
+
+/**
+ * One-step-ahead forecasts of the history rows themselves (a backtest, MindsDB's rows for the
+ * known timestamps): per input row, the forecast of its target made from the rows of its group
+ * before its timestamp, with the step-1 interval. Null where the group has fewer than WINDOW
+ * earlier rows, or the row was dropped (NULL order value or target).
+ */
+export interface HistoryResult {
+  value: (number | null)[];
+  lower: (number | null)[];
+  upper: (number | null)[];
+  /** The confidence level of the intervals. */
+  confidence: number;
+  /** Per input row: its group's index in the forecast's output order (-1 for a dropped row). */
+  group: number[];
 }
 
 /** A loaded time-series model. `predict` (single rows) is refused with an AutoMLError. */
@@ -112,6 +143,8 @@ export interface Forecaster extends Predictor {
     n: number,
     opts?: ForecastOptions,
   ): ForecastResult;
+  /** See HistoryResult: the same columns as `forecast`, one answer per input row. */
+  history(columns: Record<string, ArrayLike<unknown>>, n: number): HistoryResult;
 }
 
 /** What the features are made of (fixed at training, read by the forecaster). */

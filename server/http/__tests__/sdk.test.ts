@@ -191,6 +191,46 @@ describe('mindsdb-js-sdk against the local instance', () => {
     expect((await h.get(`/api/projects/mindsdb/models/${MODEL}`)).status).toBe(404);
   });
 
+  it("runs the SDK's time-series tutorial: trainModel with orderBy/groupBy/window/horizon, batchQuery after LATEST", async () => {
+    // docs/sdks/javascript/create_model.mdx (MindsDB), verbatim options.
+    const timeSeriesTrainingOptions = {
+      integration: 'example_db',
+      select: 'SELECT * FROM demo_data.house_sales',
+      orderBy: 'saledate',
+      groupBy: 'bedrooms',
+      window: 8,
+      horizon: 4,
+    };
+    let forecaster = await MindsDB.Models.trainModel(
+      'house_sales_model',
+      'ma',
+      'mindsdb',
+      timeSeriesTrainingOptions,
+    );
+    expect(sent.at(-1)).toContain('ORDER BY `saledate`');
+    const deadline = Date.now() + 120_000;
+    while (forecaster.status !== 'complete' && forecaster.status !== 'error') {
+      if (Date.now() > deadline) throw new Error(`still ${forecaster.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+      forecaster = (await MindsDB.Models.getModel('house_sales_model', 'mindsdb'))!;
+    }
+    expect(forecaster.status).toBe('complete');
+    const description = await forecaster.describe();
+    expect(description.map((f) => f.column)).toContain('saledate');
+    const rows = await forecaster.batchQuery({
+      join: 'example_db.demo_data.house_sales',
+      where: ['t.saledate > LATEST', 't.bedrooms = 2'],
+      limit: 4,
+    });
+    expect(rows.map((r) => r.data.saledate)).toEqual([
+      '2019-12-31',
+      '2020-03-31',
+      '2020-06-30',
+      '2020-09-30',
+    ]);
+    for (const r of rows) expect(num(r.value)).toBeGreaterThan(0);
+  });
+
   it('sent only SQL and project requests (no cloud login)', () => {
     const paths = new Set(sent.map((s) => s.split(' ')[1]));
     expect([...paths].sort()).toEqual(['/api/projects', '/api/sql/query']);

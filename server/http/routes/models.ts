@@ -216,6 +216,18 @@ export function predictRows(body: PredictRequest): Record<string, unknown>[] {
   return r.data;
 }
 
+/** `params.horizon` of the real service's envelope: the steps a time-series model forecasts. */
+function forecastParams(body: PredictRequest): { horizon?: number } {
+  const h = Array.isArray(body) ? undefined : body.params?.horizon;
+  if (h === undefined || h === null) return {};
+  if (typeof h !== 'number' || !Number.isInteger(h) || h < 1) {
+    throw badInput(
+      `params.horizon must be a whole number of steps (1 or more), got ${JSON.stringify(h)}`,
+    );
+  }
+  return { horizon: h };
+}
+
 export function modelRoutes(app: FastifyInstance, instance: Instance) {
   const models = instance.models;
 
@@ -253,7 +265,7 @@ export function modelRoutes(app: FastifyInstance, instance: Instance) {
         models.ready(ref);
         return [];
       }
-      const out = await models.predict(ref, rows);
+      const out = await models.predict(ref, rows, forecastParams(body));
       for (const row of out) row.__mindsdb_row_id = row.__service_row_id;
       // Written a batch of rows at a time: a big batch never becomes one string.
       return reply.type('application/json; charset=utf-8').send(jsonStream(out));

@@ -301,12 +301,13 @@ describe('refusals name what this instance does not have', () => {
       ['SHOW TRIGGERS', /^SHOW TRIGGERS is not supported by this instance/],
       ['SHOW PROCESSLIST', /^SHOW PROCESSLIST is not supported by this instance$/],
       [
-        'CREATE MODEL mindsdb.house_sales_model FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price ORDER BY days_on_market WINDOW 8 HORIZON 4',
-        /Time-series models .* are not supported by this instance/,
+        'CREATE MODEL mindsdb.house_sales_model FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price GROUP BY location WINDOW 8',
+        /^GROUP BY, WINDOW and HORIZON belong to time-series models, which also need ORDER BY <time column>/,
       ],
       [
+        // A tabular model has no LATEST (time-series forms: server/sql/__tests__/forecast.test.ts).
         'SELECT * FROM example_db.demo_data.home_rentals AS t JOIN mindsdb.home_rentals_model AS m WHERE t.days_on_market > LATEST',
-        /^LATEST .* is not supported by this instance yet \(line 1, column \d+\)$/,
+        /^LATEST \(the latest time of each group\) belongs in the WHERE clause of a query joining a time-series model.* \(line 1, column \d+\)$/,
       ],
     ];
     for (const [query, re] of cases) {

@@ -22,7 +22,6 @@ import { quoteIdent } from '../../engine/quote';
 import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES } from '../../errors';
 import { applyEdits } from '../syntax/source';
-import { isOp } from '../syntax/tokens';
 import {
   conjuncts,
   forEachExpr,
@@ -32,6 +31,7 @@ import {
   type SelectInfo,
   type TableRefInfo,
 } from '../syntax/tree';
+import { planForecastJoin, singleRowForecastError } from './forecast';
 import type { Resolved } from './names';
 import { transpose } from './query';
 import {
@@ -62,6 +62,15 @@ export async function planModels(st: PlanState): Promise<void> {
   for (const sel of st.index.selects) {
     const models = sel.tables.filter((t) => st.resolved.get(t.node)?.kind === 'model');
     if (models.length > 0) await planSelect(st, sel);
+  }
+  for (const l of st.latest) {
+    if (st.latestUsed.has(l)) continue;
+    const at = st.loc(l);
+    throw st.src.error(
+      ERROR_CODES.BAD_INPUT,
+      'LATEST (the latest time of each group) belongs in the WHERE clause of a query joining a time-series model, compared with its ORDER BY column: WHERE t.<time column> > LATEST',
+      at === undefined ? undefined : st.rw.toSource(at),
+    );
   }
   for (const t of st.index.tables) {
     if (st.resolved.get(t.node)?.kind === 'model' && !t.select) {
@@ -162,6 +171,11 @@ async function planSelect(st: PlanState, sel: SelectInfo): Promise<void> {
       );
     }
   }
+  for (const it of items) {
+    if (!isModel(it)) continue;
+    const info = await modelInfo(st, it);
+    if (info.desc.timeseries) return timeseries(st, sel, items, it, info);
+  }
   if (items.length === 1) return single(st, sel, items[0]);
   const done = new Map<Item, string[]>();
   for (let k = 0; k < items.length; k++) {
@@ -179,6 +193,59 @@ async function planSelect(st: PlanState, sel: SelectInfo): Promise<void> {
       await batch(st, sel, items, k, k, done);
     }
   }
+}
+
+/** A time-series model: alone in FROM (one history row in WHERE) or joined with its data. */
+async function timeseries(
+  st: PlanState,
+  sel: SelectInfo,
+  items: Item[],
+  item: Item,
+  info: ModelInfo,
+): Promise<void> {
+  const ts = info.desc.timeseries!;
+  const label = `${info.ref.project}.${info.ref.name}`;
+  if (items.length === 1) {
+    if (ts.window > 1) {
+      const at = st.loc(item.node);
+      const err = singleRowForecastError(label, ts);
+      throw st.src.error(err.code, err.message, at === undefined ? undefined : st.rw.toSource(at));
+    }
+    return single(st, sel, item);
+  }
+  const other = items.filter((it) => it !== item);
+  if (items.length > 2 || other.some((it) => st.resolved.get(it.node)?.kind === 'model')) {
+    throw refusal(
+      st,
+      item,
+      `Time-series model '${label}' forecasts from one data table: FROM <data> AS t JOIN ${label} AS m (join other tables in an outer query)`,
+    );
+  }
+  const modelFirst = items[0] === item;
+  await planForecastJoin(st, {
+    sel,
+    model: { node: item.node, alias: aliasOf(item), ref: info.ref, desc: info.desc },
+    data: { node: other[0].node, alias: aliasOf(other[0]) },
+    join: items[1].join!,
+    modelFirst,
+    aggregated: await aggregatesIn(st, sel),
+  });
+}
+
+/** Whether the select list or ORDER BY of a SELECT call an aggregate or window function. */
+async function aggregatesIn(st: PlanState, sel: SelectInfo): Promise<boolean> {
+  const aggs = await aggregateNames(st);
+  const order = (sel.node.modifiers as JNode[]).find((m) => m.type === 'ORDER_MODIFIER');
+  let found = false;
+  forEachExpr([sel.node.select_list, order ?? null], (x) => {
+    if (
+      x.class === 'WINDOW' ||
+      (x.class === 'FUNCTION' && aggs.has(lower(String(x.function_name))))
+    ) {
+      found = true;
+    }
+  });
+  return found;
 }
 
 function containsModel(st: PlanState, n: JNode): boolean {
@@ -294,6 +361,17 @@ async function single(st: PlanState, sel: SelectInfo, item: Item): Promise<void>
     if (!span) throw bad(n);
     st.edit(span.start, span.end, 'TRUE');
     (c.holder as Record<string | number, unknown>)[c.key] = trueNode();
+  }
+  if (info.desc.timeseries) {
+    // WINDOW 1: the one row is the history; the answer is the forecast after it.
+    const fc = await st.env.models.forecast(
+      info.ref,
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, [v]])),
+      1,
+    );
+    const name = await st.loadTemp('one', fc.columns, fc.values, fc.n);
+    await replaceModel(st, item, PlanState.tempSql(name), aliasOf(item));
+    return;
   }
   const p = await st.env.models.predictColumns(
     info.ref,
@@ -531,23 +609,11 @@ function hideKeys(st: PlanState, sel: SelectInfo, alias: string, keys: string[])
     if (n.class !== 'STAR' || !e.selectItem) continue;
     const rel = String(n.relation_name ?? '');
     if (rel && lower(rel) !== lower(alias)) continue;
-    const at = st.loc(n);
-    if (at === undefined) continue;
-    const sig = st.tokens.sig;
-    let i = st.tokens.indexAt(at);
-    while (i < sig.length && !isOp(sig[i], '*')) i++;
-    if (i >= sig.length) continue;
-    const excluded = rel
-      ? keys.map(quoteIdent)
-      : keys.map((k) => `${quoteIdent(alias)}.${quoteIdent(k)}`);
-    if ((n.exclude_list as unknown[]).length || (n.qualified_exclude_list as unknown[]).length) {
-      throw st.src.error(
-        ERROR_CODES.BAD_INPUT,
-        'SELECT * EXCLUDE (...) over a model that comes first in FROM is not supported; put the data table first',
-        st.rw.toSource(at),
-      );
-    }
-    st.edit(sig[i].end, sig[i].end, ` EXCLUDE (${excluded.join(', ')})`);
+    st.excludeFromStar(
+      n,
+      rel ? keys.map(quoteIdent) : keys.map((k) => `${quoteIdent(alias)}.${quoteIdent(k)}`),
+      'SELECT * EXCLUDE (...) over a model that comes first in FROM is not supported; put the data table first',
+    );
   }
 }
 

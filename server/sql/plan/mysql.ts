@@ -12,7 +12,6 @@
  *   `SCHEMA()`, `USER()`, `CONNECTION_ID()`: answered as constants named as written.
  */
 import { quoteIdent, quoteString } from '../../engine/quote';
-import { ERROR_CODES } from '../../errors';
 import { NO_LOCATION, type JNode } from '../syntax/tree';
 import type { PlanState } from './state';
 
@@ -111,11 +110,9 @@ export function applyExpressionDialect(
         if (!span) continue;
         const name = names[0];
         if (tok.kind === 'word' && tok.word === 'LATEST') {
-          throw st.src.error(
-            ERROR_CODES.BAD_INPUT,
-            'LATEST (forecasting from the latest rows of a time-series model) is not supported by this instance yet',
-            st.rw.toSource(at),
-          );
+          // MindsDB's keyword: read by the forecast of a time-series model (plan/forecast.ts).
+          st.latest.add(n);
+          continue;
         }
         let value: string | number | null;
         if (tok.kind === 'variable') value = variableValue(name);

@@ -9,7 +9,7 @@ import type { QueryOptions } from '../../engine/duckdb';
 import { loadTempTable, type ScratchType } from '../../engine/scratch';
 import { quoteIdent } from '../../engine/quote';
 import type { JsonValue } from '../../engine/values';
-import { ServiceError } from '../../errors';
+import { ERROR_CODES, ServiceError } from '../../errors';
 import type { Edit, Rewrite, StatementSource } from '../syntax/source';
 import { isOp, type Tokens } from '../syntax/tokens';
 import {
@@ -34,6 +34,9 @@ export class PlanState {
   readonly resolved = new Map<JNode, Resolved>();
   /** Model references already replaced by their predictions. */
   readonly replacedModels = new Set<JNode>();
+  /** MindsDB's `LATEST` keyword where the query wrote it (parsed as a column), and those a forecast read. */
+  readonly latest = new Set<JNode>();
+  readonly latestUsed = new Set<JNode>();
 
   constructor(
     readonly env: SqlEnv,
@@ -200,6 +203,26 @@ export class PlanState {
 
   /** Checks the query as written (set by the model step); throws DuckDB's positioned error. */
   validate?: () => Promise<void>;
+
+  /**
+   * Adds `EXCLUDE (...)` after the `*` of a select-list star (planner columns kept out of what
+   * the user sees); a star that already has an EXCLUDE is refused with `refusal`.
+   */
+  excludeFromStar(star: JNode, excluded: string[], refusal: string): void {
+    const at = this.loc(star);
+    if (at === undefined) return;
+    const sig = this.tokens.sig;
+    let i = this.tokens.indexAt(at);
+    while (i < sig.length && !isOp(sig[i], '*')) i++;
+    if (i >= sig.length) return;
+    if (
+      (star.exclude_list as unknown[]).length ||
+      (star.qualified_exclude_list as unknown[]).length
+    ) {
+      throw this.src.error(ERROR_CODES.BAD_INPUT, refusal, this.rw.toSource(at));
+    }
+    this.edit(sig[i].end, sig[i].end, ` EXCLUDE (${excluded.join(', ')})`);
+  }
 }
 
 /** The request's params that `sql` uses as `$name` (DuckDB refuses values it does not use). */

@@ -8,14 +8,14 @@
 import { DEFAULT_PROJECT } from '../../catalog/catalog';
 import { MODEL_COLUMNS } from '../../models/models-table';
 import type { ModelRef } from '../../models/registry';
-import type { ModelVersionRecord } from '../../models/store';
+import type { ModelVersionRecord, TimeSeriesSettings } from '../../models/store';
 import type { TrainingSource } from '../../models/training-data';
 import type { JsonValue } from '../../engine/values';
 import { quoteIdent } from '../../engine/quote';
 import { badInput, notFound } from '../../errors';
 import { planQuery } from '../plan/query';
 import type { SqlService } from '../service';
-import type { MindsStatement, ModelSource } from '../syntax/grammar';
+import type { MindsStatement, ModelSource, TimeSeriesClauses } from '../syntax/grammar';
 import { applyEdits } from '../syntax/source';
 import { toDuckText } from '../syntax/dialect';
 import { Tokens } from '../syntax/tokens';
@@ -95,17 +95,60 @@ async function trainingSource(
   return { fromDb, select: planned.sql };
 }
 
+/** Largest WINDOW / HORIZON (the engine's bound: a forecast reads WINDOW rows per group). */
+const MAX_TS_STEPS = 10_000;
+
+/**
+ * The time-series clauses of CREATE MODEL, checked before anything runs: one ORDER BY column,
+ * WINDOW (and HORIZON, default 1) whole numbers from 1 to 10,000, GROUP BY columns distinct from
+ * each other, the ORDER BY column and the target.
+ */
+function timeSeriesSettings(ts: TimeSeriesClauses, target: string | undefined): TimeSeriesSettings {
+  if (ts.orderBy.length === 0) {
+    throw badInput(
+      'GROUP BY, WINDOW and HORIZON belong to time-series models, which also need ORDER BY <time column>: CREATE MODEL m FROM db (SELECT ...) PREDICT y ORDER BY t [GROUP BY g] WINDOW n [HORIZON h]',
+    );
+  }
+  if (ts.orderBy.length > 1) {
+    throw badInput(
+      `ORDER BY of a time-series model names one column (the time or sequence), not ${ts.orderBy.length}: ${ts.orderBy.join(', ')}`,
+    );
+  }
+  const steps = (clause: string, v: number | undefined, what: string) => {
+    if (v === undefined || !Number.isInteger(v) || v < 1 || v > MAX_TS_STEPS) {
+      throw badInput(
+        v === undefined
+          ? `A time-series model needs ${clause} n: ${what}`
+          : `${clause} must be a whole number from 1 to ${MAX_TS_STEPS}, got ${Number.isNaN(v) ? 'a non-number' : v}`,
+      );
+    }
+    return v;
+  };
+  const window = steps('WINDOW', ts.window, 'how many rows of history each forecast reads');
+  const horizon = ts.horizon === undefined ? 1 : steps('HORIZON', ts.horizon, '');
+  const lower = (c: string) => c.toLowerCase();
+  const orderBy = ts.orderBy[0];
+  if (target !== undefined && lower(orderBy) === lower(target)) {
+    throw badInput(`ORDER BY column '${orderBy}' cannot also be the PREDICT column`);
+  }
+  const seen = new Set<string>();
+  for (const g of ts.groupBy) {
+    if (seen.has(lower(g))) throw badInput(`GROUP BY names column '${g}' twice`);
+    seen.add(lower(g));
+    if (lower(g) === lower(orderBy) || (target !== undefined && lower(g) === lower(target))) {
+      throw badInput(`GROUP BY column '${g}' cannot also be the ORDER BY or PREDICT column`);
+    }
+  }
+  return { orderBy, groupBy: [...ts.groupBy], window, horizon };
+}
+
 export async function createModel(
   env: SqlService,
   s: S<'create-model'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
-  if (s.timeSeries) {
-    throw badInput(
-      "Time-series models (CREATE MODEL ... ORDER BY ... [GROUP BY ...] WINDOW n HORIZON h) are not supported by this instance's AutoML engine yet",
-    );
-  }
+  const timeseries = s.timeSeries ? timeSeriesSettings(s.timeSeries, s.targets[0]?.name) : null;
   if (!s.source) {
     throw badInput(
       'CREATE MODEL needs training data: CREATE MODEL name FROM <database> (SELECT ...) PREDICT <column>',
@@ -128,6 +171,7 @@ export async function createModel(
     ...source,
     target: target.name,
     using,
+    timeseries,
     orReplace: s.orReplace,
     ifNotExists: s.ifNotExists,
   });

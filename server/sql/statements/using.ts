@@ -18,7 +18,8 @@ const ACCEPTED_LIGHTWOOD: Record<string, string> = {
   accuracy_functions:
     'accuracy is r2_score (regression) or balanced_accuracy_score (classification)',
   problem_definition: 'the problem is defined by PREDICT and the FROM query',
-  timeseries_settings: 'time-series models are not supported yet',
+  timeseries_settings:
+    'a time-series model is defined by ORDER BY <time column> [GROUP BY ...] WINDOW n [HORIZON h] after PREDICT',
   time_aim: "training time is bounded by the engine's early stopping",
   fixed_confidence: 'intervals are calibrated by conformal prediction',
   warnings: 'the engine keeps no warning list',

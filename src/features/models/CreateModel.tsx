@@ -21,6 +21,7 @@ import {
   defaultModelName,
   validateCreateModel,
   type CreateModelInput,
+  type TimeSeriesInput,
   type UsingEntry,
 } from './create-model-sql';
 import { TrainingProgress } from './ModelStatus';
@@ -47,7 +48,7 @@ export function CreateModel({ initial: fromUrl, nav }: Props) {
   const [form] = useState(() => decodeCreateForm(fromUrl.form));
   const initial: Record<string, string | undefined> = {
     ...fromUrl,
-    ...(form && { ...form, using: undefined, sourceKind: undefined }),
+    ...(form && { ...form, using: undefined, sourceKind: undefined, timeseries: undefined }),
   };
   const qc = useQueryClient();
   const dbs = useQuery(databasesQueryOptions());
@@ -67,6 +68,8 @@ export function CreateModel({ initial: fromUrl, nav }: Props) {
   );
   const [nameTouched, setNameTouched] = useState(!!initial.name);
   const [using, setUsing] = useState<UsingEntry[]>(form?.using ?? []);
+  // Forecasting (ORDER BY / GROUP BY / WINDOW / HORIZON); null: a regular model.
+  const [ts, setTs] = useState<TimeSeriesInput | null>(form?.timeseries ?? null);
   const [showErrors, setShowErrors] = useState(false);
   const [training, setTraining] = useState<{ project: string; name: string } | null>(null);
   const create = useMutation(modelStatementMutationOptions());
@@ -98,6 +101,7 @@ export function CreateModel({ initial: fromUrl, nav }: Props) {
         : { kind: 'query', db: effectiveDb, query },
     target,
     using,
+    timeseries: ts,
   };
   const errors = validateCreateModel(input);
   const sql = buildCreateModelSql(input);
@@ -117,6 +121,7 @@ export function CreateModel({ initial: fromUrl, nav }: Props) {
   const pickTable = (key: string) => {
     setTableKey(key);
     setTarget('');
+    if (ts) setTs({ ...ts, orderBy: '', groupBy: [] });
     if (!nameTouched) setName(key ? defaultModelName(key.split('\u0000')[1]) : '');
   };
 
@@ -131,11 +136,24 @@ export function CreateModel({ initial: fromUrl, nav }: Props) {
         project: effectiveProject,
         name,
         using,
+        ...(ts ? { timeseries: ts } : {}),
       };
       nav.replaceParams({ form: encodeCreateForm(state) });
     }, 150);
     return () => clearTimeout(t);
-  }, [sourceKind, effectiveDb, schema, table, query, target, effectiveProject, name, using, nav]);
+  }, [
+    sourceKind,
+    effectiveDb,
+    schema,
+    table,
+    query,
+    target,
+    effectiveProject,
+    name,
+    using,
+    ts,
+    nav,
+  ]);
 
   const submit = () => {
     setShowErrors(true);
@@ -316,6 +334,101 @@ export function CreateModel({ initial: fromUrl, nav }: Props) {
               />
               {err('name')}
             </label>
+          </div>
+          <div className="m-ts" aria-label="Time series">
+            <label className="m-check">
+              <input
+                type="checkbox"
+                aria-label="Time series (forecast)"
+                checked={!!ts}
+                onChange={(e) =>
+                  setTs(
+                    e.target.checked
+                      ? {
+                          orderBy:
+                            columns?.find((c) => /DATE|TIME/i.test(c.dataType ?? ''))?.name ?? '',
+                          groupBy: [],
+                          window: '8',
+                          horizon: '4',
+                        }
+                      : null,
+                  )
+                }
+              />
+              <span>Time series: forecast the target over time (ORDER BY … WINDOW … HORIZON)</span>
+            </label>
+            {ts && (
+              <div className="m-ts-fields">
+                <label>
+                  <span>ORDER BY (time)</span>
+                  <select
+                    aria-label="ORDER BY column"
+                    value={ts.orderBy}
+                    onChange={(e) =>
+                      setTs({
+                        ...ts,
+                        orderBy: e.target.value,
+                        groupBy: ts.groupBy.filter((g) => g !== e.target.value),
+                      })
+                    }
+                  >
+                    <option value="">— time column —</option>
+                    {columns
+                      ?.filter((c) => c.name !== target)
+                      .map((c) => (
+                        <option key={c.name} value={c.name}>
+                          {c.name}
+                        </option>
+                      ))}
+                  </select>
+                  {err('orderBy')}
+                </label>
+                <label>
+                  <span>WINDOW (rows read)</span>
+                  <input
+                    aria-label="WINDOW"
+                    inputMode="numeric"
+                    value={ts.window}
+                    onChange={(e) => setTs({ ...ts, window: e.target.value })}
+                  />
+                  {err('window')}
+                </label>
+                <label>
+                  <span>HORIZON (steps ahead)</span>
+                  <input
+                    aria-label="HORIZON"
+                    inputMode="numeric"
+                    value={ts.horizon}
+                    onChange={(e) => setTs({ ...ts, horizon: e.target.value })}
+                  />
+                  {err('horizon')}
+                </label>
+                <fieldset aria-label="GROUP BY columns">
+                  <legend className="small">GROUP BY (one series per combination)</legend>
+                  {columns
+                    ?.filter((c) => c.name !== target && c.name !== ts.orderBy)
+                    .map((c) => (
+                      <label key={c.name} className="m-check">
+                        <input
+                          type="checkbox"
+                          aria-label={`GROUP BY ${c.name}`}
+                          checked={ts.groupBy.includes(c.name)}
+                          onChange={(e) =>
+                            setTs({
+                              ...ts,
+                              groupBy: e.target.checked
+                                ? [...ts.groupBy, c.name]
+                                : ts.groupBy.filter((g) => g !== c.name),
+                            })
+                          }
+                        />
+                        <span>{c.name}</span>
+                      </label>
+                    ))}
+                  {err('groupBy')}
+                </fieldset>
+              </div>
+            )}
           </div>
           <details className="m-using" open={using.length > 0}>
             <summary>USING options (optional)</summary>

@@ -10,6 +10,7 @@ import { activeVersion, pendingVersion } from './api/parse';
 import { predictMutationOptions, type PredictResult } from './api/predict';
 import { modelVersionsQueryOptions } from './api/versions';
 import { DescribeTab } from './DescribeTab';
+import { ForecastPanel } from './ForecastPanel';
 import { NotReady, VersionSelect } from './ModelStatus';
 import { MODEL_TABS, type ModelTab, type ModelsNav } from './nav';
 import { OverviewTab } from './OverviewTab';
@@ -17,6 +18,7 @@ import { rowFromRecord, type BodyMode } from './predict-form';
 import { initialSession, predictReducer } from './predict-session';
 import { PredictTab } from './PredictTab';
 import { encodeForm, formRows, type ModelPageForm, type SweepSettings } from './share-state';
+import { timeseriesOf } from './timeseries';
 import { StatusBadge } from './ui';
 import { useModelInputs } from './use-model-inputs';
 import { WhatIfTab } from './WhatIfTab';
@@ -118,6 +120,24 @@ export function ModelPage({
   const result = sent && sent.version === version ? sent.result : null;
 
   const notFound = versionsQ.isSuccess && versions.length === 0;
+  // A time-series model forecasts from a group's history: the Predict and What-if tabs choose a
+  // group and a horizon instead of editing a row.
+  const ts = timeseriesOf(active);
+  const target = active?.predict ?? inputs.target ?? '';
+  const forecastPanel = (mode: 'overview' | 'predict' | 'what-if') =>
+    ts && active?.status === 'complete' ? (
+      <ForecastPanel
+        key={`${mode}-${active.version}`}
+        project={project}
+        model={model}
+        selectQuery={active.selectDataQuery}
+        ts={ts}
+        target={target}
+        theme={theme}
+        mode={mode}
+        nav={nav}
+      />
+    ) : null;
 
   return (
     <div className="m-page m-model-page">
@@ -195,7 +215,7 @@ export function ModelPage({
                 aria-controls={`m-panel-${t.id}`}
                 onClick={() => openTab(t.id)}
               >
-                {t.label}
+                {ts && t.id === 'predict' ? 'Forecast' : t.label}
               </button>
             ))}
           </div>
@@ -215,6 +235,18 @@ export function ModelPage({
                 nav={nav}
               />
             )}
+            {tab === 'overview' && forecastPanel('overview')}
+            {ts && chosen?.status === 'complete' && tab !== 'overview' && tab !== 'describe' && (
+              <>
+                {version !== undefined && version !== active?.version && (
+                  <p className="muted small">
+                    Forecasts come from the active version ({active?.version}); SQL names a model
+                    without its version.
+                  </p>
+                )}
+                {forecastPanel(tab === 'what-if' ? 'what-if' : 'predict')}
+              </>
+            )}
             {tab !== 'overview' && chosen && chosen.status !== 'complete' && (
               <NotReady active={chosen} project={project} model={model} nav={nav} />
             )}
@@ -230,7 +262,7 @@ export function ModelPage({
                 version={version}
               />
             )}
-            {chosen?.status === 'complete' && tab === 'predict' && (
+            {!ts && chosen?.status === 'complete' && tab === 'predict' && (
               <PredictTab
                 project={project}
                 model={model}
@@ -260,7 +292,7 @@ export function ModelPage({
                 }
               />
             )}
-            {chosen?.status === 'complete' && tab === 'what-if' && (
+            {!ts && chosen?.status === 'complete' && tab === 'what-if' && (
               <WhatIfTab
                 key={version ?? 'active'}
                 project={project}

@@ -12,6 +12,7 @@ import { dropModelSql, quoteIdent, retrainSql } from './create-model-sql';
 import { formatMetric } from './describe-model';
 import { TrainingProgress } from './ModelStatus';
 import type { ModelsNav } from './nav';
+import { timeseriesOf } from './timeseries';
 import { Card, ConfirmDialog, formatSeconds, StatusBadge } from './ui';
 
 interface Props {
@@ -50,9 +51,12 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
       : null;
   const trainedOn = active.selectDataQuery;
   const target = active.predict;
-  const sampleSql = target
-    ? `SELECT ${quoteIdent(target)}, ${quoteIdent(`${target}_explain`)}\nFROM ${quoteIdent(project)}.${quoteIdent(model)}\nWHERE <input> = <value>;`
-    : null;
+  const ts = timeseriesOf(active);
+  const sampleSql = !target
+    ? null
+    : ts
+      ? `SELECT m.${quoteIdent(ts.orderBy)}, m.${quoteIdent(target)}, m.${quoteIdent(`${target}_min`)}, m.${quoteIdent(`${target}_max`)}\nFROM <data> AS t\nJOIN ${quoteIdent(project)}.${quoteIdent(model)} AS m\nWHERE t.${quoteIdent(ts.orderBy)} > LATEST${ts.groupBy.map((g) => `\n  AND t.${quoteIdent(g)} = <value>`).join('')};`
+      : `SELECT ${quoteIdent(target)}, ${quoteIdent(`${target}_explain`)}\nFROM ${quoteIdent(project)}.${quoteIdent(model)}\nWHERE <input> = <value>;`;
 
   return (
     <div className="m-overview">

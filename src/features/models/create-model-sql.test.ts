@@ -17,6 +17,41 @@ const base: CreateModelInput = {
   using: [],
 };
 
+describe('time-series clauses', () => {
+  const ts = { orderBy: 'saledate', groupBy: ['type', 'bedrooms'], window: '8', horizon: '4' };
+  const houses: CreateModelInput = {
+    ...base,
+    name: 'house_sales_model',
+    source: { kind: 'table', db: 'example_db', schema: 'demo_data', table: 'house_sales' },
+    target: 'ma',
+    timeseries: ts,
+  };
+
+  it('adds ORDER BY, GROUP BY, WINDOW and HORIZON after PREDICT', () => {
+    expect(buildCreateModelSql(houses)).toBe(
+      'CREATE MODEL mindsdb.house_sales_model\nFROM example_db\n  (SELECT * FROM demo_data.house_sales)\nPREDICT ma\nORDER BY saledate\nGROUP BY type, bedrooms\nWINDOW 8\nHORIZON 4;',
+    );
+    expect(validateCreateModel(houses)).toEqual({});
+  });
+
+  it('names the field to fix: no time column, a bad WINDOW / HORIZON, a GROUP BY on the target', () => {
+    expect(
+      validateCreateModel({
+        ...houses,
+        timeseries: { orderBy: '', groupBy: ['ma'], window: '0', horizon: 'x' },
+      }),
+    ).toEqual({
+      orderBy: 'Choose the time column (ORDER BY)',
+      window: 'WINDOW: a whole number of rows from 1 to 10000',
+      horizon: 'HORIZON: a whole number of steps from 1 to 10000',
+      groupBy: 'GROUP BY ma: not the time column or the column to predict',
+    });
+    expect(
+      buildCreateModelSql({ ...houses, timeseries: { ...ts, groupBy: [], horizon: '' } }),
+    ).toMatch(/PREDICT ma\nORDER BY saledate\nWINDOW 8;$/);
+  });
+});
+
 describe('buildCreateModelSql', () => {
   it('builds the tutorial statement from a table', () => {
     expect(buildCreateModelSql(base)).toBe(

@@ -11,12 +11,30 @@ export interface UsingEntry {
   value: string;
 }
 
+/** `ORDER BY ... [GROUP BY ...] WINDOW n [HORIZON h]`: a time-series model (text as typed). */
+export interface TimeSeriesInput {
+  orderBy: string;
+  groupBy: string[];
+  window: string;
+  horizon: string;
+}
+
 export interface CreateModelInput {
   project: string;
   name: string;
   source: ModelSource;
   target: string;
   using: UsingEntry[];
+  /** Set: a forecasting model. */
+  timeseries?: TimeSeriesInput | null;
+}
+
+/** A whole number of steps from 1 to 10,000 (the instance's bound), else null. */
+function steps(v: string): number | null {
+  const t = v.trim();
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return n >= 1 && n <= 10_000 ? n : null;
 }
 
 const SIMPLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -64,6 +82,17 @@ export function validateCreateModel(input: CreateModelInput): Record<string, str
   if (input.source.kind === 'query' && !input.source.query.trim())
     errors.query = 'Write the query that selects the training data';
   if (!input.target) errors.target = 'Choose the column to predict';
+  const ts = input.timeseries;
+  if (ts) {
+    if (!ts.orderBy) errors.orderBy = 'Choose the time column (ORDER BY)';
+    else if (ts.orderBy === input.target)
+      errors.orderBy = 'The time column cannot be the column to predict';
+    if (steps(ts.window) === null) errors.window = 'WINDOW: a whole number of rows from 1 to 10000';
+    if (ts.horizon.trim() && steps(ts.horizon) === null)
+      errors.horizon = 'HORIZON: a whole number of steps from 1 to 10000';
+    const bad = ts.groupBy.find((g) => g === input.target || g === ts.orderBy);
+    if (bad) errors.groupBy = `GROUP BY ${bad}: not the time column or the column to predict`;
+  }
   input.using.forEach((u, i) => {
     if (!u.key.trim() && !u.value.trim()) return;
     if (!KEY.test(u.key.trim())) errors[`using.${i}`] = `USING key "${u.key}" is not a name`;
@@ -79,6 +108,13 @@ export function buildCreateModelSql(input: CreateModelInput): string {
     `  (${sourceSelect(input.source)})`,
     `PREDICT ${quoteIdent(input.target)}`,
   ];
+  const ts = input.timeseries;
+  if (ts) {
+    if (ts.orderBy) lines.push(`ORDER BY ${quoteIdent(ts.orderBy)}`);
+    if (ts.groupBy.length) lines.push(`GROUP BY ${ts.groupBy.map(quoteIdent).join(', ')}`);
+    lines.push(`WINDOW ${ts.window.trim() || '?'}`);
+    if (ts.horizon.trim()) lines.push(`HORIZON ${ts.horizon.trim()}`);
+  }
   const using = input.using.filter((u) => u.key.trim() && u.value.trim());
   if (using.length > 0) {
     lines.push(

@@ -71,4 +71,18 @@ describe('create-model form in the URL', () => {
     );
     expect(decodeCreateForm(craft)).toEqual({});
   });
+
+  it('keeps the time-series settings, only as bounded text', () => {
+    const timeseries = { orderBy: 'saledate', groupBy: ['type'], window: '8', horizon: '4' };
+    expect(decodeCreateForm(encodeCreateForm({ target: 'ma', timeseries }))).toEqual({
+      target: 'ma',
+      timeseries,
+    });
+    const craft = encodeBase64Url(
+      JSON.stringify({ timeseries: { orderBy: 7, groupBy: ['a', 3], window: '1234567' } }),
+    );
+    expect(decodeCreateForm(craft)).toEqual({
+      timeseries: { orderBy: '', groupBy: ['a'], window: '', horizon: '' },
+    });
+  });
 });

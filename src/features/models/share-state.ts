@@ -100,6 +100,8 @@ export interface CreateForm {
   project?: string;
   name?: string;
   using?: { key: string; value: string }[];
+  /** A time-series model's clauses (see TimeSeriesInput). */
+  timeseries?: { orderBy: string; groupBy: string[]; window: string; horizon: string };
 }
 
 const CREATE_KEYS = ['db', 'schema', 'table', 'target', 'project', 'name'] as const;
@@ -128,6 +130,16 @@ export function decodeCreateForm(value: string | undefined): CreateForm | undefi
   const query = str(o.query, 4000);
   if (query !== undefined) out.query = query;
   if (o.sourceKind === 'table' || o.sourceKind === 'query') out.sourceKind = o.sourceKind;
+  const ts = o.timeseries;
+  if (ts && typeof ts === 'object' && !Array.isArray(ts)) {
+    const t = ts as Record<string, unknown>;
+    out.timeseries = {
+      orderBy: str(t.orderBy) ?? '',
+      groupBy: Array.isArray(t.groupBy) ? t.groupBy.slice(0, 10).flatMap((g) => str(g) ?? []) : [],
+      window: str(t.window, 6) ?? '',
+      horizon: str(t.horizon, 6) ?? '',
+    };
+  }
   if (Array.isArray(o.using)) {
     out.using = o.using
       .slice(0, 30)

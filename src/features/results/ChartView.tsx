@@ -13,13 +13,15 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { chartPoints, defaultAxes, type ChartKind } from './chart-model';
+import { chartPoints, defaultAxes, type ChartAxes, type ChartKind } from './chart-model';
 import type { GridColumn } from './grid-model';
 
 interface Props {
   columns: GridColumn[];
   rows: unknown[][];
   theme: 'light' | 'dark';
+  /** Open as this chart over these axes (the toolbar's one-click line chart over time). */
+  initial?: { kind: ChartKind; axes: ChartAxes };
 }
 
 const COLORS = {
@@ -27,9 +29,9 @@ const COLORS = {
   dark: { line: '#7aa2f7', grid: '#2a3142', text: '#9aa3b5' },
 };
 
-export function ChartView({ columns, rows, theme }: Props) {
-  const initial = useMemo(() => defaultAxes(columns), [columns]);
-  const [kind, setKind] = useState<ChartKind>('bar');
+export function ChartView({ columns, rows, theme, initial: opening }: Props) {
+  const initial = useMemo(() => opening?.axes ?? defaultAxes(columns), [columns, opening]);
+  const [kind, setKind] = useState<ChartKind>(opening?.kind ?? 'bar');
   const [x, setX] = useState(initial?.x ?? 0);
   const [y, setY] = useState(initial?.y ?? 0);
   const numeric = columns.filter((c) => c.kind === 'number');
@@ -37,9 +39,15 @@ export function ChartView({ columns, rows, theme }: Props) {
   const { points, skipped, capped } = useMemo(
     () =>
       initial
-        ? chartPoints(rows, { x, y }, xCol?.kind ?? 'text')
+        ? chartPoints(
+            rows,
+            { x, y },
+            xCol?.kind ?? 'text',
+            undefined,
+            kind === 'line' && xCol?.kind === 'date',
+          )
         : { points: [], skipped: 0, capped: false },
-    [rows, x, y, xCol, initial],
+    [rows, x, y, xCol, initial, kind],
   );
   const c = COLORS[theme];
 
@@ -55,7 +63,11 @@ export function ChartView({ columns, rows, theme }: Props) {
       <div className="chart-controls">
         <label>
           Chart
-          <select value={kind} onChange={(e) => setKind(e.target.value as ChartKind)}>
+          <select
+            aria-label="Chart type"
+            value={kind}
+            onChange={(e) => setKind(e.target.value as ChartKind)}
+          >
             <option value="bar">Bar</option>
             <option value="line">Line</option>
             <option value="scatter">Scatter</option>

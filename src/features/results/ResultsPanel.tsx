@@ -4,6 +4,7 @@ import type { SqlOkResponse, SqlTableResponse } from '../../../contract';
 import { formatDuration } from '../../lib/format';
 import { exportFileName, resultBaseName, toCsv, toJson, type ExportScope } from './export';
 import { ExportMenu } from './ExportMenu';
+import { timeAxes, type ChartAxes, type ChartKind } from './chart-model';
 import { toGridColumns } from './grid-model';
 import { scriptSummary, statusText, type ResultState } from './result-view';
 import type { CellRef, ResultGridHandle } from './ResultGrid';
@@ -162,6 +163,8 @@ function ResultContent({
   const targetsKey = (targetsFor?.(sql) ?? []).join('\u0000');
   const knownTargets = useMemo(() => (targetsKey ? targetsKey.split('\u0000') : []), [targetsKey]);
   const [view, setView] = useState<'special' | 'grid' | 'chart'>(special ? 'special' : 'grid');
+  // The chart's opening kind and axes (the one-click line chart over time sets them).
+  const [chartStart, setChartStart] = useState<{ kind: ChartKind; axes: ChartAxes; n: number }>();
   const [cell, setCell] = useState<CellRef | null>(null);
   const [toast, setToast] = useState<string | null>(null);
   const [shown, setShown] = useState<number | undefined>(undefined);
@@ -190,6 +193,7 @@ function ResultContent({
     );
   }
 
+  const overTime = timeAxes(columns);
   const exportAs = (fmt: 'csv' | 'json', scope: ExportScope) => {
     const rows = scope === 'view' ? (gridRef.current?.displayedRows() ?? table.data) : table.data;
     const name = exportFileName(resultBaseName(sql), fmt);
@@ -217,6 +221,19 @@ function ResultContent({
             Chart
           </button>
         </div>
+        {overTime && (
+          <button
+            className="btn small"
+            aria-label={`Line chart of ${columns[overTime.y].name} over ${columns[overTime.x].name}`}
+            title={`Line chart of ${columns[overTime.y].name} over ${columns[overTime.x].name}`}
+            onClick={() => {
+              setChartStart({ kind: 'line', axes: overTime, n: (chartStart?.n ?? 0) + 1 });
+              setView('chart');
+            }}
+          >
+            Line chart
+          </button>
+        )}
         {note && <span className="muted small">{note}</span>}
         <span className="spacer" />
         {toast && <span className="toast">Copied {toast}</span>}
@@ -254,7 +271,13 @@ function ResultContent({
           </Suspense>
         ) : (
           <Suspense fallback={<div className="empty-note">Loading chart…</div>}>
-            <ChartView columns={columns} rows={table.data} theme={theme} />
+            <ChartView
+              key={chartStart?.n ?? 0}
+              columns={columns}
+              rows={table.data}
+              theme={theme}
+              initial={chartStart}
+            />
           </Suspense>
         )}
         {cell && view === 'grid' && (

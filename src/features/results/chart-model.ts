@@ -17,6 +17,16 @@ export function defaultAxes(columns: readonly GridColumn[]): ChartAxes | undefin
   return { x: xCol.index, y: yCol.index };
 }
 
+/**
+ * The one-click line chart of a result with a date/time column: x = the first date column,
+ * y = the first numeric column (undefined without either).
+ */
+export function timeAxes(columns: readonly GridColumn[]): ChartAxes | undefined {
+  const x = columns.find((c) => c.kind === 'date');
+  const y = columns.find((c) => c.kind === 'number');
+  return x && y ? { x: x.index, y: y.index } : undefined;
+}
+
 export const MAX_CHART_POINTS = 2000;
 
 export interface ChartPoint {
@@ -30,6 +40,8 @@ export function chartPoints(
   axes: ChartAxes,
   xKind: GridColumn['kind'],
   limit = MAX_CHART_POINTS,
+  /** Sort by x: a line over dates reads left to right in time, whatever the row order. */
+  sortByX = false,
 ): { points: ChartPoint[]; skipped: number; capped: boolean } {
   const points: ChartPoint[] = [];
   let skipped = 0;
@@ -53,6 +65,22 @@ export function chartPoints(
               ? rawX
               : String(rawX);
     points.push({ x, y });
+  }
+  if (sortByX) {
+    // Stable: ISO dates and times compare as text; NULL (as 'NULL') goes last.
+    points.sort((a, b) =>
+      a.x === 'NULL'
+        ? b.x === 'NULL'
+          ? 0
+          : 1
+        : b.x === 'NULL'
+          ? -1
+          : a.x < b.x
+            ? -1
+            : a.x > b.x
+              ? 1
+              : 0,
+    );
   }
   return { points, skipped, capped: rows.length - skipped > points.length };
 }

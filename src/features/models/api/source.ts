@@ -44,7 +44,8 @@ export interface TrainingSource {
   context?: SqlContext;
 }
 
-async function table(query: string, context?: SqlContext, signal?: AbortSignal) {
+/** A query's table answer (no rows for other answers); an error answer throws its message. */
+export async function sqlTable(query: string, context?: SqlContext, signal?: AbortSignal) {
   const res = await runSql({ query, context, signal });
   if (res.type === 'error') throw new Error(res.error_message);
   if (res.type !== 'table') return { column_names: [] as string[], data: [] as unknown[][] };
@@ -64,7 +65,7 @@ export async function resolveTrainingSource(
     const name = parts[parts.length - 1];
     const schema = parts.length >= 2 ? parts[parts.length - 2] : undefined;
     const cols = parseColumns(
-      await table(
+      await sqlTable(
         `SELECT TABLE_CATALOG, TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME FROM information_schema.columns WHERE TABLE_NAME = ${quoteString(name)}`,
         undefined,
         signal,
@@ -107,7 +108,7 @@ export async function fetchTrainingStats(
   const numeric = columns.filter((c) => c.kind === 'number');
   const jobs: Promise<void>[] = choice.map(async (c) => {
     const col = quoteIdent(c.name);
-    const t = await table(
+    const t = await sqlTable(
       `SELECT DISTINCT ${col} FROM ${source.from} WHERE ${col} IS NOT NULL ORDER BY 1 LIMIT 100`,
       source.context,
       signal,
@@ -125,7 +126,7 @@ export async function fetchTrainingStats(
         const sel = numeric
           .map((c) => `min(${quoteIdent(c.name)}), max(${quoteIdent(c.name)})`)
           .join(', ');
-        const t = await table(`SELECT ${sel} FROM ${source.from}`, source.context, signal);
+        const t = await sqlTable(`SELECT ${sel} FROM ${source.from}`, source.context, signal);
         const row = t.data[0] ?? [];
         numeric.forEach((c, i) => {
           const lo = Number(row[2 * i]);
@@ -138,7 +139,7 @@ export async function fetchTrainingStats(
   }
   jobs.push(
     (async () => {
-      const t = await table(`SELECT * FROM ${source.from} LIMIT 1`, source.context, signal);
+      const t = await sqlTable(`SELECT * FROM ${source.from} LIMIT 1`, source.context, signal);
       const row = t.data[0];
       if (row) stats.example = Object.fromEntries(t.column_names.map((c, i) => [c, row[i]]));
     })(),

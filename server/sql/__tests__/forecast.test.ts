@@ -1,0 +1,589 @@
+/**
+ * Time-series models end to end on a real instance over HTTP: CREATE MODEL ... ORDER BY ...
+ * WINDOW ... HORIZON, DESCRIBE, the models table, every forecast form MindsDB documents (LATEST,
+ * dates, BETWEEN, no condition, the model on either side, the single-row form, history given
+ * inline), saving forecasts, RETRAIN/FINETUNE, the REST predict and describe, and the errors. The
+ * house_sales model is trained once and shared.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../test/harness';
+
+let h: Harness;
+let created: any;
+
+const HS = 'example_db.demo_data.house_sales';
+
+/** Rows as objects keyed by column name (the SQL must succeed). */
+async function rows(query: string): Promise<Record<string, any>[]> {
+  const r = await h.sql(query);
+  if (r.type !== 'table') throw new Error(`SQL failed: ${r.error_message}\n  in: ${query}`);
+  return r.data.map((row: any[]) =>
+    Object.fromEntries(r.column_names.map((c: string, i: number) => [c, row[i]])),
+  );
+}
+
+async function error(query: string): Promise<string> {
+  const r = await h.sql(query);
+  if (r.type !== 'error') throw new Error(`expected an error from ${query}`);
+  return r.error_message;
+}
+
+async function waitFor(name: string, version?: number): Promise<Record<string, any>> {
+  const cond = version === undefined ? 'active = 1' : `version = ${version}`;
+  for (let i = 0; i < 2400; i++) {
+    const [row] = await rows(
+      `SELECT * FROM mindsdb.models_versions WHERE name = '${name}' AND ${cond}`,
+    );
+    if (row && (row.STATUS === 'complete' || row.STATUS === 'error')) return row;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`model ${name} did not finish`);
+}
+
+const QUARTERS = ['2019-12-31', '2020-03-31', '2020-06-30', '2020-09-30'];
+
+beforeAll(async () => {
+  h = await startHarness();
+  created = await h.sql(
+    `CREATE MODEL mindsdb.house_sales_model FROM example_db (SELECT * FROM demo_data.house_sales)
+     PREDICT ma ORDER BY saledate GROUP BY type, bedrooms WINDOW 8 HORIZON 4`,
+  );
+  await waitFor('house_sales_model');
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('CREATE MODEL with the time-series clauses', () => {
+  it('answers the model row with status generating and the clauses in TRAINING_OPTIONS', async () => {
+    expect(created.type).toBe('table');
+    const row = Object.fromEntries(
+      created.column_names.map((c: string, i: number) => [c, created.data[0][i]]),
+    );
+    expect(row.STATUS).toBe('generating');
+    expect(JSON.parse(row.TRAINING_OPTIONS)).toEqual({
+      target: 'ma',
+      using: {},
+      timeseries_settings: {
+        is_timeseries: true,
+        order_by: 'saledate',
+        group_by: ['type', 'bedrooms'],
+        window: 8,
+        horizon: 4,
+      },
+    });
+    const done = await waitFor('house_sales_model');
+    expect(done.STATUS).toBe('complete');
+    expect(done.ACCURACY).toBeGreaterThan(0);
+  });
+
+  it('DESCRIBE shows ORDER BY, GROUP BY, WINDOW, HORIZON, frequency, the candidate and per-step accuracy', async () => {
+    const [info] = await rows('DESCRIBE mindsdb.house_sales_model');
+    const ts = info.timeseries;
+    expect(ts).toMatchObject({
+      order_by: 'saledate',
+      group_by: ['type', 'bedrooms'],
+      window: 8,
+      horizon: 4,
+      frequency: 'quarterly (month-end)',
+      groups: 7,
+    });
+    expect(ts.horizon_accuracy.map((s: any) => s.step)).toEqual([1, 2, 3, 4]);
+    for (const s of ts.horizon_accuracy) {
+      expect(s.mase).toBeGreaterThan(0);
+      expect(s.coverage).toBeGreaterThanOrEqual(0);
+      expect(s.coverage).toBeLessThanOrEqual(1);
+    }
+    const models = await rows('DESCRIBE mindsdb.house_sales_model.model');
+    expect(models.filter((m) => m.selected).map((m) => m.name)).toEqual([ts.selected]);
+    const features = await rows('DESCRIBE house_sales_model.features');
+    expect(features.find((f) => f.column === 'saledate')?.encoder).toBe(
+      'TimeSeriesOrder(quarterly (month-end))',
+    );
+    expect(features.find((f) => f.column === 'ma')?.role).toBe('target');
+  });
+
+  it('the REST describe carries the same time-series part', async () => {
+    const r = await h.get('/api/projects/mindsdb/models/house_sales_model/describe');
+    expect(r.status).toBe(200);
+    expect(r.body[0].timeseries).toMatchObject({ order_by: 'saledate', window: 8, horizon: 4 });
+    expect(r.body[0].outputs).toEqual(['ma']);
+  });
+
+  it('CREATE PREDICTOR takes the clauses in any order, HORIZON defaulting to 1', async () => {
+    await h.sql(
+      `CREATE PREDICTOR mindsdb.hs_one FROM example_db (SELECT saledate, ma, bedrooms FROM demo_data.house_sales WHERE type = 'house')
+       PREDICT ma WINDOW 4 GROUP BY bedrooms ORDER BY saledate`,
+    );
+    expect((await waitFor('hs_one')).STATUS).toBe('complete');
+    const out = await rows(
+      `SELECT m.saledate, m.bedrooms, m.ma FROM ${HS} AS t JOIN mindsdb.hs_one AS m WHERE t.saledate > LATEST AND t.type = 'house'`,
+    );
+    expect(out.map((r) => r.bedrooms)).toEqual([2, 3, 4, 5]);
+    expect(out.every((r) => r.saledate === '2019-12-31')).toBe(true);
+  });
+});
+
+describe('forecast queries', () => {
+  it('t.saledate > LATEST: HORIZON rows after the group latest row, stepped quarterly, with intervals', async () => {
+    const out = await rows(
+      `SELECT m.saledate, m.ma, m.ma_min, m.ma_max, m.ma_confidence, m.ma_explain
+       FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m
+       WHERE t.saledate > LATEST AND t.type = 'house' AND t.bedrooms = 2`,
+    );
+    expect(out.map((r) => r.saledate)).toEqual(QUARTERS);
+    out.forEach((r, k) => {
+      expect(r.ma_min).toBeLessThan(r.ma);
+      expect(r.ma_max).toBeGreaterThan(r.ma);
+      expect(r.ma_confidence).toBe(0.9);
+      expect(JSON.parse(r.ma_explain)).toEqual({
+        predicted_value: r.ma,
+        confidence: 0.9,
+        anomaly: null,
+        truth: null,
+        confidence_lower_bound: r.ma_min,
+        confidence_upper_bound: r.ma_max,
+        horizon_step: k + 1,
+      });
+    });
+    // Intervals widen with the step.
+    for (let k = 1; k < 4; k++) {
+      expect(out[k].ma_max - out[k].ma_min).toBeGreaterThanOrEqual(
+        out[k - 1].ma_max - out[k - 1].ma_min,
+      );
+    }
+  });
+
+  it("the docs' form: the model first, LIMIT, aliases; rows come group by group, in time order", async () => {
+    const out = await rows(
+      `SELECT m.saledate as date, m.ma AS forecast
+       FROM mindsdb.house_sales_model AS m
+       JOIN example_db.demo_data.house_sales AS t
+       WHERE t.saledate > LATEST
+       AND t.type = 'house'
+       LIMIT 4;`,
+    );
+    expect(out.map((r) => r.date)).toEqual(QUARTERS);
+    const all = await rows(
+      `SELECT m.type, m.bedrooms, m.saledate FROM mindsdb.house_sales_model AS m JOIN ${HS} AS t WHERE t.saledate > LATEST AND t.type = 'house'`,
+    );
+    expect(all).toHaveLength(16);
+    expect(all.map((r) => r.bedrooms)).toEqual([2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5]);
+    expect(all.every((r) => r.type === 'house')).toBe(true);
+  });
+
+  it('SELECT * gives the data columns (NULL on forecast rows) and the model columns, no internals', async () => {
+    const r = await h.sql(
+      `SELECT * FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST AND t.type = 'unit' AND t.bedrooms = 1`,
+    );
+    expect(r.column_names).toEqual([
+      'saledate',
+      'ma',
+      'type',
+      'bedrooms',
+      'saledate',
+      'type',
+      'bedrooms',
+      'ma',
+      'ma_confidence',
+      'ma_min',
+      'ma_max',
+      'ma_anomaly',
+      'ma_original',
+      'ma_explain',
+    ]);
+    expect(r.data).toHaveLength(4);
+    for (const row of r.data) expect(row.slice(0, 4)).toEqual([null, null, null, null]);
+    expect(r.data.map((x: any[]) => x[6])).toEqual([1, 1, 1, 1]);
+  });
+
+  it('without a condition on the time: every history row with its one-step forecast, then the forecast', async () => {
+    const out = await rows(
+      `SELECT t.saledate AS t_date, t.ma AS truth, m.saledate, m.ma, m.ma_original, m.ma_anomaly, m.ma_min, m.ma_max
+       FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m WHERE t.type = 'unit' AND t.bedrooms = 3`,
+    );
+    const [{ n }] = await rows(
+      `SELECT count(*) AS n FROM ${HS} WHERE type = 'unit' AND bedrooms = 3`,
+    );
+    expect(out).toHaveLength(n + 4);
+    const history = out.slice(0, n);
+    const forecast = out.slice(n);
+    // History rows are the data rows, in time order; the first WINDOW have no forecast.
+    expect(history.map((r) => r.saledate)).toEqual([...history.map((r) => r.t_date)].sort());
+    for (const r of history) expect(r.ma_original).toBe(r.truth);
+    for (const r of history.slice(0, 8)) expect(r.ma).toBeNull();
+    for (const r of history.slice(8)) {
+      expect(typeof r.ma).toBe('number');
+      expect(r.ma_anomaly).toBe(r.truth < r.ma_min || r.truth > r.ma_max);
+    }
+    expect(forecast.map((r) => r.saledate)).toEqual(QUARTERS);
+    for (const r of forecast) {
+      expect(r.t_date).toBeNull();
+      expect(r.ma_original).toBeNull();
+    }
+  });
+
+  it("t.saledate > '2019-01-01': the history rows after the date, then the forecast", async () => {
+    const out = await rows(
+      `SELECT t.saledate AS t_date, m.saledate FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m
+       WHERE t.saledate > '2019-01-01' AND t.type = 'house' AND t.bedrooms = 4`,
+    );
+    expect(out.map((r) => r.saledate)).toEqual([
+      '2019-03-31',
+      '2019-06-30',
+      '2019-09-30',
+      ...QUARTERS,
+    ]);
+    expect(out.map((r) => r.t_date)).toEqual([
+      '2019-03-31',
+      '2019-06-30',
+      '2019-09-30',
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it("t.saledate = '2018-12-31': the forecast from the history up to that date", async () => {
+    const out = await rows(
+      `SELECT m.saledate, m.ma FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m
+       WHERE t.saledate = '2018-12-31' AND t.type = 'house' AND t.bedrooms = 4`,
+    );
+    expect(out.map((r) => r.saledate)).toEqual([
+      '2019-03-31',
+      '2019-06-30',
+      '2019-09-30',
+      '2019-12-31',
+    ]);
+  });
+
+  it('never lets later rows into a forecast: = date over all rows equals > LATEST over the rows up to it', async () => {
+    const upTo = await rows(
+      `SELECT m.saledate, m.type, m.bedrooms, m.ma, m.ma_min FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m WHERE t.saledate = '2016-06-30'`,
+    );
+    const cut = await rows(
+      `SELECT m.saledate, m.type, m.bedrooms, m.ma, m.ma_min FROM (SELECT * FROM ${HS} WHERE saledate <= '2016-06-30') AS t JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST`,
+    );
+    expect(upTo).toHaveLength(28);
+    expect(upTo).toEqual(cut);
+    // A history row's forecast reads only the rows before it.
+    const full = await rows(
+      `SELECT m.saledate, m.ma FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m WHERE t.type = 'house' AND t.bedrooms = 2 AND t.saledate BETWEEN '2015-01-01' AND '2016-06-30'`,
+    );
+    const truncated = await rows(
+      `SELECT m.saledate, m.ma FROM (SELECT * FROM ${HS} WHERE saledate <= '2016-06-30') AS t JOIN mindsdb.house_sales_model AS m WHERE t.type = 'house' AND t.bedrooms = 2 AND t.saledate BETWEEN '2015-01-01' AND '2016-06-30'`,
+    );
+    expect(full.length).toBe(6);
+    expect(full).toEqual(truncated);
+  });
+
+  it('t.saledate = LATEST: each group latest row with the forecast made for it', async () => {
+    const out = await rows(
+      `SELECT m.type, m.bedrooms, m.saledate, m.ma, m.ma_original FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m WHERE t.saledate = LATEST`,
+    );
+    expect(out).toHaveLength(7);
+    for (const r of out) {
+      expect(r.saledate).toBe('2019-09-30');
+      expect(typeof r.ma).toBe('number');
+      expect(typeof r.ma_original).toBe('number');
+    }
+  });
+
+  it('keeps the data types of ORDER BY and GROUP BY, and saves forecasts with CREATE TABLE', async () => {
+    const saved = await h.sql(
+      `CREATE TABLE files.house_forecast (SELECT m.saledate, m.type, m.bedrooms, m.ma, m.ma_min, m.ma_max
+       FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST AND t.bedrooms = 2)`,
+    );
+    expect(saved.type).not.toBe('error');
+    const types = await rows('DESCRIBE files.house_forecast');
+    expect(types.map((t) => [t.column_name, t.column_type])).toEqual([
+      ['saledate', 'DATE'],
+      ['type', 'VARCHAR'],
+      ['bedrooms', 'BIGINT'],
+      ['ma', 'DOUBLE'],
+      ['ma_min', 'DOUBLE'],
+      ['ma_max', 'DOUBLE'],
+    ]);
+    const back = await rows(
+      'SELECT count(*) AS n, min(saledate) AS first FROM files.house_forecast',
+    );
+    expect(back).toEqual([{ n: 8, first: '2019-12-31' }]);
+  });
+
+  it('history given inline: a new group is forecast by the pooled model, with a note', async () => {
+    const r = await h.sql(
+      `SELECT m.type, m.bedrooms, m.saledate, m.ma
+       FROM (SELECT saledate, ma * 1.5 AS ma, 'villa' AS type, 6 AS bedrooms FROM ${HS} WHERE type = 'house' AND bedrooms = 5) AS t
+       JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST; SHOW WARNINGS`,
+    );
+    expect(r.type).toBe('table');
+    expect(r.data.map((x: any[]) => x[2])).toHaveLength(1);
+    expect(r.data[0][2]).toMatch(
+      /1 group\(s\) were not in the training data of 'mindsdb.house_sales_model'.*type = "villa", bedrooms = 6/,
+    );
+    const out = await rows(
+      `SELECT m.type, m.bedrooms, m.saledate, m.ma
+       FROM (SELECT saledate, ma * 1.5 AS ma, 'villa' AS type, 6 AS bedrooms FROM ${HS} WHERE type = 'house' AND bedrooms = 5) AS t
+       JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST`,
+    );
+    expect(out.map((x) => [x.type, x.bedrooms, x.saledate])).toEqual(
+      QUARTERS.map((q) => ['villa', 6, q]),
+    );
+  });
+
+  it('reads unsorted history the same as sorted, and averages rows sharing a timestamp (with a note)', async () => {
+    const sorted = await rows(
+      `SELECT m.saledate, m.ma FROM (SELECT * FROM ${HS} WHERE type = 'unit' AND bedrooms = 2 ORDER BY saledate) AS t JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST`,
+    );
+    const shuffled = await rows(
+      `SELECT m.saledate, m.ma FROM (SELECT * FROM ${HS} WHERE type = 'unit' AND bedrooms = 2 ORDER BY hash(saledate)) AS t JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST`,
+    );
+    expect(shuffled).toEqual(sorted);
+    const r = await h.sql(
+      `SELECT m.saledate FROM (SELECT * FROM ${HS} WHERE type = 'unit' AND bedrooms = 2 UNION ALL SELECT saledate, ma + 10, type, bedrooms FROM ${HS} WHERE type = 'unit' AND bedrooms = 2 AND saledate = '2019-09-30') AS t
+       JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST; SHOW WARNINGS`,
+    );
+    expect(r.data[0][2]).toMatch(
+      /^1 history row\(s\) share their group's timestamp with another row/,
+    );
+  });
+
+  it('forecasts one series without GROUP BY, daily TIMESTAMPs stepped a day, from a :parameter date', async () => {
+    await h.sql(
+      `CREATE TABLE files.daily AS SELECT TIMESTAMP '2024-01-01 00:00:00' + to_days(i::INTEGER) AS ts,
+         100 + i * 0.5 + 10 * sin(i * 2 * pi() / 7) AS sales FROM range(150) t(i)`,
+    );
+    await h.sql(
+      'CREATE MODEL mindsdb.daily_model FROM files (SELECT * FROM daily) PREDICT sales ORDER BY ts WINDOW 14 HORIZON 7',
+    );
+    expect((await waitFor('daily_model')).STATUS).toBe('complete');
+    const [info] = await rows('DESCRIBE mindsdb.daily_model');
+    expect(info.timeseries).toMatchObject({ frequency: 'daily', group_by: [] });
+    const out = await rows(
+      `SELECT m.ts, m.sales FROM files.daily AS t JOIN mindsdb.daily_model AS m WHERE t.ts > LATEST`,
+    );
+    expect(out.map((r) => r.ts)).toEqual(
+      ['05-30', '05-31', '06-01', '06-02', '06-03', '06-04', '06-05'].map(
+        (d) => `2024-${d} 00:00:00`,
+      ),
+    );
+    const r = await h.sql(
+      'SELECT m.ts FROM files.daily AS t JOIN mindsdb.daily_model AS m WHERE t.ts > :since',
+      { params: { since: '2024-05-27' } },
+    );
+    expect(r.data.map((x: any[]) => x[0])).toEqual([
+      '2024-05-28 00:00:00',
+      '2024-05-29 00:00:00',
+      ...out.map((x) => x.ts),
+    ]);
+    const types = await h.sql(
+      'CREATE TABLE files.daily_fc (SELECT m.ts, m.sales FROM files.daily AS t JOIN mindsdb.daily_model AS m WHERE t.ts > LATEST); DESCRIBE files.daily_fc',
+    );
+    expect(types.data.map((x: any[]) => x[1])).toEqual(['TIMESTAMP', 'DOUBLE']);
+  });
+
+  it('the single-row form forecasts from the WHERE values when WINDOW is 1', async () => {
+    await h.sql(
+      `CREATE MODEL mindsdb.hs_w1 FROM example_db (SELECT * FROM demo_data.house_sales) PREDICT ma ORDER BY saledate GROUP BY type, bedrooms WINDOW 1 HORIZON 2`,
+    );
+    expect((await waitFor('hs_w1')).STATUS).toBe('complete');
+    const out = await rows(
+      `SELECT saledate, type, bedrooms, ma, ma_min, ma_max FROM mindsdb.hs_w1 WHERE saledate = '2019-09-30' AND type = 'house' AND bedrooms = 2 AND ma = 520000`,
+    );
+    expect(out.map((r) => [r.saledate, r.type, r.bedrooms])).toEqual([
+      ['2019-12-31', 'house', 2],
+      ['2020-03-31', 'house', 2],
+    ]);
+    for (const r of out) expect(r.ma_min).toBeLessThan(r.ma_max);
+  });
+
+  it('answers a UNION of history and forecast, and aggregates over a forecast', async () => {
+    const out = await rows(
+      `SELECT saledate, ma FROM ${HS} WHERE type = 'house' AND bedrooms = 3 AND saledate > '2019-01-01'
+       UNION ALL
+       SELECT m.saledate, m.ma FROM mindsdb.house_sales_model AS m JOIN ${HS} AS t
+       WHERE t.saledate > LATEST AND t.type = 'house' AND t.bedrooms = 3
+       ORDER BY saledate`,
+    );
+    expect(out.map((r) => r.saledate)).toEqual([
+      '2019-03-31',
+      '2019-06-30',
+      '2019-09-30',
+      ...QUARTERS,
+    ]);
+    const agg = await rows(
+      `SELECT m.type, count(*) AS steps, max(m.saledate) AS last FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST GROUP BY m.type ORDER BY 1`,
+    );
+    expect(agg).toEqual([
+      { type: 'house', steps: 16, last: '2020-09-30' },
+      { type: 'unit', steps: 12, last: '2020-09-30' },
+    ]);
+  });
+});
+
+describe('RETRAIN, FINETUNE and the REST predict', () => {
+  it('RETRAIN and FINETUNE keep ORDER BY, GROUP BY, WINDOW and HORIZON', async () => {
+    await h.sql('RETRAIN mindsdb.hs_one');
+    const v2 = await waitFor('hs_one', 2);
+    expect(v2.STATUS).toBe('complete');
+    expect(JSON.parse(v2.TRAINING_OPTIONS).timeseries_settings).toEqual({
+      is_timeseries: true,
+      order_by: 'saledate',
+      group_by: ['bedrooms'],
+      window: 4,
+      horizon: 1,
+    });
+    await h.sql(
+      `FINETUNE mindsdb.hs_one FROM example_db (SELECT saledate, ma, bedrooms FROM demo_data.house_sales WHERE type = 'house' AND saledate > '2012-01-01')`,
+    );
+    const v3 = await waitFor('hs_one', 3);
+    expect(v3.STATUS).toBe('complete');
+    expect(JSON.parse(v3.TRAINING_OPTIONS).timeseries_settings.window).toBe(4);
+    const out = await rows(
+      `SELECT m.saledate FROM ${HS} AS t JOIN mindsdb.hs_one AS m WHERE t.saledate > LATEST AND t.type = 'house' AND t.bedrooms = 3`,
+    );
+    expect(out).toEqual([{ saledate: '2019-12-31' }]);
+  });
+
+  it('the REST predict takes history rows and answers the forecast after each group', async () => {
+    const history = await rows(
+      `SELECT saledate, type, bedrooms, ma FROM ${HS} WHERE type = 'house' AND bedrooms IN (2, 3) AND saledate > '2017-06-30'`,
+    );
+    const r = await h.post('/api/projects/mindsdb/models/house_sales_model/predict', {
+      data: history,
+      params: { horizon: 2 },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.map((x: any) => [x.bedrooms, x.saledate])).toEqual([
+      [2, '2019-12-31'],
+      [2, '2020-03-31'],
+      [3, '2019-12-31'],
+      [3, '2020-03-31'],
+    ]);
+    for (const x of r.body) {
+      expect(x.ma_min).toBeLessThan(x.ma_max);
+      expect(x.__mindsdb_row_id).toBe(x.__service_row_id);
+      expect(JSON.parse(x.ma_explain).horizon_step).toBeGreaterThan(0);
+    }
+  });
+
+  it('the REST predict names a group shorter than WINDOW, and a horizon beyond HORIZON', async () => {
+    const short = await h.post('/api/projects/mindsdb/models/house_sales_model/predict', [
+      { saledate: '2019-09-30', type: 'house', bedrooms: 2, ma: 500000 },
+    ]);
+    expect(short.status).toBe(400);
+    expect(short.body.error_message).toMatch(
+      /group \(type = "house", bedrooms = 2\) has 1 row, fewer than WINDOW 8/,
+    );
+    const far = await h.post('/api/projects/mindsdb/models/house_sales_model/predict', {
+      data: [{ saledate: '2019-09-30', type: 'house', bedrooms: 2, ma: 500000 }],
+      params: { horizon: 9 },
+    });
+    expect(far.status).toBe(400);
+    expect(far.body.error_message).toMatch(/a forecast can reach 1 to 4 steps/);
+  });
+});
+
+describe('errors', () => {
+  it('refuses a missing ORDER BY / GROUP BY column at CREATE, naming the columns there are', async () => {
+    expect(
+      await error(
+        `CREATE MODEL mindsdb.bad_order FROM example_db (SELECT * FROM demo_data.house_sales) PREDICT ma ORDER BY sold_on WINDOW 8`,
+      ),
+    ).toBe(
+      "Column 'sold_on' named in ORDER BY is not in the result of the FROM query; its columns are: saledate, ma, type, bedrooms",
+    );
+    expect(
+      await error(
+        `CREATE MODEL mindsdb.bad_group FROM example_db (SELECT * FROM demo_data.house_sales) PREDICT ma ORDER BY saledate GROUP BY rooms WINDOW 8`,
+      ),
+    ).toMatch(/^Column 'rooms' named in GROUP BY is not in the result of the FROM query/);
+  });
+
+  it('refuses bad clauses: no WINDOW, WINDOW 0, GROUP BY without ORDER BY, two ORDER BY columns', async () => {
+    const base = `CREATE MODEL mindsdb.bad FROM example_db (SELECT * FROM demo_data.house_sales) PREDICT ma`;
+    expect(await error(`${base} ORDER BY saledate HORIZON 4`)).toBe(
+      'A time-series model needs WINDOW n: how many rows of history each forecast reads',
+    );
+    expect(await error(`${base} ORDER BY saledate WINDOW 0`)).toBe(
+      'WINDOW must be a whole number from 1 to 10000, got 0',
+    );
+    expect(await error(`${base} GROUP BY bedrooms WINDOW 8`)).toMatch(
+      /^GROUP BY, WINDOW and HORIZON belong to time-series models, which also need ORDER BY/,
+    );
+    expect(await error(`${base} ORDER BY saledate, bedrooms WINDOW 8`)).toMatch(
+      /^ORDER BY of a time-series model names one column/,
+    );
+    expect(await error(`${base} ORDER BY saledate GROUP BY ma WINDOW 8`)).toBe(
+      "GROUP BY column 'ma' cannot also be the ORDER BY or PREDICT column",
+    );
+  });
+
+  it('fails the training of a non-numeric target and of a WINDOW larger than the history, saying why', async () => {
+    await h.sql(
+      `CREATE MODEL mindsdb.bad_target FROM example_db (SELECT * FROM demo_data.house_sales) PREDICT type ORDER BY saledate GROUP BY bedrooms WINDOW 4`,
+    );
+    await h.sql(
+      `CREATE MODEL mindsdb.bad_window FROM example_db (SELECT * FROM demo_data.house_sales) PREDICT ma ORDER BY saledate GROUP BY type, bedrooms WINDOW 60`,
+    );
+    const t = await waitFor('bad_target');
+    expect(t.STATUS).toBe('error');
+    expect(t.ERROR).toBe(
+      "time-series forecasting predicts numbers, but target 'type' holds house in row 0",
+    );
+    const w = await waitFor('bad_window');
+    expect(w.STATUS).toBe('error');
+    expect(w.ERROR).toMatch(
+      /^WINDOW 60 is larger than the history allows: the longest group has 49 rows/,
+    );
+  });
+
+  it('refuses a forecast whose group has fewer rows than WINDOW, naming the group', async () => {
+    expect(
+      await error(
+        `SELECT m.ma FROM (SELECT * FROM ${HS} WHERE saledate > '2018-06-30') AS t JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST`,
+      ),
+    ).toMatch(
+      /^group \(type = "house", bedrooms = 2\) has 5 rows, fewer than WINDOW 8: a forecast reads the last 8 rows of each group/,
+    );
+  });
+
+  it('names the missing ORDER BY column of the joined data, and refuses what a forecast cannot do', async () => {
+    expect(
+      await error(
+        `SELECT m.ma FROM (SELECT ma, type, bedrooms FROM ${HS}) AS t JOIN mindsdb.house_sales_model AS m WHERE t.ma > 0`,
+      ),
+    ).toMatch(
+      /^The data joined with time-series model 'mindsdb.house_sales_model' has no column 'saledate' \(its ORDER BY column\); its columns are: ma, type, bedrooms/,
+    );
+    expect(
+      await error(
+        `SELECT m.ma FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST AND t.saledate > '2010-01-01'`,
+      ),
+    ).toMatch(/^A forecast takes one condition on the ORDER BY column 'saledate'/);
+    expect(
+      await error(
+        `SELECT m.ma FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m ON t.bedrooms = m.bedrooms WHERE t.saledate > LATEST`,
+      ),
+    ).toMatch(/is joined to its data row by row: write FROM <data> AS t JOIN/);
+    expect(
+      await error(
+        `SELECT ma FROM mindsdb.house_sales_model WHERE saledate = '2019-09-30' AND type = 'house' AND bedrooms = 2 AND ma = 1`,
+      ),
+    ).toMatch(
+      /is a time-series model \(ORDER BY saledate, GROUP BY type, bedrooms, WINDOW 8, HORIZON 4\): it forecasts from the last 8 rows of each group/,
+    );
+    expect(await error(`SELECT * FROM ${HS} WHERE saledate > LATEST`)).toMatch(
+      /^LATEST \(the latest time of each group\) belongs in the WHERE clause of a query joining a time-series model/,
+    );
+  });
+
+  it('keeps serving after every error', async () => {
+    const out = await rows(
+      `SELECT count(*) AS n FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m WHERE t.saledate > LATEST`,
+    );
+    expect(out).toEqual([{ n: 28 }]);
+  });
+});
