@@ -52,7 +52,7 @@ describe('buildSweepRows and sweepSeries', () => {
       [],
     );
     const s = sweepSeries([1, 2], views);
-    expect(s.points[0]).toEqual({ x: 1, prediction: 10, band: [8, 12] });
+    expect(s.points[0]).toEqual({ x: 1, label: '1', prediction: 10, band: [8, 12] });
     expect(s.points[1]).toMatchObject({ x: 2, prediction: null, band: null, p_a: 0.7, p_b: 0.3 });
     expect(s.classes).toEqual(['a', 'b']);
   });
@@ -60,5 +60,25 @@ describe('buildSweepRows and sweepSeries', () => {
   it('falls back to a range around the current value', () => {
     expect(fallbackRange(100)).toEqual([50, 150]);
     expect(fallbackRange(undefined)).toEqual([0, 100]);
+  });
+});
+
+describe('categorical sweeps', () => {
+  it('sets each category in turn and labels the points with it', () => {
+    expect(buildSweepRows({ sqft: 900, location: 'good' }, 'location', ['great', 'poor'])).toEqual([
+      { sqft: 900, location: 'great' },
+      { sqft: 900, location: 'poor' },
+    ]);
+    const rows = [0, 1].map((i) => ({
+      y: 5 + i,
+      __service_row_id: i,
+      select_data_query: null,
+      when_data: null,
+    }));
+    const s = sweepSeries([true, false], toPredictionViews(rows, 'y', []));
+    expect(s.points.map((p) => [p.label, p.prediction])).toEqual([
+      ['true', 5],
+      ['false', 6],
+    ]);
   });
 });

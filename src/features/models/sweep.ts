@@ -1,7 +1,8 @@
 /**
- * What-if sweeps: N values of one numeric input across a range, the batch of rows that keeps the
- * other inputs fixed, and the chart series (prediction with its interval band, or class
- * probabilities for classifiers) from the one batch response.
+ * What-if sweeps: N values of one numeric input across a range (or every known category of a
+ * categorical one), the batch of rows that keeps the other inputs fixed, and the chart series
+ * (prediction with its interval band, or class probabilities for classifiers) from the one batch
+ * response.
  */
 import type { PredictionView } from './explain';
 
@@ -24,16 +25,21 @@ export function sweepValues(min: number, max: number, steps: number, integer: bo
   return out;
 }
 
+/** A swept value: a number along a range, or one category. */
+export type SweepValue = number | string | boolean;
+
 export function buildSweepRows(
   base: Record<string, unknown>,
   column: string,
-  values: readonly number[],
+  values: readonly SweepValue[],
 ): Record<string, unknown>[] {
   return values.map((v) => ({ ...base, [column]: v }));
 }
 
 export interface SweepPoint {
-  x: number;
+  x: SweepValue;
+  /** The value as the chart's category axis shows it. */
+  label: string;
   prediction: number | null;
   band: [number, number] | null;
   /** `p_<class>` -> probability (classifiers). */
@@ -41,7 +47,7 @@ export interface SweepPoint {
 }
 
 export function sweepSeries(
-  values: readonly number[],
+  values: readonly SweepValue[],
   views: readonly PredictionView[],
 ): { points: SweepPoint[]; classes: string[] } {
   const classes = new Set<string>();
@@ -49,6 +55,7 @@ export function sweepSeries(
     const v = views[i];
     const p: SweepPoint = {
       x,
+      label: String(x),
       prediction: typeof v?.prediction === 'number' ? v.prediction : null,
       band: v && v.lower !== null && v.upper !== null ? [v.lower, v.upper] : null,
     };
