@@ -52,7 +52,11 @@ describe('model references in the compare URL', () => {
       project: 'mindsdb',
       model: 'home_rentals_model',
     });
-    expect(parseModelRef('mindsdb.m_2.3')).toEqual({ project: 'mindsdb', model: 'm_2', version: 3 });
+    expect(parseModelRef('mindsdb.m_2.3')).toEqual({
+      project: 'mindsdb',
+      model: 'm_2',
+      version: 3,
+    });
     expect(formatModelRef({ project: 'p', model: 'm', version: 3 })).toBe('p.m.3');
     expect(parseModelRef('nodot')).toBeUndefined();
     expect(parseModelRef(undefined)).toBeUndefined();

@@ -116,10 +116,14 @@ const METRICS: MetricDef[] = [
 
 const KNOWN_ACCURACIES = new Set(['r2_score', 'accuracy_score', 'balanced_accuracy_score']);
 
-function betterSide(a: number | null, b: number | null, higher: boolean | null): MetricRow['better'] {
+function betterSide(
+  a: number | null,
+  b: number | null,
+  higher: boolean | null,
+): MetricRow['better'] {
   if (a === null || b === null || higher === null) return null;
   if (Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(a), Math.abs(b))) return 'tie';
-  return (a > b) === higher ? 'a' : 'b';
+  return a > b === higher ? 'a' : 'b';
 }
 
 /** Rows for the metrics table: only metrics at least one side has. */
@@ -180,8 +184,8 @@ export function compareImportances(
     .map((column) => ({ column, a: num(a?.[column]), b: num(b?.[column]) }))
     .sort(
       (x, y) =>
-        Math.max(y.a ?? -Infinity, y.b ?? -Infinity) - Math.max(x.a ?? -Infinity, x.b ?? -Infinity) ||
-        x.column.localeCompare(y.column),
+        Math.max(y.a ?? -Infinity, y.b ?? -Infinity) -
+          Math.max(x.a ?? -Infinity, x.b ?? -Infinity) || x.column.localeCompare(y.column),
     );
 }
 
@@ -236,7 +240,9 @@ export function comparePredictions(
       b: pb,
       diff: typeof pa === 'number' && typeof pb === 'number' ? pb - pa : null,
       agree:
-        typeof pa === 'number' && typeof pb === 'number' ? close(pa, pb) : String(pa) === String(pb),
+        typeof pa === 'number' && typeof pb === 'number'
+          ? close(pa, pb)
+          : String(pa) === String(pb),
     });
   }
   const diffs = pairs.map((p) => p.diff).filter((d): d is number => d !== null);
@@ -249,13 +255,16 @@ export function comparePredictions(
         .map((p) => Math.abs((p.actual as number) - (p[side] as number)));
       return errs.length ? errs.reduce((s, e) => s + e, 0) / errs.length : null;
     }
-    return withActual.filter((p) => String(p.actual) === String(p[side])).length / withActual.length;
+    return (
+      withActual.filter((p) => String(p.actual) === String(p[side])).length / withActual.length
+    );
   };
   return {
     pairs,
     numeric,
     agreeing: pairs.filter((p) => p.agree).length,
-    meanAbsDiff: numeric && diffs.length ? diffs.reduce((s, d) => s + Math.abs(d), 0) / diffs.length : null,
+    meanAbsDiff:
+      numeric && diffs.length ? diffs.reduce((s, d) => s + Math.abs(d), 0) / diffs.length : null,
     maxAbsDiff: numeric && diffs.length ? Math.max(...diffs.map(Math.abs)) : null,
     errorA: errorOf('a'),
     errorB: errorOf('b'),

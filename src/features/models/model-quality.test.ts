@@ -65,15 +65,23 @@ describe('classificationHeadlines', () => {
 
 describe('confusionTable', () => {
   it('keeps rows = actual, columns = predicted, with each cell’s share of its row', () => {
-    const t = confusionTable(['No', 'Yes'], [
-      [900, 135],
-      [100, 274],
-    ]);
+    const t = confusionTable(
+      ['No', 'Yes'],
+      [
+        [900, 135],
+        [100, 274],
+      ],
+    );
     expect(t.total).toBe(1409);
     expect(t.correct).toBe(1174);
     expect(t.rows[1].actual).toBe('Yes');
     expect(t.rows[1].total).toBe(374);
-    expect(t.rows[1].cells[1]).toEqual({ predicted: 'Yes', count: 274, share: 274 / 374, correct: true });
+    expect(t.rows[1].cells[1]).toEqual({
+      predicted: 'Yes',
+      count: 274,
+      share: 274 / 374,
+      correct: true,
+    });
     expect(t.rows[0].cells[1].correct).toBe(false);
     expect(countOf(274, 374)).toBe('274 of 374 (73.3%)');
   });
@@ -81,7 +89,10 @@ describe('confusionTable', () => {
   it('labels numeric and boolean classes as text and survives a short matrix', () => {
     const t = confusionTable([0, 1, true], [[1, 0, 0]]);
     expect(t.classes).toEqual(['0', '1', 'true']);
-    expect(t.rows[2]).toMatchObject({ total: 0, cells: [{ share: 0 }, { share: 0 }, { share: 0 }] });
+    expect(t.rows[2]).toMatchObject({
+      total: 0,
+      cells: [{ share: 0 }, { share: 0 }, { share: 0 }],
+    });
   });
 });
 

@@ -3,11 +3,7 @@
  * `metrics` turned into headline sentences beside the baseline (mean / majority class), the
  * confusion matrix with row shares, calibration bins and residuals for the charts.
  */
-import type {
-  ClassificationMetrics,
-  ModelMetrics,
-  RegressionMetrics,
-} from '../../../contract';
+import type { ClassificationMetrics, ModelMetrics, RegressionMetrics } from '../../../contract';
 import { formatNumber, formatPercent } from './format-number';
 
 /** A class label as text (labels may be numbers or booleans). */
@@ -41,8 +37,12 @@ export function regressionHeadlines(
   validationRows?: number,
 ): Headline[] {
   const avg =
-    typeof r.baseline.value === 'number' ? `the average (${formatNumber(r.baseline.value)})` : 'the average';
-  const rows = validationRows ? ` on ${validationRows.toLocaleString('en-US')} rows it did not train on` : '';
+    typeof r.baseline.value === 'number'
+      ? `the average (${formatNumber(r.baseline.value)})`
+      : 'the average';
+  const rows = validationRows
+    ? ` on ${validationRows.toLocaleString('en-US')} rows it did not train on`
+    : '';
   const better = timesBetter(r.mae, r.baseline.mae);
   const explained =
     r.r2 >= 0
@@ -77,9 +77,14 @@ export function regressionHeadlines(
   ];
 }
 
-export function classificationHeadlines(c: ClassificationMetrics, validationRows?: number): Headline[] {
+export function classificationHeadlines(
+  c: ClassificationMetrics,
+  validationRows?: number,
+): Headline[] {
   const majority = `“${classText(c.baseline.class)}”`;
-  const rows = validationRows ? ` on ${validationRows.toLocaleString('en-US')} rows it did not train on` : '';
+  const rows = validationRows
+    ? ` on ${validationRows.toLocaleString('en-US')} rows it did not train on`
+    : '';
   return [
     {
       key: 'accuracy',
@@ -128,7 +133,10 @@ export interface ConfusionTable {
 }
 
 /** The confusion matrix (rows = actual, columns = predicted) with each cell's share of its row. */
-export function confusionTable(classes: readonly unknown[], confusion: readonly number[][]): ConfusionTable {
+export function confusionTable(
+  classes: readonly unknown[],
+  confusion: readonly number[][],
+): ConfusionTable {
   const names = classes.map(classText);
   let total = 0;
   let correct = 0;
@@ -164,7 +172,9 @@ export interface CalibrationSummary {
   text: string;
 }
 
-export function calibrationSummary(bins: ClassificationMetrics['calibration']): CalibrationSummary | null {
+export function calibrationSummary(
+  bins: ClassificationMetrics['calibration'],
+): CalibrationSummary | null {
   const used = bins.filter((b) => b.count > 0);
   const n = used.reduce((s, b) => s + b.count, 0);
   if (n === 0) return null;
@@ -181,7 +191,11 @@ export function calibrationSummary(bins: ClassificationMetrics['calibration']): 
       : bias > 0
         ? `It is overconfident by ${pts(bias)} on average: treat its confidence as an upper bound.`
         : `It is underconfident by ${pts(-bias)} on average: it is right more often than it says.`;
-  return { bias, meanGap, text: `${example} (${biggest.count.toLocaleString('en-US')} rows). ${verdict}` };
+  return {
+    bias,
+    meanGap,
+    text: `${example} (${biggest.count.toLocaleString('en-US')} rows). ${verdict}`,
+  };
 }
 
 export interface ResidualPoint {

@@ -11,7 +11,11 @@ const pt = (x: number, prediction: number, band?: [number, number]): SweepPoint 
 
 describe('sweepScale for a regression', () => {
   it('says how much the prediction moves, in units and as a share, next to the interval', () => {
-    const points = [pt(1, 3000, [2850, 3150]), pt(2, 3012, [2862, 3162]), pt(3, 3006, [2856, 3156])];
+    const points = [
+      pt(1, 3000, [2850, 3150]),
+      pt(2, 3012, [2862, 3162]),
+      pt(3, 3006, [2856, 3156]),
+    ];
     const s = sweepScale(points, [], { target: 'rental_price', over: 'range' });
     expect(s.change).toBe(12);
     expect(s.share).toBeCloseTo(12 / 3006, 9);

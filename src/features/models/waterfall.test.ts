@@ -105,8 +105,9 @@ describe('waterfall sentences', () => {
     };
     const task = explainedTask(ex, { No: 0.3, Yes: 0.7 });
     expect(task).toBe('binary');
-    expect(waterfallSentence(waterfallSteps(ex)!, task, { target: 'Exited', explainedClass: 'Yes' }))
-      .toContain('log-odds of “Yes”');
+    expect(
+      waterfallSentence(waterfallSteps(ex)!, task, { target: 'Exited', explainedClass: 'Yes' }),
+    ).toContain('log-odds of “Yes”');
     // sigmoid(1) = 0.731
     expect(
       waterfallSentence(waterfallSteps(ex)!, task, { target: 'Exited', explainedClass: 'Yes' }),
@@ -114,12 +115,17 @@ describe('waterfall sentences', () => {
   });
 
   it('calls a multiclass number the predicted class’s raw score', () => {
-    const ex = { base_value: 0, feature_contributions: { a: 1 }, explained_value: 1, explained_class: 'b' };
+    const ex = {
+      base_value: 0,
+      feature_contributions: { a: 1 },
+      explained_value: 1,
+      explained_class: 'b',
+    };
     const task = explainedTask(ex, { a: 0.2, b: 0.5, c: 0.3 });
     expect(task).toBe('multiclass');
-    expect(waterfallSentence(waterfallSteps(ex)!, task, { target: 't', explainedClass: 'b' })).toMatch(
-      /^The bars add up to the model’s raw score for “b”, the predicted class/,
-    );
+    expect(
+      waterfallSentence(waterfallSteps(ex)!, task, { target: 't', explainedClass: 'b' }),
+    ).toMatch(/^The bars add up to the model’s raw score for “b”, the predicted class/);
     expect(waterfallAxisLabel(task, 't')).toBe('raw score of the predicted class');
   });
 

@@ -120,7 +120,6 @@ export function waterfallSteps(
       start: at,
       end: at + delta,
     });
-    at += delta;
   }
   steps.push({
     key: 'total',
