@@ -242,6 +242,7 @@ export function ModelPage({
                 autoMode={autoMode}
                 flavor={flavor.data}
                 onModeChange={(m) => setModeOverride(m === autoMode ? null : m)}
+                explainDefault={flavor.data?.flavor !== 'mindsdb'}
                 autoSend={runRequested}
                 onAutoSent={consumeRun}
                 sending={predictM.isPending}

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { toPredictionViews } from './explain';
-import { buildSweepRows, fallbackRange, sweepSeries, sweepValues } from './sweep';
+import type { FormField, OptionValue } from './predict-form';
+import {
+  buildSweepRows,
+  fallbackRange,
+  sweepableFields,
+  sweepCategories,
+  sweepKind,
+  sweepSeries,
+  sweepValues,
+} from './sweep';
 
 describe('sweepValues', () => {
   it('spaces N values evenly from min to max, both included', () => {
@@ -80,5 +89,35 @@ describe('categorical sweeps', () => {
       ['true', 5],
       ['false', 6],
     ]);
+  });
+});
+
+describe('sweepable inputs', () => {
+  const field = (
+    name: string,
+    kind: FormField['kind'],
+    importance: number,
+    options: OptionValue[] = [],
+  ) => ({
+    name,
+    type: kind,
+    kind,
+    integer: false,
+    options,
+    importance,
+  });
+
+  it('offers numeric inputs and categorical inputs with known values, most important first', () => {
+    const fields = [
+      field('sqft', 'number', 0.2),
+      field('location', 'choice', 0.5, ['good', 'great', 'poor']),
+      field('note', 'text', 0.9),
+      field('neighborhood', 'choice', 0.9, []),
+    ];
+    expect(sweepableFields(fields).map((f) => f.name)).toEqual(['location', 'sqft']);
+    expect(sweepKind(fields[0])).toBe('range');
+    expect(sweepKind(fields[1])).toBe('categories');
+    expect(sweepKind(fields[3])).toBeNull();
+    expect(sweepCategories(fields[1])).toEqual(['good', 'great', 'poor']);
   });
 });

@@ -5,9 +5,35 @@
  * response.
  */
 import type { PredictionView } from './explain';
+import type { FormField } from './predict-form';
 
 export const DEFAULT_SWEEP_STEPS = 50;
 export const MAX_SWEEP_STEPS = 500;
+/** A categorical sweep sends one row per known category, up to this many. */
+export const MAX_SWEEP_CATEGORIES = 100;
+
+/** Whether an input is swept along a numeric range or through its known categories. */
+export type SweepKind = 'range' | 'categories';
+
+export function sweepKind(field: FormField): SweepKind | null {
+  if (field.kind === 'number') return 'range';
+  if (field.kind === 'choice' && field.options.length > 0) return 'categories';
+  return null;
+}
+
+/** The inputs a what-if can sweep, most important first (ties keep the form's order). */
+export function sweepableFields(fields: readonly FormField[]): FormField[] {
+  return fields
+    .filter((f) => sweepKind(f) !== null)
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => (b.f.importance ?? 0) - (a.f.importance ?? 0) || a.i - b.i)
+    .map(({ f }) => f);
+}
+
+/** The categories swept for an input (its known values, bounded). */
+export function sweepCategories(field: FormField): SweepValue[] {
+  return field.options.slice(0, MAX_SWEEP_CATEGORIES);
+}
 
 /** Evenly spaced values from min to max; integers are rounded and repeats dropped. */
 export function sweepValues(min: number, max: number, steps: number, integer: boolean): number[] {
