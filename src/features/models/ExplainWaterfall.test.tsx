@@ -1,6 +1,7 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ExplainWaterfall } from './ExplainWaterfall';
+import { PredictionExplain } from '../../../contract';
 import type { PredictionView } from './explain';
 
 const view = (over: Partial<PredictionView>): PredictionView => ({
@@ -35,7 +36,7 @@ describe('ExplainWaterfall', () => {
   it('names the chart with every push and reads the regression in the target’s numbers', () => {
     render(
       <ExplainWaterfall
-        view={view({ explain: regressionExplain })}
+        view={view({ explain: PredictionExplain.parse(regressionExplain) })}
         target="rental_price"
         theme="light"
       />,
@@ -57,14 +58,14 @@ describe('ExplainWaterfall', () => {
         view={view({
           prediction: 'Yes',
           probabilities: { No: 0.3, Yes: 0.7 },
-          explain: {
+          explain: PredictionExplain.parse({
             ...regressionExplain,
             predicted_value: 'Yes',
             base_value: -1,
             feature_contributions: { Age: 1.5, Balance: 0.5 },
             explained_value: 1,
             explained_class: 'Yes',
-          },
+          }),
           inputs: { Age: 50, Balance: 0 },
         })}
         target="Exited"
@@ -80,7 +81,9 @@ describe('ExplainWaterfall', () => {
   it('draws nothing when the server sent no contributions', () => {
     const { container } = render(
       <ExplainWaterfall
-        view={view({ explain: { ...regressionExplain, base_value: undefined } })}
+        view={view({
+          explain: PredictionExplain.parse({ ...regressionExplain, base_value: undefined }),
+        })}
         target="rental_price"
         theme="light"
       />,
