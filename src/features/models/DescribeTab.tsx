@@ -23,6 +23,7 @@ import {
   stepParts,
 } from './describe-model';
 import { CHART_COLORS } from '../../components/ui/grid-theme';
+import { ModelQuality } from './ModelQuality';
 import { Card, formatSeconds } from './ui';
 
 interface Props {
@@ -62,6 +63,13 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: P
           {row?.inputs.length ?? 0} inputs → {row?.outputs.join(', ')}
         </span>
         <span className="spacer" />
+        <button
+          className="btn small m-no-print"
+          onClick={() => window.print()}
+          title="Print this description (or save it as PDF)"
+        >
+          Print
+        </button>
         <button className="btn small" aria-pressed={raw} onClick={() => setRaw(!raw)}>
           {raw ? 'Hide raw JSON' : 'Raw JSON'}
         </button>
@@ -79,25 +87,29 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: P
         </Card>
       )}
 
-      <div className="m-accuracies" aria-label="Accuracies" role="list">
-        {Object.entries(row?.accuracies ?? {}).map(([k, v]) => (
-          <div
-            className="m-metric"
-            role="listitem"
-            key={k}
-            aria-label={`${metricLabel(k)} ${formatMetric(v)}`}
-          >
-            <div className="m-metric-label">{metricLabel(k)}</div>
-            <div className="m-metric-value">{formatMetric(v)}</div>
-            <div className="m-metric-key muted small">{k}</div>
-            {typeof v === 'number' && v >= 0 && v <= 1 && (
-              <div className="m-meter" aria-hidden>
-                <div style={{ width: `${v * 100}%` }} />
-              </div>
-            )}
-          </div>
-        ))}
-      </div>
+      {row?.metrics && <ModelQuality metrics={row.metrics} theme={theme} />}
+
+      {!row?.metrics && (
+        <div className="m-accuracies" aria-label="Accuracies" role="list">
+          {Object.entries(row?.accuracies ?? {}).map(([k, v]) => (
+            <div
+              className="m-metric"
+              role="listitem"
+              key={k}
+              aria-label={`${metricLabel(k)} ${formatMetric(v)}`}
+            >
+              <div className="m-metric-label">{metricLabel(k)}</div>
+              <div className="m-metric-value">{formatMetric(v)}</div>
+              <div className="m-metric-key muted small">{k}</div>
+              {typeof v === 'number' && v >= 0 && v <= 1 && (
+                <div className="m-meter" aria-hidden>
+                  <div style={{ width: `${v * 100}%` }} />
+                </div>
+              )}
+            </div>
+          ))}
+        </div>
+      )}
 
       <Card
         title="Which inputs matter"

@@ -10,6 +10,7 @@ import { activeVersion, pendingVersion } from './api/parse';
 import { predictMutationOptions, type PredictResult } from './api/predict';
 import { modelVersionsQueryOptions } from './api/versions';
 import { DescribeTab } from './DescribeTab';
+import { ModelActions } from './ModelActions';
 import { NotReady, VersionSelect } from './ModelStatus';
 import { MODEL_TABS, type ModelTab, type ModelsNav } from './nav';
 import { OverviewTab } from './OverviewTab';
@@ -19,6 +20,7 @@ import { PredictTab } from './PredictTab';
 import { encodeForm, formRows, type ModelPageForm, type SweepSettings } from './share-state';
 import { StatusBadge } from './ui';
 import { useModelInputs } from './use-model-inputs';
+import { ModelWarnings } from './ModelWarnings';
 import { WhatIfTab } from './WhatIfTab';
 
 interface Props {
@@ -150,16 +152,34 @@ export function ModelPage({
             </p>
           )}
         </div>
-        {versions.length > 0 && (
-          <VersionSelect
-            versions={versions}
-            value={version ?? active?.version}
-            onChange={(v) =>
-              nav.openModel(project, model, tab, v === active?.version ? undefined : v)
-            }
+        <div className="m-header-side">
+          {versions.length > 0 && (
+            <VersionSelect
+              versions={versions}
+              value={version ?? active?.version}
+              onChange={(v) =>
+                nav.openModel(project, model, tab, v === active?.version ? undefined : v)
+              }
+            />
+          )}
+          <ModelActions
+            project={project}
+            model={model}
+            version={chosen?.version}
+            pinned={version !== undefined}
+            canExportCard={flavor.data?.flavor !== 'mindsdb'}
+            ready={chosen?.status === 'complete'}
+            nav={nav}
           />
-        )}
+        </div>
       </header>
+      <ModelWarnings
+        project={project}
+        model={model}
+        version={version}
+        activeVersion={active?.version}
+        enabled={chosen?.status === 'complete'}
+      />
 
       {versionsQ.isError && (
         <div className="m-error" role="alert">

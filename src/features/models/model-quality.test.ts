@@ -7,6 +7,7 @@ import {
   regressionHeadlines,
   residualPoints,
   squareDomain,
+  warningTitle,
 } from './model-quality';
 import { formatPercent, formatSigned } from './format-number';
 
@@ -132,5 +133,13 @@ describe('residuals', () => {
     const [lo, hi] = squareDomain(pts);
     expect(lo).toBeLessThan(100);
     expect(hi).toBeGreaterThan(300);
+  });
+});
+
+describe('warningTitle', () => {
+  it('titles the known kinds and makes an unknown kind readable', () => {
+    expect(warningTitle('dominant_input')).toBe('One input does nearly all the work');
+    expect(warningTitle('class_drift')).toBe('Class drift');
+    expect(warningTitle('')).toBe('Warning');
   });
 });
