@@ -40,7 +40,8 @@ import {
   type PredictionComparison,
 } from './compare';
 import { toPredictionViews } from './explain';
-import { formatNumber, formatPercent, formatSigned } from './format-number';
+import { formatMetric } from './describe-model';
+import { columnFormatter, formatNumber, formatPercent } from './format-number';
 import { versionLabel } from './ModelStatus';
 import type { ModelsNav } from './nav';
 import { Card } from './ui';
@@ -295,7 +296,7 @@ function ModelPicker({
 function metricText(v: number | null, kind: MetricRow['kind']): string {
   if (v === null) return '—';
   if (kind === 'share') return formatPercent(v);
-  return formatNumber(v);
+  return kind === 'count' ? v.toLocaleString('en-US') : formatMetric(v);
 }
 
 function MetricsCard({ rows, nameA, nameB }: { rows: MetricRow[]; nameA: string; nameB: string }) {
@@ -498,6 +499,9 @@ function PredictionsCard({
     4,
   );
   const error = rowsQ.error ?? pa.error ?? pb.error;
+  const pairs = cmp?.pairs ?? [];
+  const fmtValue = columnFormatter(pairs.flatMap((p) => [p.actual, p.a, p.b]));
+  const fmtDiff = columnFormatter(pairs.map((p) => p.diff));
 
   return (
     <Card
@@ -557,13 +561,17 @@ function PredictionsCard({
                   {inputs.map((i) => (
                     <td key={i}>{formatNumber(p.inputs[i])}</td>
                   ))}
-                  <td className="num">{formatNumber(p.actual)}</td>
-                  <td className="num">{formatNumber(p.a)}</td>
-                  <td className="num">{formatNumber(p.b)}</td>
+                  <td className="num">{fmtValue(p.actual)}</td>
+                  <td className="num">{fmtValue(p.a)}</td>
+                  <td className="num">{fmtValue(p.b)}</td>
                   <td
                     className={`num ${p.diff !== null && p.diff > 0 ? 'm-diff-up' : p.diff !== null && p.diff < 0 ? 'm-diff-down' : ''}`}
                   >
-                    {p.diff !== null ? formatSigned(p.diff) : p.agree ? 'yes' : 'no'}
+                    {p.diff !== null
+                      ? `${p.diff > 0 ? '+' : p.diff < 0 ? '−' : ''}${fmtDiff(Math.abs(p.diff))}`
+                      : p.agree
+                        ? 'yes'
+                        : 'no'}
                   </td>
                 </tr>
               ))}

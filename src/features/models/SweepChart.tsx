@@ -118,6 +118,7 @@ export function SweepChart({ points, classes, kind, column, target, current, the
         <XAxis
           dataKey="label"
           type="category"
+          scale="band"
           stroke={c.text}
           tick={tick}
           interval={0}

@@ -23,3 +23,30 @@ export function formatPercent(share: number | null | undefined, decimals = 1): s
   const p = share * 100;
   return Math.abs(p - Math.round(p)) < 1e-9 ? `${Math.round(p)}%` : `${p.toFixed(decimals)}%`;
 }
+
+/**
+ * A formatter for one column of numbers, so they line up: the same number of decimals for all
+ * (none when every value is whole, 2 from 1 up, 4 below), thousands separated.
+ */
+export function columnFormatter(values: readonly unknown[]): (v: unknown) => string {
+  const nums = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  if (nums.length === 0) return (v) => formatNumber(v);
+  const whole = nums.every((v) => Number.isInteger(v));
+  const maxAbs = Math.max(...nums.map(Math.abs));
+  const decimals = whole ? 0 : maxAbs >= 1 ? 2 : 4;
+  return (v) =>
+    typeof v === 'number' && Number.isFinite(v)
+      ? v.toLocaleString('en-US', {
+          minimumFractionDigits: decimals,
+          maximumFractionDigits: decimals,
+        })
+      : formatNumber(v);
+}
+
+/** A number for a sentence: three significant digits ("2.59", "21.3", "1,180"), no false precision. */
+export function formatRounded(v: number): string {
+  if (!Number.isFinite(v)) return '—';
+  const abs = Math.abs(v);
+  if (abs >= 1000 || abs === 0) return Math.round(v).toLocaleString('en-US');
+  return Number(v.toPrecision(3)).toLocaleString('en-US', { maximumFractionDigits: 10 });
+}

@@ -9,7 +9,7 @@ import {
   squareDomain,
   warningTitle,
 } from './model-quality';
-import { formatPercent, formatSigned } from './format-number';
+import { columnFormatter, formatPercent, formatSigned } from './format-number';
 
 const regression = {
   mae: 12.3,
@@ -106,6 +106,14 @@ describe('percent and signed formatting', () => {
     expect(formatSigned(380.12)).toBe('+380.12');
     expect(formatSigned(-95.4)).toBe('−95.4');
     expect(formatSigned(0)).toBe('0');
+  });
+
+  it('gives a column of numbers one number of decimals so they line up', () => {
+    const f = columnFormatter([2271, 2277.94, 4123.8]);
+    expect([2271, 2277.94, 4123.8].map(f)).toEqual(['2,271.00', '2,277.94', '4,123.80']);
+    expect(columnFormatter([1, 2])(2)).toBe('2');
+    expect(columnFormatter([0.12345])(0.12345)).toBe('0.1235');
+    expect(columnFormatter(['a'])('a')).toBe('a');
   });
 });
 

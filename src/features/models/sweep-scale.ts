@@ -3,7 +3,7 @@
  * that a tiny change looks dramatic, and a sentence with the size of the change in the target's
  * units and as a share of the prediction (or in percentage points for class probabilities).
  */
-import { formatNumber } from './format-number';
+import { formatRounded } from './format-number';
 import type { SweepPoint } from './sweep';
 
 export interface SweepScale {
@@ -61,13 +61,19 @@ export function sweepScale(
 ): SweepScale {
   const where = over === 'range' ? 'across this range' : 'across these categories';
   if (classes.length > 0) {
-    let best = { cls: classes[0], change: 0 };
+    // The largest swing; between equal swings (both classes of a binary model) the rarer class,
+    // usually the event the model is about (churn, default, fraud).
+    let best = { cls: classes[0], change: -1, mean: Infinity };
     for (const c of classes) {
       const ps = points.map((p) => p[`p_${c}`]).filter((v): v is number => typeof v === 'number');
       if (ps.length === 0) continue;
       const change = Math.max(...ps) - Math.min(...ps);
-      if (change > best.change) best = { cls: c, change };
+      const mean = ps.reduce((s, v) => s + v, 0) / ps.length;
+      const tie = Math.abs(change - best.change) <= 1e-9;
+      if ((!tie && change > best.change) || (tie && mean < best.mean))
+        best = { cls: c, change, mean };
     }
+    best.change = Math.max(0, best.change);
     const pp = best.change * 100;
     const text =
       pp < 0.05
@@ -92,13 +98,13 @@ export function sweepScale(
   if (change <= 1e-9 * Math.max(1, typical)) {
     text = `The predicted ${target} does not change ${where}.`;
   } else {
-    text = `Changes the predicted ${target} by at most ${formatNumber(change)}${share === null ? '' : ` (${pct(share)})`} ${where}`;
+    text = `Changes the predicted ${target} by at most ${formatRounded(change)}${share === null ? '' : ` (${pct(share)})`} ${where}`;
     if (bands.length > 0) {
       const width = median(bands.map((b) => b[1] - b[0]));
       text +=
         change < width
-          ? `: less than the uncertainty of one prediction (its interval is about ${formatNumber(width)} wide).`
-          : `; the interval around each prediction is about ${formatNumber(width)} wide.`;
+          ? `: less than the uncertainty of one prediction (its interval is about ${formatRounded(width)} wide).`
+          : `; the interval around each prediction is about ${formatRounded(width)} wide.`;
     } else {
       text += '.';
     }
