@@ -13,7 +13,7 @@ import { ALLOWED_USING_KEYS, type Predictor } from '../automl/index';
 import type { JsonValue } from '../engine/values';
 import { assertValidName } from '../engine/names';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
-import { describeAttribute, describeModel, describeProgress } from './describe';
+import { describeAttribute, describeModel, describeProgress, type DescribeForm } from './describe';
 import { modelRow } from './models-table';
 import {
   PredictorCache,
@@ -69,6 +69,11 @@ export class ModelRegistry {
   private readonly data: TrainingData;
   private readonly trainer: Trainer;
   private readonly predictors = new PredictorCache();
+  /**
+   * Rows explained since start. Explanations cost far more than predictions, so callers ask for
+   * them only when needed; this makes "only when needed" observable (tests, diagnostics).
+   */
+  readonly stats = { explainedRows: 0 };
 
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
@@ -331,7 +336,9 @@ export class ModelRegistry {
     opts: PredictOptions = {},
   ): Promise<ColumnarPrediction> {
     const record = this.ready(ref);
-    return predictBatch(record, await this.predictor(record), columns, n, opts);
+    const p = predictBatch(record, await this.predictor(record), columns, n, opts);
+    if (p.explained) this.stats.explainedRows += n;
+    return p;
   }
 
   /**
@@ -350,13 +357,18 @@ export class ModelRegistry {
 
   /**
    * DESCRIBE (DESIGN 3.3). `progress` works in any status; the other forms need a complete model.
-   * Values are JSON values (objects and arrays stay structured).
+   * Values are JSON values (objects and arrays stay structured); `text` shows the metrics and
+   * warnings as sentences (SQL DESCRIBE).
    */
-  async describe(ref: ModelRef, attribute?: string | null): Promise<Record<string, JsonValue>[]> {
+  async describe(
+    ref: ModelRef,
+    attribute?: string | null,
+    form: DescribeForm = 'json',
+  ): Promise<Record<string, JsonValue>[]> {
     const attr = describeAttribute(attribute);
     if (attr === 'progress') return describeProgress(this.get(ref));
     const rec = this.ready(ref);
-    return describeModel((await this.predictor(rec)).description, attr);
+    return describeModel((await this.predictor(rec)).description, attr, form);
   }
 
   /** Resolves when no training is queued or running (tests, shutdown). */
