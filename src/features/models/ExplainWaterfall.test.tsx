@@ -72,7 +72,9 @@ describe('ExplainWaterfall', () => {
         theme="dark"
       />,
     );
-    expect(screen.getByText(/log-odds of “Yes”/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/raw score for “Yes”, the predicted class, in log-odds/),
+    ).toHaveTextContent('which calibration turns into the 70% probability shown above');
     expect(screen.getByRole('table', { name: 'Contributions for row 1' })).toHaveTextContent(
       'Score of “Yes”',
     );

@@ -19,7 +19,8 @@ import { CHART_COLORS } from '../../components/ui/grid-theme';
 import { usePresenting } from '../../lib/use-presenting';
 import { categoryAxisWidth, chartFont } from './chart-style';
 import type { PredictionView } from './explain';
-import { formatNumber, formatSigned } from './format-number';
+import { formatNumber, formatSigned, formatSignedRounded } from './format-number';
+import { niceDomain } from './nice-scale';
 import {
   explainedTask,
   waterfallAxisLabel,
@@ -68,7 +69,7 @@ export function ExplainWaterfall({ view, target, theme }: Props) {
   const hi = Math.max(...values);
   const span = hi - lo || Math.abs(hi) || 1;
   // Room on both sides for the value labels; markers for base/total are a sliver of the span.
-  const domain: [number, number] = [lo - span * 0.14, hi + span * 0.14];
+  const domain = niceDomain(lo - span * 0.14, hi + span * 0.14, 6);
   const marker = span * 0.004;
   const data: Datum[] = w.steps.map((s) => ({
     label: s.label,
@@ -76,13 +77,18 @@ export function ExplainWaterfall({ view, target, theme }: Props) {
       s.kind === 'base' || s.kind === 'total'
         ? [s.end - marker, s.end + marker]
         : [Math.min(s.start, s.end), Math.max(s.start, s.end)],
-    text: s.kind === 'base' || s.kind === 'total' ? formatNumber(s.end) : formatSigned(s.delta),
+    text:
+      s.kind === 'base' || s.kind === 'total' ? formatNumber(s.end) : formatSignedRounded(s.delta),
     step: s,
   }));
   const fill = (s: WaterfallStep) =>
     s.kind === 'base' || s.kind === 'total' ? c.text : s.delta >= 0 ? c.up : c.down;
   const rowHeight = presenting ? 40 : 30;
-  const sentence = waterfallSentence(w, task, { target, explainedClass: ex.explained_class });
+  const sentence = waterfallSentence(w, task, {
+    target,
+    explainedClass: ex.explained_class,
+    probability: view.probabilities[String(ex.explained_class)],
+  });
 
   return (
     <section className="m-explain" aria-label="Why this prediction">

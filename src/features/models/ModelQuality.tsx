@@ -25,6 +25,7 @@ import {
   confusionTable,
   countOf,
   qualityHeadlines,
+  residualDomain,
   residualPoints,
   squareDomain,
 } from './model-quality';
@@ -37,10 +38,11 @@ export function ModelQuality({ metrics, theme }: { metrics: ModelMetrics; theme:
   const presenting = usePresenting();
   const font = chartFont(presenting);
   const headlines = qualityHeadlines(metrics);
+  const v = metrics.rows.validation.toLocaleString('en-US');
   const how =
     metrics.validation === 'cross-fitted'
-      ? `each of the ${metrics.rows.validation.toLocaleString('en-US')} rows scored by a model that had not seen it (out of fold)`
-      : `${metrics.rows.validation.toLocaleString('en-US')} rows held out from the ${(metrics.rows.train + metrics.rows.validation).toLocaleString('en-US')} it was given`;
+      ? `all ${v} rows, each scored by a model that had not seen it`
+      : `${v} held-out rows (of ${metrics.rows.train.toLocaleString('en-US')})`;
   return (
     <>
       <Card
@@ -101,7 +103,7 @@ function RegressionCharts({
   const points = residualPoints(r.sample);
   if (points.length === 0) return null;
   const domain = squareDomain(points);
-  const maxResidual = Math.max(...points.map((p) => Math.abs(p.residual)), 1e-9);
+  const rDomain = residualDomain(points);
   const tick = { fill: c.text, fontSize: font.tick };
   const axisLabel = (value: string, vertical = false) => ({
     value,
@@ -193,7 +195,7 @@ function RegressionCharts({
                 type="number"
                 dataKey="residual"
                 name="actual − predicted"
-                domain={[-maxResidual * 1.1, maxResidual * 1.1]}
+                domain={rDomain}
                 stroke={c.text}
                 tick={tick}
                 tickFormatter={fmt}
@@ -265,7 +267,7 @@ function ClassificationDetails({
                       key={x.predicted}
                       className={x.correct ? 'ok' : x.count > 0 ? 'miss' : ''}
                       style={{
-                        background: `color-mix(in srgb, ${x.correct ? colors.series[2] : colors.series[1]} ${Math.round((x.share / maxShare) * 38)}%, transparent)`,
+                        background: `color-mix(in srgb, ${x.correct ? colors.accent : colors.series[1]} ${Math.round((x.share / maxShare) * 38)}%, transparent)`,
                       }}
                       aria-label={`actual ${r.actual}, predicted ${x.predicted}: ${countOf(x.count, r.total)}`}
                     >
@@ -387,13 +389,7 @@ function CalibrationChart({
               stroke={c.muted}
               strokeDasharray="4 4"
             />
-            <Scatter
-              data={data}
-              fill={c.accent}
-              fillOpacity={0.7}
-              line={{ stroke: c.accent, strokeWidth: 1.5 }}
-              isAnimationActive={false}
-            />
+            <Scatter data={data} fill={c.accent} fillOpacity={0.7} isAnimationActive={false} />
           </ScatterChart>
         </ResponsiveContainer>
       </figure>

@@ -8,12 +8,12 @@ export interface ChartFont {
 
 export function chartFont(presenting: boolean): ChartFont {
   return presenting
-    ? { tick: 14, label: 15, charWidth: 8.4 }
-    : { tick: 11, label: 12, charWidth: 6.6 };
+    ? { tick: 14, label: 15, charWidth: 9.2 }
+    : { tick: 11, label: 12, charWidth: 7.2 };
 }
 
 /** Width of a category axis that fits its longest label (within bounds). */
-export function categoryAxisWidth(labels: readonly string[], font: ChartFont, max = 240): number {
+export function categoryAxisWidth(labels: readonly string[], font: ChartFont, max = 260): number {
   const longest = labels.reduce((m, l) => Math.max(m, l.length), 0);
   return Math.min(max, Math.max(60, Math.ceil(longest * font.charWidth) + 14));
 }

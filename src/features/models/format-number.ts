@@ -17,6 +17,13 @@ export function formatSigned(v: number, digits = 4): string {
   return `${v < 0 ? '−' : '+'}${text}`;
 }
 
+/** A signed change for a label, to three significant digits: "+22", "−3.28", "+0.0273". */
+export function formatSignedRounded(v: number): string {
+  if (!Number.isFinite(v)) return '—';
+  if (v === 0) return '0';
+  return `${v < 0 ? '−' : '+'}${formatRounded(Math.abs(v))}`;
+}
+
 /** A share as a percentage: 0.8567 -> "85.7%" (fewer decimals for whole numbers: "100%"). */
 export function formatPercent(share: number | null | undefined, decimals = 1): string {
   if (share === null || share === undefined || !Number.isFinite(share)) return '—';

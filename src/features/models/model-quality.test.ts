@@ -4,12 +4,20 @@ import {
   classificationHeadlines,
   confusionTable,
   countOf,
+  explainedShare,
   regressionHeadlines,
+  residualDomain,
   residualPoints,
   squareDomain,
   warningTitle,
 } from './model-quality';
-import { columnFormatter, formatPercent, formatSigned } from './format-number';
+import {
+  columnFormatter,
+  formatPercent,
+  formatRounded,
+  formatSigned,
+  formatSignedRounded,
+} from './format-number';
 
 const regression = {
   mae: 12.3,
@@ -25,12 +33,15 @@ describe('regressionHeadlines', () => {
     expect(mae.title).toBe('Typically off by 12.3');
     expect(mae.detail).toBe(
       'In rental_price’s own units on 1,008 rows it did not train on. Predicting the average ' +
-        '(2,410.2) for every row would be off by 930.1: the model’s error is 76× smaller.',
+        '(2,410) for every row would be off by 930: the model’s error is 76× smaller.',
     );
     expect(rmse).toMatchObject({ name: 'Root mean squared error (RMSE)', value: '18.9' });
-    expect(rmse.detail).toContain('Predicting the average: 1,180.4.');
+    expect(rmse.detail).toContain('Predicting the average: 1,180.');
     expect(r2).toMatchObject({ name: 'R² score', value: '0.9994' });
-    expect(r2.title).toBe('Explains 99.9% of the variation in rental_price');
+    expect(r2.title).toBe('Explains 99.94% of the variation in rental_price');
+    // A near-perfect fit is not rounded up to 100%.
+    expect(explainedShare(0.999951)).toBe('99.99%');
+    expect(explainedShare(0.5)).toBe('50%');
   });
 
   it('says so when the model is worse than the average', () => {
@@ -106,6 +117,11 @@ describe('percent and signed formatting', () => {
     expect(formatSigned(380.12)).toBe('+380.12');
     expect(formatSigned(-95.4)).toBe('−95.4');
     expect(formatSigned(0)).toBe('0');
+    expect(formatSignedRounded(-3.279)).toBe('−3.28');
+    expect(formatSignedRounded(22.035)).toBe('+22');
+    expect(formatSignedRounded(-610.17)).toBe('−610');
+    expect(formatRounded(1136.35)).toBe('1,136');
+    expect(formatRounded(0.02734)).toBe('0.0273');
   });
 
   it('gives a column of numbers one number of decimals so they line up', () => {
@@ -138,9 +154,9 @@ describe('residuals', () => {
   it('pairs actual and predicted values and signs the residual actual - predicted', () => {
     const pts = residualPoints(regression.sample);
     expect(pts.map((p) => p.residual)).toEqual([-10, 10, 0]);
-    const [lo, hi] = squareDomain(pts);
-    expect(lo).toBeLessThan(100);
-    expect(hi).toBeGreaterThan(300);
+    // Round bounds on both axes alike, and a symmetric round range for the residuals.
+    expect(squareDomain(pts)).toEqual([75, 325]);
+    expect(residualDomain(pts)).toEqual([-15, 15]);
   });
 });
 

@@ -4,7 +4,8 @@
  * confusion matrix with row shares, calibration bins and residuals for the charts.
  */
 import type { ClassificationMetrics, ModelMetrics, RegressionMetrics } from '../../../contract';
-import { formatNumber, formatPercent } from './format-number';
+import { formatNumber, formatPercent, formatRounded } from './format-number';
+import { niceDomain } from './nice-scale';
 
 /** A class label as text (labels may be numbers or booleans). */
 export function classText(v: unknown): string {
@@ -38,7 +39,7 @@ export function regressionHeadlines(
 ): Headline[] {
   const avg =
     typeof r.baseline.value === 'number'
-      ? `the average (${formatNumber(r.baseline.value)})`
+      ? `the average (${formatRounded(r.baseline.value)})`
       : 'the average';
   const rows = validationRows
     ? ` on ${validationRows.toLocaleString('en-US')} rows it did not train on`
@@ -46,33 +47,33 @@ export function regressionHeadlines(
   const better = timesBetter(r.mae, r.baseline.mae);
   const explained =
     r.r2 >= 0
-      ? `Explains ${formatPercent(Math.min(1, r.r2))} of the variation in ${target}`
+      ? `Explains ${explainedShare(r.r2)} of the variation in ${target}`
       : `Worse than always predicting the average`;
   return [
     {
       key: 'mae',
       name: 'Mean absolute error (MAE)',
       value: formatNumber(r.mae),
-      title: `Typically off by ${formatNumber(r.mae)}`,
+      title: `Typically off by ${formatRounded(r.mae)}`,
       detail:
         `In ${target}’s own units${rows}. Predicting ${avg} for every row would be off by ` +
-        `${formatNumber(r.baseline.mae)}${better ? `: the model’s error is ${better} smaller` : ''}.`,
+        `${formatRounded(r.baseline.mae)}${better ? `: the model’s error is ${better} smaller` : ''}.`,
     },
     {
       key: 'rmse',
       name: 'Root mean squared error (RMSE)',
       value: formatNumber(r.rmse),
-      title: `RMSE ${formatNumber(r.rmse)}`,
+      title: `RMSE ${formatRounded(r.rmse)}`,
       detail:
         `Like the MAE in ${target}’s units, but big misses count more: far above the MAE when a ` +
-        `few predictions miss badly. Predicting the average: ${formatNumber(r.baseline.rmse)}.`,
+        `few predictions miss badly. Predicting the average: ${formatRounded(r.baseline.rmse)}.`,
     },
     {
       key: 'r2',
       name: 'R² score',
-      value: formatNumber(r.r2),
+      value: String(Number(r.r2.toPrecision(5))),
       title: explained,
-      detail: `1 is perfect; always predicting the average scores ${formatNumber(r.baseline.r2)}.`,
+      detail: `1 is perfect; always predicting the average scores ${formatRounded(Math.abs(r.baseline.r2) < 0.005 ? 0 : r.baseline.r2)}.`,
     },
   ];
 }
@@ -226,8 +227,22 @@ export function squareDomain(points: readonly ResidualPoint[]): [number, number]
     lo = Math.min(lo, p.actual, p.predicted);
     hi = Math.max(hi, p.actual, p.predicted);
   }
-  const pad = (hi - lo) * 0.04 || Math.abs(hi) * 0.1 || 1;
-  return [lo - pad, hi + pad];
+  const pad = (hi - lo) * 0.02 || Math.abs(hi) * 0.1 || 1;
+  return niceDomain(lo - pad, hi + pad, 10);
+}
+
+/** A symmetric, round domain around zero for residuals. */
+export function residualDomain(points: readonly ResidualPoint[]): [number, number] {
+  const m = Math.max(1e-9, ...points.map((p) => Math.abs(p.residual)));
+  const [, hi] = niceDomain(0, m * 1.05, 3);
+  return [-hi, hi];
+}
+
+/** "Explains 99.99% of the variation": never rounds a near-perfect fit up to 100%. */
+export function explainedShare(r2: number): string {
+  const p = Math.min(1, r2) * 100;
+  if (p >= 99.9 && p < 100) return `${(Math.floor(p * 100) / 100).toFixed(2)}%`;
+  return formatPercent(Math.min(1, r2));
 }
 
 const WARNING_TITLES: Record<string, string> = {

@@ -4,6 +4,7 @@
  * units and as a share of the prediction (or in percentage points for class probabilities).
  */
 import { formatRounded } from './format-number';
+import { niceStep } from './nice-scale';
 import type { SweepPoint } from './sweep';
 
 export interface SweepScale {
@@ -19,13 +20,6 @@ export interface SweepScale {
 
 /** The axis never spans less than this share of the typical prediction. */
 export const MIN_SPAN_SHARE = 0.2;
-
-function niceStep(span: number): number {
-  const raw = span / 8;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  const m = raw / p;
-  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-}
 
 /** [lo, hi] widened to at least `minSpan` around its middle, padded and rounded outward. */
 export function honestDomain(lo: number, hi: number, minSpan: number): [number, number] {

@@ -107,11 +107,18 @@ describe('waterfall sentences', () => {
     expect(task).toBe('binary');
     expect(
       waterfallSentence(waterfallSteps(ex)!, task, { target: 'Exited', explainedClass: 'Yes' }),
-    ).toContain('log-odds of “Yes”');
-    // sigmoid(1) = 0.731
+    ).toBe(
+      'The bars add up to the model’s raw score for “Yes”, the predicted class, in log-odds (0 is ' +
+        'a toss-up; each +1 multiplies the odds by about 2.7): 1 here, about 73% before calibration.',
+    );
+    // With the calibrated probability known, the sentence points to it instead (sigmoid(1) = 73%).
     expect(
-      waterfallSentence(waterfallSteps(ex)!, task, { target: 'Exited', explainedClass: 'Yes' }),
-    ).toContain('1 here, about 73% before calibration');
+      waterfallSentence(waterfallSteps(ex)!, task, {
+        target: 'Exited',
+        explainedClass: 'Yes',
+        probability: 0.3,
+      }),
+    ).toContain('1 here, which calibration turns into the 30% probability shown above.');
   });
 
   it('calls a multiclass number the predicted class’s raw score', () => {

@@ -148,13 +148,25 @@ export function explainedTask(
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-/** The one plain sentence under the chart: how to read the bars for this kind of model. */
+/**
+ * The one plain sentence above the chart: how to read the bars for this kind of model. A
+ * classifier's bars add up to a raw score, not to the probability shown with the prediction, so
+ * the sentence connects the two (`probability`: the calibrated probability of the class).
+ */
 export function waterfallSentence(
   w: Waterfall,
   task: ExplainedTask,
-  { target, explainedClass }: { target: string; explainedClass?: unknown },
+  {
+    target,
+    explainedClass,
+    probability,
+  }: { target: string; explainedClass?: unknown; probability?: number },
 ): string {
   const cls = `“${String(explainedClass ?? '?')}”`;
+  const calibrated =
+    typeof probability === 'number' && Number.isFinite(probability)
+      ? `, which calibration turns into the ${formatPercent(probability)} probability shown above`
+      : null;
   if (task === 'regression') {
     return (
       `The model’s average ${target} is ${formatNumber(w.base)}; each bar is how far one input ` +
@@ -163,14 +175,15 @@ export function waterfallSentence(
   }
   if (task === 'binary') {
     return (
-      `The bars add up to the log-odds of ${cls}, the predicted class (0 means even odds; each ` +
-      `+1 multiplies the odds by about 2.7): ${formatNumber(w.total)} here, about ` +
-      `${formatPercent(sigmoid(w.total), 0)} before calibration.`
+      `The bars add up to the model’s raw score for ${cls}, the predicted class, in log-odds (0 is ` +
+      `a toss-up; each +1 multiplies the odds by about 2.7): ${formatNumber(w.total)} here` +
+      `${calibrated ?? `, about ${formatPercent(sigmoid(w.total), 0)} before calibration`}.`
     );
   }
   return (
     `The bars add up to the model’s raw score for ${cls}, the predicted class: each class gets ` +
-    `such a score, the highest usually wins, and the gaps between them set the probabilities.`
+    `such a score, the highest usually wins, and the gaps between them set the probabilities` +
+    `${calibrated ? ` (${formatPercent(probability)} for ${cls})` : ''}.`
   );
 }
 
