@@ -74,7 +74,7 @@ describe('ExplainWaterfall', () => {
     );
     expect(
       screen.getByText(/raw score for “Yes”, the predicted class, in log-odds/),
-    ).toHaveTextContent('which calibration turns into the 70% probability shown above');
+    ).toHaveTextContent('which calibration turns into the 70.0% probability shown above');
     expect(screen.getByRole('table', { name: 'Contributions for row 1' })).toHaveTextContent(
       'Score of “Yes”',
     );

@@ -118,7 +118,7 @@ describe('waterfall sentences', () => {
         explainedClass: 'Yes',
         probability: 0.3,
       }),
-    ).toContain('1 here, which calibration turns into the 30% probability shown above.');
+    ).toContain('1 here, which calibration turns into the 30.0% probability shown above.');
   });
 
   it('calls a multiclass number the predicted class’s raw score', () => {

@@ -163,9 +163,11 @@ export function waterfallSentence(
   }: { target: string; explainedClass?: unknown; probability?: number },
 ): string {
   const cls = `“${String(explainedClass ?? '?')}”`;
+  // Written as the prediction's headline writes probabilities (one decimal), so they match.
+  const pct = (p: number) => `${(p * 100).toFixed(1)}%`;
   const calibrated =
     typeof probability === 'number' && Number.isFinite(probability)
-      ? `, which calibration turns into the ${formatPercent(probability)} probability shown above`
+      ? `, which calibration turns into the ${pct(probability)} probability shown above`
       : null;
   if (task === 'regression') {
     return (
@@ -183,7 +185,7 @@ export function waterfallSentence(
   return (
     `The bars add up to the model’s raw score for ${cls}, the predicted class: each class gets ` +
     `such a score, the highest usually wins, and the gaps between them set the probabilities` +
-    `${calibrated ? ` (${formatPercent(probability)} for ${cls})` : ''}.`
+    `${calibrated && probability !== undefined ? ` (${pct(probability)} for ${cls})` : ''}.`
   );
 }
 
