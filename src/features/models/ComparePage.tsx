@@ -6,16 +6,8 @@
  */
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
+import { ChartBox } from './ChartBox';
 import type { DescribeSummaryRow } from '../../../contract';
 import { modelsQueryOptions } from '../../api/catalog';
 import { CHART_COLORS } from '../../components/ui/grid-theme';
@@ -379,7 +371,7 @@ function ImportanceCard({
         aria-label={`Importances of ${nameA} vs ${nameB}: ${text}`}
         style={{ height: Math.max(140, rows.length * (presenting ? 52 : 40) + 60) }}
       >
-        <ResponsiveContainer width="100%" height="100%">
+        <ChartBox height={Math.max(140, rows.length * (presenting ? 52 : 40) + 60)}>
           <BarChart
             data={data}
             layout="vertical"
@@ -408,7 +400,7 @@ function ImportanceCard({
             <Bar dataKey="a" name={nameA} fill={c.accent} isAnimationActive={false} />
             <Bar dataKey="b" name={nameB} fill={c.series[1]} isAnimationActive={false} />
           </BarChart>
-        </ResponsiveContainer>
+        </ChartBox>
       </figure>
     </Card>
   );

@@ -4,16 +4,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  LabelList,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from 'recharts';
+import { ChartBox, usePaperTheme } from './ChartBox';
 import { describeQueryOptions } from './api/describe';
 import {
   formatMetric,
@@ -41,7 +33,8 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: P
   const features = useQuery(describeQueryOptions(project, model, 'features', opts));
   const candidates = useQuery(describeQueryOptions(project, model, 'model', opts));
   const [raw, setRaw] = useState(false);
-  const c = CHART_COLORS[theme];
+  const paper = usePaperTheme(theme);
+  const c = CHART_COLORS[paper];
 
   const row = summary.data?.[0];
   const importances = sortImportances(row?.column_importances);
@@ -126,7 +119,7 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: P
             .join(', ')}`}
           style={{ height: Math.max(120, importances.length * 30 + 40) }}
         >
-          <ResponsiveContainer width="100%" height="100%">
+          <ChartBox height={Math.max(120, importances.length * 30 + 40)}>
             <BarChart
               data={importances.map((i) => ({ column: i.column, importance: i.importance ?? 0 }))}
               layout="vertical"
@@ -167,7 +160,7 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: P
                 />
               </Bar>
             </BarChart>
-          </ResponsiveContainer>
+          </ChartBox>
         </figure>
       </Card>
 

@@ -11,16 +11,16 @@ import {
   Cell,
   LabelList,
   ReferenceLine,
-  ResponsiveContainer,
   XAxis,
   YAxis,
 } from 'recharts';
+import { ChartBox, usePaperTheme } from './ChartBox';
 import { CHART_COLORS } from '../../components/ui/grid-theme';
 import { usePresenting } from '../../lib/use-presenting';
 import { categoryAxisWidth, chartFont } from './chart-style';
 import type { PredictionView } from './explain';
 import { formatNumber, formatSigned, formatSignedRounded } from './format-number';
-import { niceDomain } from './nice-scale';
+import { niceDomain, niceTicks } from './nice-scale';
 import {
   explainedTask,
   waterfallAxisLabel,
@@ -47,7 +47,8 @@ interface Datum {
 export function ExplainWaterfall({ view, target, theme }: Props) {
   const presenting = usePresenting();
   const font = chartFont(presenting);
-  const c = CHART_COLORS[theme];
+  const paper = usePaperTheme(theme);
+  const c = CHART_COLORS[paper];
   const ex = view.explain;
   const task = ex ? explainedTask(ex, view.probabilities) : 'regression';
   const classifier = task !== 'regression';
@@ -102,7 +103,7 @@ export function ExplainWaterfall({ view, target, theme }: Props) {
         aria-label={`Explanation of row ${view.index + 1}: ${waterfallSummary(w)}`}
         style={{ height: data.length * rowHeight + 56 }}
       >
-        <ResponsiveContainer width="100%" height="100%">
+        <ChartBox height={data.length * rowHeight + 56}>
           <BarChart
             data={data}
             layout="vertical"
@@ -113,6 +114,7 @@ export function ExplainWaterfall({ view, target, theme }: Props) {
             <XAxis
               type="number"
               domain={domain}
+              ticks={niceTicks(domain)}
               stroke={c.text}
               tick={{ fill: c.text, fontSize: font.tick }}
               tickFormatter={(v: number) => formatNumber(v)}
@@ -150,7 +152,7 @@ export function ExplainWaterfall({ view, target, theme }: Props) {
               />
             </Bar>
           </BarChart>
-        </ResponsiveContainer>
+        </ChartBox>
       </figure>
       {!w.additive && (
         <p className="m-note warn">

@@ -6,7 +6,6 @@
 import {
   CartesianGrid,
   ReferenceLine,
-  ResponsiveContainer,
   Scatter,
   ScatterChart,
   Tooltip,
@@ -14,6 +13,7 @@ import {
   YAxis,
   ZAxis,
 } from 'recharts';
+import { ChartBox, usePaperTheme } from './ChartBox';
 import type { ClassificationMetrics, ModelMetrics, RegressionMetrics } from '../../../contract';
 import { CHART_COLORS } from '../../components/ui/grid-theme';
 import { usePresenting } from '../../lib/use-presenting';
@@ -29,6 +29,7 @@ import {
   residualPoints,
   squareDomain,
 } from './model-quality';
+import { niceTicks } from './nice-scale';
 import { Card } from './ui';
 import './insights.css';
 
@@ -99,11 +100,14 @@ function RegressionCharts({
   theme: Theme;
   font: ChartFont;
 }) {
-  const c = CHART_COLORS[theme];
+  const paper = usePaperTheme(theme);
+  const c = CHART_COLORS[paper];
   const points = residualPoints(r.sample);
   if (points.length === 0) return null;
   const domain = squareDomain(points);
   const rDomain = residualDomain(points);
+  const ticks = niceTicks(domain);
+  const rTicks = niceTicks(rDomain, 4);
   const tick = { fill: c.text, fontSize: font.tick };
   const axisLabel = (value: string, vertical = false) => ({
     value,
@@ -117,7 +121,7 @@ function RegressionCharts({
   const fmt = (v: number) => formatNumber(v);
   const within = points.filter((p) => Math.abs(p.residual) <= r.mae).length / points.length;
   return (
-    <div className="m-grid-2 m-print-keep">
+    <div className="m-grid-2">
       <Card title="Predicted vs actual" label="Predicted vs actual">
         <figure
           className="m-chart"
@@ -125,7 +129,7 @@ function RegressionCharts({
           aria-label={`Predicted vs actual ${target} for ${points.length} validation rows; the closer to the diagonal, the better`}
           style={{ height }}
         >
-          <ResponsiveContainer width="100%" height="100%">
+          <ChartBox height={height}>
             <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 8 }}>
               <CartesianGrid stroke={c.grid} />
               <XAxis
@@ -133,6 +137,7 @@ function RegressionCharts({
                 dataKey="actual"
                 name="actual"
                 domain={domain}
+                ticks={ticks}
                 stroke={c.text}
                 tick={tick}
                 tickFormatter={fmt}
@@ -144,6 +149,7 @@ function RegressionCharts({
                 dataKey="predicted"
                 name="predicted"
                 domain={domain}
+                ticks={ticks}
                 stroke={c.text}
                 tick={tick}
                 tickFormatter={fmt}
@@ -164,7 +170,7 @@ function RegressionCharts({
               />
               <Scatter data={points} fill={c.accent} fillOpacity={0.55} isAnimationActive={false} />
             </ScatterChart>
-          </ResponsiveContainer>
+          </ChartBox>
         </figure>
         <p className="m-chart-caption">
           Each dot is a row the model did not train on; on the dashed line the prediction is exact.
@@ -177,7 +183,7 @@ function RegressionCharts({
           aria-label={`Residuals: actual minus predicted ${target} for ${points.length} validation rows; ${formatPercent(within, 0)} within the typical error of ${formatNumber(r.mae)}`}
           style={{ height }}
         >
-          <ResponsiveContainer width="100%" height="100%">
+          <ChartBox height={height}>
             <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 8 }}>
               <CartesianGrid stroke={c.grid} />
               <XAxis
@@ -185,6 +191,7 @@ function RegressionCharts({
                 dataKey="predicted"
                 name="predicted"
                 domain={domain}
+                ticks={ticks}
                 stroke={c.text}
                 tick={tick}
                 tickFormatter={fmt}
@@ -196,6 +203,7 @@ function RegressionCharts({
                 dataKey="residual"
                 name="actual − predicted"
                 domain={rDomain}
+                ticks={rTicks}
                 stroke={c.text}
                 tick={tick}
                 tickFormatter={fmt}
@@ -215,7 +223,7 @@ function RegressionCharts({
                 isAnimationActive={false}
               />
             </ScatterChart>
-          </ResponsiveContainer>
+          </ChartBox>
         </figure>
         <p className="m-chart-caption">
           Above zero the model predicted too low, below too high; {formatPercent(within, 0)} of rows
@@ -239,10 +247,11 @@ function ClassificationDetails({
 }) {
   const t = confusionTable(m.classes, m.confusion);
   const maxShare = Math.max(...t.rows.flatMap((r) => r.cells.map((x) => x.share)), 1e-9);
-  const colors = CHART_COLORS[theme];
+  const paper = usePaperTheme(theme);
+  const colors = CHART_COLORS[paper];
   return (
     <>
-      <div className="m-grid-2 m-print-keep">
+      <div className="m-grid-2">
         <Card title="Where it goes wrong" label="Confusion matrix">
           <table className="m-confusion" aria-label="Confusion matrix">
             <caption className="m-cm-axis">
@@ -326,7 +335,8 @@ function CalibrationChart({
   theme: Theme;
   font: ChartFont;
 }) {
-  const c = CHART_COLORS[theme];
+  const paper = usePaperTheme(theme);
+  const c = CHART_COLORS[paper];
   const summary = calibrationSummary(bins);
   const data = bins.filter((b) => b.count > 0);
   const tick = { fill: c.text, fontSize: font.tick };
@@ -342,7 +352,7 @@ function CalibrationChart({
           .join('; ')}`}
         style={{ height: font.tick > 12 ? 380 : 300, maxWidth: 640 }}
       >
-        <ResponsiveContainer width="100%" height="100%">
+        <ChartBox height={font.tick > 12 ? 380 : 300}>
           <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 8 }}>
             <CartesianGrid stroke={c.grid} />
             <XAxis
@@ -391,7 +401,7 @@ function CalibrationChart({
             />
             <Scatter data={data} fill={c.accent} fillOpacity={0.7} isAnimationActive={false} />
           </ScatterChart>
-        </ResponsiveContainer>
+        </ChartBox>
       </figure>
       <p className="m-chart-caption">
         On the dashed line the model is right exactly as often as it says; dot size is the number of

@@ -13,17 +13,18 @@ import {
   Legend,
   Line,
   ReferenceLine,
-  ResponsiveContainer,
   Scatter,
   Tooltip,
   XAxis,
   YAxis,
 } from 'recharts';
+import { ChartBox, usePaperTheme } from './ChartBox';
 import { CHART_COLORS } from '../../components/ui/grid-theme';
 import { usePresenting } from '../../lib/use-presenting';
 import { chartFont } from './chart-style';
 import { formatNumber } from './format-number';
 import type { SweepKind, SweepPoint, SweepValue } from './sweep';
+import { niceTicks } from './nice-scale';
 import { sweepScale } from './sweep-scale';
 import './insights.css';
 
@@ -43,7 +44,8 @@ const pctTick = (v: number) => `${Math.round(v * 100)}%`;
 export function SweepChart({ points, classes, kind, column, target, current, theme }: Props) {
   const presenting = usePresenting();
   const font = chartFont(presenting);
-  const c = CHART_COLORS[theme];
+  const paper = usePaperTheme(theme);
+  const c = CHART_COLORS[paper];
   const scale = sweepScale(points, classes, { target, over: kind });
   const classifier = classes.length > 0;
   const yDomain: [number, number] = scale.domain ?? [0, 1];
@@ -74,6 +76,7 @@ export function SweepChart({ points, classes, kind, column, target, current, the
       tick={tick}
       width={presenting ? 90 : 72}
       domain={yDomain}
+      ticks={scale.domain ? niceTicks(scale.domain) : undefined}
       allowDataOverflow
       tickFormatter={yTick}
       label={{
@@ -227,9 +230,7 @@ export function SweepChart({ points, classes, kind, column, target, current, the
         aria-label={`${description}. ${scale.text}`}
         style={{ height }}
       >
-        <ResponsiveContainer width="100%" height="100%">
-          {chart}
-        </ResponsiveContainer>
+        <ChartBox height={height}>{chart}</ChartBox>
       </figure>
     </>
   );

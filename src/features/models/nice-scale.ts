@@ -14,3 +14,13 @@ export function niceDomain(lo: number, hi: number, ticks = 8): [number, number] 
   const step = niceStep(hi - lo, ticks);
   return [Math.floor(lo / step) * step, Math.ceil(hi / step) * step];
 }
+
+/** Evenly spaced round ticks covering [lo, hi] (about `count` of them), for an explicit axis. */
+export function niceTicks([lo, hi]: readonly [number, number], count = 5): number[] {
+  if (!Number.isFinite(lo) || !Number.isFinite(hi) || hi <= lo) return [lo];
+  const step = niceStep(hi - lo, count + 1);
+  const out: number[] = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step)
+    out.push(Number(v.toPrecision(12)));
+  return out;
+}
