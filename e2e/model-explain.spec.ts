@@ -68,6 +68,9 @@ test('a regression prediction is explained as a waterfall from the average to th
   expect(base + pushes.reduce((a, b) => a + b, 0)).toBeCloseTo(predicted, 0);
   expect(num(rows.at(-1)![2])).toBeCloseTo(predicted, 1);
   await why.getByText('The numbers').click();
+  await page
+    .getByRole('region', { name: 'Prediction result' })
+    .evaluate((e) => e.scrollIntoView({ block: 'start' }));
   await docsScreenshot(page, 'model-explain.png');
 
   // Without explanations the body is the spec's plain array and no waterfall is drawn.

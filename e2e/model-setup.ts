@@ -46,8 +46,12 @@ export async function openHash(page: Page, hash: string) {
  * `DOCS_SCREENSHOTS=1 npx playwright test ...` refreshes the README's screenshots in docs/; a
  * normal run leaves the tracked files alone.
  */
-export async function docsScreenshot(page: Page, file: string, fullPage = false) {
+export async function docsScreenshot(page: Page, file: string, height?: number) {
   if (process.env.DOCS_SCREENSHOTS !== '1') return;
+  const size = page.viewportSize();
+  if (height && size) await page.setViewportSize({ width: size.width, height });
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: `docs/${file}`, fullPage });
+  await page.waitForTimeout(300); // charts re-measure after a resize
+  await page.screenshot({ path: `docs/${file}` });
+  if (height && size) await page.setViewportSize(size);
 }

@@ -98,14 +98,40 @@ function rowsFor(
   );
 }
 
-export function ComparePage({ a, b, rows, theme, nav }: Props) {
+interface CompareParams {
+  a?: string;
+  b?: string;
+  rows?: string;
+}
+
+/**
+ * The view's own state, written to the URL in place (no history entry for each pick). The URL's
+ * values win when they change from outside (back/forward, another link).
+ */
+function useCompareParams(fromUrl: CompareParams, nav: ModelsNav) {
+  const [state, setState] = useState(fromUrl);
+  const [seen, setSeen] = useState(fromUrl);
+  if (seen.a !== fromUrl.a || seen.b !== fromUrl.b || seen.rows !== fromUrl.rows) {
+    setSeen(fromUrl);
+    setState(fromUrl);
+  }
+  const update = (patch: CompareParams) => {
+    setState((s) => ({ ...s, ...patch }));
+    nav.replaceParams(patch as Record<string, string | undefined>);
+  };
+  return [state, update] as const;
+}
+
+export function ComparePage({ a: aParam, b: bParam, rows: rowsParam, theme, nav }: Props) {
+  const [params, update] = useCompareParams({ a: aParam, b: bParam, rows: rowsParam }, nav);
+  const { a, b, rows } = params;
   const refA = parseModelRef(a);
   const refB = parseModelRef(b);
   const rowCount = COMPARE_ROW_CHOICES.find((n) => String(n) === rows) ?? DEFAULT_ROWS;
   const A = useSide(refA);
   const B = useSide(refB);
   const set = (side: 'a' | 'b', ref: ModelRef | undefined) =>
-    nav.replaceParams({ [side]: ref ? formatModelRef(ref) : undefined });
+    update({ [side]: ref ? formatModelRef(ref) : undefined });
 
   // Without B: another version of A's model if it has one, else another model of A's project.
   const siblings = useQuery({
@@ -192,7 +218,7 @@ export function ComparePage({ a, b, rows, theme, nav }: Props) {
               nameA={nameA}
               nameB={nameB}
               rowCount={rowCount}
-              onRowCount={(n) => nav.replaceParams({ rows: String(n) })}
+              onRowCount={(n) => update({ rows: String(n) })}
             />
           )}
         </>
@@ -222,7 +248,7 @@ function ModelPicker({
   return (
     <section className="m-card" aria-label={`Model ${side}`}>
       <div className="m-compare-picker">
-        <strong className={side === 'A' ? 'm-side-a' : ''}>{side}</strong>
+        <strong className={side === 'A' ? 'm-side-a' : 'm-side-b'}>{side}</strong>
         <label>
           Project
           <select
@@ -396,7 +422,7 @@ function ImportanceCard({
               interval={0}
             />
             <Tooltip formatter={(v) => formatNumber(Number(v))} />
-            <Legend verticalAlign="top" height={26} />
+            <Legend verticalAlign="top" height={26} itemSorter="dataKey" />
             <Bar dataKey="a" name={nameA} fill={c.accent} isAnimationActive={false} />
             <Bar dataKey="b" name={nameB} fill={c.series[1]} isAnimationActive={false} />
           </BarChart>
