@@ -9,7 +9,7 @@
  * A new version made by RETRAIN/FINETUNE becomes the active one only when it completes, so
  * predictions keep using the previous version meanwhile.
  */
-import { ALLOWED_USING_KEYS, type Predictor } from '../automl/index';
+import { ALLOWED_USING_KEYS, descriptionWarnings, type Predictor } from '../automl/index';
 import type { JsonValue } from '../engine/values';
 import { assertValidName } from '../engine/names';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
@@ -309,7 +309,11 @@ export class ModelRegistry {
   async predictor(rec: ModelVersionRecord): Promise<Predictor> {
     const file = this.store.artifactFile(rec.project, rec.name, rec.version);
     try {
-      return await this.predictors.get(rec, file);
+      const p = await this.predictors.get(rec, file);
+      // Records written before the metric's name was kept learn it from their artifact.
+      if (rec.accuracyMetric === undefined)
+        rec.accuracyMetric = Object.keys(p.description.accuracies)[0] ?? null;
+      return p;
     } catch (err) {
       if (rec.status === 'complete') {
         rec.status = 'error';
@@ -369,6 +373,25 @@ export class ModelRegistry {
     if (attr === 'progress') return describeProgress(this.get(ref));
     const rec = this.ready(ref);
     return describeModel((await this.predictor(rec)).description, attr, form);
+  }
+
+  /**
+   * The model card of a complete version: one self-contained HTML page (models/card/) and the
+   * file name to save it under. The card module (and its chart library) loads on first use.
+   */
+  async card(ref: ModelRef): Promise<{ html: string; fileName: string }> {
+    const rec = this.ready(ref);
+    const description = (await this.predictor(rec)).description;
+    const { renderModelCard } = await import('./card/card');
+    const html = renderModelCard({
+      record: rec,
+      versions: this.versions(rec.project, rec.name),
+      description,
+      warnings: descriptionWarnings(description),
+      instanceVersion: this.opts.version,
+      generatedAt: new Date(),
+    });
+    return { html, fileName: `${rec.project}.${rec.name}.v${rec.version}.html` };
   }
 
   /** Resolves when no training is queued or running (tests, shutdown). */

@@ -3,8 +3,11 @@
  * over or printing (issue 17). The page itself is built by the model layer
  * (`server/models/card/`); this file maps HTTP onto it.
  */
+import type { FastifyInstance } from 'fastify';
 import { ModelCardHtml, ModelCardQuery, ModelPathParams } from '../../../contract';
-import { ERROR_RESPONSES, problem, V1_PREFIX, type ApiRoute } from '../route-table';
+import type { Instance } from '../../instance';
+import { ERROR_RESPONSES, problem, serve, V1_PREFIX, type ApiRoute } from '../route-table';
+import { modelRef } from './models';
 
 export const MODEL_CARD = {
   method: 'GET',
@@ -31,3 +34,17 @@ export const MODEL_CARD = {
     ),
   },
 } as const satisfies ApiRoute;
+
+export function modelCardRoutes(app: FastifyInstance, instance: Instance) {
+  serve(app, MODEL_CARD, async ({ params, query }, _req, reply) => {
+    const card = await instance.models.card(modelRef(params));
+    if (query.download === '1' || query.download === 'true') {
+      // The name is built from validated project/model names (letters, digits, underscores).
+      reply.header('content-disposition', `attachment; filename="${card.fileName}"`);
+    }
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(card.html);
+  });
+}

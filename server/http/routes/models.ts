@@ -191,6 +191,7 @@ export function modelInfo(models: ModelRegistry, rec: ModelVersionRecord): Model
   });
   out.update = out.update_status;
   out.engine_name = out.engine;
+  out.accuracy_metric = rec.status === 'complete' ? (rec.accuracyMetric ?? null) : null;
   return out as ModelInfo;
 }
 
