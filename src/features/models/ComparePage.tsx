@@ -26,6 +26,7 @@ import {
   formatModelRef,
   parseModelRef,
   refLabel,
+  rowsSource,
   sameRef,
   type MetricRow,
   type ModelRef,
@@ -472,7 +473,10 @@ function PredictionsCard({
   rowCount: number;
   onRowCount(n: number): void;
 }) {
-  const source = A.chosen?.selectDataQuery ? A : B;
+  const pick = rowsSource(A.describe?.inputs ?? [], B.describe?.inputs ?? []);
+  const source =
+    pick.side === 'a' && A.chosen?.selectDataQuery ? A : B.chosen?.selectDataQuery ? B : A;
+  const otherName = source === A ? nameB : nameA;
   const rowsQ = useQuery(
     trainingRowsQueryOptions(
       source.ref?.project ?? '',
@@ -545,6 +549,8 @@ function PredictionsCard({
       <p className="muted small">
         The first {rowCount} rows of {source === A ? nameA : nameB}’s training data (seen in
         training, so errors here look better than on new rows).
+        {pick.missing.length > 0 &&
+          ` They have no ${pick.missing.join(', ')}: ${otherName} gets ${pick.missing.length === 1 ? 'it' : 'them'} as missing.`}
       </p>
       {error && (
         <div className="m-error" role="alert">

@@ -38,7 +38,12 @@ export function ModelsHome({ nav }: { nav: ModelsNav }) {
 
 function ProjectModels({ project, nav }: { project: string; nav: ModelsNav }) {
   const models = useQuery(modelsQueryOptions(project));
-  const metricNames = useQuery(metricNamesQueryOptions(project));
+  const metricNames = useQuery(
+    metricNamesQueryOptions(
+      project,
+      (models.data ?? []).map((m) => `${m.name}.${m.version ?? ''}:${m.status}`).join(','),
+    ),
+  );
   return (
     <section className="m-project" aria-label={`Project ${project}`}>
       <h2>

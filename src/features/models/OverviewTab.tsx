@@ -29,7 +29,10 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
   const [confirm, setConfirm] = useState<'retrain' | 'drop' | null>(null);
   const statement = useMutation(modelStatementMutationOptions());
   const busy = versions.some((v) => isBusyStatus(v.status));
-  const metric = accuracyLabel(useMetricName(project, model, active?.version), true);
+  const metric = accuracyLabel(
+    useMetricName(project, model, active?.version, active?.status),
+    true,
+  );
 
   if (loading) return <p className="muted">Loading…</p>;
   if (!active) return null;

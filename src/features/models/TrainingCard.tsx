@@ -33,7 +33,7 @@ export default function TrainingCard({ project, model, version, hrefFor }: Train
       undefined,
     );
   const active = activeVersion(versions);
-  const metric = accuracyLabel(useMetricName(project, model, shown?.version), true);
+  const metric = accuracyLabel(useMetricName(project, model, shown?.version, shown?.status), true);
   const busy = shown ? isBusyStatus(shown.status) : q.isPending;
   const title = !shown
     ? `Model ${model}`

@@ -7,6 +7,7 @@ import {
   formatModelRef,
   parseModelRef,
   refLabel,
+  rowsSource,
 } from './compare';
 import type { PredictionView } from './explain';
 
@@ -139,5 +140,19 @@ describe('comparePredictions', () => {
     const c = comparePredictions([{ a: 1 }, { a: 2 }], undefined, [view(1)], [view(1), view(2)]);
     expect(c.pairs).toHaveLength(1);
     expect(c.pairs[0].agree).toBe(true);
+  });
+});
+
+describe('rowsSource', () => {
+  it('predicts on the rows of the side whose inputs cover the other’s', () => {
+    expect(rowsSource(['sqft', 'location'], ['sqft', 'location', 'initial_price'])).toEqual({
+      side: 'b',
+      missing: [],
+    });
+    expect(rowsSource(['sqft', 'Location'], ['location'])).toEqual({ side: 'a', missing: [] });
+  });
+
+  it('falls back to A and names what B will get as missing', () => {
+    expect(rowsSource(['sqft', 'x'], ['sqft', 'y'])).toEqual({ side: 'a', missing: ['y'] });
   });
 });

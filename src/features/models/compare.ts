@@ -270,3 +270,24 @@ export function comparePredictions(
     errorB: errorOf('b'),
   };
 }
+
+/**
+ * Whose training rows to predict on: the side whose inputs cover the other's (so neither model is
+ * fed missing values it had at training time), else A; and which inputs the rows lack for the
+ * other model (they are sent as missing).
+ */
+export function rowsSource(
+  inputsA: readonly string[],
+  inputsB: readonly string[],
+): { side: Side; missing: string[] } {
+  const lower = (xs: readonly string[]) => new Set(xs.map((x) => x.toLowerCase()));
+  const a = lower(inputsA);
+  const b = lower(inputsB);
+  const lacks = (have: Set<string>, need: readonly string[]) =>
+    need.filter((c) => !have.has(c.toLowerCase()));
+  const missingForB = lacks(a, inputsB);
+  if (missingForB.length === 0) return { side: 'a', missing: [] };
+  const missingForA = lacks(b, inputsA);
+  if (missingForA.length === 0) return { side: 'b', missing: [] };
+  return { side: 'a', missing: missingForB };
+}

@@ -34,9 +34,13 @@ export async function fetchMetricNames(
   return out;
 }
 
-export function metricNamesQueryOptions(project: string) {
+/**
+ * `stamp` changes when what is listed changes (a version completes), so the names are asked for
+ * again: a model's metric is only known once it is trained.
+ */
+export function metricNamesQueryOptions(project: string, stamp = '') {
   return queryOptions({
-    queryKey: [...modelKeys.list(project), 'metric-names'] as const,
+    queryKey: [...modelKeys.list(project), 'metric-names', stamp] as const,
     queryFn: ({ signal }) => fetchMetricNames(project, signal),
     staleTime: 30_000,
     // A server without the listing (or without the field) leaves the label generic.
@@ -45,8 +49,16 @@ export function metricNamesQueryOptions(project: string) {
 }
 
 /** The metric name of one model version's `accuracy` (undefined while unknown). */
-export function useMetricName(project: string, model: string, version?: number) {
-  const q = useQuery(metricNamesQueryOptions(project));
+export function useMetricName(
+  project: string,
+  model: string,
+  version: number | undefined,
+  status: string | undefined,
+) {
+  const q = useQuery({
+    ...metricNamesQueryOptions(project, `${model}.${version ?? ''}:${status ?? ''}`),
+    enabled: status === 'complete',
+  });
   return version !== undefined
     ? (q.data?.[`${model}.${version}`] ?? q.data?.[model])
     : q.data?.[model];
