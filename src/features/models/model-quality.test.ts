@@ -71,7 +71,26 @@ describe('classificationHeadlines', () => {
       'Share of correct predictions on 2,000 rows it did not train on. Always answering “No” would be right 73.5%.',
     );
     expect(bal).toMatchObject({ name: 'Balanced accuracy', value: '78%' });
+    expect(acc.detail).not.toContain('no better overall');
     expect(bal.detail).toContain('Always answering “No” scores 50%.');
+  });
+});
+
+describe('a classifier no more accurate than the majority answer', () => {
+  it('says it trades overall accuracy for finding the rare class', () => {
+    const [acc] = classificationHeadlines({
+      accuracy: 0.797,
+      balanced_accuracy: 0.78,
+      baseline: { kind: 'majority', class: 0, accuracy: 0.7965, balanced_accuracy: 0.5 },
+      classes: [0, 1],
+      confusion: [],
+      per_class: [],
+      calibration: [],
+    });
+    expect(acc.detail).toBe(
+      'Share of correct predictions. Always answering “0” would be right 79.7%. It is no better ' +
+        'overall because it is tuned to find the rarer class too (balanced accuracy).',
+    );
   });
 });
 

@@ -92,7 +92,15 @@ export function classificationHeadlines(
       name: 'Accuracy',
       value: formatPercent(c.accuracy),
       title: `Right ${formatPercent(c.accuracy)} of the time`,
-      detail: `Share of correct predictions${rows}. Always answering ${majority} would be right ${formatPercent(c.baseline.accuracy)}.`,
+      detail:
+        `Share of correct predictions${rows}. Always answering ${majority} would be right ` +
+        `${formatPercent(c.baseline.accuracy)}.` +
+        // A model tuned for balanced accuracy may be no more accurate overall than the majority
+        // answer: say why, before a stakeholder concludes it is useless.
+        (c.accuracy - c.baseline.accuracy < 0.01 &&
+        c.balanced_accuracy > c.baseline.balanced_accuracy + 0.05
+          ? ` It is no better overall because it is tuned to find the rarer ${c.classes.length > 2 ? 'classes' : 'class'} too (balanced accuracy).`
+          : ''),
     },
     {
       key: 'balanced_accuracy',
