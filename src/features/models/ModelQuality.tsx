@@ -14,6 +14,7 @@ import {
   ZAxis,
 } from 'recharts';
 import { ChartBox, usePaperTheme } from './ChartBox';
+import type { ReactNode } from 'react';
 import type { ClassificationMetrics, ModelMetrics, RegressionMetrics } from '../../../contract';
 import { CHART_COLORS } from '../../components/ui/grid-theme';
 import { usePresenting } from '../../lib/use-presenting';
@@ -28,6 +29,7 @@ import {
   residualDomain,
   residualPoints,
   squareDomain,
+  type ResidualPoint,
 } from './model-quality';
 import { niceTicks } from './nice-scale';
 import { Card } from './ui';
@@ -89,6 +91,87 @@ export function ModelQuality({ metrics, theme }: { metrics: ModelMetrics; theme:
   );
 }
 
+interface Axis {
+  key: 'actual' | 'predicted' | 'residual';
+  label: string;
+  domain: [number, number];
+  ticks: number[];
+}
+
+/** One scatter of the validation sample (both regression charts are one of these). */
+function ScatterPanel({
+  title,
+  label,
+  description,
+  caption,
+  points,
+  x,
+  y,
+  color,
+  lines,
+  theme,
+  font,
+}: {
+  title: string;
+  label: string;
+  description: string;
+  caption: ReactNode;
+  points: ResidualPoint[];
+  x: Axis;
+  y: Axis;
+  color: string;
+  /** Reference lines drawn under the dots (the diagonal, zero, ± the typical error). */
+  lines: ReactNode;
+  theme: Theme;
+  font: ChartFont;
+}) {
+  const c = CHART_COLORS[usePaperTheme(theme)];
+  const height = font.tick > 12 ? 380 : 300;
+  const axis = (a: Axis) => ({
+    type: 'number' as const,
+    dataKey: a.key,
+    name: a.label,
+    domain: a.domain,
+    ticks: a.ticks,
+    stroke: c.text,
+    tick: { fill: c.text, fontSize: font.tick },
+    tickFormatter: (v: number) => formatNumber(v),
+    allowDataOverflow: true,
+  });
+  const text = { value: '', fill: c.text, fontSize: font.label };
+  return (
+    <Card title={title} label={label}>
+      <figure className="m-chart" role="img" aria-label={description} style={{ height }}>
+        <ChartBox height={height}>
+          <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 8 }}>
+            <CartesianGrid stroke={c.grid} />
+            <XAxis
+              {...axis(x)}
+              label={{ ...text, value: x.label, position: 'insideBottom', offset: -12 }}
+            />
+            <YAxis
+              {...axis(y)}
+              width={72}
+              label={{
+                ...text,
+                value: y.label,
+                angle: -90,
+                position: 'insideLeft',
+                style: { textAnchor: 'middle' },
+              }}
+            />
+            <ZAxis range={[18, 18]} />
+            <Tooltip formatter={(v) => formatNumber(v)} />
+            {lines}
+            <Scatter data={points} fill={color} fillOpacity={0.55} isAnimationActive={false} />
+          </ScatterChart>
+        </ChartBox>
+      </figure>
+      <p className="m-chart-caption">{caption}</p>
+    </Card>
+  );
+}
+
 function RegressionCharts({
   r,
   target,
@@ -100,136 +183,63 @@ function RegressionCharts({
   theme: Theme;
   font: ChartFont;
 }) {
-  const paper = usePaperTheme(theme);
-  const c = CHART_COLORS[paper];
+  const c = CHART_COLORS[usePaperTheme(theme)];
   const points = residualPoints(r.sample);
   if (points.length === 0) return null;
   const domain = squareDomain(points);
   const rDomain = residualDomain(points);
   const ticks = niceTicks(domain);
-  const rTicks = niceTicks(rDomain, 4);
-  const tick = { fill: c.text, fontSize: font.tick };
-  const axisLabel = (value: string, vertical = false) => ({
-    value,
-    fill: c.text,
-    fontSize: font.label,
-    ...(vertical
-      ? { angle: -90, position: 'insideLeft' as const, style: { textAnchor: 'middle' as const } }
-      : { position: 'insideBottom' as const, offset: -12 }),
-  });
-  const height = font.tick > 12 ? 380 : 300;
-  const fmt = (v: number) => formatNumber(v);
   const within = points.filter((p) => Math.abs(p.residual) <= r.mae).length / points.length;
+  const n = points.length;
   return (
     <div className="m-grid-2">
-      <Card title="Predicted vs actual" label="Predicted vs actual">
-        <figure
-          className="m-chart"
-          role="img"
-          aria-label={`Predicted vs actual ${target} for ${points.length} validation rows; the closer to the diagonal, the better`}
-          style={{ height }}
-        >
-          <ChartBox height={height}>
-            <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 8 }}>
-              <CartesianGrid stroke={c.grid} />
-              <XAxis
-                type="number"
-                dataKey="actual"
-                name="actual"
-                domain={domain}
-                ticks={ticks}
-                stroke={c.text}
-                tick={tick}
-                tickFormatter={fmt}
-                label={axisLabel(`actual ${target}`)}
-                allowDataOverflow
-              />
-              <YAxis
-                type="number"
-                dataKey="predicted"
-                name="predicted"
-                domain={domain}
-                ticks={ticks}
-                stroke={c.text}
-                tick={tick}
-                tickFormatter={fmt}
-                width={72}
-                label={axisLabel('predicted', true)}
-                allowDataOverflow
-              />
-              <ZAxis range={[18, 18]} />
-              <Tooltip formatter={(v) => formatNumber(v)} />
-              <ReferenceLine
-                segment={[
-                  { x: domain[0], y: domain[0] },
-                  { x: domain[1], y: domain[1] },
-                ]}
-                stroke={c.muted}
-                strokeDasharray="4 4"
-                ifOverflow="hidden"
-              />
-              <Scatter data={points} fill={c.accent} fillOpacity={0.55} isAnimationActive={false} />
-            </ScatterChart>
-          </ChartBox>
-        </figure>
-        <p className="m-chart-caption">
-          Each dot is a row the model did not train on; on the dashed line the prediction is exact.
-        </p>
-      </Card>
-      <Card title="Errors (residuals)" label="Residuals">
-        <figure
-          className="m-chart"
-          role="img"
-          aria-label={`Residuals: actual minus predicted ${target} for ${points.length} validation rows; ${formatPercent(within, 0)} within the typical error of ${formatNumber(r.mae)}`}
-          style={{ height }}
-        >
-          <ChartBox height={height}>
-            <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 8 }}>
-              <CartesianGrid stroke={c.grid} />
-              <XAxis
-                type="number"
-                dataKey="predicted"
-                name="predicted"
-                domain={domain}
-                ticks={ticks}
-                stroke={c.text}
-                tick={tick}
-                tickFormatter={fmt}
-                label={axisLabel(`predicted ${target}`)}
-                allowDataOverflow
-              />
-              <YAxis
-                type="number"
-                dataKey="residual"
-                name="actual − predicted"
-                domain={rDomain}
-                ticks={rTicks}
-                stroke={c.text}
-                tick={tick}
-                tickFormatter={fmt}
-                width={72}
-                label={axisLabel('actual − predicted', true)}
-                allowDataOverflow
-              />
-              <ZAxis range={[18, 18]} />
-              <Tooltip formatter={(v) => formatNumber(v)} />
-              <ReferenceLine y={0} stroke={c.muted} />
-              <ReferenceLine y={r.mae} stroke={c.muted} strokeDasharray="4 4" />
-              <ReferenceLine y={-r.mae} stroke={c.muted} strokeDasharray="4 4" />
-              <Scatter
-                data={points}
-                fill={c.series[1]}
-                fillOpacity={0.55}
-                isAnimationActive={false}
-              />
-            </ScatterChart>
-          </ChartBox>
-        </figure>
-        <p className="m-chart-caption">
-          Above zero the model predicted too low, below too high; {formatPercent(within, 0)} of rows
-          fall between the dashed lines (± the typical error, {formatNumber(r.mae)}).
-        </p>
-      </Card>
+      <ScatterPanel
+        title="Predicted vs actual"
+        label="Predicted vs actual"
+        description={`Predicted vs actual ${target} for ${n} validation rows; the closer to the diagonal, the better`}
+        caption="Each dot is a row the model did not train on; on the dashed line the prediction is exact."
+        points={points}
+        x={{ key: 'actual', label: `actual ${target}`, domain, ticks }}
+        y={{ key: 'predicted', label: 'predicted', domain, ticks }}
+        color={c.accent}
+        lines={
+          <ReferenceLine
+            segment={[
+              { x: domain[0], y: domain[0] },
+              { x: domain[1], y: domain[1] },
+            ]}
+            stroke={c.muted}
+            strokeDasharray="4 4"
+            ifOverflow="hidden"
+          />
+        }
+        theme={theme}
+        font={font}
+      />
+      <ScatterPanel
+        title="Errors (residuals)"
+        label="Residuals"
+        description={`Residuals: actual minus predicted ${target} for ${n} validation rows; ${formatPercent(within, 0)} within the typical error of ${formatNumber(r.mae)}`}
+        caption={`Above zero the model predicted too low, below too high; ${formatPercent(within, 0)} of rows fall between the dashed lines (± the typical error, ${formatNumber(r.mae)}).`}
+        points={points}
+        x={{ key: 'predicted', label: `predicted ${target}`, domain, ticks }}
+        y={{
+          key: 'residual',
+          label: 'actual − predicted',
+          domain: rDomain,
+          ticks: niceTicks(rDomain, 4),
+        }}
+        color={c.series[1]}
+        lines={
+          <>
+            <ReferenceLine y={0} stroke={c.muted} />
+            <ReferenceLine y={r.mae} stroke={c.muted} strokeDasharray="4 4" />
+            <ReferenceLine y={-r.mae} stroke={c.muted} strokeDasharray="4 4" />
+          </>
+        }
+        theme={theme}
+        font={font}
+      />
     </div>
   );
 }
