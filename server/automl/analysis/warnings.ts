@@ -43,8 +43,11 @@ export interface WarningFacts {
   inputs: string[];
   /** Input -> share of the importance (summing to 1, or all 0). */
   importances: Record<string, number>;
-  /** Per kept input, from the training rows: its inferred type, distinct and missing counts. */
-  profiles?: { column: string; type: string; nDistinct: number; nMissing: number }[];
+  /**
+   * Per kept input: its inferred type, and its distinct and missing counts among `rows` rows (the
+   * type-inference sample, at most 100k of the training rows).
+   */
+  profiles?: { column: string; type: string; rows: number; nDistinct: number; nMissing: number }[];
   /** Classifiers: training rows per class. */
   classCounts?: { label: string | number | boolean; count: number }[];
   metrics?: ModelMetrics;
@@ -80,7 +83,7 @@ export function modelWarnings(f: WarningFacts): ModelWarning[] {
   }
 
   for (const p of f.profiles ?? []) {
-    const present = f.rows - p.nMissing;
+    const present = p.rows - p.nMissing;
     const unique = present > 0 ? p.nDistinct / present : 0;
     const codes = p.type === 'categorical' || p.type === 'binary';
     const idName = looksLikeIdName(p.column) && p.type !== 'float';
@@ -96,11 +99,11 @@ export function modelWarnings(f: WarningFacts): ModelWarning[] {
           `a code that names rows rather than describes them cannot generalise to new rows. Leave it out with USING ignore_columns = ['${p.column}'] unless it really carries meaning.`,
       );
     }
-    if (f.rows > 0 && p.nMissing / f.rows >= MOSTLY_MISSING_SHARE) {
+    if (p.rows > 0 && p.nMissing / p.rows >= MOSTLY_MISSING_SHARE) {
       add(
         'mostly_missing',
         p.column,
-        `${quote(p.column)} is missing in ${pct(p.nMissing / f.rows)} of the training rows: what the model learned from it rests on the few rows that have it.`,
+        `${quote(p.column)} is missing in ${pct(p.nMissing / p.rows)} of the training rows: what the model learned from it rests on the few rows that have it.`,
       );
     }
   }

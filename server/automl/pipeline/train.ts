@@ -37,7 +37,7 @@ import {
   splitRows,
   usesKey,
 } from './sizes';
-import { type TargetInfo, analyzeTarget } from './target';
+import { INFERENCE_SAMPLE_ROWS, type TargetInfo, analyzeTarget } from './target';
 
 export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
   if (!data || !Array.isArray(data.columns) || !Array.isArray(data.rows)) {
@@ -248,9 +248,11 @@ function assembleArtifact(parts: {
     rows: ctx.enc.n,
     inputs: description.inputs,
     importances: columnImportances,
+    // Profiles count the type-inference sample, not every row.
     profiles: inputs.profiles.map((p) => ({
       column: p.name,
       type: p.type,
+      rows: Math.min(ctx.enc.n, INFERENCE_SAMPLE_ROWS),
       nDistinct: p.nDistinct,
       nMissing: p.nMissing,
     })),

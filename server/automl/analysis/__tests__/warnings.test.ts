@@ -66,6 +66,7 @@ describe('warning thresholds', () => {
     const p = (column: string, type: string, nDistinct: number) => ({
       column,
       type,
+      rows: 1000,
       nDistinct,
       nMissing: 0,
     });
@@ -88,7 +89,9 @@ describe('warning thresholds', () => {
 
   it('mostly_missing from half the rows missing', () => {
     expect(
-      kinds({ profiles: [{ column: 'a', type: 'float', nDistinct: 400, nMissing: 500 }] }),
+      kinds({
+        profiles: [{ column: 'a', type: 'float', rows: 1000, nDistinct: 400, nMissing: 500 }],
+      }),
     ).toEqual([['mostly_missing', 'a']]);
   });
 
