@@ -65,6 +65,48 @@ async function sqlJoin(h: Harness, rounds: number): Promise<{ rows: number; aggr
   return { rows: median(rows), aggregate: median(aggregate) };
 }
 
+/**
+ * Rows per second with explanations (exact TreeSHAP per row): the registry in-process (10k
+ * rows), REST with `params.explain` (1k rows a request) and a SQL join reading `m.*` (10k
+ * distinct rows, all over HTTP). Median of `rounds`.
+ */
+async function explainRates(
+  h: Harness,
+  post: (body: string) => Promise<string>,
+  rounds: number,
+): Promise<{ inProcess: number; rest: number; sql: number }> {
+  const ref = { project: 'mindsdb', name: MODEL };
+  const data10k = rows(10_000);
+  const body = JSON.stringify({ data: rows(1_000), params: { explain: true } });
+  const n = 10_000;
+  await h.sql(`CREATE TABLE files.bench_explain AS SELECT * FROM files.bench_join LIMIT ${n}`);
+  const query = `SELECT t.*, m.* FROM files.bench_explain AS t JOIN mindsdb.${MODEL} AS m`;
+  const timed = async (rowsDone: number, f: () => Promise<unknown>) => {
+    const t0 = performance.now();
+    await f();
+    return rowsDone / ((performance.now() - t0) / 1000);
+  };
+  await h.instance.models.predict(ref, data10k, { explain: true });
+  await post(body);
+  const inProcess: number[] = [];
+  const rest: number[] = [];
+  const sql: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    inProcess.push(
+      await timed(n, () => h.instance.models.predict(ref, data10k, { explain: true })),
+    );
+    rest.push(await timed(1_000, () => post(body)));
+    sql.push(
+      await timed(n, async () => {
+        const r = await h.sql(query);
+        if (r.type !== 'table' || r.data.length !== n)
+          throw new Error(`explain join: ${r.error_message}`);
+      }),
+    );
+  }
+  return { inProcess: median(inProcess), rest: median(rest), sql: median(sql) };
+}
+
 const median = (xs: number[]) =>
   percentile(
     [...xs].sort((a, b) => a - b),
@@ -135,6 +177,9 @@ export async function runPredictBench(): Promise<BenchLine[]> {
     progress('predict: SQL JOIN of a 100k-row table with the model (3 rounds)');
     const join = await sqlJoin(h, 3);
 
+    progress('predict: explanations (TreeSHAP) in-process, over REST and through SQL');
+    const explain = await explainRates(h, post, 3);
+
     return [
       {
         name: 'predict: single row over HTTP, p50',
@@ -188,6 +233,27 @@ export async function runPredictBench(): Promise<BenchLine[]> {
       {
         name: 'predict: SQL JOIN 100k rows x model, aggregated',
         value: join.aggregate,
+        unit: 'rows/s',
+        target: 'report',
+        pass: true,
+      },
+      {
+        name: 'explain: 10k rows in-process (registry, predict + TreeSHAP)',
+        value: explain.inProcess,
+        unit: 'rows/s',
+        target: '>= 10k',
+        pass: explain.inProcess >= 10_000,
+      },
+      {
+        name: 'explain: 1k rows/request over REST (params.explain)',
+        value: explain.rest,
+        unit: 'rows/s',
+        target: 'report',
+        pass: true,
+      },
+      {
+        name: 'explain: SQL JOIN 10k rows reading m.* over HTTP',
+        value: explain.sql,
         unit: 'rows/s',
         target: 'report',
         pass: true,

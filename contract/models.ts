@@ -39,6 +39,12 @@ export const ModelInfo = z
     status: ModelStatus,
     /** Primary accuracy (r2_score or balanced_accuracy_score) once complete. */
     accuracy: z.number().nullable(),
+    /**
+     * The name of the metric `accuracy` holds (`r2_score`, `balanced_accuracy_score`), so it can be
+     * labelled by its name; null until the model is complete. This instance's extension: absent
+     * from a MindsDB server.
+     */
+    accuracy_metric: z.string().nullable().optional(),
     /** The target column. */
     predict: z.string(),
     update_status: z.string(),
@@ -95,9 +101,31 @@ export const PredictRows = z.array(PredictInputRow, {
   error: (iss) => `must be an array of row objects, got ${jsonTypeName(iss.input)}`,
 });
 /**
+ * Options of a REST prediction (`params` of the envelope body). Other keys are accepted for
+ * compatibility with the real service and ignored.
+ */
+export const PredictParams = z
+  .object(
+    {
+      explain: z
+        .boolean({
+          error: (iss) => `params.explain must be true or false, got ${jsonTypeName(iss.input)}`,
+        })
+        .optional()
+        .describe(
+          'true: each `<target>_explain` also carries base_value, feature_contributions, explained_value and explained_class (see PredictionExplain)',
+        ),
+    },
+    { error: (iss) => `params must be an object, got ${jsonTypeName(iss.input)}` },
+  )
+  .catchall(z.unknown());
+export type PredictParams = z.infer<typeof PredictParams>;
+
+/**
  * The real system's predict body: `{"data": [...rows] | "<the rows as a JSON string>", "params"}`.
- * `params` is accepted for compatibility; `params.horizon` sets the steps a time-series model
- * forecasts (its rows are the history; the answer is `horizon` rows per group).
+ * `params.horizon` sets the steps a time-series model forecasts (its rows are the history; the
+ * answer is `horizon` rows per group); `params.explain` asks for per-row feature contributions;
+ * other params are accepted and ignored.
  */
 const PredictEnvelope = z.object({
   data: z.union([PredictRows, z.string()], {
@@ -106,11 +134,7 @@ const PredictEnvelope = z.object({
         ? 'data is required: {"data": [{"column": value, ...}, ...]}'
         : `data must be an array of row objects or a JSON string of one, got ${jsonTypeName(iss.input)}`,
   }),
-  params: z
-    .record(z.string(), z.unknown(), {
-      error: (iss) => `params must be an object, got ${jsonTypeName(iss.input)}`,
-    })
-    .optional(),
+  params: PredictParams.optional(),
 });
 export const PredictRequest = z.union([PredictRows, PredictEnvelope], {
   error: (iss) =>
@@ -141,15 +165,37 @@ export type PredictionRow = z.infer<typeof PredictionRow>;
 export const PredictResponse = z.array(PredictionRow);
 export type PredictResponse = z.infer<typeof PredictResponse>;
 
-/** The object `<target>_explain` encodes as a JSON string. Classifiers add `probability_class_<c>`. */
+const Label = z.union([z.number(), z.string(), z.boolean(), z.null()]);
+
+/**
+ * The object `<target>_explain` encodes as a JSON string. Classifiers add `probability_class_<c>`.
+ *
+ * When explanations were asked for (REST predict with `params: {"explain": true}`; SQL whenever
+ * the query reads the `_explain` column: by name, through `m.*` or `*`) it also carries, as this
+ * instance's extension (a MindsDB server sends none of them):
+ * `base_value + sum(feature_contributions) = explained_value`. For regression `explained_value`
+ * is the prediction; for classifiers it is the raw score of `explained_class`, the predicted
+ * class (binary: the logit, log-odds, of that class; multiclass: that class's softmax input).
+ */
 export const PredictionExplain = z
   .object({
-    predicted_value: z.union([z.number(), z.string(), z.boolean(), z.null()]),
+    predicted_value: Label,
     confidence: z.number().nullable(),
     anomaly: z.boolean().nullable(),
-    truth: z.union([z.number(), z.string(), z.boolean(), z.null()]),
+    truth: Label,
     confidence_lower_bound: z.number().nullable(),
     confidence_upper_bound: z.number().nullable(),
+    /** The model's average output (regression) or average raw score of `explained_class`. */
+    base_value: z.number().optional(),
+    /**
+     * Each model input's push away from `base_value` (exact Shapley values: TreeSHAP on the trees,
+     * weight x input on the linear part). Every input has a key, 0 when it did not matter.
+     */
+    feature_contributions: z.record(z.string(), z.number()).optional(),
+    /** What the contributions add up to: the prediction, or the class's raw score. */
+    explained_value: z.number().optional(),
+    /** Classifiers: the class whose raw score is explained (the predicted one); null for regression. */
+    explained_class: Label.optional(),
   })
   .catchall(z.number().nullable());
 export type PredictionExplain = z.infer<typeof PredictionExplain>;
@@ -188,6 +234,106 @@ export const DescribeTimeseries = z
   })
   .loose();
 export type DescribeTimeseries = z.infer<typeof DescribeTimeseries>;
+/** The task of a tabular model. */
+export const ModelTask = z.enum(['regression', 'binary', 'multiclass']);
+export type ModelTask = z.infer<typeof ModelTask>;
+
+/** Regression metrics in the target's units, beside those of always predicting the mean. */
+export const RegressionMetrics = z.object({
+  /** Mean absolute error, in the target's units. */
+  mae: z.number(),
+  /** Root mean squared error, in the target's units. */
+  rmse: z.number(),
+  r2: z.number(),
+  /** The same metrics for a model that always predicts the training mean (r2 about 0). */
+  baseline: z.object({
+    kind: z.literal('mean'),
+    value: z.number().optional(),
+    mae: z.number(),
+    rmse: z.number(),
+    r2: z.number(),
+  }),
+  /** Predicted vs actual for at most 500 validation rows (a seeded sample), for a scatter. */
+  sample: z.object({ actual: z.array(z.number()), predicted: z.array(z.number()) }),
+});
+export type RegressionMetrics = z.infer<typeof RegressionMetrics>;
+
+/** Classifier metrics beside those of always predicting the most frequent class. */
+export const ClassificationMetrics = z.object({
+  accuracy: z.number(),
+  /** Mean recall over the classes (what the model is tuned for by default). */
+  balanced_accuracy: z.number(),
+  baseline: z.object({
+    kind: z.literal('majority'),
+    /** The most frequent class in the training data. */
+    class: Label,
+    accuracy: z.number(),
+    balanced_accuracy: z.number(),
+  }),
+  /** Class labels; the index order of `confusion`. */
+  classes: z.array(Label),
+  /** Counts: rows = actual class, columns = predicted class. */
+  confusion: z.array(z.array(z.number().int())),
+  per_class: z.array(
+    z.object({
+      class: Label,
+      /** Of the rows predicted as this class, the share that were; null when none was predicted. */
+      precision: z.number().nullable(),
+      /** Of the rows of this class, the share predicted as it; null when there were none. */
+      recall: z.number().nullable(),
+      /** Validation rows of this class. */
+      support: z.number().int(),
+    }),
+  ),
+  /**
+   * Reported confidence vs how often the prediction was right: the predictions' confidences in
+   * 10 equal bins (0-0.1, ..., 0.9-1); each non-empty bin's mean confidence, observed accuracy
+   * and row count. A calibrated model has observed close to confidence.
+   */
+  calibration: z.array(
+    z.object({ confidence: z.number(), observed: z.number(), count: z.number().int() }),
+  ),
+});
+export type ClassificationMetrics = z.infer<typeof ClassificationMetrics>;
+
+/**
+ * How good the model is, computed at training time on validation rows (out of fold when the
+ * engine cross-fits small data): rows no model that scored them had trained on. This instance's
+ * extension of describe; null for models trained before it existed and for time-series models.
+ */
+export const ModelMetrics = z.object({
+  task: ModelTask,
+  target: z.string(),
+  rows: z.object({
+    /** Rows with a target value the model was trained on. */
+    train: z.number().int(),
+    /** Rows the metrics were computed on. */
+    validation: z.number().int(),
+  }),
+  /** How validation rows were chosen: a held-out split, or every row out of fold. */
+  validation: z.enum(['split', 'cross-fitted']).optional(),
+  /** The metric in `accuracies` and the models list (`r2_score`, `balanced_accuracy_score`). */
+  primary: z.object({ name: z.string(), label: z.string(), value: z.number() }),
+  /** Present for regression. */
+  regression: RegressionMetrics.nullable().optional(),
+  /** Present for classifiers. */
+  classification: ClassificationMetrics.nullable().optional(),
+});
+export type ModelMetrics = z.infer<typeof ModelMetrics>;
+
+/**
+ * Something a careful data scientist would point out about a model, in plain words. `kind` is
+ * one of `dominant_input`, `identifier_like`, `too_few_rows`, `rare_class`, `mostly_missing`,
+ * `weak_model`, `narrow_intervals` (thresholds in the README), or a kind added later: show
+ * `message` for any kind.
+ */
+export const ModelWarning = z.object({
+  kind: z.string(),
+  /** The input column it is about, if any. */
+  column: z.string().nullable(),
+  message: z.string(),
+});
+export type ModelWarning = z.infer<typeof ModelWarning>;
 
 /** No attribute: the spec's row. `info` is the same without `model`. */
 export const DescribeSummaryRow = z.object({
@@ -199,6 +345,10 @@ export const DescribeSummaryRow = z.object({
   model: z.string().optional(),
   /** Time-series models only (this instance; a MindsDB server does not send it). */
   timeseries: DescribeTimeseries.optional(),
+  /** This instance's extension (absent from a MindsDB server); null for older models. */
+  metrics: ModelMetrics.nullable().optional(),
+  /** This instance's extension (absent from a MindsDB server). */
+  warnings: z.array(ModelWarning).optional(),
 });
 export const DescribeFeatureRow = z.object({
   column: z.string(),
@@ -231,3 +381,26 @@ export type DescribeFeatureRow = z.infer<typeof DescribeFeatureRow>;
 export type DescribeCandidateRow = z.infer<typeof DescribeCandidateRow>;
 export type DescribeProgressRow = z.infer<typeof DescribeProgressRow>;
 export type DescribeResponse = z.infer<typeof DescribeResponse>;
+
+/**
+ * GET /api/projects/{project}/models/{model}/card: query string. The card is one self-contained
+ * HTML page (inline CSS and SVG, no script, no external URL): what the model predicts and from
+ * which data, its metrics against the baseline in plain words, input importances, warnings,
+ * versions, training time and date. This instance's extension.
+ */
+export const ModelCardQuery = z
+  .object({
+    download: z
+      .enum(['1', '0', 'true', 'false'], {
+        error: (iss) => `download must be 1 or 0, got ${JSON.stringify(iss.input)}`,
+      })
+      .optional()
+      .describe(
+        '1: answer with `Content-Disposition: attachment; filename="<project>.<model>.v<N>.html"`',
+      ),
+  })
+  .loose();
+export type ModelCardQuery = z.infer<typeof ModelCardQuery>;
+
+/** The model card: `text/html; charset=utf-8`. */
+export const ModelCardHtml = z.string().describe('A self-contained HTML document');

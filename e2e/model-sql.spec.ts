@@ -29,7 +29,7 @@ test('CREATE MODEL in the editor shows a live status card that links to the mode
     timeout: 45_000,
   });
   await expect(card.getByLabel('Model status: complete')).toBeVisible();
-  await expect(card.getByLabel('Accuracy')).toHaveText(/^0\.\d+/);
+  await expect(card.getByLabel('R² score')).toHaveText(/^0\.\d+/);
 
   // The raw row is one click away.
   await page.getByRole('tab', { name: 'Results' }).click();

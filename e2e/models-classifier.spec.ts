@@ -31,7 +31,9 @@ test('a churn classifier shows class probabilities', async ({ page, request }) =
     'true',
     { timeout: 60_000 },
   );
-  await expect(page.getByRole('listitem', { name: /^Balanced accuracy 0\.\d+/ })).toBeVisible();
+  await expect(
+    page.getByRole('listitem', { name: /^Balanced accuracy \d+(\.\d)?%$/ }),
+  ).toBeVisible();
 
   await page.getByRole('tab', { name: 'Predict' }).click();
   const age = page.getByRole('group', { name: 'Model inputs' }).getByLabel('Age', { exact: true });

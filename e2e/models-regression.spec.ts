@@ -77,12 +77,12 @@ test('create a regression model from a table, describe it, predict and sweep', a
   );
   await expect(page.getByLabel('Model status: complete')).toBeVisible();
 
-  // One importance bar per input, and the r2 accuracy.
+  // One importance bar per input, and the r2 accuracy, labelled by its name.
   const chart = page.getByRole('img', { name: /^Column importances chart/ });
   await expect(chart.locator('.recharts-bar-rectangle')).toHaveCount(INPUTS.length);
   for (const input of INPUTS) await expect(chart).toHaveAccessibleName(new RegExp(input));
   const r2 = page.getByRole('listitem', { name: /^R² score 0\.9\d*/ });
-  await expect(r2).toContainText('r2_score');
+  await expect(r2).toContainText('of the variation in rental_price');
   await expect(page.getByRole('table', { name: 'Candidate models' })).toContainText('selected');
   await expect(
     page.getByRole('list', { name: 'Pipeline steps' }).getByRole('listitem'),

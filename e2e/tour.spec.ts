@@ -50,6 +50,12 @@ test('the guided tour walks from the demo data to a trained model, a prediction 
   const headline = page.getByRole('status', { name: 'Predicted value' });
   await expect(headline).toContainText('Predicted rental_price');
   await expect(headline.getByLabel('Prediction interval')).toContainText(/[\d,.]+ – [\d,.]+/);
+  // ...and why: the listing's waterfall, from the average rent through each input's push.
+  const why = page.getByRole('region', { name: 'Why this prediction' });
+  await expect(why).toContainText('The model’s average rental_price is');
+  await expect(
+    why.getByRole('img', { name: /^Explanation of row 1: starts at/ }),
+  ).toHaveAccessibleName(/sqft = 917 [+−][\d.,]+/);
 
   // A presenter replays it: back to step 1, and training starts over (the model is re-created).
   await tour.getByRole('button', { name: 'Replay' }).click();

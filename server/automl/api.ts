@@ -93,6 +93,52 @@ export interface DecisionScores {
   argmax: { balanced_accuracy: number; accuracy: number };
 }
 
+type Label = string | number | boolean;
+
+/** Regression metrics in the target's units, beside a model that always predicts the mean. */
+export interface RegressionReport {
+  mae: number;
+  rmse: number;
+  r2: number;
+  baseline: { kind: 'mean'; value: number; mae: number; rmse: number; r2: number };
+  /** Predicted vs actual of at most REPORT_SAMPLE_ROWS validation rows (a seeded sample). */
+  sample: { actual: number[]; predicted: number[] };
+}
+
+/** Classifier metrics under the model's decision rule, beside always predicting the majority. */
+export interface ClassificationReport {
+  accuracy: number;
+  balanced_accuracy: number;
+  baseline: { kind: 'majority'; class: Label; accuracy: number; balanced_accuracy: number };
+  classes: Label[];
+  /** Counts; rows = actual class, columns = predicted class. */
+  confusion: number[][];
+  per_class: { class: Label; precision: number | null; recall: number | null; support: number }[];
+  /** 10 equal bins of the reported confidence (empty bins left out). */
+  calibration: { confidence: number; observed: number; count: number }[];
+}
+
+/**
+ * What DESCRIBE shows about how good a model is, computed at training time on validation rows
+ * (out of fold when cross-fitted). Stored in the wire shape of the contract's ModelMetrics.
+ */
+export interface ModelMetrics {
+  task: Task;
+  target: string;
+  rows: { train: number; validation: number };
+  validation: 'split' | 'cross-fitted';
+  primary: { name: string; label: string; value: number };
+  regression?: RegressionReport;
+  classification?: ClassificationReport;
+}
+
+/** Something a careful data scientist would point out (see analysis/warnings.ts for thresholds). */
+export interface ModelWarning {
+  kind: string;
+  column: string | null;
+  message: string;
+}
+
 export interface ModelDescription {
   task: Task;
   target: string;
@@ -121,6 +167,10 @@ export interface ModelDescription {
   decision?: { rule: 'balanced' | 'argmax' } & DecisionScores;
   /** How candidates were validated: one split, or every row out of fold (small data). */
   validation?: 'split' | 'cross-fitted';
+  /** Validation metrics and baselines (absent in older models and time-series models). */
+  metrics?: ModelMetrics;
+  /** Warnings found at training time (absent in older models: see analysis/warnings.ts). */
+  warnings?: ModelWarning[];
   /** Time-series models only: ORDER BY / GROUP BY / WINDOW / HORIZON, frequency, per-step accuracy. */
   timeseries?: TimeSeriesDescription;
 }

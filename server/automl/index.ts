@@ -27,6 +27,8 @@ export type {
   FeatureInfo,
   ModelArtifact,
   ModelDescription,
+  ModelMetrics,
+  ModelWarning,
   Prediction,
   Predictor,
   TrainOptions,
@@ -42,6 +44,7 @@ export type {
   TimeSeriesDescription,
 } from './timeseries/types';
 export { AutoMLError } from './errors';
+export { descriptionWarnings } from './analysis/warnings';
 export { ALLOWED_USING_KEYS } from './options';
 export { train, trainColumns } from './pipeline/train';
 export { trainForecaster } from './timeseries/train';

@@ -11,6 +11,7 @@ import { hasSession, registerAuth } from './auth';
 import { registerRequestGuard } from './guard';
 import { openApiRoutes } from './openapi';
 import { trackRoutes } from './route-table';
+import { modelCardRoutes } from './routes/model-card';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
 import { databaseRoutes } from './routes/databases';
@@ -151,6 +152,7 @@ export async function buildApp(
   await fileRoutes(app, instance);
   projectRoutes(app, instance);
   modelRoutes(app, instance);
+  modelCardRoutes(app, instance);
   openApiRoutes(app, { version: VERSION, authEnabled: authEnabled(instance.config) });
   return app;
 }

@@ -3,9 +3,14 @@
  * (or everything) of a complete one, read from its predictor's description. Values are JSON
  * values: objects and arrays stay structured.
  */
-import type { ModelDescription, TimeSeriesDescription } from '../automl/index';
+import {
+  descriptionWarnings,
+  type ModelDescription,
+  type TimeSeriesDescription,
+} from '../automl/index';
 import type { JsonValue } from '../engine/values';
 import { badInput } from '../errors';
+import { metricsSentences, warningLines } from './metrics-text';
 import type { ModelVersionRecord } from './store';
 
 export const DESCRIBE_ATTRIBUTES = ['info', 'features', 'model', 'progress'] as const;
@@ -35,8 +40,18 @@ export function describeProgress(r: ModelVersionRecord): Record<string, JsonValu
   ];
 }
 
-/** Every other form, from a complete model's description (`attr` as `describeAttribute` gives). */
-export function describeModel(d: ModelDescription, attr: string): Record<string, JsonValue>[] {
+/** How DESCRIBE's extensions are shown: structured (REST) or as sentences (a SQL grid cell). */
+export type DescribeForm = 'json' | 'text';
+
+/**
+ * Every other form, from a complete model's description (`attr` as `describeAttribute` gives).
+ * `text` shows `metrics` and `warnings` as plain sentences, for SQL clients' grids.
+ */
+export function describeModel(
+  d: ModelDescription,
+  attr: string,
+  form: DescribeForm = 'json',
+): Record<string, JsonValue>[] {
   if (attr === 'features') {
     return d.features.map((f) => ({
       column: f.column,
@@ -62,6 +77,15 @@ export function describeModel(d: ModelDescription, attr: string): Record<string,
   };
   if (attr === '') info.model = d.summary;
   if (d.timeseries) info.timeseries = timeseriesInfo(d.timeseries);
+  // This instance's extensions (contract: DescribeSummaryRow): null / derived for older models.
+  const warnings = descriptionWarnings(d);
+  if (form === 'text') {
+    info.metrics = d.metrics ? metricsSentences(d.metrics).join(' ') : null;
+    info.warnings = warnings.length > 0 ? warningLines(warnings).join('\n') : null;
+  } else {
+    info.metrics = (d.metrics ?? null) as unknown as JsonValue;
+    info.warnings = warnings as unknown as JsonValue;
+  }
   return [info];
 }
 

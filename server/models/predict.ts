@@ -12,6 +12,7 @@ import {
   loadPredictor,
   type CellValue,
   type Forecaster,
+  type Explanation,
   type ModelDescription,
   type Prediction,
   type Predictor,
@@ -37,6 +38,13 @@ export interface PredictOptions {
    * `ignore` because a table naturally has other columns.
    */
   unknownColumns?: 'error' | 'ignore';
+  /**
+   * Add each row's feature contributions to `<target>_explain` (base_value,
+   * feature_contributions, explained_value, explained_class). Off by default: explaining costs
+   * far more than predicting (exact TreeSHAP walks every tree once per leaf path), so SQL asks
+   * only when the query reads the column and REST only with `params.explain`.
+   */
+  explain?: boolean;
 }
 
 export interface ColumnarPrediction {
@@ -47,6 +55,8 @@ export interface ColumnarPrediction {
   /** `<target>`, `<target>_confidence`, ... (see `predictionColumns`) and their values. */
   columns: OutputColumn[];
   values: JsonValue[][];
+  /** Whether `<target>_explain` carries the feature contributions. */
+  explained: boolean;
 }
 
 const label = (r: ModelVersionRecord) => `${r.project}.${r.name}`;
@@ -111,6 +121,7 @@ export function predictBatch(
   const engineCols: Record<string, CellValue[]> = { ...inputs };
   if (truth) engineCols[desc.target] = truth;
   let preds;
+  let explained: Explanation[] | null = null;
   try {
     if (predictor.predictColumns) preds = predictor.predictColumns(engineCols, n);
     else {
@@ -123,6 +134,7 @@ export function predictBatch(
       }
       preds = predictor.predict(rows);
     }
+    if (opts.explain && predictor.explainColumns) explained = predictor.explainColumns(inputs, n);
   } catch (err) {
     if (err instanceof AutoMLError) throw badInput(err.message);
     throw err;
@@ -132,7 +144,8 @@ export function predictBatch(
     description: desc,
     inputs,
     columns: predictionColumns(desc),
-    values: predictionValues(desc, preds, truth),
+    values: predictionValues(desc, preds, truth, explained),
+    explained: explained !== null,
   };
 }
 
@@ -344,6 +357,7 @@ export function predictionValues(
   desc: ModelDescription,
   preds: Prediction[],
   truth: CellValue[] | null,
+  explained: Explanation[] | null = null,
 ): JsonValue[][] {
   const n = preds.length;
   const regression = desc.task === 'regression';
@@ -354,6 +368,8 @@ export function predictionValues(
   const anomaly: JsonValue[] = new Array(n);
   const original: JsonValue[] = new Array(n);
   const explain: JsonValue[] = new Array(n);
+  // `"column":` of each input, made once per batch.
+  const keys = explained ? desc.inputs.map((c) => [c, `${JSON.stringify(c)}:`] as const) : null;
   for (let i = 0; i < n; i++) {
     const p = preds[i];
     const tr = truth ? truth[i] : null;
@@ -377,11 +393,30 @@ export function predictionValues(
       for (const cls in p.probabilities)
         ex += `,${JSON.stringify(`probability_class_${cls}`)}:${json(finite(p.probabilities[cls]))}`;
     }
+    if (explained) ex += contributionsJson(explained[i], keys!, regression);
     explain[i] = ex + '}';
   }
   return regression
     ? [value, conf, lo, hi, anomaly, original, explain]
     : [value, conf, anomaly, original, explain];
+}
+
+/**
+ * The explanation keys of one row (L-CONTRACT 1): every input has a contribution (0 when it did
+ * not matter), `base_value + sum = explained_value`; `explained_class` is null for regression.
+ */
+function contributionsJson(
+  e: Explanation,
+  keys: readonly (readonly [string, string])[],
+  regression: boolean,
+): string {
+  let fc = '';
+  for (const [c, key] of keys) {
+    const v = finite(e.contributions[c]) ?? 0;
+    fc += `${fc === '' ? '' : ','}${key}${v}`;
+  }
+  const cls = regression || e.class === undefined ? null : e.class;
+  return `,"base_value":${json(finite(e.baseValue))},"feature_contributions":{${fc}},"explained_value":${json(finite(e.value))},"explained_class":${json(cls)}`;
 }
 
 // ---- time-series models ------------------------------------------------------------------------

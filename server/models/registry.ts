@@ -9,11 +9,16 @@
  * A new version made by RETRAIN/FINETUNE becomes the active one only when it completes, so
  * predictions keep using the previous version meanwhile.
  */
-import { ALLOWED_USING_KEYS, isForecaster, type Predictor } from '../automl/index';
+import {
+  ALLOWED_USING_KEYS,
+  descriptionWarnings,
+  isForecaster,
+  type Predictor,
+} from '../automl/index';
 import type { JsonValue } from '../engine/values';
 import { assertValidName } from '../engine/names';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
-import { describeAttribute, describeModel, describeProgress } from './describe';
+import { describeAttribute, describeModel, describeProgress, type DescribeForm } from './describe';
 import { modelRow } from './models-table';
 import {
   PredictorCache,
@@ -75,6 +80,11 @@ export class ModelRegistry {
   private readonly data: TrainingData;
   private readonly trainer: Trainer;
   private readonly predictors = new PredictorCache();
+  /**
+   * Rows explained since start. Explanations cost far more than predictions, so callers ask for
+   * them only when needed; this makes "only when needed" observable (tests, diagnostics).
+   */
+  readonly stats = { explainedRows: 0 };
 
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
@@ -316,7 +326,11 @@ export class ModelRegistry {
   async predictor(rec: ModelVersionRecord): Promise<Predictor> {
     const file = this.store.artifactFile(rec.project, rec.name, rec.version);
     try {
-      return await this.predictors.get(rec, file);
+      const p = await this.predictors.get(rec, file);
+      // Records written before the metric's name was kept learn it from their artifact.
+      if (rec.accuracyMetric === undefined)
+        rec.accuracyMetric = Object.keys(p.description.accuracies)[0] ?? null;
+      return p;
     } catch (err) {
       if (rec.status === 'complete') {
         rec.status = 'error';
@@ -343,7 +357,9 @@ export class ModelRegistry {
     opts: PredictOptions = {},
   ): Promise<ColumnarPrediction> {
     const record = this.ready(ref);
-    return predictBatch(record, await this.predictor(record), columns, n, opts);
+    const p = predictBatch(record, await this.predictor(record), columns, n, opts);
+    if (p.explained) this.stats.explainedRows += n;
+    return p;
   }
 
   /**
@@ -395,13 +411,37 @@ export class ModelRegistry {
 
   /**
    * DESCRIBE (DESIGN 3.3). `progress` works in any status; the other forms need a complete model.
-   * Values are JSON values (objects and arrays stay structured).
+   * Values are JSON values (objects and arrays stay structured); `text` shows the metrics and
+   * warnings as sentences (SQL DESCRIBE).
    */
-  async describe(ref: ModelRef, attribute?: string | null): Promise<Record<string, JsonValue>[]> {
+  async describe(
+    ref: ModelRef,
+    attribute?: string | null,
+    form: DescribeForm = 'json',
+  ): Promise<Record<string, JsonValue>[]> {
     const attr = describeAttribute(attribute);
     if (attr === 'progress') return describeProgress(this.get(ref));
     const rec = this.ready(ref);
-    return describeModel((await this.predictor(rec)).description, attr);
+    return describeModel((await this.predictor(rec)).description, attr, form);
+  }
+
+  /**
+   * The model card of a complete version: one self-contained HTML page (models/card/) and the
+   * file name to save it under. The card module (and its chart library) loads on first use.
+   */
+  async card(ref: ModelRef): Promise<{ html: string; fileName: string }> {
+    const rec = this.ready(ref);
+    const description = (await this.predictor(rec)).description;
+    const { renderModelCard } = await import('./card/card');
+    const html = renderModelCard({
+      record: rec,
+      versions: this.versions(rec.project, rec.name),
+      description,
+      warnings: descriptionWarnings(description),
+      instanceVersion: this.opts.version,
+      generatedAt: new Date(),
+    });
+    return { html, fileName: `${rec.project}.${rec.name}.v${rec.version}.html` };
   }
 
   /** Resolves when no training is queued or running (tests, shutdown). */

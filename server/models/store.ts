@@ -45,6 +45,8 @@ export interface ModelVersionRecord {
   tag: string | null;
   /** The engine's primary accuracy (r2_score or balanced_accuracy_score) once complete. */
   accuracy: number | null;
+  /** The name of that accuracy (`r2_score`, ...); absent in records written before it existed. */
+  accuracyMetric?: string | null;
   error: string | null;
   phase: TrainingPhase | null;
   createdAt: string;

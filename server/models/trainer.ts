@@ -30,10 +30,16 @@ export interface TrainerOptions {
   onComplete: (rec: ModelVersionRecord) => void;
 }
 
-/** The primary accuracy: the first metric the engine reports (r2_score or balanced_accuracy_score). */
-function primaryAccuracy(acc: Record<string, number>): number | null {
-  const v = Object.values(acc)[0];
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+/**
+ * The primary accuracy and its name: the first metric the engine reports (r2_score or
+ * balanced_accuracy_score).
+ */
+function primaryAccuracy(acc: Record<string, number>): {
+  value: number | null;
+  name: string | null;
+} {
+  const [name, v] = Object.entries(acc)[0] ?? [null, null];
+  return { value: typeof v === 'number' && Number.isFinite(v) ? v : null, name };
 }
 
 export class Trainer {
@@ -103,7 +109,9 @@ export class Trainer {
     const { store } = this.opts;
     const rec = job.rec;
     const started = Date.now();
-    let outcome: { ok: true; accuracy: number | null } | { ok: false; error: string };
+    let outcome:
+      | { ok: true; accuracy: { value: number | null; name: string | null } }
+      | { ok: false; error: string };
     try {
       const data = await this.opts.data.fetch(rec);
       if (job.cancelled) return;
@@ -137,7 +145,8 @@ export class Trainer {
     rec.trainingTime = Math.round((Date.now() - started) / 10) / 100;
     if (outcome.ok) {
       rec.status = 'complete';
-      rec.accuracy = outcome.accuracy;
+      rec.accuracy = outcome.accuracy.value;
+      rec.accuracyMetric = outcome.accuracy.name;
       rec.error = null;
       // The newest complete version takes over (the previous one served predictions meanwhile).
       for (const v of store.versions(rec.project, rec.name)) v.active = v === rec;

@@ -79,7 +79,7 @@ WHERE ${Object.entries(TOUR_LISTING)
   {
     id: 'explain',
     title: 'See why',
-    text: 'The same listing on the model’s page: the prediction with the interval and confidence the model explains it with (its _explain data). The Describe tab shows which inputs matter most.',
+    text: 'The same listing on the model’s page: the predicted rent with its interval, and why — a waterfall from the average rent through each input’s push (size, location, days on the market…) to this prediction. The Describe tab says how far off the model typically is, and warns about anything suspicious.',
     action: { kind: 'model-page', tab: 'predict' },
     run: 'Open the model page',
   },

@@ -55,6 +55,7 @@ export function ModelsView({
           >,
         ),
       openHome: () => setView('models'),
+      openCompare: (a, b) => setView('compare', { a, ...(b ? { b } : {}) }),
       openSql: onOpenSql,
       replaceParams: replaceViewParams,
     }),

@@ -4,7 +4,12 @@
 // per input column, an optional reduced model for a dominant column and calibration per pattern
 // of missing inputs.
 
-import type { DecisionScores, MissingCalibration } from '../api';
+import type {
+  ClassificationReport,
+  DecisionScores,
+  MissingCalibration,
+  RegressionReport,
+} from '../api';
 import type { Encoded } from '../data/encoded';
 import type { ColumnEncoder } from '../data/encoders';
 import { type Rng, permutation } from '../prng';
@@ -21,6 +26,7 @@ import {
 import { columnImportances } from './importance';
 import { accuracyScore, balancedAccuracyScore, r2Score } from './metrics';
 import { type ReducedModel, missingCalibration, scalesOf } from './missing';
+import { classificationReport, majorityClass, regressionReport } from './report';
 import { type BlockPart, RowBlock } from './row-block';
 import type { ScaleModel } from './scale';
 
@@ -97,6 +103,12 @@ export interface Analysis {
   importances: number[];
   missing: MissingCalibration | null;
   reduced: ReducedModel | null;
+  /** Metrics for people (see report.ts), on the same rows as `accuracy`. */
+  report: {
+    rows: number;
+    regression?: RegressionReport;
+    classification?: ClassificationReport;
+  };
 }
 
 export interface AnalysisInput {
@@ -111,6 +123,11 @@ export interface AnalysisInput {
   rng: Rng;
   /** Called with the importances; may train a reduced model for the dominant column. */
   makeReduced?: (importances: number[]) => ReducedModel | null;
+  /** Classifiers: class labels by code, and the decision rule the model predicts with. */
+  labels?: (string | number | boolean)[];
+  decision?: 'balanced' | 'argmax';
+  /** Seeds the report's own sample (the analysis RNG is not drawn from for it). */
+  seed?: number;
 }
 
 /** The parts as contiguous runs of a block over the concatenated rows. */
@@ -143,6 +160,7 @@ export function analyze(input: AnalysisInput): Analysis {
   let coverage: Analysis['coverage'] = null;
   let decisions: DecisionScores | null = null;
   let accuracy: number;
+  const report: Analysis['report'] = { rows: rows.length };
   if (task === 'regression') {
     if (parts.every((p) => p.scale)) {
       scales = bParts.flatMap((b, j) =>
@@ -162,6 +180,7 @@ export function analyze(input: AnalysisInput): Analysis {
       coverage = crossHalfCoverage(scores, raw, level);
     }
     accuracy = r2Score(yRows, raw);
+    report.regression = regressionMetrics(input, rows, bParts, raw, yRows);
   } else {
     // No probability is 0 or 1: an error rate below ~1 / (n + 2) is not supported by n rows.
     classCal = fitClassCalibration(raw, yRows, {
@@ -173,6 +192,7 @@ export function analyze(input: AnalysisInput): Analysis {
     });
     decisions = decisionScores(raw, yRows, K, nClasses, classCal);
     accuracy = decisions.balanced.balanced_accuracy;
+    report.classification = classificationMetrics(input, raw, yRows, classCal);
   }
 
   const impMax = Math.max(
@@ -222,7 +242,78 @@ export function analyze(input: AnalysisInput): Analysis {
     halfWidth,
     classCal,
   });
-  return { halfWidth, classCal, accuracy, decisions, coverage, importances, missing, reduced };
+  return {
+    halfWidth,
+    classCal,
+    accuracy,
+    decisions,
+    coverage,
+    importances,
+    missing,
+    reduced,
+    report,
+  };
+}
+
+/**
+ * Regression metrics in the target's units. The mean baseline of each part is the mean of the
+ * rows outside it (its model's training rows, give or take validation rows left out of the
+ * analysis sample), so the baseline is judged out of sample as the model is.
+ */
+function regressionMetrics(
+  input: AnalysisInput,
+  rows: Int32Array,
+  parts: BlockPart[],
+  raw: Float64Array,
+  yRows: Float64Array,
+): RegressionReport {
+  const { mean, std } = input.shape.yScale!;
+  const y = input.y;
+  let total = 0;
+  for (let i = 0; i < y.length; i++) total += y[i];
+  const baseline = new Float64Array(rows.length);
+  for (const p of parts) {
+    let inside = 0;
+    for (let j = p.start; j < p.end; j++) inside += yRows[j];
+    const rest = y.length - (p.end - p.start);
+    const m = rest > 0 ? (total - inside) / rest : total / y.length;
+    baseline.fill(mean + std * m, p.start, p.end);
+  }
+  return regressionReport({
+    actual: Float64Array.from(yRows, (v) => mean + std * v),
+    predicted: Float64Array.from(raw, (v) => mean + std * v),
+    baseline,
+    baselineValue: mean + (std * total) / y.length,
+    seed: input.seed ?? 0,
+  });
+}
+
+/** Classifier metrics under the model's decision rule, with its reported confidences. */
+function classificationMetrics(
+  input: AnalysisInput,
+  raw: Float64Array,
+  yRows: Float64Array,
+  cal: ClassCalibration,
+): ClassificationReport {
+  const { K, nClasses } = input.shape;
+  const n = yRows.length;
+  const predicted = new Int32Array(n);
+  const confidence = new Float64Array(n);
+  const probs = new Float64Array(nClasses);
+  for (let i = 0; i < n; i++) {
+    classProbabilities(raw, i * K, K, cal, probs);
+    const c =
+      input.decision === 'argmax' ? argmaxClass(probs, 0, nClasses) : predictedClass(raw, i * K, K);
+    predicted[i] = c;
+    confidence[i] = probs[c];
+  }
+  return classificationReport({
+    actual: yRows,
+    predicted,
+    confidence,
+    labels: input.labels ?? Array.from({ length: nClasses }, (_, c) => c),
+    majority: majorityClass(input.y, nClasses),
+  });
 }
 
 /** The part a block row belongs to. */

@@ -1,7 +1,8 @@
 // The human-readable parts of an artifact: DESCRIBE's summary string, encoder names, and the input
 // types, categories and numeric ranges shown for each input column.
 
-import type { Task } from '../api';
+import type { ModelDescription, ModelMetrics, Task } from '../api';
+import type { Analysis } from '../analysis/analyze';
 import { type BaseType, type ColumnProfile, keyToLabel } from '../data/column-types';
 import type { ColumnEncoder } from '../data/encoders';
 import { countLeaves } from '../gbm/predict';
@@ -62,4 +63,39 @@ export function describeInputs(encs: ColumnEncoder[], profiles: ColumnProfile[])
     }
   });
   return { inputTypes, categories, numericRanges };
+}
+
+/** Labels of the primary metric (DESCRIBE's accuracies key) for people. */
+const METRIC_LABELS: Record<string, string> = {
+  r2_score: 'R²',
+  balanced_accuracy_score: 'Balanced accuracy',
+};
+
+/** The metrics block of a description from the analysis' report (see analysis/report.ts). */
+export function modelMetrics(o: {
+  description: ModelDescription;
+  report: Analysis['report'];
+  trainRows: number;
+}): ModelMetrics {
+  const d = o.description;
+  const [name, value] = Object.entries(d.accuracies)[0] ?? ['', 0];
+  return {
+    task: d.task,
+    target: d.target,
+    rows: { train: o.trainRows, validation: o.report.rows },
+    validation: d.validation ?? 'split',
+    primary: { name, label: METRIC_LABELS[name] ?? name, value },
+    ...(o.report.regression ? { regression: o.report.regression } : {}),
+    ...(o.report.classification ? { classification: o.report.classification } : {}),
+  };
+}
+
+/** Training rows per class (codes index `labels`). */
+export function classCounts(
+  y: ArrayLike<number>,
+  labels: (string | number | boolean)[],
+): { label: string | number | boolean; count: number }[] {
+  const counts = new Array<number>(labels.length).fill(0);
+  for (let i = 0; i < y.length; i++) counts[y[i]]++;
+  return labels.map((label, c) => ({ label, count: counts[c] }));
 }

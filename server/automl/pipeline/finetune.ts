@@ -2,7 +2,8 @@
 // calibration, accuracy and importances on the new validation rows.
 
 import type { ColumnarData, Dataset, ModelArtifact, ModelDescription, TrainOptions } from '../api';
-import { analyze } from '../analysis/analyze';
+import { type Analysis, analyze } from '../analysis/analyze';
+import { modelWarnings } from '../analysis/warnings';
 import { serializeScale } from '../analysis/scale';
 import { categoryKey, isMissing, parseNumber } from '../data/column-types';
 import { type Encoded, encode } from '../data/encoded';
@@ -21,10 +22,13 @@ import { resolveSettings } from '../options';
 import { Rng } from '../prng';
 import type { ScoreModel, ScoreShape } from '../predict/score';
 import { allRows, capRows } from '../rows';
-import { round, summaryString } from './describe';
+import { modelMetrics, round, summaryString } from './describe';
 import { SCALE_MIN_ROWS, scaleOfModel } from './scale';
 import { now, progress } from './progress';
 import { ANALYSIS_MAX_ROWS, SELECT_MAX_ROWS, gbmParams, splitRows, usesKey } from './sizes';
+
+/** Warnings about the base model's training data, which a finetune keeps. */
+const DATA_WARNINGS = new Set(['identifier_like', 'mostly_missing', 'rare_class']);
 
 /** Iterations a finetune may add when USING max_iterations is not given (early stopping decides). */
 const FINETUNE_MAX_ITERATIONS = 200;
@@ -151,6 +155,7 @@ function finetuneTable(
   let performance = desc0.candidates.find((c) => c.selected)?.performance ?? 0;
   let intervals = desc0.intervals;
   let decision = desc0.decision;
+  let report: Analysis['report'] | null = null;
   if (split.val.length >= 10) {
     const rows = capRows(selRows, ANALYSIS_MAX_ROWS, settings.seed ^ 0xa7a1);
     // Adaptive intervals when there are enough new validation rows (as in training).
@@ -166,7 +171,11 @@ function finetuneTable(
       y,
       level: settings.confidence,
       rng,
+      labels: base.classes?.labels,
+      decision: settings.decision ?? 'balanced',
+      seed: settings.seed,
     });
+    report = a.report;
     calibration = {
       halfWidth: a.halfWidth,
       ...(scale ? { scale: serializeScale(scale) } : {}),
@@ -224,6 +233,22 @@ function finetuneTable(
     settings: { ...settings, maxIterations: base.settings.maxIterations },
     description,
   };
+  // New validation rows: new metrics; too few of them: the base model's metrics are kept.
+  if (report) description.metrics = modelMetrics({ description, report, trainRows: n });
+  // What the model does is judged again; what the base data showed (identifiers, missing
+  // values, rare classes) still holds and is kept, as the model learned from both.
+  description.warnings = [
+    ...(desc0.warnings ?? []).filter((w) => DATA_WARNINGS.has(w.kind)),
+    ...modelWarnings({
+      task,
+      target,
+      rows: desc0.trainRows + n,
+      inputs: description.inputs,
+      importances: columnImportances,
+      ...(description.metrics ? { metrics: description.metrics } : {}),
+      ...(description.intervals ? { intervals: description.intervals } : {}),
+    }),
+  ];
   description.trainingTimeMs = Math.round(now() - t0);
   return artifact;
 }

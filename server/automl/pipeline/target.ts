@@ -18,7 +18,7 @@ import { Rng, permutation } from '../prng';
 /** Fewer rows than this cannot be split into training and validation rows meaningfully. */
 export const MIN_TRAIN_ROWS = 5;
 /** Type inference looks at a seeded sample of this many rows (distinct counts, parse shares). */
-const INFERENCE_SAMPLE_ROWS = 100_000;
+export const INFERENCE_SAMPLE_ROWS = 100_000;
 /** A classifier grows one tree per class per iteration; beyond this a "class" is an identifier. */
 export const MAX_CLASSES = 100;
 

@@ -13,9 +13,11 @@ import { serializeLinear } from '../linear/linear';
 import { DEFAULT_SETTINGS, resolveSettings } from '../options';
 import { Rng } from '../prng';
 import { type ScaleModel, serializeScale } from '../analysis/scale';
+import { modelWarnings } from '../analysis/warnings';
+import type { ScoreModel } from '../predict/score';
 import { allRows, capRows } from '../rows';
 import { type Candidate, accuracyName, scoredParts, trainCandidates } from './candidates';
-import { describeInputs, round, summaryString } from './describe';
+import { classCounts, describeInputs, modelMetrics, round, summaryString } from './describe';
 import { type FitContext, prepareTarget } from './fit';
 import { type Inputs, profileInputs } from './inputs';
 import { now, progress } from './progress';
@@ -35,7 +37,7 @@ import {
   splitRows,
   usesKey,
 } from './sizes';
-import { type TargetInfo, analyzeTarget } from './target';
+import { INFERENCE_SAMPLE_ROWS, type TargetInfo, analyzeTarget } from './target';
 
 export function train(data: Dataset, opts: TrainOptions): ModelArtifact {
   if (!data || !Array.isArray(data.columns) || !Array.isArray(data.rows)) {
@@ -144,6 +146,9 @@ function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
     level: settings.confidence,
     rng,
     makeReduced: crossFit ? undefined : (importances) => reducedModel(ctx, importances),
+    labels: ti.classLabels ?? undefined,
+    decision: settings.decision ?? 'balanced',
+    seed: settings.seed,
   });
 
   progress(opts.onProgress, 5);
@@ -161,6 +166,7 @@ function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
     analysis,
     final,
     scale: scales?.final ?? null,
+    best: best.model,
   });
   artifact.description.trainingTimeMs = Math.round(now() - t0);
   return artifact;
@@ -175,6 +181,7 @@ function assembleArtifact(parts: {
   analysis: Analysis;
   final: ReturnType<typeof refit>;
   scale: ScaleModel | null;
+  best: ScoreModel;
 }): ModelArtifact {
   const { target, ctx, ti, inputs, candidates, analysis, final, scale } = parts;
   const { settings, encs } = ctx;
@@ -224,6 +231,35 @@ function assembleArtifact(parts: {
     ...(analysis.decisions ? { decision: { rule, ...analysis.decisions } } : {}),
     validation: ctx.crossFit ? 'cross-fitted' : 'split',
   };
+  description.metrics = modelMetrics({
+    description,
+    report: analysis.report,
+    // The shipped model: refit on every row, or the validated one (large tables, refit = false).
+    trainRows:
+      finalModel !== parts.best
+        ? ctx.enc.n
+        : ctx.crossFit
+          ? ctx.folds[0].train.length
+          : ctx.split.train.length,
+  });
+  description.warnings = modelWarnings({
+    task,
+    target,
+    rows: ctx.enc.n,
+    inputs: description.inputs,
+    importances: columnImportances,
+    // Profiles count the type-inference sample, not every row.
+    profiles: inputs.profiles.map((p) => ({
+      column: p.name,
+      type: p.type,
+      rows: Math.min(ctx.enc.n, INFERENCE_SAMPLE_ROWS),
+      nDistinct: p.nDistinct,
+      nMissing: p.nMissing,
+    })),
+    ...(ti.classLabels ? { classCounts: classCounts(ctx.y, ti.classLabels) } : {}),
+    metrics: description.metrics,
+    ...(description.intervals ? { intervals: description.intervals } : {}),
+  });
   return {
     format: 'automl/1',
     target,

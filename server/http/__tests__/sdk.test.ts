@@ -222,7 +222,7 @@ describe('mindsdb-js-sdk against the local instance', () => {
       where: ['t.saledate > LATEST', 't.bedrooms = 2'],
       limit: 4,
     });
-    expect(rows.map((r) => r.data.saledate)).toEqual([
+    expect(rows.map((r) => (r.data as Record<string, unknown>).saledate)).toEqual([
       '2019-12-31',
       '2020-03-31',
       '2020-06-30',

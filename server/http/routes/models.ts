@@ -41,7 +41,7 @@ export const PREDICT = {
   tag: 'models',
   summary: 'Predict with a model',
   description:
-    'Body: a JSON array of row objects (`[{"sqft": 823, "location": "good"}]`), or the real service\'s `{"data": [...rows] | "<rows as a JSON string>", "params": {...}}` (`params` is accepted and ignored). Values are cast to the types the model was trained on (`"823"` -> 823). Columns the model does not know are a 400 (catches typos); columns it set aside as identifiers are fine. Supplying the target column fills `<target>_original` and `<target>_anomaly`. An empty array answers `[]`.',
+    'Body: a JSON array of row objects (`[{"sqft": 823, "location": "good"}]`), or the real service\'s `{"data": [...rows] | "<rows as a JSON string>", "params": {...}}`. `params: {"explain": true}` adds each row\'s feature contributions to `<target>_explain` (base_value + sum of feature_contributions = explained_value; see PredictionExplain); other params are accepted and ignored. Values are cast to the types the model was trained on (`"823"` -> 823). Columns the model does not know are a 400 (catches typos); columns it set aside as identifiers are fine. Supplying the target column fills `<target>_original` and `<target>_anomaly`. An empty array answers `[]`.',
   prefixes: [V1_PREFIX],
   params: ModelPathParams,
   body: PredictRequest,
@@ -191,6 +191,7 @@ export function modelInfo(models: ModelRegistry, rec: ModelVersionRecord): Model
   });
   out.update = out.update_status;
   out.engine_name = out.engine;
+  out.accuracy_metric = rec.status === 'complete' ? (rec.accuracyMetric ?? null) : null;
   return out as ModelInfo;
 }
 
@@ -265,7 +266,8 @@ export function modelRoutes(app: FastifyInstance, instance: Instance) {
         models.ready(ref);
         return [];
       }
-      const out = await models.predict(ref, rows, forecastParams(body));
+      const explain = !Array.isArray(body) && body.params?.explain === true;
+      const out = await models.predict(ref, rows, { ...forecastParams(body), explain });
       for (const row of out) row.__mindsdb_row_id = row.__service_row_id;
       // Written a batch of rows at a time: a big batch never becomes one string.
       return reply.type('application/json; charset=utf-8').send(jsonStream(out));

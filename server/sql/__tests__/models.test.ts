@@ -100,7 +100,7 @@ describe('the tutorial model', () => {
     expect(joined.data).toEqual([['home_rentals_model', 'mindsdb']]);
   });
 
-  it('answers the tutorial single prediction with a number and its explanation', async () => {
+  it('answers the tutorial single prediction with a number and its explanation, contributions included', async () => {
     const t = await run(
       inst,
       "SELECT rental_price, rental_price_explain FROM mindsdb.home_rentals_model WHERE sqft = 823 AND location = 'good';",
@@ -116,8 +116,14 @@ describe('the tutorial model', () => {
       'truth',
       'confidence_lower_bound',
       'confidence_upper_bound',
+      // The query reads the column, so it carries the explanation (L-CONTRACT 1).
+      'base_value',
+      'feature_contributions',
+      'explained_value',
+      'explained_class',
     ]);
     expect(ex.predicted_value).toBe(price);
+    expect(ex.explained_value).toBeCloseTo(price, 6);
     expect(ex.confidence_lower_bound).toBeLessThanOrEqual(price);
     expect(ex.confidence_upper_bound).toBeGreaterThanOrEqual(price);
   });
@@ -275,7 +281,7 @@ describe('the tutorial model', () => {
 });
 
 describe('DESCRIBE, SHOW', () => {
-  it('DESCRIBE a model gives accuracies, importances, inputs, outputs and the pipeline summary', async () => {
+  it('DESCRIBE a model gives accuracies, importances, inputs, outputs, the pipeline summary, and metrics and warnings in words', async () => {
     const t = await run(inst, 'DESCRIBE mindsdb.home_rentals_model');
     expect(t.column_names).toEqual([
       'accuracies',
@@ -283,14 +289,31 @@ describe('DESCRIBE, SHOW', () => {
       'inputs',
       'outputs',
       'model',
+      'metrics',
+      'warnings',
     ]);
     const [row] = objects(t);
     expect(row.accuracies.r2_score).toBeGreaterThan(0.99);
     expect(Object.keys(row.column_importances)).toEqual(row.inputs);
     expect(row.outputs).toEqual(['rental_price']);
     expect(row.model).toContain(' --> ');
+    expect(row.metrics).toMatch(
+      /^R² 0\.99\d+ on [\d,]+ validation rows; always predicting the average rental_price \([\d,]+\) scores -?0\.00\. /,
+    );
+    expect(row.metrics).toContain('Typical error: ');
+    // Trained with initial_price, which carries nearly all the importance: a likely leak.
+    expect(row.warnings).toMatch(
+      /^dominant_input \(initial_price\): 'initial_price' carries 9\d(\.\d)?% of the importance/,
+    );
     const info = await run(inst, 'DESCRIBE MODEL mindsdb.home_rentals_model.info');
-    expect(info.column_names).toEqual(['accuracies', 'column_importances', 'inputs', 'outputs']);
+    expect(info.column_names).toEqual([
+      'accuracies',
+      'column_importances',
+      'inputs',
+      'outputs',
+      'metrics',
+      'warnings',
+    ]);
   });
 
   it('DESCRIBE .features, .1.model and .progress give one row per column, candidate and the phase', async () => {

@@ -32,6 +32,7 @@ import {
   type TableRefInfo,
 } from '../syntax/tree';
 import { planForecastJoin, singleRowForecastError } from './forecast';
+import { readsExplainColumn } from './explain-use';
 import type { Resolved } from './names';
 import { transpose } from './query';
 import {
@@ -377,6 +378,7 @@ async function single(st: PlanState, sel: SelectInfo, item: Item): Promise<void>
     info.ref,
     Object.fromEntries(Object.entries(row).map(([k, v]) => [k, [v]])),
     1,
+    { explain: explainWanted(st, sel, item, info, null) },
   );
   const ins = inputColumns(p.description);
   const columns = [
@@ -546,7 +548,10 @@ async function batch(
   const columns: Record<string, readonly unknown[]> = {};
   keyed.forEach((s, i) => (columns[s.column] = keyColumns[i]));
   for (const s of constants) columns[s.column] = new Array(n).fill(s.from.value);
-  const p = await st.env.models.predictColumns(info.ref, columns, n, { unknownColumns: 'ignore' });
+  const p = await st.env.models.predictColumns(info.ref, columns, n, {
+    unknownColumns: 'ignore',
+    explain: explainWanted(st, sel, item, info, join),
+  });
   const pv = await st.loadTemp('pv', p.columns, p.values, n);
   done.set(
     item,
@@ -601,6 +606,15 @@ async function batch(
 }
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
+/** Whether the query may read this model's `_explain` (then it carries the contributions). */
+const explainWanted = (
+  st: PlanState,
+  sel: SelectInfo,
+  item: Item,
+  info: ModelInfo,
+  join: JNode | null,
+) => readsExplainColumn(st.index, sel, aliasOf(item), `${info.desc.target}_explain`, join);
 
 /** Keeps the match columns of a model-first relation out of `*` and `model.*`. */
 function hideKeys(st: PlanState, sel: SelectInfo, alias: string, keys: string[]): void {

@@ -278,7 +278,8 @@ export async function describe(
     if (explicit) throw notFound(`Model '${s.name.join('.')}' does not exist`);
     return queryStatement(env, x);
   }
-  const rows = await env.models.describe(target.ref, target.attribute);
+  // Sentences rather than nested JSON for the metrics and warnings: this lands in a grid cell.
+  const rows = await env.models.describe(target.ref, target.attribute, 'text');
   const columns = rows.length > 0 ? Object.keys(rows[0]) : [];
   return {
     kind: 'result',

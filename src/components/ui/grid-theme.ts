@@ -67,6 +67,10 @@ export const CHART_COLORS = {
     text: '#4b5563',
     muted: '#9ca3af',
     series: ['#2563eb', '#d97706', '#16a34a', '#dc2626', '#7c3aed', '#0891b2'],
+    /** Pushes up / down in explanations: blue and orange, told apart without red-green vision. */
+    up: '#d9480f',
+    down: '#1c7ed6',
+    neutral: '#6b7280',
   },
   dark: {
     accent: '#7aa2f7',
@@ -75,5 +79,8 @@ export const CHART_COLORS = {
     text: '#9aa3b5',
     muted: '#5f6b82',
     series: ['#7aa2f7', '#fbbf24', '#4ade80', '#f87171', '#c4a7ff', '#67e8f9'],
+    up: '#ff922b',
+    down: '#4dabf7',
+    neutral: '#9aa3b5',
   },
 };

@@ -4,16 +4,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  LabelList,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
+import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from 'recharts';
+import { ChartBox, usePaperTheme } from './ChartBox';
 import { describeQueryOptions } from './api/describe';
 import {
   formatMetric,
@@ -24,6 +16,7 @@ import {
 } from './describe-model';
 import { CHART_COLORS } from '../../components/ui/grid-theme';
 import type { DescribeTimeseries } from '../../../contract';
+import { ModelQuality } from './ModelQuality';
 import { Card, formatSeconds } from './ui';
 
 interface Props {
@@ -41,7 +34,8 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: P
   const features = useQuery(describeQueryOptions(project, model, 'features', opts));
   const candidates = useQuery(describeQueryOptions(project, model, 'model', opts));
   const [raw, setRaw] = useState(false);
-  const c = CHART_COLORS[theme];
+  const paper = usePaperTheme(theme);
+  const c = CHART_COLORS[paper];
 
   const row = summary.data?.[0];
   const importances = sortImportances(row?.column_importances);
@@ -63,6 +57,13 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: P
           {row?.inputs.length ?? 0} inputs → {row?.outputs.join(', ')}
         </span>
         <span className="spacer" />
+        <button
+          className="btn small m-no-print"
+          onClick={() => window.print()}
+          title="Print this description (or save it as PDF)"
+        >
+          Print
+        </button>
         <button className="btn small" aria-pressed={raw} onClick={() => setRaw(!raw)}>
           {raw ? 'Hide raw JSON' : 'Raw JSON'}
         </button>
@@ -82,25 +83,29 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: P
 
       {row?.timeseries && <TimeseriesCard ts={row.timeseries} />}
 
-      <div className="m-accuracies" aria-label="Accuracies" role="list">
-        {Object.entries(row?.accuracies ?? {}).map(([k, v]) => (
-          <div
-            className="m-metric"
-            role="listitem"
-            key={k}
-            aria-label={`${metricLabel(k)} ${formatMetric(v)}`}
-          >
-            <div className="m-metric-label">{metricLabel(k)}</div>
-            <div className="m-metric-value">{formatMetric(v)}</div>
-            <div className="m-metric-key muted small">{k}</div>
-            {typeof v === 'number' && v >= 0 && v <= 1 && (
-              <div className="m-meter" aria-hidden>
-                <div style={{ width: `${v * 100}%` }} />
-              </div>
-            )}
-          </div>
-        ))}
-      </div>
+      {row?.metrics && <ModelQuality metrics={row.metrics} theme={theme} />}
+
+      {!row?.metrics && (
+        <div className="m-accuracies" aria-label="Accuracies" role="list">
+          {Object.entries(row?.accuracies ?? {}).map(([k, v]) => (
+            <div
+              className="m-metric"
+              role="listitem"
+              key={k}
+              aria-label={`${metricLabel(k)} ${formatMetric(v)}`}
+            >
+              <div className="m-metric-label">{metricLabel(k)}</div>
+              <div className="m-metric-value">{formatMetric(v)}</div>
+              <div className="m-metric-key muted small">{k}</div>
+              {typeof v === 'number' && v >= 0 && v <= 1 && (
+                <div className="m-meter" aria-hidden>
+                  <div style={{ width: `${v * 100}%` }} />
+                </div>
+              )}
+            </div>
+          ))}
+        </div>
+      )}
 
       <Card
         title="Which inputs matter"
@@ -117,7 +122,7 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: P
             .join(', ')}`}
           style={{ height: Math.max(120, importances.length * 30 + 40) }}
         >
-          <ResponsiveContainer width="100%" height="100%">
+          <ChartBox height={Math.max(120, importances.length * 30 + 40)}>
             <BarChart
               data={importances.map((i) => ({ column: i.column, importance: i.importance ?? 0 }))}
               layout="vertical"
@@ -158,7 +163,7 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: P
                 />
               </Bar>
             </BarChart>
-          </ResponsiveContainer>
+          </ChartBox>
         </figure>
       </Card>
 

@@ -11,6 +11,7 @@ import { predictMutationOptions, type PredictResult } from './api/predict';
 import { modelVersionsQueryOptions } from './api/versions';
 import { DescribeTab } from './DescribeTab';
 import { ForecastPanel } from './ForecastPanel';
+import { ModelActions } from './ModelActions';
 import { NotReady, VersionSelect } from './ModelStatus';
 import { MODEL_TABS, type ModelTab, type ModelsNav } from './nav';
 import { OverviewTab } from './OverviewTab';
@@ -21,6 +22,7 @@ import { encodeForm, formRows, type ModelPageForm, type SweepSettings } from './
 import { timeseriesOf } from './timeseries';
 import { StatusBadge } from './ui';
 import { useModelInputs } from './use-model-inputs';
+import { ModelWarnings } from './ModelWarnings';
 import { WhatIfTab } from './WhatIfTab';
 
 interface Props {
@@ -170,16 +172,34 @@ export function ModelPage({
             </p>
           )}
         </div>
-        {versions.length > 0 && (
-          <VersionSelect
-            versions={versions}
-            value={version ?? active?.version}
-            onChange={(v) =>
-              nav.openModel(project, model, tab, v === active?.version ? undefined : v)
-            }
+        <div className="m-header-side">
+          {versions.length > 0 && (
+            <VersionSelect
+              versions={versions}
+              value={version ?? active?.version}
+              onChange={(v) =>
+                nav.openModel(project, model, tab, v === active?.version ? undefined : v)
+              }
+            />
+          )}
+          <ModelActions
+            project={project}
+            model={model}
+            version={chosen?.version}
+            pinned={version !== undefined}
+            canExportCard={flavor.data?.flavor !== 'mindsdb'}
+            ready={chosen?.status === 'complete'}
+            nav={nav}
           />
-        )}
+        </div>
       </header>
+      <ModelWarnings
+        project={project}
+        model={model}
+        version={version}
+        activeVersion={active?.version}
+        enabled={chosen?.status === 'complete'}
+      />
 
       {versionsQ.isError && (
         <div className="m-error" role="alert">
@@ -274,6 +294,7 @@ export function ModelPage({
                 autoMode={autoMode}
                 flavor={flavor.data}
                 onModeChange={(m) => setModeOverride(m === autoMode ? null : m)}
+                explainDefault={flavor.data?.flavor !== 'mindsdb'}
                 autoSend={runRequested}
                 onAutoSent={consumeRun}
                 sending={predictM.isPending}

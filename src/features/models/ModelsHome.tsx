@@ -1,8 +1,9 @@
 /** The Models view: every model of every project with its status, and "New model". */
 import { useQuery } from '@tanstack/react-query';
 import { modelsQueryOptions } from '../../api/catalog';
+import { metricNamesQueryOptions } from './api/metric-names';
 import { projectsQueryOptions } from './api/projects';
-import { formatMetric } from './describe-model';
+import { accuracyLabel, formatMetric } from './describe-model';
 import type { ModelsNav } from './nav';
 import { StatusBadge } from './ui';
 
@@ -37,6 +38,12 @@ export function ModelsHome({ nav }: { nav: ModelsNav }) {
 
 function ProjectModels({ project, nav }: { project: string; nav: ModelsNav }) {
   const models = useQuery(modelsQueryOptions(project));
+  const metricNames = useQuery(
+    metricNamesQueryOptions(
+      project,
+      (models.data ?? []).map((m) => `${m.name}.${m.version ?? ''}:${m.status}`).join(','),
+    ),
+  );
   return (
     <section className="m-project" aria-label={`Project ${project}`}>
       <h2>
@@ -65,7 +72,9 @@ function ProjectModels({ project, nav }: { project: string; nav: ModelsNav }) {
                 <StatusBadge status={m.status} />
                 <span className="muted small">
                   {m.predict ? `predicts ${m.predict}` : ''}
-                  {m.accuracy != null ? ` · accuracy ${formatMetric(m.accuracy)}` : ''}
+                  {m.accuracy != null
+                    ? ` · ${accuracyLabel(metricNames.data?.[m.name])} ${formatMetric(m.accuracy)}`
+                    : ''}
                   {m.version ? ` · v${m.version}` : ''}
                 </span>
               </button>

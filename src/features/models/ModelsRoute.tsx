@@ -2,6 +2,7 @@
  * Entry of the models feature (lazy-loaded by the shell): the models list, a model page or the
  * create-model form, chosen by the view and URL parameters the shell passes in.
  */
+import { ComparePage } from './ComparePage';
 import { CreateModel } from './CreateModel';
 import { ModelPage } from './ModelPage';
 import { ModelsHome } from './ModelsHome';
@@ -42,6 +43,9 @@ export default function ModelsRoute({
         onAutoRunDone={onAutoRunDone}
       />
     );
+  }
+  if (view === 'compare') {
+    return <ComparePage a={params.a} b={params.b} rows={params.rows} theme={theme} nav={nav} />;
   }
   if (view === 'create-model') {
     return (

@@ -9,7 +9,8 @@ import type { SqlQueryResponse } from '../../../contract';
 import { isBusyStatus, pendingVersion, type ModelVersion } from './api/parse';
 import { modelStatementMutationOptions } from './api/statement';
 import { dropModelSql, quoteIdent, retrainSql } from './create-model-sql';
-import { formatMetric } from './describe-model';
+import { useMetricName } from './api/metric-names';
+import { accuracyLabel, formatMetric } from './describe-model';
 import { TrainingProgress } from './ModelStatus';
 import type { ModelsNav } from './nav';
 import { timeseriesOf } from './timeseries';
@@ -29,6 +30,10 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
   const [confirm, setConfirm] = useState<'retrain' | 'drop' | null>(null);
   const statement = useMutation(modelStatementMutationOptions());
   const busy = versions.some((v) => isBusyStatus(v.status));
+  const metric = accuracyLabel(
+    useMetricName(project, model, active?.version, active?.status),
+    true,
+  );
 
   if (loading) return <p className="muted">Loading…</p>;
   if (!active) return null;
@@ -115,8 +120,8 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
             <dd>{active.engine ?? '—'}</dd>
             <dt>Active version</dt>
             <dd>{active.version}</dd>
-            <dt>Accuracy</dt>
-            <dd aria-label="Accuracy">{formatMetric(active.accuracy)}</dd>
+            <dt>{metric}</dt>
+            <dd aria-label={metric}>{formatMetric(active.accuracy)}</dd>
             <dt>Training time</dt>
             <dd>{formatSeconds(active.trainingTime)}</dd>
             <dt>Created</dt>
@@ -158,7 +163,7 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
             <tr>
               <th>Version</th>
               <th>Status</th>
-              <th className="num">Accuracy</th>
+              <th className="num">{metric}</th>
               <th className="num">Training time</th>
               <th>Created</th>
               <th>Tag</th>

@@ -4,7 +4,7 @@
  */
 import { AllCommunityModule, ModuleRegistry, type ColDef } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import {
   Bar,
   BarChart,
@@ -21,7 +21,9 @@ import {
 import type { PredictResult } from './api/predict';
 import { intervalPoints, toPredictionViews, type PredictionView } from './explain';
 import { CHART_COLORS, framed } from '../../components/ui/grid-theme';
+import { ExplainWaterfall } from './ExplainWaterfall';
 import { curlSnippet, fetchSnippet } from './snippets';
+import { hasContributions } from './waterfall';
 import { Card, CopyButton, formatNumber } from './ui';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
@@ -34,6 +36,20 @@ interface Props {
 }
 
 const CHART_ROWS = 100;
+
+/** Did the request ask for explanations? (the body as sent) */
+function asked(bodyText: string): boolean {
+  try {
+    const b: unknown = JSON.parse(bodyText);
+    return (
+      !!b &&
+      typeof b === 'object' &&
+      (b as { params?: { explain?: unknown } }).params?.explain === true
+    );
+  } catch {
+    return false;
+  }
+}
 
 function probabilityText(p: Record<string, number>): string {
   return Object.entries(p)
@@ -52,6 +68,8 @@ export function PredictResults({ result, target, inputs, theme }: Props) {
     [views],
   );
   const sent = { method: 'POST' as const, url: result.url, body: result.bodyText };
+  const [explainRow, setExplainRow] = useState(0);
+  const explained = views[Math.min(explainRow, views.length - 1)];
 
   return (
     <Card
@@ -74,6 +92,33 @@ export function PredictResults({ result, target, inputs, theme }: Props) {
       }
     >
       {first && <Headline view={first} target={target} />}
+      {explained && hasContributions(explained.explain) && (
+        <div className="m-explain-wrap">
+          {views.length > 1 && (
+            <label className="m-inline m-explain-row">
+              <span className="muted small">Explain row</span>
+              <select
+                aria-label="Row to explain"
+                value={explained.index}
+                onChange={(e) => setExplainRow(Number(e.target.value))}
+              >
+                {views.slice(0, 500).map((v) => (
+                  <option key={v.index} value={v.index}>
+                    {v.index + 1}: {formatNumber(v.prediction)}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <ExplainWaterfall view={explained} target={target} theme={theme} />
+        </div>
+      )}
+      {explained && !hasContributions(explained.explain) && asked(result.bodyText) && (
+        <p className="muted small" role="note">
+          The server sent no explanations (<code>feature_contributions</code>) with these
+          predictions.
+        </p>
+      )}
       {views.length > 0 &&
         (classes.length > 0 ? (
           <ProbabilityChart views={views} classes={classes} theme={theme} />

@@ -28,6 +28,8 @@ interface Props {
   sendError: Error | null;
   result: PredictResult | null;
   onSend(body: unknown): void;
+  /** Ask for explanations unless the user said otherwise (the instance computes them). */
+  explainDefault: boolean;
   /** A link asked to send on open: send once the rows are valid. */
   autoSend?: boolean;
   onAutoSent?(): void;
@@ -43,21 +45,26 @@ export function PredictTab(props: Props) {
   const { fields } = inputs;
   const [view, setView] = useState<InputView>(session.rows.length > 1 ? 'rows' : 'form');
   const built = useMemo(() => buildPredictRows(fields, session.rows), [fields, session.rows]);
-  const jsonText = useMemo(() => shownJson(session, fields, mode), [session, fields, mode]);
+  const explain = session.explain ?? props.explainDefault;
+  const params = useMemo(() => (explain ? { explain: true } : undefined), [explain]);
+  const jsonText = useMemo(
+    () => shownJson(session, fields, mode, params),
+    [session, fields, mode, params],
+  );
   const maxImportance = Math.max(0, ...fields.map((f) => f.importance ?? 0));
   const row = session.rows[session.selected] ?? session.rows[0];
   const blocked = !!session.jsonError || built.errors.length > 0;
   const ready = !inputs.loading && !inputs.error && fields.length > 0;
   const send = () => {
     if (blocked || props.sending) return;
-    props.onSend(buildPredictBody(built.rows, mode));
+    props.onSend(buildPredictBody(built.rows, mode, params));
   };
   const { autoSend, onAutoSent, onSend } = props;
   useEffect(() => {
     if (!autoSend || !ready) return;
     onAutoSent?.();
-    if (!blocked) onSend(buildPredictBody(built.rows, mode));
-  }, [autoSend, ready, blocked, built.rows, mode, onAutoSent, onSend]);
+    if (!blocked) onSend(buildPredictBody(built.rows, mode, params));
+  }, [autoSend, ready, blocked, built.rows, mode, params, onAutoSent, onSend]);
 
   if (inputs.loading) return <p className="muted">Loading the model’s inputs…</p>;
   if (inputs.error)
@@ -195,7 +202,13 @@ export function PredictTab(props: Props) {
                 <span className="muted small">Format</span>
                 <select
                   aria-label="Body format"
-                  value={mode}
+                  value={explain ? 'envelope' : mode}
+                  disabled={explain}
+                  title={
+                    explain
+                      ? 'Explanations are asked for in "params", which needs the {"data": [...], "params": {...}} form'
+                      : undefined
+                  }
                   onChange={(e) => props.onModeChange(e.target.value as BodyMode)}
                 >
                   <option value="array">JSON array (spec)</option>
@@ -252,6 +265,17 @@ export function PredictTab(props: Props) {
             >
               {props.sending ? 'Predicting…' : '▶ Send'}
             </button>
+            <label
+              className="m-inline m-explain-toggle"
+              title='Asks the instance for each input’s contribution ("params": {"explain": true})'
+            >
+              <input
+                type="checkbox"
+                checked={explain}
+                onChange={(e) => dispatch({ type: 'explain', on: e.target.checked })}
+              />
+              Explain each prediction
+            </label>
             <SendNotes built={built} jsonError={session.jsonError} />
           </div>
           {props.sendError && (

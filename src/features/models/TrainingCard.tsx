@@ -5,9 +5,10 @@
  * table.
  */
 import { useQuery } from '@tanstack/react-query';
+import { useMetricName } from './api/metric-names';
 import { activeVersion, isBusyStatus } from './api/parse';
 import { modelVersionsQueryOptions } from './api/versions';
-import { formatMetric } from './describe-model';
+import { accuracyLabel, formatMetric } from './describe-model';
 import { TrainingProgress } from './ModelStatus';
 import type { ModelTab } from './nav';
 import { StatusBadge, formatSeconds } from './ui';
@@ -32,6 +33,7 @@ export default function TrainingCard({ project, model, version, hrefFor }: Train
       undefined,
     );
   const active = activeVersion(versions);
+  const metric = accuracyLabel(useMetricName(project, model, shown?.version, shown?.status), true);
   const busy = shown ? isBusyStatus(shown.status) : q.isPending;
   const title = !shown
     ? `Model ${model}`
@@ -86,8 +88,8 @@ export default function TrainingCard({ project, model, version, hrefFor }: Train
           {shown.status === 'complete' && (
             <>
               <dl className="m-facts">
-                <dt>Accuracy</dt>
-                <dd aria-label="Accuracy">{formatMetric(shown.accuracy)}</dd>
+                <dt>{metric}</dt>
+                <dd aria-label={metric}>{formatMetric(shown.accuracy)}</dd>
                 <dt>Training time</dt>
                 <dd>{formatSeconds(shown.trainingTime)}</dd>
               </dl>

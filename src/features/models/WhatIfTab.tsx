@@ -1,25 +1,13 @@
 /**
- * What-if: sweep one numeric input across a range (training min/max by default) with the other
- * inputs fixed from the predict form, in ONE batch request, and chart the prediction with its
- * interval band (or the class probabilities of a classifier).
+ * What-if: sweep one input with the other inputs fixed from the predict form, in ONE batch
+ * request: a numeric input across a range (training min/max by default), a categorical one through
+ * its known values. The chart (SweepChart) shows the prediction with its interval, or the class
+ * probabilities of a classifier, on an axis that does not exaggerate small changes.
  */
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import {
-  Area,
-  CartesianGrid,
-  ComposedChart,
-  Legend,
-  Line,
-  ReferenceLine,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from 'recharts';
 import { predictMutationOptions } from './api/predict';
 import { toPredictionViews } from './explain';
-import { CHART_COLORS } from '../../components/ui/grid-theme';
 import { buildPredictBody, buildPredictRows, parseNumberText, type BodyMode } from './predict-form';
 import type { PredictSession } from './predict-session';
 import { curlSnippet } from './snippets';
@@ -28,9 +16,15 @@ import {
   DEFAULT_SWEEP_STEPS,
   fallbackRange,
   MAX_SWEEP_STEPS,
+  sweepableFields,
+  sweepCategories,
+  sweepKind,
   sweepSeries,
   sweepValues,
+  type SweepKind,
+  type SweepValue,
 } from './sweep';
+import { SweepChart } from './SweepChart';
 import { Card, CopyButton, formatNumber } from './ui';
 import type { SweepSettings } from './share-state';
 import type { ModelInputs } from './use-model-inputs';
@@ -67,16 +61,24 @@ export function WhatIfTab({
   autoRun,
   onAutoRan,
 }: Props) {
-  const numeric = inputs.fields.filter((f) => f.kind === 'number');
-  const byImportance = [...numeric].sort((a, b) => (b.importance ?? 0) - (a.importance ?? 0));
+  const sweepable = sweepableFields(inputs.fields);
   const [chosenColumn, setColumn] = useState(initialSweep?.column ?? '');
-  const column = numeric.some((f) => f.name === chosenColumn)
+  const column = sweepable.some((f) => f.name === chosenColumn)
     ? chosenColumn
-    : (byImportance[0]?.name ?? '');
-  const field = numeric.find((f) => f.name === column);
+    : (sweepable[0]?.name ?? '');
+  const field = sweepable.find((f) => f.name === column);
+  const kind: SweepKind | null = field ? sweepKind(field) : null;
   const base = session.rows[session.selected] ?? session.rows[0];
-  const current = field ? parseNumberText(String(base?.cells[field.name] ?? '')) : undefined;
-  const defaults = (field && inputs.ranges[field.name]) ?? fallbackRange(current);
+  const cell = field ? base?.cells[field.name] : undefined;
+  const current: SweepValue | undefined =
+    kind === 'range'
+      ? parseNumberText(String(cell ?? ''))
+      : cell === null || cell === undefined || cell === ''
+        ? undefined
+        : cell;
+  const defaults =
+    (field && inputs.ranges[field.name]) ??
+    fallbackRange(typeof current === 'number' ? current : undefined);
   const [range, setRange] = useState<Record<string, { from: string; to: string }>>(() =>
     initialSweep ? { [initialSweep.column]: { from: initialSweep.from, to: initialSweep.to } } : {},
   );
@@ -84,7 +86,11 @@ export function WhatIfTab({
   const to = range[column]?.to ?? String(defaults[1]);
   const [steps, setSteps] = useState(initialSweep?.steps ?? String(DEFAULT_SWEEP_STEPS));
   const sweep = useMutation(predictMutationOptions());
-  const [ran, setRan] = useState<{ column: string; values: number[] } | null>(null);
+  const [ran, setRan] = useState<{
+    column: string;
+    kind: SweepKind;
+    values: SweepValue[];
+  } | null>(null);
 
   const built = useMemo(
     () => (base ? buildPredictRows(inputs.fields, [base]) : null),
@@ -95,17 +101,20 @@ export function WhatIfTab({
   const hi = parseNumberText(to);
   const n = parseNumberText(steps);
   const rangeError =
-    lo === undefined || hi === undefined
-      ? 'From and To must be numbers'
-      : n === undefined || n < 2 || n > MAX_SWEEP_STEPS
-        ? `Steps must be between 2 and ${MAX_SWEEP_STEPS}`
-        : null;
+    kind !== 'range'
+      ? null
+      : lo === undefined || hi === undefined
+        ? 'From and To must be numbers'
+        : n === undefined || n < 2 || n > MAX_SWEEP_STEPS
+          ? `Steps must be between 2 and ${MAX_SWEEP_STEPS}`
+          : null;
 
   const run = () => {
-    if (!field || !built || rangeError || otherErrors.length > 0) return;
-    const values = sweepValues(lo!, hi!, n!, field.integer);
+    if (!field || !kind || !built || rangeError || otherErrors.length > 0) return;
+    const values =
+      kind === 'range' ? sweepValues(lo!, hi!, n!, field.integer) : sweepCategories(field);
     const rows = buildSweepRows(built.rows[0], field.name, values);
-    setRan({ column: field.name, values });
+    setRan({ column: field.name, kind, values });
     sweep.mutate({ project, model, version, body: buildPredictBody(rows, mode) });
   };
 
@@ -118,7 +127,7 @@ export function WhatIfTab({
   useEffect(() => {
     runRef.current = run;
   });
-  const inputsReady = !inputs.loading && numeric.length > 0;
+  const inputsReady = !inputs.loading && sweepable.length > 0;
   useEffect(() => {
     if (!autoRun || !inputsReady) return;
     onAutoRan?.();
@@ -132,11 +141,14 @@ export function WhatIfTab({
   }, [sweep.data, ran, inputs.target]);
 
   if (inputs.loading) return <p className="muted">Loading the model’s inputs…</p>;
-  if (numeric.length === 0)
-    return <p className="muted">This model has no numeric input to sweep.</p>;
+  if (sweepable.length === 0)
+    return (
+      <p className="muted">
+        This model has no input to sweep (numbers, or categories with known values).
+      </p>
+    );
 
   const fixed = inputs.fields.filter((f) => f.name !== column);
-  const c = CHART_COLORS[theme];
 
   return (
     <div className="m-whatif">
@@ -149,40 +161,51 @@ export function WhatIfTab({
               value={column}
               onChange={(e) => setColumn(e.target.value)}
             >
-              {byImportance.map((f) => (
+              {sweepable.map((f) => (
                 <option key={f.name} value={f.name}>
                   {f.name}
+                  {sweepKind(f) === 'categories' ? ' (categories)' : ''}
                 </option>
               ))}
             </select>
           </label>
-          <label>
-            <span>From</span>
-            <input
-              aria-label="From"
-              inputMode="decimal"
-              value={from}
-              onChange={(e) => setRange({ ...range, [column]: { from: e.target.value, to } })}
-            />
-          </label>
-          <label>
-            <span>To</span>
-            <input
-              aria-label="To"
-              inputMode="decimal"
-              value={to}
-              onChange={(e) => setRange({ ...range, [column]: { from, to: e.target.value } })}
-            />
-          </label>
-          <label>
-            <span>Steps</span>
-            <input
-              aria-label="Steps"
-              inputMode="numeric"
-              value={steps}
-              onChange={(e) => setSteps(e.target.value)}
-            />
-          </label>
+          {kind === 'range' ? (
+            <>
+              <label>
+                <span>From</span>
+                <input
+                  aria-label="From"
+                  inputMode="decimal"
+                  value={from}
+                  onChange={(e) => setRange({ ...range, [column]: { from: e.target.value, to } })}
+                />
+              </label>
+              <label>
+                <span>To</span>
+                <input
+                  aria-label="To"
+                  inputMode="decimal"
+                  value={to}
+                  onChange={(e) => setRange({ ...range, [column]: { from, to: e.target.value } })}
+                />
+              </label>
+              <label>
+                <span>Steps</span>
+                <input
+                  aria-label="Steps"
+                  inputMode="numeric"
+                  value={steps}
+                  onChange={(e) => setSteps(e.target.value)}
+                />
+              </label>
+            </>
+          ) : (
+            field && (
+              <p className="m-sweep-categories muted small">
+                Every known value of {field.name} ({sweepCategories(field).length})
+              </p>
+            )
+          )}
           <button
             className="btn primary"
             onClick={run}
@@ -192,11 +215,12 @@ export function WhatIfTab({
           </button>
         </div>
         <p className="muted small">
-          {field && inputs.ranges[field.name]
+          {kind === 'range' && field && inputs.ranges[field.name]
             ? `Training data range of ${field.name}: ${formatNumber(inputs.ranges[field.name][0])} – ${formatNumber(inputs.ranges[field.name][1])}. `
             : ''}
-          One batch request of {n ?? '?'} rows; the other inputs stay fixed at the predict form’s
-          row {session.selected + 1}:{' '}
+          One batch request of{' '}
+          {kind === 'categories' && field ? sweepCategories(field).length : (n ?? '?')} rows; the
+          other inputs stay fixed at the predict form’s row {session.selected + 1}:{' '}
           {fixed
             .map((f) => {
               const v = built?.rows[0]?.[f.name];
@@ -237,99 +261,15 @@ export function WhatIfTab({
             )
           }
         >
-          <figure
-            className="m-chart"
-            role="img"
-            aria-label={`What-if chart: ${inputs.target} for ${series.points.length} values of ${ran.column}`}
-            style={{ height: 340 }}
-          >
-            <ResponsiveContainer width="100%" height="100%">
-              <ComposedChart
-                data={series.points}
-                margin={{ top: 10, right: 24, bottom: 20, left: 8 }}
-              >
-                <CartesianGrid stroke={c.grid} />
-                <XAxis
-                  dataKey="x"
-                  type="number"
-                  domain={['dataMin', 'dataMax']}
-                  stroke={c.text}
-                  tick={{ fill: c.text, fontSize: 11 }}
-                  tickFormatter={(v: number) => formatNumber(v)}
-                  label={{
-                    value: ran.column,
-                    position: 'insideBottom',
-                    offset: -12,
-                    fill: c.text,
-                    fontSize: 12,
-                  }}
-                />
-                <YAxis
-                  stroke={c.text}
-                  tick={{ fill: c.text, fontSize: 11 }}
-                  width={72}
-                  domain={series.classes.length > 0 ? [0, 1] : ['auto', 'auto']}
-                  tickFormatter={(v: number) =>
-                    series.classes.length > 0 ? `${Math.round(v * 100)}%` : formatNumber(v)
-                  }
-                />
-                <Tooltip
-                  labelFormatter={(v) => `${ran.column} = ${formatNumber(v)}`}
-                  formatter={(v, name) => {
-                    if (Array.isArray(v))
-                      return [`${formatNumber(v[0])} – ${formatNumber(v[1])}`, name];
-                    return [
-                      series.classes.length > 0
-                        ? `${(Number(v) * 100).toFixed(1)}%`
-                        : formatNumber(v),
-                      name,
-                    ];
-                  }}
-                />
-                <Legend verticalAlign="top" height={28} />
-                {series.classes.length === 0 ? (
-                  <>
-                    <Area
-                      dataKey="band"
-                      name="interval"
-                      stroke="none"
-                      fill={c.band}
-                      fillOpacity={0.45}
-                      isAnimationActive={false}
-                    />
-                    <Line
-                      dataKey="prediction"
-                      name={inputs.target}
-                      stroke={c.accent}
-                      strokeWidth={2}
-                      dot={false}
-                      isAnimationActive={false}
-                    />
-                  </>
-                ) : (
-                  series.classes.map((k, i) => (
-                    <Line
-                      key={k}
-                      dataKey={`p_${k}`}
-                      name={`P(${k})`}
-                      stroke={c.series[i % c.series.length]}
-                      strokeWidth={2}
-                      dot={false}
-                      isAnimationActive={false}
-                    />
-                  ))
-                )}
-                {current !== undefined && (
-                  <ReferenceLine
-                    x={current}
-                    stroke={c.muted}
-                    strokeDasharray="4 4"
-                    label={{ value: 'form value', fill: c.text, fontSize: 11, position: 'top' }}
-                  />
-                )}
-              </ComposedChart>
-            </ResponsiveContainer>
-          </figure>
+          <SweepChart
+            points={series.points}
+            classes={series.classes}
+            kind={ran.kind}
+            column={ran.column}
+            target={inputs.target ?? ''}
+            current={ran.column === column ? current : undefined}
+            theme={theme}
+          />
         </Card>
       )}
     </div>

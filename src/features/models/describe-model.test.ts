@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  accuracyLabel,
   formatMetric,
   metricLabel,
   pipelineSteps,
@@ -41,5 +42,11 @@ describe('metrics', () => {
     expect(formatMetric(0.99995)).toBe('0.99995');
     expect(formatMetric(0.5)).toBe('0.5');
     expect(formatMetric(null)).toBe('—');
+  });
+
+  it('labels a model’s accuracy by its metric, so r2 and balanced accuracy are told apart', () => {
+    expect(accuracyLabel('r2_score')).toBe('R² score');
+    expect(accuracyLabel('balanced_accuracy_score')).toBe('Balanced accuracy');
+    expect(accuracyLabel(null)).toBe('accuracy');
   });
 });

@@ -50,6 +50,11 @@ export function metricLabel(name: string): string {
   return METRIC_LABELS[name] ?? name.replace(/_/g, ' ');
 }
 
+/** How a model's `accuracy` is labelled: by its metric's name when known. */
+export function accuracyLabel(metric: string | null | undefined, capital = false): string {
+  return metric ? metricLabel(metric) : capital ? 'Accuracy' : 'accuracy';
+}
+
 export function formatMetric(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '—';
   return Math.abs(v) <= 1

@@ -11,8 +11,13 @@ export const MODEL_TABS: { id: ModelTab; label: string }[] = [
   { id: 'what-if', label: 'What-if' },
 ];
 
-export type ModelsViewName = 'models' | 'model' | 'create-model';
-export const MODELS_VIEWS: readonly ModelsViewName[] = ['models', 'model', 'create-model'];
+export type ModelsViewName = 'models' | 'model' | 'create-model' | 'compare';
+export const MODELS_VIEWS: readonly ModelsViewName[] = [
+  'models',
+  'model',
+  'create-model',
+  'compare',
+];
 
 export function isModelsView(view: string): view is ModelsViewName {
   return (MODELS_VIEWS as readonly string[]).includes(view);
@@ -23,6 +28,8 @@ export interface ModelsNav {
   openModel(project: string, model: string, tab?: ModelTab, version?: number): void;
   openCreate(params?: { db?: string; schema?: string; table?: string; project?: string }): void;
   openHome(): void;
+  /** The compare view: `a`/`b` are `project.model[.version]` (`#view=compare&a=...&b=...`). */
+  openCompare(a: string, b?: string): void;
   openSql(sql: string): void;
   /** Keeps some of the page's own URL keys (e.g. `form`) current, without a history entry. */
   replaceParams(params: Record<string, string | undefined>): void;

@@ -104,6 +104,33 @@ describe('form rows -> JSON body', () => {
   });
 });
 
+describe('predict params', () => {
+  it('sends params (explain) in the {"data": [...], "params": {...}} form whatever the mode', () => {
+    const rows = [{ sqft: 1 }];
+    expect(buildPredictBody(rows, 'array', { explain: true })).toEqual({
+      data: rows,
+      params: { explain: true },
+    });
+    expect(buildPredictBody(rows, 'array', {})).toEqual(rows);
+    expect(JSON.parse(formatPredictBody(rows, 'array', { explain: true }))).toEqual({
+      data: rows,
+      params: { explain: true },
+    });
+    const many = [1, 2, 3, 4].map((sqft) => ({ sqft }));
+    expect(JSON.parse(formatPredictBody(many, 'envelope', { explain: true }))).toEqual({
+      data: many,
+      params: { explain: true },
+    });
+  });
+
+  it('reads params.explain back from a typed body', () => {
+    const p = parsePredictBody('{"data": [], "params": {"explain": true}}', []);
+    expect(p.ok && p.explain).toBe(true);
+    const q = parsePredictBody('[]', []);
+    expect(q.ok && q.explain).toBeUndefined();
+  });
+});
+
 describe('JSON body -> form rows', () => {
   it('round-trips: the form follows the JSON and gives back the same body', () => {
     const f = fields();

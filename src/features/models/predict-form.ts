@@ -180,8 +180,22 @@ export function buildPredictRows(
   return out;
 }
 
-/** The body as sent: the spec's array, or the real service's `{"data": [...]}`. */
-export function buildPredictBody(rows: Record<string, unknown>[], mode: BodyMode): unknown {
+/** Options of a prediction sent in the body's `params` (`explain`: per-row contributions). */
+export type PredictParams = Record<string, unknown>;
+
+const hasParams = (p: PredictParams | undefined): p is PredictParams =>
+  !!p && Object.keys(p).length > 0;
+
+/**
+ * The body as sent: the spec's array, or the real service's `{"data": [...]}`. Params (asking for
+ * explanations) only fit the `{"data": [...], "params": {...}}` form, so they imply it.
+ */
+export function buildPredictBody(
+  rows: Record<string, unknown>[],
+  mode: BodyMode,
+  params?: PredictParams,
+): unknown {
+  if (hasParams(params)) return { data: rows, params };
   return mode === 'envelope' ? { data: rows } : rows;
 }
 
@@ -194,19 +208,32 @@ function formatRowObject(o: Record<string, unknown>): string {
 export const PRETTY_ROWS = 3;
 
 /** The body as the JSON editor shows it (readable for a few rows, compact for many). */
-export function formatPredictBody(rows: Record<string, unknown>[], mode: BodyMode): string {
-  if (rows.length <= PRETTY_ROWS) {
-    const text = JSON.stringify(rows, null, 2);
-    return mode === 'envelope' ? `{"data": ${text}}` : text;
-  }
+export function formatPredictBody(
+  rows: Record<string, unknown>[],
+  mode: BodyMode,
+  params?: PredictParams,
+): string {
+  const wrap = (arr: string) =>
+    hasParams(params)
+      ? `{"data": ${arr}, "params": ${JSON.stringify(params)}}`
+      : mode === 'envelope'
+        ? `{"data": ${arr}}`
+        : arr;
+  if (rows.length <= PRETTY_ROWS) return wrap(JSON.stringify(rows, null, 2));
   const inner =
     rows.length === 0 ? '' : `\n${rows.map((r) => `  ${formatRowObject(r)}`).join(',\n')}\n`;
-  const arr = `[${inner}]`;
-  return mode === 'envelope' ? `{"data": ${arr}}` : arr;
+  return wrap(`[${inner}]`);
 }
 
 export type ParsedBody =
-  { ok: true; rows: FormRow[]; unknownColumns: string[] } | { ok: false; error: string };
+  | {
+      ok: true;
+      rows: FormRow[];
+      unknownColumns: string[];
+      /** `params.explain` when the body sets it (true/false). */
+      explain?: boolean;
+    }
+  | { ok: false; error: string };
 
 /**
  * JSON editor text -> form rows. Accepts the array or `{"data": [...]}` (either mode). Existing
@@ -224,7 +251,13 @@ export function parsePredictBody(
     return { ok: false, error: `Invalid JSON: ${(e as Error).message}` };
   }
   let list: unknown = json;
+  let explain: boolean | undefined;
   if (json && typeof json === 'object' && !Array.isArray(json)) {
+    const params = (json as { params?: unknown }).params;
+    if (params && typeof params === 'object' && 'explain' in params) {
+      const e = (params as { explain: unknown }).explain;
+      if (typeof e === 'boolean') explain = e;
+    }
     if (!('data' in json)) {
       return {
         ok: false,
@@ -257,7 +290,12 @@ export function parsePredictBody(
     }
     rows.push({ id: previous[i]?.id ?? newRowId(), cells, extra });
   }
-  return { ok: true, rows, unknownColumns: [...unknown] };
+  return {
+    ok: true,
+    rows,
+    unknownColumns: [...unknown],
+    ...(explain === undefined ? {} : { explain }),
+  };
 }
 
 /** A training row as a form row (the "fill with an example" button). */

@@ -76,4 +76,22 @@ describe('predict session', () => {
       data: [{ sqft: null, location: null }],
     });
   });
+
+  it('asks for explanations in params, which puts the body in its {"data", "params"} form', () => {
+    const s = reduce(initialSession(), { type: 'explain', on: true });
+    expect(s.explain).toBe(true);
+    expect(JSON.parse(shownJson(s, fields, 'array', { explain: true }))).toEqual({
+      data: [{ sqft: null, location: null }],
+      params: { explain: true },
+    });
+  });
+
+  it('follows params.explain typed into the JSON, and keeps it when the JSON does not say', () => {
+    let s = reduce(initialSession(), { type: 'explain', on: true });
+    s = reduce(s, { type: 'json', text: '{"data": [{"sqft": 1}], "params": {"explain": false}}' });
+    expect(s.explain).toBe(false);
+    s = reduce(s, { type: 'json', text: '[{"sqft": 2}]' });
+    expect(s.explain).toBe(false);
+    expect(s.rows[0].cells.sqft).toBe('2');
+  });
 });

@@ -12,6 +12,7 @@ import {
   type Cell,
   type FormField,
   type FormRow,
+  type PredictParams,
 } from './predict-form';
 
 export interface PredictSession {
@@ -22,6 +23,8 @@ export interface PredictSession {
   jsonText: string | null;
   jsonError: string | null;
   unknownColumns: string[];
+  /** Ask for explanations (`params.explain`); null: the page's default. */
+  explain: boolean | null;
 }
 
 export type PredictAction =
@@ -34,23 +37,42 @@ export type PredictAction =
   | { type: 'remove-row'; row: number }
   | { type: 'select'; row: number }
   | { type: 'json'; text: string }
+  | { type: 'explain'; on: boolean }
   | { type: 'derive-json' };
 
-export function formatRows(fields: readonly FormField[], rows: readonly FormRow[], mode: BodyMode) {
-  return formatPredictBody(buildPredictRows(fields, rows).rows, mode);
+export function formatRows(
+  fields: readonly FormField[],
+  rows: readonly FormRow[],
+  mode: BodyMode,
+  params?: PredictParams,
+) {
+  return formatPredictBody(buildPredictRows(fields, rows).rows, mode, params);
 }
 
 /** The JSON editor's text: the user's own while they edit it, else the rows formatted. */
-export function shownJson(s: PredictSession, fields: readonly FormField[], mode: BodyMode): string {
-  return s.jsonText ?? formatRows(fields, s.rows, mode);
+export function shownJson(
+  s: PredictSession,
+  fields: readonly FormField[],
+  mode: BodyMode,
+  params?: PredictParams,
+): string {
+  return s.jsonText ?? formatRows(fields, s.rows, mode, params);
 }
 
 export function initialSession(rows: FormRow[] = [emptyRow()]): PredictSession {
-  return { rows, selected: 0, jsonText: null, jsonError: null, unknownColumns: [] };
+  return {
+    rows,
+    selected: 0,
+    jsonText: null,
+    jsonError: null,
+    unknownColumns: [],
+    explain: null,
+  };
 }
 
 function withRows(s: PredictSession, rows: FormRow[], selected = s.selected): PredictSession {
   return {
+    ...s,
     rows,
     selected: Math.max(0, Math.min(selected, rows.length - 1)),
     jsonText: null,
@@ -106,8 +128,12 @@ export function predictReducer(fields: readonly FormField[]) {
           jsonText: a.text,
           jsonError: null,
           unknownColumns: p.unknownColumns,
+          explain: p.explain ?? s.explain,
         };
       }
+      case 'explain':
+        // The editor shows the body with (or without) params from now on.
+        return s.jsonError ? { ...s, explain: a.on } : { ...s, explain: a.on, jsonText: null };
       case 'derive-json':
         return s.jsonError ? s : { ...s, jsonText: null };
     }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { toPredictionViews } from './explain';
-import { buildSweepRows, fallbackRange, sweepSeries, sweepValues } from './sweep';
+import type { FormField, OptionValue } from './predict-form';
+import {
+  buildSweepRows,
+  fallbackRange,
+  sweepableFields,
+  sweepCategories,
+  sweepKind,
+  sweepSeries,
+  sweepValues,
+} from './sweep';
 
 describe('sweepValues', () => {
   it('spaces N values evenly from min to max, both included', () => {
@@ -52,7 +61,7 @@ describe('buildSweepRows and sweepSeries', () => {
       [],
     );
     const s = sweepSeries([1, 2], views);
-    expect(s.points[0]).toEqual({ x: 1, prediction: 10, band: [8, 12] });
+    expect(s.points[0]).toEqual({ x: 1, label: '1', prediction: 10, band: [8, 12] });
     expect(s.points[1]).toMatchObject({ x: 2, prediction: null, band: null, p_a: 0.7, p_b: 0.3 });
     expect(s.classes).toEqual(['a', 'b']);
   });
@@ -60,5 +69,55 @@ describe('buildSweepRows and sweepSeries', () => {
   it('falls back to a range around the current value', () => {
     expect(fallbackRange(100)).toEqual([50, 150]);
     expect(fallbackRange(undefined)).toEqual([0, 100]);
+  });
+});
+
+describe('categorical sweeps', () => {
+  it('sets each category in turn and labels the points with it', () => {
+    expect(buildSweepRows({ sqft: 900, location: 'good' }, 'location', ['great', 'poor'])).toEqual([
+      { sqft: 900, location: 'great' },
+      { sqft: 900, location: 'poor' },
+    ]);
+    const rows = [0, 1].map((i) => ({
+      y: 5 + i,
+      __service_row_id: i,
+      select_data_query: null,
+      when_data: null,
+    }));
+    const s = sweepSeries([true, false], toPredictionViews(rows, 'y', []));
+    expect(s.points.map((p) => [p.label, p.prediction])).toEqual([
+      ['true', 5],
+      ['false', 6],
+    ]);
+  });
+});
+
+describe('sweepable inputs', () => {
+  const field = (
+    name: string,
+    kind: FormField['kind'],
+    importance: number,
+    options: OptionValue[] = [],
+  ) => ({
+    name,
+    type: kind,
+    kind,
+    integer: false,
+    options,
+    importance,
+  });
+
+  it('offers numeric inputs and categorical inputs with known values, most important first', () => {
+    const fields = [
+      field('sqft', 'number', 0.2),
+      field('location', 'choice', 0.5, ['good', 'great', 'poor']),
+      field('note', 'text', 0.9),
+      field('neighborhood', 'choice', 0.9, []),
+    ];
+    expect(sweepableFields(fields).map((f) => f.name)).toEqual(['location', 'sqft']);
+    expect(sweepKind(fields[0])).toBe('range');
+    expect(sweepKind(fields[1])).toBe('categories');
+    expect(sweepKind(fields[3])).toBeNull();
+    expect(sweepCategories(fields[1])).toEqual(['good', 'great', 'poor']);
   });
 });

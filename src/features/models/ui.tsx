@@ -1,6 +1,8 @@
 /** Small building blocks of the model pages: status badge, confirmation dialog, copy button. */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 
+export { formatNumber } from './format-number';
+
 export function statusTone(status: string): 'ok' | 'busy' | 'error' | 'idle' {
   const s = status.toLowerCase();
   if (s === 'complete') return 'ok';
@@ -122,16 +124,6 @@ export function Card({
       {children}
     </section>
   );
-}
-
-export function formatNumber(v: unknown, digits = 4): string {
-  if (typeof v !== 'number' || !Number.isFinite(v))
-    return v === null || v === undefined ? '—' : String(v);
-  if (Number.isInteger(v)) return v.toLocaleString('en-US');
-  const abs = Math.abs(v);
-  return v.toLocaleString('en-US', {
-    maximumFractionDigits: abs >= 100 ? 2 : abs >= 1 ? 3 : digits,
-  });
 }
 
 export function formatSeconds(s: number | null | undefined): string {
