@@ -365,7 +365,7 @@ export class ModelRegistry {
   /**
    * Predicts rows given as objects (the HTTP predict body, a SQL WHERE): one object per row with
    * each model input (null when not supplied), the prediction columns, `__service_row_id`,
-   * `select_data_query` and `when_data` (DESIGN 3.2).
+   * `select_data_query` and `when_data` (docs/DESIGN.md 3.2).
    */
   async predict(
     ref: ModelRef,
@@ -410,7 +410,7 @@ export class ModelRegistry {
   }
 
   /**
-   * DESCRIBE (DESIGN 3.3). `progress` works in any status; the other forms need a complete model.
+   * DESCRIBE (docs/DESIGN.md 3.3). `progress` works in any status; the other forms need a complete model.
    * Values are JSON values (objects and arrays stay structured); `text` shows the metrics and
    * warnings as sentences (SQL DESCRIBE).
    */
