@@ -219,9 +219,13 @@ export async function planQuery(
   for (const t of st.index.tables) {
     const r = st.resolved.get(t.node)!;
     switch (r.kind) {
-      case 'native':
-        await materialize(st, t, await nativeRelation(st, natives[r.index]), natives[r.index].db);
+      case 'native': {
+        const n = natives[r.index];
+        const rel = await nativeRelation(st, n);
+        if (typeof rel === 'string') await materialize(st, t, rel, n.db);
+        else inlineRelation(st, t, rel.sql, n.db);
         break;
+      }
       case 'remote':
         await materialize(st, t, await fetchRemote(st, t, r), r.name[r.name.length - 1]);
         break;
@@ -241,22 +245,28 @@ export async function planQuery(
         break;
       }
       case 'view': {
-        const name = st.tempName('view');
+        const before = ctx.temps.length;
         const inner = await planQuery(
           env,
           { text: r.view.sql, start: 0 },
           viewSource(r.view),
-          { ...ctx, depth: ctx.depth + 1 },
+          innerContext(ctx),
           r.view.db,
         ).catch((err: unknown) => {
           throw viewError(err, `${r.view.catalog}.${r.view.name}`);
         });
+        if (inlinable(ctx, inner, before)) {
+          inlineRelation(st, t, inner.sql, r.view.name);
+          break;
+        }
+        const name = st.tempName('view');
         await runInto(st, name, inner);
         await materialize(st, t, name, r.view.name);
         break;
       }
       case 'local':
-        if (t.parts.some((p) => p.includes('.'))) splitName(st, t);
+        if (ctx.qualify && st.engineDb(db)) qualifyName(st, t, db);
+        else if (t.parts.some((p) => p.includes('.'))) splitName(st, t);
         else if (t.parts.length === 1 && env.catalog.databaseInfo(db)?.type === 'system') {
           // After USE information_schema, bare names are its (DuckDB's) views.
           const at = st.loc(t.node);
@@ -303,22 +313,63 @@ async function runInto(st: PlanState, name: string, q: PlannedQuery): Promise<vo
   });
 }
 
-/** A native query: in PostgreSQL (fetched), or in one of the instance's DuckDB databases. */
-async function nativeRelation(st: PlanState, n: NativeQuery): Promise<string> {
+/**
+ * A native query: in PostgreSQL (fetched), or in one of the instance's DuckDB databases (a TEMP
+ * table's name, or the SQL to inline when the context asks for it and nothing else needs TEMPs).
+ */
+async function nativeRelation(st: PlanState, n: NativeQuery): Promise<string | { sql: string }> {
   const info = st.env.catalog.requireDatabase(n.db);
   if (st.env.integrations.isRemote(info.name)) {
     return fetchNative(st, info.name, n);
   }
-  const name = st.tempName('native');
+  const before = st.ctx.temps.length;
   const inner = await planQuery(
     st.env,
     { text: n.sql, start: n.start },
     st.src,
-    { ...st.ctx, depth: st.ctx.depth + 1 },
+    innerContext(st.ctx),
     info.name,
   );
+  if (inlinable(st.ctx, inner, before)) return { sql: inner.sql };
+  const name = st.tempName('native');
   await runInto(st, name, inner);
   return name;
+}
+
+/** The context of a view's or native query's own plan. */
+function innerContext(ctx: ExecContext): ExecContext {
+  return { ...ctx, depth: ctx.depth + 1, qualify: ctx.inline };
+}
+
+/** Whether an inner plan can stand in the query as a subquery (see ExecContext.inline). */
+function inlinable(ctx: ExecContext, inner: PlannedQuery, tempsBefore: number): boolean {
+  return !!ctx.inline && inner.target.kind === 'duckdb' && ctx.temps.length === tempsBefore;
+}
+
+/** Rewrites a table reference to a subquery (its names qualified), keeping or adding an alias. */
+function inlineRelation(st: PlanState, t: TableRefInfo, sql: string, defaultAlias: string): void {
+  const at = st.loc(t.node);
+  const span = at === undefined ? null : st.nameSpan(at);
+  if (!span) throw new Error(`no position for table reference ${t.parts.join('.')}`);
+  const alias = t.alias ? '' : ` AS "${defaultAlias.replaceAll('"', '""')}"`;
+  st.edit(span.start, span.end, `(\n${sql}\n)${alias}`);
+  st.resolved.set(t.node, { kind: 'local' } as Resolved);
+}
+
+/** A DuckDB table name as `"catalog"."schema"."table"`, as DuckDB resolves it in `db`. */
+function qualifyName(st: PlanState, t: TableRefInfo, db: string): void {
+  const at = st.loc(t.node);
+  const span = at === undefined ? null : st.nameSpan(at);
+  const parts = splitParts(t.parts);
+  if (!span || parts.length > 3) return;
+  const current = st.engineDb(db);
+  let full: string[];
+  if (parts.length === 3) full = parts;
+  else if (parts.length === 2) {
+    const named = st.env.catalog.databaseInfo(parts[0]);
+    full = named ? [named.name, 'main', parts[1]] : [current ?? db, parts[0], parts[1]];
+  } else full = [current ?? db, 'main', parts[0]];
+  st.edit(span.start, span.end, full.map((p) => `"${p.replaceAll('"', '""')}"`).join('.'));
 }
 
 /** Rewrites a table reference to a TEMP table, keeping (or adding) its alias. */

@@ -8,6 +8,7 @@ import type { JsonValue } from '../../engine/values';
 import { quoteString } from '../../engine/quote';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
 import { inputColumns, predictionColumns } from '../../models/predict';
+import { integrationEngine } from '../../integrations';
 import { SERVER_VARIABLES } from '../plan/mysql';
 import { planQuery } from '../plan/query';
 import { transpose } from '../plan/query';
@@ -54,6 +55,7 @@ export async function createDatabase(
     await env.catalog.createProject(name, s.ifNotExists);
     return ok(null, true);
   }
+  integrationEngine(engine);
   if (!s.parameters) {
     throw badInput(`CREATE DATABASE ... WITH ENGINE = '${s.engine}' needs PARAMETERS = {...}`);
   }

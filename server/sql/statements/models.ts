@@ -86,10 +86,12 @@ async function trainingSource(
     return { fromDb, select: duck.rw.text };
   }
   const before = x.ctx.temps.length;
-  const planned = await planQuery(env, s.query, x.src, x.ctx, fromDb);
+  // Views and native queries over the instance's DuckDB databases are planned into the query
+  // (they run again on RETRAIN as they are written now).
+  const planned = await planQuery(env, s.query, x.src, { ...x.ctx, inline: true }, fromDb);
   if (x.ctx.temps.length > before || planned.target.kind !== 'duckdb') {
     throw badInput(
-      `A model's FROM query reads the tables of one database (it runs again on every RETRAIN); this one reads models, views, system tables or other databases. Save that data first (CREATE TABLE ... AS SELECT ...) and train from the table`,
+      `A model's FROM query reads the instance's own tables (it runs again on every RETRAIN); this one reads models, system tables, PostgreSQL tables next to other data, or views over them. Save that data first (CREATE TABLE ... AS SELECT ...) and train from the table`,
     );
   }
   return { fromDb, select: planned.sql };
@@ -148,6 +150,9 @@ export async function createModel(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
+  // The engine first: a model of an engine this instance has not (openai, huggingface, BYOM ...)
+  // is refused as such, not for the training data such engines do without.
+  const using = lightwoodUsing(env, s.using, x);
   const timeseries = s.timeSeries ? timeSeriesSettings(s.timeSeries, s.targets[0]?.name) : null;
   if (!s.source) {
     throw badInput(
@@ -165,7 +170,6 @@ export async function createModel(
     });
   }
   const source = await trainingSource(env, s.source, x);
-  const using = lightwoodUsing(env, s.using, x);
   const { record } = await env.models.create({
     ...ref,
     ...source,
@@ -184,8 +188,8 @@ export async function retrain(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
-  const source = s.source ? await trainingSource(env, s.source, x) : undefined;
   const using = s.using ? lightwoodUsing(env, s.using, x) : undefined;
+  const source = s.source ? await trainingSource(env, s.source, x) : undefined;
   const rec = await env.models.retrain(ref, { ...source, target: s.target, using });
   return modelRows(env, [rec]);
 }
@@ -196,8 +200,8 @@ export async function finetune(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
-  const source = await trainingSource(env, s.source, x);
   const using = s.using ? lightwoodUsing(env, s.using, x) : undefined;
+  const source = await trainingSource(env, s.source, x);
   const rec = await env.models.finetune(ref, source, using);
   return modelRows(env, [rec]);
 }

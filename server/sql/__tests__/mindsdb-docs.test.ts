@@ -1,0 +1,259 @@
+/**
+ * Statements from MindsDB's own documentation (docs/mindsdb_sql/sql, docs/sql, the tutorials),
+ * written as the pages write them; only names the pages made in steps we cannot repeat here are
+ * substituted (their tables are `example_db.demo_data.home_rentals` and files made from it). Each
+ * family checks the answer's values, and the features this instance has not get a refusal that
+ * names them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Instance } from '../../instance';
+import { fails, objects, open, run, waitForModel } from './model-helpers';
+
+let inst: Instance;
+const HR = 'example_db.demo_data.home_rentals';
+
+beforeAll(async () => {
+  inst = await open();
+  // docs/mindsdb_sql/sql/api/join-on.mdx: the pets, owners and animals tables, as shown there.
+  await run(
+    inst,
+    `CREATE TABLE files.pets (SELECT * FROM (VALUES (1,'Moon',1),(2,'Ripley',2),(3,'Bonkers',3),(4,'Star',2),(5,'Luna',2),(6,'Lake',4)) t(pet_id, name, animal_id))`,
+  );
+  await run(
+    inst,
+    `CREATE TABLE files.owners (SELECT * FROM (VALUES (1,'Amy',4),(2,'Bob',1),(3,'Harry',5),(4,'Julia',2),(5,'Larry',3),(6,'Henry',0)) t(owner_id, name, pet_id))`,
+  );
+  await run(
+    inst,
+    `CREATE TABLE files.animals (SELECT * FROM (VALUES (1,'Dog'),(2,'Cat'),(3,'Hamster'),(4,'Fish')) t(animal_id, name))`,
+  );
+  await run(
+    inst,
+    `CREATE MODEL mindsdb.home_rentals_model FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price`,
+  );
+  expect((await waitForModel(inst, 'home_rentals_model')).status).toBe('complete');
+}, 300_000);
+
+afterAll(async () => {
+  await inst?.close();
+});
+
+describe('docs/mindsdb_sql/sql/api/join-on.mdx, the documented JOINs of files', () => {
+  it('INNER, LEFT, RIGHT and FULL JOIN answer the rows the page shows', async () => {
+    const inner = await run(
+      inst,
+      `SELECT * FROM files.owners o INNER JOIN files.pets p ON o.pet_id = p.pet_id WHERE o.name = 'Amy' OR o.name = 'Bob';`,
+    );
+    // No ORDER BY on the page: compare as a set.
+    expect(inner.data.map((r) => [r[1], r[4]]).sort()).toEqual([
+      ['Amy', 'Star'],
+      ['Bob', 'Moon'],
+    ]);
+    const left = await run(
+      inst,
+      'SELECT * FROM files.owners o LEFT JOIN files.pets p ON o.pet_id = p.pet_id;',
+    );
+    expect(left.data.find((r) => r[1] === 'Henry')?.slice(3)).toEqual([null, null, null]);
+    const full = await run(
+      inst,
+      'SELECT * FROM files.owners o FULL OUTER JOIN files.pets p ON o.pet_id = p.pet_id;',
+    );
+    expect(full.data).toHaveLength(7);
+    const three = await run(
+      inst,
+      `SELECT * FROM files.owners o RIGHT JOIN files.pets p ON o.pet_id = p.pet_id JOIN files.animals a ON p.animal_id = a.animal_id;`,
+    );
+    expect(three.data.find((r) => r[4] === 'Lake')?.slice(-1)).toEqual(['Fish']);
+  });
+});
+
+describe('docs/sql/feature-eng.mdx: a model trained from a view over a native query', () => {
+  // The page's used_car_price table is not in the demo data; the same view shape over home_rentals.
+  const VIEW = `CREATE VIEW rentals_plus_2_columns (
+    SELECT * FROM example_db (
+        SELECT number_of_rooms, sqft, location, days_on_market, rental_price,
+               ROUND(CAST((sqft / 10.7639) AS numeric), 1) AS sqm, -- square feet to square metres
+               (date_part('year', CURRENT_DATE) - 2000) AS years_since_2000,
+               COUNT(*) OVER (PARTITION BY location) AS units_in_location
+        FROM demo_data.home_rentals
+    )
+);`;
+
+  it('CREATE MODEL ... FROM mindsdb (SELECT * FROM view) trains on the view, RETRAIN reads it again', async () => {
+    await run(inst, VIEW);
+    await run(
+      inst,
+      `CREATE MODEL mindsdb.price_predictor_plus_2_columns
+FROM mindsdb
+  (SELECT * FROM rentals_plus_2_columns)
+PREDICT rental_price;`,
+    );
+    expect((await waitForModel(inst, 'price_predictor_plus_2_columns')).status).toBe('complete');
+    const features = objects(
+      await run(inst, 'DESCRIBE price_predictor_plus_2_columns.features;'),
+    ).map((f) => f.column);
+    expect(features).toEqual(expect.arrayContaining(['sqm', 'units_in_location', 'sqft']));
+    await run(inst, 'RETRAIN mindsdb.price_predictor_plus_2_columns;');
+    expect(
+      (await waitForModel(inst, 'price_predictor_plus_2_columns', { version: 2 })).status,
+    ).toBe('complete');
+    const p = await run(
+      inst,
+      `SELECT m.rental_price FROM mindsdb.rentals_plus_2_columns AS t JOIN mindsdb.price_predictor_plus_2_columns AS m LIMIT 3`,
+    );
+    expect(p.data).toHaveLength(3);
+    expect(typeof p.data[0][0]).toBe('number');
+  }, 300_000);
+
+  it('a model FROM a native query of the demo database trains on its rows', async () => {
+    await run(
+      inst,
+      `CREATE MODEL mindsdb.rentals_native FROM files (SELECT * FROM example_db (SELECT sqft, location, rental_price FROM demo_data.home_rentals WHERE location = 'good')) PREDICT rental_price`,
+    );
+    expect((await waitForModel(inst, 'rentals_native')).status).toBe('complete');
+    const features = objects(await run(inst, 'DESCRIBE rentals_native.features')).map(
+      (f) => f.column,
+    );
+    expect(features.sort()).toEqual(['location', 'rental_price', 'sqft']);
+  }, 300_000);
+
+  it('a FROM query that reads a model (through a view) is still refused: RETRAIN could not repeat it', async () => {
+    await run(
+      inst,
+      `CREATE VIEW rentals_predicted (SELECT t.sqft, m.rental_price FROM ${HR} AS t JOIN mindsdb.home_rentals_model AS m)`,
+    );
+    const e = await fails(
+      inst,
+      'CREATE MODEL mindsdb.from_predictions FROM mindsdb (SELECT * FROM rentals_predicted) PREDICT rental_price',
+    );
+    expect(e.message).toMatch(/^A model's FROM query reads the instance's own tables/);
+  });
+});
+
+describe('docs/mindsdb_sql/sql/api/update.mdx and delete.mdx with predictions', () => {
+  it('UPDATE ... SET c = p.c FROM (SELECT ... JOIN model) AS p WHERE k = p.k writes the predictions', async () => {
+    await run(
+      inst,
+      `CREATE TABLE files.rentals_to_update (SELECT * FROM ${HR} WHERE neighborhood = 'westbrae')`,
+    );
+    const r = await run(
+      inst,
+      `UPDATE
+    files.rentals_to_update
+SET
+    rental_price = prediction_data.rental_price
+FROM
+    (
+        SELECT p.rental_price, t.sqft, t.days_on_market, t.number_of_rooms
+        FROM example_db.demo_data.home_rentals as t
+        JOIN mindsdb.home_rentals_model as p
+        WHERE t.neighborhood = "westbrae"
+    ) AS prediction_data
+WHERE
+    sqft = prediction_data.sqft
+    AND days_on_market = prediction_data.days_on_market
+    AND number_of_rooms = prediction_data.number_of_rooms;`,
+    );
+    expect((r as { affected_rows?: number }).affected_rows).toBeGreaterThan(0);
+    // Every row of the table now holds the model's prediction for it.
+    const diff = await run(
+      inst,
+      `SELECT count(*) FROM files.rentals_to_update u JOIN (
+         SELECT t.sqft, t.days_on_market, t.number_of_rooms, m.rental_price AS predicted
+         FROM files.rentals_to_update AS t JOIN mindsdb.home_rentals_model AS m) p
+       ON u.sqft = p.sqft AND u.days_on_market = p.days_on_market AND u.number_of_rooms = p.number_of_rooms
+       WHERE abs(u.rental_price - p.predicted) > 1e-6`,
+    );
+    expect(diff.data[0][0]).toBe(0);
+  });
+
+  it('DELETE ... WHERE c IN (SELECT ... JOIN model WHERE prediction ...) deletes those rows', async () => {
+    await run(inst, `CREATE TABLE files.rentals_to_delete (SELECT * FROM ${HR})`);
+    const expensive = await run(
+      inst,
+      `SELECT count(DISTINCT t.sqft) FROM ${HR} AS t JOIN mindsdb.home_rentals_model AS m WHERE m.rental_price > 4000`,
+    );
+    const before = (await run(inst, 'SELECT count(*) FROM files.rentals_to_delete')).data[0][0];
+    await run(
+      inst,
+      `DELETE FROM files.rentals_to_delete
+WHERE sqft IN (
+    SELECT t.sqft FROM example_db.demo_data.home_rentals AS t
+    JOIN mindsdb.home_rentals_model AS m
+    WHERE m.rental_price > 4000
+);`,
+    );
+    const left = await run(
+      inst,
+      `SELECT count(*) FROM files.rentals_to_delete WHERE sqft IN (SELECT t.sqft FROM ${HR} AS t JOIN mindsdb.home_rentals_model AS m WHERE m.rental_price > 4000)`,
+    );
+    expect(expensive.data[0][0]).toBeGreaterThan(0);
+    expect(left.data[0][0]).toBe(0);
+    const after = (await run(inst, 'SELECT count(*) FROM files.rentals_to_delete')).data[0][0];
+    expect(after).toBeLessThan(before as number);
+  });
+});
+
+describe('documented features this instance has not: a refusal that names them', () => {
+  it.each([
+    [
+      `CREATE MODEL model_name PREDICT answer USING engine = 'openai', prompt_template = 'provide answers to an input from a user: {{input}}';`,
+      /^ML engine 'openai' is not supported by this instance/,
+    ],
+    [
+      `CREATE MODEL mindsdb.spam_classifier PREDICT PRED USING engine = 'huggingface', task = 'text-classification', model_name = 'mrm8488/bert-tiny-finetuned-sms-spam-detection', input_column = 'text_spammy', labels = ['ham', 'spam'];`,
+      /^ML engine 'huggingface' is not supported by this instance/,
+    ],
+    [
+      `CREATE MODEL mindsdb.byom_ray_serve FROM mydb (SELECT number_of_rooms, initial_price, rental_price FROM test_data.home_rentals) PREDICT number_of_rooms USING url.train = 'http://127.0.0.1:8000/my_model/train', url.predict = 'http://127.0.0.1:8000/my_model/predict', dtype_dict = {"number_of_rooms": "categorical"}, format = 'ray_server';`,
+      /^Bring-your-own-model \(USING url\.train \/ url\.predict\) is not supported by this instance/,
+    ],
+    [
+      `CREATE MODEL mindsdb.byom_mlflow PREDICT \`1\` -- \`1\` is the target column name
+USING url.predict='http://localhost:5000/invocations', format='mlflow', data_dtype={"0": "integer", "1": "integer"};`,
+      /^Bring-your-own-model .* is not supported by this instance/,
+    ],
+    [
+      `CREATE DATABASE mysql_datasource WITH ENGINE = 'mariadb', PARAMETERS = { "user": "root", "port": 3307, "password": "password", "host": "127.0.0.1", "database": "my_database" };`,
+      /the 'mariadb' integration is not supported by this instance; it supports: postgres, duckdb/,
+    ],
+    [
+      `CREATE DATABASE my_web WITH ENGINE = 'web';`,
+      /the 'web' integration is not supported by this instance/,
+    ],
+    [
+      `CREATE DATABASE mindsdb_slack WITH ENGINE = 'slack', PARAMETERS = { "token": "xoxb-...", "app_token": "xapp-..." };`,
+      /the 'slack' integration is not supported by this instance/,
+    ],
+    [
+      `SELECT * FROM mindsdb.jobs WHERE name = 'job_name';`,
+      /^mindsdb\.jobs is not supported by this instance \(this instance has no jobs\)$/,
+    ],
+    [`SELECT * FROM information_schema.jobs;`, /^information_schema\.jobs is not supported/],
+    [
+      `SELECT * FROM log.jobs_history WHERE project = 'mindsdb' AND name = 'job_name';`,
+      /^The log database \(log\.jobs_history\) is not supported by this instance/,
+    ],
+    [`SHOW JOBS WHERE project = 'project-name';`, /^SHOW JOBS is not supported by this instance/],
+    [`SHOW TRIGGERS;`, /^SHOW TRIGGERS is not supported by this instance/],
+    [
+      `CREATE JOB drop_model (
+   DROP MODEL mindsdb.home_rentals_model
+)
+START '2023-04-01';`,
+      /^CREATE JOB is not supported by this instance/,
+    ],
+  ])('%s', async (sql, message) => {
+    const e = await fails(inst, sql);
+    expect(e.message).toMatch(message);
+  });
+
+  it('a table or view of that name in a project is read as such, not refused', async () => {
+    await run(inst, 'CREATE VIEW mindsdb.jobs (SELECT 7 AS job_id)');
+    expect((await run(inst, 'SELECT * FROM mindsdb.jobs')).data).toEqual([[7]]);
+    expect((await run(inst, 'WITH jobs AS (SELECT 1 AS a) SELECT * FROM jobs')).data).toEqual([
+      [1],
+    ]);
+    await run(inst, 'DROP VIEW mindsdb.jobs');
+  });
+});
