@@ -18,7 +18,8 @@
  */
 import { ERROR_CODES, ServiceError } from '../../errors';
 import { toDuckText, type NativeQuery } from '../syntax/dialect';
-import { parseUsing, type Embedded } from '../syntax/grammar';
+import { parseUsing } from '../syntax/clauses';
+import type { Embedded } from '../syntax/statement';
 import { StatementSource, applyEdits, type Rewrite } from '../syntax/source';
 import { Cursor, Tokens, isOp } from '../syntax/tokens';
 import {

@@ -12,7 +12,7 @@ import { SERVER_VARIABLES } from '../plan/mysql';
 import { planQuery } from '../plan/query';
 import { transpose } from '../plan/query';
 import type { SqlService } from '../service';
-import type { MindsStatement } from '../syntax/grammar';
+import type { MindsStatement } from '../syntax/statement';
 import { applyEdits, type Rewrite } from '../syntax/source';
 import type { OutputColumn as VirtualColumn } from '../../models/predict';
 import { loadTempTable } from '../../engine/scratch';
