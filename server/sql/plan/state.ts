@@ -5,7 +5,7 @@
  * from the tree, spans of names and simple expressions).
  */
 import { scanSql } from '../../../contract/sql-split';
-import type { QueryOptions } from '../../engine/duckdb';
+import type { QueryOptions } from '../../engine/session';
 import { loadTempTable, type ScratchType } from '../../engine/scratch';
 import { quoteIdent } from '../../engine/quote';
 import type { JsonValue } from '../../engine/values';
