@@ -359,3 +359,13 @@ export function literalValue(n: JNode): { value: JsonValue } | null {
     return { value: raw.slice(BIG_MARK.length) };
   return { value: raw as JsonValue };
 }
+
+/** Row-major rows to column-major values. */
+export function transpose<T>(rows: T[][], width: number): T[][] {
+  const cols: T[][] = Array.from({ length: width }, () => new Array<T>(rows.length));
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    for (let j = 0; j < width; j++) cols[j][i] = r[j];
+  }
+  return cols;
+}

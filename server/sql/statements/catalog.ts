@@ -10,7 +10,7 @@ import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
 import { inputColumns, predictionColumns } from '../../models/predict';
 import { SERVER_VARIABLES } from '../plan/mysql';
 import { planQuery } from '../plan/query';
-import { transpose } from '../plan/query';
+import { transpose } from '../plan/state';
 import type { SqlService } from '../service';
 import type { MindsStatement } from '../syntax/statement';
 import { applyEdits, type Rewrite } from '../syntax/source';
