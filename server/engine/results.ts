@@ -34,6 +34,19 @@ function raced<T>(p: Promise<T> | T, abort: Promise<never>): Promise<T> {
   return Promise.race([Promise.resolve(p), abort]);
 }
 
+/** The result of a statement that returns no rows. */
+function okResult(statementType: string, affectedRows: number | null): EngineResult {
+  return {
+    kind: 'ok',
+    statementType,
+    columns: [],
+    types: [],
+    rows: [],
+    truncated: false,
+    affectedRows,
+  };
+}
+
 /** A statement's result, converted: at most `maxRows` rows and `maxBytes` of row data. */
 export async function readResult(
   result: DuckDBResult,
@@ -46,27 +59,9 @@ export async function readResult(
     const chunk = await result.fetchChunk();
     const count =
       chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : result.rowsChanged;
-    return {
-      kind: 'ok',
-      statementType,
-      columns: [],
-      types: [],
-      rows: [],
-      truncated: false,
-      affectedRows: count,
-    };
+    return okResult(statementType, count);
   }
-  if (result.returnType !== ResultReturnType.QUERY_RESULT) {
-    return {
-      kind: 'ok',
-      statementType,
-      columns: [],
-      types: [],
-      rows: [],
-      truncated: false,
-      affectedRows: null,
-    };
-  }
+  if (result.returnType !== ResultReturnType.QUERY_RESULT) return okResult(statementType, null);
   const columns = result.columnNames();
   const colTypes = result.columnTypes();
   const rows: JsonValue[][] = [];
