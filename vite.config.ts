@@ -105,8 +105,16 @@ const proxy: ProxyOptions = {
   bypass(req: IncomingMessage, res: ServerResponse | undefined) {
     const problem = crossSiteProblem(req);
     if (!problem || !res) return undefined;
-    res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify({ error_code: 10, error_message: problem }));
+    // The instance's error shape (MindsDB's problem details plus error_code/error_message).
+    res.writeHead(403, { 'content-type': 'application/problem+json; charset=utf-8' });
+    res.end(
+      JSON.stringify({
+        title: 'Forbidden',
+        detail: problem,
+        error_code: 10,
+        error_message: problem,
+      }),
+    );
     // A string with the response ended tells Vite the request is handled.
     return req.url ?? '/';
   },

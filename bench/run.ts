@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every speed, memory and quality target of DESIGN.md section 6, each printed
+ * `npm run bench`: every speed, memory and quality target of docs/DESIGN.md section 6, each printed
  * with its measured value beside the target. Never part of `npm test`. Select suites with
  * arguments: `npm run bench -- sql automl`.
  */
