@@ -13,6 +13,7 @@ const suites: Suite[] = [
   { name: 'predict', run: async () => (await import('./predict')).runPredictBench() },
   { name: 'timeseries', run: async () => (await import('./timeseries')).runTimeseriesBench() },
   { name: 'ui', run: async () => (await import('./ui')).runUiBench() },
+  { name: 'dev', run: async () => (await import('./dev-start')).runDevStartBench() },
   { name: 'soak', run: async () => (await import('./soak')).runSoakBench() },
   { name: 'pg', run: async () => (await import('./pg')).runPgBench() },
 ];

@@ -8,7 +8,7 @@
 import { badInput } from '../../errors';
 import { ENGINE_NAME } from '../../models/models-table';
 import type { SqlService } from '../service';
-import type { UsingValue } from '../syntax/grammar';
+import type { UsingValue } from '../syntax/statement';
 import type { StatementInput } from './index';
 
 /** Lightwood options accepted without an effect here, and why. */
