@@ -194,6 +194,101 @@ WHERE sqft IN (
   });
 });
 
+describe('docs/mindsdb_sql/sql/api/update.mdx: UPDATE ... ON keys FROM (query)', () => {
+  it("sets the query's other columns on the rows whose keys match, and only those", async () => {
+    await run(
+      inst,
+      `CREATE TABLE files.rentals_on (SELECT * FROM ${HR} WHERE neighborhood IN ('westbrae', 'downtown'))`,
+    );
+    const untouched = await run(
+      inst,
+      `SELECT sum(rental_price) FROM files.rentals_on WHERE neighborhood = 'downtown'`,
+    );
+    await run(
+      inst,
+      `UPDATE
+    files.rentals_on
+ON
+    sqft, days_on_market, number_of_rooms
+FROM
+    (
+        SELECT p.rental_price as rental_price, t.sqft, t.days_on_market, t.number_of_rooms
+        FROM example_db.demo_data.home_rentals as t
+        JOIN mindsdb.home_rentals_model as p
+        WHERE t.neighborhood = 'westbrae'
+    );`,
+    );
+    const off = await run(
+      inst,
+      `SELECT count(*) FROM files.rentals_on u JOIN (
+         SELECT t.sqft, t.days_on_market, t.number_of_rooms, m.rental_price AS predicted
+         FROM files.rentals_on AS t JOIN mindsdb.home_rentals_model AS m WHERE t.neighborhood = 'westbrae') p
+       ON u.sqft = p.sqft AND u.days_on_market = p.days_on_market AND u.number_of_rooms = p.number_of_rooms
+       WHERE u.neighborhood = 'westbrae' AND abs(u.rental_price - p.predicted) > 1e-6`,
+    );
+    expect(off.data[0][0]).toBe(0);
+    expect(
+      (
+        await run(
+          inst,
+          `SELECT sum(rental_price) FROM files.rentals_on WHERE neighborhood = 'downtown'`,
+        )
+      ).data,
+    ).toEqual(untouched.data);
+  });
+
+  it('a key the query does not have is a specific error', async () => {
+    const e = await fails(
+      inst,
+      'UPDATE files.rentals_on ON nope FROM (SELECT 1 AS sqft, 2 AS rental_price)',
+    );
+    expect(e.message).toBe(
+      "UPDATE ... ON nope: the query has no column 'nope'; its columns are: sqft, rental_price",
+    );
+  });
+});
+
+describe('docs/sql/table-structure.mdx and use-cases/in-database_ml/ai-tables.mdx', () => {
+  it('SHOW MODELS FROM p LIKE ... WHERE ... applies both filters', async () => {
+    const none = await run(inst, `SHOW MODELS FROM mindsdb LIKE '%ai%' WHERE engine = 'openai';`);
+    expect(none.data).toEqual([]);
+    const some = await run(
+      inst,
+      `SHOW MODELS FROM mindsdb LIKE '%rentals%' WHERE engine = 'lightwood'`,
+    );
+    expect(objects(some).map((m) => m.NAME)).toContain('home_rentals_model');
+    expect(objects(some).every((m) => /rentals/.test(m.NAME))).toBe(true);
+  });
+
+  it('SET SHOW_SECRETS = FALSE is accepted (secrets are never shown); TRUE is refused by name', async () => {
+    await run(inst, 'SET SHOW_SECRETS = FALSE;');
+    expect((await fails(inst, 'SET SHOW_SECRETS = TRUE;')).message).toBe(
+      'SET SHOW_SECRETS = TRUE is not supported by this instance (connection secrets are never shown)',
+    );
+  });
+
+  it('CREATE MODEL ... FROM <table> reads that table of the current database', async () => {
+    await run(
+      inst,
+      `CREATE TABLE files.income_table (SELECT i * 10000 AS income, i * 3000 + 2000 AS debt FROM range(2, 40) r(i))`,
+    );
+    const r = await inst.sql.execute({
+      query: `CREATE MODEL mindsdb.debt_model
+FROM income_table
+PREDICT debt;`,
+      db: 'files',
+    });
+    expect(r.type).toBe('table');
+    expect((await waitForModel(inst, 'debt_model')).status).toBe('complete');
+    const p = await run(inst, 'SELECT income, debt FROM mindsdb.debt_model WHERE income = 90000;');
+    expect(p.data[0][0]).toBe(90000);
+    // debt = 0.3 * income + 2000 on the training rows: 29000 here.
+    expect(Math.abs((p.data[0][1] as number) - 29000)).toBeLessThan(3000);
+    const e = await fails(inst, 'CREATE MODEL mindsdb.debt_db FROM example_db PREDICT debt');
+    expect(e.message).toMatch(/^'example_db' is a database: train from one of its tables/);
+  }, 300_000);
+});
+
 describe('documented features this instance has not: a refusal that names them', () => {
   it.each([
     [
@@ -236,6 +331,16 @@ USING url.predict='http://localhost:5000/invocations', format='mlflow', data_dty
     ],
     [`SHOW JOBS WHERE project = 'project-name';`, /^SHOW JOBS is not supported by this instance/],
     [`SHOW TRIGGERS;`, /^SHOW TRIGGERS is not supported by this instance/],
+    [
+      `SELECT id, name
+FROM fruit_data
+WHERE id > LAST;`,
+      /^LAST \(the last value a job or trigger read\) is not supported by this instance .*\(line 3, column 12\)$/,
+    ],
+    [
+      `SET @my_env_var = from_env("MDB_MY_ENV_VAR")`,
+      /^from_env\(\) is not supported by this instance/,
+    ],
     [
       `CREATE JOB drop_model (
    DROP MODEL mindsdb.home_rentals_model

@@ -144,8 +144,14 @@ async function runShow(
   const head = `SELECT ${p.outputs.join(', ')} FROM (${p.source}) AS __show`;
   let rw: Rewrite;
   if (s.filter.where) {
-    rw = applyEdits({ text: x.src.text, toSource: (o) => o }, [
-      { start: 0, end: s.filter.where.start, text: `${head} WHERE ` },
+    const like =
+      s.filter.like !== undefined
+        ? `${name(p.like)} ILIKE ${quoteString(s.filter.like)} AND (`
+        : '';
+    const text = x.src.text;
+    rw = applyEdits({ text, toSource: (o) => o }, [
+      { start: 0, end: s.filter.where.start, text: `${head} WHERE ${like}` },
+      ...(like ? [{ start: text.length, end: text.length, text: ')' }] : []),
     ]);
   } else {
     const tail =

@@ -55,6 +55,7 @@ export const HANDLERS: { [K in MindsStatement['kind']]: Handler<K> } = {
   'create-view': saving.createView,
   'drop-view': saving.dropView,
   'drop-table': saving.dropTable,
+  'update-on': saving.updateOn,
 };
 
 export function runStatement(

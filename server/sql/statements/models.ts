@@ -72,6 +72,11 @@ async function trainingSource(
   x: StatementInput,
 ): Promise<TrainingSource> {
   const fromDb = env.catalog.requireDatabase(s.db ?? x.ctx.db).name;
+  if (s.table?.length === 1 && s.db === null && env.catalog.databaseInfo(s.table[0])) {
+    throw badInput(
+      `'${s.table[0]}' is a database: train from one of its tables (FROM ${s.table[0]}.table) or a query (FROM ${s.table[0]} (SELECT ...))`,
+    );
+  }
   if (s.table) {
     return { fromDb, select: `SELECT * FROM ${s.table.map(quoteIdent).join('.')}` };
   }
