@@ -289,6 +289,33 @@ PREDICT debt;`,
   }, 300_000);
 });
 
+describe('Lightwood forms of the model pages and older tutorials', () => {
+  it('USING join_learn_process = true returns once the training has ended (CREATE and RETRAIN)', async () => {
+    const created = await run(
+      inst,
+      `CREATE MODEL mindsdb.rentals_joined FROM example_db (SELECT sqft, location, rental_price FROM demo_data.home_rentals) PREDICT rental_price USING join_learn_process = true;`,
+    );
+    expect(objects(created)[0]).toMatchObject({ NAME: 'rentals_joined', STATUS: 'complete' });
+    const retrained = await run(
+      inst,
+      'RETRAIN mindsdb.rentals_joined USING join_learn_process = true;',
+    );
+    expect(objects(retrained)[0]).toMatchObject({ VERSION: 2, STATUS: 'complete', ACTIVE: true });
+  }, 300_000);
+
+  it('reads mindsdb.predictors as the models table, and DESCRIBE m.ensemble as m.model', async () => {
+    const p = await run(
+      inst,
+      "SELECT name, status FROM mindsdb.predictors WHERE name='home_rentals_model';",
+    );
+    expect(p.data).toEqual([['home_rentals_model', 'complete']]);
+    const ensemble = await run(inst, 'DESCRIBE mindsdb.home_rentals_model.ensemble;');
+    const model = await run(inst, 'DESCRIBE mindsdb.home_rentals_model.model;');
+    expect(ensemble.column_names).toEqual(model.column_names);
+    expect(ensemble.data.map((r) => r[0])).toEqual(model.data.map((r) => r[0]));
+  });
+});
+
 describe('documented features this instance has not: a refusal that names them', () => {
   it.each([
     [

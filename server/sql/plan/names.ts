@@ -80,6 +80,10 @@ export function resolveTable(env: NameEnv, rawParts: string[], scope: Scope, db:
     if (version === undefined && PROJECT_TABLES.has(lower)) {
       return { kind: 'system', table: lower as SystemTable, project };
     }
+    // `predictors`: the models table's name before MindsDB 23 (its older tutorials read it).
+    if (version === undefined && lower === 'predictors' && !env.models.exists(project, name)) {
+      return { kind: 'system', table: 'models', project };
+    }
     if (env.models.exists(project, name)) {
       const canonical = env.models.versions(project, name)[0].name;
       return {

@@ -15,7 +15,12 @@ import { quoteIdent } from '../../engine/quote';
 import { badInput, notFound } from '../../errors';
 import { planQuery } from '../plan/query';
 import type { SqlService } from '../service';
-import type { MindsStatement, ModelSource, TimeSeriesClauses } from '../syntax/statement';
+import type {
+  MindsStatement,
+  ModelSource,
+  TimeSeriesClauses,
+  UsingValue,
+} from '../syntax/statement';
 import { applyEdits } from '../syntax/source';
 import { toDuckText } from '../syntax/dialect';
 import { Tokens } from '../syntax/tokens';
@@ -102,6 +107,36 @@ async function trainingSource(
   return { fromDb, select: planned.sql };
 }
 
+/**
+ * MindsDB's `USING join_learn_process = true`: the statement returns when the training has ended
+ * (the Lightwood option jobs use so the next statement sees the new version). Taken out of USING.
+ */
+function takeJoinLearn(using: Record<string, UsingValue> | undefined): {
+  using: Record<string, UsingValue> | undefined;
+  join: boolean;
+} {
+  if (!using) return { using, join: false };
+  const key = Object.keys(using).find((k) => k.toLowerCase() === 'join_learn_process');
+  if (key === undefined) return { using, join: false };
+  const { [key]: v, ...rest } = using;
+  const join = v === true || v === 1 || String(v).toLowerCase() === 'true';
+  return { using: rest, join };
+}
+
+/** Waits until the version's training has ended (complete or error), as join_learn_process asks. */
+async function trainingEnded(
+  env: SqlService,
+  rec: ModelVersionRecord,
+  signal: AbortSignal | undefined,
+): Promise<ModelVersionRecord> {
+  for (;;) {
+    const r = env.models.get({ project: rec.project, name: rec.name, version: rec.version });
+    if (r.status === 'complete' || r.status === 'error') return r;
+    signal?.throwIfAborted();
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
 /** Largest WINDOW / HORIZON (the engine's bound: a forecast reads WINDOW rows per group). */
 const MAX_TS_STEPS = 10_000;
 
@@ -155,9 +190,10 @@ export async function createModel(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
+  const join = takeJoinLearn(s.using);
   // The engine first: a model of an engine this instance has not (openai, huggingface, BYOM ...)
   // is refused as such, not for the training data such engines do without.
-  const using = lightwoodUsing(env, s.using, x);
+  const using = lightwoodUsing(env, join.using, x);
   const timeseries = s.timeSeries ? timeSeriesSettings(s.timeSeries, s.targets[0]?.name) : null;
   if (!s.source) {
     throw badInput(
@@ -184,7 +220,7 @@ export async function createModel(
     orReplace: s.orReplace,
     ifNotExists: s.ifNotExists,
   });
-  return modelRows(env, [record]);
+  return modelRows(env, [join.join ? await trainingEnded(env, record, x.ctx.signal) : record]);
 }
 
 export async function retrain(
@@ -193,10 +229,11 @@ export async function retrain(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
-  const using = s.using ? lightwoodUsing(env, s.using, x) : undefined;
+  const join = takeJoinLearn(s.using);
+  const using = join.using ? lightwoodUsing(env, join.using, x) : undefined;
   const source = s.source ? await trainingSource(env, s.source, x) : undefined;
   const rec = await env.models.retrain(ref, { ...source, target: s.target, using });
-  return modelRows(env, [rec]);
+  return modelRows(env, [join.join ? await trainingEnded(env, rec, x.ctx.signal) : rec]);
 }
 
 export async function finetune(
@@ -205,10 +242,11 @@ export async function finetune(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
-  const using = s.using ? lightwoodUsing(env, s.using, x) : undefined;
+  const join = takeJoinLearn(s.using);
+  const using = join.using ? lightwoodUsing(env, join.using, x) : undefined;
   const source = await trainingSource(env, s.source, x);
   const rec = await env.models.finetune(ref, source, using);
-  return modelRows(env, [rec]);
+  return modelRows(env, [join.join ? await trainingEnded(env, rec, x.ctx.signal) : rec]);
 }
 
 export async function dropModel(
@@ -231,7 +269,9 @@ export async function dropModel(
   return ok(dropped ? 1 : 0, dropped);
 }
 
-const ATTRIBUTE_WORDS = new Set(['info', 'features', 'model', 'progress']);
+const ATTRIBUTE_WORDS = new Set(['info', 'features', 'model', 'progress', 'ensemble']);
+/** Older Lightwood names of attributes (`DESCRIBE m.ensemble` in MindsDB's earlier docs). */
+const ATTRIBUTE_ALIASES: Record<string, string> = { ensemble: 'model' };
 
 /**
  * `DESCRIBE [MODEL] [p.]m[.version][.attribute]`: a trailing non-numeric part is the attribute
@@ -254,7 +294,7 @@ function describeTarget(
   if (parts.length > 1 && !isVersion(last)) {
     const ref = asModel(parts.slice(0, -1));
     if (ref && (ATTRIBUTE_WORDS.has(last.toLowerCase()) || !asModel(parts)))
-      return { ref, attribute: last };
+      return { ref, attribute: ATTRIBUTE_ALIASES[last.toLowerCase()] ?? last };
   }
   const ref = asModel(parts);
   return ref ? { ref } : null;
