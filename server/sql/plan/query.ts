@@ -261,7 +261,7 @@ export async function planQuery(
           break;
         }
         const name = st.tempName('view');
-        await runInto(st, name, inner);
+        await runInto(st.ctx, name, inner);
         await materialize(st, t, name, r.view.name);
         break;
       }
@@ -299,16 +299,16 @@ function viewError(err: unknown, name: string): unknown {
   return err;
 }
 
-/** Runs a planned query into the TEMP table `name`. */
-async function runInto(st: PlanState, name: string, q: PlannedQuery): Promise<void> {
+/** Runs a planned query into the request's TEMP table `name` (errors point into the query). */
+export async function runInto(ctx: ExecContext, name: string, q: PlannedQuery): Promise<void> {
   if (q.target.kind === 'remote') {
     throw new Error('runInto: remote targets are loaded by fetchRemote');
   }
   const prefix = `CREATE TEMP TABLE "${name}" AS `;
-  await st.ctx.session.query(prefix + q.sql, {
+  await ctx.session.query(prefix + q.sql, {
     db: q.target.db,
-    signal: st.ctx.signal,
-    params: paramsOf(q.sql, st.ctx.params),
+    signal: ctx.signal,
+    params: paramsOf(q.sql, ctx.params),
     sourceOffset: (o) => q.src.offset + q.rw.toSource(Math.max(0, o - prefix.length)),
     script: q.src.script,
   });
@@ -333,7 +333,7 @@ async function nativeRelation(st: PlanState, n: NativeQuery): Promise<string | {
   );
   if (inlinable(st.ctx, inner, before)) return { sql: inner.sql };
   const name = st.tempName('native');
-  await runInto(st, name, inner);
+  await runInto(st.ctx, name, inner);
   return name;
 }
 

@@ -10,7 +10,7 @@ import { quoteIdent } from '../../engine/quote';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
 import { loadRemoteIntoTemp } from '../../integrations/load';
 import { pgIdent } from '../../integrations/postgres';
-import { planQuery, type PlannedQuery } from '../plan/query';
+import { planQuery, runInto, type PlannedQuery } from '../plan/query';
 import { paramsOf } from '../plan/state';
 import { ViewStore, type StoredView } from '../plan/views';
 import type { SqlService } from '../service';
@@ -245,14 +245,7 @@ export async function updateOn(
   }
   const rows = `__mdb_update_${++x.ctx.seq.n}`;
   x.ctx.temps.push(rows);
-  const prefix = `CREATE TEMP TABLE ${quoteIdent(rows)} AS `;
-  await x.ctx.session.query(prefix + planned.sql, {
-    db: planned.target.db,
-    signal: x.ctx.signal,
-    params: paramsOf(planned.sql, x.ctx.params),
-    sourceOffset: (o) => planned.src.offset + planned.rw.toSource(Math.max(0, o - prefix.length)),
-    script: planned.src.script,
-  });
+  await runInto(x.ctx, rows, planned);
   const columns = (
     await x.ctx.session.query(`SELECT * FROM temp.main.${quoteIdent(rows)} LIMIT 0`, {
       internal: true,
