@@ -316,6 +316,19 @@ describe('Lightwood forms of the model pages and older tutorials', () => {
   });
 });
 
+describe("MindsDB's HTTP tests (tests/integration/flows/test_http.py): MySQL clients' listings", () => {
+  it.each([
+    'show function status',
+    "show function status where db = 'mindsdb'",
+    'show procedure status',
+    "show procedure status where db = 'mindsdb'",
+  ])("%s answers an empty table of MySQL's columns", async (sql) => {
+    const r = await run(inst, sql);
+    expect(r.data).toEqual([]);
+    expect(r.column_names.slice(0, 3)).toEqual(['Db', 'Name', 'Type']);
+  });
+});
+
 describe('documented features this instance has not: a refusal that names them', () => {
   it.each([
     [

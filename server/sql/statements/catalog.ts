@@ -341,6 +341,30 @@ export async function show(
         like: 'Message',
       });
     }
+    case 'FUNCTION STATUS':
+    case 'PROCEDURE STATUS': {
+      // MySQL clients (DBeaver, Workbench) list stored routines on connect; MindsDB has none and
+      // answers an empty table of MySQL's columns, as MindsDB's HTTP tests expect.
+      const names = [
+        'Db',
+        'Name',
+        'Type',
+        'Definer',
+        'Modified',
+        'Created',
+        'Security_type',
+        'Comment',
+        'character_set_client',
+        'collation_connection',
+        'Database Collation',
+      ];
+      const rel = await rowsRelation(
+        x,
+        names.map((n) => col(n)),
+        [],
+      );
+      return runShow(env, s, x, { source: `SELECT * FROM ${rel}`, outputs: ['*'], like: 'Name' });
+    }
     case 'COLUMNS':
     case 'FIELDS': {
       if (!s.from) throw badInput('Name the table: SHOW [FULL] COLUMNS FROM table [FROM database]');
