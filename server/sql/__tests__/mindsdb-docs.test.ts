@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
+import { startPgServer, type PgTestServer } from '../../integrations/__tests__/pg-server';
 import { fails, objects, open, run, waitForModel } from './model-helpers';
 
 let inst: Instance;
@@ -314,6 +315,99 @@ describe('Lightwood forms of the model pages and older tutorials', () => {
     expect(ensemble.column_names).toEqual(model.column_names);
     expect(ensemble.data.map((r) => r[0])).toEqual(model.data.map((r) => r[0]));
   });
+});
+
+describe("MindsDB's time-series flow (tests/integration/flows/test_ts_predictions.py) on PostgreSQL", () => {
+  let pg: PgTestServer;
+  const day = (i: number) => {
+    const d = new Date();
+    d.setUTCDate(d.getUTCDate() + i);
+    return d.toISOString().slice(0, 10);
+  };
+  beforeAll(async () => {
+    pg = await startPgServer({ seed: true });
+    await run(
+      inst,
+      `CREATE DATABASE ts_demo_postgres WITH ENGINE = "postgres", PARAMETERS = ${JSON.stringify({
+        user: pg.user,
+        password: pg.password,
+        host: pg.host,
+        port: String(pg.port),
+        database: pg.database,
+      })};`,
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await pg?.stop();
+  });
+
+  it('trains FROM mindsdb (SELECT * FROM a view over a PostgreSQL native query) and forecasts as MindsDB does', async () => {
+    const selects: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      for (const group of ['a', 'b']) {
+        selects.push(
+          `select '${day(i)}' as date, '${group}' as group, ${(i * 7 + group.charCodeAt(0)) % 11} as value`,
+        );
+      }
+    }
+    await run(
+      inst,
+      `create view testv as (
+                select * from ts_demo_postgres (${selects.join(' union all ')})
+            )`,
+    );
+    // A view that is one PostgreSQL query reads like any other.
+    expect((await run(inst, 'select count(*) from testv')).data).toEqual([[60]]);
+    const created = await run(
+      inst,
+      `CREATE MODEL
+                    mindsdb.tstest
+                FROM mindsdb (select * from testv)
+                PREDICT value
+                ORDER BY date
+                GROUP BY group
+                WINDOW 5
+                HORIZON 3;`,
+    );
+    expect(objects(created)[0].STATUS).toBe('generating');
+    expect((await waitForModel(inst, 'tstest')).status).toBe('complete');
+    const q = async (where: string) =>
+      objects(
+        await run(
+          inst,
+          `select p.date, p.group, p.value
+            from mindsdb.testv as t join mindsdb.tstest as p
+            where ${where}`,
+        ),
+      );
+    const gtLatest = await q('t.date > LATEST');
+    expect(gtLatest).toHaveLength(6);
+    expect(gtLatest.filter((r) => r.group === 'a')).toHaveLength(3);
+    expect(String(gtLatest[0].date).slice(0, 10)).toBe(day(30));
+    expect(await q("t.date > LATEST and t.group = 'wrong'")).toEqual([]);
+    const eqLatest = await q('t.date = LATEST');
+    expect(eqLatest).toHaveLength(2);
+    expect(String(eqLatest[0].date).slice(0, 10)).toBe(day(29));
+    const gtDate = await q(`t.date > '${day(15)}'`);
+    expect(gtDate).toHaveLength(34);
+    expect(gtDate.filter((r) => r.group === 'a')).toHaveLength(17);
+    expect(String(gtDate[0].date).slice(0, 10)).toBe(day(16));
+    const eqDate = await q(`t.date = '${day(15)}'`);
+    expect(eqDate).toHaveLength(6);
+    expect(String(eqDate[0].date).slice(0, 10)).toBe(day(16));
+  }, 300_000);
+
+  it('a model FROM a PostgreSQL native query runs it there again on RETRAIN', async () => {
+    await run(
+      inst,
+      'CREATE MODEL mindsdb.pg_native FROM mindsdb (SELECT * FROM ts_demo_postgres (SELECT sqft, location, rental_price FROM home_rentals)) PREDICT rental_price',
+    );
+    expect((await waitForModel(inst, 'pg_native')).status).toBe('complete');
+    const retrained = await run(inst, 'RETRAIN mindsdb.pg_native USING join_learn_process = true');
+    expect(objects(retrained)[0]).toMatchObject({ VERSION: 2, STATUS: 'complete' });
+    const features = objects(await run(inst, 'DESCRIBE pg_native.features')).map((f) => f.column);
+    expect(features.sort()).toEqual(['location', 'rental_price', 'sqft']);
+  }, 300_000);
 });
 
 describe("MindsDB's HTTP tests (tests/integration/flows/test_http.py): MySQL clients' listings", () => {

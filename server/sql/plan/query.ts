@@ -16,7 +16,8 @@
  * The user's text is edited in place (never regenerated), so DuckDB's error positions still point
  * at what the user wrote.
  */
-import { ERROR_CODES, ServiceError } from '../../errors';
+import { ERROR_CODES, ServiceError, badInput } from '../../errors';
+import { loadRemoteIntoTemp } from '../../integrations/load';
 import { toDuckText, type NativeQuery } from '../syntax/dialect';
 import { parseUsing } from '../syntax/clauses';
 import type { Embedded } from '../syntax/statement';
@@ -217,6 +218,8 @@ export async function planQuery(
   const remoteDb = readsOneIntegration(st, natives);
   if (remoteDb) return pushDown(st, remoteDb, natives);
 
+  // Views that are one PostgreSQL query, while inlining (see below).
+  const remoteViews: { t: TableRefInfo; inner: PlannedQuery; name: string; db: string }[] = [];
   for (const t of st.index.tables) {
     const r = st.resolved.get(t.node)!;
     switch (r.kind) {
@@ -260,8 +263,12 @@ export async function planQuery(
           inlineRelation(st, t, inner.sql, r.view.name);
           break;
         }
+        if (ctx.inline && inner.target.kind === 'remote' && ctx.temps.length === before) {
+          remoteViews.push({ t, inner, name: r.view.name, db: inner.target.db });
+          break;
+        }
         const name = st.tempName('view');
-        await runInto(st.ctx, name, inner);
+        await runInto(env, st.ctx, name, inner);
         await materialize(st, t, name, r.view.name);
         break;
       }
@@ -278,6 +285,29 @@ export async function planQuery(
         break;
       default:
         break;
+    }
+  }
+
+  if (remoteViews.length > 0) {
+    // A query that reads nothing but views over one PostgreSQL integration is one PostgreSQL
+    // query (a model's FROM query then runs there again on RETRAIN); otherwise they load as usual.
+    const db = remoteViews[0].db;
+    const whole = st.index.tables.every(
+      (t) =>
+        st.resolved.get(t.node)?.kind === 'cte' ||
+        remoteViews.some((v) => v.t === t && v.db.toLowerCase() === db.toLowerCase()),
+    );
+    for (const v of remoteViews) {
+      if (whole) inlineRelation(st, v.t, v.inner.sql, v.name);
+      else {
+        const name = st.tempName('view');
+        await runInto(env, st.ctx, name, v.inner);
+        await materialize(st, v.t, name, v.name);
+      }
+    }
+    if (whole) {
+      const final = applyEdits(rw, st.edits);
+      return { target: { kind: 'remote', db, values: [] }, sql: final.text, rw: final, src };
     }
   }
 
@@ -299,10 +329,25 @@ function viewError(err: unknown, name: string): unknown {
   return err;
 }
 
-/** Runs a planned query into the request's TEMP table `name` (errors point into the query). */
-export async function runInto(ctx: ExecContext, name: string, q: PlannedQuery): Promise<void> {
+/**
+ * Runs a planned query into the request's TEMP table `name` (errors point into the query): in
+ * DuckDB, or in PostgreSQL with the rows loaded here (a view that is one PostgreSQL query).
+ */
+export async function runInto(
+  env: SqlEnv,
+  ctx: ExecContext,
+  name: string,
+  q: PlannedQuery,
+): Promise<void> {
   if (q.target.kind === 'remote') {
-    throw new Error('runInto: remote targets are loaded by fetchRemote');
+    if (q.target.values.length > 0) {
+      throw badInput('Parameters in a query read from an integration this way are not supported');
+    }
+    await loadRemoteIntoTemp(ctx.session, env.integrations.postgres(q.target.db), q.sql, name, {
+      timeoutMs: env.integrations.defaults.timeoutMs,
+      signal: ctx.signal,
+    });
+    return;
   }
   const prefix = `CREATE TEMP TABLE "${name}" AS `;
   await ctx.session.query(prefix + q.sql, {
@@ -333,7 +378,7 @@ async function nativeRelation(st: PlanState, n: NativeQuery): Promise<string | {
   );
   if (inlinable(st.ctx, inner, before)) return { sql: inner.sql };
   const name = st.tempName('native');
-  await runInto(st.ctx, name, inner);
+  await runInto(st.env, st.ctx, name, inner);
   return name;
 }
 

@@ -99,6 +99,14 @@ async function trainingSource(
   // Views and native queries over the instance's DuckDB databases are planned into the query
   // (they run again on RETRAIN as they are written now).
   const planned = await planQuery(env, s.query, x.src, { ...x.ctx, inline: true }, fromDb);
+  // One PostgreSQL query (`SELECT * FROM pg (native)`, a view over one): it runs there.
+  if (
+    x.ctx.temps.length === before &&
+    planned.target.kind === 'remote' &&
+    planned.target.values.length === 0
+  ) {
+    return { fromDb: planned.target.db, select: planned.sql };
+  }
   if (x.ctx.temps.length > before || planned.target.kind !== 'duckdb') {
     throw badInput(
       `A model's FROM query reads the instance's own tables (it runs again on every RETRAIN); this one reads models, system tables, PostgreSQL tables next to other data, or views over them. Save that data first (CREATE TABLE ... AS SELECT ...) and train from the table`,

@@ -238,14 +238,9 @@ export async function updateOn(
     );
   }
   const planned = await planQuery(env, s.query, x.src, x.ctx);
-  if (planned.target.kind !== 'duckdb') {
-    throw badInput(
-      'The query of UPDATE ... ON reads only a PostgreSQL integration; select its rows into a table first',
-    );
-  }
   const rows = `__mdb_update_${++x.ctx.seq.n}`;
   x.ctx.temps.push(rows);
-  await runInto(x.ctx, rows, planned);
+  await runInto(env, x.ctx, rows, planned);
   const columns = (
     await x.ctx.session.query(`SELECT * FROM temp.main.${quoteIdent(rows)} LIMIT 0`, {
       internal: true,
