@@ -47,6 +47,14 @@ import {
   packOrigins,
   runCandidate,
 } from './model';
+import {
+  type Calibration,
+  ageWeight,
+  calibrationSketch,
+  chooseHalfLife,
+  trainingSpan,
+  weightedConformalQuantile,
+} from './intervals';
 import { type Series, type SeriesSet, buildSeries, findColumn } from './series';
 import type {
   CandidateName,
@@ -322,10 +330,12 @@ export function trainWith(
   });
   const halfLife = chooseHalfLife(pooled, level);
   const halfWidths: number[] = [];
+  const weights: number[][] = [];
   let widest = 0;
   for (let k = 0; k < H; k++) {
     const r = pooled.residuals[k];
     const w = pooled.ages[k].map((a) => ageWeight(a, halfLife));
+    weights.push(w);
     // Wider with the step (never narrower than an earlier step's), the usual fan of a forecast.
     if (r.length > 0) widest = Math.max(widest, weightedConformalQuantile(r, w, level));
     halfWidths.push(widest);
@@ -366,21 +376,13 @@ export function trainWith(
     part,
     halfWidths,
     halfLife,
+    pooled,
+    weights,
     horizonAccuracy,
     table,
   });
   artifact.description.trainingTimeMs = Math.round(now() - t0);
   return artifact;
-}
-
-export interface Calibration {
-  /**
-   * Per step: |error| / origin scale; each residual's age (how long before the main split its
-   * origin is, in validation periods; 0 on the main split) and whether it is from the main split.
-   */
-  residuals: number[][];
-  ages: number[][];
-  main: boolean[][];
 }
 
 interface CalibrationContext {
@@ -502,85 +504,6 @@ function calibrationResiduals(best: Scored, c: CalibrationContext): Calibration 
     next = foldCut;
   }
   return out;
-}
-
-/**
- * The conformal quantile of weighted scores (Barber et al., "Conformal prediction beyond
- * exchangeability", 2023): the smallest score whose cumulative weight reaches `level` of the total
- * weight plus the forecast's own (1), so a few scores give a wider interval than many, as with
- * the unweighted ceil((n + 1) * level)-th score it reduces to when every weight is 1. With too
- * little weight for the level it is the largest score.
- */
-export function weightedConformalQuantile(
-  scores: readonly number[],
-  weights: readonly number[],
-  level: number,
-): number {
-  const n = scores.length;
-  if (n === 0) return Infinity;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a] - scores[b]);
-  let total = 1;
-  for (const w of weights) total += w;
-  const need = level * total;
-  let acc = 0;
-  for (const i of order) {
-    acc += weights[i];
-    if (acc >= need - 1e-9) return scores[i];
-  }
-  return scores[order[n - 1]];
-}
-
-/** Half-lives (in validation periods) the calibration chooses from; Infinity weighs all alike. */
-const HALF_LIVES = [Infinity, 2, 1, 0.5, 0.25, 0.125];
-
-const ageWeight = (age: number, halfLife: number): number =>
-  halfLife === Infinity || age <= 0 ? 1 : 2 ** (-age / halfLife);
-
-/**
- * How fast older residuals lose weight: the half-life whose quantiles, computed from the residuals
- * before the main split alone, score best on the main split's residuals by the interval score
- * (width plus 2 / alpha times the miss; a proper score, lowest in expectation at the true
- * quantile). A series whose latest stretch behaves unlike its past (a calm year after a crisis)
- * leans on its recent residuals; otherwise the longest half-life within one standard error of the
- * best score wins (the one-standard-error rule), since more residuals give steadier quantiles.
- * Infinity when nothing precedes the main split.
- */
-export function chooseHalfLife(c: Calibration, level: number): number {
-  const alpha = 1 - level;
-  const scores: { h: number; mean: number; se: number }[] = [];
-  for (const h of HALF_LIVES) {
-    let mean = 0;
-    let variance = 0;
-    let counted = 0;
-    for (let k = 0; k < c.residuals.length; k++) {
-      const r = c.residuals[k];
-      const early: number[] = [];
-      const w: number[] = [];
-      for (let i = 0; i < r.length; i++) {
-        if (c.main[k][i]) continue;
-        early.push(r[i]);
-        w.push(ageWeight(c.ages[k][i], h));
-      }
-      if (early.length === 0) continue;
-      const q = weightedConformalQuantile(early, w, level);
-      const s: number[] = [];
-      for (let i = 0; i < r.length; i++) {
-        if (c.main[k][i]) s.push(2 * q + (2 / alpha) * Math.max(0, r[i] - q));
-      }
-      if (s.length === 0) continue;
-      const m = s.reduce((a, b) => a + b, 0) / s.length;
-      const v = s.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, s.length - 1);
-      mean += m;
-      variance += v / s.length;
-      counted++;
-    }
-    if (counted > 0) scores.push({ h, mean: mean / counted, se: Math.sqrt(variance) / counted });
-  }
-  if (scores.length === 0) return Infinity;
-  let best = scores[0];
-  for (const x of scores) if (x.mean < best.mean) best = x;
-  // HALF_LIVES run from the longest: the first within one standard error of the best.
-  return scores.find((x) => x.mean <= best.mean + best.se)!.h;
 }
 
 function ratio(a: number, b: number): number {
@@ -1042,6 +965,8 @@ function assemble(p: {
   part: GbmPart | null;
   halfWidths: number[];
   halfLife: number;
+  pooled: Calibration;
+  weights: number[][];
   horizonAccuracy: TimeSeriesDescription['horizonAccuracy'];
   table: Table;
 }): TimeSeriesArtifact {
@@ -1168,7 +1093,15 @@ function assemble(p: {
       linear: part?.linear ? serializeLinearPart(part.linear) : null,
       thresholds: part ? part.thresholds.map((t) => (t ? toBase64(t) : null)) : [],
     },
-    calibration: { level: settings.confidence, halfWidths: p.halfWidths },
+    calibration: {
+      level: settings.confidence,
+      halfWidths: p.halfWidths,
+      online: {
+        halfLife: p.halfLife === Infinity ? null : p.halfLife,
+        ...trainingSpan(set.series, settings.validationFraction),
+        ...calibrationSketch(p.pooled.residuals, p.weights),
+      },
+    },
     groups: { keys: set.series.map((s) => s.key), frequency: groupFreq, frequencies },
     settings,
     timeseries: { orderBy, groupBy, window: W, horizon: H },

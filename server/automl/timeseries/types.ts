@@ -185,7 +185,24 @@ export interface TimeSeriesArtifact {
     thresholds: (string | null)[];
   };
   /** Conformal half-widths per step, in units of the origin's scale. */
-  calibration: { level: number; halfWidths: number[] };
+  calibration: {
+    level: number;
+    halfWidths: number[];
+    /**
+     * What a forecast needs to recalibrate on outcomes after the training data (recalibrate.ts);
+     * absent in artifacts from before it (their forecasts use `halfWidths` as they are).
+     */
+    online?: {
+      /** The age weights' half-life in validation periods (null: equal weights). */
+      halfLife: number | null;
+      /** One validation period and the last training timestamp, in ORDER BY units. */
+      span: number;
+      until: number;
+      /** Per step: weighted quantiles of the calibration residuals, and their total weight. */
+      sketch: number[][];
+      weight: number[];
+    };
+  };
   groups: {
     /** Canonical keys of the GROUP BY values, one entry per training group. */
     keys: string[];
