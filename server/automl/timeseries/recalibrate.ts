@@ -40,6 +40,20 @@ const MAX_RECENT_ORIGINS = 96;
  */
 const RECENT_BUDGET = 36_000;
 
+/** Recent origins a forecast backtests per group (at most): enough for that many per step. */
+function recentOrigins(spec: FeatureSpec): number {
+  const H = spec.horizon;
+  return Math.min(MAX_RECENT_ORIGINS, 2 * Math.max(H, spec.period)) + H - 1;
+}
+
+/**
+ * Rows per group a forecast reads to recalibrate on all the recent origins it may backtest: the
+ * features' lookback behind the earliest of them (TimeSeriesDescription.recalibrationRows).
+ */
+export function recalibrationRows(spec: FeatureSpec): number {
+  return spec.lookback + recentOrigins(spec);
+}
+
 export type OnlineCalibration = NonNullable<TimeSeriesArtifact['calibration']['online']>;
 
 /**
@@ -64,10 +78,7 @@ export function forecastHalfWidths(
   if (!(now > online.until)) return same();
   const perGroup = Math.max(
     1,
-    Math.min(
-      Math.min(MAX_RECENT_ORIGINS, 2 * Math.max(H, spec.period)) + H - 1,
-      Math.floor(RECENT_BUDGET / (H * sources.length)),
-    ),
+    Math.min(recentOrigins(spec), Math.floor(RECENT_BUDGET / (H * sources.length))),
   );
   // Origins (latest first) whose forecast reaches past the training end in the supplied history.
   const list: OriginSource[] = [];

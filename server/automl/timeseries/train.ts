@@ -55,6 +55,7 @@ import {
   trainingSpan,
   weightedConformalQuantile,
 } from './intervals';
+import { recalibrationRows } from './recalibrate';
 import { type Series, type SeriesSet, buildSeries, findColumn } from './series';
 import type {
   CandidateName,
@@ -1042,6 +1043,7 @@ function assemble(p: {
     frequency: freqLabel,
     seasonality: spec.period,
     historyRows: spec.lookback,
+    recalibrationRows: recalibrationRows(spec),
     selected: best.name,
     horizonAccuracy: p.horizonAccuracy,
     calibrationHalfLife: p.halfLife === Infinity ? null : p.halfLife,

@@ -62,6 +62,11 @@ export interface TimeSeriesDescription {
   seasonality: number;
   /** Rows per group a forecast reads: WINDOW, or more when the seasonal features need them. */
   historyRows: number;
+  /**
+   * Rows per group a forecast reads to also recalibrate its intervals on the outcomes after the
+   * training data (recalibrate.ts): more than historyRows; fewer only recalibrate on fewer origins.
+   */
+  recalibrationRows?: number;
   selected: CandidateName;
   /** Per step on the time-ordered validation split: MASE against seasonal-naive (MAE ratio), MAE, interval coverage. */
   horizonAccuracy: { step: number; mase: number; mae: number; coverage: number }[];
