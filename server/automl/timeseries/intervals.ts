@@ -1,17 +1,6 @@
-// Forecast interval calibration per horizon step: weighted conformal quantiles of scale-free
-// rolling-origin residuals (|error| / origin scale), the age weights' half-life chosen on the main
-// validation split, and what an artifact keeps of them so a later forecast can recalibrate on the
-// outcomes observed since training (recalibrate.ts).
-
-export interface Calibration {
-  /**
-   * Per step: |error| / origin scale; each residual's age (how long before the main split its
-   * origin is, in validation periods; 0 on the main split) and whether it is from the main split.
-   */
-  residuals: number[][];
-  ages: number[][];
-  main: boolean[][];
-}
+// The conformal maths of forecast intervals: the weighted conformal quantile and age weights
+// (calibration.ts calibrates with them at training), the residual sketch an artifact keeps, and
+// the recalibration on outcomes observed since training (recalibrate.ts runs it per forecast).
 
 /**
  * The conformal quantile of weighted scores (Barber et al., "Conformal prediction beyond
@@ -39,58 +28,9 @@ export function weightedConformalQuantile(
   return scores[order[n - 1]];
 }
 
-/** Half-lives (in validation periods) the calibration chooses from; Infinity weighs all alike. */
-export const HALF_LIVES = [Infinity, 2, 1, 0.5, 0.25, 0.125];
-
+/** Weight of a residual `age` validation periods old (Infinity: all weigh 1). */
 export const ageWeight = (age: number, halfLife: number): number =>
   halfLife === Infinity || age <= 0 ? 1 : 2 ** (-age / halfLife);
-
-/**
- * How fast older residuals lose weight: the half-life whose quantiles, computed from the residuals
- * before the main split alone, score best on the main split's residuals by the interval score
- * (width plus 2 / alpha times the miss; a proper score, lowest in expectation at the true
- * quantile). A series whose latest stretch behaves unlike its past (a calm year after a crisis)
- * leans on its recent residuals; otherwise the longest half-life within one standard error of the
- * best score wins (the one-standard-error rule), since more residuals give steadier quantiles.
- * Infinity when nothing precedes the main split.
- */
-export function chooseHalfLife(c: Calibration, level: number): number {
-  const alpha = 1 - level;
-  const scores: { h: number; mean: number; se: number }[] = [];
-  for (const h of HALF_LIVES) {
-    let mean = 0;
-    let variance = 0;
-    let counted = 0;
-    for (let k = 0; k < c.residuals.length; k++) {
-      const r = c.residuals[k];
-      const early: number[] = [];
-      const w: number[] = [];
-      for (let i = 0; i < r.length; i++) {
-        if (c.main[k][i]) continue;
-        early.push(r[i]);
-        w.push(ageWeight(c.ages[k][i], h));
-      }
-      if (early.length === 0) continue;
-      const q = weightedConformalQuantile(early, w, level);
-      const s: number[] = [];
-      for (let i = 0; i < r.length; i++) {
-        if (c.main[k][i]) s.push(2 * q + (2 / alpha) * Math.max(0, r[i] - q));
-      }
-      if (s.length === 0) continue;
-      const m = s.reduce((a, b) => a + b, 0) / s.length;
-      const v = s.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, s.length - 1);
-      mean += m;
-      variance += v / s.length;
-      counted++;
-    }
-    if (counted > 0) scores.push({ h, mean: mean / counted, se: Math.sqrt(variance) / counted });
-  }
-  if (scores.length === 0) return Infinity;
-  let best = scores[0];
-  for (const x of scores) if (x.mean < best.mean) best = x;
-  // HALF_LIVES run from the longest: the first within one standard error of the best.
-  return scores.find((x) => x.mean <= best.mean + best.se)!.h;
-}
 
 /** Most points a step's residual sketch keeps (fewer for long horizons: the artifact's size). */
 const SKETCH_POINTS = 64;
