@@ -18,9 +18,9 @@
 //
 // No leak and no in-sample residual: a residual counts only when its target row is later than
 // every training row (the refitted model never saw it) and not later than the forecast origin
-// (it is in the history supplied). Without such rows (a forecast right after training, or SQL's
-// LATEST reading only the rows its features need) the trained bounds apply unchanged and nothing
-// is recomputed.
+// (it is in the history supplied). Without such rows (a forecast right after training, or from
+// the training data itself) the trained widths apply unchanged and nothing is recomputed; SQL's
+// LATEST reads recalibrationRows rows per group so that the rows after training are there.
 
 import type { FeatureLayout } from './features';
 import { ageWeight, recalibratedHalfWidths, trackedHalfWidths } from './intervals';
