@@ -40,6 +40,16 @@ function toDuck(v: JsonValue | undefined, t: ScratchType): DuckDBValue {
   return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
+/** Row-major rows to the column-major values `loadTempTable` takes. */
+export function transpose<T>(rows: T[][], width: number): T[][] {
+  const cols: T[][] = Array.from({ length: width }, () => new Array<T>(rows.length));
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    for (let j = 0; j < width; j++) cols[j][i] = r[j];
+  }
+  return cols;
+}
+
 /**
  * Creates the TEMP table `name` on a request's session (visible to that session only, dropped when
  * it ends) and fills it from JS columns (column-major, `n` rows) through the appender, in order:

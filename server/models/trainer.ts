@@ -6,7 +6,7 @@
  * `error` (reason in ERROR). A completed version becomes its model's active one.
  */
 import { Worker } from 'node:worker_threads';
-import type { TrainMessage, TrainRequest } from '../automl-worker/protocol';
+import type { TrainMessage, TrainRequest } from './worker-protocol';
 import type { ModelStore, ModelVersionRecord } from './store';
 import { transferables } from './training-columns';
 import type { TrainingData } from './training-data';

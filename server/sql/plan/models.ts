@@ -34,7 +34,7 @@ import {
 import { planForecastJoin, singleRowForecastError } from './forecast';
 import { readsExplainColumn } from './explain-use';
 import type { Resolved } from './names';
-import { transpose } from './query';
+import { transpose } from '../../engine/scratch';
 import {
   PlanState,
   columnRef,

@@ -16,6 +16,7 @@
  * The user's text is edited in place (never regenerated), so DuckDB's error positions still point
  * at what the user wrote.
  */
+import { transpose } from '../../engine/scratch';
 import { ERROR_CODES, ServiceError } from '../../errors';
 import { toDuckText, type NativeQuery } from '../syntax/dialect';
 import { parseUsing, type Embedded } from '../syntax/grammar';
@@ -354,14 +355,4 @@ function splitName(st: PlanState, t: TableRefInfo): void {
   const schema = parts.length >= 2 ? parts[parts.length - 2] : '';
   const catalog = parts.length >= 3 ? parts[parts.length - 3] : '';
   Object.assign(t.node, { catalog_name: catalog, schema_name: schema, table_name: table });
-}
-
-/** Row-major rows to column-major values. */
-export function transpose<T>(rows: T[][], width: number): T[][] {
-  const cols: T[][] = Array.from({ length: width }, () => new Array<T>(rows.length));
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    for (let j = 0; j < width; j++) cols[j][i] = r[j];
-  }
-  return cols;
 }
