@@ -24,7 +24,7 @@ export function loadCsv(file: string, drop: string[] = []): Dataset {
     dynamicTyping: true,
     skipEmptyLines: true,
   });
-  const [header, ...rows] = parsed.data as CellValue[][];
+  const [header, ...rows] = parsed.data;
   const keep = header.map((_, j) => j).filter((j) => !drop.includes(String(header[j])));
   return {
     columns: keep.map((j) => String(header[j])),

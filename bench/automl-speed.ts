@@ -31,7 +31,7 @@ import { progress } from './types';
 export function columnarOf(d: Dataset): ColumnarData {
   const b = new ColumnarBuilder(d.columns);
   for (const r of d.rows) b.push(r);
-  return b.finish() as ColumnarData;
+  return b.finish();
 }
 
 export interface SpeedCase {

@@ -276,7 +276,7 @@ export function requestFormOf(up: ReceivedUpload): Record<string, unknown> | nul
     return null;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  return 'source_type' in value || 'source' in value ? (value as Record<string, unknown>) : null;
+  return 'source_type' in value || 'source' in value ? value : null;
 }
 
 /** Removes a received upload that is not loaded (it was a request, not a file). */

@@ -437,6 +437,8 @@ export class PostgresIntegration {
         );
       case '53300':
         return new ServiceError(ERROR_CODES.BUSY, `${prefix}: the server has too many connections`);
+      default:
+        break; // other codes, or none: told apart below
     }
     // A server error (SQLSTATE) means a PostgreSQL server answered: its message helps the user.
     if (e.code && /^[0-9A-Z]{5}$/.test(e.code)) return badInput(`${prefix}: ${msg}`);

@@ -86,7 +86,7 @@ export class Trainer {
     const jobs = [...this.jobs.values()];
     for (const j of jobs) j.cancelled = true;
     this.queue.length = 0;
-    await Promise.all(jobs.map((j) => j.worker?.terminate()));
+    await Promise.all(jobs.flatMap((j) => (j.worker ? [j.worker.terminate()] : [])));
   }
 
   private pump(): void {

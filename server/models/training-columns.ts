@@ -95,6 +95,8 @@ class ColumnBuilder {
       case 'mixed':
         this.mixed.push(v);
         return;
+      case 'null':
+        throw new Error('unreachable: start() above has given the column a type');
     }
     // A value of another type: keep the column's values exactly, as a plain array.
     const mixed: CellValue[] = [];

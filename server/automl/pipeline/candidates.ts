@@ -153,7 +153,7 @@ export function trainCandidates(
     // The mean of both models' scores: often better than either when the signal is partly
     // linear (telco churn), and free since both are trained already.
     const fits = gbmCand.fits.map((g, f): FoldFit => ({
-      model: blend(g.model.gbm!, linCand!.fits[f].model.linear!),
+      model: blend(g.model.gbm!, linCand.fits[f].model.linear!),
       rows: g.rows,
       iterations: g.iterations,
     }));

@@ -60,7 +60,7 @@ export async function createDatabase(
   await env.integrations.create({
     name,
     engine: s.engine!,
-    parameters: s.parameters as Record<string, unknown>,
+    parameters: s.parameters,
     ifNotExists: s.ifNotExists,
   });
   return ok(null, true);

@@ -49,5 +49,5 @@ export function runStatement(
   x: StatementInput,
 ): Promise<StatementOutput> {
   if (!s) return queryStatement(env, x);
-  return (HANDLERS[s.kind] as Handler<typeof s.kind>)(env, s as never, x);
+  return (HANDLERS[s.kind] as Handler<typeof s.kind>)(env, s, x);
 }
