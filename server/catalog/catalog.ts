@@ -36,7 +36,7 @@ export const SQL_FOLDERS = ['uploads', 'exports'] as const;
 export const DEFAULT_PROJECT = 'mindsdb';
 const SYSTEM_DATABASES = ['information_schema'] as const;
 
-export type DatabaseType = 'system' | 'project' | 'data';
+type DatabaseType = 'system' | 'project' | 'data';
 
 export interface DatabaseInfo {
   name: string;

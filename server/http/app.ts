@@ -35,7 +35,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const MAX_JSON_DEPTH = 64;
 
 /** Nesting depth of a parsed JSON value, walked iteratively; stops counting past `limit`. */
-export function jsonDepth(value: unknown, limit: number): number {
+function jsonDepth(value: unknown, limit: number): number {
   let max = 0;
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {

@@ -15,7 +15,7 @@ import type { JsonValue } from '../engine/values';
 import { duckTypeName, getTypeParser, rowToJson } from './pg-values';
 
 /** Connect timeout: an unreachable host fails this fast instead of hanging the statement. */
-export const CONNECT_TIMEOUT_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 5_000;
 /** Rows fetched per round trip by chunked reads. */
 export const DEFAULT_CHUNK_ROWS = 10_000;
 

@@ -15,7 +15,7 @@ import ipaddr from 'ipaddr.js';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { hostAllowed } from './index';
 
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: number;
 }

@@ -5,7 +5,7 @@ import { Overlay } from '../components/ui/Overlay';
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const mod = isMac ? '⌘' : 'Ctrl';
 
-export const SHORTCUTS: [string, string][] = [
+const SHORTCUTS: [string, string][] = [
   [`${mod} + Enter`, 'Run the selection or the statement under the cursor'],
   [`${mod} + Shift + Enter`, 'Run the whole script, statement by statement'],
   [`${mod} + .`, 'Cancel the running query'],

@@ -12,7 +12,7 @@ import { type FitContext, fitLinear } from './fit';
 import { now } from './progress';
 
 /** One fit of a candidate: the model and the rows it is validated on (it did not train on them). */
-export interface FoldFit {
+interface FoldFit {
   model: ScoreModel;
   rows: Int32Array;
   /** Boosting iterations early stopping kept (0 for the linear model). */
@@ -45,7 +45,7 @@ export function scoredParts(c: Candidate): ScoredPart[] {
 }
 
 /** Validation rows of each fold: the capped validation rows (single split) or the fold's rows. */
-export function validationRows(ctx: FitContext): Int32Array[] {
+function validationRows(ctx: FitContext): Int32Array[] {
   return ctx.crossFit ? ctx.folds.map((f) => f.val) : [ctx.selRows];
 }
 

@@ -398,7 +398,7 @@ async function columnsOf(
   return r.rows.map(([c, t]) => row(String(c), String(t)));
 }
 
-export function currentProject(env: SqlService, db: string): string {
+function currentProject(env: SqlService, db: string): string {
   return env.catalog.projectInfo(db)?.name ?? DEFAULT_PROJECT;
 }
 

@@ -17,7 +17,7 @@ type Handler<K extends MindsStatement['kind']> = (
   x: StatementInput,
 ) => Promise<StatementOutput>;
 
-export const HANDLERS: { [K in MindsStatement['kind']]: Handler<K> } = {
+const HANDLERS: { [K in MindsStatement['kind']]: Handler<K> } = {
   use: catalog.use,
   show: catalog.show,
   'create-project': catalog.createProject,

@@ -161,10 +161,10 @@ export interface TableRefInfo {
   select: SelectInfo | null;
 }
 
-export type Clause =
+type Clause =
   'select' | 'from' | 'where' | 'group' | 'having' | 'qualify' | 'order' | 'limit' | 'other';
 
-export interface ExprInfo {
+interface ExprInfo {
   node: JNode;
   holder: JNode | unknown[];
   key: string | number;

@@ -32,7 +32,7 @@ export interface FormRow {
   extra: Record<string, unknown>;
 }
 
-export interface CellIssue {
+interface CellIssue {
   row: number;
   column: string;
   message: string;
@@ -205,7 +205,7 @@ function formatRowObject(o: Record<string, unknown>): string {
 }
 
 /** Up to this many rows, the editor shows one key per line; beyond, one row per line. */
-export const PRETTY_ROWS = 3;
+const PRETTY_ROWS = 3;
 
 /** The body as the JSON editor shows it (readable for a few rows, compact for many). */
 export function formatPredictBody(

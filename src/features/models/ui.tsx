@@ -4,7 +4,7 @@ import { Overlay } from '../../components/ui/Overlay';
 
 export { formatNumber } from './format-number';
 
-export function statusTone(status: string): 'ok' | 'busy' | 'error' | 'idle' {
+function statusTone(status: string): 'ok' | 'busy' | 'error' | 'idle' {
   const s = status.toLowerCase();
   if (s === 'complete') return 'ok';
   if (s === 'error' || s === 'failed') return 'error';
