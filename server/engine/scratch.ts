@@ -15,7 +15,7 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import type { EngineSession } from './duckdb';
+import type { EngineSession } from './session';
 import { quoteIdent } from './quote';
 import type { JsonValue } from './values';
 
@@ -38,16 +38,6 @@ function toDuck(v: JsonValue | undefined, t: ScratchType): DuckDBValue {
   }
   if (t === 'BOOLEAN') return typeof v === 'boolean' ? v : null;
   return typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
-}
-
-/** Row-major rows to the column-major values `loadTempTable` takes. */
-export function transpose<T>(rows: T[][], width: number): T[][] {
-  const cols: T[][] = Array.from({ length: width }, () => new Array<T>(rows.length));
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    for (let j = 0; j < width; j++) cols[j][i] = r[j];
-  }
-  return cols;
 }
 
 /**

@@ -16,10 +16,10 @@
  * The user's text is edited in place (never regenerated), so DuckDB's error positions still point
  * at what the user wrote.
  */
-import { transpose } from '../../engine/scratch';
 import { ERROR_CODES, ServiceError } from '../../errors';
 import { toDuckText, type NativeQuery } from '../syntax/dialect';
-import { parseUsing, type Embedded } from '../syntax/grammar';
+import { parseUsing } from '../syntax/clauses';
+import type { Embedded } from '../syntax/statement';
 import { StatementSource, applyEdits, type Rewrite } from '../syntax/source';
 import { Cursor, Tokens, isOp } from '../syntax/tokens';
 import {
@@ -34,7 +34,7 @@ import { planModels } from './models';
 import { applyExpressionDialect } from './mysql';
 import { resolveTable, splitParts } from './names';
 import { fetchNative, fetchRemote, pushDown, readsOneIntegration } from './remote';
-import { PlanState, paramsOf, tempTableNode } from './state';
+import { PlanState, paramsOf, tempTableNode, transpose } from './state';
 import { systemRows } from './system';
 
 export interface PlannedQuery {

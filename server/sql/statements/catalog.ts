@@ -10,11 +10,12 @@ import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
 import { inputColumns, predictionColumns } from '../../models/predict';
 import { SERVER_VARIABLES } from '../plan/mysql';
 import { planQuery } from '../plan/query';
+import { transpose } from '../plan/state';
 import type { SqlService } from '../service';
-import type { MindsStatement } from '../syntax/grammar';
+import type { MindsStatement } from '../syntax/statement';
 import { applyEdits, type Rewrite } from '../syntax/source';
 import type { OutputColumn as VirtualColumn } from '../../models/predict';
-import { loadTempTable, transpose } from '../../engine/scratch';
+import { loadTempTable } from '../../engine/scratch';
 import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
 

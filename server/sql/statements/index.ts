@@ -4,7 +4,7 @@
  * a query DuckDB's parser reads (the planner), then any other DuckDB statement.
  */
 import type { SqlService } from '../service';
-import type { MindsStatement } from '../syntax/grammar';
+import type { MindsStatement } from '../syntax/statement';
 import * as catalog from './catalog';
 import * as models from './models';
 import type { StatementInput, StatementOutput } from './output';
