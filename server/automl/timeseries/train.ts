@@ -137,7 +137,7 @@ function trainWith(
   const best = selectCandidate(scored, settings);
 
   progress(onProgress, 4);
-  const { halfWidths, halfLife, horizonAccuracy } = calibrateIntervals(best, scored[0], {
+  const { halfWidths, halfLife, horizonAccuracy, online } = calibrateIntervals(best, scored[0], {
     ...validation,
     sourceOf,
     truthOf,
@@ -166,6 +166,7 @@ function trainWith(
     part,
     halfWidths,
     halfLife,
+    online,
     horizonAccuracy,
     table,
   });
