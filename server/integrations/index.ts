@@ -29,15 +29,10 @@ import {
   type RemoteResult,
 } from './postgres';
 
-export {
-  CONNECT_TIMEOUT_MS,
-  DEFAULT_CHUNK_ROWS,
-  type ChunkHandler,
-  type RemoteColumn,
-} from './postgres';
+export { type ChunkHandler, type RemoteColumn } from './postgres';
 
-export const ENGINES = ['postgres', 'duckdb'] as const;
-export type IntegrationEngine = (typeof ENGINES)[number];
+const ENGINES = ['postgres', 'duckdb'] as const;
+type IntegrationEngine = (typeof ENGINES)[number];
 
 /** Engine aliases MindsDB users write. */
 const ENGINE_ALIASES: Record<string, IntegrationEngine> = {

@@ -54,7 +54,7 @@ export function retrainForecaster(
   return trainWith(toTable(data), cols, settings, opts.onProgress);
 }
 
-export function toTable(data: ColumnarData | Dataset): Table {
+function toTable(data: ColumnarData | Dataset): Table {
   if (data && Array.isArray((data as Dataset).rows) && Array.isArray(data.columns)) {
     return tableFromDataset(data as Dataset);
   }
@@ -62,7 +62,7 @@ export function toTable(data: ColumnarData | Dataset): Table {
   return data;
 }
 
-export function trainWith(
+function trainWith(
   table: Table,
   cols: TsColumns,
   settings: ResolvedSettings,

@@ -285,7 +285,7 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   const n = read.rows.length;
   const columns: Record<string, unknown[]> = {};
   [orderCol, ...groupCols, targetCol].forEach((c, i) => (columns[c] = read.rows.map((r) => r[i])));
-  const rowIds = read.rows.map((r) => r[groupCols.length + 2] as JsonValue);
+  const rowIds = read.rows.map((r) => r[groupCols.length + 2]);
   const fc = await st.env.models.forecast(model.ref, columns, n, { history: withHistory });
   notes(st, fc, label);
 
@@ -315,7 +315,7 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   const historyRow = (i: number) => {
     const h = fc.history!;
     return [
-      read.rows[i][0] as JsonValue,
+      read.rows[i][0],
       ...read.rows[i].slice(1, G + 1),
       ...h.values.map((col) => col[i]),
     ] as JsonValue[];

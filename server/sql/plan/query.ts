@@ -33,7 +33,7 @@ import {
 import type { ExecContext, SqlEnv } from '../types';
 import { planModels } from './models';
 import { applyExpressionDialect } from './mysql';
-import { resolveTable, splitParts, type Resolved } from './names';
+import { resolveTable, splitParts } from './names';
 import { fetchNative, fetchRemote, pushDown, readsOneIntegration } from './remote';
 import { PlanState, paramsOf, tempTableNode, transpose } from './state';
 import { systemRows } from './system';
@@ -437,7 +437,7 @@ async function materialize(
   (t.holder as Record<string | number, unknown>)[t.key] = tempTableNode(temp, alias);
   st.resolved.set((t.holder as Record<string | number, JNode>)[t.key], {
     kind: 'local',
-  } as Resolved);
+  });
 }
 
 /** `` `db.schema.table` `` (one quoted name holding dots) as the separate names MindsDB reads. */

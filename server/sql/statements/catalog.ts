@@ -17,7 +17,7 @@ import type { MindsStatement } from '../syntax/statement';
 import { applyEdits, type Rewrite } from '../syntax/source';
 import type { OutputColumn as VirtualColumn } from '../../models/predict';
 import { loadTempTable } from '../../engine/scratch';
-import { ok, type StatementInput, type StatementOutput } from './index';
+import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
 
 type S<K extends MindsStatement['kind']> = Extract<MindsStatement, { kind: K }>;
@@ -63,7 +63,7 @@ export async function createDatabase(
   await env.integrations.create({
     name,
     engine: s.engine!,
-    parameters: s.parameters as Record<string, unknown>,
+    parameters: s.parameters,
     ifNotExists: s.ifNotExists,
   });
   return ok(null, true);
@@ -431,7 +431,7 @@ async function columnsOf(
   return r.rows.map(([c, t]) => row(String(c), String(t)));
 }
 
-export function currentProject(env: SqlService, db: string): string {
+function currentProject(env: SqlService, db: string): string {
   return env.catalog.projectInfo(db)?.name ?? DEFAULT_PROJECT;
 }
 

@@ -10,7 +10,6 @@ import { MODEL_COLUMNS } from '../../models/models-table';
 import type { ModelRef } from '../../models/registry';
 import type { ModelVersionRecord, TimeSeriesSettings } from '../../models/store';
 import type { TrainingSource } from '../../models/training-data';
-import type { JsonValue } from '../../engine/values';
 import { quoteIdent } from '../../engine/quote';
 import { badInput, notFound } from '../../errors';
 import { planQuery } from '../plan/query';
@@ -25,7 +24,7 @@ import { applyEdits } from '../syntax/source';
 import { toDuckText } from '../syntax/dialect';
 import { Tokens } from '../syntax/tokens';
 import { lightwoodUsing } from './using';
-import { ok, type StatementInput, type StatementOutput } from './index';
+import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
 import { evaluateMetric } from './evaluate';
 
@@ -502,7 +501,7 @@ export async function evaluate(
   const r = await env.runPlanned(planned, x.ctx, true);
   if (r.type !== 'table')
     throw badInput('EVALUATE needs a query returning actual and prediction columns');
-  const value = evaluateMetric(s.metric, r.column_names, r.data as JsonValue[][], s.using ?? {});
+  const value = evaluateMetric(s.metric, r.column_names, r.data, s.using ?? {});
   return {
     kind: 'result',
     result: { type: 'table', column_names: [s.metric], column_types: ['DOUBLE'], data: [[value]] },

@@ -9,7 +9,7 @@ import { toDuckText } from '../syntax/dialect';
 import { applyEdits, unchanged, type Edit, type Rewrite } from '../syntax/source';
 import { Tokens, isName, isOp, type Tok } from '../syntax/tokens';
 import { NotAQuery, planQuery, type PlannedQuery } from '../plan/query';
-import type { StatementInput, StatementOutput } from './index';
+import type { StatementInput, StatementOutput } from './output';
 import type { SqlService } from '../service';
 
 export async function queryStatement(env: SqlService, x: StatementInput): Promise<StatementOutput> {

@@ -16,7 +16,7 @@ import { ViewStore, type StoredView } from '../plan/views';
 import type { SqlService } from '../service';
 import type { Embedded, MindsStatement } from '../syntax/statement';
 import type { Rewrite } from '../syntax/source';
-import { ok, type StatementInput, type StatementOutput } from './index';
+import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
 
 type S<K extends MindsStatement['kind']> = Extract<MindsStatement, { kind: K }>;

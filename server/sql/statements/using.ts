@@ -9,7 +9,7 @@ import { badInput } from '../../errors';
 import { ENGINE_NAME } from '../../models/models-table';
 import type { SqlService } from '../service';
 import type { UsingValue } from '../syntax/statement';
-import type { StatementInput } from './index';
+import type { StatementInput } from './output';
 
 /** Lightwood options accepted without an effect here, and why. */
 const ACCEPTED_LIGHTWOOD: Record<string, string> = {

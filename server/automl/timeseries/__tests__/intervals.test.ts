@@ -29,7 +29,7 @@ function noisy(groups: number, n: number, sd: (g: number, i: number) => number, 
       rows.push([monthStart(i), `g${g}`, Math.round(y * 1000) / 1000]);
     }
   }
-  return { columns: ['month', 'store', 'sales'], rows } as Dataset;
+  return { columns: ['month', 'store', 'sales'], rows };
 }
 
 const opts = { target: 'sales', orderBy: 'month', groupBy: ['store'], window: 12, horizon: 3 };
