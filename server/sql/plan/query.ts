@@ -399,7 +399,7 @@ function inlineRelation(st: PlanState, t: TableRefInfo, sql: string, defaultAlia
   if (!span) throw new Error(`no position for table reference ${t.parts.join('.')}`);
   const alias = t.alias ? '' : ` AS "${defaultAlias.replaceAll('"', '""')}"`;
   st.edit(span.start, span.end, `(\n${sql}\n)${alias}`);
-  st.resolved.set(t.node, { kind: 'local' } as Resolved);
+  st.resolved.set(t.node, { kind: 'local' });
 }
 
 /** A DuckDB table name as `"catalog"."schema"."table"`, as DuckDB resolves it in `db`. */
