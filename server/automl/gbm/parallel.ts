@@ -3,8 +3,17 @@
 // synchronous: the training thread publishes a build, takes blocks itself and waits only for a
 // block a worker has taken, so a worker that is slow to wake (a busy machine) costs nothing.
 
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import {
+  MessageChannel,
+  type MessagePort,
+  Worker,
+  receiveMessageOnPort,
+} from 'node:worker_threads';
+import { type LinearAnswer, type LinearJob, fitJob } from '../linear/job';
+import type { LinearModel } from '../linear/linear';
 import { AutoMLError } from '../errors';
 import type { BuilderSpec } from './histogram';
 
@@ -74,6 +83,31 @@ for (;;) {
 }
 `;
 
+/**
+ * The model thread's bootstrap: workers do not inherit tsx's loader, so TypeScript sources are
+ * registered first (as server/automl-worker does). A failed start answers the first job with an
+ * error (the training thread then fits the model itself) instead of leaving it waiting.
+ */
+const MODEL_BOOTSTRAP = `
+const { workerData } = require('node:worker_threads');
+(async () => {
+  try {
+    if (workerData.tsx) {
+      const m = await import(workerData.tsx);
+      (m.register ?? m.default.register)();
+    }
+    await import(workerData.entry);
+  } catch (err) {
+    workerData.port.postMessage({ error: 'the model thread did not start: ' + String(err) });
+    Atomics.add(workerData.flag, 0, 1);
+    Atomics.notify(workerData.flag, 0);
+  }
+})();
+`;
+/** Milliseconds the model thread may take to load before the training thread stops waiting. */
+const MODEL_START_MS = 20_000;
+const MODEL_ENTRY = new URL('../linear/worker.ts', import.meta.url).href;
+
 /** Worker threads of every pool in this thread that have not exited yet (tests check for leaks). */
 const live = new Set<Worker>();
 
@@ -104,8 +138,16 @@ export class HistPool {
   /** Registrations in order (for `release`): the keyed object and its id. */
   private readonly registered: { key: object; id: number }[] = [];
   /** Shared copies of buffers that were not shared (the binned matrix), by original. */
-  private readonly copies = new WeakMap<Uint8Array, Uint8Array>();
+  private readonly copies = new WeakMap<object, Shared>();
   private closed = false;
+  /** The thread that fits linear models meanwhile (started on first use), its port and flag. */
+  private model: {
+    worker: Worker;
+    port: MessagePort;
+    flag: Int32Array;
+    sent: number;
+    dead: boolean;
+  } | null = null;
 
   constructor(threads: number) {
     this.threads = threads;
@@ -164,7 +206,7 @@ export class HistPool {
   /** A shared copy of a read-only byte matrix (made once per matrix). */
   private sharedBins(bins: Uint8Array): Uint8Array {
     if (bins.buffer instanceof SharedArrayBuffer) return bins;
-    let c = this.copies.get(bins);
+    let c = this.copies.get(bins) as Uint8Array | undefined;
     if (!c) {
       c = new Uint8Array(new SharedArrayBuffer(Math.max(1, bins.length)), 0, bins.length);
       c.set(bins);
@@ -181,10 +223,7 @@ export class HistPool {
   /** Lets the workers drop buffers and builders registered after `mark` (a finished boosting). */
   release(mark: number): void {
     const gone = this.registered.splice(mark);
-    for (const r of gone) {
-      this.ids.delete(r.key);
-      if (r.key instanceof Uint8Array) this.copies.delete(r.key);
-    }
+    for (const r of gone) this.ids.delete(r.key);
     if (gone.length && !this.closed) {
       const ids = gone.map((r) => r.id);
       for (const p of this.ports) p.postMessage({ t: 'free', ids });
@@ -207,7 +246,8 @@ export class HistPool {
   ): void {
     const ctl = this.ctl;
     const n = blocks.length;
-    if (this.workers.length === 0 || this.closed) {
+    // While the model thread fits, the cores are taken: one thread builds the histograms.
+    if (this.workers.length === 0 || this.closed || this.modelBusy()) {
       for (const b of blocks) b.fn(hist, bins, idx, s, e, g, h);
       return;
     }
@@ -240,6 +280,76 @@ export class HistPool {
     if (Atomics.load(ctl, ERROR)) throw new Error('a histogram worker failed');
   }
 
+  private modelBusy(): boolean {
+    const m = this.model;
+    return m !== null && !m.dead && Atomics.load(m.flag, 0) < m.sent;
+  }
+
+  /** A shared copy of a typed array (made once per array), or the array when it is shared. */
+  private shared<T extends Int32Array | Float64Array>(a: T): T {
+    if (a.buffer instanceof SharedArrayBuffer) return a;
+    let c = this.copies.get(a) as T | undefined;
+    if (!c) {
+      const Ctor = a.constructor as new (b: SharedArrayBuffer, o: number, n: number) => T;
+      c = new Ctor(new SharedArrayBuffer(Math.max(1, a.byteLength)), 0, a.length);
+      c.set(a);
+      this.copies.set(a, c);
+    }
+    return c;
+  }
+
+  /**
+   * Starts fitting a linear model on the model thread and returns the function that waits for
+   * it; null without a second thread (the caller fits it). The same code runs on the same
+   * inputs, so the model is the one this thread would fit. Jobs are awaited in order.
+   */
+  fitLinear(job: LinearJob): (() => LinearModel) | null {
+    if (this.threads < 2 || this.closed || this.model?.dead) return null;
+    if (!this.model) {
+      const { port1, port2 } = new MessageChannel();
+      const flag = new Int32Array(new SharedArrayBuffer(8));
+      const tsx = MODEL_ENTRY.endsWith('.ts')
+        ? pathToFileURL(
+            createRequire(import.meta.url)
+              .resolve('tsx/esm/api')
+              .replace(/\.cjs$/, '.mjs'),
+          ).href
+        : null;
+      const worker = new Worker(MODEL_BOOTSTRAP, {
+        eval: true,
+        workerData: { entry: MODEL_ENTRY, tsx, port: port2, flag },
+        transferList: [port2],
+      });
+      live.add(worker);
+      worker.on('exit', () => live.delete(worker));
+      worker.on('error', () => undefined);
+      worker.unref();
+      this.model = { worker, port: port1, flag, sent: 0, dead: false };
+    }
+    const m = this.model;
+    const X = { ...job.X, idx: this.shared(job.X.idx), val: this.shared(job.X.val) };
+    m.port.postMessage({ ...job, X });
+    const expected = ++m.sent;
+    return () => {
+      const t0 = Date.now();
+      for (let v = Atomics.load(m.flag, 0); v < expected; v = Atomics.load(m.flag, 0)) {
+        // A thread that has not even loaded after a long wait never will (a broken loader):
+        // this thread fits the model, and the pool stops using the model thread.
+        if (Atomics.load(m.flag, 1) === 0 && Date.now() - t0 > MODEL_START_MS) {
+          m.dead = true;
+          return fitJob(job);
+        }
+        Atomics.wait(m.flag, 0, v, 1000);
+      }
+      const answer = receiveMessageOnPort(m.port)?.message as LinearAnswer | undefined;
+      if (!answer || 'error' in answer) {
+        if (answer && answer.error.startsWith('the model thread did not start')) m.dead = true;
+        return fitJob(job);
+      }
+      return answer.model;
+    };
+  }
+
   /** Stops the workers (idempotent); their threads exit shortly after. */
   close(): void {
     if (this.closed) return;
@@ -249,6 +359,10 @@ export class HistPool {
     Atomics.notify(this.ctl, SEQ);
     for (const p of this.ports) p.close();
     for (const w of this.workers) void w.terminate();
+    if (this.model) {
+      this.model.port.close();
+      void this.model.worker.terminate();
+    }
   }
 }
 

@@ -6,7 +6,9 @@ import type { ResolvedSettings } from '../api';
 import type { Encoded } from '../data/encoded';
 import type { ColumnEncoder } from '../data/encoders';
 import type { GBMParams, GBMTarget } from '../gbm/model';
-import { type LinearModel, fitLogistic, fitRidge } from '../linear/linear';
+import { activePool } from '../gbm/parallel';
+import { type LinearJob, fitJob } from '../linear/job';
+import type { LinearModel } from '../linear/linear';
 import type { ScoreShape } from '../predict/score';
 import { classWeights, type Split } from './sizes';
 import type { TargetInfo } from './target';
@@ -76,9 +78,38 @@ export function prepareTarget(ti: TargetInfo, settings: ResolvedSettings): Prepa
  * from `init`'s weights when given: the refit of a validated model).
  */
 export function fitLinear(ctx: FitContext, rows: Int32Array, init?: LinearModel): LinearModel {
+  return fitJob(linearJob(ctx, rows, init));
+}
+
+function linearJob(ctx: FitContext, rows: Int32Array, init?: LinearModel): LinearJob {
   const { enc, y, weight } = ctx;
-  const d = enc.layout.linDims;
-  return ctx.shape.task === 'regression'
-    ? fitRidge(enc.linear!, rows, y, null, d)
-    : fitLogistic(enc.linear!, rows, y, ctx.shape.nClasses, weight, d, 1, init?.w);
+  const regression = ctx.shape.task === 'regression';
+  return {
+    kind: regression ? 'ridge' : 'logistic',
+    X: enc.linear!,
+    rows,
+    y,
+    nClasses: ctx.shape.nClasses,
+    weight: regression ? null : weight,
+    d: enc.layout.linDims,
+    ...(init && !regression ? { init: init.w } : {}),
+  };
+}
+
+/**
+ * fitLinear on the pool's model thread while this one goes on (boosting): the returned function
+ * waits for the model. Logistic fits only (Newton steps over the classes: seconds on a 10-class
+ * table); a ridge fit costs less than handing it over.
+ */
+export function fitLinearLater(
+  ctx: FitContext,
+  rows: Int32Array,
+  init?: LinearModel,
+): () => LinearModel {
+  const job = linearJob(ctx, rows, init);
+  const pool = activePool();
+  const later = job.kind === 'logistic' && pool ? pool.fitLinear(job) : null;
+  if (later) return later;
+  const model = fitJob(job);
+  return () => model;
 }
