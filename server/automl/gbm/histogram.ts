@@ -148,18 +148,25 @@ export class Histograms {
     this.C = D > 1 ? 2 * D + 1 : 3;
     this.length = this.off[F] * this.C;
     const unit = unitHessian && D === 1;
-    this.fill = compileBuilder(builderSpec(F, this.off, D, unit));
     this.threads = activePool();
+    // With a pool every array the loops read is shared memory (the bins a shared copy), and the
+    // loops are compiled apart from the single-thread ones: each stays monomorphic for V8.
+    const shared = (spec: BuilderSpec): BuilderSpec =>
+      this.threads ? { ...spec, key: `${spec.key}:shared` } : spec;
+    if (this.threads) this.bins = this.threads.sharedBins(data.bins);
+    this.fill = compileBuilder(shared(builderSpec(F, this.off, D, unit)));
     const nBlocks = this.threads ? Math.min(F, 2 * this.threads.threads) : 1;
     if (this.threads && nBlocks > 1) {
       this.blocks = Array.from({ length: nBlocks }, (_, c) => {
-        const spec = builderSpec(
-          F,
-          this.off,
-          D,
-          unit,
-          Math.floor((c * F) / nBlocks),
-          Math.floor(((c + 1) * F) / nBlocks),
+        const spec = shared(
+          builderSpec(
+            F,
+            this.off,
+            D,
+            unit,
+            Math.floor((c * F) / nBlocks),
+            Math.floor(((c + 1) * F) / nBlocks),
+          ),
         );
         return { spec, fn: compileBuilder(spec) };
       });

@@ -204,7 +204,7 @@ export class HistPool {
   }
 
   /** A shared copy of a read-only byte matrix (made once per matrix). */
-  private sharedBins(bins: Uint8Array): Uint8Array {
+  sharedBins(bins: Uint8Array): Uint8Array {
     if (bins.buffer instanceof SharedArrayBuffer) return bins;
     let c = this.copies.get(bins) as Uint8Array | undefined;
     if (!c) {
@@ -251,10 +251,8 @@ export class HistPool {
       for (const b of blocks) b.fn(hist, bins, idx, s, e, g, h);
       return;
     }
-    const shared = this.sharedBins(bins);
     ctl[ARGS] = this.idOf(hist);
-    // The workers read the shared copy of the bins; this thread its own (the same bytes).
-    ctl[ARGS + 1] = this.idOf(shared);
+    ctl[ARGS + 1] = this.idOf(this.sharedBins(bins));
     ctl[ARGS + 2] = this.idOf(idx);
     ctl[ARGS + 3] = this.idOf(g);
     ctl[ARGS + 4] = this.idOf(h);
