@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 import { isAppStylesheetFile, scopeAppStyles } from './src/lib/scope-styles.js';
+import { FIRST_SCREEN } from './scripts/dev-ready.mjs';
 
 const srcDir = fileURLToPath(new URL('./src/', import.meta.url));
 
@@ -32,11 +33,6 @@ const DEV_PREBUNDLE = [
   '@monaco-editor/react',
   'ag-grid-community',
   'ag-grid-react',
-];
-const DEV_WARMUP = [
-  './src/main.tsx',
-  './src/features/sql-editor/SqlEditor.tsx',
-  './src/features/results/ResultGrid.tsx',
 ];
 
 /**
@@ -105,8 +101,16 @@ const proxy: ProxyOptions = {
   bypass(req: IncomingMessage, res: ServerResponse | undefined) {
     const problem = crossSiteProblem(req);
     if (!problem || !res) return undefined;
-    res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify({ error_code: 10, error_message: problem }));
+    // The instance's error shape (MindsDB's problem details plus error_code/error_message).
+    res.writeHead(403, { 'content-type': 'application/problem+json; charset=utf-8' });
+    res.end(
+      JSON.stringify({
+        title: 'Forbidden',
+        detail: problem,
+        error_code: 10,
+        error_message: problem,
+      }),
+    );
     // A string with the response ended tells Vite the request is handled.
     return req.url ?? '/';
   },
@@ -129,7 +133,7 @@ export default defineConfig({
     proxy: { '/api': proxy, '/v1/api': proxy },
     // Transform the first screen (shell, editor, grid) while the instance boots, so the first
     // visit does not wait for it.
-    warmup: { clientFiles: DEV_WARMUP },
+    warmup: { clientFiles: FIRST_SCREEN.map((f) => `./${f}`) },
   },
   preview: {
     host: '127.0.0.1',

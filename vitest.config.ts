@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',

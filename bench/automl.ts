@@ -1,6 +1,6 @@
 // AutoML engine benchmark: trains each demo dataset on a fixed seeded 80/20 split and measures
 // held-out quality (r2 / balanced accuracy), 90 % interval coverage, home_rentals training time and
-// in-process prediction throughput against the targets of DESIGN.md section 6, then the training
+// in-process prediction throughput against the targets of docs/DESIGN.md section 6, then the training
 // time and r2 of a generated 1M-row table (the shape of bench/pg.ts's PostgreSQL table), then
 // issue 15's figures beside scikit-learn (bench/automl-peers.ts).
 // Run standalone with `npx tsx bench/automl.ts`; `bench/run.ts` imports runAutomlBench().

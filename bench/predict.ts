@@ -1,5 +1,5 @@
 /**
- * Prediction speed (DESIGN.md section 6): single-row latency over HTTP (p50/p99), batch
+ * Prediction speed (docs/DESIGN.md section 6): single-row latency over HTTP (p50/p99), batch
  * throughput over HTTP at 1k and 10k rows per request (target >= 50k rows/s), and the registry's
  * in-process throughput on the same rows (target >= 200k rows/s) with the HTTP/in-process ratio,
  * which says what the HTTP layer (JSON both ways, validation, the socket) costs on top of the

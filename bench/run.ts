@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every speed, memory and quality target of DESIGN.md section 6, each printed
+ * `npm run bench`: every speed, memory and quality target of docs/DESIGN.md section 6, each printed
  * with its measured value beside the target. Never part of `npm test`. Select suites with
  * arguments: `npm run bench -- sql automl`.
  */
@@ -13,6 +13,7 @@ const suites: Suite[] = [
   { name: 'predict', run: async () => (await import('./predict')).runPredictBench() },
   { name: 'timeseries', run: async () => (await import('./timeseries')).runTimeseriesBench() },
   { name: 'ui', run: async () => (await import('./ui')).runUiBench() },
+  { name: 'dev', run: async () => (await import('./dev-start')).runDevStartBench() },
   { name: 'soak', run: async () => (await import('./soak')).runSoakBench() },
   { name: 'pg', run: async () => (await import('./pg')).runPgBench() },
 ];

@@ -1,5 +1,5 @@
 /**
- * SQL over HTTP against the engine alone (DESIGN.md section 6): a 100k x 10 SELECT through the
+ * SQL over HTTP against the engine alone (docs/DESIGN.md section 6): a 100k x 10 SELECT through the
  * HTTP endpoint vs DuckDB producing the same JSON in-process (ratio, target <= 2x), and small-query
  * latency p50/p99 over loopback (target p50 < 2 ms). Both sides run in this process, one after
  * the other, on the same instance, so the ratio is robust to a noisy machine.

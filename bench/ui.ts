@@ -1,5 +1,5 @@
 /**
- * UI bench (DESIGN.md section 6, playground targets):
+ * UI bench (docs/DESIGN.md section 6, playground targets):
  * - first-load JS: gzip size of the scripts dist/index.html loads before the editor (entry +
  *   modulepreloads; Monaco, the grid and charts are lazy chunks), target < 600 KB;
  * - 100k-row grid: time from the SQL response body arriving to a rendered grid that has been

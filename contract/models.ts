@@ -1,5 +1,5 @@
 /**
- * Models of a project (DESIGN 3.2-3.4): listing and lookup, predict and describe. The server
+ * Models of a project (docs/DESIGN.md 3.2-3.4): listing and lookup, predict and describe. The server
  * validates path parameters and bodies with these and documents them in GET /api/openapi.json; the
  * playground parses the responses with them.
  */
@@ -143,7 +143,7 @@ export const PredictRequest = z.union([PredictRows, PredictEnvelope], {
 export type PredictRequest = z.infer<typeof PredictRequest>;
 
 /**
- * One predicted row (DESIGN 3.2). The model's input columns and `<target>`, `<target>_confidence`,
+ * One predicted row (docs/DESIGN.md 3.2). The model's input columns and `<target>`, `<target>_confidence`,
  * `<target>_min`/`_max` (numeric targets), `<target>_anomaly`, `<target>_original` and
  * `<target>_explain` depend on the model, so they are open keys here; see PredictionExplain for
  * the explain string.

@@ -46,6 +46,8 @@ test('two versions, then two models, compared on metrics, importances and the sa
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(
     `Compare ${SMALL} v2 with ${FULL} v1`,
   );
+  // The heading changes at once; the metrics table is drawn again once B's description arrives.
+  await expect(metrics.getByRole('columnheader', { name: `${FULL} v1` })).toBeVisible();
   const r2Row = metrics.getByRole('row', { name: /^R² score/ });
   const [a, b] = (await r2Row.getByRole('cell').allInnerTexts()).slice(1, 3).map(Number);
   expect(a).toBeGreaterThan(0.5);

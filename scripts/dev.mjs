@@ -2,8 +2,29 @@
 // `npm run dev`: the embedded instance and the Vite dev server together, stopped together on
 // Ctrl+C. With INSTANCE_URL set, only Vite starts and proxies to that instance.
 import { spawn } from 'node:child_process';
+import { warmUp } from './dev-ready.mjs';
+
+const started = Date.now();
 
 const children = [];
+/** Vite's "Local: <url>" line is held back until a first visit will be quick (dev-ready.mjs). */
+let announced = false;
+function onLine(name, line) {
+  const local = name === 'vite' && !announced && line.match(/Local:\s+(http\S+)/);
+  if (!local) return line;
+  announced = true;
+  const url = local[1];
+  warmUp(url)
+    .then((n) => {
+      const s = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(`\n  Playground ready in ${s} s (${n} modules prepared): ${url}\n`);
+    })
+    .catch((err) => {
+      console.log(`\n  Playground: ${url} (not prepared: ${err?.message ?? err})\n`);
+    });
+  return line.replace(url, '(preparing the first visit; the URL follows when it is ready)');
+}
+
 const run = (name, cmd, args, env = {}) => {
   const child = spawn(cmd, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -17,7 +38,9 @@ const run = (name, cmd, args, env = {}) => {
       const lines = buf.split('\n');
       buf = lines.pop();
       for (const l of lines)
-        (stream === child.stderr ? process.stderr : process.stdout).write(prefix(l) + '\n');
+        (stream === child.stderr ? process.stderr : process.stdout).write(
+          prefix(onLine(name, l)) + '\n',
+        );
     });
   }
   child.on('exit', (code, signal) => {

@@ -15,7 +15,7 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import type { EngineSession } from './duckdb';
+import type { EngineSession } from './session';
 import { quoteIdent } from './quote';
 import type { JsonValue } from './values';
 

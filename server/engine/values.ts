@@ -49,3 +49,20 @@ export const toJsonValue: DuckDBValueConverter<JsonValue> = (value, type, conver
       return JsonDuckDBValueConverter(value, type, converter) as JsonValue;
   }
 };
+
+/** The JSON size of a value, approximately (strings by length, numbers by digits). */
+export function jsonSize(v: JsonValue): number {
+  if (v === null) return 4;
+  switch (typeof v) {
+    case 'string':
+      return v.length + 2;
+    case 'number':
+      return Number.isInteger(v) && Math.abs(v) < 1e15
+        ? (v < 0 ? 2 : 1) + (v === 0 ? 0 : Math.floor(Math.log10(Math.abs(v))))
+        : 24;
+    case 'boolean':
+      return 5;
+    default:
+      return JSON.stringify(v).length;
+  }
+}

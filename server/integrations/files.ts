@@ -191,15 +191,46 @@ function assertText(head: Buffer, format: UploadFormat): void {
   if (controls > Math.max(8, end / 100)) throw binary();
 }
 
-function reader(file: string, format: UploadFormat): string {
+/** How a CSV spells true and false when its BOOLEAN column really is a boolean. */
+const BOOLEAN_SPELLINGS = new Set(['true', 'false', 't', 'f']);
+
+/**
+ * The CSV reader, with the user's labels kept: DuckDB's sniffer types a Yes/No (or Y/N, on/off)
+ * column as BOOLEAN, which would turn the labels into true/false in every query and prediction.
+ * A column sniffed BOOLEAN whose text spells anything but true/false/t/f is read as text.
+ */
+async function csvReader(catalog: Catalog, file: string): Promise<string> {
   const f = quoteString(file);
+  const sniffed = await catalog.engine.rows(
+    `DESCRIBE SELECT * FROM read_csv(${f}, header = true, auto_detect = true)`,
+  );
+  const booleans = sniffed.filter((r) => r[1] === 'BOOLEAN').map((r) => String(r[0]));
+  const labels: string[] = [];
+  if (booleans.length > 0) {
+    const spellings = booleans.map((c) => `list_distinct(list(lower(trim(${quoteIdent(c)}))))`);
+    const [row] = await catalog.engine.rows(
+      `SELECT ${spellings.join(', ')} FROM read_csv(${f}, header = true, auto_detect = true, all_varchar = true)`,
+    );
+    booleans.forEach((c, i) => {
+      const seen = (row?.[i] ?? []) as unknown[];
+      if (seen.some((v) => typeof v === 'string' && !BOOLEAN_SPELLINGS.has(v))) labels.push(c);
+    });
+  }
+  const types =
+    labels.length === 0
+      ? ''
+      : `, types = {${labels.map((c) => `${quoteString(c)}: 'VARCHAR'`).join(', ')}}`;
+  return `read_csv(${f}, header = true, auto_detect = true${types})`;
+}
+
+async function reader(catalog: Catalog, file: string, format: UploadFormat): Promise<string> {
   switch (format) {
     case 'csv':
-      return `read_csv(${f}, header = true, auto_detect = true)`;
+      return csvReader(catalog, file);
     case 'parquet':
-      return `read_parquet(${f})`;
+      return `read_parquet(${quoteString(file)})`;
     case 'json':
-      return `read_json_auto(${f})`;
+      return `read_json_auto(${quoteString(file)})`;
   }
 }
 
@@ -222,7 +253,8 @@ export async function importUpload(
     }
     if (format !== 'parquet') assertText(up.head, format);
     try {
-      await engine.exec(`CREATE TABLE ${table(tmp)} AS SELECT * FROM ${reader(up.file, format)}`);
+      const from = await reader(catalog, up.file, format);
+      await engine.exec(`CREATE TABLE ${table(tmp)} AS SELECT * FROM ${from}`);
     } catch (err) {
       const msg = (err instanceof Error ? err.message : String(err))
         .split('\n')[0]

@@ -19,7 +19,7 @@ import {
   type DuckDBType,
   type DuckDBValue,
 } from '@duckdb/node-api';
-import type { EngineSession } from '../engine/duckdb';
+import type { EngineSession } from '../engine/session';
 import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { quoteIdent } from '../engine/quote';

@@ -1,5 +1,5 @@
 /**
- * DESCRIBE of a model (DESIGN 3.3): `progress` of any version, and `info` / `features` / `model`
+ * DESCRIBE of a model (docs/DESIGN.md 3.3): `progress` of any version, and `info` / `features` / `model`
  * (or everything) of a complete one, read from its predictor's description. Values are JSON
  * values: objects and arrays stay structured.
  */

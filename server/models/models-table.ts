@@ -1,5 +1,5 @@
 /**
- * The row format of `<project>.models` / `models_versions` (DESIGN 3.5): its 19 columns in
+ * The row format of `<project>.models` / `models_versions` (docs/DESIGN.md 3.5): its 19 columns in
  * MindsDB's order and one row per model version. The SQL models tables and the REST listings both
  * print from here, so they agree on every value (CREATED_AT above all).
  */
@@ -13,7 +13,7 @@ import type { ModelVersionRecord } from './store';
  */
 export const ENGINE_NAME = 'lightwood';
 
-/** The 19 columns of `<project>.models` / `models_versions` (DESIGN 3.5), in MindsDB's order. */
+/** The 19 columns of `<project>.models` / `models_versions` (docs/DESIGN.md 3.5), in MindsDB's order. */
 export const MODEL_COLUMNS: OutputColumn[] = [
   { name: 'NAME', type: 'VARCHAR' },
   { name: 'ENGINE', type: 'VARCHAR' },

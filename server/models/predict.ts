@@ -1,5 +1,5 @@
 /**
- * Prediction with a complete model version, in the shape of the wire (DESIGN 3.2), shared by SQL
+ * Prediction with a complete model version, in the shape of the wire (docs/DESIGN.md 3.2), shared by SQL
  * (single and batch SELECT) and the HTTP predict route: loading a version's predictor once,
  * casting input values to the types the model was trained on, and turning the engine's
  * `Prediction`s into the `<target>`, `<target>_confidence`, ... columns. Columnar on purpose:
@@ -164,7 +164,7 @@ export function columnsOfRows(rows: readonly unknown[]): Record<string, unknown[
 
 /**
  * A columnar prediction as row objects: each model input (null when not supplied), the prediction
- * columns, `__service_row_id`, `select_data_query` and `when_data` (DESIGN 3.2).
+ * columns, `__service_row_id`, `select_data_query` and `when_data` (docs/DESIGN.md 3.2).
  */
 export function predictionRows(p: ColumnarPrediction, n: number): Record<string, JsonValue>[] {
   const inCols = inputColumns(p.description);
@@ -321,7 +321,7 @@ export function predictionColumns(desc: ModelDescription): OutputColumn[] {
     { name: t, type: tt },
     { name: `${t}_confidence`, type: 'DOUBLE' },
   ];
-  // Intervals exist only for numeric targets (DESIGN 3.2).
+  // Intervals exist only for numeric targets (docs/DESIGN.md 3.2).
   if (desc.task === 'regression') {
     cols.push({ name: `${t}_min`, type: 'DOUBLE' }, { name: `${t}_max`, type: 'DOUBLE' });
   }
@@ -457,7 +457,7 @@ const toNumber = (v: unknown): number | null => {
   return Number.isFinite(x) ? x : null;
 };
 
-/** The `_explain` text of one forecast or backtest value (DESIGN 3.2's keys, plus the step). */
+/** The `_explain` text of one forecast or backtest value (docs/DESIGN.md 3.2's keys, plus the step). */
 function forecastExplain(
   v: number | null,
   conf: number | null,

@@ -235,7 +235,7 @@ export class ModelRegistry {
     this.assertNotTraining(base); // again: a RETRAIN may have started while the query ran
     const split = spec.using
       ? splitUsing(spec.using, spec.tag)
-      : { using: base.using, tag: spec.tag ?? base.tag };
+      : { using: base.using, tag: spec.tag ?? base.tag, activate: true };
     return this.addVersion(base, {
       target,
       fromDb: this.catalog.requireDatabase(source.fromDb).name,
@@ -244,6 +244,7 @@ export class ModelRegistry {
       mode: 'train',
       baseVersion: null,
       tag: split.tag,
+      activateOnComplete: split.activate,
     });
   }
 
@@ -266,6 +267,7 @@ export class ModelRegistry {
       mode: 'finetune',
       baseVersion: base.version,
       tag: split.tag,
+      activateOnComplete: split.activate,
     });
   }
 
@@ -365,7 +367,7 @@ export class ModelRegistry {
   /**
    * Predicts rows given as objects (the HTTP predict body, a SQL WHERE): one object per row with
    * each model input (null when not supplied), the prediction columns, `__service_row_id`,
-   * `select_data_query` and `when_data` (DESIGN 3.2).
+   * `select_data_query` and `when_data` (docs/DESIGN.md 3.2).
    */
   async predict(
     ref: ModelRef,
@@ -410,7 +412,7 @@ export class ModelRegistry {
   }
 
   /**
-   * DESCRIBE (DESIGN 3.3). `progress` works in any status; the other forms need a complete model.
+   * DESCRIBE (docs/DESIGN.md 3.3). `progress` works in any status; the other forms need a complete model.
    * Values are JSON values (objects and arrays stay structured); `text` shows the metrics and
    * warnings as sentences (SQL DESCRIBE).
    */
@@ -492,7 +494,14 @@ export class ModelRegistry {
     base: ModelVersionRecord,
     r: Pick<
       ModelVersionRecord,
-      'target' | 'fromDb' | 'selectQuery' | 'using' | 'mode' | 'baseVersion' | 'tag'
+      | 'target'
+      | 'fromDb'
+      | 'selectQuery'
+      | 'using'
+      | 'mode'
+      | 'baseVersion'
+      | 'tag'
+      | 'activateOnComplete'
     >,
   ): ModelVersionRecord {
     const all = this.store.versions(base.project, base.name);
@@ -529,13 +538,17 @@ function clauseColumns(ts: TimeSeriesSettings | null | undefined) {
   ];
 }
 
-/** Takes `engine` and `tag` out of USING: they are ours to interpret, not the engine's. */
+/**
+ * Takes `engine`, `tag` and `active` out of USING: they are ours to interpret, not the engine's.
+ * `active = 0` (RETRAIN/FINETUNE) keeps the new version inactive when it completes.
+ */
 function splitUsing(
   using: Record<string, unknown> | undefined,
   tag: string | null | undefined,
-): { using: Record<string, unknown>; tag: string | null } {
+): { using: Record<string, unknown>; tag: string | null; activate: boolean } {
   const rest: Record<string, unknown> = {};
   let t = tag ?? null;
+  let activate = true;
   for (const [k, v] of Object.entries(using ?? {})) {
     const key = k.toLowerCase();
     if (key === 'engine') {
@@ -545,6 +558,10 @@ function splitUsing(
           `ML engine '${String(v)}' is not available in this instance; models train with the built-in AutoML engine (engine 'lightwood')`,
         );
       }
+      continue;
+    }
+    if (key === 'active') {
+      activate = activeFlag(v);
       continue;
     }
     if (key === 'tag') {
@@ -560,5 +577,14 @@ function splitUsing(
     }
     rest[k] = v;
   }
-  return { using: rest, tag: t };
+  return { using: rest, tag: t, activate };
+}
+
+/** MindsDB's `active = 0/1` (also true/false, '0'/'1'). */
+function activeFlag(v: unknown): boolean {
+  if (v === 1 || v === true || v === '1' || (typeof v === 'string' && v.toLowerCase() === 'true'))
+    return true;
+  if (v === 0 || v === false || v === '0' || (typeof v === 'string' && v.toLowerCase() === 'false'))
+    return false;
+  throw badInput(`USING active must be 0 or 1, got ${JSON.stringify(v)}`);
 }

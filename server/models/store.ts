@@ -43,6 +43,11 @@ export interface ModelVersionRecord {
   mode: 'train' | 'finetune';
   baseVersion: number | null;
   tag: string | null;
+  /**
+   * RETRAIN/FINETUNE `USING active = 0`: the version stays inactive when it completes (MindsDB's
+   * option). Absent or true: a completed version becomes the active one.
+   */
+  activateOnComplete?: boolean;
   /** The engine's primary accuracy (r2_score or balanced_accuracy_score) once complete. */
   accuracy: number | null;
   /** The name of that accuracy (`r2_score`, ...); absent in records written before it existed. */

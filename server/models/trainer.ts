@@ -148,9 +148,12 @@ export class Trainer {
       rec.accuracy = outcome.accuracy.value;
       rec.accuracyMetric = outcome.accuracy.name;
       rec.error = null;
-      // The newest complete version takes over (the previous one served predictions meanwhile).
-      for (const v of store.versions(rec.project, rec.name)) v.active = v === rec;
-      this.opts.onComplete(rec);
+      // The newest complete version takes over (the previous one served predictions meanwhile),
+      // unless it was made with USING active = 0.
+      if (rec.activateOnComplete !== false) {
+        for (const v of store.versions(rec.project, rec.name)) v.active = v === rec;
+        this.opts.onComplete(rec);
+      }
     } else {
       rec.status = 'error';
       rec.error = outcome.error;

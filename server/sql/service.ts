@@ -9,7 +9,8 @@
 import { scanSegments, type SqlSegment } from '../../contract/sql-split';
 import type { Catalog } from '../catalog/catalog';
 import type { ModelRegistry } from '../models/registry';
-import type { EngineResult, EngineSession } from '../engine/duckdb';
+import type { EngineResult } from '../engine/results';
+import type { EngineSession } from '../engine/session';
 import { lineColumn } from '../engine/position';
 import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError } from '../errors';

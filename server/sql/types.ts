@@ -1,7 +1,7 @@
 /** Types shared by the SQL layer: the request's execution context and statement results. */
 import type { Catalog } from '../catalog/catalog';
 import type { ModelRegistry } from '../models/registry';
-import type { EngineSession } from '../engine/duckdb';
+import type { EngineSession } from '../engine/session';
 import type { JsonValue } from '../engine/values';
 import type { IntegrationRegistry } from '../integrations';
 import type { MlEngineStore } from './plan/system';

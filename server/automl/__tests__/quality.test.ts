@@ -1,5 +1,5 @@
 // Dataset quality on the demo CSVs (data/demo, shipped with the repo) with the bench's fixed
-// seeded 80/20 split. Bounds are deliberately looser than the bench targets (DESIGN section 6) so
+// seeded 80/20 split. Bounds are deliberately looser than the bench targets (docs/DESIGN.md section 6) so
 // an engine regression fails CI but split noise does not; there are no timing assertions here.
 import { describe, expect, it } from 'vitest';
 import { evaluate, fixedSplit, loadCsv } from '../../../bench/automl';

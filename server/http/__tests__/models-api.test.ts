@@ -1,5 +1,5 @@
 /**
- * The model REST API over a real port (DESIGN 3.2-3.4): predict and describe in the spec's and the
+ * The model REST API over a real port (docs/DESIGN.md 3.2-3.4): predict and describe in the spec's and the
  * real service's forms, the projects and models resources, and every bad input the issue lists.
  * One home_rentals model is trained once and shared; tests that change models use their own.
  */
@@ -148,7 +148,10 @@ describe('POST .../predict', () => {
   it('accepts the real service body {data: [...] | "<json>", params} with the same answer', async () => {
     const rows = [{ sqft: 900, location: 'poor', number_of_rooms: 2 }];
     const plain = await h.post(`${P}/predict`, rows);
-    const data = await h.post(`${P}/predict`, { data: rows, params: { explain: true } });
+    const data = await h.post(`${P}/predict`, {
+      data: rows,
+      params: { explain: false, unknown_option: 1 },
+    });
     const text = await h.post(`${P}/predict`, { data: JSON.stringify(rows) });
     expect(data.status).toBe(200);
     expect(text.status).toBe(200);

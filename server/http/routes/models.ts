@@ -1,7 +1,7 @@
 /**
  * The model REST endpoints: the spec's predict (operation 2) and describe (operation 3), also under
  * the spec's `/v1/api` prefix, plus the model listing, lookup and DELETE that the real service and
- * the playground's explorer use (DESIGN 3.2-3.4). Thin: every decision about models (casting,
+ * the playground's explorer use (docs/DESIGN.md 3.2-3.4). Thin: every decision about models (casting,
  * readiness, versions) is the ModelRegistry's; this file maps HTTP onto it.
  *
  * A `{model}` path segment may carry a version (`home_rentals_model.2`), as in MindsDB, where
@@ -49,7 +49,7 @@ export const PREDICT = {
   bodyDescription: 'Rows to predict',
   responses: {
     200: {
-      description: 'One object per input row, in order (DESIGN 3.2)',
+      description: 'One object per input row, in order (docs/DESIGN.md 3.2)',
       schema: PredictResponse,
     },
     400: {

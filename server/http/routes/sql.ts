@@ -7,8 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SqlQueryRequest } from '../../../contract';
-import { jsonSize } from '../../engine/duckdb';
-import type { JsonValue } from '../../engine/values';
+import { jsonSize, type JsonValue } from '../../engine/values';
 import { ERROR_CODES, ServiceError } from '../../errors';
 import type { Instance } from '../../instance';
 import { jsonStream } from '../json-stream';

@@ -72,6 +72,45 @@ describe('PUT /api/files/{name}', () => {
     ]);
   });
 
+  it('keeps Yes/No labels as text (DuckDB would read them as BOOLEAN) and true/false as BOOLEAN, and a model predicts the labels', async () => {
+    const lines = ['tenure,plan,paperless,churn'];
+    for (let i = 0; i < 60; i++) {
+      const churn = i % 3 === 0;
+      lines.push(
+        `${churn ? 1 + (i % 5) : 20 + i},${i % 2 ? 'monthly' : 'yearly'},${i % 2 === 0},${churn ? 'Yes' : 'No'}`,
+      );
+    }
+    const r = await put('yes_no', lines.join('\n') + '\n', 'text/csv');
+    expect(r.status).toBe(200);
+    const types = await h.sql(
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = 'files' AND table_name = 'yes_no' ORDER BY ordinal_position",
+    );
+    expect(types.data).toEqual([
+      ['tenure', 'BIGINT'],
+      ['plan', 'VARCHAR'],
+      ['paperless', 'BOOLEAN'],
+      ['churn', 'VARCHAR'],
+    ]);
+    const labels = await h.sql('SELECT DISTINCT churn FROM files.yes_no ORDER BY churn');
+    expect(labels.data).toEqual([['No'], ['Yes']]);
+
+    await h.sql(
+      'CREATE MODEL mindsdb.yes_no_model FROM files (SELECT * FROM yes_no) PREDICT churn',
+    );
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const s = await h.sql("SELECT status FROM mindsdb.models WHERE name = 'yes_no_model'");
+      if (s.data[0]?.[0] === 'complete') break;
+      expect(s.data[0]?.[0]).not.toBe('error');
+      if (Date.now() > deadline) throw new Error('yes_no_model did not complete');
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    const p = await h.sql(
+      'SELECT DISTINCT m.churn FROM files.yes_no AS t JOIN mindsdb.yes_no_model AS m ORDER BY 1',
+    );
+    expect(p.data).toEqual([['No'], ['Yes']]);
+  });
+
   it('accepts a multipart form upload with a `file` field, as MindsDB clients send it', async () => {
     const form = new FormData();
     form.append(

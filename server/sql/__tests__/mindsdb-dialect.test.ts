@@ -229,6 +229,35 @@ describe('ML engines, USING options and model versions', () => {
     ).toEqual([[1]]);
   });
 
+  it('keeps a version retrained or finetuned with USING active = 0 inactive when it completes, as MindsDB documents', async () => {
+    await sql(
+      'CREATE MODEL mindsdb.quiet_rentals FROM example_db (SELECT sqft, location, rental_price FROM demo_data.home_rentals LIMIT 300) PREDICT rental_price',
+    );
+    await waitFor('quiet_rentals');
+    const versions = async () =>
+      (
+        await sql(
+          "SELECT version, active, status FROM mindsdb.models_versions WHERE name = 'quiet_rentals' ORDER BY version",
+        )
+      ).data;
+    await sql('RETRAIN mindsdb.quiet_rentals USING active = 0');
+    await waitFor('quiet_rentals', 2);
+    expect(await versions()).toEqual([
+      [1, true, 'complete'],
+      [2, false, 'complete'],
+    ]);
+    await sql(
+      'FINETUNE mindsdb.quiet_rentals FROM example_db (SELECT sqft, location, rental_price FROM demo_data.home_rentals LIMIT 50) USING active = false',
+    );
+    await waitFor('quiet_rentals', 3);
+    expect((await versions()).map((v: unknown[]) => v[1])).toEqual([true, false, false]);
+    await sql('RETRAIN mindsdb.quiet_rentals USING active = 1');
+    await waitFor('quiet_rentals', 4);
+    expect((await versions()).map((v: unknown[]) => v[1])).toEqual([false, false, false, true]);
+    const bad = await h.sql("RETRAIN mindsdb.quiet_rentals USING active = 'maybe'");
+    expect(bad.error_message).toBe('USING active must be 0 or 1, got "maybe"');
+  });
+
   it('evaluates predictions with EVALUATE <metric> FROM (SELECT ... AS actual, ... AS prediction)', async () => {
     const r = await sql(
       `EVALUATE r2_score FROM (SELECT t.rental_price AS actual, m.rental_price AS prediction

@@ -1,7 +1,7 @@
 /**
  * Every demo dataset trains through SQL and reaches a (relaxed) quality bound on the engine's own
  * validation split, read back the way a user would: DESCRIBE <model>.info. The tight targets of
- * DESIGN 6 belong to the AutoML tests and the benchmark; these guard the SQL path end to end.
+ * docs/DESIGN.md section 6 belong to the AutoML tests and the benchmark; these guard the SQL path end to end.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

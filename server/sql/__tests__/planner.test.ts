@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
-import type { EngineSession } from '../../engine/duckdb';
+import type { EngineSession } from '../../engine/session';
 import { planQuery } from '../plan/query';
 import { resolveTable } from '../plan/names';
 import { toDuckText } from '../syntax/dialect';

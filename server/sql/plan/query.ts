@@ -18,7 +18,8 @@
  */
 import { ERROR_CODES, ServiceError } from '../../errors';
 import { toDuckText, type NativeQuery } from '../syntax/dialect';
-import { parseUsing, type Embedded } from '../syntax/grammar';
+import { parseUsing } from '../syntax/clauses';
+import type { Embedded } from '../syntax/statement';
 import { StatementSource, applyEdits, type Rewrite } from '../syntax/source';
 import { Cursor, Tokens, isOp } from '../syntax/tokens';
 import {
@@ -33,7 +34,7 @@ import { planModels } from './models';
 import { applyExpressionDialect } from './mysql';
 import { resolveTable, splitParts, type Resolved } from './names';
 import { fetchNative, fetchRemote, pushDown, readsOneIntegration } from './remote';
-import { PlanState, paramsOf, tempTableNode } from './state';
+import { PlanState, paramsOf, tempTableNode, transpose } from './state';
 import { systemRows } from './system';
 
 export interface PlannedQuery {
@@ -354,14 +355,4 @@ function splitName(st: PlanState, t: TableRefInfo): void {
   const schema = parts.length >= 2 ? parts[parts.length - 2] : '';
   const catalog = parts.length >= 3 ? parts[parts.length - 3] : '';
   Object.assign(t.node, { catalog_name: catalog, schema_name: schema, table_name: table });
-}
-
-/** Row-major rows to column-major values. */
-export function transpose<T>(rows: T[][], width: number): T[][] {
-  const cols: T[][] = Array.from({ length: width }, () => new Array<T>(rows.length));
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    for (let j = 0; j < width; j++) cols[j][i] = r[j];
-  }
-  return cols;
 }

@@ -5,7 +5,7 @@
  * from the tree, spans of names and simple expressions).
  */
 import { scanSql } from '../../../contract/sql-split';
-import type { QueryOptions } from '../../engine/duckdb';
+import type { QueryOptions } from '../../engine/session';
 import { loadTempTable, type ScratchType } from '../../engine/scratch';
 import { quoteIdent } from '../../engine/quote';
 import type { JsonValue } from '../../engine/values';
@@ -358,4 +358,14 @@ export function literalValue(n: JNode): { value: JsonValue } | null {
   if (typeof raw === 'string' && raw.startsWith(BIG_MARK))
     return { value: raw.slice(BIG_MARK.length) };
   return { value: raw as JsonValue };
+}
+
+/** Row-major rows to column-major values. */
+export function transpose<T>(rows: T[][], width: number): T[][] {
+  const cols: T[][] = Array.from({ length: width }, () => new Array<T>(rows.length));
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    for (let j = 0; j < width; j++) cols[j][i] = r[j];
+  }
+  return cols;
 }

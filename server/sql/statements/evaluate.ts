@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from '../../engine/values';
 import { badInput } from '../../errors';
-import type { UsingValue } from '../syntax/grammar';
+import type { UsingValue } from '../syntax/statement';
 
 type Metric = (actual: JsonValue[], predicted: JsonValue[]) => number;
 

@@ -5,7 +5,7 @@
  */
 import type { PlannedQuery } from '../plan/query';
 import type { SqlService } from '../service';
-import type { MindsStatement } from '../syntax/grammar';
+import type { MindsStatement } from '../syntax/statement';
 import type { StatementSource } from '../syntax/source';
 import type { Tokens } from '../syntax/tokens';
 import type { ExecContext, SqlResult } from '../types';

@@ -15,7 +15,7 @@ import { quoteIdent } from '../../engine/quote';
 import { badInput, notFound } from '../../errors';
 import { planQuery } from '../plan/query';
 import type { SqlService } from '../service';
-import type { MindsStatement, ModelSource, TimeSeriesClauses } from '../syntax/grammar';
+import type { MindsStatement, ModelSource, TimeSeriesClauses } from '../syntax/statement';
 import { applyEdits } from '../syntax/source';
 import { toDuckText } from '../syntax/dialect';
 import { Tokens } from '../syntax/tokens';

@@ -14,7 +14,7 @@ import { planQuery, type PlannedQuery } from '../plan/query';
 import { paramsOf } from '../plan/state';
 import { ViewStore, type StoredView } from '../plan/views';
 import type { SqlService } from '../service';
-import type { Embedded, MindsStatement } from '../syntax/grammar';
+import type { Embedded, MindsStatement } from '../syntax/statement';
 import type { Rewrite } from '../syntax/source';
 import { ok, type StatementInput, type StatementOutput } from './index';
 import { queryStatement } from './query';

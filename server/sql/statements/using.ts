@@ -1,13 +1,13 @@
 /**
  * The USING options of CREATE MODEL / RETRAIN / FINETUNE as MindsDB users write them for
  * Lightwood: `engine` may name an ML engine made with CREATE ML_ENGINE (they all train with the
- * built-in engine); the engine's own options pass on; Lightwood's JSON-AI options this engine has
+ * built-in engine); the engine's own options and `tag` / `active` (RETRAIN, FINETUNE) pass on; Lightwood's JSON-AI options this engine has
  * no counterpart for (`encoders.<col>.module`, `dtype_dict`, `analysis_blocks`, `model`
- * submodels, `active`, ...) are accepted and reported as notes (SHOW WARNINGS) instead of failing.
+ * submodels, ...) are accepted and reported as notes (SHOW WARNINGS) instead of failing.
  */
 import { ENGINE_NAME } from '../../models/models-table';
 import type { SqlService } from '../service';
-import type { UsingValue } from '../syntax/grammar';
+import type { UsingValue } from '../syntax/statement';
 import type { StatementInput } from './index';
 
 /** Lightwood options accepted without an effect here, and why. */
@@ -23,7 +23,6 @@ const ACCEPTED_LIGHTWOOD: Record<string, string> = {
   time_aim: "training time is bounded by the engine's early stopping",
   fixed_confidence: 'intervals are calibrated by conformal prediction',
   warnings: 'the engine keeps no warning list',
-  active: 'a new version becomes the active one when its training completes',
 };
 
 export function lightwoodUsing(

@@ -9,7 +9,7 @@
  * Offsets: DuckDB reports byte offsets into the UTF-8 text; everything here is converted to
  * JavaScript string offsets.
  */
-import type { EngineSession } from '../../engine/duckdb';
+import type { EngineSession } from '../../engine/session';
 
 export type JNode = { [k: string]: unknown };
 

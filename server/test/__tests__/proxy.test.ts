@@ -56,7 +56,11 @@ describe('the proxy with INSTANCE_SESSION', () => {
     for (const origin of ['http://evil.example', 'null', `${base}.evil.example`]) {
       const r = await post({ origin });
       expect(r.status, origin).toBe(403);
-      expect(r.json).toMatchObject({ error_code: 10 });
+      expect(r.json).toMatchObject({
+        title: 'Forbidden',
+        detail: expect.stringContaining('not forwarded'),
+        error_code: 10,
+      });
     }
     const cross = await post({ 'sec-fetch-site': 'cross-site' });
     expect(cross.status).toBe(403);

@@ -10,7 +10,7 @@ import {
 } from '../features';
 import { calendarParts } from '../frequency';
 import { type Series, buildSeries } from '../series';
-import { type ExampleContext, exampleFeatures, timeSplit, trainingExamples } from '../train';
+import { type ExampleContext, exampleFeatures, timeSplit, trainingExamples } from '../examples';
 import type { FeatureSpec } from '../types';
 import { monthlySales } from './helpers';
 

@@ -4,13 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { type CellValue, loadPredictor, trainForecaster } from '../../index';
 import { Rng } from '../../prng';
 import { buildSeries } from '../series';
-import {
-  type Calibration,
-  chooseHalfLife,
-  timeSplit,
-  trainingExamples,
-  weightedConformalQuantile,
-} from '../train';
+import { type Calibration, chooseHalfLife, weightedConformalQuantile } from '../calibration';
+import { timeSplit, trainingExamples } from '../examples';
 import { conformalQuantile } from '../../analysis/conformal';
 import { tableFromDataset } from '../../data/table';
 import { columnsOf, monthStart, monthlySales } from './helpers';

@@ -1,0 +1,162 @@
+/**
+ * Reading a DuckDB result: converted to JSON-safe rows under the row and byte caps, or streamed
+ * chunk by chunk to a sink that may push back.
+ */
+import { ResultReturnType, type DuckDBResult } from '@duckdb/node-api';
+import { jsonSize, toJsonValue, type JsonValue } from './values';
+
+export interface EngineResult {
+  kind: 'table' | 'ok';
+  /** DuckDB's kind of the statement that ran (`CREATE`, `DROP`, `SELECT`, ...). */
+  statementType?: string;
+  columns: string[];
+  types: string[];
+  rows: JsonValue[][];
+  truncated: boolean;
+  affectedRows: number | null;
+}
+
+export interface StreamSink {
+  header(columns: string[], types: string[]): Promise<void> | void;
+  rows(rows: JsonValue[][]): Promise<void> | void;
+  ok(affectedRows: number | null, statementType?: string): Promise<void> | void;
+}
+
+/** What a streamed statement returned. */
+export interface StreamSummary {
+  rowCount: number;
+  truncated: boolean;
+  statementType: string;
+}
+
+/** Rejects when `abort` does; otherwise settles like `p`. */
+function raced<T>(p: Promise<T> | T, abort: Promise<never>): Promise<T> {
+  return Promise.race([Promise.resolve(p), abort]);
+}
+
+/** The result of a statement that returns no rows. */
+function okResult(statementType: string, affectedRows: number | null): EngineResult {
+  return {
+    kind: 'ok',
+    statementType,
+    columns: [],
+    types: [],
+    rows: [],
+    truncated: false,
+    affectedRows,
+  };
+}
+
+/** A statement's result, converted: at most `maxRows` rows and `maxBytes` of row data. */
+export async function readResult(
+  result: DuckDBResult,
+  statementType: string,
+  maxRows: number,
+  maxBytes: number,
+): Promise<EngineResult> {
+  if (result.returnType === ResultReturnType.CHANGED_ROWS) {
+    // DuckDB reports the count as a one-row "Count" result for INSERT/UPDATE/DELETE.
+    const chunk = await result.fetchChunk();
+    const count =
+      chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : result.rowsChanged;
+    return okResult(statementType, count);
+  }
+  if (result.returnType !== ResultReturnType.QUERY_RESULT) return okResult(statementType, null);
+  const columns = result.columnNames();
+  const colTypes = result.columnTypes();
+  const rows: JsonValue[][] = [];
+  let bytes = 0;
+  let truncated = false;
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    if (rows.length >= maxRows) {
+      truncated = true;
+      break;
+    }
+    // Row by row, so a result of huge values stops at the byte cap before the rest of the
+    // chunk is ever converted to JS strings.
+    const vectors = columns.map((_, c) => chunk.getColumnVector(c));
+    const n = chunk.rowCount;
+    let r = 0;
+    for (; r < n && rows.length < maxRows; r++) {
+      const row = new Array<JsonValue>(vectors.length);
+      let size = 2 + vectors.length;
+      for (let c = 0; c < vectors.length; c++) {
+        const v = vectors[c];
+        const value = toJsonValue(v.getItem(r), v.type, toJsonValue) ?? null;
+        row[c] = value;
+        size += jsonSize(value);
+      }
+      if (bytes + size > maxBytes) break;
+      bytes += size;
+      rows.push(row);
+    }
+    if (r < n) {
+      truncated = true;
+      break;
+    }
+  }
+  return {
+    kind: 'table',
+    statementType,
+    columns,
+    types: colTypes.map((t) => t.toString()),
+    rows,
+    truncated,
+    affectedRows: null,
+  };
+}
+
+/**
+ * Streams a result's rows to `sink` chunk by chunk without holding the whole result. Waits for
+ * `sink` (backpressure) but not past `abort` (the statement's timeout or cancellation); stops
+ * after `maxRows` and reports truncation.
+ */
+export async function streamResult(
+  result: DuckDBResult,
+  statementType: string,
+  sink: StreamSink,
+  abort: Promise<never>,
+  maxRows: number,
+): Promise<StreamSummary> {
+  if (result.returnType !== ResultReturnType.QUERY_RESULT) {
+    const chunk =
+      result.returnType === ResultReturnType.CHANGED_ROWS ? await result.fetchChunk() : null;
+    const count = chunk && chunk.rowCount > 0 ? Number(chunk.getColumnValues(0)[0]) : null;
+    await raced(sink.ok(count, statementType), abort);
+    return { rowCount: 0, truncated: false, statementType };
+  }
+  await raced(
+    sink.header(
+      result.columnNames(),
+      result.columnTypes().map((t) => t.toString()),
+    ),
+    abort,
+  );
+  let rowCount = 0;
+  let truncated = false;
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    if (rowCount >= maxRows) {
+      truncated = true;
+      break;
+    }
+    const cols = chunk.convertColumns(toJsonValue);
+    const take = Math.min(chunk.rowCount, maxRows - rowCount);
+    const rows: JsonValue[][] = new Array(take);
+    for (let r = 0; r < take; r++) {
+      const row = new Array<JsonValue>(cols.length);
+      for (let c = 0; c < cols.length; c++) row[c] = cols[c][r] ?? null;
+      rows[r] = row;
+    }
+    rowCount += take;
+    await raced(sink.rows(rows), abort);
+    if (take < chunk.rowCount) {
+      truncated = true;
+      break;
+    }
+  }
+  return { rowCount, truncated, statementType };
+}

@@ -1,0 +1,299 @@
+/**
+ * The input rows of a model joined with data: which data column or WHERE value feeds each model
+ * input (MindsDB's JOIN ... ON d.col = m.input and WHERE m.input = <value>, then data columns of
+ * the input's name), what of the query can run on the data side first, and the distinct input
+ * rows, computed by DuckDB into a TEMP table.
+ */
+import { quoteIdent } from '../../engine/quote';
+import type { JsonValue } from '../../engine/values';
+import { conjuncts, forEachExpr, trueNode, type JNode, type SelectInfo } from '../syntax/tree';
+import { aliasOf, clone, lower, type Item, type ModelInfo } from './model-refs';
+import {
+  PlanState,
+  columnRef,
+  limitModifier,
+  literalValue,
+  paramsOf,
+  selectNode,
+  starNode,
+  transpose,
+} from './state';
+
+interface Source {
+  /** The model column it feeds. */
+  column: string;
+  /** A data column (alias, column), or a value given in WHERE. */
+  from: { ref: string[] } | { value: unknown };
+}
+
+/** A model input read from a data column (matched back to the data rows by its key column). */
+export type KeyedSource = Source & { from: { ref: string[] } };
+
+/** What a batch prediction reads. */
+export interface ModelInputs {
+  /** Inputs read from data columns; the i-th is key column `keyName(i)` of `inName`. */
+  keyed: KeyedSource[];
+  keyName: (i: number) => string;
+  /** The TEMP table of distinct input rows (null: no input comes from the data). */
+  inName: string | null;
+  /** The predictor's input columns, `n` rows. */
+  columns: Record<string, readonly unknown[]>;
+  n: number;
+}
+
+/**
+ * The inputs of the model at `items[k]` from the data on the other side of `join` (the items
+ * before it, or the item after it when the model comes first). Conditions that map data onto
+ * inputs become TRUE in the query: the prediction has applied them.
+ */
+export async function modelInputs(
+  st: PlanState,
+  sel: SelectInfo,
+  items: Item[],
+  k: number,
+  join: JNode,
+  done: Map<Item, string[]>,
+  info: ModelInfo,
+): Promise<ModelInputs> {
+  const mAlias = lower(aliasOf(items[k]));
+  const modelFirst = k === 0;
+  const dataItems = modelFirst ? [items[1]] : items.slice(0, k);
+  const dataSide = modelFirst ? items[1].node : (items[k].join!.left as JNode);
+
+  // Columns of each data alias (earlier models: their prediction columns).
+  const dataCols: { alias: string; columns: string[] }[] = [];
+  for (const d of dataItems) {
+    const alias = aliasOf(d);
+    const prior = done.get(d);
+    if (prior) {
+      dataCols.push({ alias, columns: prior });
+      continue;
+    }
+    const sql = await st.render(
+      selectNode({
+        selectList: [starNode(alias)],
+        from: clone(dataSide),
+        modifiers: [limitModifier(0)],
+      }),
+      sel.scope.ctes,
+    );
+    const r = await st.runGenerated(
+      sql,
+      `reading the columns of '${alias}' for model '${info.ref.name}'`,
+      { params: paramsOf(sql, st.ctx.params) },
+    );
+    dataCols.push({ alias, columns: r.columns });
+  }
+  const findData = (col: string): string[] | null => {
+    for (const d of dataCols) {
+      const c = d.columns.find((x) => lower(x) === lower(col));
+      if (c !== undefined) return [d.alias, c];
+    }
+    return null;
+  };
+
+  // MindsDB's JOIN ... ON d.question = m.input, and WHERE m.input = <value>.
+  const sources = new Map<string, Source>();
+  const neutralize = (c: { node: JNode; holder: JNode | unknown[]; key: string | number }) => {
+    const span = st.exprSpan(c.node);
+    if (!span) return false;
+    st.edit(span.start, span.end, 'TRUE');
+    (c.holder as Record<string | number, unknown>)[c.key] = trueNode();
+    return true;
+  };
+  const inputs = new Map(info.desc.inputs.map((c) => [lower(c), c]));
+  const target = info.desc.target;
+  for (const c of conjuncts(join.condition as JNode, join, 'condition')) {
+    const n = c.node;
+    if (n.type !== 'COMPARE_EQUAL') continue;
+    const [l, r] = [n.left as JNode, n.right as JNode];
+    if (l.class !== 'COLUMN_REF' || r.class !== 'COLUMN_REF') continue;
+    const ln = l.column_names as string[];
+    const rn = r.column_names as string[];
+    const mine = (x: string[]) => x.length === 2 && lower(x[0]) === mAlias;
+    const [m, d] =
+      mine(ln) && !mine(rn) ? [ln, rn] : mine(rn) && !mine(ln) ? [rn, ln] : [null, null];
+    if (!m || !d) continue;
+    const col = inputs.get(lower(m[1])) ?? (lower(m[1]) === lower(target) ? target : null);
+    if (!col) continue;
+    if (neutralize(c)) sources.set(lower(col), { column: col, from: { ref: d } });
+  }
+  for (const c of conjuncts(sel.node.where_clause as JNode, sel.node, 'where_clause')) {
+    const n = c.node;
+    if (n.type !== 'COMPARE_EQUAL') continue;
+    let [col, val] = [n.left as JNode, n.right as JNode];
+    if (col.class !== 'COLUMN_REF') [col, val] = [val, col];
+    const names = col.column_names as string[] | undefined;
+    if (col.class !== 'COLUMN_REF' || !names || names.length !== 2 || lower(names[0]) !== mAlias)
+      continue;
+    const input = inputs.get(lower(names[1]));
+    if (!input) continue;
+    let value: unknown;
+    if (val.class === 'PARAMETER') value = st.ctx.params?.[String(val.identifier)];
+    else {
+      const lit = literalValue(val);
+      if (!lit) continue;
+      value = lit.value;
+    }
+    if (neutralize(c)) sources.set(lower(input), { column: input, from: { value } });
+  }
+  for (const col of [...info.desc.inputs, target]) {
+    if (sources.has(lower(col))) continue;
+    const ref = findData(col);
+    if (ref) sources.set(lower(col), { column: col, from: { ref } });
+  }
+  const keyed = [...sources.values()].filter((s): s is KeyedSource => 'ref' in s.from);
+  const constants = [...sources.values()].filter(
+    (s): s is Source & { from: { value: unknown } } => 'value' in s.from,
+  );
+
+  // The model's input rows: distinct inputs of the data side, with what can be pushed down.
+  const pushed = modelFirst
+    ? { where: null, modifiers: [] }
+    : await pushdown(st, sel, items, k, dataCols, info);
+  const keySuffix = `${st.ctx.seq.n + 1}`;
+  const keyName = (i: number) => `__mdb_k${i}_${keySuffix}`;
+  let n = 1;
+  let keyColumns: JsonValue[][] = [];
+  let inName: string | null = null;
+  if (keyed.length > 0) {
+    const inner = selectNode({
+      selectList: keyed.map((s, i) => columnRef(s.from.ref, keyName(i))),
+      from: clone(dataSide),
+      where: pushed.where,
+      modifiers: pushed.modifiers,
+    });
+    const innerSql = await st.render(inner, sel.scope.ctes);
+    inName = st.tempName('in');
+    await st.runGenerated(
+      // Sorted: the predictor is several times faster on rows whose equal values are adjacent
+      // (100k rows: 1.3 s sorted, 14 s in hash order), and the match below does not need order.
+      `CREATE TEMP TABLE ${quoteIdent(inName)} AS SELECT DISTINCT * FROM (${innerSql}) AS __mdb_q ORDER BY ALL`,
+      `computing the input rows of model '${info.ref.name}'`,
+      { params: paramsOf(innerSql, st.ctx.params) },
+    );
+    const r = await st.run(`SELECT * FROM ${PlanState.tempSql(inName)} ORDER BY rowid`);
+    n = r.rows.length;
+    keyColumns = transpose(r.rows, keyed.length);
+  }
+  const columns: Record<string, readonly unknown[]> = {};
+  keyed.forEach((s, i) => (columns[s.column] = keyColumns[i]));
+  for (const s of constants) columns[s.column] = new Array(n).fill(s.from.value);
+  return { keyed, keyName, inName, columns, n };
+}
+
+/** Aggregate function names (DuckDB's catalog), read once. */
+let aggregates: Promise<Set<string>> | null = null;
+function aggregateNames(st: PlanState): Promise<Set<string>> {
+  aggregates ??= st.ctx.session
+    .query(
+      `SELECT DISTINCT lower(function_name) FROM duckdb_functions() WHERE function_type = 'aggregate'`,
+      {
+        maxRows: Number.MAX_SAFE_INTEGER,
+        internal: true,
+      },
+    )
+    .then((r) => new Set(r.rows.map((x) => String(x[0]))))
+    .catch((err: unknown) => {
+      aggregates = null;
+      throw err;
+    });
+  return aggregates;
+}
+
+/** Whether the select list or ORDER BY of a SELECT call an aggregate or window function. */
+export async function aggregatesIn(st: PlanState, sel: SelectInfo): Promise<boolean> {
+  const aggs = await aggregateNames(st);
+  const order = (sel.node.modifiers as JNode[]).find((m) => m.type === 'ORDER_MODIFIER');
+  let found = false;
+  forEachExpr([sel.node.select_list, order ?? null], (x) => {
+    if (
+      x.class === 'WINDOW' ||
+      (x.class === 'FUNCTION' && aggs.has(lower(String(x.function_name))))
+    ) {
+      found = true;
+    }
+  });
+  return found;
+}
+
+/**
+ * What of the SELECT can run on the data side before predicting: its WHERE conditions that name
+ * only data columns, and then ORDER BY / LIMIT when the whole WHERE went down, nothing groups,
+ * aggregates or de-duplicates, only models follow in FROM, and the order names only data columns.
+ * Predictions are for those rows only; the query itself still applies everything to them.
+ */
+async function pushdown(
+  st: PlanState,
+  sel: SelectInfo,
+  items: Item[],
+  k: number,
+  dataCols: { alias: string; columns: string[] }[],
+  info: ModelInfo,
+): Promise<{ where: JNode | null; modifiers: JNode[] }> {
+  const aliases = new Set(dataCols.map((d) => lower(d.alias)));
+  const dataColumns = new Set(dataCols.flatMap((d) => d.columns.map(lower)));
+  const predictions = new Set<string>(info.outputs.map((o) => lower(o.name)));
+  for (const it of items) {
+    if (st.resolved.get(it.node)?.kind === 'model' && it !== items[k]) {
+      predictions.add(lower(aliasOf(it)));
+    }
+  }
+  const outputs = new Set(
+    (sel.node.select_list as JNode[]).map((x) => lower(String(x.alias ?? ''))).filter((x) => x),
+  );
+  const dataOnly = (n: JNode): boolean => {
+    let ok = true;
+    forEachExpr(n, (x) => {
+      if (x.class === 'SUBQUERY' || x.class === 'WINDOW' || x.class === 'PARAMETER') ok = false;
+      if (x.class === 'COLUMN_REF') {
+        const names = x.column_names as string[];
+        if (names.length === 2) ok &&= aliases.has(lower(names[0]));
+        else if (names.length === 1) {
+          const c = lower(names[0]);
+          ok &&= dataColumns.has(c) && !predictions.has(c) && !outputs.has(c);
+        } else ok = false;
+      }
+    });
+    return ok;
+  };
+  const all = conjuncts(sel.node.where_clause as JNode, sel.node, 'where_clause').filter(
+    (c) => literalValue(c.node)?.value !== true,
+  );
+  const down = all.filter((c) => dataOnly(c.node));
+  const where =
+    down.length === 0
+      ? null
+      : down.length === 1
+        ? clone(down[0].node)
+        : {
+            class: 'CONJUNCTION',
+            type: 'CONJUNCTION_AND',
+            alias: '',
+            query_location: 0,
+            children: down.map((c) => clone(c.node)),
+          };
+
+  const modifiers: JNode[] = [];
+  const mods = sel.node.modifiers as JNode[];
+  const limit = mods.find((m) => m.type === 'LIMIT_MODIFIER');
+  const order = mods.find((m) => m.type === 'ORDER_MODIFIER');
+  const onlyModelsAfter = items
+    .slice(k + 1)
+    .every((it) => st.resolved.get(it.node)?.kind === 'model');
+  const grouped =
+    (sel.node.group_expressions as unknown[]).length > 0 ||
+    !!sel.node.having ||
+    !!sel.node.qualify ||
+    mods.some((m) => m.type === 'DISTINCT_MODIFIER');
+  if (limit && down.length === all.length && onlyModelsAfter && !grouped) {
+    const aggregated = await aggregatesIn(st, sel);
+    const orderOk =
+      !order || ((order.orders as JNode[]) ?? []).every((o) => dataOnly(o.expression as JNode));
+    if (!aggregated && orderOk) {
+      if (order) modifiers.push(clone(order));
+      modifiers.push(clone(limit));
+    }
+  }
+  return { where, modifiers };
+}

@@ -1,0 +1,237 @@
+/**
+ * The relations a model reference becomes: one prediction from a WHERE of equalities, or a
+ * batch's predictions matched to the data rows (`IS NOT DISTINCT FROM` on the inputs), loaded
+ * into TEMP tables and written in place of the reference, in the text and in the tree.
+ */
+import { inputColumns } from '../../models/predict';
+import { quoteIdent } from '../../engine/quote';
+import type { JsonValue } from '../../engine/values';
+import { ERROR_CODES } from '../../errors';
+import { conjuncts, parseQuery, trueNode, type JNode, type SelectInfo } from '../syntax/tree';
+import { readsExplainColumn } from './explain-use';
+import { modelInputs } from './model-inputs';
+import { aliasOf, lower, modelInfo, refusal, type Item, type ModelInfo } from './model-refs';
+import { PlanState, literalValue, type Span } from './state';
+
+/** The span of a table reference's name (not its alias). */
+function nameSpanOf(st: PlanState, item: Item): Span {
+  const at = st.loc(item.node);
+  const span = at === undefined ? null : st.nameSpan(at);
+  if (!span) throw new Error('no position for a model reference');
+  return span;
+}
+
+/** Replaces a model reference by a relation (text and tree). */
+async function replaceModel(
+  st: PlanState,
+  item: Item,
+  relationSql: string,
+  alias: string,
+): Promise<void> {
+  const span = nameSpanOf(st, item);
+  st.edit(
+    span.start,
+    span.end,
+    item.node.alias ? relationSql : `${relationSql} AS ${quoteIdent(alias)}`,
+  );
+  const parsed = await parseQuery(
+    st.ctx.session,
+    `SELECT * FROM ${relationSql} AS ${quoteIdent(alias)}`,
+  );
+  if (!parsed.ok) throw new Error(`cannot parse a generated relation: ${parsed.message}`);
+  const node = parsed.node.from_table as JNode;
+  st.replacedModels.add(item.node);
+  item.holder[item.key] = node;
+  st.resolved.set(node, { kind: 'local' });
+  item.node = node;
+}
+
+/** One prediction from `WHERE a = 1 AND b = 'x'`. */
+export async function single(st: PlanState, sel: SelectInfo, item: Item): Promise<void> {
+  const info = await modelInfo(st, item);
+  const alias = lower(aliasOf(item));
+  const row: Record<string, unknown> = {};
+  const where = sel.node.where_clause as JNode | null;
+  const bad = (n: JNode) => {
+    const at = st.loc(n) ?? st.loc(n.left as JNode);
+    return st.src.error(
+      ERROR_CODES.BAD_INPUT,
+      "The WHERE clause of a prediction must be equalities joined by AND, e.g. WHERE sqft = 823 AND location = 'good'",
+      at === undefined ? undefined : st.rw.toSource(at),
+    );
+  };
+  for (const c of conjuncts(where, sel.node, 'where_clause')) {
+    const n = c.node;
+    if (n.type !== 'COMPARE_EQUAL') throw bad(n);
+    let col = n.left as JNode;
+    let val = n.right as JNode;
+    if (col.class !== 'COLUMN_REF') [col, val] = [val, col];
+    const names = col.column_names as string[] | undefined;
+    if (
+      col.class !== 'COLUMN_REF' ||
+      !names ||
+      names.length > 2 ||
+      (names.length === 2 && lower(names[0]) !== alias)
+    ) {
+      throw bad(n);
+    }
+    let value: unknown;
+    if (val.class === 'PARAMETER') {
+      const name = String(val.identifier);
+      if (!st.ctx.params || !(name in st.ctx.params)) {
+        throw st.src.error(ERROR_CODES.BAD_INPUT, `Parameter ':${name}' has no value in params`);
+      }
+      value = st.ctx.params[name];
+    } else {
+      const lit = literalValue(val);
+      if (!lit) throw bad(n);
+      value = lit.value;
+    }
+    row[names[names.length - 1]] = value;
+    const span = st.exprSpan(n);
+    if (!span) throw bad(n);
+    st.edit(span.start, span.end, 'TRUE');
+    (c.holder as Record<string | number, unknown>)[c.key] = trueNode();
+  }
+  if (info.desc.timeseries) {
+    // WINDOW 1: the one row is the history; the answer is the forecast after it.
+    const fc = await st.env.models.forecast(
+      info.ref,
+      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, [v]])),
+      1,
+    );
+    const name = await st.loadTemp('one', fc.columns, fc.values, fc.n);
+    await replaceModel(st, item, PlanState.tempSql(name), aliasOf(item));
+    return;
+  }
+  const p = await st.env.models.predictColumns(
+    info.ref,
+    Object.fromEntries(Object.entries(row).map(([k, v]) => [k, [v]])),
+    1,
+    { explain: explainWanted(st, sel, item, info, null) },
+  );
+  const ins = inputColumns(p.description);
+  const columns = [
+    ...ins,
+    ...p.columns,
+    { name: '__service_row_id', type: 'BIGINT' as const },
+    { name: 'select_data_query', type: 'VARCHAR' as const },
+    { name: 'when_data', type: 'VARCHAR' as const },
+  ];
+  const values: JsonValue[][] = [
+    ...ins.map((c) => [p.inputs[c.name][0] as JsonValue]),
+    ...p.values.map((v) => [v[0]]),
+    [0],
+    [null],
+    [null],
+  ];
+  const name = await st.loadTemp('one', columns, values, 1);
+  await replaceModel(st, item, PlanState.tempSql(name), aliasOf(item));
+}
+
+/**
+ * Predictions for the model at `items[k]` from the data on the other side of its join (the items
+ * before it, or the item after it when the model comes first).
+ */
+export async function batch(
+  st: PlanState,
+  sel: SelectInfo,
+  items: Item[],
+  k: number,
+  joinIndex: number,
+  done: Map<Item, string[]>,
+): Promise<void> {
+  const item = items[k];
+  const info = await modelInfo(st, item);
+  const modelAlias = aliasOf(item);
+  const modelFirst = k === 0;
+  const join = items[joinIndex].join!;
+  const { keyed, keyName, inName, columns, n } = await modelInputs(
+    st,
+    sel,
+    items,
+    k,
+    join,
+    done,
+    info,
+  );
+  const p = await st.env.models.predictColumns(info.ref, columns, n, {
+    unknownColumns: 'ignore',
+    explain: explainWanted(st, sel, item, info, join),
+  });
+  const pv = await st.loadTemp('pv', p.columns, p.values, n);
+  done.set(
+    item,
+    p.columns.map((c) => c.name),
+  );
+
+  const pvSql = PlanState.tempSql(pv);
+  if (!modelFirst) {
+    const match = keyed
+      .map(
+        (s, i) =>
+          `__mdb_i.${quoteIdent(keyName(i))} IS NOT DISTINCT FROM ${s.from.ref.map(quoteIdent).join('.')}`,
+      )
+      .join(' AND ');
+    const relation = inName
+      ? `(SELECT __mdb_v.* FROM ${PlanState.tempSql(inName)} AS __mdb_i JOIN ${pvSql} AS __mdb_v ON __mdb_i.rowid = __mdb_v.rowid WHERE ${match})`
+      : `(SELECT __mdb_v.* FROM ${pvSql} AS __mdb_v)`;
+    await replaceModel(st, item, relation, modelAlias);
+    return;
+  }
+  // The model comes first: its relation carries the inputs, matched in the join condition.
+  const keysSelect = inName
+    ? `, ${keyed.map((_, i) => `__mdb_i.${quoteIdent(keyName(i))}`).join(', ')}`
+    : '';
+  const relation = inName
+    ? `(SELECT __mdb_v.*${keysSelect} FROM ${PlanState.tempSql(inName)} AS __mdb_i JOIN ${pvSql} AS __mdb_v ON __mdb_i.rowid = __mdb_v.rowid)`
+    : `(SELECT __mdb_v.* FROM ${pvSql} AS __mdb_v)`;
+  const match = keyed
+    .map(
+      (s, i) =>
+        `${quoteIdent(modelAlias)}.${quoteIdent(keyName(i))} IS NOT DISTINCT FROM ${s.from.ref.map(quoteIdent).join('.')}`,
+    )
+    .join(' AND ');
+  if (match) {
+    const cond = join.condition as JNode;
+    const span = literalValue(cond)?.value === true ? st.exprSpan(cond) : null;
+    if (!span)
+      throw refusal(
+        st,
+        item,
+        'A model before the data it predicts from takes no ON condition (or only column mappings): FROM model JOIN data',
+      );
+    st.edit(span.start, span.end, `(${match})`);
+    hideKeys(
+      st,
+      sel,
+      modelAlias,
+      keyed.map((_, i) => keyName(i)),
+    );
+  }
+  await replaceModel(st, item, relation, modelAlias);
+}
+
+/** Whether the query may read this model's `_explain` (then it carries the contributions). */
+const explainWanted = (
+  st: PlanState,
+  sel: SelectInfo,
+  item: Item,
+  info: ModelInfo,
+  join: JNode | null,
+) => readsExplainColumn(st.index, sel, aliasOf(item), `${info.desc.target}_explain`, join);
+
+/** Keeps the match columns of a model-first relation out of `*` and `model.*`. */
+function hideKeys(st: PlanState, sel: SelectInfo, alias: string, keys: string[]): void {
+  for (const e of sel.exprs) {
+    const n = e.node;
+    if (n.class !== 'STAR' || !e.selectItem) continue;
+    const rel = String(n.relation_name ?? '');
+    if (rel && lower(rel) !== lower(alias)) continue;
+    st.excludeFromStar(
+      n,
+      rel ? keys.map(quoteIdent) : keys.map((k) => `${quoteIdent(alias)}.${quoteIdent(k)}`),
+      'SELECT * EXCLUDE (...) over a model that comes first in FROM is not supported; put the data table first',
+    );
+  }
+}
