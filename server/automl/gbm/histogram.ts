@@ -11,7 +11,7 @@ import { type HistPool, activePool } from './parallel';
 const PARALLEL_MIN_CELLS = 150_000;
 
 /** Fills hist from rows idx[s, e) with gradients g / hessians h (indexed by absolute row). */
-type BuildFn = (
+export type BuildFn = (
   hist: Float64Array,
   bins: Uint8Array,
   idx: Int32Array,

@@ -15,17 +15,8 @@ import {
 import { type LinearAnswer, type LinearJob, fitJob } from '../linear/job';
 import type { LinearModel } from '../linear/linear';
 import { AutoMLError } from '../errors';
-import type { BuilderSpec } from './histogram';
+import type { BuildFn, BuilderSpec } from './histogram';
 
-type Build = (
-  hist: Float64Array,
-  bins: Uint8Array,
-  idx: Int32Array,
-  s: number,
-  e: number,
-  g: Float64Array,
-  h: Float64Array,
-) => void;
 type Shared = Float64Array | Int32Array | Uint8Array;
 
 // Control block (Int32 slots).
@@ -234,16 +225,8 @@ export class HistPool {
    * Runs blocks[c] (feature block c's builder) for every c over rows idx[s, e): the training
    * thread and the workers take blocks until none is left; returns once all are built.
    */
-  build(
-    blocks: { spec: BuilderSpec; fn: Build }[],
-    hist: Float64Array,
-    bins: Uint8Array,
-    idx: Int32Array,
-    s: number,
-    e: number,
-    g: Float64Array,
-    h: Float64Array,
-  ): void {
+  build(blocks: { spec: BuilderSpec; fn: BuildFn }[], ...args: Parameters<BuildFn>): void {
+    const [hist, bins, idx, s, e, g, h] = args;
     const ctl = this.ctl;
     const n = blocks.length;
     // While the model thread fits, the cores are taken: one thread builds the histograms.
