@@ -44,7 +44,10 @@ export function toObjects(d: Dataset): Record<string, unknown>[] {
   return d.rows.map((r) => Object.fromEntries(d.columns.map((c, j) => [c, r[j]])));
 }
 
-/** Enough rows x features that the histograms are built in feature blocks on the pool. */
+/**
+ * Twelve numbers and a category: enough rows x features that a multiclass table's histograms are
+ * built in feature blocks on the thread pool.
+ */
 export function wide(
   n: number,
   seed: number,

@@ -148,15 +148,19 @@ export class Histograms {
     this.C = D > 1 ? 2 * D + 1 : 3;
     this.length = this.off[F] * this.C;
     const unit = unitHessian && D === 1;
-    this.threads = activePool();
+    // Only vector leaves (a multiclass table: 2 D + 1 numbers per bin) build on the pool: with 3
+    // numbers per bin a build is bound by reading the rows, and on the 2-core machine of issue 15
+    // splitting it saved no training-thread time (messy 30k / 200k) while costing CPU.
+    const pool = D > 1 ? activePool() : null;
+    const nBlocks = pool ? Math.min(F, 2 * pool.threads) : 1;
+    this.threads = nBlocks > 1 ? pool : null;
     // With a pool every array the loops read is shared memory (the bins a shared copy), and the
     // loops are compiled apart from the single-thread ones: each stays monomorphic for V8.
     const shared = (spec: BuilderSpec): BuilderSpec =>
       this.threads ? { ...spec, key: `${spec.key}:shared` } : spec;
     if (this.threads) this.bins = this.threads.sharedBins(data.bins);
     this.fill = compileBuilder(shared(builderSpec(F, this.off, D, unit)));
-    const nBlocks = this.threads ? Math.min(F, 2 * this.threads.threads) : 1;
-    if (this.threads && nBlocks > 1) {
+    if (this.threads) {
       this.blocks = Array.from({ length: nBlocks }, (_, c) => {
         const spec = shared(
           builderSpec(

@@ -143,7 +143,11 @@ export class HistPool {
   constructor(threads: number) {
     this.threads = threads;
     this.ctl = new Int32Array(new SharedArrayBuffer(4 * (FNS + MAX_BLOCKS)));
-    for (let i = 1; i < threads; i++) {
+  }
+
+  /** Starts the histogram workers (on the first build that wants them: many trainings don't). */
+  private startWorkers(): void {
+    for (let i = 1; i < this.threads; i++) {
       const { port1, port2 } = new MessageChannel();
       const w = new Worker(WORKER_SOURCE, {
         eval: true,
@@ -229,6 +233,7 @@ export class HistPool {
     const [hist, bins, idx, s, e, g, h] = args;
     const ctl = this.ctl;
     const n = blocks.length;
+    if (this.workers.length === 0 && !this.closed) this.startWorkers();
     // While the model thread fits, the cores are taken: one thread builds the histograms.
     if (this.workers.length === 0 || this.closed || this.modelBusy()) {
       for (const b of blocks) b.fn(hist, bins, idx, s, e, g, h);
