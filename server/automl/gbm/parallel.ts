@@ -6,14 +6,9 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import {
-  MessageChannel,
-  type MessagePort,
-  Worker,
-  receiveMessageOnPort,
-} from 'node:worker_threads';
-import { type LinearAnswer, type LinearJob, fitJob } from '../linear/job';
-import type { LinearModel } from '../linear/linear';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { type LogisticJob, joinJob, jobPending } from '../linear/job';
+import { type LinearModel, logisticScores } from '../linear/linear';
 import { AutoMLError } from '../errors';
 import type { BuildFn, BuilderSpec } from './histogram';
 
@@ -76,27 +71,18 @@ for (;;) {
 
 /**
  * The model thread's bootstrap: workers do not inherit tsx's loader, so TypeScript sources are
- * registered first (as server/automl-worker does). A failed start answers the first job with an
- * error (the training thread then fits the model itself) instead of leaving it waiting.
+ * registered first (as server/automl-worker does).
  */
 const MODEL_BOOTSTRAP = `
 const { workerData } = require('node:worker_threads');
 (async () => {
-  try {
-    if (workerData.tsx) {
-      const m = await import(workerData.tsx);
-      (m.register ?? m.default.register)();
-    }
-    await import(workerData.entry);
-  } catch (err) {
-    workerData.port.postMessage({ error: 'the model thread did not start: ' + String(err) });
-    Atomics.add(workerData.flag, 0, 1);
-    Atomics.notify(workerData.flag, 0);
+  if (workerData.tsx) {
+    const m = await import(workerData.tsx);
+    (m.register ?? m.default.register)();
   }
+  await import(workerData.entry);
 })();
 `;
-/** Milliseconds the model thread may take to load before the training thread stops waiting. */
-const MODEL_START_MS = 20_000;
 const MODEL_ENTRY = new URL('../linear/worker.ts', import.meta.url).href;
 
 /** Worker threads of every pool in this thread that have not exited yet (tests check for leaks). */
@@ -131,14 +117,8 @@ export class HistPool {
   /** Shared copies of buffers that were not shared (the binned matrix), by original. */
   private readonly copies = new WeakMap<object, Shared>();
   private closed = false;
-  /** The thread that fits linear models meanwhile (started on first use), its port and flag. */
-  private model: {
-    worker: Worker;
-    port: MessagePort;
-    flag: Int32Array;
-    sent: number;
-    dead: boolean;
-  } | null = null;
+  /** The thread that fits logistic scores meanwhile (started on first use), its jobs not joined. */
+  private model: { worker: Worker; port: MessagePort; pending: LogisticJob[] } | null = null;
 
   constructor(threads: number) {
     this.threads = threads;
@@ -267,8 +247,7 @@ export class HistPool {
   }
 
   private modelBusy(): boolean {
-    const m = this.model;
-    return m !== null && !m.dead && Atomics.load(m.flag, 0) < m.sent;
+    return this.model !== null && this.model.pending.some(jobPending);
   }
 
   /** A shared copy of a typed array (made once per array), or the array when it is shared. */
@@ -285,15 +264,18 @@ export class HistPool {
   }
 
   /**
-   * Starts fitting a linear model on the model thread and returns the function that waits for
-   * it; null without a second thread (the caller fits it). The same code runs on the same
-   * inputs, so the model is the one this thread would fit. Jobs are awaited in order.
+   * Posts a logistic fit to the model thread, which fits its one-vs-rest scores while this thread
+   * goes on; the returned function fits the scores still unclaimed here, waits for those being
+   * fitted there, and returns the model. Null without a second thread (the caller fits it). Each
+   * score is the same code on the same inputs wherever it runs, so the model is too.
    */
-  fitLinear(job: LinearJob): (() => LinearModel) | null {
-    if (this.threads < 2 || this.closed || this.model?.dead) return null;
+  fitLogistic(
+    job: Omit<LogisticJob, 'claim' | 'w'>,
+    fitHere: () => LinearModel,
+  ): (() => LinearModel) | null {
+    if (this.threads < 2 || this.closed) return null;
     if (!this.model) {
       const { port1, port2 } = new MessageChannel();
-      const flag = new Int32Array(new SharedArrayBuffer(8));
       const tsx = MODEL_ENTRY.endsWith('.ts')
         ? pathToFileURL(
             createRequire(import.meta.url)
@@ -303,36 +285,29 @@ export class HistPool {
         : null;
       const worker = new Worker(MODEL_BOOTSTRAP, {
         eval: true,
-        workerData: { entry: MODEL_ENTRY, tsx, port: port2, flag },
+        workerData: { entry: MODEL_ENTRY, tsx, port: port2 },
         transferList: [port2],
       });
       live.add(worker);
       worker.on('exit', () => live.delete(worker));
+      // A thread that fails to load never claims a score: the training thread fits them all.
       worker.on('error', () => undefined);
       worker.unref();
-      this.model = { worker, port: port1, flag, sent: 0, dead: false };
+      this.model = { worker, port: port1, pending: [] };
     }
     const m = this.model;
-    const X = { ...job.X, idx: this.shared(job.X.idx), val: this.shared(job.X.val) };
-    m.port.postMessage({ ...job, X });
-    const expected = ++m.sent;
+    const full: LogisticJob = {
+      ...job,
+      X: { ...job.X, idx: this.shared(job.X.idx), val: this.shared(job.X.val) },
+      claim: this.i32(3),
+      w: this.f64(logisticScores(job.nClasses) * (job.d + 1)),
+    };
+    m.port.postMessage(full);
+    m.pending.push(full);
     return () => {
-      const t0 = Date.now();
-      for (let v = Atomics.load(m.flag, 0); v < expected; v = Atomics.load(m.flag, 0)) {
-        // A thread that has not even loaded after a long wait never will (a broken loader):
-        // this thread fits the model, and the pool stops using the model thread.
-        if (Atomics.load(m.flag, 1) === 0 && Date.now() - t0 > MODEL_START_MS) {
-          m.dead = true;
-          return fitJob(job);
-        }
-        Atomics.wait(m.flag, 0, v, 1000);
-      }
-      const answer = receiveMessageOnPort(m.port)?.message as LinearAnswer | undefined;
-      if (!answer || 'error' in answer) {
-        if (answer && answer.error.startsWith('the model thread did not start')) m.dead = true;
-        return fitJob(job);
-      }
-      return answer.model;
+      const model = joinJob(full);
+      m.pending = m.pending.filter((p) => p !== full);
+      return model ?? fitHere();
     };
   }
 

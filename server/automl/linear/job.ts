@@ -1,24 +1,68 @@
-// A linear fit as data (structured-cloneable): what the pool's model thread receives
-// (linear/worker.ts), and the same fit run in the calling thread.
+// A logistic fit as data (structured-cloneable) shared by the training thread and the pool's
+// model thread (linear/worker.ts): its one-vs-rest scores are claimed one at a time from a shared
+// counter by whichever thread is free, and their weights written to a shared buffer.
 import type { LinearRows } from '../data/layout';
-import { type LinearModel, fitLogistic, fitRidge } from './linear';
+import { type LinearModel, fitLogisticScore, logisticScores } from './linear';
 
-export interface LinearJob {
-  kind: 'ridge' | 'logistic';
+export interface LogisticJob {
   X: LinearRows;
   rows: Int32Array;
   y: Float64Array;
   nClasses: number;
   weight: Float64Array | null;
   d: number;
-  /** Logistic: weights to start from (see fitLogistic). */
+  /** Weights to start from (see fitLogistic). */
   init?: Float64Array;
+  /** Shared: [next unclaimed score, scores done, failed (1)]. */
+  claim: Int32Array;
+  /** Shared: the weights, K blocks of d + 1. */
+  w: Float64Array;
 }
 
-export type LinearAnswer = { model: LinearModel } | { error: string };
+const NEXT = 0;
+const DONE = 1;
+const FAILED = 2;
 
-export function fitJob(job: LinearJob): LinearModel {
-  return job.kind === 'ridge'
-    ? fitRidge(job.X, job.rows, job.y, job.weight, job.d)
-    : fitLogistic(job.X, job.rows, job.y, job.nClasses, job.weight, job.d, 1, job.init);
+/** Fits scores until none is left unclaimed (on any thread); returns when this one has no more. */
+export function fitClaimedScores(job: LogisticJob): void {
+  const K = logisticScores(job.nClasses);
+  const D = job.d + 1;
+  for (let k = Atomics.add(job.claim, NEXT, 1); k < K; k = Atomics.add(job.claim, NEXT, 1)) {
+    try {
+      const wk = fitLogisticScore(
+        job.X,
+        job.rows,
+        job.y,
+        job.nClasses,
+        job.weight,
+        job.d,
+        1,
+        job.init,
+        k,
+      );
+      job.w.set(wk, k * D);
+    } catch {
+      Atomics.store(job.claim, FAILED, 1);
+    }
+    Atomics.add(job.claim, DONE, 1);
+    Atomics.notify(job.claim, DONE);
+  }
+}
+
+/** True while a score of the job is unfitted (the model thread may be working on it). */
+export function jobPending(job: LogisticJob): boolean {
+  return Atomics.load(job.claim, DONE) < logisticScores(job.nClasses);
+}
+
+/**
+ * Fits the scores nobody has claimed yet in this thread, waits for those the model thread is
+ * fitting, and returns the model; null if a score failed on the other thread.
+ */
+export function joinJob(job: LogisticJob): LinearModel | null {
+  fitClaimedScores(job);
+  const K = logisticScores(job.nClasses);
+  for (let d = Atomics.load(job.claim, DONE); d < K; d = Atomics.load(job.claim, DONE))
+    Atomics.wait(job.claim, DONE, d);
+  if (Atomics.load(job.claim, FAILED)) return null;
+  return { kind: 'logistic', d: job.d, K, w: Float64Array.from(job.w) };
 }

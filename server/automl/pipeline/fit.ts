@@ -7,8 +7,7 @@ import type { Encoded } from '../data/encoded';
 import type { ColumnEncoder } from '../data/encoders';
 import type { GBMParams, GBMTarget } from '../gbm/model';
 import { activePool } from '../gbm/parallel';
-import { type LinearJob, fitJob } from '../linear/job';
-import type { LinearModel } from '../linear/linear';
+import { type LinearModel, fitLogistic, fitRidge } from '../linear/linear';
 import type { ScoreShape } from '../predict/score';
 import { classWeights, type Split } from './sizes';
 import type { TargetInfo } from './target';
@@ -78,38 +77,41 @@ export function prepareTarget(ti: TargetInfo, settings: ResolvedSettings): Prepa
  * from `init`'s weights when given: the refit of a validated model).
  */
 export function fitLinear(ctx: FitContext, rows: Int32Array, init?: LinearModel): LinearModel {
-  return fitJob(linearJob(ctx, rows, init));
-}
-
-function linearJob(ctx: FitContext, rows: Int32Array, init?: LinearModel): LinearJob {
   const { enc, y, weight } = ctx;
-  const regression = ctx.shape.task === 'regression';
-  return {
-    kind: regression ? 'ridge' : 'logistic',
-    X: enc.linear!,
-    rows,
-    y,
-    nClasses: ctx.shape.nClasses,
-    weight: regression ? null : weight,
-    d: enc.layout.linDims,
-    ...(init && !regression ? { init: init.w } : {}),
-  };
+  const d = enc.layout.linDims;
+  return ctx.shape.task === 'regression'
+    ? fitRidge(enc.linear!, rows, y, null, d)
+    : fitLogistic(enc.linear!, rows, y, ctx.shape.nClasses, weight, d, 1, init?.w);
 }
 
 /**
- * fitLinear on the pool's model thread while this one goes on (boosting): the returned function
- * waits for the model. Logistic fits only (Newton steps over the classes: seconds on a 10-class
- * table); a ridge fit costs less than handing it over.
+ * fitLinear with the pool's model thread fitting one-vs-rest scores while this one goes on
+ * (boosting); the returned function finishes the fit. Logistic fits only (Newton steps per class:
+ * seconds on a 10-class table); a ridge fit costs less than handing it over.
  */
 export function fitLinearLater(
   ctx: FitContext,
   rows: Int32Array,
   init?: LinearModel,
 ): () => LinearModel {
-  const job = linearJob(ctx, rows, init);
   const pool = activePool();
-  const later = job.kind === 'logistic' && pool ? pool.fitLinear(job) : null;
+  const fitHere = () => fitLinear(ctx, rows, init);
+  const later =
+    ctx.shape.task !== 'regression' && pool
+      ? pool.fitLogistic(
+          {
+            X: ctx.enc.linear!,
+            rows,
+            y: ctx.y,
+            nClasses: ctx.shape.nClasses,
+            weight: ctx.weight,
+            d: ctx.enc.layout.linDims,
+            ...(init ? { init: init.w } : {}),
+          },
+          fitHere,
+        )
+      : null;
   if (later) return later;
-  const model = fitJob(job);
+  const model = fitHere();
   return () => model;
 }
