@@ -1,12 +1,56 @@
-// Seeded datasets for the AutoML bench (issue 15's figures): a messy mixed table at any size, a
-// heteroscedastic table with quiet and noisy regions, short ticket texts whose words carry the
-// label, and scikit-learn's toy datasets (read through bench/sklearn_peer.py when it is installed).
+// Datasets for the AutoML bench and the quality tests: the demo CSVs and their fixed held-out
+// split; seeded tables for issue 15's figures (a messy mixed table at any size, a heteroscedastic
+// table with quiet and noisy regions, short ticket texts whose words carry the label);
+// scikit-learn's toy datasets and its HistGradientBoosting fit on the same rows (both through
+// bench/sklearn_peer.py, when Debian's python3-sklearn is installed).
 
 import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Papa from 'papaparse';
 import type { CellValue, Dataset } from '../server/automl/index';
-import { Rng } from '../server/automl/prng';
+import { Rng, holdoutSplit } from '../server/automl/prng';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The demo CSVs shipped with the repo; AUTOML_DATA_DIR overrides (e.g. for other copies). */
+export const DATA_DIR = process.env.AUTOML_DATA_DIR ?? join(ROOT, 'data', 'demo');
+
+export function loadCsv(file: string, drop: string[] = []): Dataset {
+  const text = readFileSync(join(DATA_DIR, file), 'utf8');
+  // dynamicTyping mimics what the SQL engine hands over: numbers as numbers, other text as strings.
+  const parsed = Papa.parse<CellValue[]>(text.trim(), {
+    dynamicTyping: true,
+    skipEmptyLines: true,
+  });
+  const [header, ...rows] = parsed.data;
+  const keep = header.map((_, j) => j).filter((j) => !drop.includes(String(header[j])));
+  return {
+    columns: keep.map((j) => String(header[j])),
+    rows: rows.map((r) => keep.map((j) => (r[j] === undefined ? null : r[j]))),
+  };
+}
+
+export interface SplitData {
+  train: Dataset;
+  test: Dataset;
+}
+
+/** The fixed held-out split (seed 1234, 80/20) used by the bench and the dataset-quality tests. */
+export function fixedSplit(d: Dataset): SplitData {
+  const { train: tr, test: te } = holdoutSplit(d.rows.length);
+  return {
+    train: { columns: d.columns, rows: Array.from(tr, (i) => d.rows[i]) },
+    test: { columns: d.columns, rows: Array.from(te, (i) => d.rows[i]) },
+  };
+}
+
+export function toColumns(d: Dataset): Record<string, CellValue[]> {
+  const out: Record<string, CellValue[]> = {};
+  d.columns.forEach((c, j) => (out[c] = d.rows.map((r) => r[j])));
+  return out;
+}
 
 export const PYTHON = '/usr/bin/python3';
 export const PEER_SCRIPT = join(dirname(fileURLToPath(import.meta.url)), 'sklearn_peer.py');
@@ -144,4 +188,85 @@ export function ticketTable(n = 4000, seed = 23): Dataset {
     rows.push([words.join(' '), plan, rng.int(60) + (t === 1 ? 10 : 0), topics[t]]);
   }
   return { columns: ['title', 'plan', 'tenure_months', 'topic'], rows };
+}
+
+export interface PeerResult {
+  model: string;
+  fit_s: number;
+  /** CPU seconds of the fit (less sensitive than fit_s to other work on the machine). */
+  fit_cpu_s?: number;
+  r2?: number;
+  balanced_accuracy?: number;
+  accuracy?: number;
+  log_loss?: number;
+  iterations?: number;
+  predict_rows_s?: number;
+}
+
+/**
+ * The same split for scikit-learn: numbers as they are (NaN = missing), booleans 0/1, other
+ * columns as category codes (most frequent first, at most 250 categories; HistGradientBoosting's
+ * categorical support), the target as numbers or class codes.
+ */
+export function runPeer(s: SplitData, target: string, task: string, text?: string): PeerResult {
+  const all = [...s.train.rows, ...s.test.rows];
+  const tj = s.train.columns.indexOf(target);
+  const inputs = s.train.columns.map((_, j) => j).filter((j) => j !== tj);
+  const n = all.length;
+  const p = inputs.length;
+  const x = new Float64Array(n * p);
+  const categorical: number[] = [];
+  inputs.forEach((j, c) => {
+    const cells = all.map((r) => r[j]);
+    const numeric = cells.every(
+      (v) => v === null || typeof v === 'number' || typeof v === 'boolean',
+    );
+    if (numeric) {
+      cells.forEach((v, i) => (x[i * p + c] = v === null ? NaN : Number(v)));
+      return;
+    }
+    categorical.push(c);
+    const freq = new Map<string, number>();
+    for (const v of cells) if (v !== null) freq.set(String(v), (freq.get(String(v)) ?? 0) + 1);
+    const keys = [...freq.keys()].sort((a, b) => freq.get(b)! - freq.get(a)!).slice(0, 250);
+    const code = new Map(keys.map((k, i) => [k, i]));
+    cells.forEach((v, i) => (x[i * p + c] = v === null ? NaN : (code.get(String(v)) ?? NaN)));
+  });
+  let labels: string[] = [];
+  if (task !== 'regression') labels = [...new Set(all.map((r) => String(r[tj])))].sort();
+  const y = Float64Array.from(all, (r) =>
+    task === 'regression' ? Number(r[tj]) : labels.indexOf(String(r[tj])),
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'automl-peer-'));
+  try {
+    writeFileSync(join(dir, 'x.bin'), Buffer.from(x.buffer));
+    writeFileSync(join(dir, 'y.bin'), Buffer.from(y.buffer));
+    const job: Record<string, unknown> = {
+      task,
+      x: join(dir, 'x.bin'),
+      y: join(dir, 'y.bin'),
+      n,
+      p,
+      train_n: s.train.rows.length,
+      categorical,
+      seed: 42,
+    };
+    if (text) {
+      const k = s.train.columns.indexOf(text);
+      writeFileSync(join(dir, 'text.json'), JSON.stringify(all.map((r) => String(r[k] ?? ''))));
+      job.text = join(dir, 'text.json');
+    }
+    writeFileSync(join(dir, 'job.json'), JSON.stringify(job));
+    // One OpenMP thread, as the engine trains on one: with other work on the 2 shared cores,
+    // OpenMP's spinning threads made HGB 20-30x slower and the ratio meaningless.
+    const r = spawnSync(PYTHON, [PEER_SCRIPT, 'fit', join(dir, 'job.json')], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+      env: { ...process.env, OMP_NUM_THREADS: process.env.PEER_THREADS ?? '1' },
+    });
+    if (r.status !== 0) throw new Error(`sklearn_peer.py fit: ${r.stderr.slice(-500)}`);
+    return JSON.parse(r.stdout.trim().split('\n').pop()!) as PeerResult;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

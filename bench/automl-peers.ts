@@ -4,10 +4,6 @@
 // text encoder and the decision rule. scikit-learn is optional: without it the peer figures print
 // as "sklearn not installed" and the engine's own figures still run.
 
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   type Dataset,
   type ModelArtifact,
@@ -16,14 +12,16 @@ import {
   train,
 } from '../server/automl/index';
 import {
-  PEER_SCRIPT,
-  PYTHON,
+  type SplitData,
+  fixedSplit,
   heteroTable,
+  loadCsv,
+  runPeer,
   sklearnAvailable,
   sklearnToy,
   ticketTable,
+  toColumns as columnsOf,
 } from './automl-data';
-import { type SplitData, fixedSplit, loadCsv, toColumns as columnsOf } from './automl';
 import { type SpeedResult, speedCase, timeCase } from './automl-speed';
 import { type BenchLine, progress } from './types';
 
@@ -168,87 +166,6 @@ export function coverage(r: EngineRun, test: Dataset, groupBy?: string): Coverag
     groupMax: Math.max(...g),
     r2: 1 - ssr / sst,
   };
-}
-
-export interface PeerResult {
-  model: string;
-  fit_s: number;
-  /** CPU seconds of the fit (less sensitive than fit_s to other work on the machine). */
-  fit_cpu_s?: number;
-  r2?: number;
-  balanced_accuracy?: number;
-  accuracy?: number;
-  log_loss?: number;
-  iterations?: number;
-  predict_rows_s?: number;
-}
-
-/**
- * The same split for scikit-learn: numbers as they are (NaN = missing), booleans 0/1, other
- * columns as category codes (most frequent first, at most 250 categories; HistGradientBoosting's
- * categorical support), the target as numbers or class codes.
- */
-export function runPeer(s: Split, target: string, task: string, text?: string): PeerResult {
-  const all = [...s.train.rows, ...s.test.rows];
-  const tj = s.train.columns.indexOf(target);
-  const inputs = s.train.columns.map((_, j) => j).filter((j) => j !== tj);
-  const n = all.length;
-  const p = inputs.length;
-  const x = new Float64Array(n * p);
-  const categorical: number[] = [];
-  inputs.forEach((j, c) => {
-    const cells = all.map((r) => r[j]);
-    const numeric = cells.every(
-      (v) => v === null || typeof v === 'number' || typeof v === 'boolean',
-    );
-    if (numeric) {
-      cells.forEach((v, i) => (x[i * p + c] = v === null ? NaN : Number(v)));
-      return;
-    }
-    categorical.push(c);
-    const freq = new Map<string, number>();
-    for (const v of cells) if (v !== null) freq.set(String(v), (freq.get(String(v)) ?? 0) + 1);
-    const keys = [...freq.keys()].sort((a, b) => freq.get(b)! - freq.get(a)!).slice(0, 250);
-    const code = new Map(keys.map((k, i) => [k, i]));
-    cells.forEach((v, i) => (x[i * p + c] = v === null ? NaN : (code.get(String(v)) ?? NaN)));
-  });
-  let labels: string[] = [];
-  if (task !== 'regression') labels = [...new Set(all.map((r) => String(r[tj])))].sort();
-  const y = Float64Array.from(all, (r) =>
-    task === 'regression' ? Number(r[tj]) : labels.indexOf(String(r[tj])),
-  );
-  const dir = mkdtempSync(join(tmpdir(), 'automl-peer-'));
-  try {
-    writeFileSync(join(dir, 'x.bin'), Buffer.from(x.buffer));
-    writeFileSync(join(dir, 'y.bin'), Buffer.from(y.buffer));
-    const job: Record<string, unknown> = {
-      task,
-      x: join(dir, 'x.bin'),
-      y: join(dir, 'y.bin'),
-      n,
-      p,
-      train_n: s.train.rows.length,
-      categorical,
-      seed: 42,
-    };
-    if (text) {
-      const k = s.train.columns.indexOf(text);
-      writeFileSync(join(dir, 'text.json'), JSON.stringify(all.map((r) => String(r[k] ?? ''))));
-      job.text = join(dir, 'text.json');
-    }
-    writeFileSync(join(dir, 'job.json'), JSON.stringify(job));
-    // One OpenMP thread, as the engine trains on one: with other work on the 2 shared cores,
-    // OpenMP's spinning threads made HGB 20-30x slower and the ratio meaningless.
-    const r = spawnSync(PYTHON, [PEER_SCRIPT, 'fit', join(dir, 'job.json')], {
-      encoding: 'utf8',
-      maxBuffer: 1 << 26,
-      env: { ...process.env, OMP_NUM_THREADS: process.env.PEER_THREADS ?? '1' },
-    });
-    if (r.status !== 0) throw new Error(`sklearn_peer.py fit: ${r.stderr.slice(-500)}`);
-    return JSON.parse(r.stdout.trim().split('\n').pop()!) as PeerResult;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 function line(name: string, value: number, unit: string, target: string, pass: boolean): BenchLine {

@@ -18,16 +18,23 @@ import {
   loadPredictor,
   trainColumns,
 } from '../server/automl/index';
-import { type PeerResult, runPeer } from './automl-peers';
-import { type SplitData, fixedSplit, toColumns } from './automl';
-import { messyTable, sklearnAvailable, sklearnToy } from './automl-data';
+import {
+  type PeerResult,
+  type SplitData,
+  fixedSplit,
+  messyTable,
+  runPeer,
+  sklearnAvailable,
+  sklearnToy,
+  toColumns,
+} from './automl-data';
 import { progress } from './types';
 
 /** A dataset as the training worker receives it (typed columns, text dictionary-encoded). */
 export function columnarOf(d: Dataset): ColumnarData {
   const b = new ColumnarBuilder(d.columns);
   for (const r of d.rows) b.push(r);
-  return b.finish() as ColumnarData;
+  return b.finish();
 }
 
 export interface SpeedCase {

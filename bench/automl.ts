@@ -5,10 +5,9 @@
 // issue 15's figures beside scikit-learn (bench/automl-peers.ts).
 // Run standalone with `npx tsx bench/automl.ts`; `bench/run.ts` imports runAutomlBench().
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Papa from 'papaparse';
 import {
   type CellValue,
   type Dataset,
@@ -17,7 +16,8 @@ import {
   train,
 } from '../server/automl/index';
 import { balancedAccuracyScore, r2Score } from '../server/automl/analysis/metrics';
-import { Rng, holdoutSplit } from '../server/automl/prng';
+import { Rng } from '../server/automl/prng';
+import { DATA_DIR, type SplitData, fixedSplit, loadCsv, toColumns } from './automl-data';
 
 export interface BenchLine {
   name: string;
@@ -25,45 +25,6 @@ export interface BenchLine {
   unit: string;
   target: string;
   pass: boolean;
-}
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The demo CSVs shipped with the repo; AUTOML_DATA_DIR overrides (e.g. for other copies). */
-const DATA_DIR = process.env.AUTOML_DATA_DIR ?? join(ROOT, 'data', 'demo');
-
-export function loadCsv(file: string, drop: string[] = []): Dataset {
-  const text = readFileSync(join(DATA_DIR, file), 'utf8');
-  // dynamicTyping mimics what the SQL engine hands over: numbers as numbers, other text as strings.
-  const parsed = Papa.parse<CellValue[]>(text.trim(), {
-    dynamicTyping: true,
-    skipEmptyLines: true,
-  });
-  const [header, ...rows] = parsed.data as CellValue[][];
-  const keep = header.map((_, j) => j).filter((j) => !drop.includes(String(header[j])));
-  return {
-    columns: keep.map((j) => String(header[j])),
-    rows: rows.map((r) => keep.map((j) => (r[j] === undefined ? null : r[j]))),
-  };
-}
-
-export interface SplitData {
-  train: Dataset;
-  test: Dataset;
-}
-
-/** The fixed held-out split (seed 1234, 80/20) used by the bench and the dataset-quality tests. */
-export function fixedSplit(d: Dataset): SplitData {
-  const { train: tr, test: te } = holdoutSplit(d.rows.length);
-  return {
-    train: { columns: d.columns, rows: Array.from(tr, (i) => d.rows[i]) },
-    test: { columns: d.columns, rows: Array.from(te, (i) => d.rows[i]) },
-  };
-}
-
-export function toColumns(d: Dataset): Record<string, CellValue[]> {
-  const out: Record<string, CellValue[]> = {};
-  d.columns.forEach((c, j) => (out[c] = d.rows.map((r) => r[j])));
-  return out;
 }
 
 export interface EvalResult {

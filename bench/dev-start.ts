@@ -42,7 +42,7 @@ async function startAndVisit(dataDir: string): Promise<Start> {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error('no URL after 180 s')), 180_000);
-      child.stdout!.on('data', (d: Buffer) => {
+      child.stdout.on('data', (d: Buffer) => {
         out += d.toString();
         const m = out.match(
           /Playground(?: ready in [\d.]+ s \(\d+ modules prepared\))?: (http\S+)/,

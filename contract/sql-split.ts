@@ -17,7 +17,7 @@
  * `unterminated` that runs to the end of the text.
  */
 
-export type SqlTokenKind =
+type SqlTokenKind =
   | 'word' // bare identifier or keyword
   | 'quoted' // "name" or `name`
   | 'string' // 'text', E'text', $$text$$

@@ -31,9 +31,10 @@ fi
 step 'Type-check (node side, browser, contract, e2e, bench)'
 npm run --silent typecheck
 
-step 'Lint'
+step 'Lint (ESLint: types, import cycles, the dependency rule, a11y), format, unused exports'
 npx eslint . --max-warnings=0
 npx prettier --check . --log-level warn
+npx knip
 
 step 'Unit and integration tests (Vitest)'
 npx vitest run

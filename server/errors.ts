@@ -57,4 +57,3 @@ export class ServiceError extends Error {
 
 export const notFound = (message: string) => new ServiceError(ERROR_CODES.NOT_FOUND, message);
 export const badInput = (message: string) => new ServiceError(ERROR_CODES.BAD_INPUT, message);
-export const syntaxError = (message: string) => new ServiceError(ERROR_CODES.SYNTAX, message);

@@ -16,7 +16,7 @@ import {
   type TrainProgress,
 } from '../automl/index';
 import { writeFileAtomic } from '../engine/atomic';
-import type { TrainMessage, TrainRequest } from './protocol';
+import type { TrainMessage, TrainRequest } from '../models/worker-protocol';
 
 const req = (workerData as { request: TrainRequest }).request;
 const post = (m: TrainMessage) => parentPort!.postMessage(m);

@@ -18,13 +18,11 @@ import { retrainForecaster } from './timeseries/train';
 import type { Forecaster, TimeSeriesArtifact } from './timeseries/types';
 
 export type {
-  CandidateInfo,
   CellValue,
   ColumnarColumn,
   ColumnarData,
   Dataset,
   Explanation,
-  FeatureInfo,
   ModelArtifact,
   ModelDescription,
   ModelMetrics,
@@ -34,15 +32,7 @@ export type {
   TrainOptions,
   TrainProgress,
 } from './api';
-export type {
-  ForecastOptions,
-  ForecastResult,
-  ForecastTrainOptions,
-  Forecaster,
-  OrderFormat,
-  TimeSeriesArtifact,
-  TimeSeriesDescription,
-} from './timeseries/types';
+export type { Forecaster, TimeSeriesArtifact, TimeSeriesDescription } from './timeseries/types';
 export { AutoMLError } from './errors';
 export { descriptionWarnings } from './analysis/warnings';
 export { ALLOWED_USING_KEYS } from './options';

@@ -17,13 +17,6 @@ export function capRows(rows: Int32Array, max: number, seed: number): Int32Array
   return out;
 }
 
-/** a[rows[i]] for each i. */
-export function pick(a: Float64Array, rows: Int32Array): Float64Array {
-  const out = new Float64Array(rows.length);
-  for (let i = 0; i < rows.length; i++) out[i] = a[rows[i]];
-  return out;
-}
-
 /** 0..n-1. */
 export function allRows(n: number): Int32Array {
   return Int32Array.from({ length: n }, (_, i) => i);

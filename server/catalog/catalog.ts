@@ -36,7 +36,7 @@ export const SQL_FOLDERS = ['uploads', 'exports'] as const;
 export const DEFAULT_PROJECT = 'mindsdb';
 const SYSTEM_DATABASES = ['information_schema'] as const;
 
-export type DatabaseType = 'system' | 'project' | 'data';
+type DatabaseType = 'system' | 'project' | 'data';
 
 export interface DatabaseInfo {
   name: string;
@@ -279,7 +279,7 @@ export class Catalog {
         );
       }
       if (!cascade) {
-        const held = (await Promise.all(this.projectContents.map((f) => f(p.name)))).flat();
+        const held = this.projectContents.flatMap((f) => f(p.name));
         const views = await this.engine.rows(
           `SELECT table_name FROM information_schema.tables WHERE table_catalog = $db AND table_type = 'VIEW' ORDER BY 1`,
           { db: p.name },
@@ -304,7 +304,7 @@ export class Catalog {
   /** Called before a project is dropped (the model layer removes its models). */
   readonly dropProjectHooks: ((project: string) => Promise<void>)[] = [];
   /** What a project holds that a plain DROP PROJECT must not remove silently (models). */
-  readonly projectContents: ((project: string) => string[] | Promise<string[]>)[] = [];
+  readonly projectContents: ((project: string) => string[])[] = [];
 
   listIntegrations(): IntegrationRecord[] {
     return this.state.integrations;

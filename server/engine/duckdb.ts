@@ -134,7 +134,7 @@ export class Engine implements SessionHost {
       this.builtins = state;
       state.baseline = await this.shadowing(conn);
     }
-    return this.builtins!;
+    return this.builtins;
   }
 
   /** A new connection on the current DuckDB instance (sessions call it inside `enter`). */

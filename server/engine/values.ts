@@ -46,7 +46,7 @@ export const toJsonValue: DuckDBValueConverter<JsonValue> = (value, type, conver
       return String(value).replace(/\+00(:00)?$/, '');
     }
     default:
-      return JsonDuckDBValueConverter(value, type, converter) as JsonValue;
+      return JsonDuckDBValueConverter(value, type, converter);
   }
 };
 

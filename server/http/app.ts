@@ -2,7 +2,7 @@
  * The Fastify application: body parsing, one log line per request with its duration, the error
  * handler, and the routes. Knows nothing of DuckDB; everything goes through the Instance.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { VERSION, type Instance } from '../instance';
 import { authEnabled } from '../config';
@@ -35,7 +35,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const MAX_JSON_DEPTH = 64;
 
 /** Nesting depth of a parsed JSON value, walked iteratively; stops counting past `limit`. */
-export function jsonDepth(value: unknown, limit: number): number {
+function jsonDepth(value: unknown, limit: number): number {
   let max = 0;
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {
@@ -67,7 +67,11 @@ export async function buildApp(
     requestIdHeader: 'x-request-id',
     // Errors Fastify raises before a route runs (a bad `%` escape, a path segment over
     // maxParamLength) and malformed HTTP get the same JSON envelope as everything else.
-    frameworkErrors: (err, req, reply) => sendError(req, reply, toServiceError(err)),
+    // `void`: send() has answered; the reply's `then` would only wait for the write, and Fastify
+    // ignores what this hook returns.
+    frameworkErrors: (err, req, reply) => {
+      void sendError(req, reply, toServiceError(err));
+    },
     clientErrorHandler: (err, socket) => sendRawError(err, socket),
   });
   // First, so every route (plugins' too) is collected for the OpenAPI document and its test.
@@ -76,7 +80,13 @@ export async function buildApp(
   // The JSON body parser: strict UTF-8, prototype-poisoning protection (Fastify's own parser), and
   // a nesting limit, each failure a specific 400. Only application/json: the types a cross-site
   // form can send (text/plain, form encoding) are refused by the request guard before parsing.
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  // Fastify's default parser is the callback form (it calls `done` synchronously); the declared
+  // type is the union of the callback and the promise forms.
+  const defaultJson = app.getDefaultJsonParser('error', 'error') as (
+    req: FastifyRequest,
+    body: string,
+    done: (err: Error | null, value?: unknown) => void,
+  ) => void;
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     let text: string;

@@ -75,16 +75,16 @@ export function toServiceError(err: FastifyError | Error, bodyLimit?: number): S
 const SQL_ROUTES = new Set(['/api/sql/query', '/v1/api/sql/query']);
 
 /** Whether a request is answered in the SQL envelope: its dispatched route, or its path if none. */
-export function isSqlRoute(req: FastifyRequest): boolean {
+function isSqlRoute(req: FastifyRequest): boolean {
   const route = req.routeOptions?.url;
   if (route) return SQL_ROUTES.has(route);
   return req.url.startsWith('/api/sql');
 }
 
-export const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
+const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
 /** The error body outside the SQL envelope; `title` is the status's reason phrase. */
-export function problemBody(status: number, code: number, message: string) {
+function problemBody(status: number, code: number, message: string) {
   return {
     title: STATUS_CODES[status] ?? 'Error',
     detail: message,

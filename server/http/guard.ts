@@ -26,7 +26,7 @@ import { isIpLiteral, isLoopback, type Config } from '../config';
 import { ERROR_CODES, ServiceError } from '../errors';
 
 /** Route options (`config`) the guard reads. */
-export interface GuardRouteConfig {
+interface GuardRouteConfig {
   /** Open without a session when auth is on (status, login). */
   public?: boolean;
   /** Media types this route accepts besides JSON for a body (uploads). */
@@ -37,7 +37,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const JSON_TYPE = 'application/json';
 
 /** `example.com:8080` / `[::1]:8080` -> `example.com` / `::1`, lower case; null when malformed. */
-export function hostName(hostHeader: string): string | null {
+function hostName(hostHeader: string): string | null {
   const h = hostHeader.trim().toLowerCase();
   const v6 = /^\[([0-9a-f:.]+)\](?::\d{1,5})?$/.exec(h);
   if (v6) return v6[1];

@@ -82,7 +82,7 @@ function parameters(route: ApiRoute): Json[] {
   const out: Json[] = [];
   const add = (obj: z.ZodObject | undefined, where: 'path' | 'query') => {
     if (!obj) return;
-    for (const [name, field] of Object.entries(obj.shape as Record<string, z.ZodType>)) {
+    for (const [name, field] of Object.entries(obj.shape)) {
       const schema = inlineSchema(field) as JsonObject;
       const { description, ...rest } = schema;
       out.push({

@@ -62,7 +62,7 @@ interface RouteInput<R extends ApiRoute> {
 export const V1_PREFIX = '/v1/api';
 
 /** The media type of error bodies outside the SQL envelope (MindsDB's). */
-export const PROBLEM_TYPE = 'application/problem+json';
+const PROBLEM_TYPE = 'application/problem+json';
 
 /** An error answer outside the SQL envelope. */
 export const problem = (description: string): ResponseDoc => ({

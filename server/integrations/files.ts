@@ -21,12 +21,12 @@ import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import { quoteIdent, quoteString } from '../engine/quote';
 import { downloadError, fetchUrl, type UrlFetchOptions } from './url-fetch';
 
-export const FILES_DB = 'files';
+const FILES_DB = 'files';
 const TEMP_PREFIX = '__upload_';
 /** Letters, digits and underscores only: a name is a table name and never a path. */
 const FILE_NAME_RE = /^[A-Za-z0-9_]{1,63}$/;
 /** Default largest upload (MAX_UPLOAD_BYTES). Uploads stream to disk: this bounds disk use. */
-export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
 
 /**
  * Body types an upload may carry besides JSON: multipart (the playground's form) and the data
@@ -308,7 +308,7 @@ export function requestFormOf(up: ReceivedUpload): Record<string, unknown> | nul
     return null;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
-  return 'source_type' in value || 'source' in value ? (value as Record<string, unknown>) : null;
+  return 'source_type' in value || 'source' in value ? value : null;
 }
 
 /** Removes a received upload that is not loaded (it was a request, not a file). */

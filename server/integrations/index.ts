@@ -29,15 +29,10 @@ import {
   type RemoteResult,
 } from './postgres';
 
-export {
-  CONNECT_TIMEOUT_MS,
-  DEFAULT_CHUNK_ROWS,
-  type ChunkHandler,
-  type RemoteColumn,
-} from './postgres';
+export { type ChunkHandler, type RemoteColumn } from './postgres';
 
-export const ENGINES = ['postgres', 'duckdb'] as const;
-export type IntegrationEngine = (typeof ENGINES)[number];
+const ENGINES = ['postgres', 'duckdb'] as const;
+type IntegrationEngine = (typeof ENGINES)[number];
 
 /** Engine aliases MindsDB users write. */
 const ENGINE_ALIASES: Record<string, IntegrationEngine> = {
@@ -45,6 +40,17 @@ const ENGINE_ALIASES: Record<string, IntegrationEngine> = {
   postgresql: 'postgres',
   duckdb: 'duckdb',
 };
+
+/** The integration engine `name` (MindsDB's spelling) stands for; unknown ones are refused. */
+export function integrationEngine(name: string): IntegrationEngine {
+  const engine = ENGINE_ALIASES[name.toLowerCase()];
+  if (!engine) {
+    throw notFound(
+      `Unknown engine '${name}': the '${name}' integration is not supported by this instance; it supports: ${ENGINES.join(', ')}`,
+    );
+  }
+  return engine;
+}
 
 /** DuckDB catalog names an ATTACH cannot use, and names the instance keeps for itself. */
 const RESERVED = [
@@ -149,12 +155,7 @@ export class IntegrationRegistry {
 
   private async createNow(spec: CreateIntegrationSpec): Promise<void> {
     assertValidName('database', spec.name);
-    const engine = ENGINE_ALIASES[spec.engine.toLowerCase()];
-    if (!engine) {
-      throw notFound(
-        `Unknown engine '${spec.engine}'; this instance supports: ${ENGINES.join(', ')}`,
-      );
-    }
+    const engine = integrationEngine(spec.engine);
     if (this.catalog.databaseInfo(spec.name)) {
       if (spec.ifNotExists) return;
       throw new ServiceError(ERROR_CODES.CONFLICT, `Database '${spec.name}' already exists`);

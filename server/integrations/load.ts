@@ -30,7 +30,7 @@ import type { PostgresIntegration, RemoteColumn } from './postgres';
 const VECTOR = 2048;
 
 /** Rows a join may copy from PostgreSQL; more is an error that suggests filtering remotely. */
-export const MAX_MATERIALIZED_ROWS = 5_000_000;
+const MAX_MATERIALIZED_ROWS = 5_000_000;
 
 const LOAD_TYPES: Record<string, DuckDBType> = { INTEGER, BIGINT, DOUBLE, BOOLEAN, VARCHAR };
 

@@ -12,7 +12,7 @@ import pg from 'pg';
 import type { JsonValue } from '../engine/values';
 
 /** PostgreSQL type OIDs (pg_type.oid) we treat specially. */
-export const OID = {
+const OID = {
   BOOL: 16,
   BYTEA: 17,
   INT8: 20,
@@ -77,7 +77,7 @@ export function getTypeParser(oid: number, format?: 'text' | 'binary'): (v: stri
 }
 
 /** Last-resort conversion of anything a parser may still produce (Dates, Buffers, NaN, bigint). */
-export function toJsonSafe(v: unknown): JsonValue {
+function toJsonSafe(v: unknown): JsonValue {
   if (v === null || v === undefined) return null;
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v === 'string' || typeof v === 'boolean') return v;

@@ -15,7 +15,7 @@ import type { JsonValue } from '../engine/values';
 import { duckTypeName, getTypeParser, rowToJson } from './pg-values';
 
 /** Connect timeout: an unreachable host fails this fast instead of hanging the statement. */
-export const CONNECT_TIMEOUT_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 5_000;
 /** Rows fetched per round trip by chunked reads. */
 export const DEFAULT_CHUNK_ROWS = 10_000;
 
@@ -437,6 +437,8 @@ export class PostgresIntegration {
         );
       case '53300':
         return new ServiceError(ERROR_CODES.BUSY, `${prefix}: the server has too many connections`);
+      default:
+        break; // other codes, or none: told apart below
     }
     // A server error (SQLSTATE) means a PostgreSQL server answered: its message helps the user.
     if (e.code && /^[0-9A-Z]{5}$/.test(e.code)) return badInput(`${prefix}: ${msg}`);

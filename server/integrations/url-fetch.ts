@@ -15,7 +15,7 @@ import ipaddr from 'ipaddr.js';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { hostAllowed } from './index';
 
-export interface ResolvedAddress {
+interface ResolvedAddress {
   address: string;
   family: number;
 }
@@ -107,12 +107,7 @@ function rangeName(range: string): string {
  * non-public and not allowed, and hands the socket only the addresses it checked.
  */
 function guardedLookup(policy: Policy, resolve: Resolver): net.LookupFunction {
-  return (hostname, options, callback) => {
-    const done = callback as (
-      err: NodeJS.ErrnoException | null,
-      address: string | dns.LookupAddress[],
-      family?: number,
-    ) => void;
+  return (hostname, options, done) => {
     const wanted =
       options.family === 4 || options.family === 'IPv4'
         ? 4

@@ -13,7 +13,7 @@ import { badInput } from '../errors';
 import { metricsSentences, warningLines } from './metrics-text';
 import type { ModelVersionRecord } from './store';
 
-export const DESCRIBE_ATTRIBUTES = ['info', 'features', 'model', 'progress'] as const;
+const DESCRIBE_ATTRIBUTES = ['info', 'features', 'model', 'progress'] as const;
 
 /** The attribute in lower case ('' for none), or a BAD_INPUT naming the allowed ones. */
 export function describeAttribute(attribute?: string | null): string {
@@ -90,7 +90,7 @@ export function describeModel(
 }
 
 /** A time-series model's clauses, frequency, selected candidate and accuracy per step (snake_case). */
-export function timeseriesInfo(t: TimeSeriesDescription): Record<string, JsonValue> {
+function timeseriesInfo(t: TimeSeriesDescription): Record<string, JsonValue> {
   return {
     order_by: t.orderBy,
     group_by: t.groupBy,

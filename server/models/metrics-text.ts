@@ -74,7 +74,7 @@ export function metricsSentences(m: ModelMetrics | null | undefined): string[] {
 }
 
 /** Row-weighted mean |confidence - observed| over the calibration bins (null when empty). */
-export function calibrationGap(bins: { confidence: number; observed: number; count: number }[]) {
+function calibrationGap(bins: { confidence: number; observed: number; count: number }[]) {
   const n = bins.reduce((s, b) => s + b.count, 0);
   if (n === 0) return null;
   return bins.reduce((s, b) => s + b.count * Math.abs(b.confidence - b.observed), 0) / n;

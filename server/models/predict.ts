@@ -21,10 +21,10 @@ import { ERROR_CODES, ServiceError, badInput } from '../errors';
 import type { JsonValue } from '../engine/values';
 import type { ModelVersionRecord } from './store';
 
-export type ValueKind = 'number' | 'boolean' | 'string';
+type ValueKind = 'number' | 'boolean' | 'string';
 
 /** The SQL types of the columns the model layer produces. */
-export type ColumnType = 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'JSON';
+type ColumnType = 'VARCHAR' | 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMP' | 'JSON';
 
 export interface OutputColumn {
   name: string;
@@ -193,14 +193,14 @@ const sqlTypeOfKind = (k: ValueKind): ColumnType =>
   k === 'number' ? 'DOUBLE' : k === 'boolean' ? 'BOOLEAN' : 'VARCHAR';
 
 /** The value kind of an input column, from its training type and (for categories) its labels. */
-export function inputKind(desc: ModelDescription, column: string): ValueKind {
+function inputKind(desc: ModelDescription, column: string): ValueKind {
   const t = desc.inputTypes[column];
   if (t === 'integer' || t === 'float') return 'number';
   if (t === 'binary' || t === 'categorical') return kindOf(desc.categories[column]);
   return 'string';
 }
 
-export function targetKind(desc: ModelDescription): ValueKind {
+function targetKind(desc: ModelDescription): ValueKind {
   return desc.task === 'regression' ? 'number' : kindOf(desc.classes);
 }
 
@@ -217,7 +217,7 @@ function fail(value: unknown, column: string, row: number, what: string): never 
  * ones. NULL, blanks and the usual missing tokens become null (the model handles missing values);
  * anything else that does not fit is the caller's mistake and names the column and row.
  */
-export function castCell(
+function castCell(
   v: unknown,
   kind: ValueKind,
   column: string,
@@ -266,7 +266,7 @@ const describeType = (desc: ModelDescription, column: string) => {
  * `_original`) of a columnar batch. Columns the model does not use are dropped here; whether they
  * are an error is the caller's decision (see `unknownColumns`).
  */
-export function castColumns(
+function castColumns(
   desc: ModelDescription,
   columns: Record<string, readonly unknown[]>,
   n: number,
@@ -304,7 +304,7 @@ export function castColumns(
  * Names of the columns a model never saw, for errors. Columns it saw and set aside (identifiers
  * such as customerID, constants) are known: sending them is normal and harmless.
  */
-export function unknownColumns(desc: ModelDescription, names: Iterable<string>): string[] {
+function unknownColumns(desc: ModelDescription, names: Iterable<string>): string[] {
   const known = new Set(
     [...desc.inputs, desc.target, ...desc.features.map((f) => f.column)].map((c) =>
       c.toLowerCase(),
@@ -353,7 +353,7 @@ const finite = (x: number | null | undefined) =>
  * Builds the prediction columns' values (aligned with `predictionColumns`). `_anomaly` falls back
  * to "truth outside the interval" when the engine left it null but a numeric truth is known.
  */
-export function predictionValues(
+function predictionValues(
   desc: ModelDescription,
   preds: Prediction[],
   truth: CellValue[] | null,

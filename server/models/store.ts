@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonFile, sweepTempFiles, writeFileAtomic } from '../engine/atomic';
 
-export type ModelStatus = 'generating' | 'training' | 'complete' | 'error';
+type ModelStatus = 'generating' | 'training' | 'complete' | 'error';
 
-export interface TrainingPhase {
+interface TrainingPhase {
   current: number;
   total: number;
   name: string;

@@ -6,7 +6,7 @@
  * `error` (reason in ERROR). A completed version becomes its model's active one.
  */
 import { Worker } from 'node:worker_threads';
-import type { TrainMessage, TrainRequest } from '../automl-worker/protocol';
+import type { TrainMessage, TrainRequest } from './worker-protocol';
 import type { ModelStore, ModelVersionRecord } from './store';
 import { transferables } from './training-columns';
 import type { TrainingData } from './training-data';
@@ -86,7 +86,7 @@ export class Trainer {
     const jobs = [...this.jobs.values()];
     for (const j of jobs) j.cancelled = true;
     this.queue.length = 0;
-    await Promise.all(jobs.map((j) => j.worker?.terminate()));
+    await Promise.all(jobs.flatMap((j) => (j.worker ? [j.worker.terminate()] : [])));
   }
 
   private pump(): void {

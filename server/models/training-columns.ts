@@ -10,7 +10,7 @@
  */
 import type { CellValue, Dataset } from '../automl/index';
 
-export type TrainingColumn =
+type TrainingColumn =
   /** `nulls[i] = 1` marks a NULL (null when the column has none). */
   | { kind: 'number'; values: Float64Array; nulls: Uint8Array | null }
   /** 0 false, 1 true, 2 NULL. */
@@ -95,6 +95,8 @@ class ColumnBuilder {
       case 'mixed':
         this.mixed.push(v);
         return;
+      case 'null':
+        throw new Error('unreachable: start() above has given the column a type');
     }
     // A value of another type: keep the column's values exactly, as a plain array.
     const mixed: CellValue[] = [];

@@ -9,7 +9,7 @@ import type { ModelVersionRecord } from './store';
 import { ColumnarBuilder, type ColumnarDataset } from './training-columns';
 
 /** Rows a training FROM query may return; more fail the training with a clear message. */
-export const MAX_TRAINING_ROWS = 5_000_000;
+const MAX_TRAINING_ROWS = 5_000_000;
 const TRAINING_QUERY_TIMEOUT_MS = 10 * 60_000;
 
 export interface TrainingSource {

@@ -21,7 +21,8 @@ import { ViewStore } from './plan/views';
 import { StatementSource } from './syntax/source';
 import { Tokens } from './syntax/tokens';
 import { parseMindsStatement } from './syntax/grammar';
-import { runStatement, type StatementOutput } from './statements';
+import { runStatement } from './statements';
+import type { StatementOutput } from './statements/output';
 import type { ExecContext, SqlEnv, SqlResult, Warning } from './types';
 import { paramsOf } from './plan/state';
 

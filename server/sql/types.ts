@@ -32,6 +32,14 @@ export interface ExecContext {
   previousWarnings: Warning[];
   /** Views and native queries expanded inside one another (a guard against cycles). */
   depth: number;
+  /**
+   * Plan stored views and native queries on the instance's DuckDB databases into the query
+   * itself (subqueries with fully qualified names) instead of TEMP tables, where they need no
+   * TEMP tables of their own: a model's FROM query planned so must run again on every RETRAIN.
+   */
+  inline?: boolean;
+  /** Set on the plans being inlined: qualify every DuckDB table name with its database. */
+  qualify?: boolean;
 }
 
 export type SqlResult = (

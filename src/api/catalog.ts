@@ -57,7 +57,7 @@ export function allColumnsQueryOptions() {
   });
 }
 
-export function filterTableColumns(
+function filterTableColumns(
   cols: ColumnInfo[],
   db: string,
   schema: string | undefined,

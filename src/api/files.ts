@@ -18,7 +18,7 @@ export function filesQueryOptions() {
   });
 }
 
-export interface UploadProgress {
+interface UploadProgress {
   /** Bytes of the request body sent so far. */
   loaded: number;
   /** Bytes of the whole request body (slightly more than the file: the multipart framing). */

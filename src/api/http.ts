@@ -113,11 +113,11 @@ export function noteResponse(res: Response, text: string) {
  */
 export function errorDetail(text: string, json?: unknown): string {
   return json && typeof json === 'object' && 'error_message' in json
-    ? String((json as { error_message: unknown }).error_message)
+    ? String(json.error_message)
     : json && typeof json === 'object' && 'detail' in json // MindsDB's problem details
-      ? String((json as { detail: unknown }).detail)
+      ? String(json.detail)
       : json && typeof json === 'object' && 'message' in json
-        ? String((json as { message: unknown }).message)
+        ? String(json.message)
         : text
             .replace(/<[^>]+>/g, ' ')
             .replace(/\s+/g, ' ')

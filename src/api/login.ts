@@ -13,7 +13,7 @@ export interface LoginInput {
  * Parsed with the success schema, so a 401/429 error body does not parse and surfaces as an
  * ApiError carrying the instance's message ("Wrong username or password").
  */
-export async function login(input: LoginInput, signal?: AbortSignal): Promise<LoginResponse> {
+async function login(input: LoginInput, signal?: AbortSignal): Promise<LoginResponse> {
   return requestJson('/api/login', LoginResponse, { method: 'POST', body: input, signal });
 }
 

@@ -12,10 +12,10 @@ import {
 } from './http';
 import { createStreamAssembler } from './jsonlines';
 
-export const SQL_RESPONSE_MARK = 'sql-response-end';
+const SQL_RESPONSE_MARK = 'sql-response-end';
 
 /** Rows the playground keeps from one streamed result; more are not read (marked truncated). */
-export const UI_MAX_ROWS = 500_000;
+const UI_MAX_ROWS = 500_000;
 
 export interface RunSqlInput {
   query: string;

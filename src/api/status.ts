@@ -4,11 +4,11 @@ import { StatusResponse } from '../../contract';
 import { requestJson } from './http';
 import { statusKeys } from './keys';
 
-export function fetchStatus(signal?: AbortSignal): Promise<StatusResponse> {
+function fetchStatus(signal?: AbortSignal): Promise<StatusResponse> {
   return requestJson('/api/status', StatusResponse, { signal });
 }
 
-export const STATUS_POLL_MS = 10_000;
+const STATUS_POLL_MS = 10_000;
 /** While the instance cannot be reached, ask this often so the indicator recovers promptly. */
 export const STATUS_RETRY_MS = 2_000;
 

@@ -3,6 +3,7 @@
  * so nothing but a read-only query runs on open without the user's say.
  */
 import { useEffect, useRef } from 'react';
+import { Overlay } from '../components/ui/Overlay';
 
 interface Props {
   sql: string;
@@ -15,13 +16,12 @@ export function ConfirmRunDialog({ sql, db, onRun, onCancel }: Props) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   useEffect(() => cancelRef.current?.focus(), []);
   return (
-    <div className="overlay">
+    <Overlay onEscape={onCancel}>
       <div
         className="dialog confirm-run"
         role="alertdialog"
         aria-modal="true"
         aria-label="Run the shared SQL?"
-        onKeyDown={(e) => e.key === 'Escape' && onCancel()}
       >
         <h2>Run the shared SQL?</h2>
         <p>
@@ -38,6 +38,6 @@ export function ConfirmRunDialog({ sql, db, onRun, onCancel }: Props) {
           </button>
         </div>
       </div>
-    </div>
+    </Overlay>
   );
 }

@@ -4,6 +4,7 @@
  * statement that changes anything runs.
  */
 import { useEffect, useRef, useState } from 'react';
+import { Overlay } from '../components/ui/Overlay';
 
 interface Props {
   /** The link, with or without the request to run on open. */
@@ -34,15 +35,8 @@ export function ShareDialog({ linkFor, runLabel, onClose }: Props) {
   };
 
   return (
-    <div className="overlay" onClick={onClose}>
-      <div
-        className="dialog share"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Share this view"
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
-      >
+    <Overlay onBackdropClick={onClose} onEscape={onClose}>
+      <div className="dialog share" role="dialog" aria-modal="true" aria-label="Share this view">
         <header className="dialog-header">
           <h2>Share this view</h2>
           <button className="icon-btn" aria-label="Close" onClick={onClose}>
@@ -71,6 +65,6 @@ export function ShareDialog({ linkFor, runLabel, onClose }: Props) {
           </p>
         )}
       </div>
-    </div>
+    </Overlay>
   );
 }

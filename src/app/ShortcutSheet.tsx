@@ -1,10 +1,11 @@
 /** Keyboard shortcut sheet (opened with `?`). */
 import { useEffect, useRef } from 'react';
+import { Overlay } from '../components/ui/Overlay';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const mod = isMac ? '⌘' : 'Ctrl';
 
-export const SHORTCUTS: [string, string][] = [
+const SHORTCUTS: [string, string][] = [
   [`${mod} + Enter`, 'Run the selection or the statement under the cursor'],
   [`${mod} + Shift + Enter`, 'Run the whole script, statement by statement'],
   [`${mod} + .`, 'Cancel the running query'],
@@ -27,7 +28,7 @@ export function ShortcutSheet({ onClose }: { onClose(): void }) {
     ref.current?.focus();
   }, []);
   return (
-    <div className="overlay" onClick={onClose}>
+    <Overlay onBackdropClick={onClose} onEscape={onClose}>
       <div
         ref={ref}
         className="dialog"
@@ -35,8 +36,6 @@ export function ShortcutSheet({ onClose }: { onClose(): void }) {
         aria-modal="true"
         aria-label="Keyboard shortcuts"
         tabIndex={-1}
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && onClose()}
       >
         <header className="dialog-header">
           <h2>Keyboard shortcuts</h2>
@@ -57,6 +56,6 @@ export function ShortcutSheet({ onClose }: { onClose(): void }) {
           </tbody>
         </table>
       </div>
-    </div>
+    </Overlay>
   );
 }

@@ -6,9 +6,9 @@
 import { createStore, type Store } from '../lib/create-store';
 import { defaultStore, readJson, writeJson, type KeyValueStore } from '../lib/storage';
 
-export const PRESENT_STORAGE_KEY = 'smp.present';
+const PRESENT_STORAGE_KEY = 'smp.present';
 
-export function applyPresentation(on: boolean) {
+function applyPresentation(on: boolean) {
   document.documentElement.classList.toggle('presenting', on);
 }
 

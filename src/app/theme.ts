@@ -3,9 +3,9 @@ import { createStore, type Store } from '../lib/create-store';
 import { defaultStore, readJson, writeJson, type KeyValueStore } from '../lib/storage';
 
 export type Theme = 'light' | 'dark';
-export const THEME_STORAGE_KEY = 'smp.theme';
+const THEME_STORAGE_KEY = 'smp.theme';
 
-export function parseTheme(v: unknown): Theme | undefined {
+function parseTheme(v: unknown): Theme | undefined {
   return v === 'light' || v === 'dark' ? v : undefined;
 }
 
@@ -17,7 +17,7 @@ function systemTheme(): Theme {
   }
 }
 
-export function applyTheme(t: Theme) {
+function applyTheme(t: Theme) {
   document.documentElement.dataset.theme = t;
   document.documentElement.style.colorScheme = t;
 }

@@ -6,7 +6,7 @@
  */
 export const TOUR_PROJECT = 'mindsdb';
 export const TOUR_MODEL = 'tour_home_rentals';
-export const TOUR_TARGET = 'rental_price';
+const TOUR_TARGET = 'rental_price';
 export const TOUR_TAB_TITLE = 'Guided tour';
 export const TOUR_SEEN_KEY = 'smp.tour-seen';
 
@@ -23,7 +23,7 @@ export const TOUR_LISTING = {
 
 const sqlValue = (v: string | number) => (typeof v === 'number' ? String(v) : `'${v}'`);
 
-export type TourAction =
+type TourAction =
   { kind: 'sql'; sql: string; needsModel?: boolean } | { kind: 'model-page'; tab: 'predict' };
 
 export interface TourStep {

@@ -7,7 +7,7 @@ import { useCallback, useState } from 'react';
 import { defaultStore, readJson, writeJson } from '../lib/storage';
 import { useMediaQuery } from '../lib/use-media-query';
 
-export const NARROW_QUERY = '(max-width: 900px)';
+const NARROW_QUERY = '(max-width: 900px)';
 const KEY = 'smp.sidebar-docked';
 
 export type SidebarMode = 'docked' | 'drawer' | 'hidden';

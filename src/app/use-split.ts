@@ -15,8 +15,7 @@ export function useSplit() {
       const el = containerRef.current;
       if (!el) return;
       e.preventDefault();
-      const top =
-        (el.querySelector('.editor-pane') as HTMLElement | null)?.getBoundingClientRect().top ?? 0;
+      const top = el.querySelector<HTMLElement>('.editor-pane')?.getBoundingClientRect().top ?? 0;
       const bottom = el.getBoundingClientRect().bottom;
       let last = fraction;
       const move = (ev: globalThis.PointerEvent) => {

@@ -47,13 +47,7 @@ export function ModelsView({
       openModel: (project, model, tab, version) =>
         setView('model', modelUrlParams(project, model, tab, version)),
       openCreate: (params = {}) =>
-        setView(
-          'create-model',
-          Object.fromEntries(Object.entries(params).filter(([, v]) => !!v)) as Record<
-            string,
-            string
-          >,
-        ),
+        setView('create-model', Object.fromEntries(Object.entries(params).filter(([, v]) => !!v))),
       openHome: () => setView('models'),
       openCompare: (a, b) => setView('compare', { a, ...(b ? { b } : {}) }),
       openSql: onOpenSql,

@@ -42,7 +42,7 @@ export interface ScopeOptions {
 
 function insideKeyframes(node: { parent?: unknown }): boolean {
   for (let p = node.parent as AtRule | Root | undefined; p; p = p.parent as AtRule | undefined) {
-    if (p.type === 'atrule' && /keyframes$/i.test((p as AtRule).name)) return true;
+    if (p.type === 'atrule' && /keyframes$/i.test(p.name)) return true;
   }
   return false;
 }

@@ -4,7 +4,7 @@
  */
 import { useSyncExternalStore } from 'react';
 
-export const PRESENTING_CLASS = 'presenting';
+const PRESENTING_CLASS = 'presenting';
 
 function subscribe(cb: () => void) {
   const obs = new MutationObserver(cb);

@@ -107,7 +107,7 @@ function columnar(d: Dataset): ColumnarData {
         values: Uint8Array.from(cells, (v) => (v === null ? 2 : v ? 1 : 0)),
       };
     if (present.every((v) => typeof v === 'string')) {
-      const dict = [...new Set(present as string[])];
+      const dict = [...new Set(present)];
       const code = new Map(dict.map((s, i) => [s, i]));
       return {
         kind: 'text',

@@ -2,7 +2,8 @@
 // seeded 80/20 split. Bounds are deliberately looser than the bench targets (docs/DESIGN.md section 6) so
 // an engine regression fails CI but split noise does not; there are no timing assertions here.
 import { describe, expect, it } from 'vitest';
-import { evaluate, fixedSplit, loadCsv } from '../../../bench/automl';
+import { evaluate } from '../../../bench/automl';
+import { fixedSplit, loadCsv } from '../../../bench/automl-data';
 import { loadPredictor, train } from '../index';
 
 describe('demo dataset quality (held-out rows)', () => {

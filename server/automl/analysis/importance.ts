@@ -16,7 +16,7 @@ import { type BlockPart, BlockScorer, type RowBlock } from './row-block';
  * values read as shares of the total effect); a column whose shuffling never hurts gets 0, and if
  * no column matters every importance is 0. `repeats` shuffles are averaged to reduce noise.
  */
-export function permutationImportance(
+function permutationImportance(
   nColumns: number,
   nRows: number,
   score: (column: number, perm: Int32Array | null) => number,

@@ -16,7 +16,7 @@ export const CALIBRATION_BINS = 10;
 type Label = string | number | boolean;
 
 /** x with 6 significant digits (metrics are read by people; JSON has no NaN: 0 instead). */
-export function sig(x: number, digits = 6): number {
+function sig(x: number, digits = 6): number {
   return Number.isFinite(x) ? Number(x.toPrecision(digits)) : 0;
 }
 

@@ -29,7 +29,7 @@ const SCALE_LEAVES = 7;
 const SCALE_FLOOR = 0.05;
 
 /** The n x (F + 1) bins of `bins` (n x F) with the binned predictions appended. */
-export function withPrediction(
+function withPrediction(
   bins: Uint8Array,
   F: number,
   n: number,

@@ -14,25 +14,25 @@ import { looksLikeIdName } from '../data/column-types';
  */
 export const DOMINANT_SHARE = 0.9;
 /** identifier_like: a kept input whose distinct values are at least this share of its values ... */
-export const IDENTIFIER_UNIQUE_SHARE = 0.5;
+const IDENTIFIER_UNIQUE_SHARE = 0.5;
 /** ... and at least this many distinct values (a 5-row table is unique by accident). */
-export const IDENTIFIER_MIN_DISTINCT = 20;
+const IDENTIFIER_MIN_DISTINCT = 20;
 /** too_few_rows: fewer training rows than this ... */
 export const MIN_ROWS = 100;
 /** ... or fewer than this many rows per input column. */
-export const MIN_ROWS_PER_INPUT = 10;
+const MIN_ROWS_PER_INPUT = 10;
 /** rare_class: a class with less than this share of the rows ... */
 export const RARE_CLASS_SHARE = 0.05;
 /** ... or fewer rows than this. */
-export const RARE_CLASS_MIN_ROWS = 20;
+const RARE_CLASS_MIN_ROWS = 20;
 /** mostly_missing: an input missing in at least this share of the rows. */
-export const MOSTLY_MISSING_SHARE = 0.5;
+const MOSTLY_MISSING_SHARE = 0.5;
 /** weak_model: regression r2 below this ... */
-export const WEAK_R2 = 0.1;
+const WEAK_R2 = 0.1;
 /** ... or a classifier's balanced accuracy less than this above the majority baseline's. */
-export const WEAK_BALANCED_ACCURACY_GAIN = 0.05;
+const WEAK_BALANCED_ACCURACY_GAIN = 0.05;
 /** narrow_intervals: validation coverage this far below the promised level. */
-export const COVERAGE_SHORTFALL = 0.05;
+const COVERAGE_SHORTFALL = 0.05;
 
 /** What the warnings are judged on. Only `rows`, `inputs` and `importances` are required. */
 export interface WarningFacts {

@@ -32,7 +32,7 @@ export interface NumericStats {
   hasMissing: boolean;
 }
 
-export interface NumericEncoder {
+interface NumericEncoder {
   kind: 'numeric';
   column: string;
   type: 'integer' | 'float';
@@ -60,12 +60,12 @@ export interface CategoricalEncoder {
   targetEncoding?: TargetEncoding;
   teParts?: NumericStats[];
 }
-export interface DatetimeEncoder {
+interface DatetimeEncoder {
   kind: 'datetime';
   column: string;
   parts: NumericStats[]; // DATETIME_PARTS order
 }
-export interface TextEncoder {
+interface TextEncoder {
   kind: 'text';
   column: string;
   /** TEXT_PARTS order, then one per score of `stack`. */

@@ -231,7 +231,7 @@ export interface LinearRows {
 }
 
 /** Standardized values are clipped so one extreme input cannot dominate a linear prediction. */
-export const Z_CLIP = 8;
+const Z_CLIP = 8;
 
 export function linearRows(layout: Layout, streams: Stream[], n: number): LinearRows {
   let slots = 0;

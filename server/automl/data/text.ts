@@ -16,7 +16,7 @@ const MIN_DF = 2;
 /** Distinct terms counted before the rare ones are pruned (bounded memory on huge columns). */
 const MAX_COUNTED_TERMS = 500_000;
 /** The text model trains on at most this many documents (a seeded sample beyond). */
-export const TEXT_MAX_DOCS = 100_000;
+const TEXT_MAX_DOCS = 100_000;
 const FOLDS = 5;
 /** Ridge penalties tried (rows are L2-normalised, so these are comparable across data sets). */
 const LAMBDAS = [0.3, 1, 3];
@@ -328,7 +328,7 @@ export function textScores(model: TextModel, values: ArrayLike<unknown>, n: numb
 const stackModels = new WeakMap<TextStack, TextModel>();
 
 /** The text model of a stored stack (decoded once per stack object). */
-export function stackModel(s: TextStack): TextModel {
+function stackModel(s: TextStack): TextModel {
   let m = stackModels.get(s);
   if (!m) {
     m = {

@@ -69,7 +69,7 @@ export const DEFAULT_GBM_PARAMS: GBMParams = {
   minDataPerCat: 10,
 };
 
-export type Objective = 'regression' | 'binary' | 'multiclass';
+type Objective = 'regression' | 'binary' | 'multiclass';
 
 /** The binned design matrix: row r, feature f at bins[r * F + f]. */
 export interface BinnedData {

@@ -12,7 +12,7 @@ import { type FitContext, fitLinearLater } from './fit';
 import { now } from './progress';
 
 /** One fit of a candidate: the model and the rows it is validated on (it did not train on them). */
-export interface FoldFit {
+interface FoldFit {
   model: ScoreModel;
   rows: Int32Array;
   /** Boosting iterations early stopping kept (0 for the linear model). */
@@ -45,7 +45,7 @@ export function scoredParts(c: Candidate): ScoredPart[] {
 }
 
 /** Validation rows of each fold: the capped validation rows (single split) or the fold's rows. */
-export function validationRows(ctx: FitContext): Int32Array[] {
+function validationRows(ctx: FitContext): Int32Array[] {
   return ctx.crossFit ? ctx.folds.map((f) => f.val) : [ctx.selRows];
 }
 
@@ -156,7 +156,7 @@ export function trainCandidates(
     // The mean of both models' scores: often better than either when the signal is partly
     // linear (telco churn), and free since both are trained already.
     const fits = gbmCand.fits.map((g, f): FoldFit => ({
-      model: blend(g.model.gbm!, linCand!.fits[f].model.linear!),
+      model: blend(g.model.gbm!, linCand.fits[f].model.linear!),
       rows: g.rows,
       iterations: g.iterations,
     }));

@@ -16,11 +16,11 @@ import { AutoMLError } from '../errors';
 import { Rng, permutation } from '../prng';
 
 /** Fewer rows than this cannot be split into training and validation rows meaningfully. */
-export const MIN_TRAIN_ROWS = 5;
+const MIN_TRAIN_ROWS = 5;
 /** Type inference looks at a seeded sample of this many rows (distinct counts, parse shares). */
 export const INFERENCE_SAMPLE_ROWS = 100_000;
 /** A classifier grows one tree per class per iteration; beyond this a "class" is an identifier. */
-export const MAX_CLASSES = 100;
+const MAX_CLASSES = 100;
 
 export interface TargetInfo {
   task: Task;
@@ -148,7 +148,7 @@ export function inferenceSample<T>(values: ArrayLike<T>, seed: number): ArrayLik
   return out;
 }
 
-export function checkRowCount(target: string, n: number): void {
+function checkRowCount(target: string, n: number): void {
   if (n < MIN_TRAIN_ROWS) {
     throw new AutoMLError(
       `training needs at least ${MIN_TRAIN_ROWS} rows with a value in '${target}', got ${n}`,

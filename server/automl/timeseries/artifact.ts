@@ -12,6 +12,7 @@ import { type InferredFrequency, frequencyLabel } from './frequency';
 import { serializeLinearPart } from './linear';
 import type { GbmPart } from './model';
 import type { TsColumns } from './options';
+import { recalibrationRows } from './recalibrate';
 import type { SeriesSet } from './series';
 import type { FeatureSpec, Frequency, TimeSeriesArtifact, TimeSeriesDescription } from './types';
 
@@ -65,6 +66,7 @@ export function assembleArtifact(p: {
   part: GbmPart | null;
   halfWidths: number[];
   halfLife: number;
+  online: NonNullable<TimeSeriesArtifact['calibration']['online']>;
   horizonAccuracy: TimeSeriesDescription['horizonAccuracy'];
   table: Table;
 }): TimeSeriesArtifact {
@@ -140,6 +142,7 @@ export function assembleArtifact(p: {
     frequency: freqLabel,
     seasonality: spec.period,
     historyRows: spec.lookback,
+    recalibrationRows: recalibrationRows(spec),
     selected: best.name,
     horizonAccuracy: p.horizonAccuracy,
     calibrationHalfLife: p.halfLife === Infinity ? null : p.halfLife,
@@ -191,7 +194,7 @@ export function assembleArtifact(p: {
       linear: part?.linear ? serializeLinearPart(part.linear) : null,
       thresholds: part ? part.thresholds.map((t) => (t ? toBase64(t) : null)) : [],
     },
-    calibration: { level: settings.confidence, halfWidths: p.halfWidths },
+    calibration: { level: settings.confidence, halfWidths: p.halfWidths, online: p.online },
     groups: { keys: set.series.map((s) => s.key), frequency: groupFreq, frequencies },
     settings,
     timeseries: { orderBy, groupBy, window: W, horizon: H },

@@ -6,7 +6,8 @@ import { type Scored, type ValidationContext, evaluate, ratio } from './candidat
 import { originsBetween, timeSplit, trainingExamples } from './examples';
 import { MIN_GBM_EXAMPLES, fitGbm } from './gbm-fit';
 import { type Candidate, type OriginSource, packOrigins } from './model';
-import type { TimeSeriesDescription } from './types';
+import { ageWeight, calibrationSketch, trainingSpan, weightedConformalQuantile } from './intervals';
+import type { TimeSeriesArtifact, TimeSeriesDescription } from './types';
 
 /**
  * Rolling-origin calibration: earlier time cuts whose next segment of history is forecast by a
@@ -143,37 +144,8 @@ function calibrationResiduals(best: Scored, c: CalibrationContext): Calibration 
   return out;
 }
 
-/**
- * The conformal quantile of weighted scores (Barber et al., "Conformal prediction beyond
- * exchangeability", 2023): the smallest score whose cumulative weight reaches `level` of the total
- * weight plus the forecast's own (1), so a few scores give a wider interval than many, as with
- * the unweighted ceil((n + 1) * level)-th score it reduces to when every weight is 1. With too
- * little weight for the level it is the largest score.
- */
-export function weightedConformalQuantile(
-  scores: readonly number[],
-  weights: readonly number[],
-  level: number,
-): number {
-  const n = scores.length;
-  if (n === 0) return Infinity;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a] - scores[b]);
-  let total = 1;
-  for (const w of weights) total += w;
-  const need = level * total;
-  let acc = 0;
-  for (const i of order) {
-    acc += weights[i];
-    if (acc >= need - 1e-9) return scores[i];
-  }
-  return scores[order[n - 1]];
-}
-
 /** Half-lives (in validation periods) the calibration chooses from; Infinity weighs all alike. */
 const HALF_LIVES = [Infinity, 2, 1, 0.5, 0.25, 0.125];
-
-const ageWeight = (age: number, halfLife: number): number =>
-  halfLife === Infinity || age <= 0 ? 1 : 2 ** (-age / halfLife);
 
 /**
  * How fast older residuals lose weight: the half-life whose quantiles, computed from the residuals
@@ -228,6 +200,8 @@ export interface Intervals {
   /** The age weighting's half-life, in validation periods (Infinity: equal weights). */
   halfLife: number;
   horizonAccuracy: TimeSeriesDescription['horizonAccuracy'];
+  /** What a forecast recalibrates on outcomes after training with (see recalibrate.ts). */
+  online: NonNullable<TimeSeriesArtifact['calibration']['online']>;
 }
 
 /**
@@ -240,10 +214,12 @@ export function calibrateIntervals(best: Scored, snaive: Scored, c: CalibrationC
   const pooled = calibrationResiduals(best, c);
   const halfLife = chooseHalfLife(pooled, level);
   const halfWidths: number[] = [];
+  const weights: number[][] = [];
   let widest = 0;
   for (let k = 0; k < H; k++) {
     const r = pooled.residuals[k];
     const w = pooled.ages[k].map((a) => ageWeight(a, halfLife));
+    weights.push(w);
     // Wider with the step (never narrower than an earlier step's), the usual fan of a forecast.
     if (r.length > 0) widest = Math.max(widest, weightedConformalQuantile(r, w, level));
     halfWidths.push(widest);
@@ -259,5 +235,10 @@ export function calibrateIntervals(best: Scored, snaive: Scored, c: CalibrationC
       coverage: round(r.length ? inside / r.length : 0, 6),
     };
   });
-  return { halfWidths, halfLife, horizonAccuracy };
+  const online = {
+    halfLife: halfLife === Infinity ? null : halfLife,
+    ...trainingSpan(c.ctx.series, c.settings.validationFraction),
+    ...calibrationSketch(pooled.residuals, weights),
+  };
+  return { halfWidths, halfLife, horizonAccuracy, online };
 }

@@ -10,6 +10,7 @@ import { type FeatureLayout, featureLayout, groupCodes } from './features';
 import { formatOrder, inferFrequency } from './frequency';
 import { deserializeLinearPart } from './linear';
 import { type Candidate, type OriginSource, isGbm, packOrigins, runCandidate } from './model';
+import { forecastHalfWidths } from './recalibrate';
 import { buildSeries } from './series';
 import type {
   FeatureSpec,
@@ -57,6 +58,23 @@ export function validateTimeSeriesArtifact(a: unknown): asserts a is TimeSeriesA
   const H = x.spec!.horizon;
   if (!Array.isArray(x.calibration!.halfWidths) || x.calibration!.halfWidths.length !== H) {
     throw new AutoMLError('model artifact has no interval width for every horizon step');
+  }
+  const online = x.calibration!.online;
+  if (
+    online !== undefined &&
+    !(
+      typeof online === 'object' &&
+      online !== null &&
+      Array.isArray(online.sketch) &&
+      online.sketch.length === H &&
+      online.sketch.every((p) => Array.isArray(p)) &&
+      Array.isArray(online.weight) &&
+      online.weight.length === H &&
+      typeof online.span === 'number' &&
+      typeof online.until === 'number'
+    )
+  ) {
+    throw new AutoMLError('model artifact has a malformed interval recalibration record');
   }
   if (isGbm(x.model!.selected) && !x.model!.gbm) {
     throw new AutoMLError(`model artifact selects ${x.model!.selected} but holds no trees`);
@@ -157,12 +175,20 @@ class ArtifactForecaster implements Forecaster {
     const origins = packOrigins(sources, this.spec, H, this.layout.groupColumns.length);
     const { pred, scale } = runCandidate(this.candidate, this.spec, this.layout, origins);
     const level = this.a.calibration.level;
-    const widths = this.a.calibration.halfWidths;
+    const widths = forecastHalfWidths(
+      this.a.calibration.halfWidths,
+      this.a.calibration.online,
+      level,
+      this.candidate,
+      this.spec,
+      this.layout,
+      sources,
+    );
     const rows: CellValue[][] = [];
     set.series.forEach((s, i) => {
       for (let k = 1; k <= h; k++) {
         const v = finite(pred[i * H + k - 1]);
-        const hw = widths[k - 1] * scale[i];
+        const hw = widths[i][k - 1] * scale[i];
         const lo = v === null ? null : finite(v - hw);
         const hi = v === null ? null : finite(v + hw);
         const time = formatOrder(origins.times[i * H + k - 1], this.a.orderFormat);

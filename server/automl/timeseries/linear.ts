@@ -25,7 +25,7 @@ export interface LinearPart {
  * last season's change over the same steps. Three weights vary little between fits; with every
  * lag and statistic the ridge chased noise (stocks, daily temperatures got worse in the bench).
  */
-export function linearFeatures(layout: FeatureLayout): Int32Array {
+function linearFeatures(layout: FeatureLayout): Int32Array {
   const o = layout.stepOffset;
   return Int32Array.from([o - 2, o + 1, o + 3]);
 }

@@ -82,12 +82,7 @@ export function binRows(
 }
 
 /** The GBM's (y[t+k] - y[t]) / scale for n feature rows. */
-export function scoreRows(
-  part: GbmPart,
-  X: Float64Array,
-  n: number,
-  layout: FeatureLayout,
-): Float64Array {
+function scoreRows(part: GbmPart, X: Float64Array, n: number, layout: FeatureLayout): Float64Array {
   const bins = binRows(X, n, layout, part.thresholds);
   const raw = new Float64Array(n);
   if (part.compiled === undefined) part.compiled = null;

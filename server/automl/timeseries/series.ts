@@ -78,7 +78,7 @@ const SHORT = (v: unknown) => {
  * Canonical key of a GROUP BY value: numbers and numeric strings alike ("2", 2 and 2.0 are one
  * group, whichever way the source typed the column), trimmed text, NULL as its own group.
  */
-export function groupKey(v: unknown): string {
+function groupKey(v: unknown): string {
   if (v === null || v === undefined) return '\u0000';
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '\u0000';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
@@ -91,7 +91,7 @@ export function groupKey(v: unknown): string {
 }
 
 /** The key of a group's values (one per GROUP BY column). */
-export function compositeKey(keys: string[]): string {
+function compositeKey(keys: string[]): string {
   return keys.join('\u0001');
 }
 
@@ -108,7 +108,7 @@ function label(v: unknown): CellValue {
  * epoch milliseconds (zone-less values read as UTC). With `expected` (forecasting), the values must
  * be of the kind the model was trained on. NULL is NaN (the row is dropped).
  */
-export function parseOrder(
+function parseOrder(
   cells: Cells,
   n: number,
   column: string,

@@ -54,7 +54,7 @@ export function retrainForecaster(
   return trainWith(toTable(data), cols, settings, opts.onProgress);
 }
 
-export function toTable(data: ColumnarData | Dataset): Table {
+function toTable(data: ColumnarData | Dataset): Table {
   if (data && Array.isArray((data as Dataset).rows) && Array.isArray(data.columns)) {
     return tableFromDataset(data as Dataset);
   }
@@ -62,7 +62,7 @@ export function toTable(data: ColumnarData | Dataset): Table {
   return data;
 }
 
-export function trainWith(
+function trainWith(
   table: Table,
   cols: TsColumns,
   settings: ResolvedSettings,
@@ -137,7 +137,7 @@ export function trainWith(
   const best = selectCandidate(scored, settings);
 
   progress(onProgress, 4);
-  const { halfWidths, halfLife, horizonAccuracy } = calibrateIntervals(best, scored[0], {
+  const { halfWidths, halfLife, horizonAccuracy, online } = calibrateIntervals(best, scored[0], {
     ...validation,
     sourceOf,
     truthOf,
@@ -166,6 +166,7 @@ export function trainWith(
     part,
     halfWidths,
     halfLife,
+    online,
     horizonAccuracy,
     table,
   });

@@ -62,6 +62,11 @@ export interface TimeSeriesDescription {
   seasonality: number;
   /** Rows per group a forecast reads: WINDOW, or more when the seasonal features need them. */
   historyRows: number;
+  /**
+   * Rows per group a forecast reads to also recalibrate its intervals on the outcomes after the
+   * training data (recalibrate.ts): more than historyRows; fewer only recalibrate on fewer origins.
+   */
+  recalibrationRows?: number;
   selected: CandidateName;
   /** Per step on the time-ordered validation split: MASE against seasonal-naive (MAE ratio), MAE, interval coverage. */
   horizonAccuracy: { step: number; mase: number; mae: number; coverage: number }[];
@@ -185,7 +190,24 @@ export interface TimeSeriesArtifact {
     thresholds: (string | null)[];
   };
   /** Conformal half-widths per step, in units of the origin's scale. */
-  calibration: { level: number; halfWidths: number[] };
+  calibration: {
+    level: number;
+    halfWidths: number[];
+    /**
+     * What a forecast needs to recalibrate on outcomes after the training data (recalibrate.ts);
+     * absent in artifacts from before it (their forecasts use `halfWidths` as they are).
+     */
+    online?: {
+      /** The age weights' half-life in validation periods (null: equal weights). */
+      halfLife: number | null;
+      /** One validation period and the last training timestamp, in ORDER BY units. */
+      span: number;
+      until: number;
+      /** Per step: weighted quantiles of the calibration residuals, and their total weight. */
+      sketch: number[][];
+      weight: number[];
+    };
+  };
   groups: {
     /** Canonical keys of the GROUP BY values, one entry per training group. */
     keys: string[];

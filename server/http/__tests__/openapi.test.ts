@@ -109,7 +109,7 @@ describe('the OpenAPI document', () => {
       app.get('/api/secret-feature', async () => ({}));
       await app.ready();
       expect(undocumentedRoutes(app)).toEqual(['GET /api/secret-feature']);
-      const d = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as Doc;
+      const d = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json<Doc>();
       expect(d.paths['/api/secret-feature']).toBeUndefined();
       await app.close();
     } finally {

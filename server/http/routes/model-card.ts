@@ -9,7 +9,7 @@ import type { Instance } from '../../instance';
 import { ERROR_RESPONSES, problem, serve, V1_PREFIX, type ApiRoute } from '../route-table';
 import { modelRef } from './models';
 
-export const MODEL_CARD = {
+const MODEL_CARD = {
   method: 'GET',
   path: '/api/projects/{project}/models/{model}/card',
   operationId: 'modelCard',

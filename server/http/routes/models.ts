@@ -34,7 +34,7 @@ const notReady = problem(
   'The model is not `complete`: still generating/training (the message gives its status and phase) or failed (the message gives its error)',
 );
 
-export const PREDICT = {
+const PREDICT = {
   method: 'POST',
   path: '/api/projects/{project}/models/{model}/predict',
   operationId: 'predict',
@@ -68,7 +68,7 @@ export const PREDICT = {
   },
 } as const satisfies ApiRoute;
 
-export const DESCRIBE = {
+const DESCRIBE = {
   method: 'GET',
   path: '/api/projects/{project}/models/{model}/describe',
   operationId: 'describe',
@@ -95,7 +95,7 @@ export const DESCRIBE = {
   },
 } as const satisfies ApiRoute;
 
-export const LIST_MODELS = {
+const LIST_MODELS = {
   method: 'GET',
   path: '/api/projects/{project}/models',
   operationId: 'listModels',
@@ -110,7 +110,7 @@ export const LIST_MODELS = {
   },
 } as const satisfies ApiRoute;
 
-export const GET_MODEL = {
+const GET_MODEL = {
   method: 'GET',
   path: '/api/projects/{project}/models/{model}',
   operationId: 'getModel',
@@ -125,7 +125,7 @@ export const GET_MODEL = {
   },
 } as const satisfies ApiRoute;
 
-export const DELETE_MODEL = {
+const DELETE_MODEL = {
   method: 'DELETE',
   path: '/api/projects/{project}/models/{model}',
   operationId: 'deleteModel',
@@ -142,14 +142,6 @@ export const DELETE_MODEL = {
     404: ERROR_RESPONSES.notFound,
   },
 } as const satisfies ApiRoute;
-
-export const MODEL_ROUTES: readonly ApiRoute[] = [
-  LIST_MODELS,
-  GET_MODEL,
-  DELETE_MODEL,
-  PREDICT,
-  DESCRIBE,
-];
 
 /** `{project, model}` path parameters -> a registry reference; `name.3` names version 3. */
 export function modelRef(params: { project: string; model: string }): ModelRef {
@@ -170,7 +162,7 @@ const REST_NAMES: Record<string, string> = {
  * version, creation time), so it is the same on every start and a model created again under the
  * same name gets a new one. The store keeps no counter, and this needs none.
  */
-export function modelId(rec: ModelVersionRecord): number {
+function modelId(rec: ModelVersionRecord): number {
   const key = [rec.project, rec.name, rec.version, rec.createdAt].join('\0');
   return crypto.createHash('sha256').update(key).digest().readUIntBE(0, 6);
 }
@@ -180,7 +172,7 @@ export function modelId(rec: ModelVersionRecord): number {
  * SQL and REST never disagree), keys in lower case, TRAINING_OPTIONS as an object, and MindsDB's
  * `id`, `update` and `engine_name`.
  */
-export function modelInfo(models: ModelRegistry, rec: ModelVersionRecord): ModelInfo {
+function modelInfo(models: ModelRegistry, rec: ModelVersionRecord): ModelInfo {
   const row = models.row(rec);
   const out: Record<string, unknown> = { id: modelId(rec) };
   MODEL_COLUMNS.forEach((c, i) => {
@@ -199,7 +191,7 @@ export function modelInfo(models: ModelRegistry, rec: ModelVersionRecord): Model
  * The rows of a predict body. The real service's `data` may be the rows as a JSON string; it is
  * validated like an inline array, with errors prefixed by `data`.
  */
-export function predictRows(body: PredictRequest): Record<string, unknown>[] {
+function predictRows(body: PredictRequest): Record<string, unknown>[] {
   if (Array.isArray(body)) return body;
   if (typeof body.data !== 'string') return body.data;
   let parsed: unknown;

@@ -8,7 +8,7 @@ import { ProjectInfo, ProjectList, ProjectPathParams } from '../../../contract';
 import type { Instance } from '../../instance';
 import { ERROR_RESPONSES, serve, V1_PREFIX, type ApiRoute } from '../route-table';
 
-export const LIST_PROJECTS = {
+const LIST_PROJECTS = {
   method: 'GET',
   path: '/api/projects',
   operationId: 'listProjects',
@@ -21,7 +21,7 @@ export const LIST_PROJECTS = {
   },
 } as const satisfies ApiRoute;
 
-export const GET_PROJECT = {
+const GET_PROJECT = {
   method: 'GET',
   path: '/api/projects/{project}',
   operationId: 'getProject',
@@ -35,8 +35,6 @@ export const GET_PROJECT = {
     404: { ...ERROR_RESPONSES.notFound, description: 'No such project' },
   },
 } as const satisfies ApiRoute;
-
-export const PROJECT_ROUTES: readonly ApiRoute[] = [LIST_PROJECTS, GET_PROJECT];
 
 export function projectRoutes(app: FastifyInstance, instance: Instance) {
   serve(app, LIST_PROJECTS, async () => instance.catalog.listProjects().map((name) => ({ name })));

@@ -35,7 +35,7 @@ export interface PgTestServer {
 }
 
 /** The newest PostgreSQL bin directory: Debian's /usr/lib/postgresql/<v>/bin, else PATH. */
-export function findPgBin(): string {
+function findPgBin(): string {
   const root = '/usr/lib/postgresql';
   const versions = fs.existsSync(root)
     ? fs
@@ -54,7 +54,7 @@ export function findPgBin(): string {
   );
 }
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
@@ -89,7 +89,7 @@ const DEMO_CSV = path.resolve(
 );
 
 /** home_rentals as in example_db (sqft's two decimal-comma values rounded like demo-data.ts). */
-export async function seedHomeRentals(client: pg.Client, table = 'home_rentals'): Promise<number> {
+async function seedHomeRentals(client: pg.Client, table = 'home_rentals'): Promise<number> {
   const parsed = Papa.parse<Record<string, string>>(fs.readFileSync(DEMO_CSV, 'utf8'), {
     header: true,
     skipEmptyLines: true,

@@ -304,3 +304,49 @@ describe('refusals and session statements', () => {
     );
   });
 });
+
+describe('forms from MindsDB documentation pages (mindsdb-docs.test.ts runs them)', () => {
+  it('reads UPDATE t ON keys FROM (query), and leaves other UPDATEs to DuckDB', () => {
+    const sql = 'UPDATE files.t ON a, b FROM (SELECT a, b, c FROM x)';
+    expect(parse(sql)).toEqual({
+      kind: 'update-on',
+      name: ['files', 't'],
+      keys: ['a', 'b'],
+      query: { text: 'SELECT a, b, c FROM x', start: sql.indexOf('SELECT'), end: sql.length - 1 },
+    });
+    expect(parse("UPDATE files.t SET a = 1 WHERE b = 'x'")).toBeNull();
+    expect(fails('UPDATE files.t ON a FROM x')).toMatch(/expected FROM \(SELECT \.\.\.\)/);
+  });
+
+  it('reads SHOW ... LIKE ... WHERE with both filters', () => {
+    expect(parse("SHOW MODELS FROM mindsdb LIKE '%ai%' WHERE engine = 'openai'")).toMatchObject({
+      kind: 'show',
+      what: 'MODELS',
+      from: ['mindsdb'],
+      filter: { like: '%ai%', where: { text: "engine = 'openai'" } },
+    });
+  });
+
+  it('reads SET SHOW_SECRETS, and refuses from_env() by name', () => {
+    expect(parse('SET SHOW_SECRETS = FALSE')).toEqual({
+      kind: 'set-session',
+      what: 'SHOW_SECRETS',
+    });
+    expect(parse('SET SHOW_SECRETS = TRUE')).toMatchObject({
+      kind: 'refused',
+      construct: 'SET SHOW_SECRETS = TRUE',
+    });
+    expect(parse('SET @v = from_env("MDB_MY_ENV_VAR")')).toMatchObject({
+      kind: 'refused',
+      construct: 'from_env()',
+    });
+    expect(parse('SET @v = 1')).toMatchObject({ kind: 'set-session' });
+  });
+
+  it('reads CREATE MODEL ... FROM <table> as that table of the current database', () => {
+    expect(parse('CREATE MODEL mindsdb.debt_model FROM income_table PREDICT debt')).toMatchObject({
+      kind: 'create-model',
+      source: { db: null, table: ['income_table'] },
+    });
+  });
+});

@@ -398,7 +398,7 @@ describe('bad inputs', () => {
       inst,
       "CREATE MODEL m_bad FROM files (SELECT * FROM small) PREDICT y USING engine = 'openai'",
     );
-    expect(other.message).toContain("ML engine 'openai' is not available");
+    expect(other.message).toContain("ML engine 'openai' is not supported by this instance");
   });
 
   it('data the engine cannot learn from ends in status error with the reason in ERROR', async () => {

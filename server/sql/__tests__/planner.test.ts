@@ -164,6 +164,29 @@ describe('the SQL DuckDB runs', () => {
     for (const [x, y] of rows) expect(Math.abs(y - (2 * x + 1))).toBeLessThan(15);
   });
 
+  it("reads a model input through the model's alias (m.x) as the data column the model read", async () => {
+    const r = await run(
+      inst,
+      `SELECT m.x, m.y, t.x AS tx, m.c FROM files.small AS t JOIN mindsdb.small_m AS m
+       WHERE m.x >= 48 AND t.c = 'a' ORDER BY m.x`,
+    );
+    expect(r.column_names).toEqual(['x', 'y', 'tx', 'c']);
+    expect(r.data.length).toBe(4); // x 48 (i = 48, 98, 148, 198), all even: c = 'a'
+    for (const [x, y, tx, c] of r.data) {
+      expect(x).toBe(48);
+      expect(tx).toBe(48);
+      expect(c).toBe('a');
+      expect(Math.abs((y as number) - 97)).toBeLessThan(5); // the prediction of y = 2x + 1
+    }
+    // m.* stays the prediction columns (the data side's * has the inputs).
+    const star = await run(
+      inst,
+      'SELECT m.* FROM files.small AS t JOIN mindsdb.small_m AS m LIMIT 1',
+    );
+    expect(star.column_names).not.toContain('x');
+    expect(star.column_names).toContain('y_confidence');
+  });
+
   it('pushes LIMIT down only when nothing after the join can change which rows come out', async () => {
     const limited = await plan(
       'SELECT t.x, m.y FROM files.small AS t JOIN mindsdb.small_m AS m LIMIT 7',

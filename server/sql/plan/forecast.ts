@@ -268,8 +268,10 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   );
   const q = quoteIdent;
   const partition = groupCols.length ? `PARTITION BY ${groupCols.map(q).join(', ')}` : '';
-  const keep =
-    mode === 'after-latest' ? ts.historyRows : mode === 'at-latest' ? ts.historyRows + 1 : 0;
+  // Enough rows for the intervals to recalibrate on outcomes after the training data, when the
+  // data has them (models trained before that field read historyRows).
+  const rows = ts.recalibrationRows ?? ts.historyRows;
+  const keep = mode === 'after-latest' ? rows : mode === 'at-latest' ? rows + 1 : 0;
   const hist = st.tempName('ts_history');
   await st.runGenerated(
     `CREATE TEMP TABLE ${q(hist)} AS SELECT *, max(${q(orderCol)}) OVER (${partition}) AS __mdb_latest, row_number() OVER (ORDER BY ${[...groupCols, orderCol].map(q).join(', ')}) - 1 AS __mdb_row FROM (${inner}) AS __mdb_q WHERE ${q(orderCol)} IS NOT NULL${keep ? ` QUALIFY dense_rank() OVER (${partition} ORDER BY ${q(orderCol)} DESC) <= ${keep}` : ''}`,
@@ -283,7 +285,7 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   const n = read.rows.length;
   const columns: Record<string, unknown[]> = {};
   [orderCol, ...groupCols, targetCol].forEach((c, i) => (columns[c] = read.rows.map((r) => r[i])));
-  const rowIds = read.rows.map((r) => r[groupCols.length + 2] as JsonValue);
+  const rowIds = read.rows.map((r) => r[groupCols.length + 2]);
   const fc = await st.env.models.forecast(model.ref, columns, n, { history: withHistory });
   notes(st, fc, label);
 
@@ -313,7 +315,7 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   const historyRow = (i: number) => {
     const h = fc.history!;
     return [
-      read.rows[i][0] as JsonValue,
+      read.rows[i][0],
       ...read.rows[i].slice(1, G + 1),
       ...h.values.map((col) => col[i]),
     ] as JsonValue[];

@@ -27,7 +27,7 @@ interface Source {
 }
 
 /** A model input read from a data column (matched back to the data rows by its key column). */
-export type KeyedSource = Source & { from: { ref: string[] } };
+type KeyedSource = Source & { from: { ref: string[] } };
 
 /** What a batch prediction reads. */
 export interface ModelInputs {

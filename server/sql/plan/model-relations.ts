@@ -159,6 +159,7 @@ export async function batch(
     unknownColumns: 'ignore',
     explain: explainWanted(st, sel, item, info, join),
   });
+  readInputsFromData(st, sel, modelAlias, keyed, p.columns);
   const pv = await st.loadTemp('pv', p.columns, p.values, n);
   done.set(
     item,
@@ -210,6 +211,41 @@ export async function batch(
     );
   }
   await replaceModel(st, item, relation, modelAlias);
+}
+
+/**
+ * `m.<input>`: MindsDB's model output carries the input columns as the model read them, so a
+ * query may name them through the model's alias. They are the data columns mapped onto the
+ * inputs, and the reference is written as that data column (a column the model also predicts,
+ * the target, keeps its prediction). `m.*` stays the prediction columns: the data side's `*`
+ * has the inputs already.
+ */
+function readInputsFromData(
+  st: PlanState,
+  sel: SelectInfo,
+  alias: string,
+  keyed: readonly { column: string; from: { ref: string[] } }[],
+  predicted: readonly { name: string }[],
+): void {
+  const a = lower(alias);
+  const outputs = new Set(predicted.map((c) => lower(c.name)));
+  const byInput = new Map(
+    keyed.filter((s) => !outputs.has(lower(s.column))).map((s) => [lower(s.column), s.from.ref]),
+  );
+  if (byInput.size === 0) return;
+  for (const e of sel.exprs) {
+    const n = e.node;
+    if (n.class !== 'COLUMN_REF') continue;
+    const names = (n.column_names as string[] | undefined) ?? [];
+    if (names.length !== 2 || lower(names[0]) !== a) continue;
+    const ref = byInput.get(lower(names[1]));
+    const span = ref ? st.exprSpan(n) : null;
+    if (!ref || !span) continue;
+    // Unaliased in the select list, the column keeps the name the user wrote.
+    const named = e.selectItem && !n.alias ? ` AS ${quoteIdent(names[1])}` : '';
+    st.edit(span.start, span.end, `${ref.map(quoteIdent).join('.')}${named}`);
+    n.column_names = [...ref];
+  }
 }
 
 /** Whether the query may read this model's `_explain` (then it carries the contributions). */

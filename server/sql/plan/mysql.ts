@@ -12,6 +12,7 @@
  *   `SCHEMA()`, `USER()`, `CONNECTION_ID()`: answered as constants named as written.
  */
 import { quoteIdent, quoteString } from '../../engine/quote';
+import { ERROR_CODES } from '../../errors';
 import { NO_LOCATION, type JNode } from '../syntax/tree';
 import type { PlanState } from './state';
 
@@ -113,6 +114,14 @@ export function applyExpressionDialect(
           // MindsDB's keyword: read by the forecast of a time-series model (plan/forecast.ts).
           st.latest.add(n);
           continue;
+        }
+        if (tok.kind === 'word' && tok.word === 'LAST') {
+          // MindsDB's keyword for the value a job or trigger read last time (`id > LAST`).
+          throw st.src.error(
+            ERROR_CODES.BAD_INPUT,
+            'LAST (the last value a job or trigger read) is not supported by this instance (it has no jobs or triggers); compare with a value instead',
+            st.rw.toSource(at),
+          );
         }
         let value: string | number | null;
         if (tok.kind === 'variable') value = variableValue(name);

@@ -39,6 +39,27 @@ const PROJECT_TABLES = new Set(['models', 'models_versions']);
 const INFORMATION_SCHEMA_TABLES = new Set(['models', 'databases', 'ml_engines', 'handlers']);
 const isVersion = (s: string) => /^\d+$/.test(s);
 
+/**
+ * MindsDB's tables of features this instance does not have (jobs, triggers, agents, ...), in a
+ * project or information_schema, with the feature each one belongs to: reading one is refused
+ * naming the feature, not reported as a missing table.
+ */
+const FEATURE_TABLES: Record<string, string> = {
+  jobs: 'jobs',
+  jobs_history: 'jobs',
+  triggers: 'triggers',
+  chatbots: 'chatbots',
+  agents: 'agents',
+  skills: 'skills',
+  knowledge_bases: 'knowledge bases',
+};
+
+function refuseFeatureTable(where: string, table: string): never {
+  throw badInput(
+    `${where}.${table} is not supported by this instance (this instance has no ${FEATURE_TABLES[table.toLowerCase()]})`,
+  );
+}
+
 /** Splits quoted parts holding dots, as MindsDB reads `` `db.schema.table` ``. */
 export function splitParts(parts: string[]): string[] {
   return parts.flatMap((p) => (p.includes('.') ? p.split('.').filter((x) => x !== '') : [p]));
@@ -59,6 +80,10 @@ export function resolveTable(env: NameEnv, rawParts: string[], scope: Scope, db:
     if (version === undefined && PROJECT_TABLES.has(lower)) {
       return { kind: 'system', table: lower as SystemTable, project };
     }
+    // `predictors`: the models table's name before MindsDB 23 (its older tutorials read it).
+    if (version === undefined && lower === 'predictors' && !env.models.exists(project, name)) {
+      return { kind: 'system', table: 'models', project };
+    }
     if (env.models.exists(project, name)) {
       const canonical = env.models.versions(project, name)[0].name;
       return {
@@ -73,6 +98,11 @@ export function resolveTable(env: NameEnv, rawParts: string[], scope: Scope, db:
     return null;
   };
   const local = (): Resolved => localRef(env, parts, current?.name ?? db);
+  const projectTable = (project: string, name: string): Resolved => {
+    const r = inProject(project, name) ?? local();
+    if (r.kind === 'local' && FEATURE_TABLES[name.toLowerCase()]) refuseFeatureTable(project, name);
+    return r;
+  };
 
   if (parts.length === 1) {
     const [name] = parts;
@@ -81,9 +111,12 @@ export function resolveTable(env: NameEnv, rawParts: string[], scope: Scope, db:
         `'${name}' is a database; name one of its tables (${name}.table) or send a native query: SELECT * FROM ${name} (SELECT ...)`,
       );
     }
-    if (currentProject) return inProject(currentProject, name) ?? local();
+    if (currentProject) return projectTable(currentProject, name);
     if (current?.type === 'system' && INFORMATION_SCHEMA_TABLES.has(name.toLowerCase())) {
       return { kind: 'system', table: name.toLowerCase() as SystemTable, project: null };
+    }
+    if (current?.type === 'system' && FEATURE_TABLES[name.toLowerCase()]) {
+      refuseFeatureTable(current.name, name);
     }
     if (current && integrations.isRemote(current.name)) {
       return { kind: 'remote', db: current.name, name: parts };
@@ -94,12 +127,18 @@ export function resolveTable(env: NameEnv, rawParts: string[], scope: Scope, db:
   const [a, b] = parts;
   const project = catalog.projectInfo(a)?.name;
   if (parts.length === 2) {
-    if (project) return inProject(project, b) ?? local();
-    if (
-      a.toLowerCase() === 'information_schema' &&
-      INFORMATION_SCHEMA_TABLES.has(b.toLowerCase())
-    ) {
-      return { kind: 'system', table: b.toLowerCase() as SystemTable, project: null };
+    if (project) return projectTable(project, b);
+    if (a.toLowerCase() === 'information_schema') {
+      if (INFORMATION_SCHEMA_TABLES.has(b.toLowerCase())) {
+        return { kind: 'system', table: b.toLowerCase() as SystemTable, project: null };
+      }
+      if (FEATURE_TABLES[b.toLowerCase()]) refuseFeatureTable(a, b);
+    }
+    // MindsDB's `log` database (log.jobs_history, log.llm_log), unless one of that name exists.
+    if (a.toLowerCase() === 'log' && !catalog.databaseInfo(a)) {
+      throw badInput(
+        `The log database (${a}.${b}) is not supported by this instance (this instance keeps no job or LLM logs)`,
+      );
     }
     if (integrations.isRemote(a))
       return { kind: 'remote', db: integrations.record(a)!.name, name: [b] };

@@ -16,7 +16,8 @@
  * The user's text is edited in place (never regenerated), so DuckDB's error positions still point
  * at what the user wrote.
  */
-import { ERROR_CODES, ServiceError } from '../../errors';
+import { ERROR_CODES, ServiceError, badInput } from '../../errors';
+import { loadRemoteIntoTemp } from '../../integrations/load';
 import { toDuckText, type NativeQuery } from '../syntax/dialect';
 import { parseUsing } from '../syntax/clauses';
 import type { Embedded } from '../syntax/statement';
@@ -32,7 +33,7 @@ import {
 import type { ExecContext, SqlEnv } from '../types';
 import { planModels } from './models';
 import { applyExpressionDialect } from './mysql';
-import { resolveTable, splitParts, type Resolved } from './names';
+import { resolveTable, splitParts } from './names';
 import { fetchNative, fetchRemote, pushDown, readsOneIntegration } from './remote';
 import { PlanState, paramsOf, tempTableNode, transpose } from './state';
 import { systemRows } from './system';
@@ -217,12 +218,18 @@ export async function planQuery(
   const remoteDb = readsOneIntegration(st, natives);
   if (remoteDb) return pushDown(st, remoteDb, natives);
 
+  // Views that are one PostgreSQL query, while inlining (see below).
+  const remoteViews: { t: TableRefInfo; inner: PlannedQuery; name: string; db: string }[] = [];
   for (const t of st.index.tables) {
     const r = st.resolved.get(t.node)!;
     switch (r.kind) {
-      case 'native':
-        await materialize(st, t, await nativeRelation(st, natives[r.index]), natives[r.index].db);
+      case 'native': {
+        const n = natives[r.index];
+        const rel = await nativeRelation(st, n);
+        if (typeof rel === 'string') await materialize(st, t, rel, n.db);
+        else inlineRelation(st, t, rel.sql, n.db);
         break;
+      }
       case 'remote':
         await materialize(st, t, await fetchRemote(st, t, r), r.name[r.name.length - 1]);
         break;
@@ -242,22 +249,32 @@ export async function planQuery(
         break;
       }
       case 'view': {
-        const name = st.tempName('view');
+        const before = ctx.temps.length;
         const inner = await planQuery(
           env,
           { text: r.view.sql, start: 0 },
           viewSource(r.view),
-          { ...ctx, depth: ctx.depth + 1 },
+          innerContext(ctx),
           r.view.db,
         ).catch((err: unknown) => {
           throw viewError(err, `${r.view.catalog}.${r.view.name}`);
         });
-        await runInto(st, name, inner);
+        if (inlinable(ctx, inner, before)) {
+          inlineRelation(st, t, inner.sql, r.view.name);
+          break;
+        }
+        if (ctx.inline && inner.target.kind === 'remote' && ctx.temps.length === before) {
+          remoteViews.push({ t, inner, name: r.view.name, db: inner.target.db });
+          break;
+        }
+        const name = st.tempName('view');
+        await runInto(env, st.ctx, name, inner);
         await materialize(st, t, name, r.view.name);
         break;
       }
       case 'local':
-        if (t.parts.some((p) => p.includes('.'))) splitName(st, t);
+        if (ctx.qualify && st.engineDb(db)) qualifyName(st, t, db);
+        else if (t.parts.some((p) => p.includes('.'))) splitName(st, t);
         else if (t.parts.length === 1 && env.catalog.databaseInfo(db)?.type === 'system') {
           // After USE information_schema, bare names are its (DuckDB's) views.
           const at = st.loc(t.node);
@@ -268,6 +285,29 @@ export async function planQuery(
         break;
       default:
         break;
+    }
+  }
+
+  if (remoteViews.length > 0) {
+    // A query that reads nothing but views over one PostgreSQL integration is one PostgreSQL
+    // query (a model's FROM query then runs there again on RETRAIN); otherwise they load as usual.
+    const db = remoteViews[0].db;
+    const whole = st.index.tables.every(
+      (t) =>
+        st.resolved.get(t.node)?.kind === 'cte' ||
+        remoteViews.some((v) => v.t === t && v.db.toLowerCase() === db.toLowerCase()),
+    );
+    for (const v of remoteViews) {
+      if (whole) inlineRelation(st, v.t, v.inner.sql, v.name);
+      else {
+        const name = st.tempName('view');
+        await runInto(env, st.ctx, name, v.inner);
+        await materialize(st, v.t, name, v.name);
+      }
+    }
+    if (whole) {
+      const final = applyEdits(rw, st.edits);
+      return { target: { kind: 'remote', db, values: [] }, sql: final.text, rw: final, src };
     }
   }
 
@@ -289,37 +329,93 @@ function viewError(err: unknown, name: string): unknown {
   return err;
 }
 
-/** Runs a planned query into the TEMP table `name`. */
-async function runInto(st: PlanState, name: string, q: PlannedQuery): Promise<void> {
+/**
+ * Runs a planned query into the request's TEMP table `name` (errors point into the query): in
+ * DuckDB, or in PostgreSQL with the rows loaded here (a view that is one PostgreSQL query).
+ */
+export async function runInto(
+  env: SqlEnv,
+  ctx: ExecContext,
+  name: string,
+  q: PlannedQuery,
+): Promise<void> {
   if (q.target.kind === 'remote') {
-    throw new Error('runInto: remote targets are loaded by fetchRemote');
+    if (q.target.values.length > 0) {
+      throw badInput('Parameters in a query read from an integration this way are not supported');
+    }
+    await loadRemoteIntoTemp(ctx.session, env.integrations.postgres(q.target.db), q.sql, name, {
+      timeoutMs: env.integrations.defaults.timeoutMs,
+      signal: ctx.signal,
+    });
+    return;
   }
   const prefix = `CREATE TEMP TABLE "${name}" AS `;
-  await st.ctx.session.query(prefix + q.sql, {
+  await ctx.session.query(prefix + q.sql, {
     db: q.target.db,
-    signal: st.ctx.signal,
-    params: paramsOf(q.sql, st.ctx.params),
+    signal: ctx.signal,
+    params: paramsOf(q.sql, ctx.params),
     sourceOffset: (o) => q.src.offset + q.rw.toSource(Math.max(0, o - prefix.length)),
     script: q.src.script,
   });
 }
 
-/** A native query: in PostgreSQL (fetched), or in one of the instance's DuckDB databases. */
-async function nativeRelation(st: PlanState, n: NativeQuery): Promise<string> {
+/**
+ * A native query: in PostgreSQL (fetched), or in one of the instance's DuckDB databases (a TEMP
+ * table's name, or the SQL to inline when the context asks for it and nothing else needs TEMPs).
+ */
+async function nativeRelation(st: PlanState, n: NativeQuery): Promise<string | { sql: string }> {
   const info = st.env.catalog.requireDatabase(n.db);
   if (st.env.integrations.isRemote(info.name)) {
     return fetchNative(st, info.name, n);
   }
-  const name = st.tempName('native');
+  const before = st.ctx.temps.length;
   const inner = await planQuery(
     st.env,
     { text: n.sql, start: n.start },
     st.src,
-    { ...st.ctx, depth: st.ctx.depth + 1 },
+    innerContext(st.ctx),
     info.name,
   );
-  await runInto(st, name, inner);
+  if (inlinable(st.ctx, inner, before)) return { sql: inner.sql };
+  const name = st.tempName('native');
+  await runInto(st.env, st.ctx, name, inner);
   return name;
+}
+
+/** The context of a view's or native query's own plan. */
+function innerContext(ctx: ExecContext): ExecContext {
+  return { ...ctx, depth: ctx.depth + 1, qualify: ctx.inline };
+}
+
+/** Whether an inner plan can stand in the query as a subquery (see ExecContext.inline). */
+function inlinable(ctx: ExecContext, inner: PlannedQuery, tempsBefore: number): boolean {
+  return !!ctx.inline && inner.target.kind === 'duckdb' && ctx.temps.length === tempsBefore;
+}
+
+/** Rewrites a table reference to a subquery (its names qualified), keeping or adding an alias. */
+function inlineRelation(st: PlanState, t: TableRefInfo, sql: string, defaultAlias: string): void {
+  const at = st.loc(t.node);
+  const span = at === undefined ? null : st.nameSpan(at);
+  if (!span) throw new Error(`no position for table reference ${t.parts.join('.')}`);
+  const alias = t.alias ? '' : ` AS "${defaultAlias.replaceAll('"', '""')}"`;
+  st.edit(span.start, span.end, `(\n${sql}\n)${alias}`);
+  st.resolved.set(t.node, { kind: 'local' });
+}
+
+/** A DuckDB table name as `"catalog"."schema"."table"`, as DuckDB resolves it in `db`. */
+function qualifyName(st: PlanState, t: TableRefInfo, db: string): void {
+  const at = st.loc(t.node);
+  const span = at === undefined ? null : st.nameSpan(at);
+  const parts = splitParts(t.parts);
+  if (!span || parts.length > 3) return;
+  const current = st.engineDb(db);
+  let full: string[];
+  if (parts.length === 3) full = parts;
+  else if (parts.length === 2) {
+    const named = st.env.catalog.databaseInfo(parts[0]);
+    full = named ? [named.name, 'main', parts[1]] : [current ?? db, parts[0], parts[1]];
+  } else full = [current ?? db, 'main', parts[0]];
+  st.edit(span.start, span.end, full.map((p) => `"${p.replaceAll('"', '""')}"`).join('.'));
 }
 
 /** Rewrites a table reference to a TEMP table, keeping (or adding) its alias. */
@@ -341,7 +437,7 @@ async function materialize(
   (t.holder as Record<string | number, unknown>)[t.key] = tempTableNode(temp, alias);
   st.resolved.set((t.holder as Record<string | number, JNode>)[t.key], {
     kind: 'local',
-  } as Resolved);
+  });
 }
 
 /** `` `db.schema.table` `` (one quoted name holding dots) as the separate names MindsDB reads. */

@@ -8,6 +8,7 @@ import type { JsonValue } from '../../engine/values';
 import { quoteString } from '../../engine/quote';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
 import { inputColumns, predictionColumns } from '../../models/predict';
+import { integrationEngine } from '../../integrations';
 import { SERVER_VARIABLES } from '../plan/mysql';
 import { planQuery } from '../plan/query';
 import { transpose } from '../plan/state';
@@ -16,7 +17,7 @@ import type { MindsStatement } from '../syntax/statement';
 import { applyEdits, type Rewrite } from '../syntax/source';
 import type { OutputColumn as VirtualColumn } from '../../models/predict';
 import { loadTempTable } from '../../engine/scratch';
-import { ok, type StatementInput, type StatementOutput } from './index';
+import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
 
 type S<K extends MindsStatement['kind']> = Extract<MindsStatement, { kind: K }>;
@@ -54,6 +55,7 @@ export async function createDatabase(
     await env.catalog.createProject(name, s.ifNotExists);
     return ok(null, true);
   }
+  integrationEngine(engine);
   if (!s.parameters) {
     throw badInput(`CREATE DATABASE ... WITH ENGINE = '${s.engine}' needs PARAMETERS = {...}`);
   }
@@ -61,7 +63,7 @@ export async function createDatabase(
   await env.integrations.create({
     name,
     engine: s.engine!,
-    parameters: s.parameters as Record<string, unknown>,
+    parameters: s.parameters,
     ifNotExists: s.ifNotExists,
   });
   return ok(null, true);
@@ -142,8 +144,14 @@ async function runShow(
   const head = `SELECT ${p.outputs.join(', ')} FROM (${p.source}) AS __show`;
   let rw: Rewrite;
   if (s.filter.where) {
-    rw = applyEdits({ text: x.src.text, toSource: (o) => o }, [
-      { start: 0, end: s.filter.where.start, text: `${head} WHERE ` },
+    const like =
+      s.filter.like !== undefined
+        ? `${name(p.like)} ILIKE ${quoteString(s.filter.like)} AND (`
+        : '';
+    const text = x.src.text;
+    rw = applyEdits({ text, toSource: (o) => o }, [
+      { start: 0, end: s.filter.where.start, text: `${head} WHERE ${like}` },
+      ...(like ? [{ start: text.length, end: text.length, text: ')' }] : []),
     ]);
   } else {
     const tail =
@@ -333,6 +341,30 @@ export async function show(
         like: 'Message',
       });
     }
+    case 'FUNCTION STATUS':
+    case 'PROCEDURE STATUS': {
+      // MySQL clients (DBeaver, Workbench) list stored routines on connect; MindsDB has none and
+      // answers an empty table of MySQL's columns, as MindsDB's HTTP tests expect.
+      const names = [
+        'Db',
+        'Name',
+        'Type',
+        'Definer',
+        'Modified',
+        'Created',
+        'Security_type',
+        'Comment',
+        'character_set_client',
+        'collation_connection',
+        'Database Collation',
+      ];
+      const rel = await rowsRelation(
+        x,
+        names.map((n) => col(n)),
+        [],
+      );
+      return runShow(env, s, x, { source: `SELECT * FROM ${rel}`, outputs: ['*'], like: 'Name' });
+    }
     case 'COLUMNS':
     case 'FIELDS': {
       if (!s.from) throw badInput('Name the table: SHOW [FULL] COLUMNS FROM table [FROM database]');
@@ -399,7 +431,7 @@ async function columnsOf(
   return r.rows.map(([c, t]) => row(String(c), String(t)));
 }
 
-export function currentProject(env: SqlService, db: string): string {
+function currentProject(env: SqlService, db: string): string {
   return env.catalog.projectInfo(db)?.name ?? DEFAULT_PROJECT;
 }
 

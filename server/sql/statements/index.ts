@@ -3,27 +3,13 @@
  * not by registration: MindsDB's own statements first (syntax/grammar.ts names their kind), then
  * a query DuckDB's parser reads (the planner), then any other DuckDB statement.
  */
-import type { PlannedQuery } from '../plan/query';
 import type { SqlService } from '../service';
 import type { MindsStatement } from '../syntax/statement';
-import type { StatementSource } from '../syntax/source';
-import type { Tokens } from '../syntax/tokens';
-import type { ExecContext, SqlResult } from '../types';
 import * as catalog from './catalog';
 import * as models from './models';
+import type { StatementInput, StatementOutput } from './output';
 import { queryStatement } from './query';
 import * as saving from './saving';
-
-export interface StatementInput {
-  src: StatementSource;
-  tokens: Tokens;
-  ctx: ExecContext;
-}
-
-/** A statement's result, computed already, or a query for the service to run (or stream). */
-export type StatementOutput =
-  | { kind: 'result'; result: SqlResult; db?: string }
-  | { kind: 'query'; planned: PlannedQuery; catalogChanged?: boolean };
 
 type Handler<K extends MindsStatement['kind']> = (
   env: SqlService,
@@ -31,7 +17,7 @@ type Handler<K extends MindsStatement['kind']> = (
   x: StatementInput,
 ) => Promise<StatementOutput>;
 
-export const HANDLERS: { [K in MindsStatement['kind']]: Handler<K> } = {
+const HANDLERS: { [K in MindsStatement['kind']]: Handler<K> } = {
   use: catalog.use,
   show: catalog.show,
   'create-project': catalog.createProject,
@@ -55,6 +41,7 @@ export const HANDLERS: { [K in MindsStatement['kind']]: Handler<K> } = {
   'create-view': saving.createView,
   'drop-view': saving.dropView,
   'drop-table': saving.dropTable,
+  'update-on': saving.updateOn,
 };
 
 export function runStatement(
@@ -63,14 +50,5 @@ export function runStatement(
   x: StatementInput,
 ): Promise<StatementOutput> {
   if (!s) return queryStatement(env, x);
-  return (HANDLERS[s.kind] as Handler<typeof s.kind>)(env, s as never, x);
+  return (HANDLERS[s.kind] as Handler<typeof s.kind>)(env, s, x);
 }
-
-export const ok = (affected: number | null = null, catalogChanged = false): StatementOutput => ({
-  kind: 'result',
-  result: {
-    type: 'ok',
-    affected_rows: affected,
-    ...(catalogChanged ? { catalog_changed: true } : {}),
-  },
-});

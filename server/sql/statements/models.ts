@@ -10,17 +10,21 @@ import { MODEL_COLUMNS } from '../../models/models-table';
 import type { ModelRef } from '../../models/registry';
 import type { ModelVersionRecord, TimeSeriesSettings } from '../../models/store';
 import type { TrainingSource } from '../../models/training-data';
-import type { JsonValue } from '../../engine/values';
 import { quoteIdent } from '../../engine/quote';
 import { badInput, notFound } from '../../errors';
 import { planQuery } from '../plan/query';
 import type { SqlService } from '../service';
-import type { MindsStatement, ModelSource, TimeSeriesClauses } from '../syntax/statement';
+import type {
+  MindsStatement,
+  ModelSource,
+  TimeSeriesClauses,
+  UsingValue,
+} from '../syntax/statement';
 import { applyEdits } from '../syntax/source';
 import { toDuckText } from '../syntax/dialect';
 import { Tokens } from '../syntax/tokens';
 import { lightwoodUsing } from './using';
-import { ok, type StatementInput, type StatementOutput } from './index';
+import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
 import { evaluateMetric } from './evaluate';
 
@@ -72,6 +76,11 @@ async function trainingSource(
   x: StatementInput,
 ): Promise<TrainingSource> {
   const fromDb = env.catalog.requireDatabase(s.db ?? x.ctx.db).name;
+  if (s.table?.length === 1 && s.db === null && env.catalog.databaseInfo(s.table[0])) {
+    throw badInput(
+      `'${s.table[0]}' is a database: train from one of its tables (FROM ${s.table[0]}.table) or a query (FROM ${s.table[0]} (SELECT ...))`,
+    );
+  }
   if (s.table) {
     return { fromDb, select: `SELECT * FROM ${s.table.map(quoteIdent).join('.')}` };
   }
@@ -86,13 +95,53 @@ async function trainingSource(
     return { fromDb, select: duck.rw.text };
   }
   const before = x.ctx.temps.length;
-  const planned = await planQuery(env, s.query, x.src, x.ctx, fromDb);
+  // Views and native queries over the instance's DuckDB databases are planned into the query
+  // (they run again on RETRAIN as they are written now).
+  const planned = await planQuery(env, s.query, x.src, { ...x.ctx, inline: true }, fromDb);
+  // One PostgreSQL query (`SELECT * FROM pg (native)`, a view over one): it runs there.
+  if (
+    x.ctx.temps.length === before &&
+    planned.target.kind === 'remote' &&
+    planned.target.values.length === 0
+  ) {
+    return { fromDb: planned.target.db, select: planned.sql };
+  }
   if (x.ctx.temps.length > before || planned.target.kind !== 'duckdb') {
     throw badInput(
-      `A model's FROM query reads the tables of one database (it runs again on every RETRAIN); this one reads models, views, system tables or other databases. Save that data first (CREATE TABLE ... AS SELECT ...) and train from the table`,
+      `A model's FROM query reads the instance's own tables (it runs again on every RETRAIN); this one reads models, system tables, PostgreSQL tables next to other data, or views over them. Save that data first (CREATE TABLE ... AS SELECT ...) and train from the table`,
     );
   }
   return { fromDb, select: planned.sql };
+}
+
+/**
+ * MindsDB's `USING join_learn_process = true`: the statement returns when the training has ended
+ * (the Lightwood option jobs use so the next statement sees the new version). Taken out of USING.
+ */
+function takeJoinLearn(using: Record<string, UsingValue> | undefined): {
+  using: Record<string, UsingValue> | undefined;
+  join: boolean;
+} {
+  if (!using) return { using, join: false };
+  const key = Object.keys(using).find((k) => k.toLowerCase() === 'join_learn_process');
+  if (key === undefined) return { using, join: false };
+  const { [key]: v, ...rest } = using;
+  const join = v === true || v === 1 || String(v).toLowerCase() === 'true';
+  return { using: rest, join };
+}
+
+/** Waits until the version's training has ended (complete or error), as join_learn_process asks. */
+async function trainingEnded(
+  env: SqlService,
+  rec: ModelVersionRecord,
+  signal: AbortSignal | undefined,
+): Promise<ModelVersionRecord> {
+  for (;;) {
+    const r = env.models.get({ project: rec.project, name: rec.name, version: rec.version });
+    if (r.status === 'complete' || r.status === 'error') return r;
+    signal?.throwIfAborted();
+    await new Promise((res) => setTimeout(res, 50));
+  }
 }
 
 /** Largest WINDOW / HORIZON (the engine's bound: a forecast reads WINDOW rows per group). */
@@ -148,6 +197,10 @@ export async function createModel(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
+  const join = takeJoinLearn(s.using);
+  // The engine first: a model of an engine this instance has not (openai, huggingface, BYOM ...)
+  // is refused as such, not for the training data such engines do without.
+  const using = lightwoodUsing(env, join.using, x);
   const timeseries = s.timeSeries ? timeSeriesSettings(s.timeSeries, s.targets[0]?.name) : null;
   if (!s.source) {
     throw badInput(
@@ -165,7 +218,6 @@ export async function createModel(
     });
   }
   const source = await trainingSource(env, s.source, x);
-  const using = lightwoodUsing(env, s.using, x);
   const { record } = await env.models.create({
     ...ref,
     ...source,
@@ -175,7 +227,7 @@ export async function createModel(
     orReplace: s.orReplace,
     ifNotExists: s.ifNotExists,
   });
-  return modelRows(env, [record]);
+  return modelRows(env, [join.join ? await trainingEnded(env, record, x.ctx.signal) : record]);
 }
 
 export async function retrain(
@@ -184,10 +236,11 @@ export async function retrain(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
+  const join = takeJoinLearn(s.using);
+  const using = join.using ? lightwoodUsing(env, join.using, x) : undefined;
   const source = s.source ? await trainingSource(env, s.source, x) : undefined;
-  const using = s.using ? lightwoodUsing(env, s.using, x) : undefined;
   const rec = await env.models.retrain(ref, { ...source, target: s.target, using });
-  return modelRows(env, [rec]);
+  return modelRows(env, [join.join ? await trainingEnded(env, rec, x.ctx.signal) : rec]);
 }
 
 export async function finetune(
@@ -196,10 +249,11 @@ export async function finetune(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
+  const join = takeJoinLearn(s.using);
+  const using = join.using ? lightwoodUsing(env, join.using, x) : undefined;
   const source = await trainingSource(env, s.source, x);
-  const using = s.using ? lightwoodUsing(env, s.using, x) : undefined;
   const rec = await env.models.finetune(ref, source, using);
-  return modelRows(env, [rec]);
+  return modelRows(env, [join.join ? await trainingEnded(env, rec, x.ctx.signal) : rec]);
 }
 
 export async function dropModel(
@@ -222,7 +276,9 @@ export async function dropModel(
   return ok(dropped ? 1 : 0, dropped);
 }
 
-const ATTRIBUTE_WORDS = new Set(['info', 'features', 'model', 'progress']);
+const ATTRIBUTE_WORDS = new Set(['info', 'features', 'model', 'progress', 'ensemble']);
+/** Older Lightwood names of attributes (`DESCRIBE m.ensemble` in MindsDB's earlier docs). */
+const ATTRIBUTE_ALIASES: Record<string, string> = { ensemble: 'model' };
 
 /**
  * `DESCRIBE [MODEL] [p.]m[.version][.attribute]`: a trailing non-numeric part is the attribute
@@ -245,7 +301,7 @@ function describeTarget(
   if (parts.length > 1 && !isVersion(last)) {
     const ref = asModel(parts.slice(0, -1));
     if (ref && (ATTRIBUTE_WORDS.has(last.toLowerCase()) || !asModel(parts)))
-      return { ref, attribute: last };
+      return { ref, attribute: ATTRIBUTE_ALIASES[last.toLowerCase()] ?? last };
   }
   const ref = asModel(parts);
   return ref ? { ref } : null;
@@ -445,7 +501,7 @@ export async function evaluate(
   const r = await env.runPlanned(planned, x.ctx, true);
   if (r.type !== 'table')
     throw badInput('EVALUATE needs a query returning actual and prediction columns');
-  const value = evaluateMetric(s.metric, r.column_names, r.data as JsonValue[][], s.using ?? {});
+  const value = evaluateMetric(s.metric, r.column_names, r.data, s.using ?? {});
   return {
     kind: 'result',
     result: { type: 'table', column_names: [s.metric], column_types: ['DOUBLE'], data: [[value]] },

@@ -6,10 +6,10 @@
 import { ERROR_CODES } from '../../errors';
 import { pgIdent } from '../../integrations/postgres';
 import { toDuckText } from '../syntax/dialect';
-import { applyEdits, type Edit, type Rewrite } from '../syntax/source';
-import { isName, isOp, type Tok } from '../syntax/tokens';
+import { applyEdits, unchanged, type Edit, type Rewrite } from '../syntax/source';
+import { Tokens, isName, isOp, type Tok } from '../syntax/tokens';
 import { NotAQuery, planQuery, type PlannedQuery } from '../plan/query';
-import type { StatementInput, StatementOutput } from './index';
+import type { StatementInput, StatementOutput } from './output';
 import type { SqlService } from '../service';
 
 export async function queryStatement(env: SqlService, x: StatementInput): Promise<StatementOutput> {
@@ -26,7 +26,87 @@ export async function queryStatement(env: SqlService, x: StatementInput): Promis
   } catch (err) {
     if (!(err instanceof NotAQuery)) throw err;
   }
-  return { kind: 'query', planned: duckStatement(env, x) };
+  return { kind: 'query', planned: await withPlannedSubqueries(env, x, duckStatement(env, x)) };
+}
+
+/**
+ * `(SELECT ...)` / `(WITH ...)` inside an UPDATE or DELETE for DuckDB (MindsDB documents
+ * `UPDATE t SET c = p.c FROM (SELECT ... JOIN model) AS p WHERE ...`): each goes through the
+ * planner (models, views, native queries, integrations), the rest of the statement through the
+ * lexical dialect, and DuckDB runs the whole. The TEMP tables the plans made live until the
+ * statement is done.
+ */
+async function withPlannedSubqueries(
+  env: SqlService,
+  x: StatementInput,
+  plain: PlannedQuery,
+): Promise<PlannedQuery> {
+  const sig = x.tokens.sig;
+  if (plain.target.kind !== 'duckdb' || !['UPDATE', 'DELETE'].includes(sig[0]?.word ?? '')) {
+    return plain;
+  }
+  const spans: { start: number; end: number }[] = [];
+  for (let i = 0; i < sig.length; i++) {
+    if (!isOp(sig[i], '(') || !['SELECT', 'WITH'].includes(sig[i + 1]?.word ?? '')) continue;
+    let depth = 0;
+    let j = i;
+    for (; j < sig.length; j++) {
+      if (isOp(sig[j], '(')) depth++;
+      else if (isOp(sig[j], ')') && --depth === 0) break;
+    }
+    if (j >= sig.length) return plain; // unbalanced: DuckDB reports it
+    spans.push({ start: sig[i + 1].start, end: sig[j].start });
+    i = j;
+  }
+  if (spans.length === 0) return plain;
+  const text = x.src.text;
+  const own = await updatedColumns(x, plain, spans);
+  const pieces: { text: string; toSource: (o: number) => number }[] = [];
+  const outside = (a: number, b: number) => {
+    const qualified = own
+      ? qualifyOwnColumns(text.slice(a, b), a, own)
+      : unchanged(text.slice(a, b));
+    const rw = toDuckText(new Tokens(qualified.text), {
+      params: x.ctx.params,
+      isDatabase: () => false,
+    }).rw;
+    pieces.push({ text: rw.text, toSource: (o) => a + qualified.toSource(rw.toSource(o)) });
+  };
+  let pos = 0;
+  for (const sp of spans) {
+    outside(pos, sp.start);
+    const q = await planQuery(
+      env,
+      { text: text.slice(sp.start, sp.end), start: sp.start },
+      x.src,
+      x.ctx,
+    );
+    if (q.target.kind !== 'duckdb') {
+      throw x.src.error(
+        ERROR_CODES.BAD_INPUT,
+        'A subquery of UPDATE/DELETE reads only a PostgreSQL integration; the statement runs in DuckDB, so select those rows into a table first',
+        sp.start,
+      );
+    }
+    pieces.push({ text: q.sql, toSource: (o) => q.rw.toSource(o) });
+    pos = sp.end;
+  }
+  outside(pos, text.length);
+  const starts: number[] = [];
+  let sql = '';
+  for (const p of pieces) {
+    starts.push(sql.length);
+    sql += p.text;
+  }
+  const rw: Rewrite = {
+    text: sql,
+    toSource(o) {
+      let k = starts.length - 1;
+      while (k > 0 && starts[k] > o) k--;
+      return pieces[k].toSource(o - starts[k]);
+    },
+  };
+  return { ...plain, sql, rw };
 }
 
 /** The statement a non-query writes to: `UPDATE t`, `DELETE FROM t`, `ALTER TABLE t`, ... */
@@ -117,3 +197,70 @@ function remoteStatement(env: SqlService, x: StatementInput, db: string): Planne
   const rw: Rewrite = applyEdits({ text: src.text, toSource: (o) => o }, edits);
   return { target: { kind: 'remote', db, values }, sql: rw.text, rw, src };
 }
+
+/**
+ * `UPDATE t SET ... FROM (SELECT ...) AS p WHERE c = p.c`: MindsDB reads an unqualified `c` as
+ * the updated table's column (it updates row by row), where DuckDB finds it ambiguous when the
+ * subquery has a column of that name too. The updated table's name and columns, to qualify such
+ * names with; null when the statement has no `FROM (subquery)`.
+ */
+async function updatedColumns(
+  x: StatementInput,
+  plain: PlannedQuery,
+  spans: { start: number; end: number }[],
+): Promise<{ table: string; columns: Set<string>; after: number } | null> {
+  const sig = x.tokens.sig;
+  if (sig[0]?.word !== 'UPDATE') return null;
+  const fromSub = sig.findIndex(
+    (t, i) =>
+      t.word === 'FROM' &&
+      isOp(sig[i + 1], '(') &&
+      spans.some((sp) => sp.start === sig[i + 2]?.start),
+  );
+  const set = sig.findIndex((t) => t.word === 'SET');
+  if (fromSub < 0 || set < 0) return null;
+  const name: Tok[] = [];
+  for (let i = 1; i < set && isName(sig[i]); i += 2) {
+    name.push(sig[i]);
+    if (!isOp(sig[i + 1], '.')) break;
+  }
+  if (name.length === 0 || name.length !== Math.ceil((set - 1) / 2)) return null;
+  const quoted = name.map((t) => `"${t.value.replaceAll('"', '""')}"`).join('.');
+  const r = await x.ctx.session.query(`SELECT * FROM ${quoted} LIMIT 0`, {
+    db: plain.target.kind === 'duckdb' ? plain.target.db : undefined,
+    signal: x.ctx.signal,
+  });
+  return {
+    table: name[name.length - 1].value,
+    columns: new Set(r.columns.map((c) => c.toLowerCase())),
+    after: sig[set].end,
+  };
+}
+
+/** Qualifies, in `text` (at `base` in the statement), the updated table's bare column names. */
+function qualifyOwnColumns(
+  text: string,
+  base: number,
+  own: { table: string; columns: Set<string>; after: number },
+): Rewrite {
+  const sig = new Tokens(text).sig;
+  const edits: Edit[] = [];
+  sig.forEach((t, i) => {
+    if (
+      base + t.start >= own.after &&
+      isName(t) &&
+      own.columns.has(t.value.toLowerCase()) &&
+      !isOp(sig[i - 1], '.') &&
+      !isOp(sig[i + 1], '.') &&
+      !isOp(sig[i + 1], '(') &&
+      !isSetTarget(sig, i)
+    ) {
+      edits.push({ start: t.start, end: t.start, text: `\`${own.table.replaceAll('`', '``')}\`.` });
+    }
+  });
+  return applyEdits(unchanged(text), edits);
+}
+
+/** `c` in `SET c = ...` / `, c = ...`: an assignment's target, which DuckDB wants bare. */
+const isSetTarget = (sig: Tok[], i: number) =>
+  isOp(sig[i + 1], '=') && (sig[i - 1]?.word === 'SET' || isOp(sig[i - 1], ','));

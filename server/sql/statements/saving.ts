@@ -10,13 +10,13 @@ import { quoteIdent } from '../../engine/quote';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
 import { loadRemoteIntoTemp } from '../../integrations/load';
 import { pgIdent } from '../../integrations/postgres';
-import { planQuery, type PlannedQuery } from '../plan/query';
+import { planQuery, runInto, type PlannedQuery } from '../plan/query';
 import { paramsOf } from '../plan/state';
 import { ViewStore, type StoredView } from '../plan/views';
 import type { SqlService } from '../service';
 import type { Embedded, MindsStatement } from '../syntax/statement';
 import type { Rewrite } from '../syntax/source';
-import { ok, type StatementInput, type StatementOutput } from './index';
+import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
 
 type S<K extends MindsStatement['kind']> = Extract<MindsStatement, { kind: K }>;
@@ -221,6 +221,59 @@ export async function insert(
     kind: 'query',
     planned: prefixed(`INSERT INTO ${target}${cols}${byName ? ' BY NAME' : ''} `, planned),
   };
+}
+
+/**
+ * MindsDB's `UPDATE t ON k1, k2 FROM (SELECT ...)`: every row of the query updates the rows of
+ * `t` whose key columns equal its keys, setting the query's other columns (by name).
+ */
+export async function updateOn(
+  env: SqlService,
+  s: S<'update-on'>,
+  x: StatementInput,
+): Promise<StatementOutput> {
+  if (remoteTarget(env, s.name)) {
+    throw badInput(
+      `UPDATE ... ON into a PostgreSQL integration is not supported by this instance; save the rows first (CREATE TABLE files.t (SELECT ...)) and update from it in PostgreSQL`,
+    );
+  }
+  const planned = await planQuery(env, s.query, x.src, x.ctx);
+  const rows = `__mdb_update_${++x.ctx.seq.n}`;
+  x.ctx.temps.push(rows);
+  await runInto(env, x.ctx, rows, planned);
+  const columns = (
+    await x.ctx.session.query(`SELECT * FROM temp.main.${quoteIdent(rows)} LIMIT 0`, {
+      internal: true,
+    })
+  ).columns;
+  const lower = (c: string) => c.toLowerCase();
+  for (const k of s.keys) {
+    if (!columns.some((c) => lower(c) === lower(k))) {
+      throw badInput(
+        `UPDATE ... ON ${k}: the query has no column '${k}'; its columns are: ${columns.join(', ')}`,
+      );
+    }
+  }
+  const keys = new Set(s.keys.map(lower));
+  const set = columns.filter((c) => !keys.has(lower(c)));
+  if (set.length === 0) {
+    throw badInput('UPDATE ... ON: the query has no column to set besides the key columns');
+  }
+  const target = s.name.map(quoteIdent).join('.');
+  const me = quoteIdent(s.name[s.name.length - 1]);
+  const sql =
+    `UPDATE ${target} SET ${set.map((c) => `${quoteIdent(c)} = __u.${quoteIdent(c)}`).join(', ')} ` +
+    `FROM temp.main.${quoteIdent(rows)} AS __u WHERE ` +
+    s.keys.map((k) => `${me}.${quoteIdent(k)} = __u.${quoteIdent(k)}`).join(' AND ');
+  const info = env.catalog.databaseInfo(x.ctx.db);
+  const r = await x.ctx.session.query(sql, {
+    db:
+      info && info.type !== 'system' && !env.integrations.isRemote(info.name)
+        ? info.name
+        : undefined,
+    signal: x.ctx.signal,
+  });
+  return ok(r.affectedRows);
 }
 
 /** Where a view lives: (database, schema, name) from `v`, `p.v` or `p.schema.v`. */

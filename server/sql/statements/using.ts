@@ -5,10 +5,11 @@
  * no counterpart for (`encoders.<col>.module`, `dtype_dict`, `analysis_blocks`, `model`
  * submodels, ...) are accepted and reported as notes (SHOW WARNINGS) instead of failing.
  */
+import { badInput } from '../../errors';
 import { ENGINE_NAME } from '../../models/models-table';
 import type { SqlService } from '../service';
 import type { UsingValue } from '../syntax/statement';
-import type { StatementInput } from './index';
+import type { StatementInput } from './output';
 
 /** Lightwood options accepted without an effect here, and why. */
 const ACCEPTED_LIGHTWOOD: Record<string, string> = {
@@ -35,9 +36,19 @@ export function lightwoodUsing(
   for (const [key, value] of Object.entries(using)) {
     const k = key.toLowerCase();
     if (k === 'engine' && typeof value === 'string') {
-      const engine = env.mlEngines.find(value);
-      out[key] = engine ? ENGINE_NAME : value;
+      if (!env.mlEngines.find(value) && value.toLowerCase() !== 'automl') {
+        throw badInput(
+          `ML engine '${value}' is not supported by this instance; models train with its built-in engine '${ENGINE_NAME}' (or one made with CREATE ML_ENGINE name FROM ${ENGINE_NAME})`,
+        );
+      }
+      out[key] = ENGINE_NAME;
       continue;
+    }
+    // MindsDB's BYOM engine: a model served elsewhere, reached at USING url.train / url.predict.
+    if (k === 'url') {
+      throw badInput(
+        'Bring-your-own-model (USING url.train / url.predict) is not supported by this instance; its models train with the built-in engine',
+      );
     }
     // `model.args` (Lightwood's submodels) nests under `model`; this engine's own `model` option
     // is a string ('auto', 'gbm', 'linear').

@@ -72,10 +72,7 @@ export function parseUsing(c: Cursor): Record<string, UsingValue> {
     let o = out;
     for (const k of key.slice(0, -1)) {
       const next = o[k];
-      o = (o[k] = next && typeof next === 'object' && !Array.isArray(next) ? next : {}) as Record<
-        string,
-        UsingValue
-      >;
+      o = o[k] = next && typeof next === 'object' && !Array.isArray(next) ? next : {};
     }
     o[key[key.length - 1]] = value;
   } while (c.acceptOp(','));
@@ -97,10 +94,10 @@ export function usingValue(c: Cursor): UsingValue {
         // `"ssl":true` scans as the key and a parameter `:true`.
         c.i++;
         const w = colon.value.toLowerCase();
-        out[k!.value] = w === 'true' ? true : w === 'false' ? false : w === 'null' ? null : w;
+        out[k.value] = w === 'true' ? true : w === 'false' ? false : w === 'null' ? null : w;
       } else {
-        if (!c.acceptOp(':') && !c.acceptOp('=')) c.fail(`expected ':' after '${k!.value}'`);
-        out[k!.value] = usingValue(c);
+        if (!c.acceptOp(':') && !c.acceptOp('=')) c.fail(`expected ':' after '${k.value}'`);
+        out[k.value] = usingValue(c);
       }
       if (!c.acceptOp(',') && !c.isOp('}')) c.fail(`expected ',' or '}'`);
     }

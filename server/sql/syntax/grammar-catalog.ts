@@ -22,7 +22,7 @@ export function parseDatabaseTail(
       if (!t || (t.kind !== 'string' && t.kind !== 'quoted' && t.kind !== 'word')) {
         c.fail('expected an engine name');
       }
-      engine = t!.value;
+      engine = t.value;
       c.i++;
     } else if (c.acceptWord('PARAMETERS')) {
       c.acceptOp('=');

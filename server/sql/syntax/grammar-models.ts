@@ -13,7 +13,7 @@ import type {
 } from './statement';
 import type { Cursor, Literal } from './tokens';
 
-/** `FROM db (query)`, `FROM db.table`, `FROM (query)`. */
+/** `FROM db (query)`, `FROM db.table`, `FROM (query)`, `FROM table`. */
 function modelSource(c: Cursor): ModelSource {
   if (c.isOp('(')) {
     const p = c.parenthesized();
@@ -26,9 +26,8 @@ function modelSource(c: Cursor): ModelSource {
     const p = c.parenthesized();
     return { db: parts[0], query: p };
   }
-  if (parts.length < 2) {
-    c.fail('expected FROM <database> (SELECT ...) or FROM <database>.<table>', undefined, at);
-  }
+  // `FROM income_table` (MindsDB's AI-tables page): a table of the current database.
+  if (parts.length < 2) return { db: null, query: { text: '', start: at }, table: parts };
   return { db: parts[0], query: { text: '', start: at }, table: parts.slice(1) };
 }
 
@@ -133,12 +132,23 @@ export function parseEvaluate(c: Cursor): MindsStatement {
   return { kind: 'evaluate', metric, query, using };
 }
 
-/** UPDATE <project>.models_versions SET active = 1 WHERE ... (model versions only). */
+/**
+ * UPDATE <project>.models_versions SET active = 1 WHERE ... (model versions), and MindsDB's
+ * `UPDATE t ON k1, k2 FROM (SELECT ...)`; any other UPDATE is DuckDB's.
+ */
 export function parseUpdateVersions(c: Cursor): MindsStatement | null {
   c.expectWord('UPDATE');
   const t = c.peek();
   if (!t || !(t.kind === 'word' || t.kind === 'quoted')) return null;
   const table = c.dottedName('table name');
+  if (c.acceptWord('ON')) {
+    const keys = nameList(c, 'key column');
+    c.expectWord('FROM');
+    if (!c.isOp('(')) c.fail('expected FROM (SELECT ...)');
+    const query = c.parenthesized();
+    end(c, 'UPDATE ... ON');
+    return { kind: 'update-on', name: table, keys, query };
+  }
   const last = table[table.length - 1].toLowerCase();
   if (last !== 'models_versions' && last !== 'models') return null;
   c.expectWord('SET');

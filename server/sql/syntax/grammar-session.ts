@@ -17,9 +17,15 @@ function showFilter(c: Cursor): { filter: ShowFilter; filterStart: number } {
   const filterStart = c.offset();
   if (c.done()) return { filter: {}, filterStart };
   if (c.acceptWord('LIKE')) {
-    const v = c.literal('a LIKE pattern');
+    const like = String(c.literal('a LIKE pattern'));
+    // MindsDB's `SHOW MODELS FROM p LIKE '%ai%' WHERE engine = 'openai'`: both apply.
+    if (c.acceptWord('WHERE')) {
+      const r = c.rest();
+      if (!r.text) c.fail('expected a condition after WHERE');
+      return { filter: { like, where: r }, filterStart };
+    }
     end(c, 'SHOW ... LIKE');
-    return { filter: { like: String(v) }, filterStart };
+    return { filter: { like }, filterStart };
   }
   if (c.acceptWord('WHERE')) {
     const r = c.rest();
@@ -151,8 +157,31 @@ export function parseSet(c: Cursor): MindsStatement | null {
     end(c, 'SET');
     return { kind: 'set-active', name };
   }
+  // MindsDB's session flag for showing connection secrets: they are never shown here.
+  if (t.word === 'SHOW_SECRETS') {
+    c.i++;
+    c.acceptOp('=');
+    const v = c.literal('TRUE or FALSE');
+    end(c, 'SET SHOW_SECRETS');
+    if (v === false || v === 0 || String(v).toLowerCase() === 'false') {
+      return { kind: 'set-session', what: 'SHOW_SECRETS' };
+    }
+    return {
+      kind: 'refused',
+      construct: 'SET SHOW_SECRETS = TRUE',
+      hint: 'connection secrets are never shown',
+    };
+  }
   const scoped = SCOPES.has(t.word) ? c.peek(1) : t;
   if (!scoped) return null;
+  // MindsDB's `SET @v = from_env("NAME")` reads the server's environment into a variable.
+  if (scoped.kind === 'variable' && c.sig.some((x, k) => k > c.i && x.word === 'FROM_ENV')) {
+    return {
+      kind: 'refused',
+      construct: 'from_env()',
+      hint: "this instance does not read its server's environment into SQL",
+    };
+  }
   const w = scoped.word;
   const mysql =
     w === 'NAMES' ||

@@ -112,4 +112,6 @@ export type MindsStatement =
       where?: Embedded;
     }
   | { kind: 'delete-versions'; table: string[]; where?: Embedded }
+  /** MindsDB's `UPDATE t ON k1, k2 FROM (SELECT ...)`: rows matched on the keys get the rest. */
+  | { kind: 'update-on'; name: string[]; keys: string[]; query: Embedded }
   | { kind: 'refused'; construct: string; hint?: string };

@@ -122,12 +122,12 @@ export class Cursor {
   dottedName(what = 'name'): string[] {
     const first = this.namePart();
     if (first === undefined) this.fail(`expected a ${what}`);
-    const parts = [first!];
+    const parts = [first];
     while (this.isOp('.')) {
       this.i++;
       const p = this.namePart(true);
       if (p === undefined) this.fail(`expected a name after '.'`);
-      parts.push(p!);
+      parts.push(p);
     }
     return parts;
   }

@@ -161,10 +161,10 @@ export interface TableRefInfo {
   select: SelectInfo | null;
 }
 
-export type Clause =
+type Clause =
   'select' | 'from' | 'where' | 'group' | 'having' | 'qualify' | 'order' | 'limit' | 'other';
 
-export interface ExprInfo {
+interface ExprInfo {
   node: JNode;
   holder: JNode | unknown[];
   key: string | number;
@@ -198,7 +198,7 @@ export function indexQuery(root: JNode, outer: Scope = { names: new Set(), ctes:
   const queryNode = (node: JNode, scope: Scope, depth: number) => {
     const entries = cteEntries(node);
     entries.forEach((e, i) => {
-      const body = ((e.value as JNode).query as JNode | undefined)?.node as JNode | undefined;
+      const body = (e.value.query as JNode | undefined)?.node as JNode | undefined;
       if (!body) return;
       const own = body.type === 'RECURSIVE_CTE_NODE' ? [e] : [];
       queryNode(body, extendScope(scope, [...entries.slice(0, i), ...own]), depth + 1);

@@ -31,6 +31,8 @@ export function LoginForm() {
             onChange={(e) => setUsername(e.target.value)}
             autoComplete="username"
             required
+            // The login dialog is all the page offers until it succeeds: start in its first field.
+            // eslint-disable-next-line jsx-a11y/no-autofocus
             autoFocus
           />
         </label>

@@ -12,7 +12,7 @@ export type ConnectionState =
   | { kind: 'unreachable'; message: string };
 
 /** The instance's version: ours reports `version`, a real MindsDB server `mindsdb_version`. */
-export const instanceVersion = (s: StatusResponse) => s.version ?? s.mindsdb_version ?? 'unknown';
+const instanceVersion = (s: StatusResponse) => s.version ?? s.mindsdb_version ?? 'unknown';
 
 export function connectionState(
   data: StatusResponse | undefined,

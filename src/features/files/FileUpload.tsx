@@ -33,6 +33,7 @@ import {
   selectFileSql,
   uploadKind,
 } from './upload-logic';
+import { Overlay } from '../../components/ui/Overlay';
 
 interface UploadContext {
   open(file?: File): void;
@@ -186,7 +187,8 @@ function UploadDialog({
   });
 
   return (
-    <div className="overlay" onClick={busy ? undefined : close} {...handlers}>
+    // Escape: the window's listener above.
+    <Overlay onBackdropClick={busy ? undefined : close} {...handlers}>
       <div
         ref={dialogRef}
         className={`dialog upload-dialog${over ? ' over' : ''}`}
@@ -194,7 +196,6 @@ function UploadDialog({
         aria-modal="true"
         aria-label="Upload file"
         tabIndex={-1}
-        onClick={(e) => e.stopPropagation()}
       >
         <header className="dialog-header">
           <h2>Upload file</h2>
@@ -306,7 +307,7 @@ function UploadDialog({
           </form>
         )}
       </div>
-    </div>
+    </Overlay>
   );
 }
 
@@ -382,7 +383,15 @@ function UploadSuccess({
         <button type="button" className="btn" onClick={onClose}>
           Close
         </button>
-        <button type="button" className="btn primary" autoFocus onClick={onQuery}>
+        <button
+          type="button"
+          className="btn primary"
+          // The upload's form made way for its result inside the open dialog: the focus moves to
+          // the next step rather than falling back to the page.
+          // eslint-disable-next-line jsx-a11y/no-autofocus
+          autoFocus
+          onClick={onQuery}
+        >
           Query it
         </button>
       </div>

@@ -8,7 +8,7 @@ import { ResponsiveContainer } from 'recharts';
 import { usePrinting } from '../../lib/use-printing';
 
 /** CSS pixels: A4/Letter at 96 dpi minus ~12 mm margins and a card's padding. */
-export const PRINT_CHART_WIDTH = 640;
+const PRINT_CHART_WIDTH = 640;
 
 export function ChartBox({
   height,

@@ -40,7 +40,7 @@ import type { ModelsNav } from './nav';
 import { Card } from './ui';
 import './insights.css';
 
-export const COMPARE_ROW_CHOICES = [10, 25, 50] as const;
+const COMPARE_ROW_CHOICES = [10, 25, 50] as const;
 const DEFAULT_ROWS = 10;
 
 interface Props {

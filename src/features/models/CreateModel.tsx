@@ -54,7 +54,7 @@ export function CreateModel({ initial: fromUrl, nav }: Props) {
   const dbs = useQuery(databasesQueryOptions());
   const projects = useQuery(projectsQueryOptions());
   const [sourceKind, setSourceKind] = useState<'table' | 'query'>(
-    (form?.sourceKind ?? (initial.query ? 'query' : 'table')) as 'table' | 'query',
+    form?.sourceKind ?? (initial.query ? 'query' : 'table'),
   );
   const [db, setDb] = useState(initial.db ?? '');
   const [tableKey, setTableKey] = useState(

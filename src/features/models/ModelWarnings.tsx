@@ -27,7 +27,7 @@ export function ModelWarnings({ project, model, version, activeVersion, enabled 
   return <WarningList warnings={warnings} />;
 }
 
-export function WarningList({ warnings }: { warnings: ModelWarning[] }) {
+function WarningList({ warnings }: { warnings: ModelWarning[] }) {
   const n = warnings.length;
   return (
     <section className="m-warnings" aria-label="Model warnings">

@@ -120,7 +120,7 @@ function ChoiceInput({
   let index = current === undefined ? -1 : options.findIndex((o) => String(o) === String(current));
   if (current !== undefined && index < 0) {
     // A value from JSON or CSV that the training data did not show: keep it selectable.
-    options.push(current as string | number | boolean);
+    options.push(current);
     index = options.length - 1;
   }
   return (

@@ -189,7 +189,7 @@ export function compareImportances(
     );
 }
 
-export interface PredictionPair {
+interface PredictionPair {
   index: number;
   inputs: Record<string, unknown>;
   /** The true value, when the rows carried the target (training rows do). */

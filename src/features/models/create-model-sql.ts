@@ -2,7 +2,7 @@
  * The CREATE MODEL statement the create form runs, built from its fields; validation messages
  * name the field to fix. Uses the MindsDB syntax, so it runs on real servers too.
  */
-export type ModelSource =
+type ModelSource =
   | { kind: 'table'; db: string; schema?: string; table: string }
   | { kind: 'query'; db: string; query: string };
 
@@ -65,7 +65,7 @@ export function usingLiteral(raw: string): string {
   return quoteString(v);
 }
 
-export function sourceSelect(source: ModelSource): string {
+function sourceSelect(source: ModelSource): string {
   if (source.kind === 'query') return source.query.trim().replace(/;\s*$/, '');
   const ref = [source.schema, source.table].filter(Boolean).map((p) => quoteIdent(p!));
   return `SELECT * FROM ${ref.join('.')}`;

@@ -38,7 +38,7 @@ export function parseExplain(
 
 const PROB_PREFIX = 'probability_class_';
 
-export function classProbabilities(explain: PredictionExplain | null): Record<string, number> {
+function classProbabilities(explain: PredictionExplain | null): Record<string, number> {
   const out: Record<string, number> = {};
   if (!explain) return out;
   for (const k of Object.keys(explain).sort()) {

@@ -120,7 +120,7 @@ export function qualityHeadlines(m: ModelMetrics): Headline[] {
   return [];
 }
 
-export interface ConfusionCell {
+interface ConfusionCell {
   predicted: string;
   count: number;
   /** Share of the actual class's rows (the row). */
@@ -128,7 +128,7 @@ export interface ConfusionCell {
   correct: boolean;
 }
 
-export interface ConfusionRow {
+interface ConfusionRow {
   actual: string;
   total: number;
   cells: ConfusionCell[];

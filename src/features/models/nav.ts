@@ -12,12 +12,7 @@ export const MODEL_TABS: { id: ModelTab; label: string }[] = [
 ];
 
 export type ModelsViewName = 'models' | 'model' | 'create-model' | 'compare';
-export const MODELS_VIEWS: readonly ModelsViewName[] = [
-  'models',
-  'model',
-  'create-model',
-  'compare',
-];
+const MODELS_VIEWS: readonly ModelsViewName[] = ['models', 'model', 'create-model', 'compare'];
 
 export function isModelsView(view: string): view is ModelsViewName {
   return (MODELS_VIEWS as readonly string[]).includes(view);

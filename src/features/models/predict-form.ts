@@ -32,7 +32,7 @@ export interface FormRow {
   extra: Record<string, unknown>;
 }
 
-export interface CellIssue {
+interface CellIssue {
   row: number;
   column: string;
   message: string;
@@ -205,7 +205,7 @@ function formatRowObject(o: Record<string, unknown>): string {
 }
 
 /** Up to this many rows, the editor shows one key per line; beyond, one row per line. */
-export const PRETTY_ROWS = 3;
+const PRETTY_ROWS = 3;
 
 /** The body as the JSON editor shows it (readable for a few rows, compact for many). */
 export function formatPredictBody(
@@ -255,7 +255,7 @@ export function parsePredictBody(
   if (json && typeof json === 'object' && !Array.isArray(json)) {
     const params = (json as { params?: unknown }).params;
     if (params && typeof params === 'object' && 'explain' in params) {
-      const e = (params as { explain: unknown }).explain;
+      const e = params.explain;
       if (typeof e === 'boolean') explain = e;
     }
     if (!('data' in json)) {
@@ -264,7 +264,7 @@ export function parsePredictBody(
         error: 'The body must be a JSON array of row objects, or {"data": [...]}',
       };
     }
-    list = (json as { data: unknown }).data;
+    list = json.data;
   }
   if (!Array.isArray(list)) {
     return { ok: false, error: 'The body must be a JSON array of row objects' };

@@ -40,7 +40,7 @@ export type PredictAction =
   | { type: 'explain'; on: boolean }
   | { type: 'derive-json' };
 
-export function formatRows(
+function formatRows(
   fields: readonly FormField[],
   rows: readonly FormRow[],
   mode: BodyMode,

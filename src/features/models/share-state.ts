@@ -21,7 +21,7 @@ export interface ModelPageForm {
 }
 
 /** Longer forms are not put in the URL (links that long break in browsers and chats). */
-export const MAX_FORM_CHARS = 8_000;
+const MAX_FORM_CHARS = 8_000;
 export const MAX_FORM_ROWS = 50;
 
 const isScalar = (v: unknown): v is string | number | boolean | null =>

@@ -19,7 +19,7 @@ export interface SweepScale {
 }
 
 /** The axis never spans less than this share of the typical prediction. */
-export const MIN_SPAN_SHARE = 0.2;
+const MIN_SPAN_SHARE = 0.2;
 
 /** [lo, hi] widened to at least `minSpan` around its middle, padded and rounded outward. */
 export function honestDomain(lo: number, hi: number, minSpan: number): [number, number] {

@@ -10,7 +10,7 @@ import type { FormField } from './predict-form';
 export const DEFAULT_SWEEP_STEPS = 50;
 export const MAX_SWEEP_STEPS = 500;
 /** A categorical sweep sends one row per known category, up to this many. */
-export const MAX_SWEEP_CATEGORIES = 100;
+const MAX_SWEEP_CATEGORIES = 100;
 
 /** Whether an input is swept along a numeric range or through its known categories. */
 export type SweepKind = 'range' | 'categories';

@@ -1,9 +1,10 @@
 /** Small building blocks of the model pages: status badge, confirmation dialog, copy button. */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Overlay } from '../../components/ui/Overlay';
 
 export { formatNumber } from './format-number';
 
-export function statusTone(status: string): 'ok' | 'busy' | 'error' | 'idle' {
+function statusTone(status: string): 'ok' | 'busy' | 'error' | 'idle' {
   const s = status.toLowerCase();
   if (s === 'complete') return 'ok';
   if (s === 'error' || s === 'failed') return 'error';
@@ -41,15 +42,8 @@ export function ConfirmDialog({
   const ref = useRef<HTMLButtonElement>(null);
   useEffect(() => ref.current?.focus(), []);
   return (
-    <div className="overlay" onClick={onCancel}>
-      <div
-        className="dialog m-confirm"
-        role="alertdialog"
-        aria-modal="true"
-        aria-label={title}
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && onCancel()}
-      >
+    <Overlay onBackdropClick={onCancel} onEscape={onCancel}>
+      <div className="dialog m-confirm" role="alertdialog" aria-modal="true" aria-label={title}>
         <h2>{title}</h2>
         <div className="m-confirm-body">{children}</div>
         <div className="m-actions end">
@@ -65,7 +59,7 @@ export function ConfirmDialog({
           </button>
         </div>
       </div>
-    </div>
+    </Overlay>
   );
 }
 

@@ -14,7 +14,7 @@ export interface RowExplanation {
   explained_class?: string | number | boolean | null;
 }
 
-export type WaterfallKind = 'base' | 'push' | 'others' | 'total';
+type WaterfallKind = 'base' | 'push' | 'others' | 'total';
 
 export interface WaterfallStep {
   key: string;
@@ -42,7 +42,7 @@ export interface Waterfall {
   folded: string[];
 }
 
-export const DEFAULT_WATERFALL_INPUTS = 8;
+const DEFAULT_WATERFALL_INPUTS = 8;
 
 function valueText(v: unknown): string {
   if (v === null || v === undefined || v === '') return 'missing';

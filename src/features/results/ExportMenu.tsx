@@ -67,6 +67,7 @@ export function ExportMenu({ total, viewState, onExport, disabled }: Props) {
           className="popover-menu"
           role="menu"
           aria-label="Export"
+          tabIndex={-1}
           onKeyDown={onKeyDown}
         >
           {(['csv', 'json'] as const).map((format) => (

@@ -224,7 +224,13 @@ export function ResultGrid({
   };
 
   return (
-    <div className="result-grid" onKeyDown={(e) => e.key === 'Escape' && setMenu(null)}>
+    // Escape closes the cell menu wherever the focus is (the menu or the grid); the wrapper is
+    // no widget of its own.
+    <div
+      className="result-grid"
+      role="presentation"
+      onKeyDown={(e) => e.key === 'Escape' && setMenu(null)}
+    >
       <AgGridReact<Row>
         theme={large ? largeGridTheme[theme] : theme === 'dark' ? darkGridTheme : lightGridTheme}
         rowData={rows}
@@ -257,8 +263,10 @@ export function ResultGrid({
       />
       {menu && (
         <>
+          {/* Click-away for the mouse; the keyboard's way out is Escape. */}
           <div
             className="menu-backdrop"
+            role="presentation"
             onClick={() => setMenu(null)}
             onContextMenu={(e) => {
               e.preventDefault();

@@ -27,7 +27,7 @@ export function timeAxes(columns: readonly GridColumn[]): ChartAxes | undefined 
   return x && y ? { x: x.index, y: y.index } : undefined;
 }
 
-export const MAX_CHART_POINTS = 2000;
+const MAX_CHART_POINTS = 2000;
 
 export interface ChartPoint {
   x: string | number;

@@ -19,7 +19,7 @@ const HEADER_EXTRA_PX = 44;
 export type MeasureText = (text: string, kind: GridColumn['kind'] | 'header') => number;
 
 /** Rough text widths at the grid's 12.5 px font (JSON cells are monospace): the fallback. */
-export const estimateTextWidth: MeasureText = (text, kind) => {
+const estimateTextWidth: MeasureText = (text, kind) => {
   const perChar = kind === 'json' ? 7.1 : kind === 'number' ? 7.3 : 7.2;
   let wide = 0;
   for (const ch of text) if (/[A-Z@#%&MW]/.test(ch)) wide += 1;

@@ -6,7 +6,7 @@
 
 export const LANGUAGE_ID = 'mindsql';
 
-export const MINDSDB_KEYWORDS = [
+const MINDSDB_KEYWORDS = [
   'MODEL',
   'MODELS',
   'PREDICTOR',
@@ -158,7 +158,7 @@ export const SQL_KEYWORDS = [
   ...MINDSDB_KEYWORDS,
 ].filter((k, i, a) => a.indexOf(k) === i);
 
-export const SQL_TYPES = [
+const SQL_TYPES = [
   'BIGINT',
   'BOOLEAN',
   'BLOB',

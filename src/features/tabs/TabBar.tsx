@@ -72,6 +72,8 @@ export function TabBar({
                 className="tab-rename"
                 aria-label="Tab name"
                 defaultValue={t.title}
+                // Shown when the user asks to rename the tab (double-click): type there at once.
+                // eslint-disable-next-line jsx-a11y/no-autofocus
                 autoFocus
                 onFocus={(e) => e.currentTarget.select()}
                 onClick={(e) => e.stopPropagation()}

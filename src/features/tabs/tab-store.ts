@@ -18,15 +18,15 @@ export interface TabsState {
   activeId: string;
 }
 
-export const DEFAULT_DB = 'mindsdb';
+const DEFAULT_DB = 'mindsdb';
 export const TABS_STORAGE_KEY = 'smp.tabs.v1';
 
-export function nextTitle(tabs: Tab[]): string {
+function nextTitle(tabs: Tab[]): string {
   const used = new Set(tabs.map((t) => t.title));
   for (let i = 1; ; i++) if (!used.has(`Query ${i}`)) return `Query ${i}`;
 }
 
-export function makeTab(tabs: Tab[], init: Partial<Omit<Tab, 'id'>> = {}): Tab {
+function makeTab(tabs: Tab[], init: Partial<Omit<Tab, 'id'>> = {}): Tab {
   return {
     id: newId(),
     title: init.title ?? nextTitle(tabs),

@@ -6,7 +6,7 @@
 import type { SqlOkResponse, SqlQueryResponse, SqlTableResponse } from '../../../contract';
 import type { Statement } from './split';
 
-export interface StatementResult {
+interface StatementResult {
   statement: Statement;
   response: SqlQueryResponse;
   durationMs: number;

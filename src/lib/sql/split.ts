@@ -7,7 +7,7 @@ import { scanSegments, splitStatements, type SqlSegment } from '../../../contrac
 
 export type Statement = SqlSegment;
 
-export { scanSegments, splitStatements };
+export { splitStatements };
 
 /**
  * The statement under the cursor: the segment containing `offset` (a cursor just after a `;`

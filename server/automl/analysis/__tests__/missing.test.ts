@@ -3,7 +3,7 @@
 // classifiers). The home_rentals checks use the bench's fixed split. (Tree routing of missing
 // values: gbm/__tests__/missing-routing.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { fixedSplit, loadCsv } from '../../../../bench/automl';
+import { fixedSplit, loadCsv } from '../../../../bench/automl-data';
 import { type ModelArtifact, type Prediction, loadPredictor, train } from '../../index';
 import { missingGroups } from '../missing';
 

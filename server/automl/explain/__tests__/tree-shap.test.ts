@@ -2,7 +2,7 @@
 // cover-weighted expectation over the features left out), and additivity on every model kind.
 import { describe, expect, it } from 'vitest';
 import { gauss, linearish } from '../../__tests__/helpers';
-import { fixedSplit, loadCsv } from '../../../../bench/automl';
+import { fixedSplit, loadCsv } from '../../../../bench/automl-data';
 import { type CellValue, type Dataset, finetune, loadPredictor, train } from '../../index';
 import { trainGBM } from '../../gbm/boost';
 import { type BinnedData, DEFAULT_GBM_PARAMS, type GBMModel, leafDimOf } from '../../gbm/model';

@@ -17,7 +17,7 @@ export function instanceFlavor(status: InstanceFlavorStatus | undefined): Instan
   return 'unknown';
 }
 
-export async function fetchInstanceFlavor(signal?: AbortSignal): Promise<{
+async function fetchInstanceFlavor(signal?: AbortSignal): Promise<{
   flavor: InstanceFlavor;
   version: string | null;
 }> {

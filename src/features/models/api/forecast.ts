@@ -27,7 +27,7 @@ export interface ForecastSource {
 /** Rows a history query reads (the chart shows the recent part of a group). */
 export const HISTORY_ROWS = 48;
 
-export async function fetchForecastSource(
+async function fetchForecastSource(
   project: string,
   model: string,
   selectQuery: string,
@@ -79,7 +79,7 @@ export interface ForecastData {
   sql: string;
 }
 
-export async function fetchForecast(
+async function fetchForecast(
   project: string,
   model: string,
   ts: TsSettings,

@@ -18,10 +18,7 @@ const Listing = z.array(
 /** `name` -> metric of its active version, and `name.version` -> metric of each version. */
 export type MetricNames = Record<string, string>;
 
-export async function fetchMetricNames(
-  project: string,
-  signal?: AbortSignal,
-): Promise<MetricNames> {
+async function fetchMetricNames(project: string, signal?: AbortSignal): Promise<MetricNames> {
   const list = await requestJson(`/api/projects/${encodeURIComponent(project)}/models`, Listing, {
     signal,
   });

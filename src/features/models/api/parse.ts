@@ -7,7 +7,7 @@ import type { SqlTableResponse } from '../../../../contract';
 
 type Table = Pick<SqlTableResponse, 'column_names' | 'data'>;
 
-export interface TrainingPhase {
+interface TrainingPhase {
   current: number | null;
   total: number | null;
   name: string | null;

@@ -22,7 +22,7 @@ export interface PredictResult {
   elapsedMs: number;
 }
 
-export function predictPath(project: string, model: string, version?: number): string {
+function predictPath(project: string, model: string, version?: number): string {
   const m = version === undefined ? model : `${model}.${version}`;
   return `/api/projects/${encodeURIComponent(project)}/models/${encodeURIComponent(m)}/predict`;
 }

@@ -9,7 +9,7 @@ import { ApiError, requestJson } from '../../../api/http';
 import { catalogKeys } from '../../../api/keys';
 import { runSql } from '../../../api/sql-query';
 
-export async function fetchProjects(signal?: AbortSignal): Promise<string[]> {
+async function fetchProjects(signal?: AbortSignal): Promise<string[]> {
   try {
     const list = await requestJson('/api/projects', ProjectList, { signal });
     return list.map((p) => p.name);

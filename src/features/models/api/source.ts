@@ -93,7 +93,7 @@ export interface TrainingStats {
   example: Record<string, unknown> | null;
 }
 
-export async function fetchTrainingStats(
+async function fetchTrainingStats(
   project: string,
   model: string,
   selectQuery: string,
@@ -168,7 +168,7 @@ export function trainingStatsQueryOptions(
 }
 
 /** Columns (and types, when the server reports them) of a free training query: `LIMIT 0`. */
-export async function fetchQueryColumns(
+async function fetchQueryColumns(
   db: string,
   query: string,
   signal?: AbortSignal,

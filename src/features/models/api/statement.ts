@@ -6,10 +6,7 @@ import { mutationOptions } from '@tanstack/react-query';
 import type { SqlQueryResponse } from '../../../../contract';
 import { runSql } from '../../../api/sql-query';
 
-export async function runModelStatement(
-  query: string,
-  signal?: AbortSignal,
-): Promise<SqlQueryResponse> {
+async function runModelStatement(query: string, signal?: AbortSignal): Promise<SqlQueryResponse> {
   const res = await runSql({ query, signal });
   if (res.type === 'error') throw new Error(res.error_message);
   return res;

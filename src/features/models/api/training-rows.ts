@@ -7,7 +7,7 @@ import { modelKeys } from '../../../api/keys';
 import { runSql } from '../../../api/sql-query';
 import { resolveTrainingSource } from './source';
 
-export async function fetchTrainingRows(
+async function fetchTrainingRows(
   project: string,
   model: string,
   selectQuery: string,

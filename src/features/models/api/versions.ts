@@ -8,9 +8,9 @@ import { modelKeys } from '../../../api/keys';
 import { isBusyStatus, parseModelVersions, type ModelVersion } from './parse';
 import { runSql } from '../../../api/sql-query';
 
-export const TRAINING_POLL_MS = 1_000;
+const TRAINING_POLL_MS = 1_000;
 
-export async function fetchModelVersions(
+async function fetchModelVersions(
   project: string,
   model: string,
   signal?: AbortSignal,

@@ -1,12 +1,14 @@
 /**
- * Messages between the instance and a training worker. The request travels in `workerData`, its
- * rows in columnar typed arrays whose buffers are transferred, not copied (see
- * server/models/training-columns.ts); the worker answers with progress ticks and one final message.
- * The worker writes the artifact file itself so a multi-megabyte model never crosses threads.
+ * Messages between the trainer (trainer.ts) and a training worker (server/automl-worker/train.ts).
+ * Models owns them: it starts the worker by URL and never imports it; the worker imports this.
+ * The request travels in `workerData`, its rows in columnar typed arrays whose buffers are
+ * transferred, not copied (see training-columns.ts); the worker answers with progress ticks and
+ * one final message. The worker writes the artifact file itself so a multi-megabyte model never
+ * crosses threads.
  */
 import type { TrainProgress } from '../automl/index';
-import type { TimeSeriesSettings } from '../models/store';
-import type { ColumnarDataset } from '../models/training-columns';
+import type { TimeSeriesSettings } from './store';
+import type { ColumnarDataset } from './training-columns';
 
 export interface TrainRequest {
   mode: 'train' | 'finetune';

@@ -1,0 +1,40 @@
+/**
+ * The backdrop of a modal dialog. It has no role of its own (the dialog inside carries the role
+ * and the name): a click on the backdrop itself, outside the dialog, is the mouse's way out, and
+ * Escape pressed anywhere inside is the keyboard's. Leave either out to keep the dialog open
+ * (a question that must be answered, an upload that is running).
+ */
+import type { HTMLAttributes } from 'react';
+
+/** Other props (drag and drop handlers) go to the backdrop's element. */
+interface Props extends Omit<
+  HTMLAttributes<HTMLDivElement>,
+  'className' | 'onClick' | 'onKeyDown' | 'role'
+> {
+  onBackdropClick?: () => void;
+  onEscape?: () => void;
+}
+
+export function Overlay({ onBackdropClick, onEscape, children, ...rest }: Props) {
+  return (
+    <div
+      {...rest}
+      className="overlay"
+      role="presentation"
+      onClick={
+        onBackdropClick &&
+        ((e) => {
+          if (e.target === e.currentTarget) onBackdropClick();
+        })
+      }
+      onKeyDown={
+        onEscape &&
+        ((e) => {
+          if (e.key === 'Escape') onEscape();
+        })
+      }
+    >
+      {children}
+    </div>
+  );
+}
