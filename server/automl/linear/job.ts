@@ -29,17 +29,8 @@ export function fitClaimedScores(job: LogisticJob): void {
   const D = job.d + 1;
   for (let k = Atomics.add(job.claim, NEXT, 1); k < K; k = Atomics.add(job.claim, NEXT, 1)) {
     try {
-      const wk = fitLogisticScore(
-        job.X,
-        job.rows,
-        job.y,
-        job.nClasses,
-        job.weight,
-        job.d,
-        1,
-        job.init,
-        k,
-      );
+      const { X, rows, y, nClasses, weight, d, init } = job;
+      const wk = fitLogisticScore(k, X, rows, y, nClasses, weight, d, 1, init);
       job.w.set(wk, k * D);
     } catch {
       Atomics.store(job.claim, FAILED, 1);

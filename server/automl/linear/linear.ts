@@ -147,7 +147,7 @@ export function fitLogistic(
   const K = logisticScores(nClasses);
   const w = new Float64Array(K * D);
   for (let k = 0; k < K; k++)
-    w.set(fitLogisticScore(X, rows, y, nClasses, weight, d, lambda, init, k), k * D);
+    w.set(fitLogisticScore(k, X, rows, y, nClasses, weight, d, lambda, init), k * D);
   return { kind: 'logistic', d, K, w };
 }
 
@@ -161,15 +161,8 @@ export function logisticScores(nClasses: number): number {
  * fitted on its own, so the scores may be fitted on different threads.
  */
 export function fitLogisticScore(
-  X: LinearRows,
-  rows: Int32Array,
-  y: Float64Array,
-  nClasses: number,
-  weight: Float64Array | null,
-  d: number,
-  lambda: number,
-  init: Float64Array | undefined,
   k: number,
+  ...[X, rows, y, nClasses, weight, d, lambda = 1, init]: Parameters<typeof fitLogistic>
 ): Float64Array {
   const D = d + 1;
   const K = logisticScores(nClasses);
