@@ -51,7 +51,7 @@ export interface BuilderSpec {
   offC: Int32Array;
 }
 
-export function builderSpec(
+function builderSpec(
   F: number,
   off: Int32Array,
   D: number,
@@ -98,7 +98,7 @@ export function builderSpec(
 }
 
 /** Compiles a spec (in this thread; pool workers compile the same source in theirs). */
-export function compileBuilder(spec: BuilderSpec): BuildFn {
+function compileBuilder(spec: BuilderSpec): BuildFn {
   let fn = builders.get(spec.key);
   if (!fn) {
     if (builders.size >= MAX_BUILDERS) builders.clear();
