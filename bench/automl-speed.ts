@@ -1,10 +1,13 @@
-// Training time of the engine beside scikit-learn's HistGradientBoosting (early stopping, one
-// thread) on the same rows, as issue 15 item 3 measures it: each case alternates engine and HGB
-// runs and reports the medians (the machine is shared and noisy, single runs mislead). The engine
-// trains from columnar data, as the server's training worker receives it (the columns are built
-// while rows stream in from SQL, as HGB's caller builds its numpy array before fit()).
-// Standalone: `npx tsx bench/automl-speed.ts [messy30k] [messy200k] [digits] [--reps 3]`.
+// Training time of the engine beside scikit-learn's HistGradientBoosting (early stopping; one
+// OpenMP thread unless PEER_THREADS says more) on the same rows, as issue 15 item 3 measures it:
+// each case alternates engine and HGB runs and reports the medians (the machine is shared and
+// noisy, single runs mislead). The engine trains from columnar data, as the server's training
+// worker receives it (the columns are built while rows stream in from SQL, as HGB's caller builds
+// its numpy array before fit()), on AUTOML_THREADS / `--threads` threads (default 2).
+// Standalone: `npx tsx bench/automl-speed.ts [messy30k] [messy200k] [digits] [--reps 3]
+// [--threads 1]`.
 
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ColumnarBuilder } from '../server/models/training-columns';
@@ -67,6 +70,8 @@ export interface SpeedResult {
   peerRuns: number[];
   /** Medians of CPU seconds (the engine's process, HGB's fit), less sensitive to other load. */
   engineCpu: number;
+  /** Median CPU seconds of the training thread alone (see mainThreadCpu). */
+  engineMainCpu: number;
   peerCpu: number | null;
   /**
    * Median CPU seconds per training phase (from the progress callback): profile (types, target),
@@ -76,6 +81,22 @@ export interface SpeedResult {
   /** The last engine artifact and HGB result (quality figures are read from them). */
   artifact: ModelArtifact;
   peerResult: PeerResult | null;
+}
+
+/**
+ * CPU seconds of this (the training) thread alone, from Linux's per-thread counters (NaN
+ * elsewhere): with a second thread working alongside, the engine's critical path on an idle
+ * machine is about this, however busy the shared machine is.
+ */
+export function mainThreadCpu(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime (fields 14 and 15 of stat) in clock ticks of 1/100 s.
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 function median(xs: number[]): number {
@@ -89,11 +110,13 @@ export function timeCase(
   reps: number,
   using?: Record<string, unknown>,
   withPeer = sklearnAvailable(),
+  threads?: number,
 ): SpeedResult {
   const data = columnarOf(c.split.train);
   const engineRuns: number[] = [];
   const peerRuns: number[] = [];
   const engineCpu: number[] = [];
+  const engineMainCpu: number[] = [];
   const peerCpu: number[] = [];
   const phaseRuns: number[][] = [];
   let artifact: ModelArtifact | null = null;
@@ -101,6 +124,7 @@ export function timeCase(
   for (let i = 0; i < reps; i++) {
     const t0 = performance.now();
     const c0 = process.cpuUsage();
+    const m0 = mainThreadCpu();
     // Phase boundaries in CPU seconds (less disturbed by other work on the machine than wall time).
     const cpuNow = () => {
       const u = process.cpuUsage();
@@ -108,8 +132,9 @@ export function timeCase(
     };
     const marks: number[] = [];
     const onProgress = () => marks.push(cpuNow());
-    artifact = trainColumns(data, { target: c.target, using, onProgress });
+    artifact = trainColumns(data, { target: c.target, using, onProgress, threads });
     const c1 = process.cpuUsage(c0);
+    engineMainCpu.push(mainThreadCpu() - m0);
     const t1 = performance.now();
     engineRuns.push((t1 - t0) / 1000);
     marks.push(cpuNow());
@@ -130,6 +155,7 @@ export function timeCase(
     engineRuns,
     peerRuns,
     engineCpu: median(engineCpu),
+    engineMainCpu: median(engineMainCpu),
     phases: phaseRuns[0].map((_, j) => median(phaseRuns.map((p) => p[j]))),
     peerCpu: withPeer ? median(peerCpu) : null,
     artifact: artifact!,
@@ -164,11 +190,20 @@ function main(): void {
   const reps = r >= 0 ? Number(args[r + 1]) : 3;
   const u = args.indexOf('--using');
   const using = u >= 0 ? (JSON.parse(args[u + 1]) as Record<string, unknown>) : undefined;
-  const values = new Set([r, u].filter((i) => i >= 0).map((i) => i + 1));
+  const t = args.indexOf('--threads');
+  const threads = t >= 0 ? Number(args[t + 1]) : undefined;
+  const values = new Set([r, u, t].filter((i) => i >= 0).map((i) => i + 1));
   const names = args.filter((a, i) => !a.startsWith('--') && !values.has(i));
+  const load = () => {
+    try {
+      return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    } catch {
+      return '?';
+    }
+  };
   for (const name of names.length ? names : ['messy30k', 'messy200k', 'digits']) {
-    progress(`speed: ${name}`);
-    const res = timeCase(speedCase(name), reps, using);
+    progress(`speed: ${name} (load average ${load()})`);
+    const res = timeCase(speedCase(name), reps, using, sklearnAvailable(), threads);
     const fmt = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' ');
     const held = heldOut(speedCase(name), res.artifact);
     const peerHeld = res.peerResult
@@ -182,7 +217,8 @@ function main(): void {
       `${name}: engine ${res.engine.toFixed(2)} s [${fmt(res.engineRuns)}]` +
         (res.peer !== null
           ? `  HGB ${res.peer.toFixed(2)} s [${fmt(res.peerRuns)}]  ratio ${res.ratio!.toFixed(2)}` +
-            `  cpu ${res.engineCpu.toFixed(2)} / ${res.peerCpu!.toFixed(2)} = ${(res.engineCpu / res.peerCpu!).toFixed(2)}`
+            `  cpu ${res.engineCpu.toFixed(2)} / ${res.peerCpu!.toFixed(2)} = ${(res.engineCpu / res.peerCpu!).toFixed(2)}` +
+            `  training-thread cpu ${res.engineMainCpu.toFixed(2)} = ${(res.engineMainCpu / res.peerCpu!).toFixed(2)}`
           : '') +
         `  phases ${res.phases.map((x) => x.toFixed(3)).join(' / ')}` +
         `  trees ${res.artifact.model.gbm?.nTrees ?? 0}  held-out ${held.toFixed(4)} (HGB ${peerHeld})  validation ${acc}  selected ${d.candidates.find((x) => x.selected)?.name}`,

@@ -50,6 +50,11 @@ export interface TrainOptions {
   /** USING k = v from SQL; unknown keys throw an AutoMLError listing the allowed ones. */
   using?: Record<string, unknown>;
   onProgress?: (p: TrainProgress) => void;
+  /**
+   * Threads that build gradient histograms (this one included): default AUTOML_THREADS, else
+   * min(2, available cores). Any count gives the same artifact.
+   */
+  threads?: number;
 }
 
 export interface Prediction {

@@ -43,3 +43,33 @@ export function splitDataset(d: Dataset, nTrain: number): { train: Dataset; test
 export function toObjects(d: Dataset): Record<string, unknown>[] {
   return d.rows.map((r) => Object.fromEntries(d.columns.map((c, j) => [c, r[j]])));
 }
+
+/**
+ * Twelve numbers and a category: enough rows x features that a multiclass table's histograms are
+ * built in feature blocks on the thread pool.
+ */
+export function wide(
+  n: number,
+  seed: number,
+  kind: 'regression' | 'binary' | 'multiclass',
+): Dataset {
+  const rng = new Rng(seed);
+  const F = 12;
+  const rows: CellValue[][] = [];
+  for (let i = 0; i < n; i++) {
+    const x = Array.from({ length: F }, () => rng.next() * 10);
+    const grade = ['a', 'b', 'c', 'd', 'e'][rng.int(5)];
+    const z = x[0] + 0.5 * x[3] * (x[7] > 5 ? 1 : -1) + (grade === 'c' ? 2 : 0) + gauss(rng);
+    const target =
+      kind === 'regression'
+        ? z
+        : kind === 'binary'
+          ? z > 5
+          : ['lo', 'mid', 'hi'][z < 3 ? 0 : z < 7 ? 1 : 2];
+    rows.push([...x.map((v, j) => (i % (11 + j) === 0 ? null : v)), grade, target]);
+  }
+  return {
+    columns: [...Array.from({ length: F }, (_, j) => `x${j}`), 'grade', 'target'],
+    rows,
+  };
+}

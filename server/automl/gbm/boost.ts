@@ -6,6 +6,7 @@ import { addTreeToRowsCompiled } from './compile';
 import { TreeBuilder } from './grower';
 import { type BinnedData, type GBMModel, type GBMParams, type GBMTarget, leafDimOf } from './model';
 import { NodeStore } from './node-store';
+import { activePool } from './parallel';
 import { computeGradients, initialScores, lossOf } from './objectives';
 import { addTreeToRows, predictRawRows, subtractTree } from './predict';
 
@@ -44,6 +45,17 @@ export interface GBMTrainInput {
  * are kept.
  */
 export function trainGBM(input: GBMTrainInput): GBMTrainResult {
+  // The pool's workers forget this boosting's buffers once it is done.
+  const pool = activePool();
+  const mark = pool?.mark() ?? 0;
+  try {
+    return boost(input);
+  } finally {
+    pool?.release(mark);
+  }
+}
+
+function boost(input: GBMTrainInput): GBMTrainResult {
   const { data, target, trainRows, valRows, params, init, offset, onIteration } = input;
   const K = target.K;
   const N = data.n;
@@ -69,10 +81,6 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
     for (let r = 0; r < N; r++) for (let k = 0; k < K; k++) raw[r * K + k] = base[k];
   }
   const initTrees = store.roots.length;
-  const g =
-    D > 1 ? [new Float64Array(N * D)] : Array.from({ length: K }, () => new Float64Array(N));
-  const h =
-    D > 1 ? [new Float64Array(N * D)] : Array.from({ length: K }, () => new Float64Array(N));
   const builder = new TreeBuilder(
     data,
     params,
@@ -80,6 +88,10 @@ export function trainGBM(input: GBMTrainInput): GBMTrainResult {
     target.objective === 'regression' && target.weight === null,
     D,
   );
+  const buffers = () =>
+    D > 1 ? [builder.alloc(N * D)] : Array.from({ length: K }, () => builder.alloc(N));
+  const g = buffers();
+  const h = buffers();
   const sampler =
     params.subsampleRows && params.subsampleRows > 0 && params.subsampleRows < trainRows.length
       ? new RowSampler(trainRows, params.subsampleRows, params.seed ?? 0)

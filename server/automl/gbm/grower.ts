@@ -31,10 +31,15 @@ export class TreeBuilder {
     this.bins = data.bins;
     this.hists = new Histograms(data, unitHessian, D);
     this.splitter = new Splitter(data.F, data.nBins, data.isCat, this.hists.off, p);
-    this.idx = new Int32Array(maxRows);
+    this.idx = this.hists.allocRows(maxRows);
     this.tmp = new Int32Array(maxRows);
     this.L = Math.max(2, p.maxLeaves);
     this.leaves = new Leaves(this.L, D);
+  }
+
+  /** A zeroed gradient buffer (shared memory when histograms are built by a thread pool). */
+  alloc(n: number): Float64Array {
+    return this.hists.alloc(n);
   }
 
   private findSplit(leaf: number): void {

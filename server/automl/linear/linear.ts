@@ -144,15 +144,31 @@ export function fitLogistic(
   init?: Float64Array,
 ): LinearModel {
   const D = d + 1;
-  const K = nClasses === 2 ? 1 : nClasses;
+  const K = logisticScores(nClasses);
   const w = new Float64Array(K * D);
-  for (let k = 0; k < K; k++) {
-    const cls = nClasses === 2 ? 1 : k;
-    const start = init && init.length === K * D ? init.subarray(k * D, k * D + D) : undefined;
-    const wk = fitBinaryLogistic(X, rows, y, cls, weight, d, lambda, start);
-    w.set(wk, k * D);
-  }
+  for (let k = 0; k < K; k++)
+    w.set(fitLogisticScore(k, X, rows, y, nClasses, weight, d, lambda, init), k * D);
   return { kind: 'logistic', d, K, w };
+}
+
+/** Scores (one-vs-rest logits) of a logistic model: 1 for two classes. */
+export function logisticScores(nClasses: number): number {
+  return nClasses === 2 ? 1 : nClasses;
+}
+
+/**
+ * The weights of score k of fitLogistic (class k against the rest, or class 1 of two): each is
+ * fitted on its own, so the scores may be fitted on different threads.
+ */
+export function fitLogisticScore(
+  k: number,
+  ...[X, rows, y, nClasses, weight, d, lambda = 1, init]: Parameters<typeof fitLogistic>
+): Float64Array {
+  const D = d + 1;
+  const K = logisticScores(nClasses);
+  const cls = nClasses === 2 ? 1 : k;
+  const start = init && init.length === K * D ? init.subarray(k * D, k * D + D) : undefined;
+  return fitBinaryLogistic(X, rows, y, cls, weight, d, lambda, start);
 }
 
 function fitBinaryLogistic(

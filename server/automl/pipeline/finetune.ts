@@ -8,6 +8,7 @@ import { serializeScale } from '../analysis/scale';
 import { categoryKey, isMissing, parseNumber } from '../data/column-types';
 import { type Encoded, encode } from '../data/encoded';
 import { type Table, cellAt, cellsAt, tableFromDataset, validateTable } from '../data/table';
+import { resolveThreads, withPool } from '../gbm/parallel';
 import { AutoMLError } from '../errors';
 import { trainGBM } from '../gbm/boost';
 import { emptyModel } from '../gbm/model';
@@ -67,6 +68,14 @@ function finetuneTable(
   base: ModelArtifact,
   data: Table,
   opts: Partial<TrainOptions> = {},
+): ModelArtifact {
+  return withPool(resolveThreads(opts.threads), () => finetunePipeline(base, data, opts));
+}
+
+function finetunePipeline(
+  base: ModelArtifact,
+  data: Table,
+  opts: Partial<TrainOptions>,
 ): ModelArtifact {
   const t0 = now();
   if (!base || base.format !== 'automl/1')

@@ -7,7 +7,7 @@ import { Rng } from '../prng';
 import { type ScoreModel, blend, scoreRows } from '../predict/score';
 import { allRows } from '../rows';
 import type { Candidate } from './candidates';
-import { type FitContext, fitLinear } from './fit';
+import { type FitContext, fitLinear, fitLinearLater } from './fit';
 import { REFIT_MAX_ROWS, gbmParams } from './sizes';
 
 /** Share of the training split the learning-curve probe is fitted on. */
@@ -48,12 +48,14 @@ export function refit(ctx: FitContext, best: Candidate, halfWidth: number | null
   };
   // The logistic refit starts from the validated weights (the same rows and a fifth more).
   const init = best.linear ?? undefined;
-  const fitKind = (rows: Int32Array): ScoreModel =>
-    best.kind === 'gbm'
-      ? { gbm: fitGbmOn(rows), linear: null }
-      : best.kind === 'linear'
-        ? { gbm: null, linear: fitLinear(ctx, rows, init) }
-        : blend(fitGbmOn(rows), fitLinear(ctx, rows, init));
+  const fitKind = (rows: Int32Array): ScoreModel => {
+    if (best.kind === 'gbm') return { gbm: fitGbmOn(rows), linear: null };
+    if (best.kind === 'linear') return { gbm: null, linear: fitLinear(ctx, rows, init) };
+    // The blend's logistic part fits on the pool's second thread while the trees grow.
+    const linear = fitLinearLater(ctx, rows, init);
+    const gbm = fitGbmOn(rows);
+    return blend(gbm, linear());
+  };
   const model = fitKind(allRows(n));
   if (ctx.shape.task === 'regression' && halfWidth !== null) {
     // Each (training split, validation rows) pair the width was calibrated on.

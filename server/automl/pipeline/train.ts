@@ -8,6 +8,7 @@ import { encode } from '../data/encoded';
 import { encoderName, fitEncoders } from '../data/encoders';
 import { type Table, tableFromDataset, validateTable } from '../data/table';
 import { AutoMLError } from '../errors';
+import { resolveThreads, withPool } from '../gbm/parallel';
 import { serializeGBM } from '../gbm/serialize';
 import { serializeLinear } from '../linear/linear';
 import { DEFAULT_SETTINGS, resolveSettings } from '../options';
@@ -56,10 +57,15 @@ export function trainColumns(data: ColumnarData, opts: TrainOptions): ModelArtif
 }
 
 function trainTable(data: Table, opts: TrainOptions): ModelArtifact {
-  const t0 = now();
   if (!opts || typeof opts.target !== 'string' || opts.target === '') {
     throw new AutoMLError('a target column is required (PREDICT <column>)');
   }
+  // The pool's threads end with the training, also when it throws (a cancel from onProgress).
+  return withPool(resolveThreads(opts.threads), () => trainPipeline(data, opts));
+}
+
+function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
+  const t0 = now();
   const settings = resolveSettings(opts.using, DEFAULT_SETTINGS, opts.seed);
   const target = opts.target;
   const rng = new Rng(settings.seed);

@@ -1,0 +1,59 @@
+// A logistic fit as data (structured-cloneable) shared by the training thread and the pool's
+// model thread (linear/worker.ts): its one-vs-rest scores are claimed one at a time from a shared
+// counter by whichever thread is free, and their weights written to a shared buffer.
+import type { LinearRows } from '../data/layout';
+import { type LinearModel, fitLogisticScore, logisticScores } from './linear';
+
+export interface LogisticJob {
+  X: LinearRows;
+  rows: Int32Array;
+  y: Float64Array;
+  nClasses: number;
+  weight: Float64Array | null;
+  d: number;
+  /** Weights to start from (see fitLogistic). */
+  init?: Float64Array;
+  /** Shared: [next unclaimed score, scores done, failed (1)]. */
+  claim: Int32Array;
+  /** Shared: the weights, K blocks of d + 1. */
+  w: Float64Array;
+}
+
+const NEXT = 0;
+const DONE = 1;
+const FAILED = 2;
+
+/** Fits scores until none is left unclaimed (on any thread); returns when this one has no more. */
+export function fitClaimedScores(job: LogisticJob): void {
+  const K = logisticScores(job.nClasses);
+  const D = job.d + 1;
+  for (let k = Atomics.add(job.claim, NEXT, 1); k < K; k = Atomics.add(job.claim, NEXT, 1)) {
+    try {
+      const { X, rows, y, nClasses, weight, d, init } = job;
+      const wk = fitLogisticScore(k, X, rows, y, nClasses, weight, d, 1, init);
+      job.w.set(wk, k * D);
+    } catch {
+      Atomics.store(job.claim, FAILED, 1);
+    }
+    Atomics.add(job.claim, DONE, 1);
+    Atomics.notify(job.claim, DONE);
+  }
+}
+
+/** True while a score of the job is unfitted (the model thread may be working on it). */
+export function jobPending(job: LogisticJob): boolean {
+  return Atomics.load(job.claim, DONE) < logisticScores(job.nClasses);
+}
+
+/**
+ * Fits the scores nobody has claimed yet in this thread, waits for those the model thread is
+ * fitting, and returns the model; null if a score failed on the other thread.
+ */
+export function joinJob(job: LogisticJob): LinearModel | null {
+  fitClaimedScores(job);
+  const K = logisticScores(job.nClasses);
+  for (let d = Atomics.load(job.claim, DONE); d < K; d = Atomics.load(job.claim, DONE))
+    Atomics.wait(job.claim, DONE, d);
+  if (Atomics.load(job.claim, FAILED)) return null;
+  return { kind: 'logistic', d: job.d, K, w: Float64Array.from(job.w) };
+}
