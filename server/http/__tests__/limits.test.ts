@@ -99,9 +99,19 @@ async function streamed(
 }
 
 describe('streamed results (response_format jsonlines and sse)', () => {
+  // Their own instance: the 400 ms statement timeout above would cut a 50k-row stream whenever
+  // the machine is busy (the timeout counts the whole stream, reading included).
+  let hs: Harness;
+  beforeAll(async () => {
+    hs = await startHarness({ MAX_RESULT_ROWS: 1000 });
+  });
+  afterAll(async () => {
+    await hs.close();
+  });
+
   it("streams MindsDB's jsonlines: a header line, then bare arrays of rows past the JSON row cap", async () => {
     const r = await streamed(
-      h.url,
+      hs.url,
       'SELECT range AS i, range * 2 AS j FROM range(50000)',
       'jsonlines',
     );
@@ -123,7 +133,7 @@ describe('streamed results (response_format jsonlines and sse)', () => {
   });
 
   it('streams the same documents as sse events, and ends with the row count in a comment', async () => {
-    const r = await streamed(h.url, 'SELECT range AS i, range * 2 AS j FROM range(50000)', 'sse');
+    const r = await streamed(hs.url, 'SELECT range AS i, range * 2 AS j FROM range(50000)', 'sse');
     expect(r.type).toBe('text/event-stream; charset=utf-8');
     expect(r.text.startsWith('data: {"type":"table","column_names":["i","j"],')).toBe(true);
     expect(r.docs[0]).toMatchObject({ type: 'table', column_names: ['i', 'j'] });
@@ -137,7 +147,7 @@ describe('streamed results (response_format jsonlines and sse)', () => {
   it('answers ok and error results as a single document, and honours USE before the streamed statement', async () => {
     for (const format of ['jsonlines', 'sse'] as const) {
       const ok = await streamed(
-        h.url,
+        hs.url,
         `CREATE TABLE mindsdb.stream_${format} AS SELECT 1 AS x`,
         format,
       );
@@ -147,7 +157,7 @@ describe('streamed results (response_format jsonlines and sse)', () => {
         column_names: [],
         context: { db: 'mindsdb' },
       });
-      const err = await streamed(h.url, 'SELECT * FROM missing_table', format);
+      const err = await streamed(hs.url, 'SELECT * FROM missing_table', format);
       expect(err.docs).toHaveLength(1);
       expect(err.docs[0]).toMatchObject({
         type: 'error',
@@ -156,7 +166,7 @@ describe('streamed results (response_format jsonlines and sse)', () => {
       });
       expect(err.comments).toEqual([]);
       const used = await streamed(
-        h.url,
+        hs.url,
         'USE example_db; SELECT count(*) AS n FROM demo_data.home_rentals',
         format,
       );
@@ -166,7 +176,7 @@ describe('streamed results (response_format jsonlines and sse)', () => {
   });
 
   it('streams statements the instance answers itself', async () => {
-    const r = await streamed(h.url, 'SHOW DATABASES', 'sse');
+    const r = await streamed(hs.url, 'SHOW DATABASES', 'sse');
     expect(r.docs[0].column_names).toEqual(['Database']);
     expect(r.docs[1]).toContainEqual(['example_db']);
     expect(r.comments[0]).toMatchObject({ type: 'end', truncated: false });
