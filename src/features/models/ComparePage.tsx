@@ -37,7 +37,7 @@ import { formatMetric } from './describe-model';
 import { columnFormatter, formatNumber, formatPercent } from './format-number';
 import { versionLabel } from './ModelStatus';
 import type { ModelsNav } from './nav';
-import { Card } from './ui';
+import { Card, Crumbs } from './ui';
 import './insights.css';
 
 const COMPARE_ROW_CHOICES = [10, 25, 50] as const;
@@ -165,13 +165,7 @@ export function ComparePage({ a: aParam, b: bParam, rows: rowsParam, theme, nav 
     <div className="m-page m-compare">
       <header className="m-page-header">
         <div>
-          <div className="m-crumbs">
-            <button className="link" onClick={nav.openHome}>
-              Models
-            </button>
-            <span aria-hidden> / </span>
-            <span>Compare</span>
-          </div>
+          <Crumbs onHome={nav.openHome}>Compare</Crumbs>
           <h1>
             Compare {refA ? labelA : '…'} with {refB ? labelB : '…'}
           </h1>

@@ -27,7 +27,7 @@ import {
 import { TrainingProgress } from './ModelStatus';
 import type { ModelsNav } from './nav';
 import { decodeCreateForm, encodeCreateForm } from './share-state';
-import { Card, StatusBadge } from './ui';
+import { Card, Crumbs, StatusBadge } from './ui';
 
 interface Props {
   initial: Record<string, string>;
@@ -184,13 +184,7 @@ export function CreateModel({ initial: fromUrl, nav }: Props) {
     <div className="m-page m-create">
       <header className="m-page-header">
         <div>
-          <div className="m-crumbs">
-            <button className="link" onClick={nav.openHome}>
-              Models
-            </button>
-            <span aria-hidden> / </span>
-            <span>New model</span>
-          </div>
+          <Crumbs onHome={nav.openHome}>New model</Crumbs>
           <h1>Create a model</h1>
           <p className="muted">
             Pick the data and the column to predict. Training runs in the background; you can watch

@@ -20,7 +20,7 @@ import { initialSession, predictReducer } from './predict-session';
 import { PredictTab } from './PredictTab';
 import { encodeForm, formRows, type ModelPageForm, type SweepSettings } from './share-state';
 import { timeseriesOf } from './timeseries';
-import { StatusBadge } from './ui';
+import { Crumbs, StatusBadge } from './ui';
 import { useModelInputs } from './use-model-inputs';
 import { ModelWarnings } from './ModelWarnings';
 import { WhatIfTab } from './WhatIfTab';
@@ -145,13 +145,7 @@ export function ModelPage({
     <div className="m-page m-model-page">
       <header className="m-page-header">
         <div>
-          <div className="m-crumbs">
-            <button className="link" onClick={nav.openHome}>
-              Models
-            </button>
-            <span aria-hidden> / </span>
-            <span>{project}</span>
-          </div>
+          <Crumbs onHome={nav.openHome}>{project}</Crumbs>
           <h1>
             {model}
             {active && (

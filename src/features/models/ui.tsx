@@ -126,3 +126,16 @@ export function formatSeconds(s: number | null | undefined): string {
   if (s < 60) return `${s.toFixed(2)} s`;
   return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 }
+
+/** The breadcrumb above a models page's title: a way back to the list, then where we are. */
+export function Crumbs({ onHome, children }: { onHome(): void; children: ReactNode }) {
+  return (
+    <div className="m-crumbs">
+      <button className="link" onClick={onHome}>
+        Models
+      </button>
+      <span aria-hidden> / </span>
+      <span>{children}</span>
+    </div>
+  );
+}
