@@ -218,16 +218,7 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
   const nn = n - nMissing;
   const nDistinct = numCounts.size + counts.size;
   const base = { name, nMissing, nDistinct, reason: '' };
-  if (nn === 0) {
-    return {
-      ...base,
-      type: 'empty',
-      dataType: 'empty',
-      valueKind: 'string',
-      constant: true,
-      reason: 'no values',
-    };
-  }
+  if (nn === 0) return emptyProfile(base);
   const uniqueRatio = nDistinct / nn;
   const constant = nDistinct === 1;
 
@@ -293,6 +284,18 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
 }
 
 type ProfileBase = Pick<ColumnProfile, 'name' | 'nMissing' | 'nDistinct' | 'reason'>;
+
+/** A column with no values at all. */
+function emptyProfile(base: ProfileBase): ColumnProfile {
+  return {
+    ...base,
+    type: 'empty',
+    dataType: 'empty',
+    valueKind: 'string',
+    constant: true,
+    reason: 'no values',
+  };
+}
 
 /** The numeric family's rules of inferColumnType (see there), from the column's tallies. */
 function numericProfile(
@@ -377,16 +380,7 @@ function inferNumberColumn(name: string, values: Float64Array): ColumnProfile {
   let numKeys = 0;
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) numKeys++;
   const base = { name, nMissing: n - nn, nDistinct: numKeys, reason: '' };
-  if (nn === 0) {
-    return {
-      ...base,
-      type: 'empty',
-      dataType: 'empty',
-      valueKind: 'string',
-      constant: true,
-      reason: 'no values',
-    };
-  }
+  if (nn === 0) return emptyProfile(base);
   return numericProfile(base, {
     name,
     nNum: nn,
