@@ -271,6 +271,7 @@ export async function importUpload(
         'The file has no columns: expected a JSON array of objects (or one object per line) with named fields',
       );
     }
+    if (format === 'json') await scalarJsonAsText(catalog, tmp);
     await engine.withConnection(async (conn) => {
       await conn.run('BEGIN TRANSACTION');
       try {
@@ -364,6 +365,29 @@ async function columnsOf(catalog: Catalog, name: string): Promise<string[]> {
     { name },
   );
   return rows.map((r) => String(r[0]));
+}
+
+/**
+ * A JSON field holding strings in some records and numbers in others (a film titled 1776) comes
+ * back from read_json_auto as type JSON, each value JSON text: `"Slam"` with its quotes. A column
+ * of such scalars becomes text, strings unquoted; a column holding objects or arrays stays JSON.
+ */
+async function scalarJsonAsText(catalog: Catalog, name: string): Promise<void> {
+  const rows = await catalog.engine.rows(
+    `SELECT column_name FROM information_schema.columns
+     WHERE table_catalog = '${FILES_DB}' AND table_schema = 'main' AND table_name = $name AND data_type = 'JSON'`,
+    { name },
+  );
+  for (const [column] of rows) {
+    const c = quoteIdent(String(column));
+    const [[nested]] = await catalog.engine.rows(
+      `SELECT count(*) FROM ${table(name)} WHERE json_type(${c}) IN ('OBJECT', 'ARRAY')`,
+    );
+    if (Number(nested) > 0) continue;
+    await catalog.engine.exec(
+      `ALTER TABLE ${table(name)} ALTER ${c} TYPE VARCHAR USING (${c} ->> '$')`,
+    );
+  }
 }
 
 async function isJsonFallback(catalog: Catalog, name: string): Promise<boolean> {

@@ -111,6 +111,30 @@ describe('PUT /api/files/{name}', () => {
     expect(p.data).toEqual([['No'], ['Yes']]);
   });
 
+  it('reads a JSON field of mixed strings and numbers as text without quotes, and keeps nested values JSON', async () => {
+    const body = JSON.stringify([
+      { title: 'Slam', year: 1998, tags: ['drama'] },
+      { title: 1776, year: 1972, tags: { kind: 'musical' } },
+      { title: null, year: 2001, tags: null },
+    ]);
+    const r = await put('films', body, 'application/json');
+    expect(r.status).toBe(200);
+    const types = await h.sql(
+      "SELECT column_name, data_type FROM information_schema.columns WHERE table_catalog = 'files' AND table_name = 'films' ORDER BY ordinal_position",
+    );
+    expect(types.data).toEqual([
+      ['title', 'VARCHAR'],
+      ['year', 'BIGINT'],
+      ['tags', 'JSON'],
+    ]);
+    const rows = await h.sql('SELECT title, year FROM files.films ORDER BY year');
+    expect(rows.data).toEqual([
+      ['1776', 1972],
+      ['Slam', 1998],
+      [null, 2001],
+    ]);
+  });
+
   it('accepts a multipart form upload with a `file` field, as MindsDB clients send it', async () => {
     const form = new FormData();
     form.append(
