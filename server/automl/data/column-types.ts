@@ -70,12 +70,54 @@ export function isMissingToken(v: unknown): boolean {
   return typeof v === 'string' && MISSING_TOKENS.has(v.trim().toLowerCase());
 }
 
-/** Epoch milliseconds of an ISO date / timestamp string (or a Date); NaN otherwise. */
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+// Dates written with the month's name, as exports from spreadsheets and sites write them:
+// "Jun 12 1998", "June 12, 1998", "Sept. 3 2001" and "12 Jun 1998", "12-Jun-1998".
+const MONTH_FIRST_RE = /^([a-z]{3,9})\.?\s+(\d{1,2}),?\s+(\d{4})$/i;
+const DAY_FIRST_RE = /^(\d{1,2})[\s-]([a-z]{3,9})\.?[\s-],?\s*(\d{4})$/i;
+
+/** The month (0-11) a name or its abbreviation (3 letters or more, "sept" too) names; -1 if none. */
+function monthOf(name: string): number {
+  const n = name.toLowerCase();
+  return MONTHS.findIndex((m) => m === n || (n.length >= 3 && m.startsWith(n)));
+}
+
+/** Epoch milliseconds (UTC) of a date written with its month's name; NaN otherwise. */
+function parseNamedMonthDate(s: string): number {
+  const m = MONTH_FIRST_RE.exec(s);
+  const d = m ? null : DAY_FIRST_RE.exec(s);
+  const [monthName, day, year] = m ? [m[1], m[2], m[3]] : d ? [d[2], d[1], d[3]] : [];
+  if (monthName === undefined) return NaN;
+  const month = monthOf(monthName);
+  const dd = Number(day);
+  const t = Date.UTC(Number(year), month, dd);
+  // Rejects "Feb 30": the date must land on the day and month written.
+  if (month < 0 || new Date(t).getUTCDate() !== dd) return NaN;
+  return t;
+}
+
+/**
+ * Epoch milliseconds of an ISO date / timestamp string, a date written with its month's name
+ * ("Jun 12 1998"), or a Date; NaN otherwise.
+ */
 export function parseDatetime(v: unknown): number {
   if (v instanceof Date) return v.getTime();
   if (typeof v !== 'string') return NaN;
   const s = v.trim();
-  if (!DATE_RE.test(s)) return NaN;
+  if (!DATE_RE.test(s)) return parseNamedMonthDate(s);
   // "YYYY-MM-DD HH:MM" is not ISO for Date.parse in every engine; normalise the separator.
   // Timestamps without a zone are read as UTC so features do not depend on the server's TZ.
   let iso = s.length > 10 ? s.slice(0, 10) + 'T' + s.slice(11) : s;

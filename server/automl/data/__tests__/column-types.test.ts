@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { categoryKey, inferColumnType, parseDatetime, parseNumber } from '../column-types';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 import { Rng } from '../../prng';
 
 const range = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
@@ -128,6 +130,18 @@ describe('inferColumnType', () => {
       ).type,
     ).toBe('datetime');
     expect(parseDatetime('2024-03-01 12:30:00')).toBe(Date.UTC(2024, 2, 1, 12, 30));
+  });
+  it("reads dates written with the month's name, and types such a column datetime", () => {
+    expect(parseDatetime('Jun 12 1998')).toBe(Date.UTC(1998, 5, 12));
+    expect(parseDatetime('June 12, 1998')).toBe(Date.UTC(1998, 5, 12));
+    expect(parseDatetime('Sept. 3 2001')).toBe(Date.UTC(2001, 8, 3));
+    expect(parseDatetime('12 Jun 1998')).toBe(Date.UTC(1998, 5, 12));
+    expect(parseDatetime('12-Jun-1998')).toBe(Date.UTC(1998, 5, 12));
+    for (const notADate of ['Feb 30 2001', 'Jun 12', 'Juni 12 1998x', 'Mr 12 1998', 'Ju 1 2000']) {
+      expect(parseDatetime(notADate), notADate).toBeNaN();
+    }
+    const released = range(60, (i) => `${MONTHS[i % 12]} ${String(1 + (i % 28)).padStart(2, '0')} ${1990 + (i % 20)}`);
+    expect(inferColumnType('Release Date', released).type).toBe('datetime');
   });
   it('detects free text', () => {
     const words = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'dog'];
