@@ -114,10 +114,20 @@ function parseNamedMonthDate(s: string): number {
  * ("Jun 12 1998"), or a Date; NaN otherwise.
  */
 export function parseDatetime(v: unknown): number {
+  const t = parseIsoDatetime(v);
+  return Number.isNaN(t) && typeof v === 'string' ? parseNamedMonthDate(v.trim()) : t;
+}
+
+/**
+ * Epoch milliseconds of an ISO date / timestamp string (or a Date); NaN otherwise. The ORDER BY
+ * of a time series takes only these: its values are also sorted and compared by the SQL engine,
+ * where "Apr 1 2000" would come before "Jan 1 2000".
+ */
+export function parseIsoDatetime(v: unknown): number {
   if (v instanceof Date) return v.getTime();
   if (typeof v !== 'string') return NaN;
   const s = v.trim();
-  if (!DATE_RE.test(s)) return parseNamedMonthDate(s);
+  if (!DATE_RE.test(s)) return NaN;
   // "YYYY-MM-DD HH:MM" is not ISO for Date.parse in every engine; normalise the separator.
   // Timestamps without a zone are read as UTC so features do not depend on the server's TZ.
   let iso = s.length > 10 ? s.slice(0, 10) + 'T' + s.slice(11) : s;

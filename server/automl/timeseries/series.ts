@@ -4,7 +4,7 @@
 // see exactly the same series.
 
 import type { CellValue } from '../api';
-import { isMissing, isMissingToken, parseDatetime, parseNumber } from '../data/column-types';
+import { isMissing, isMissingToken, parseIsoDatetime, parseNumber } from '../data/column-types';
 import { type Table, cellAt } from '../data/table';
 import { AutoMLError } from '../errors';
 import type { OrderFormat } from './types';
@@ -143,7 +143,7 @@ function parseOrder(
       const s = v.trim();
       x = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s) ? Number(s) : NaN;
       if (Number.isNaN(x)) {
-        x = parseDatetime(s);
+        x = parseIsoDatetime(s);
         isDate = !Number.isNaN(x);
         if (isDate && !expected) {
           const f: OrderFormat = s.length === 10 ? 'date' : s.includes('T') ? 'iso' : 'datetime';
@@ -156,7 +156,7 @@ function parseOrder(
       unsortable(
         v,
         r,
-        'is neither a number nor a date/time (expected e.g. 2024-01-31 or 2024-01-31 12:00:00)',
+        "is neither a number nor an ISO date/time (expected e.g. 2024-01-31 or 2024-01-31 12:00:00; convert other spellings in the query, e.g. strptime(col, '%b %d %Y') AS col)",
       );
     }
     if (expected && (wantNumber ? isDate : !isDate)) {

@@ -113,8 +113,13 @@ describe('clear errors for unusable columns', () => {
     expect(
       errorOf(() => build({ columns: ['t', 'g', 'y'], rows: [['soon', 'a', 1]] })).message,
     ).toBe(
-      "ORDER BY column 't' cannot be sorted: soon in row 0 is neither a number nor a date/time (expected e.g. 2024-01-31 or 2024-01-31 12:00:00)",
+      "ORDER BY column 't' cannot be sorted: soon in row 0 is neither a number nor an ISO date/time (expected e.g. 2024-01-31 or 2024-01-31 12:00:00; convert other spellings in the query, e.g. strptime(col, '%b %d %Y') AS col)",
     );
+    // A date with the month's name is a date for tabular inputs, but not as an ORDER BY: SQL
+    // would sort and compare it as text ("Apr 1 2000" before "Jan 1 2000").
+    expect(
+      errorOf(() => build({ columns: ['t', 'g', 'y'], rows: [['Jan 1 2000', 'a', 1]] })).message,
+    ).toMatch(/cannot be sorted: Jan 1 2000 in row 0 is neither a number nor an ISO date\/time/);
     expect(
       errorOf(() => build({ columns: ['t', 'g', 'y'], rows: [[true, 'a', 1]] })).message,
     ).toMatch(/cannot be sorted: true in row 0 is a boolean/);
