@@ -193,6 +193,8 @@ function assertText(head: Buffer, format: UploadFormat): void {
 
 /** How a CSV spells true and false when its BOOLEAN column really is a boolean. */
 const BOOLEAN_SPELLINGS = new Set(['true', 'false', 't', 'f']);
+/** Rows read to learn how a BOOLEAN-sniffed column spells its values. */
+const SPELLING_SAMPLE_ROWS = 100_000;
 
 /**
  * The CSV reader, with the user's labels kept: DuckDB's sniffer types a Yes/No (or Y/N, on/off)
@@ -209,7 +211,9 @@ async function csvReader(catalog: Catalog, file: string): Promise<string> {
   if (booleans.length > 0) {
     const spellings = booleans.map((c) => `list_distinct(list(lower(trim(${quoteIdent(c)}))))`);
     const [row] = await catalog.engine.rows(
-      `SELECT ${spellings.join(', ')} FROM read_csv(${f}, header = true, auto_detect = true, all_varchar = true)`,
+      // The sniffer typed these columns from a sample; a sample of their spellings decides too
+      // (a whole second pass would double the import of a large file).
+      `SELECT ${spellings.join(', ')} FROM (FROM read_csv(${f}, header = true, auto_detect = true, all_varchar = true) LIMIT ${SPELLING_SAMPLE_ROWS})`,
     );
     booleans.forEach((c, i) => {
       const seen = (row?.[i] ?? []) as unknown[];
