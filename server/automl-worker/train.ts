@@ -1,7 +1,8 @@
 /**
- * Training worker: runs one `train` or `finetune` of the AutoML engine off the main thread (so SQL
- * and predictions stay responsive), writes the artifact atomically and reports progress and the
- * outcome to the trainer (server/models/trainer.ts), which owns the model's status.
+ * Training worker: runs `train` or `finetune` requests of the AutoML engine off the main thread (so
+ * SQL and predictions stay responsive), one at a time, writes each artifact atomically and reports
+ * progress and the outcome to the trainer (server/models/trainer.ts), which owns the model's
+ * status and reuses an idle worker for the next request.
  */
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -9,6 +10,7 @@ import {
   AutoMLError,
   deserializeArtifact,
   finetuneColumns,
+  keepPoolBetweenTrainings,
   loadPredictor,
   serializeArtifact,
   trainColumns,
@@ -16,36 +18,47 @@ import {
   type TrainProgress,
 } from '../automl/index';
 import { writeFileAtomic } from '../engine/atomic';
-import type { TrainMessage, TrainRequest } from '../models/worker-protocol';
+import type { TrainMessage, TrainRequest, WorkerRequest } from '../models/worker-protocol';
 
-const req = (workerData as { request: TrainRequest }).request;
-const post = (m: TrainMessage) => parentPort!.postMessage(m);
-
-try {
-  const started = Date.now();
-  const onProgress = (progress: TrainProgress) => post({ type: 'progress', progress });
-  const opts = { target: req.target, using: req.using, onProgress };
-  // The transferred columns go to the engine as they are (typed arrays, no rows are rebuilt).
-  const data = req.data;
-  (req as { data?: unknown }).data = undefined;
-  const artifact =
-    req.mode === 'finetune'
-      ? finetuneColumns(
-          deserializeArtifact(fs.readFileSync(req.baseArtifactFile!, 'utf8')),
-          data,
-          opts,
-        )
-      : req.timeseries
-        ? trainForecaster(data, { ...opts, ...req.timeseries })
-        : trainColumns(data, opts);
-  writeFileAtomic(req.artifactFile, serializeArtifact(artifact));
-  const desc = loadPredictor(artifact).description;
-  post({
-    type: 'done',
-    accuracies: desc.accuracies,
-    trainingTimeMs: desc.trainingTimeMs ?? Date.now() - started,
-  });
-} catch (err) {
-  const message = err instanceof Error ? err.message : String(err);
-  post({ type: 'error', message, user: err instanceof AutoMLError });
+/**
+ * Runs one request and reports its outcome. The worker stays alive afterwards for the trainer to
+ * hand it the next request (its code is then compiled and warm: the engine's loops run at full
+ * speed from the start, and no module is loaded again).
+ */
+function run(req: TrainRequest): void {
+  try {
+    const started = Date.now();
+    const onProgress = (progress: TrainProgress) => post({ type: 'progress', progress });
+    const opts = { target: req.target, using: req.using, onProgress };
+    // The transferred columns go to the engine as they are (typed arrays, no rows are rebuilt).
+    const data = req.data;
+    (req as { data?: unknown }).data = undefined;
+    const artifact =
+      req.mode === 'finetune'
+        ? finetuneColumns(
+            deserializeArtifact(fs.readFileSync(req.baseArtifactFile!, 'utf8')),
+            data,
+            opts,
+          )
+        : req.timeseries
+          ? trainForecaster(data, { ...opts, ...req.timeseries })
+          : trainColumns(data, opts);
+    writeFileAtomic(req.artifactFile, serializeArtifact(artifact));
+    const desc = loadPredictor(artifact).description;
+    post({
+      type: 'done',
+      accuracies: desc.accuracies,
+      trainingTimeMs: desc.trainingTimeMs ?? Date.now() - started,
+    });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    post({ type: 'error', message, user: err instanceof AutoMLError });
+  }
 }
+
+const post = (m: TrainMessage) => parentPort!.postMessage(m);
+// The engine's helper threads serve this worker's trainings one after the other, as it does.
+keepPoolBetweenTrainings();
+const first = (workerData as { request?: TrainRequest }).request;
+if (first) run(first);
+parentPort!.on('message', (m: WorkerRequest) => run(m.request));

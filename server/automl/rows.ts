@@ -21,3 +21,17 @@ export function capRows(rows: Int32Array, max: number, seed: number): Int32Array
 export function allRows(n: number): Int32Array {
   return Int32Array.from({ length: n }, (_, i) => i);
 }
+
+/** The arrays one after the other, in a new array made by `make` (Int32Array, Float64Array). */
+export function concatArrays<T extends Int32Array | Float64Array>(
+  arrays: T[],
+  make: new (n: number) => T,
+): T {
+  const out = new make(arrays.reduce((s, a) => s + a.length, 0));
+  let o = 0;
+  for (const a of arrays) {
+    out.set(a, o);
+    o += a.length;
+  }
+  return out;
+}

@@ -451,6 +451,11 @@ export class ModelRegistry {
     return this.trainer.idle();
   }
 
+  /** Training workers started so far, and whether one is idle, kept for the next training. */
+  trainingWorkers(): { started: number; idle: boolean } {
+    return this.trainer.workers();
+  }
+
   /**
    * Stops the workers. Their records keep `generating`/`training` on disk, which the next start
    * turns into `error: interrupted by a restart of the instance`.

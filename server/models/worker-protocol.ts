@@ -1,9 +1,9 @@
 /**
  * Messages between the trainer (trainer.ts) and a training worker (server/automl-worker/train.ts).
  * Models owns them: it starts the worker by URL and never imports it; the worker imports this.
- * The request travels in `workerData`, its rows in columnar typed arrays whose buffers are
- * transferred, not copied (see training-columns.ts); the worker answers with progress ticks and
- * one final message. The worker writes the artifact file itself so a multi-megabyte model never
+ * A request travels as a message to a worker (started fresh or idle after its previous request),
+ * its rows in columnar typed arrays whose buffers are transferred, not copied (see
+ * training-columns.ts); the worker answers with progress ticks and one final message. The worker writes the artifact file itself so a multi-megabyte model never
  * crosses threads.
  */
 import type { TrainProgress } from '../automl/index';
@@ -21,6 +21,12 @@ export interface TrainRequest {
   baseArtifactFile?: string;
   /** Where to write the new version's artifact (atomically). */
   artifactFile: string;
+}
+
+/** The trainer -> a worker that is alive (idle after its previous request). */
+export interface WorkerRequest {
+  type: 'train';
+  request: TrainRequest;
 }
 
 export type TrainMessage =

@@ -29,6 +29,7 @@ import { type ReducedModel, missingCalibration, scalesOf } from './missing';
 import { classificationReport, majorityClass, regressionReport } from './report';
 import { type BlockPart, RowBlock } from './row-block';
 import type { ScaleModel } from './scale';
+import { concatArrays } from '../rows';
 
 /**
  * Permutation importance is estimated on at most this many validation rows, fewer for big models:
@@ -143,16 +144,16 @@ function blockParts(parts: ScoredPart[]): BlockPart[] {
 export function analyze(input: AnalysisInput): Analysis {
   const { shape, parts, enc, encs, y, level, rng } = input;
   const { task, K, nClasses, yScale, shift } = shape;
-  const rows = concat(parts.map((p) => p.rows));
+  const rows = concatArrays(
+    parts.map((p) => p.rows),
+    Int32Array,
+  );
   const block = new RowBlock(enc, rows);
   const bParts = blockParts(parts);
   const yRows = Float64Array.from(rows, (r) => y[r]);
   // Scores the training already computed are reused (the model is the same, so are they).
   const raw = parts.every((p) => p.raw)
-    ? Float64Array.from({ length: rows.length * K }, (_, x) => {
-        const j = Math.floor(x / K);
-        return parts[partOf(bParts, j)].raw![rows[j] * K + (x % K)];
-      })
+    ? knownScores(parts, bParts, rows, K)
     : block.score(bParts, K);
   let halfWidth: number | null = null;
   let classCal: ClassCalibration | null = null;
@@ -316,20 +317,19 @@ function classificationMetrics(
   });
 }
 
-/** The part a block row belongs to. */
-function partOf(parts: BlockPart[], i: number): number {
-  let j = 0;
-  while (parts[j].end <= i) j++;
-  return j;
-}
-
-function concat(arrays: Int32Array[]): Int32Array {
-  const out = new Int32Array(arrays.reduce((s, a) => s + a.length, 0));
-  let o = 0;
-  for (const a of arrays) {
-    out.set(a, o);
-    o += a.length;
-  }
+/** The block rows' raw scores (rows x K) from each part's scores known from training. */
+function knownScores(
+  parts: ScoredPart[],
+  bParts: BlockPart[],
+  rows: Int32Array,
+  K: number,
+): Float64Array {
+  const out = new Float64Array(rows.length * K);
+  bParts.forEach((b, j) => {
+    const src = parts[j].raw!;
+    for (let i = b.start; i < b.end; i++)
+      for (let k = 0; k < K; k++) out[i * K + k] = src[rows[i] * K + k];
+  });
   return out;
 }
 

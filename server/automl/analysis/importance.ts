@@ -7,42 +7,98 @@ import type { Encoded } from '../data/encoded';
 import { type Rng, permutation } from '../prng';
 import type { ScoreShape } from '../predict/score';
 import { type ClassCalibration, classProbabilities } from './conformal';
-import { r2Score } from './metrics';
-import { type BlockPart, BlockScorer, type RowBlock } from './row-block';
-
-/**
- * `score(column, perm)` returns the validation score with column `column` permuted by `perm`
- * (perm === null: unpermuted). Returns one importance per column, normalised to SUM to 1 (so
- * values read as shares of the total effect); a column whose shuffling never hurts gets 0, and if
- * no column matters every importance is 0. `repeats` shuffles are averaged to reduce noise.
- */
-function permutationImportance(
-  nColumns: number,
-  nRows: number,
-  score: (column: number, perm: Int32Array | null) => number,
-  rng: Rng,
-  repeats: number,
-): number[] {
-  const baseline = score(-1, null);
-  const drops = new Array<number>(nColumns).fill(0);
-  if (nRows < 2) return drops;
-  for (let c = 0; c < nColumns; c++) {
-    let s = 0;
-    for (let rep = 0; rep < repeats; rep++) s += baseline - score(c, permutation(nRows, rng));
-    drops[c] = Math.max(0, s / repeats);
-  }
-  const total = drops.reduce((a, b) => a + b, 0);
-  return total > 0 ? drops.map((d) => round4(d / total)) : drops;
-}
+import { shareTasks } from '../gbm/parallel';
+import {
+  Block,
+  type BlockData,
+  type BlockPart,
+  BlockScorer,
+  type RowBlock,
+  blockChunks,
+  partsInRange,
+} from './row-block';
 
 function round4(x: number): number {
   return Math.round(x * 1e4) / 1e4;
 }
 
 /**
- * Permutation importance on the rows of `block`, each part scored with its own model. Regression
- * scores with r2; classification with the negative calibrated log-loss, because balanced accuracy
- * is a step function that leaves weak-but-real columns at exactly 0 on a few hundred rows.
+ * One permutation-importance computation as data (structured-cloneable), shared by the training
+ * thread and the pool's model thread (gbm/parallel.ts shareTasks) in row ranges: task h scores
+ * the rows of chunk h (row-block.ts blockChunks), as they are and with each column permuted by
+ * each of its permutations. The permutations are drawn up front, so the result does not depend on
+ * which thread scores which rows.
+ */
+export interface ImportanceJob {
+  shape: Pick<ScoreShape, 'task' | 'K' | 'nClasses'>;
+  block: BlockData;
+  parts: BlockPart[];
+  /** Tree features of each input column. */
+  groups: number[][];
+  /** Targets of the block rows (standardized values or class codes). */
+  yRows: Float64Array;
+  /** Classifiers: the calibration the log-loss is computed with. */
+  cal: ClassCalibration | null;
+  /** Per column, the permutations of the block's rows to score it with. */
+  perms: Int32Array[][];
+}
+
+/**
+ * The scorer of an importance job: `score(h)` returns, for the rows of chunk h, the sum of squared
+ * errors (regression) or of log-likelihoods (classifiers) of the block as it is, then of the block
+ * with column c permuted by perms[c][r], for each column c and permutation r in turn.
+ */
+export function importanceScorer(job: ImportanceJob): (h: number) => Float64Array {
+  const { shape, groups, yRows, cal, perms } = job;
+  const { task, K, nClasses } = shape;
+  const chunks = blockChunks(job.block.n);
+  const probs = new Float64Array(nClasses);
+  return (h) => {
+    const [h0, h1] = chunks[h];
+    const block = new Block(job.block, h0, h1);
+    const nR = block.n;
+    const raw = new Float64Array(nR * K);
+    const scorer = new BlockScorer(block, partsInRange(job.parts, h0, h1), K);
+    const sum = (): number => {
+      let t = 0;
+      if (task === 'regression') {
+        for (let i = 0; i < nR; i++) {
+          const d = yRows[h0 + i] - raw[i];
+          t += d * d;
+        }
+      } else {
+        for (let i = 0; i < nR; i++) {
+          classProbabilities(raw, i * K, K, cal!, probs);
+          t += Math.log(Math.max(probs[yRows[h0 + i]], 1e-15));
+        }
+      }
+      return t;
+    };
+    const out: number[] = [];
+    scorer.score([], raw);
+    out.push(sum());
+    groups.forEach((feats, c) => {
+      for (const perm of perms[c]) {
+        const mine = perm.subarray(h0, h1);
+        for (const f of feats) block.permuteFeature(f, mine);
+        scorer.score(feats, raw);
+        out.push(sum());
+        for (const f of feats) block.restoreFeature(f);
+      }
+    });
+    return Float64Array.from(out);
+  };
+}
+
+/**
+ * Permutation importance on the rows of `block`, each part scored with its own model: how much
+ * the validation score drops when one input column's values are shuffled across rows, averaged
+ * over a few shuffles (fewer rows need more for a stable estimate). Regression scores with r2;
+ * classification with the negative calibrated log-loss, because balanced accuracy is a step
+ * function that leaves weak-but-real columns at exactly 0 on a few hundred rows. One importance
+ * per column, normalised to SUM to 1 (values read as shares of the total effect); a column whose
+ * shuffling never hurts gets 0, and if no column matters every importance is 0. With a pool, the
+ * rows are scored on two threads.
  */
 export function columnImportances(opts: {
   shape: ScoreShape;
@@ -59,31 +115,46 @@ export function columnImportances(opts: {
   const { task, K, nClasses } = opts.shape;
   const nR = block.n;
   const groups = enc.layout.encoderFeatures;
-  const raw = new Float64Array(nR * K);
-  const probs = new Float64Array(nClasses);
-  const src = new Int32Array(nR);
-  // Fewer rows need more shuffles for a stable estimate; 2 suffice from ~500 rows on.
+  const drops = new Array<number>(groups.length).fill(0);
+  if (nR < 2) return drops;
+  // 2 shuffles suffice from ~500 rows on.
   const repeats = nR < 200 ? 5 : nR < 500 ? 3 : 2;
-  const scorer = new BlockScorer(block, parts, K);
-  const score = (c: number, perm: Int32Array | null): number => {
-    const feats = c >= 0 ? groups[c] : [];
-    if (perm) {
-      for (let i = 0; i < nR; i++) src[i] = block.rows[perm[i]];
-      for (const f of feats) block.copyFeature(f, src);
-    }
-    scorer.score(perm ? feats : [], raw);
-    let result: number;
-    if (task === 'regression') result = r2Score(yRows, raw);
-    else {
-      let ll = 0;
-      for (let i = 0; i < nR; i++) {
-        classProbabilities(raw, i * K, K, cal!, probs);
-        ll += Math.log(Math.max(probs[yRows[i]], 1e-15));
-      }
-      result = ll / Math.max(1, nR);
-    }
-    if (perm) for (const f of feats) block.restoreFeature(f);
-    return result;
+  const perms = groups.map(() => Array.from({ length: repeats }, () => permutation(nR, rng)));
+  const job: ImportanceJob = {
+    shape: { task, K, nClasses },
+    block: block.data,
+    parts,
+    groups,
+    yRows,
+    cal,
+    perms,
   };
-  return permutationImportance(groups.length, nR, score, rng, repeats);
+  let here: ((h: number) => Float64Array) | null = null;
+  const chunks = blockChunks(nR);
+  const sums = shareTasks('importance', job, chunks.length, (h) =>
+    (here ??= importanceScorer(job))(h),
+  );
+  // Chunk sums are added in chunk order (the same on any number of threads).
+  const total = (j: number) => sums.reduce((t, s) => t + s[j], 0);
+  let ssTot = 0;
+  if (task === 'regression') {
+    let mean = 0;
+    for (let i = 0; i < nR; i++) mean += yRows[i];
+    mean /= nR;
+    for (let i = 0; i < nR; i++) ssTot += (yRows[i] - mean) ** 2;
+  }
+  const score = (j: number): number => {
+    const t = total(j);
+    if (task !== 'regression') return t / nR;
+    if (ssTot === 0) return t === 0 ? 1 : 0;
+    return 1 - t / ssTot;
+  };
+  const baseline = score(0);
+  for (let c = 0; c < groups.length; c++) {
+    let s = 0;
+    for (let r = 0; r < repeats; r++) s += baseline - score(1 + c * repeats + r);
+    drops[c] = Math.max(0, s / repeats);
+  }
+  const sum = drops.reduce((a, b) => a + b, 0);
+  return sum > 0 ? drops.map((d) => round4(d / sum)) : drops;
 }

@@ -17,84 +17,110 @@ export interface BlockPart {
   end: number;
 }
 
-export class RowBlock {
+/**
+ * A block's rows as plain typed arrays (structured-cloneable): what another thread needs to
+ * rebuild the block and re-score it (analysis/tasks.ts).
+ */
+export interface BlockData {
+  n: number;
+  F: number;
+  /** Row-major bins (n x F), as encoded. */
+  bins: Uint8Array;
+  /** The linear model's sparse rows, when the table has a linear encoding. */
+  lin: LinearRows | null;
+  /** Linear slots of each tree feature: first slot and count (same order as linearRows()). */
+  featSlot: number[];
+  featWidth: number[];
+}
+
+/** The encoding of an absent input (one row of encode() on no columns) as plain arrays. */
+export interface MissingRow {
+  /** One bin per tree feature. */
+  bins: Uint8Array;
+  /** Linear slots (idx, val), when the table has a linear encoding. */
+  idx: Int32Array | null;
+  val: Float64Array | null;
+}
+
+export function missingRow(missing: Encoded): MissingRow {
+  return {
+    bins: missing.binned.bins.slice(0, missing.binned.F),
+    idx: missing.linear ? missing.linear.idx.slice(0, missing.linear.slots) : null,
+    val: missing.linear ? missing.linear.val.slice(0, missing.linear.slots) : null,
+  };
+}
+
+/**
+ * A block of rows whose inputs are overwritten (a column permuted across the block's rows, columns
+ * forced to missing) and re-scored; `data` keeps the rows as encoded, to restore from. A block may
+ * cover a range [start, end) of the data's rows only (a share of the work for one thread); its
+ * row i is then the data's row start + i, and permutations still draw from all the data's rows.
+ */
+export class Block {
   readonly n: number;
   readonly F: number;
-  /** Row-major bins of the block (n x F). */
+  /** Row-major bins of the block (n x F), as currently overwritten. */
   readonly bins: Uint8Array;
   private readonly lin: LinearRows | null;
-  /** Linear slots of each tree feature (same order as linearRows()). */
-  private readonly featSlot: number[] = [];
-  private readonly featWidth: number[] = [];
 
   constructor(
-    readonly enc: Encoded,
-    /** Positions in the encoded data of the block's rows, in block order. */
-    readonly rows: Int32Array,
+    readonly data: BlockData,
+    readonly start = 0,
+    end = data.n,
   ) {
-    const n = (this.n = rows.length);
-    const F = (this.F = enc.binned.F);
-    this.bins = new Uint8Array(n * F);
-    for (let i = 0; i < n; i++)
-      this.bins.set(enc.binned.bins.subarray(rows[i] * F, rows[i] * F + F), i * F);
-    let s0 = 0;
-    for (const f of enc.layout.features) {
-      this.featSlot.push(s0);
-      const w = slotWidth(f);
-      this.featWidth.push(w);
-      s0 += w;
-    }
-    const L = enc.linear;
-    if (L) {
-      const S = L.slots;
-      const idx = new Int32Array(n * S);
-      const val = new Float64Array(n * S);
-      for (let i = 0; i < n; i++) {
-        idx.set(L.idx.subarray(rows[i] * S, rows[i] * S + S), i * S);
-        val.set(L.val.subarray(rows[i] * S, rows[i] * S + S), i * S);
-      }
-      this.lin = { n, slots: S, idx, val };
-    } else this.lin = null;
+    const F = (this.F = data.F);
+    const n = (this.n = end - start);
+    this.bins = data.bins.slice(start * F, end * F);
+    const L = data.lin;
+    this.lin = L
+      ? {
+          n,
+          slots: L.slots,
+          idx: L.idx.slice(start * L.slots, end * L.slots),
+          val: L.val.slice(start * L.slots, end * L.slots),
+        }
+      : null;
   }
 
-  /** Feature f of block row i takes the value of encoded row src[i]. */
-  copyFeature(f: number, src: ArrayLike<number>): void {
-    const { F, bins } = this;
-    const from = this.enc.binned.bins;
-    for (let i = 0; i < this.n; i++) bins[i * F + f] = from[src[i] * F + f];
-    const L = this.enc.linear;
-    const lin = this.lin;
-    if (!L || !lin) return;
-    const S = L.slots;
-    for (let s = this.featSlot[f], e = s + this.featWidth[f]; s < e; s++) {
-      for (let i = 0; i < this.n; i++) {
-        lin.idx[i * S + s] = L.idx[src[i] * S + s];
-        lin.val[i * S + s] = L.val[src[i] * S + s];
-      }
-    }
+  /** Feature f of block row i takes the value (as encoded) of the data's row perm[i]. */
+  permuteFeature(f: number, perm: ArrayLike<number>): void {
+    this.copyFrom(f, (i) => perm[i]);
   }
 
   /** Feature f of every block row back to the row's own value. */
   restoreFeature(f: number): void {
-    this.copyFeature(f, this.rows);
+    const start = this.start;
+    this.copyFrom(f, (i) => start + i);
   }
 
-  /**
-   * Feature f of every block row set to `missing`: the encoding of an absent input (one row of
-   * encode() on no columns), exactly as the predictor encodes it.
-   */
-  setMissing(f: number, missing: Encoded): void {
-    const { F, bins } = this;
-    const b = missing.binned.bins[f];
-    for (let i = 0; i < this.n; i++) bins[i * F + f] = b;
+  private copyFrom(f: number, src: (i: number) => number): void {
+    const { F, bins, n } = this;
+    const from = this.data.bins;
+    for (let i = 0; i < n; i++) bins[i * F + f] = from[src(i) * F + f];
+    const L = this.data.lin;
     const lin = this.lin;
-    const M = missing.linear;
-    if (!lin || !M) return;
+    if (!L || !lin) return;
+    const S = L.slots;
+    for (let s = this.data.featSlot[f], e = s + this.data.featWidth[f]; s < e; s++) {
+      for (let i = 0; i < n; i++) {
+        lin.idx[i * S + s] = L.idx[src(i) * S + s];
+        lin.val[i * S + s] = L.val[src(i) * S + s];
+      }
+    }
+  }
+
+  /** Feature f of every block row set to its encoding of an absent input, as the predictor does. */
+  setMissing(f: number, missing: MissingRow): void {
+    const { F, bins, n } = this;
+    const b = missing.bins[f];
+    for (let i = 0; i < n; i++) bins[i * F + f] = b;
+    const lin = this.lin;
+    if (!lin || !missing.idx || !missing.val) return;
     const S = lin.slots;
-    for (let s = this.featSlot[f], e = s + this.featWidth[f]; s < e; s++) {
-      for (let i = 0; i < this.n; i++) {
-        lin.idx[i * S + s] = M.idx[s];
-        lin.val[i * S + s] = M.val[s];
+    for (let s = this.data.featSlot[f], e = s + this.data.featWidth[f]; s < e; s++) {
+      for (let i = 0; i < n; i++) {
+        lin.idx[i * S + s] = missing.idx[s];
+        lin.val[i * S + s] = missing.val[s];
       }
     }
   }
@@ -120,6 +146,77 @@ export class RowBlock {
   }
 }
 
+/** Parts of a block's rows [start, end), renumbered from 0 (empty parts dropped). */
+export function partsInRange(parts: BlockPart[], start: number, end: number): BlockPart[] {
+  return parts
+    .map((p) => ({
+      model: p.model,
+      start: Math.max(p.start, start) - start,
+      end: Math.min(p.end, end) - start,
+    }))
+    .filter((p) => p.end > p.start);
+}
+
+/** A block's work is shared in at most this many row ranges of at least CHUNK_MIN_ROWS rows. */
+const MAX_CHUNKS = 8;
+const CHUNK_MIN_ROWS = 128;
+
+/**
+ * The row ranges a block's work is shared in (gbm/parallel.ts shareTasks): always the same for a
+ * block size, whatever the number of threads, so sums over them are too. Several per thread, so
+ * the training thread takes more of them while the model thread is slow (its code is cold: each
+ * training starts its own).
+ */
+export function blockChunks(n: number): [number, number][] {
+  const k = Math.max(1, Math.min(MAX_CHUNKS, Math.floor(n / CHUNK_MIN_ROWS)));
+  return Array.from({ length: k }, (_, c): [number, number] => [
+    Math.floor((c * n) / k),
+    Math.floor(((c + 1) * n) / k),
+  ]);
+}
+
+/** The rows of `rows` (positions in the encoded data) copied out as a block's data. */
+function blockData(enc: Encoded, rows: Int32Array): BlockData {
+  const n = rows.length;
+  const F = enc.binned.F;
+  const bins = new Uint8Array(n * F);
+  for (let i = 0; i < n; i++)
+    bins.set(enc.binned.bins.subarray(rows[i] * F, rows[i] * F + F), i * F);
+  const featSlot: number[] = [];
+  const featWidth: number[] = [];
+  let s0 = 0;
+  for (const f of enc.layout.features) {
+    featSlot.push(s0);
+    const w = slotWidth(f);
+    featWidth.push(w);
+    s0 += w;
+  }
+  const L = enc.linear;
+  let lin: LinearRows | null = null;
+  if (L) {
+    const S = L.slots;
+    const idx = new Int32Array(n * S);
+    const val = new Float64Array(n * S);
+    for (let i = 0; i < n; i++) {
+      idx.set(L.idx.subarray(rows[i] * S, rows[i] * S + S), i * S);
+      val.set(L.val.subarray(rows[i] * S, rows[i] * S + S), i * S);
+    }
+    lin = { n, slots: S, idx, val };
+  }
+  return { n, F, bins, lin, featSlot, featWidth };
+}
+
+/** A block of encoded rows copied out of the training data (positions `rows`). */
+export class RowBlock extends Block {
+  constructor(
+    readonly enc: Encoded,
+    /** Positions in the encoded data of the block's rows, in block order. */
+    readonly rows: Int32Array,
+  ) {
+    super(blockData(enc, rows));
+  }
+}
+
 /** Leaf ids kept per block (trees x rows) for incremental scoring; beyond, parts re-score fully. */
 const MAX_CACHED_LEAVES = 10_000_000;
 
@@ -142,7 +239,7 @@ export class BlockScorer {
   private readonly treesOf: (Int32Array[] | null)[];
 
   constructor(
-    private readonly block: RowBlock,
+    private readonly block: Block,
     private readonly parts: BlockPart[],
     private readonly K: number,
   ) {

@@ -7,8 +7,12 @@ import type { Rng } from '../prng';
 export const MAX_BINS = 255;
 /** Value bins for numbers: MAX_BINS minus the missing bin. */
 const MAX_VALUE_BINS = MAX_BINS - 1;
-/** Values used to place quantile bin edges; more adds time, not accuracy. */
-const BIN_SAMPLE = 200_000;
+/**
+ * Values used to place quantile bin edges (a seeded sample beyond): 254 quantiles of 50k values
+ * are within ~0.2 % of the exact ones, and sorting 200k values per column cost a large table
+ * ~0.1 s of its training.
+ */
+const BIN_SAMPLE = 50_000;
 
 /**
  * Bin edges for the GBM: every distinct value gets its own bin when there are at most 254 of
@@ -21,11 +25,16 @@ export function fitBinThresholds(values: Float64Array, rng: Rng): number[] {
   let m = 0;
   for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) m++;
   if (m > BIN_SAMPLE) {
-    // A seeded uniform subsample: quantiles of 200k values are accurate to ~0.2 %.
+    // A seeded uniform subsample (a partial Fisher-Yates shuffle: BIN_SAMPLE draws, not m).
     const all = new Float64Array(m);
     let k = 0;
     for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) all[k++] = values[i];
-    rng.shuffle(all);
+    for (let i = 0; i < BIN_SAMPLE; i++) {
+      const j = i + rng.int(m - i);
+      const t = all[i];
+      all[i] = all[j];
+      all[j] = t;
+    }
     xs = all.slice(0, BIN_SAMPLE);
   } else {
     xs = new Float64Array(m);

@@ -116,14 +116,15 @@ type CompiledRowsTree = (
 ) => void;
 
 /**
- * addTreeToRows for many rows: the tree compiled to nested ifs (see compileTrees). Worth its
- * compile time only from tens of thousands of rows; the additions are the same, bit for bit.
+ * addTreeToRows for many rows: the tree compiled to nested ifs (see compileTrees), applied to each
+ * of `rowSets`. Worth its compile time only from tens of thousands of rows; the additions are the
+ * same, bit for bit.
  */
 export function addTreeToRowsCompiled(
   out: TreeOutput,
   treeIndex: number,
   data: BinnedData,
-  rows: Int32Array,
+  ...rowSets: Int32Array[]
 ): void {
   const { store, raw, K, k } = out;
   const { bins, F } = data;
@@ -141,7 +142,7 @@ export function addTreeToRowsCompiled(
       ? `for (let i = 0; i < n; i++) {\n    const r = rows[i];\n    const b = r * F;\n    const q = r * ${lit(K)};\n${emitNode(t, store.roots[treeIndex], '    ', 'vector', D).replace(/out\[/g, 'raw[')}\n  }`
       : `for (let i = 0; i < n; i++) {\n    const r = rows[i];\n    const b = r * F;\n    let v;\n${emitNode(t, store.roots[treeIndex], '    ')}\n    raw[r * ${lit(K)} + ${lit(k)}] += v;\n  }`;
   const fn = new Function('bins', 'F', 'rows', 'n', 'raw', 'catBits', src) as CompiledRowsTree;
-  fn(bins, F, rows, rows.length, raw, store.bits);
+  for (const rows of rowSets) fn(bins, F, rows, rows.length, raw, store.bits);
 }
 
 /** predictRaw with compiled trees (same results, bit for bit: same additions in the same order). */

@@ -6,9 +6,14 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import { type LogisticJob, joinJob, jobPending } from '../linear/job';
-import { type LinearModel, logisticScores } from '../linear/linear';
+import {
+  MessageChannel,
+  type MessagePort,
+  Worker,
+  receiveMessageOnPort,
+} from 'node:worker_threads';
+import { type LinearJob, joinJob, jobPending, jobScores } from '../linear/job';
+import type { LinearModel } from '../linear/linear';
 import { AutoMLError } from '../errors';
 import type { BuildFn, BuilderSpec } from './histogram';
 
@@ -83,7 +88,51 @@ const { workerData } = require('node:worker_threads');
   await import(workerData.entry);
 })();
 `;
-const MODEL_ENTRY = new URL('../linear/worker.ts', import.meta.url).href;
+const MODEL_ENTRY = new URL('../model-thread.ts', import.meta.url).href;
+
+/** Task sets the model thread knows (model-thread.ts maps each to its function). */
+export type TaskKind = 'importance' | 'missing';
+
+/** Messages to the model thread. */
+export type ModelThreadMessage =
+  | { t: 'linear'; job: LinearJob }
+  | {
+      t: 'tasks';
+      kind: TaskKind;
+      job: unknown;
+      /** Tasks in the set. */
+      n: number;
+      /** Shared: [next unclaimed task, tasks done, failed (1)]. */
+      claim: Int32Array;
+      /** Where each task's result goes: { task, result }. */
+      port: MessagePort;
+    };
+
+/** Shared counters of a task set (see shareTasks). */
+const TASK_NEXT = 0;
+const TASK_DONE = 1;
+const TASK_FAILED = 2;
+
+/**
+ * Claims tasks of a set from its shared counter until none is left, running each with `run`;
+ * `report` receives each result (the model thread posts it back).
+ */
+export function runClaimedTasks<R>(
+  claim: Int32Array,
+  n: number,
+  run: (task: number) => R,
+  report: (task: number, result: R) => void,
+): void {
+  for (let k = Atomics.add(claim, TASK_NEXT, 1); k < n; k = Atomics.add(claim, TASK_NEXT, 1)) {
+    try {
+      report(k, run(k));
+    } catch {
+      Atomics.store(claim, TASK_FAILED, 1);
+    }
+    Atomics.add(claim, TASK_DONE, 1);
+    Atomics.notify(claim, TASK_DONE);
+  }
+}
 
 /** Worker threads of every pool in this thread that have not exited yet (tests check for leaks). */
 const live = new Set<Worker>();
@@ -118,7 +167,7 @@ export class HistPool {
   private readonly copies = new WeakMap<object, Shared>();
   private closed = false;
   /** The thread that fits logistic scores meanwhile (started on first use), its jobs not joined. */
-  private model: { worker: Worker; port: MessagePort; pending: LogisticJob[] } | null = null;
+  private model: { worker: Worker; port: MessagePort; pending: LinearJob[] } | null = null;
 
   constructor(threads: number) {
     this.threads = threads;
@@ -264,15 +313,39 @@ export class HistPool {
   }
 
   /**
-   * Posts a logistic fit to the model thread, which fits its one-vs-rest scores while this thread
-   * goes on; the returned function fits the scores still unclaimed here, waits for those being
-   * fitted there, and returns the model. Null without a second thread (the caller fits it). Each
-   * score is the same code on the same inputs wherever it runs, so the model is too.
+   * Posts a linear fit to the model thread, which fits its scores (one-vs-rest logistic ones, or
+   * the ridge fit) while this thread goes on; the returned function fits the scores still
+   * unclaimed here, waits for those being fitted there, and returns the model. Null without a
+   * second thread (the caller fits it). Each score is the same code on the same inputs wherever it
+   * runs, so the model is too.
    */
-  fitLogistic(
-    job: Omit<LogisticJob, 'claim' | 'w'>,
+  fitLinear(
+    job: Omit<LinearJob, 'claim' | 'w'>,
     fitHere: () => LinearModel,
   ): (() => LinearModel) | null {
+    const m = this.modelThread();
+    if (!m) return null;
+    const full: LinearJob = {
+      ...job,
+      X: { ...job.X, idx: this.shared(job.X.idx), val: this.shared(job.X.val) },
+      claim: this.i32(3),
+      w: this.f64(jobScores(job) * (job.d + 1)),
+    };
+    m.port.postMessage({ t: 'linear', job: full } satisfies ModelThreadMessage);
+    m.pending.push(full);
+    return () => {
+      const model = joinJob(full);
+      m.pending = m.pending.filter((p) => p !== full);
+      return model ?? fitHere();
+    };
+  }
+
+  /**
+   * The model thread (started on first use: it loads the engine's modules, ~0.1-0.3 s on the
+   * other core, so trainings that will share work start it early, see `warm`). Null without a
+   * second thread.
+   */
+  private modelThread(): { worker: Worker; port: MessagePort; pending: LinearJob[] } | null {
     if (this.threads < 2 || this.closed) return null;
     if (!this.model) {
       const { port1, port2 } = new MessageChannel();
@@ -290,25 +363,69 @@ export class HistPool {
       });
       live.add(worker);
       worker.on('exit', () => live.delete(worker));
-      // A thread that fails to load never claims a score: the training thread fits them all.
+      // A thread that fails to load never claims work: the training thread does it all.
       worker.on('error', () => undefined);
       worker.unref();
       this.model = { worker, port: port1, pending: [] };
     }
-    const m = this.model;
-    const full: LogisticJob = {
-      ...job,
-      X: { ...job.X, idx: this.shared(job.X.idx), val: this.shared(job.X.val) },
-      claim: this.i32(3),
-      w: this.f64(logisticScores(job.nClasses) * (job.d + 1)),
-    };
-    m.port.postMessage(full);
-    m.pending.push(full);
-    return () => {
-      const model = joinJob(full);
-      m.pending = m.pending.filter((p) => p !== full);
-      return model ?? fitHere();
-    };
+    return this.model;
+  }
+
+  /** Starts the model thread now, so it is loaded by the time tasks are shared with it. */
+  warm(): void {
+    this.modelThread();
+  }
+
+  /**
+   * Runs tasks 0..n-1 of a set on this thread and the model thread: each claims the next task
+   * from a shared counter, so a model thread that is still loading or busy costs nothing (this
+   * thread takes every task). `runHere` runs a task in this thread; the model thread runs the
+   * same function of `kind` on a structured clone of `job`, so results do not depend on which
+   * thread ran a task. Returns the results in task order.
+   */
+  shareTasks<R>(kind: TaskKind, job: unknown, n: number, runHere: (task: number) => R): R[] {
+    const results = new Array<R>(n);
+    const got = new Uint8Array(n);
+    // Only a model thread already started (by `warm` or a logistic fit) takes tasks: one started
+    // now would still be loading when this thread is done.
+    const m = n >= 2 && !this.closed ? this.model : null;
+    if (!m) {
+      for (let k = 0; k < n; k++) results[k] = runHere(k);
+      return results;
+    }
+    const claim = this.i32(3);
+    const { port1, port2 } = new MessageChannel();
+    try {
+      m.port.postMessage(
+        { t: 'tasks', kind, job, n, claim, port: port2 } satisfies ModelThreadMessage,
+        [port2],
+      );
+      runClaimedTasks(claim, n, runHere, (k, r) => {
+        results[k] = r;
+        got[k] = 1;
+      });
+      for (let d = Atomics.load(claim, TASK_DONE); d < n; d = Atomics.load(claim, TASK_DONE))
+        Atomics.wait(claim, TASK_DONE, d);
+      // The model thread posts each result before counting it done, so all are queued by now.
+      for (let msg = receiveMessageOnPort(port1); msg; msg = receiveMessageOnPort(port1)) {
+        const { task, result } = msg.message as { task: number; result: R };
+        results[task] = result;
+        got[task] = 1;
+      }
+    } finally {
+      port1.close();
+    }
+    // A task that failed on the model thread runs here (the same code: the same result).
+    for (let k = 0; k < n; k++) if (!got[k]) results[k] = runHere(k);
+    return results;
+  }
+
+  /**
+   * A training using the pool ended (the pool stays for the next one): linear fits it left
+   * unjoined (a training that failed midway) no longer count as keeping the model thread busy.
+   */
+  endTraining(): void {
+    if (this.model) this.model.pending = [];
   }
 
   /** Stops the workers (idempotent); their threads exit shortly after. */
@@ -335,17 +452,53 @@ export function activePool(): HistPool | null {
 }
 
 /**
+ * Tasks of a set on the active pool's two threads (HistPool.shareTasks), or all in this thread
+ * when the training has no pool.
+ */
+export function shareTasks<R>(
+  kind: TaskKind,
+  job: unknown,
+  n: number,
+  runHere: (task: number) => R,
+): R[] {
+  if (active) return active.shareTasks(kind, job, n, runHere);
+  return Array.from({ length: n }, (_, k) => runHere(k));
+}
+
+/** The pool kept between trainings in this thread (see `keepPoolBetweenTrainings`). */
+let resident: HistPool | null = null;
+let keepResident = false;
+
+/**
+ * Keeps the pool of this thread's trainings alive from one training to the next (a training
+ * worker that serves many requests, server/automl-worker/train.ts): its threads then load the
+ * engine once, and their code stays compiled. Elsewhere each training's pool ends with it.
+ */
+export function keepPoolBetweenTrainings(): void {
+  keepResident = true;
+}
+
+/**
  * Runs `fn` (one synchronous training) with a pool of `threads` threads (this one included) and
- * closes the pool afterwards, also when `fn` throws. Nested calls share the outer pool.
+ * closes the pool afterwards, also when `fn` throws, unless pools are kept between trainings.
+ * Nested calls share the outer pool.
  */
 export function withPool<T>(threads: number, fn: () => T): T {
   if (threads <= 1 || active) return fn();
-  const pool = new HistPool(threads);
+  let pool: HistPool;
+  if (keepResident) {
+    if (!resident || resident.threads !== threads) {
+      resident?.close();
+      resident = new HistPool(threads);
+    }
+    pool = resident;
+  } else pool = new HistPool(threads);
   active = pool;
   try {
     return fn();
   } finally {
     active = null;
-    pool.close();
+    if (pool === resident) pool.endTraining();
+    else pool.close();
   }
 }

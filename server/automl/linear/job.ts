@@ -1,10 +1,13 @@
-// A logistic fit as data (structured-cloneable) shared by the training thread and the pool's
-// model thread (linear/worker.ts): its one-vs-rest scores are claimed one at a time from a shared
-// counter by whichever thread is free, and their weights written to a shared buffer.
+// A linear fit as data (structured-cloneable) shared by the training thread and the pool's model
+// thread (model-thread.ts): its scores (one-vs-rest logistic scores, or the one ridge fit) are
+// claimed one at a time from a shared counter by whichever thread is free, and their weights
+// written to a shared buffer.
 import type { LinearRows } from '../data/layout';
-import { type LinearModel, fitLogisticScore, logisticScores } from './linear';
+import { type LinearModel, fitLogisticScore, fitRidge, logisticScores } from './linear';
 
-export interface LogisticJob {
+export interface LinearJob {
+  /** Regression: one ridge fit (y standardized, no weights) instead of logistic scores. */
+  ridge?: boolean;
   X: LinearRows;
   rows: Int32Array;
   y: Float64Array;
@@ -19,18 +22,25 @@ export interface LogisticJob {
   w: Float64Array;
 }
 
+/** Scores of a job: the logistic one-vs-rest scores, or the ridge fit. */
+export function jobScores(job: Pick<LinearJob, 'ridge' | 'nClasses'>): number {
+  return job.ridge ? 1 : logisticScores(job.nClasses);
+}
+
 const NEXT = 0;
 const DONE = 1;
 const FAILED = 2;
 
 /** Fits scores until none is left unclaimed (on any thread); returns when this one has no more. */
-export function fitClaimedScores(job: LogisticJob): void {
-  const K = logisticScores(job.nClasses);
+export function fitClaimedScores(job: LinearJob): void {
+  const K = jobScores(job);
   const D = job.d + 1;
   for (let k = Atomics.add(job.claim, NEXT, 1); k < K; k = Atomics.add(job.claim, NEXT, 1)) {
     try {
       const { X, rows, y, nClasses, weight, d, init } = job;
-      const wk = fitLogisticScore(k, X, rows, y, nClasses, weight, d, 1, init);
+      const wk = job.ridge
+        ? fitRidge(X, rows, y, weight, d).w
+        : fitLogisticScore(k, X, rows, y, nClasses, weight, d, 1, init);
       job.w.set(wk, k * D);
     } catch {
       Atomics.store(job.claim, FAILED, 1);
@@ -41,19 +51,19 @@ export function fitClaimedScores(job: LogisticJob): void {
 }
 
 /** True while a score of the job is unfitted (the model thread may be working on it). */
-export function jobPending(job: LogisticJob): boolean {
-  return Atomics.load(job.claim, DONE) < logisticScores(job.nClasses);
+export function jobPending(job: LinearJob): boolean {
+  return Atomics.load(job.claim, DONE) < jobScores(job);
 }
 
 /**
  * Fits the scores nobody has claimed yet in this thread, waits for those the model thread is
  * fitting, and returns the model; null if a score failed on the other thread.
  */
-export function joinJob(job: LogisticJob): LinearModel | null {
+export function joinJob(job: LinearJob): LinearModel | null {
   fitClaimedScores(job);
-  const K = logisticScores(job.nClasses);
+  const K = jobScores(job);
   for (let d = Atomics.load(job.claim, DONE); d < K; d = Atomics.load(job.claim, DONE))
     Atomics.wait(job.claim, DONE, d);
   if (Atomics.load(job.claim, FAILED)) return null;
-  return { kind: 'logistic', d: job.d, K, w: Float64Array.from(job.w) };
+  return { kind: job.ridge ? 'ridge' : 'logistic', d: job.d, K, w: Float64Array.from(job.w) };
 }

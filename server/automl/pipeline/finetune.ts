@@ -136,7 +136,10 @@ function finetunePipeline(
   // unless USING max_iterations says otherwise.
   const userIterations = usesKey(usingIn, 'max_iterations');
   const params = {
-    ...gbmParams(settings, split.train.length, userIterations),
+    // Careful steps: the settings' own learning rate at every size.
+    ...gbmParams(settings, split.train.length, {
+      user: { iterations: userIterations, rate: true },
+    }),
     maxIterations:
       split.val.length > 0 || userIterations
         ? settings.maxIterations

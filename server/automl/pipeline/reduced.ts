@@ -42,7 +42,10 @@ export function reducedModel(ctx: FitContext, importances: number[]): ReducedMod
   const redParams =
     redRows === split.train
       ? ctx.params
-      : gbmParams(settings, redRows.length, ctx.userIterations, ctx.shape.task !== 'regression');
+      : gbmParams(settings, redRows.length, {
+          user: ctx.user,
+          classifier: ctx.shape.task !== 'regression',
+        });
   const res = trainGBM({
     data: maskedBinned(ctx.enc, top),
     target: ctx.gTarget,

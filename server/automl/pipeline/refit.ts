@@ -35,7 +35,10 @@ export function refit(ctx: FitContext, best: Candidate, halfWidth: number | null
   const trainSize = ctx.crossFit ? ctx.folds[0].train.length : split.train.length;
   const fitGbmOn = (rows: Int32Array): GBMModel => {
     const p = {
-      ...gbmParams(settings, trainSize, false, ctx.shape.task !== 'regression'),
+      ...gbmParams(settings, trainSize, {
+        user: ctx.user,
+        classifier: ctx.shape.task !== 'regression',
+      }),
       maxIterations: Math.max(1, Math.round(best.iterations)),
     };
     return trainGBM({

@@ -140,11 +140,16 @@ export function inferenceSample<T>(values: ArrayLike<T>, seed: number): ArrayLik
     samplePositions = { n, seed, pos: p.subarray(0, INFERENCE_SAMPLE_ROWS) };
   }
   const pos = samplePositions.pos;
-  if (values instanceof Float64Array) {
-    return Float64Array.from(pos, (i) => values[i]) as unknown as ArrayLike<T>;
-  }
+  if (values instanceof Float64Array) return sampleNumbers(values, pos) as unknown as ArrayLike<T>;
   const out = new Array<T>(INFERENCE_SAMPLE_ROWS);
   for (let i = 0; i < INFERENCE_SAMPLE_ROWS; i++) out[i] = values[pos[i]];
+  return out;
+}
+
+/** values[pos[i]] for each i, as a plain typed loop (a mapping callback cost 10x as much). */
+function sampleNumbers(values: Float64Array, pos: Int32Array): Float64Array {
+  const out = new Float64Array(pos.length);
+  for (let i = 0; i < pos.length; i++) out[i] = values[pos[i]];
   return out;
 }
 

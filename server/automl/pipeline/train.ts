@@ -8,7 +8,7 @@ import { encode } from '../data/encoded';
 import { encoderName, fitEncoders } from '../data/encoders';
 import { type Table, tableFromDataset, validateTable } from '../data/table';
 import { AutoMLError } from '../errors';
-import { resolveThreads, withPool } from '../gbm/parallel';
+import { activePool, resolveThreads, withPool } from '../gbm/parallel';
 import { serializeGBM } from '../gbm/serialize';
 import { serializeLinear } from '../linear/linear';
 import { DEFAULT_SETTINGS, resolveSettings } from '../options';
@@ -33,10 +33,12 @@ import {
   FOLDS,
   LINEAR_MAX_ROWS,
   SELECT_MAX_ROWS,
+  SHARED_ANALYSIS_MIN_ROWS,
   foldRows,
   gbmParams,
   splitRows,
-  usesKey,
+  userChoices,
+  validationShare,
 } from './sizes';
 import { INFERENCE_SAMPLE_ROWS, type TargetInfo, analyzeTarget } from './target';
 
@@ -73,6 +75,8 @@ function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
 
   const ti = analyzeTarget(data, target, settings.seed);
   const n = ti.keep.length;
+  // The model thread loads on the other core meanwhile (see SHARED_ANALYSIS_MIN_ROWS).
+  if (n >= SHARED_ANALYSIS_MIN_ROWS) activePool()?.warm();
   const inputs = profileInputs(data, ti, target, settings);
 
   progress(opts.onProgress, 2);
@@ -95,6 +99,7 @@ function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
     settings.model === 'linear' || (settings.model === 'auto' && n <= LINEAR_MAX_ROWS);
   const enc = encode(encs, inputs.columns, n, wantLinear, fitted);
   const classes = shape.task === 'regression' ? null : y;
+  const user = userChoices(opts.using);
   const crossFit = n >= CROSSFIT_MIN_ROWS && n * shape.K <= CROSSFIT_MAX_SCORES;
   const folds = crossFit
     ? foldRows({ n, folds: FOLDS, rng, classes, nClasses: shape.nClasses })
@@ -103,13 +108,12 @@ function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
     ? { train: allRows(n), val: new Int32Array(0) }
     : splitRows({
         n,
-        fraction: settings.validationFraction,
+        fraction: validationShare(settings, n, user),
         rng,
         classes,
         nClasses: shape.nClasses,
       });
   const fitRows = crossFit ? folds[0].train.length : split.train.length;
-  const userIterations = usesKey(opts.using, 'max_iterations');
   const ctx: FitContext = {
     settings,
     shape,
@@ -128,8 +132,8 @@ function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
     folds,
     // Large tables validate on a sample of the validation rows (all of them up to 50k).
     selRows: capRows(split.val, SELECT_MAX_ROWS, settings.seed ^ 0x5e1ec7),
-    params: gbmParams(settings, fitRows, userIterations, shape.task !== 'regression'),
-    userIterations,
+    params: gbmParams(settings, fitRows, { user, classifier: shape.task !== 'regression' }),
+    user,
   };
 
   progress(opts.onProgress, 3);

@@ -52,8 +52,10 @@ describe('incremental block scoring', () => {
         { model, start: 120, end: 200 },
       ];
       const scorer = new BlockScorer(block, parts, K);
-      const src = Int32Array.from(rows).reverse();
-      block.copyFeature(1, src);
+      // Each row takes feature 1 of the row at the mirrored position of the block.
+      const perm = Int32Array.from({ length: 200 }, (_, i) => 199 - i);
+      block.permuteFeature(1, perm);
+      expect(block.bins[0 * 6 + 1]).toBe(enc.binned.bins[rows[199] * 6 + 1]);
       const inc = scorer.score([1], new Float64Array(200 * K));
       const full = block.score(parts, K);
       for (let x = 0; x < full.length; x++) expect(inc[x]).toBeCloseTo(full[x], 10);
@@ -83,9 +85,9 @@ describe('incremental block scoring', () => {
     const block = new RowBlock(enc, rows);
     const parts = [{ model: { gbm: res.model, linear: null }, start: 0, end: 150 }];
     const scorer = new BlockScorer(block, parts, 1);
-    const src = Int32Array.from(rows).reverse();
+    const perm = Int32Array.from({ length: 150 }, (_, i) => 149 - i);
     for (const f of [1, 33, 39]) {
-      block.copyFeature(f, src);
+      block.permuteFeature(f, perm);
       const inc = scorer.score([f], new Float64Array(150));
       const full = block.score(parts, 1);
       for (let x = 0; x < 150; x++) expect(inc[x]).toBeCloseTo(full[x], 10);

@@ -1,4 +1,4 @@
-// Row sampling for large tables: seeded, fixed-size samples per boosting iteration.
+// Row sampling for large tables: seeded samples of about a fixed size per boosting iteration.
 import { describe, expect, it } from 'vitest';
 import { gauss } from '../../__tests__/helpers';
 import { Rng } from '../../prng';
@@ -6,7 +6,7 @@ import { RowSampler, trainGBM } from '../boost';
 import { type BinnedData, DEFAULT_GBM_PARAMS } from '../model';
 
 describe('row sampling', () => {
-  it('draws seeded samples of a fixed size, ascending, the other rows in rest', () => {
+  it('draws seeded samples of about the size asked, ascending, the other rows in rest', () => {
     const rows = new Rng(3).shuffle(Int32Array.from({ length: 10_000 }, (_, i) => 5 * i));
     const draws = (seed: number) => {
       const s = new RowSampler(rows, 1000, seed);
@@ -20,14 +20,38 @@ describe('row sampling', () => {
     expect(draws(8)[0].inRows).not.toEqual(a[0].inRows);
     expect(a[1].inRows).not.toEqual(a[0].inRows);
     for (const d of a) {
-      expect(d.inRows).toHaveLength(1000);
-      expect(d.rest).toHaveLength(9000);
+      // Bernoulli with p = 0.1 on 10,000 rows: 1000 +- 30 (sd); 5 sd either side.
+      expect(d.inRows.length).toBeGreaterThan(850);
+      expect(d.inRows.length).toBeLessThan(1150);
+      expect(d.rest).toHaveLength(10_000 - d.inRows.length);
       // Ascending, and together exactly the training rows.
       expect(d.inRows).toEqual([...d.inRows].sort((x, y) => x - y));
       expect([...d.inRows, ...d.rest].sort((x, y) => x - y)).toEqual(
         Array.from(rows).sort((x, y) => x - y),
       );
     }
+  });
+
+  it('samples every row at the asked rate, independently of its position', () => {
+    const m = 50_000;
+    const rows = Int32Array.from({ length: m }, (_, i) => i);
+    const s = new RowSampler(rows, 0.3 * m, 5);
+    const hits = new Float64Array(m);
+    const draws = 200;
+    for (let d = 0; d < draws; d++) for (const r of s.draw()) hits[r]++;
+    // Each tenth of the rows (consecutive positions) is sampled at 0.3 (+- 0.002 sd per tenth).
+    for (let t = 0; t < 10; t++) {
+      let sum = 0;
+      for (let i = (t * m) / 10; i < ((t + 1) * m) / 10; i++) sum += hits[i];
+      expect(sum / ((m / 10) * draws)).toBeCloseTo(0.3, 2);
+    }
+    // Consecutive draws are independent: a row in one draw is in the next at the base rate.
+    const a = new Set(s.draw());
+    let both = 0;
+    for (const r of s.draw()) if (a.has(r)) both++;
+    expect(both / a.size).toBeCloseTo(0.3, 1);
+    // A size of at least the rows takes them all.
+    expect(new RowSampler(rows, m, 1).draw()).toHaveLength(m);
   });
 
   it('boosts deterministically on row samples', () => {

@@ -4,11 +4,16 @@ import { Rng } from '../../prng';
 import {
   GBM_SAMPLE_MIN_ROWS,
   GBM_SAMPLE_ROWS,
+  LARGE_LEARNING_RATE,
   LARGE_MAX_ITERATIONS,
+  LARGE_RATE_MIN_ROWS,
+  LARGE_VALIDATION_MIN_ROWS,
   classWeights,
   foldRows,
   gbmParams,
   splitRows,
+  userChoices,
+  validationShare,
 } from '../sizes';
 
 describe('GBM parameters by training-set size', () => {
@@ -22,12 +27,48 @@ describe('GBM parameters by training-set size', () => {
     expect(big.minRelImprovement).toBeGreaterThan(0);
     // USING max_iterations lifts the cap.
     expect(
-      gbmParams({ ...DEFAULT_SETTINGS, maxIterations: 2000 }, 800_000, true).maxIterations,
+      gbmParams({ ...DEFAULT_SETTINGS, maxIterations: 2000 }, 800_000, {
+        user: { iterations: true },
+      }).maxIterations,
     ).toBe(2000);
   });
 });
 
+describe('learning rate by training-set size', () => {
+  it('steps larger from LARGE_RATE_MIN_ROWS rows, unless USING learning_rate was given', () => {
+    expect(gbmParams(DEFAULT_SETTINGS, LARGE_RATE_MIN_ROWS - 1).learningRate).toBe(0.1);
+    expect(gbmParams(DEFAULT_SETTINGS, LARGE_RATE_MIN_ROWS).learningRate).toBe(LARGE_LEARNING_RATE);
+    expect(gbmParams(DEFAULT_SETTINGS, 800_000).learningRate).toBe(LARGE_LEARNING_RATE);
+    // A rate the user chose is kept at every size, also when it is the default's value.
+    const chosen = (rate: number, rows: number) =>
+      gbmParams({ ...DEFAULT_SETTINGS, learningRate: rate }, rows, { user: { rate: true } })
+        .learningRate;
+    expect(chosen(0.1, 50_000)).toBe(0.1);
+    expect(chosen(0.05, 50_000)).toBe(0.05);
+    expect(userChoices({ Learning_Rate: 0.2, validation_fraction: 0.3 })).toEqual({
+      iterations: false,
+      rate: true,
+      validation: true,
+    });
+    expect(userChoices(undefined)).toEqual({ iterations: false, rate: false, validation: false });
+  });
+});
+
 describe('train / validation split', () => {
+  it('holds out a fifth, on large tables 4,000 rows or a tenth, unless USING says', () => {
+    const share = (n: number, validation = false) =>
+      validationShare(DEFAULT_SETTINGS, n, { validation });
+    expect(share(5_000)).toBe(0.2);
+    expect(share(LARGE_VALIDATION_MIN_ROWS - 1)).toBe(0.2);
+    expect(share(LARGE_VALIDATION_MIN_ROWS)).toBe(0.2);
+    expect(share(30_000) * 30_000).toBeCloseTo(4_000, 6);
+    expect(share(200_000)).toBe(0.1);
+    expect(share(200_000, true)).toBe(0.2);
+    expect(validationShare({ ...DEFAULT_SETTINGS, validationFraction: 0.05 }, 200_000, {})).toBe(
+      0.05,
+    );
+  });
+
   it('is seeded, covers every row once and stratifies classes by their share', () => {
     const y = Float64Array.from({ length: 200 }, (_, i) => (i < 190 ? 0 : i < 197 ? 1 : 2));
     const split = (seed: number) =>
@@ -74,10 +115,13 @@ describe('cross-fitting folds', () => {
     expect(gbmParams(DEFAULT_SETTINGS, 120).maxIterations).toBe(240);
     expect(gbmParams(DEFAULT_SETTINGS, 50).maxIterations).toBe(200);
     expect(gbmParams(DEFAULT_SETTINGS, 5000).maxIterations).toBe(1000);
-    expect(gbmParams({ ...DEFAULT_SETTINGS, maxIterations: 900 }, 50, true).maxIterations).toBe(
-      900,
-    );
-    expect(gbmParams(DEFAULT_SETTINGS, 5000, false, true).minAbsImprovement).toBeGreaterThan(0);
+    expect(
+      gbmParams({ ...DEFAULT_SETTINGS, maxIterations: 900 }, 50, { user: { iterations: true } })
+        .maxIterations,
+    ).toBe(900);
+    expect(
+      gbmParams(DEFAULT_SETTINGS, 5000, { classifier: true }).minAbsImprovement,
+    ).toBeGreaterThan(0);
     expect(gbmParams(DEFAULT_SETTINGS, 5000).minAbsImprovement).toBeUndefined();
   });
 });

@@ -1,0 +1,83 @@
+/**
+ * Training workers are reused: a worker that answered its request (a model, or the engine's
+ * refusal of the data) trains the next one with its code already loaded and compiled; a worker
+ * whose training was cancelled (DROP MODEL) is terminated and never handed another request.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Instance } from '../../instance';
+import { fails, open, run, waitForModel } from '../../sql/__tests__/model-helpers';
+
+let inst: Instance;
+
+beforeAll(async () => {
+  inst = await open();
+  await run(
+    inst,
+    `CREATE TABLE files.line AS SELECT i % 50 AS x, (i % 50) * 2 + 1 AS y, CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END AS c
+     FROM range(300) t(i)`,
+  );
+  await run(
+    inst,
+    `CREATE TABLE files.big AS SELECT i % 97 AS x, i % 13 AS z, (i % 97) * 0.5 + (i % 13) AS y
+     FROM range(100000) t(i)`,
+  );
+});
+
+afterAll(async () => {
+  await inst?.close();
+  if (inst) fs.rmSync(inst.config.DATA_DIR, { recursive: true, force: true });
+});
+
+/** The model's prediction of y for x (and c = 'a'). */
+async function predict(name: string, x: number): Promise<number> {
+  const t = await run(inst, `SELECT y FROM mindsdb.${name} WHERE x = ${x} AND c = 'a'`);
+  return Number(t.data[0][0]);
+}
+
+describe('training workers', () => {
+  it('one worker trains model after model, each from its own data', async () => {
+    expect(inst.models.trainingWorkers()).toEqual({ started: 0, idle: false });
+    await run(inst, 'CREATE MODEL m1 FROM files (SELECT * FROM line) PREDICT y');
+    expect(await waitForModel(inst, 'm1')).toEqual({ status: 'complete', error: null });
+    await inst.models.idle();
+    expect(inst.models.trainingWorkers()).toEqual({ started: 1, idle: true });
+    // The second model learns the other direction: nothing of the first one leaks into it.
+    await run(inst, 'CREATE MODEL m2 FROM files (SELECT x, c, 200 - y AS y FROM line) PREDICT y');
+    expect(await waitForModel(inst, 'm2')).toEqual({ status: 'complete', error: null });
+    await inst.models.idle();
+    expect(inst.models.trainingWorkers()).toEqual({ started: 1, idle: true });
+    expect(await predict('m1', 10)).toBeCloseTo(21, 0);
+    expect(await predict('m2', 10)).toBeCloseTo(179, 0);
+  });
+
+  it("a request the engine refuses leaves the worker reusable; the error is the engine's", async () => {
+    await run(inst, 'CREATE MODEL m_bad FROM files (SELECT x, c, y FROM line LIMIT 3) PREDICT y');
+    const bad = await waitForModel(inst, 'm_bad');
+    expect(bad.status).toBe('error');
+    expect(bad.error).toContain('training needs at least 5 rows');
+    await inst.models.idle();
+    expect(inst.models.trainingWorkers()).toEqual({ started: 1, idle: true });
+  });
+
+  it('a cancelled training ends its worker; the next training starts a fresh one', async () => {
+    await run(inst, 'CREATE MODEL m_big FROM files (SELECT * FROM big) PREDICT y');
+    // Wait until the worker has the request (training), then drop the model.
+    for (;;) {
+      const t = await run(inst, "SELECT status FROM mindsdb.models WHERE name = 'm_big'");
+      if (t.data[0][0] === 'training') break;
+      expect(t.data[0][0]).toBe('generating');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(inst.models.trainingWorkers()).toEqual({ started: 1, idle: false });
+    await run(inst, 'DROP MODEL m_big');
+    await inst.models.idle();
+    expect(inst.models.trainingWorkers()).toEqual({ started: 1, idle: false });
+    expect((await fails(inst, 'DESCRIBE m_big')).message).toContain('m_big');
+    await run(inst, 'CREATE MODEL m3 FROM files (SELECT * FROM line) PREDICT y');
+    expect(await waitForModel(inst, 'm3')).toEqual({ status: 'complete', error: null });
+    await inst.models.idle();
+    expect(inst.models.trainingWorkers()).toEqual({ started: 2, idle: true });
+    expect(await predict('m3', 20)).toBeCloseTo(41, 0);
+  });
+});
