@@ -6,6 +6,7 @@
 import { type MessagePort, workerData } from 'node:worker_threads';
 import { type ImportanceJob, importanceScorer } from './analysis/importance';
 import { type MissingJob, missingScorer } from './analysis/missing';
+import { type ScaleJob, fitScale } from './analysis/scale';
 import { type ModelThreadMessage, type TaskKind, runClaimedTasks } from './gbm/parallel';
 import { fitClaimedScores } from './linear/job';
 
@@ -15,6 +16,7 @@ const { port } = workerData as { port: MessagePort };
 const TASKS: Record<TaskKind, (job: never) => (task: number) => unknown> = {
   importance: (job: ImportanceJob) => importanceScorer(job),
   missing: (job: MissingJob) => missingScorer(job),
+  scale: (job: ScaleJob) => () => fitScale(job),
 };
 
 port.on('message', (msg: ModelThreadMessage) => {

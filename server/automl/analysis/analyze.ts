@@ -122,6 +122,11 @@ export interface AnalysisInput {
   /** Conformal level (the confidence setting). */
   level: number;
   rng: Rng;
+  /**
+   * Regression: the parts' scale models when they are being fitted elsewhere meanwhile (asked for
+   * once the importance is scored); else each part's `scale`.
+   */
+  scales?: () => (ScaleModel | null)[];
   /** Called with the importances; may train a reduced model for the dominant column. */
   makeReduced?: (importances: number[]) => ReducedModel | null;
   /** Classifiers: class labels by code, and the decision rule the model predicts with. */
@@ -162,10 +167,31 @@ export function analyze(input: AnalysisInput): Analysis {
   let decisions: DecisionScores | null = null;
   let accuracy: number;
   const report: Analysis['report'] = { rows: rows.length };
+  const impMax = Math.max(
+    IMPORTANCE_MIN_ROWS,
+    Math.min(IMPORTANCE_MAX_ROWS, Math.floor(IMPORTANCE_WORK / (treesOf(parts) * encs.length))),
+  );
+  const scoreImportance = () => {
+    const imp = sampleBlock({ block, parts: bParts, yRows, scales: null }, impMax, rng);
+    const importances = columnImportances({
+      shape,
+      block: imp.block,
+      parts: imp.parts,
+      enc,
+      yRows: imp.yRows,
+      cal: classCal,
+      rng,
+    });
+    return { imp, importances };
+  };
+  // Regression: the importance needs no calibration, so it is scored first, while the scale
+  // models may still be fitted on the pool's model thread.
+  let importance = task === 'regression' ? scoreImportance() : null;
   if (task === 'regression') {
-    if (parts.every((p) => p.scale)) {
+    const partScales = input.scales ? input.scales() : parts.map((p) => p.scale);
+    if (partScales.every((s) => s)) {
       scales = bParts.flatMap((b, j) =>
-        new Array<ScaleModel | null>(b.end - b.start).fill(parts[j].scale),
+        new Array<ScaleModel | null>(b.end - b.start).fill(partScales[j]),
       );
       const scale = scalesOf(scales, block, raw);
       const scores = new Float64Array(rows.length);
@@ -196,20 +222,8 @@ export function analyze(input: AnalysisInput): Analysis {
     report.classification = classificationMetrics(input, raw, yRows, classCal);
   }
 
-  const impMax = Math.max(
-    IMPORTANCE_MIN_ROWS,
-    Math.min(IMPORTANCE_MAX_ROWS, Math.floor(IMPORTANCE_WORK / (treesOf(parts) * encs.length))),
-  );
-  const imp = sampleBlock({ block, parts: bParts, yRows, scales }, impMax, rng);
-  const importances = columnImportances({
-    shape,
-    block: imp.block,
-    parts: imp.parts,
-    enc,
-    yRows: imp.yRows,
-    cal: classCal,
-    rng,
-  });
+  importance ??= scoreImportance();
+  const { imp, importances } = importance;
   const reduced = input.makeReduced?.(importances) ?? null;
   // Group ranking for the missing-input calibration: with a reduced model the dominant column
   // comes first and the others follow their importance in the reduced model (in the main model

@@ -46,17 +46,21 @@ function withPrediction(
 }
 
 /**
- * Fits the scale on `n` rows: their bins (n x F, row-major), predictions and absolute errors
- * (errors of a model that did not train on them, or in-sample errors on large tables).
+ * A scale fit as data (structured-cloneable: it may run on the pool's model thread): `n` rows'
+ * bins (n x F, row-major), predictions and absolute errors (errors of a model that did not train
+ * on them, or in-sample errors on large tables).
  */
-export function fitScale(opts: {
+export interface ScaleJob {
   bins: Uint8Array;
   nBins: Int32Array;
   isCat: Uint8Array;
   pred: Float64Array;
   absErr: Float64Array;
   seed: number;
-}): ScaleModel {
+}
+
+/** Fits the scale model of a job. */
+export function fitScale(opts: ScaleJob): ScaleModel {
   const { bins, nBins, isCat, pred, absErr } = opts;
   const n = pred.length;
   const F = nBins.length;

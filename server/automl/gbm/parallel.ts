@@ -91,7 +91,7 @@ const { workerData } = require('node:worker_threads');
 const MODEL_ENTRY = new URL('../model-thread.ts', import.meta.url).href;
 
 /** Task sets the model thread knows (model-thread.ts maps each to its function). */
-export type TaskKind = 'importance' | 'missing';
+export type TaskKind = 'importance' | 'missing' | 'scale';
 
 /** Messages to the model thread. */
 export type ModelThreadMessage =
@@ -151,6 +151,44 @@ export function resolveThreads(option?: number): number {
     throw new AutoMLError(`${from} must be an integer from 1 to 64, got ${JSON.stringify(v)}`);
   }
   return v;
+}
+
+/** Tasks handed to the model thread (HistPool.postTasks), joined once their results are needed. */
+export class TaskSet<R> {
+  constructor(
+    /** Shared counters of the set, or null when no model thread takes part. */
+    private readonly claim: Int32Array | null,
+    /** Where the model thread posts its results. */
+    private readonly port: MessagePort | null,
+  ) {}
+
+  /** Runs the tasks nobody claimed here, waits for the others; the results in task order. */
+  join(n: number, runHere: (task: number) => R): R[] {
+    const results = new Array<R>(n);
+    const got = new Uint8Array(n);
+    const { claim, port } = this;
+    if (claim && port) {
+      try {
+        runClaimedTasks(claim, n, runHere, (k, r) => {
+          results[k] = r;
+          got[k] = 1;
+        });
+        for (let d = Atomics.load(claim, TASK_DONE); d < n; d = Atomics.load(claim, TASK_DONE))
+          Atomics.wait(claim, TASK_DONE, d);
+        // The model thread posts each result before counting it done, so all are queued by now.
+        for (let msg = receiveMessageOnPort(port); msg; msg = receiveMessageOnPort(port)) {
+          const { task, result } = msg.message as { task: number; result: R };
+          results[task] = result;
+          got[task] = 1;
+        }
+      } finally {
+        port.close();
+      }
+    }
+    // A task that failed on the model thread runs here (the same code: the same result).
+    for (let k = 0; k < n; k++) if (!got[k]) results[k] = runHere(k);
+    return results;
+  }
 }
 
 export class HistPool {
@@ -384,40 +422,26 @@ export class HistPool {
    * thread ran a task. Returns the results in task order.
    */
   shareTasks<R>(kind: TaskKind, job: unknown, n: number, runHere: (task: number) => R): R[] {
-    const results = new Array<R>(n);
-    const got = new Uint8Array(n);
-    // Only a model thread already started (by `warm` or a logistic fit) takes tasks: one started
+    // Only a model thread already started (by `warm` or a linear fit) takes tasks: one started
     // now would still be loading when this thread is done.
-    const m = n >= 2 && !this.closed ? this.model : null;
-    if (!m) {
-      for (let k = 0; k < n; k++) results[k] = runHere(k);
-      return results;
-    }
+    return this.postTasks<R>(kind, job, n >= 2 ? n : 0).join(n, runHere);
+  }
+
+  /**
+   * Hands tasks 0..n-1 of a set to the model thread (when it is up) and returns at once: this
+   * thread goes on with other work, and `join` then runs the tasks nobody has claimed, waits for
+   * the ones the model thread is running and returns all results in task order.
+   */
+  postTasks<R>(kind: TaskKind, job: unknown, n: number): TaskSet<R> {
+    const m = n >= 1 && !this.closed ? this.model : null;
+    if (!m) return new TaskSet<R>(null, null);
     const claim = this.i32(3);
     const { port1, port2 } = new MessageChannel();
-    try {
-      m.port.postMessage(
-        { t: 'tasks', kind, job, n, claim, port: port2 } satisfies ModelThreadMessage,
-        [port2],
-      );
-      runClaimedTasks(claim, n, runHere, (k, r) => {
-        results[k] = r;
-        got[k] = 1;
-      });
-      for (let d = Atomics.load(claim, TASK_DONE); d < n; d = Atomics.load(claim, TASK_DONE))
-        Atomics.wait(claim, TASK_DONE, d);
-      // The model thread posts each result before counting it done, so all are queued by now.
-      for (let msg = receiveMessageOnPort(port1); msg; msg = receiveMessageOnPort(port1)) {
-        const { task, result } = msg.message as { task: number; result: R };
-        results[task] = result;
-        got[task] = 1;
-      }
-    } finally {
-      port1.close();
-    }
-    // A task that failed on the model thread runs here (the same code: the same result).
-    for (let k = 0; k < n; k++) if (!got[k]) results[k] = runHere(k);
-    return results;
+    m.port.postMessage(
+      { t: 'tasks', kind, job, n, claim, port: port2 } satisfies ModelThreadMessage,
+      [port2],
+    );
+    return new TaskSet<R>(claim, port1);
   }
 
   /**
@@ -463,6 +487,17 @@ export function shareTasks<R>(
 ): R[] {
   if (active) return active.shareTasks(kind, job, n, runHere);
   return Array.from({ length: n }, (_, k) => runHere(k));
+}
+
+/**
+ * One task handed to the active pool's model thread while this thread goes on: the returned
+ * function gives its result (running it here if the model thread has not taken it). Without a
+ * pool, the task runs when its result is first asked for.
+ */
+export function later<R>(kind: TaskKind, job: unknown, runHere: () => R): () => R {
+  const set = active ? active.postTasks<R>(kind, job, 1) : new TaskSet<R>(null, null);
+  let result: { value: R } | null = null;
+  return () => (result ??= { value: set.join(1, runHere)[0] }).value;
 }
 
 /** The pool kept between trainings in this thread (see `keepPoolBetweenTrainings`). */

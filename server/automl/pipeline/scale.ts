@@ -4,7 +4,8 @@
 
 import type { ScoredPart } from '../analysis/analyze';
 import { RowBlock } from '../analysis/row-block';
-import { type ScaleModel, fitScale } from '../analysis/scale';
+import { type ScaleJob, type ScaleModel, fitScale } from '../analysis/scale';
+import { later } from '../gbm/parallel';
 import type { Encoded } from '../data/encoded';
 import type { ScoreModel } from '../predict/score';
 import { capRows } from '../rows';
@@ -16,30 +17,38 @@ const SCALE_MAX_ROWS = 10_000;
 /** Fewer calibration rows than this keep a constant interval width. */
 export const SCALE_MIN_ROWS = 40;
 
-/** Fits a scale on `rows` with their (standardized) predictions `pred` (by position in rows). */
-function scaleOn(
+/** The scale fit on `rows` with their (standardized) predictions `pred` (by position in rows). */
+function scaleJob(
   enc: Encoded,
   rows: Int32Array,
   pred: Float64Array,
   y: Float64Array,
   seed: number,
-) {
-  const block = new RowBlock(enc, rows);
-  return fitScale({
-    bins: block.bins,
+): ScaleJob {
+  return {
+    bins: new RowBlock(enc, rows).bins,
     nBins: enc.binned.nBins,
     isCat: enc.binned.isCat,
     pred,
     absErr: Float64Array.from(rows, (r, i) => Math.abs(y[r] - pred[i])),
     seed,
-  });
+  };
+}
+
+function scaleOn(...args: Parameters<typeof scaleJob>): ScaleModel {
+  return fitScale(scaleJob(...args));
 }
 
 export interface Scales {
-  /** The candidate's parts with the scale each part's rows are calibrated with. */
+  /**
+   * The candidate's parts with the scale each part's rows are calibrated with (set once `join`
+   * returned: a single split's scale is fitted on the pool's model thread meanwhile).
+   */
   parts: ScoredPart[];
-  /** The scale shipped with the model. */
-  final: ScaleModel;
+  /** The scale shipped with the model (once `join` returned). */
+  final: ScaleModel | null;
+  /** Waits for the scale being fitted elsewhere (fitting it here if nobody has started it). */
+  join(): ScaleModel;
 }
 
 /**
@@ -75,12 +84,24 @@ export function fitScales(ctx: FitContext, best: Candidate): Scales | null {
         raw: best.oof,
       };
     });
-    return { parts, final: scaleOn(enc, all.rows, all.pred, y, seed) };
+    const final = scaleOn(enc, all.rows, all.pred, y, seed);
+    return { parts, final, join: () => final };
   }
   if (ctx.selRows.length < SCALE_MIN_ROWS) return null;
   const rows = capRows(ctx.split.train, SCALE_MAX_ROWS, seed ^ 0x5ca1);
-  const final = scaleOn(enc, rows, best.inSample(rows), y, seed);
-  return { parts: [{ model: best.model, rows: ctx.selRows, scale: final, raw: best.oof }], final };
+  // Fitted on the model thread while this one scores the permutation importance.
+  const job = scaleJob(enc, rows, best.inSample(rows), y, seed);
+  const fitted = later('scale', job, () => fitScale(job));
+  const part: ScoredPart = { model: best.model, rows: ctx.selRows, scale: null, raw: best.oof };
+  const scales: Scales = {
+    parts: [part],
+    final: null,
+    join: () => {
+      if (!scales.final) scales.final = part.scale = fitted();
+      return scales.final;
+    },
+  };
+  return scales;
 }
 
 /** A scale fitted on `model`'s in-sample errors on (a seeded sample of) `rows`. */

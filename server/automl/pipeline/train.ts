@@ -140,7 +140,8 @@ function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
   const { candidates, best } = trainCandidates(ctx, wantLinear);
 
   progress(opts.onProgress, 4);
-  // Regression: adaptive intervals, each part's rows scaled by a model that never saw their errors.
+  // Regression: adaptive intervals, each part's rows scaled by a model that never saw their errors
+  // (a single split's is fitted on the pool's model thread while the analysis starts).
   const scales = shape.task === 'regression' ? fitScales(ctx, best) : null;
   let parts = scales ? scales.parts : scoredParts(best);
   if (!crossFit) {
@@ -155,6 +156,14 @@ function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
     y,
     level: settings.confidence,
     rng,
+    ...(scales
+      ? {
+          scales: () => {
+            scales.join();
+            return scales.parts.map((p) => p.scale);
+          },
+        }
+      : {}),
     makeReduced: crossFit ? undefined : (importances) => reducedModel(ctx, importances),
     labels: ti.classLabels ?? undefined,
     decision: settings.decision ?? 'balanced',
@@ -175,7 +184,7 @@ function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
     candidates,
     analysis,
     final,
-    scale: scales?.final ?? null,
+    scale: scales?.join() ?? null,
     best: best.model,
   });
   artifact.description.trainingTimeMs = Math.round(now() - t0);

@@ -6,6 +6,7 @@ import {
   GBM_SAMPLE_ROWS,
   LARGE_LEARNING_RATE,
   LARGE_MAX_ITERATIONS,
+  LARGE_PATIENCE,
   LARGE_RATE_MIN_ROWS,
   LARGE_VALIDATION_MIN_ROWS,
   classWeights,
@@ -49,8 +50,26 @@ describe('learning rate by training-set size', () => {
       iterations: false,
       rate: true,
       validation: true,
+      patience: false,
     });
-    expect(userChoices(undefined)).toEqual({ iterations: false, rate: false, validation: false });
+    expect(userChoices(undefined)).toEqual({
+      iterations: false,
+      rate: false,
+      validation: false,
+      patience: false,
+    });
+  });
+});
+
+describe('early stopping by training-set size', () => {
+  it('waits LARGE_PATIENCE iterations from LARGE_RATE_MIN_ROWS rows, unless USING says', () => {
+    expect(gbmParams(DEFAULT_SETTINGS, 5_000).earlyStoppingRounds).toBe(20);
+    expect(gbmParams(DEFAULT_SETTINGS, 30_000).earlyStoppingRounds).toBe(LARGE_PATIENCE);
+    expect(gbmParams(DEFAULT_SETTINGS, 30_000).minRelImprovement).toBeGreaterThan(0);
+    const chosen = gbmParams({ ...DEFAULT_SETTINGS, earlyStoppingRounds: 40 }, 30_000, {
+      user: userChoices({ early_stopping_rounds: 40 }),
+    });
+    expect(chosen.earlyStoppingRounds).toBe(40);
   });
 });
 
