@@ -70,12 +70,22 @@ function midpoint(a: number, b: number): number {
 /** Bin of a number: first edge >= v (binary search), NaN -> the missing bin. */
 export function binOf(thr: Float64Array, v: number): number {
   if (Number.isNaN(v)) return thr.length + 1;
-  let lo = 0;
-  let hi = thr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (v <= thr[mid]) hi = mid;
-    else lo = mid + 1;
+  return binIndex(thr, thr.length, v);
+}
+
+/**
+ * The first i < m with v <= thr[i], else m (v not NaN): a binary search whose halving step is a
+ * select, not a branch. Which half a value falls in is a coin flip, so the branching search
+ * mispredicted about every other step; binning a 100k-row table's columns took twice as long.
+ */
+export function binIndex(thr: Float64Array, m: number, v: number): number {
+  if (m === 0) return 0;
+  let base = 0;
+  let len = m;
+  while (len > 1) {
+    const half = len >>> 1;
+    base = thr[base + half - 1] < v ? base + half : base;
+    len -= half;
   }
-  return lo;
+  return thr[base] < v ? base + 1 : base;
 }

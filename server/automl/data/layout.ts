@@ -2,6 +2,7 @@
 // dimensions, and the columnar streams, binned matrix and sparse linear rows built from raw cells.
 
 import type { CategoricalEncoder, ColumnEncoder, NumericStats } from './encoders';
+import { binIndex } from './binning';
 import { categoryKey } from './column-types';
 import { datetimeParts, parseDatetimeColumn, parseNumericColumn, textParts } from './parse';
 import { targetEncodingStreams } from './target-encoding';
@@ -199,19 +200,7 @@ export function binStreams(
       const m = thr.length;
       for (let i = 0; i < n; i++) {
         const v = s[i];
-        let b: number;
-        if (v !== v) b = missBin;
-        else {
-          let lo = 0;
-          let hi = m;
-          while (lo < hi) {
-            const mid = (lo + hi) >>> 1;
-            if (v <= thr[mid]) hi = mid;
-            else lo = mid + 1;
-          }
-          b = lo;
-        }
-        out[i * F + f] = b;
+        out[i * F + f] = v !== v ? missBin : binIndex(thr, m, v);
       }
     }
   }

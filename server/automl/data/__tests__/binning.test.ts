@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../prng';
-import { MAX_BINS, binOf, fitBinThresholds } from '../binning';
+import { MAX_BINS, binIndex, binOf, fitBinThresholds } from '../binning';
 
 describe('numeric bins', () => {
+  it('binIndex finds the first threshold at or above the value, for every table size', () => {
+    const rng = new Rng(9);
+    for (const m of [0, 1, 2, 3, 7, 8, 64, 253, 254]) {
+      const thr = Float64Array.from({ length: m }, (_, i) => i * 2 + 0.5);
+      const probes = [-1, 0.5, 1, ...Array.from({ length: 200 }, () => rng.next() * 2 * m + 1), 1e9];
+      for (const t of thr) probes.push(t, t - 1e-9, t + 1e-9);
+      for (const v of probes) {
+        let want = 0;
+        while (want < m && !(v <= thr[want])) want++;
+        expect(binIndex(thr, m, v)).toBe(want);
+      }
+    }
+  });
+
   it('gives each distinct value its own bin when there are few', () => {
     const thr = fitBinThresholds(Float64Array.from([1, 2, 2, 3, 10]), new Rng(1));
     expect(thr).toEqual([1.5, 2.5, 6.5]);

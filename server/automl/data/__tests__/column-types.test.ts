@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { categoryKey, inferColumnType, parseDatetime, parseNumber } from '../column-types';
+import {
+  categoryKey,
+  countDistinct,
+  inferColumnType,
+  parseDatetime,
+  parseNumber,
+} from '../column-types';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 import { Rng } from '../../prng';
@@ -172,6 +178,21 @@ describe('inferColumnType', () => {
         range(100, (i) => i / 3),
       ).type,
     ).toBe('float');
+  });
+});
+
+describe('countDistinct', () => {
+  it('counts distinct numbers as a Map keys them, quickly also for integers and repeats', () => {
+    const rng = new Rng(4);
+    const cases = [
+      Float64Array.from({ length: 50_000 }, (_, i) => i),
+      Float64Array.from({ length: 50_000 }, (_, i) => i % 7),
+      Float64Array.from({ length: 50_000 }, () => rng.next() * 100),
+      Float64Array.from({ length: 50_000 }, () => Math.round(rng.next() * 1000) / 10),
+      Float64Array.of(0, -0, 1e-300, -1e300, 2 ** 53, 2 ** 53 + 2, 0.1 + 0.2, 0.3),
+      new Float64Array(0),
+    ];
+    for (const xs of cases) expect(countDistinct(xs)).toBe(new Set(xs).size);
   });
 });
 
