@@ -41,6 +41,14 @@ const EnvSchema = z.object({
   ENGINE_QUEUE: int(256),
   /** Trainings running at once; more wait in the training queue. */
   MAX_CONCURRENT_TRAININGS: int(2),
+  /**
+   * Warm a training worker up shortly after start (two small trainings on generated data), so the
+   * first CREATE MODEL runs as fast as later ones.
+   */
+  TRAINING_WARMUP: z
+    .enum(['0', '1', 'true', 'false'])
+    .default('1')
+    .transform((v) => v === '1' || v === 'true'),
   /** Authentication is on when both are set (see README, Reliability and security). */
   AUTH_USERNAME: z.string().min(1).optional(),
   AUTH_PASSWORD: z.string().min(1).optional(),

@@ -77,6 +77,7 @@ export async function createInstance(config: Config): Promise<Instance> {
     catalog,
     remote: integrations,
     maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS,
+    trainingWarmup: config.TRAINING_WARMUP,
     version: VERSION,
   });
   catalog.dropProjectHooks.push((project) => models.dropProject(project));

@@ -16,9 +16,15 @@ import {
   trainColumns,
   trainForecaster,
   type TrainProgress,
+  warmUp,
 } from '../automl/index';
 import { writeFileAtomic } from '../engine/atomic';
-import type { TrainMessage, TrainRequest, WorkerRequest } from '../models/worker-protocol';
+import type {
+  TrainMessage,
+  TrainRequest,
+  WarmMessage,
+  WorkerRequest,
+} from '../models/worker-protocol';
 
 /**
  * Runs one request and reports its outcome. The worker stays alive afterwards for the trainer to
@@ -56,9 +62,20 @@ function run(req: TrainRequest): void {
   }
 }
 
-const post = (m: TrainMessage) => parentPort!.postMessage(m);
+const post = (m: TrainMessage | WarmMessage) => parentPort!.postMessage(m);
 // The engine's helper threads serve this worker's trainings one after the other, as it does.
 keepPoolBetweenTrainings();
 const first = (workerData as { request?: TrainRequest }).request;
 if (first) run(first);
-parentPort!.on('message', (m: WorkerRequest) => run(m.request));
+parentPort!.on('message', (m: WorkerRequest) => {
+  if (m.type === 'train') {
+    run(m.request);
+    return;
+  }
+  try {
+    warmUp();
+  } catch {
+    // A warm-up that fails leaves a worker as usable as a fresh one.
+  }
+  post({ type: 'warm' });
+});

@@ -37,6 +37,7 @@ export { AutoMLError } from './errors';
 export { descriptionWarnings } from './analysis/warnings';
 export { ALLOWED_USING_KEYS } from './options';
 export { keepPoolBetweenTrainings } from './gbm/parallel';
+export { warmUp } from './warmup';
 export { train, trainColumns } from './pipeline/train';
 export { trainForecaster } from './timeseries/train';
 

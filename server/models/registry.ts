@@ -70,6 +70,8 @@ export interface ModelRegistryOptions {
   /** Where FROM queries on databases outside DuckDB run (the integrations). */
   remote: RemoteDataSource;
   maxConcurrentTrainings: number;
+  /** Warm a training worker up after start (trainer.ts). */
+  trainingWarmup?: boolean;
   /** Reported in MINDSDB_VERSION. */
   version: string;
 }
@@ -94,6 +96,7 @@ export class ModelRegistry {
       store: this.store,
       data: this.data,
       maxConcurrent: opts.maxConcurrentTrainings,
+      warmup: opts.trainingWarmup ?? false,
       // Warms the cache for the first prediction.
       onComplete: (rec) => void this.predictor(rec).catch(() => undefined),
     });

@@ -7,10 +7,12 @@
  *
  * A worker that finished a request is kept (one at most) for the next one: its engine code is
  * compiled and warm, and it loads no module again, which on a 30k-row table was a third of the
- * training's time. A cancelled or failed worker is terminated, never reused.
+ * training's time. A cancelled or failed worker is terminated, never reused. With `warmup`, the
+ * first worker starts shortly after the instance and warms up on generated data (automl/warmup.ts),
+ * so the first training is as quick as the later ones; a training asked for meanwhile waits for it.
  */
 import { Worker } from 'node:worker_threads';
-import type { TrainMessage, TrainRequest, WorkerRequest } from './worker-protocol';
+import type { TrainMessage, TrainRequest, WarmMessage, WorkerRequest } from './worker-protocol';
 import type { ModelStore, ModelVersionRecord } from './store';
 import { transferables } from './training-columns';
 import type { TrainingData } from './training-data';
@@ -32,7 +34,12 @@ export interface TrainerOptions {
   maxConcurrent: number;
   /** Called when a version completed and became active (the registry warms its predictor). */
   onComplete: (rec: ModelVersionRecord) => void;
+  /** Start a worker and warm it up once the instance has started (see above). */
+  warmup?: boolean;
 }
+
+/** The warm-up waits this long after start, so it does not slow the instance's own start-up. */
+const WARMUP_DELAY_MS = 1_500;
 
 /**
  * The primary accuracy and its name: the first metric the engine reports (r2_score or
@@ -54,10 +61,39 @@ export class Trainer {
   private closed = false;
   /** A worker done with its request, waiting (unref'd) for the next one. */
   private idleWorker: Worker | null = null;
-  /** Workers started so far (tests and /api/status read it). */
+  /** Workers started so far (tests read it). */
   private started = 0;
+  /** The worker warming up, and when it is done (it then becomes the idle one). */
+  private warming: { worker: Worker; done: Promise<void> } | null = null;
 
-  constructor(private readonly opts: TrainerOptions) {}
+  constructor(private readonly opts: TrainerOptions) {
+    if (opts.warmup) setTimeout(() => this.warmUp(), WARMUP_DELAY_MS).unref();
+  }
+
+  /** Starts a worker on the warm-up, unless one is already there (a training came first). */
+  private warmUp(): void {
+    if (this.closed || this.started > 0) return;
+    const worker = this.spawn();
+    const done = new Promise<void>((resolve) => {
+      const finish = (ok: boolean) => {
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        this.warming = null;
+        if (ok) this.release(worker);
+        resolve();
+      };
+      const onMessage = (m: WarmMessage) => {
+        if (m.type === 'warm') finish(true);
+      };
+      const onExit = () => finish(false);
+      worker.on('message', onMessage);
+      worker.on('exit', onExit);
+    });
+    // While it warms up, the worker must not keep the process alive.
+    worker.unref();
+    this.warming = { worker, done };
+    worker.postMessage({ type: 'warmup' } satisfies WorkerRequest);
+  }
 
   /** Queues the training of a new `generating` version. */
   enqueue(rec: ModelVersionRecord): void {
@@ -96,9 +132,11 @@ export class Trainer {
     this.queue.length = 0;
     const idle = this.idleWorker;
     this.idleWorker = null;
+    const warming = this.warming?.worker;
     await Promise.all([
       ...jobs.flatMap((j) => (j.worker ? [j.worker.terminate()] : [])),
       ...(idle ? [idle.terminate()] : []),
+      ...(warming ? [warming.terminate()] : []),
     ]);
   }
 
@@ -184,16 +222,23 @@ export class Trainer {
     }
   }
 
-  /** The idle worker, or a new one. */
-  private takeWorker(): Worker {
+  /** The idle worker (once a warm-up in progress is done), or a new one. */
+  private async takeWorker(): Promise<Worker> {
+    if (this.warming) await this.warming.done;
     const idle = this.idleWorker;
     this.idleWorker = null;
     if (idle) {
       idle.ref();
       return idle;
     }
+    return this.spawn();
+  }
+
+  private spawn(): Worker {
     this.started++;
     const worker = new Worker(WORKER_BOOTSTRAP, { workerData: { entry: WORKER_ENTRY } });
+    // Errors while idle or warming up end in an exit (handled); a job listens for its own.
+    worker.on('error', () => undefined);
     // An exit while idle (a crash) just forgets the worker.
     worker.on('exit', () => {
       if (this.idleWorker === worker) this.idleWorker = null;
@@ -212,9 +257,14 @@ export class Trainer {
     this.idleWorker = worker;
   }
 
-  private runWorker(job: Job, request: TrainRequest): Promise<FinalMessage> {
+  private async runWorker(job: Job, request: TrainRequest): Promise<FinalMessage> {
+    const worker = await this.takeWorker();
+    // Dropped while waiting for the warm-up: the worker stays idle for the next training.
+    if (job.cancelled || this.closed) {
+      this.release(worker);
+      return { type: 'error', message: 'cancelled', user: true };
+    }
     return new Promise((resolve) => {
-      const worker = this.takeWorker();
       job.worker = worker;
       const onMessage = (m: TrainMessage) => {
         if (m.type === 'progress') {

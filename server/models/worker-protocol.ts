@@ -23,14 +23,19 @@ export interface TrainRequest {
   artifactFile: string;
 }
 
-/** The trainer -> a worker that is alive (idle after its previous request). */
-export interface WorkerRequest {
-  type: 'train';
-  request: TrainRequest;
-}
+/**
+ * The trainer -> a worker that is alive (idle after its previous request): a training, or a
+ * warm-up (two small trainings on generated data, answered with `warm`) after the instance starts.
+ */
+export type WorkerRequest = { type: 'train'; request: TrainRequest } | { type: 'warmup' };
 
 export type TrainMessage =
   | { type: 'progress'; progress: TrainProgress }
   | { type: 'done'; accuracies: Record<string, number>; trainingTimeMs: number }
   /** `user`: the engine rejected the data or options (AutoMLError); otherwise a bug or a crash. */
   | { type: 'error'; message: string; user: boolean };
+
+/** The answer to a warm-up: done (or failed: the worker is as usable as a fresh one either way). */
+export interface WarmMessage {
+  type: 'warm';
+}

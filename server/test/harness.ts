@@ -33,7 +33,12 @@ export async function startHarness(
   overrides: Partial<Config> = {},
   dataDir = tempDataDir(),
 ): Promise<Harness> {
-  const config = loadConfig({}, { DATA_DIR: dataDir, PORT: 0, ...overrides });
+  // No warm-up training (1-2 s of CPU per instance) unless a test asks for it: the suite starts
+  // dozens of instances on two cores (server/models/__tests__/trainer.test.ts covers it).
+  const config = loadConfig(
+    {},
+    { DATA_DIR: dataDir, PORT: 0, TRAINING_WARMUP: false, ...overrides },
+  );
   const instance = await createInstance(config);
   const app = await buildApp(instance, silentLogger, { forceCloseConnections: true });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

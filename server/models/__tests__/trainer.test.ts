@@ -81,3 +81,48 @@ describe('training workers', () => {
     expect(await predict('m3', 20)).toBeCloseTo(41, 0);
   });
 });
+
+describe('the warm-up worker', () => {
+  it('warms up after start and then trains the first model; a model asked for meanwhile waits for it', async () => {
+    const warm = await open(undefined, { TRAINING_WARMUP: true });
+    try {
+      await run(
+        warm,
+        'CREATE TABLE files.line AS SELECT i % 50 AS x, (i % 50) * 2 + 1 AS y FROM range(300) t(i)',
+      );
+      expect(warm.models.trainingWorkers()).toEqual({ started: 0, idle: false });
+      // The warm-up starts 1.5 s after the instance; a model created while it runs waits for it.
+      for (let i = 0; i < 500 && warm.models.trainingWorkers().started === 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      expect(warm.models.trainingWorkers()).toEqual({ started: 1, idle: false });
+      await run(warm, 'CREATE MODEL mw FROM files (SELECT * FROM line) PREDICT y');
+      expect(await waitForModel(warm, 'mw')).toEqual({ status: 'complete', error: null });
+      await warm.models.idle();
+      expect(warm.models.trainingWorkers()).toEqual({ started: 1, idle: true });
+      const t = await run(warm, 'SELECT y FROM mindsdb.mw WHERE x = 10');
+      expect(Number(t.data[0][0])).toBeCloseTo(21, 0);
+    } finally {
+      await warm.close();
+      fs.rmSync(warm.config.DATA_DIR, { recursive: true, force: true });
+    }
+  });
+
+  it('a training asked for before the warm-up starts takes its place', async () => {
+    const early = await open(undefined, { TRAINING_WARMUP: true });
+    try {
+      await run(
+        early,
+        'CREATE TABLE files.line AS SELECT i % 50 AS x, (i % 50) * 2 + 1 AS y FROM range(300) t(i)',
+      );
+      await run(early, 'CREATE MODEL me FROM files (SELECT * FROM line) PREDICT y');
+      expect(await waitForModel(early, 'me')).toEqual({ status: 'complete', error: null });
+      await early.models.idle();
+      // Past the warm-up's start: it found a worker there and did not start another.
+      await new Promise((r) => setTimeout(r, 2_000));
+      expect(early.models.trainingWorkers()).toEqual({ started: 1, idle: true });
+    } finally {
+      await early.close();
+      fs.rmSync(early.config.DATA_DIR, { recursive: true, force: true });
+    }
+  });
+});

@@ -17,7 +17,10 @@ export async function open(
   dataDir = tempDir(),
   overrides: Partial<Config> = {},
 ): Promise<Instance> {
-  return createInstance(loadConfig({}, { DATA_DIR: dataDir, ...overrides }));
+  // No warm-up training unless a test asks for it (see server/test/harness.ts).
+  return createInstance(
+    loadConfig({}, { DATA_DIR: dataDir, TRAINING_WARMUP: false, ...overrides }),
+  );
 }
 
 export type Table = { column_names: string[]; data: any[][] };
