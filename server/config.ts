@@ -42,13 +42,15 @@ const EnvSchema = z.object({
   /** Trainings running at once; more wait in the training queue. */
   MAX_CONCURRENT_TRAININGS: int(2),
   /**
-   * Warm a training worker up shortly after start (two small trainings on generated data), so the
-   * first CREATE MODEL runs as fast as later ones.
+   * Warm a training worker up after start (two small trainings on generated data), so the first
+   * CREATE MODEL runs as fast as later ones; TRAINING_WARMUP_DELAY_MS after start, so it does not
+   * compete with the playground's first page load for the cores.
    */
   TRAINING_WARMUP: z
     .enum(['0', '1', 'true', 'false'])
     .default('1')
     .transform((v) => v === '1' || v === 'true'),
+  TRAINING_WARMUP_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
   /** Authentication is on when both are set (see README, Reliability and security). */
   AUTH_USERNAME: z.string().min(1).optional(),
   AUTH_PASSWORD: z.string().min(1).optional(),

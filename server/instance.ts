@@ -77,7 +77,7 @@ export async function createInstance(config: Config): Promise<Instance> {
     catalog,
     remote: integrations,
     maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS,
-    trainingWarmup: config.TRAINING_WARMUP,
+    trainingWarmup: config.TRAINING_WARMUP ? config.TRAINING_WARMUP_DELAY_MS : null,
     version: VERSION,
   });
   catalog.dropProjectHooks.push((project) => models.dropProject(project));

@@ -70,8 +70,8 @@ export interface ModelRegistryOptions {
   /** Where FROM queries on databases outside DuckDB run (the integrations). */
   remote: RemoteDataSource;
   maxConcurrentTrainings: number;
-  /** Warm a training worker up after start (trainer.ts). */
-  trainingWarmup?: boolean;
+  /** Warm a training worker up this many ms after start (trainer.ts); null: never. */
+  trainingWarmup?: number | null;
   /** Reported in MINDSDB_VERSION. */
   version: string;
 }
@@ -96,7 +96,7 @@ export class ModelRegistry {
       store: this.store,
       data: this.data,
       maxConcurrent: opts.maxConcurrentTrainings,
-      warmup: opts.trainingWarmup ?? false,
+      warmupAfterMs: opts.trainingWarmup ?? null,
       // Warms the cache for the first prediction.
       onComplete: (rec) => void this.predictor(rec).catch(() => undefined),
     });

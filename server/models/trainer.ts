@@ -7,9 +7,10 @@
  *
  * A worker that finished a request is kept (one at most) for the next one: its engine code is
  * compiled and warm, and it loads no module again, which on a 30k-row table was a third of the
- * training's time. A cancelled or failed worker is terminated, never reused. With `warmup`, the
- * first worker starts shortly after the instance and warms up on generated data (automl/warmup.ts),
- * so the first training is as quick as the later ones; a training asked for meanwhile waits for it.
+ * training's time. A cancelled or failed worker is terminated, never reused. With `warmupAfterMs`,
+ * the first worker starts that long after the instance and warms up on generated data
+ * (automl/warmup.ts), so the first training is as quick as the later ones; a training asked for
+ * meanwhile waits for it, one asked for before takes its place.
  */
 import { Worker } from 'node:worker_threads';
 import type { TrainMessage, TrainRequest, WarmMessage, WorkerRequest } from './worker-protocol';
@@ -34,12 +35,9 @@ export interface TrainerOptions {
   maxConcurrent: number;
   /** Called when a version completed and became active (the registry warms its predictor). */
   onComplete: (rec: ModelVersionRecord) => void;
-  /** Start a worker and warm it up once the instance has started (see above). */
-  warmup?: boolean;
+  /** Start a worker and warm it up this many ms after the instance started (see above). */
+  warmupAfterMs?: number | null;
 }
-
-/** The warm-up waits this long after start, so it does not slow the instance's own start-up. */
-const WARMUP_DELAY_MS = 1_500;
 
 /**
  * The primary accuracy and its name: the first metric the engine reports (r2_score or
@@ -67,7 +65,8 @@ export class Trainer {
   private warming: { worker: Worker; done: Promise<void> } | null = null;
 
   constructor(private readonly opts: TrainerOptions) {
-    if (opts.warmup) setTimeout(() => this.warmUp(), WARMUP_DELAY_MS).unref();
+    const after = opts.warmupAfterMs;
+    if (after !== null && after !== undefined) setTimeout(() => this.warmUp(), after).unref();
   }
 
   /** Starts a worker on the warm-up, unless one is already there (a training came first). */

@@ -84,14 +84,14 @@ describe('training workers', () => {
 
 describe('the warm-up worker', () => {
   it('warms up after start and then trains the first model; a model asked for meanwhile waits for it', async () => {
-    const warm = await open(undefined, { TRAINING_WARMUP: true });
+    const warm = await open(undefined, { TRAINING_WARMUP: true, TRAINING_WARMUP_DELAY_MS: 1_000 });
     try {
       await run(
         warm,
         'CREATE TABLE files.line AS SELECT i % 50 AS x, (i % 50) * 2 + 1 AS y FROM range(300) t(i)',
       );
       expect(warm.models.trainingWorkers()).toEqual({ started: 0, idle: false });
-      // The warm-up starts 1.5 s after the instance; a model created while it runs waits for it.
+      // The warm-up starts 1 s after the instance; a model created while it runs waits for it.
       for (let i = 0; i < 500 && warm.models.trainingWorkers().started === 0; i++)
         await new Promise((r) => setTimeout(r, 10));
       expect(warm.models.trainingWorkers()).toEqual({ started: 1, idle: false });
@@ -108,7 +108,7 @@ describe('the warm-up worker', () => {
   });
 
   it('a training asked for before the warm-up starts takes its place', async () => {
-    const early = await open(undefined, { TRAINING_WARMUP: true });
+    const early = await open(undefined, { TRAINING_WARMUP: true, TRAINING_WARMUP_DELAY_MS: 1_000 });
     try {
       await run(
         early,
