@@ -257,8 +257,9 @@ export function runPeer(s: SplitData, target: string, task: string, text?: strin
       job.text = join(dir, 'text.json');
     }
     writeFileSync(join(dir, 'job.json'), JSON.stringify(job));
-    // One OpenMP thread, as the engine trains on one: with other work on the 2 shared cores,
-    // OpenMP's spinning threads made HGB 20-30x slower and the ratio meaningless.
+    // One OpenMP thread unless PEER_THREADS says more: with other work on the 2 shared cores,
+    // OpenMP's spinning threads made HGB 20-30x slower and the ratio meaningless (README has the
+    // figures beside HGB on both cores of an idle machine).
     const r = spawnSync(PYTHON, [PEER_SCRIPT, 'fit', join(dir, 'job.json')], {
       encoding: 'utf8',
       maxBuffer: 1 << 26,
