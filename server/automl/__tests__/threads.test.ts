@@ -24,6 +24,13 @@ describe('thread pool', () => {
     });
   }
 
+  it('regression from 10k rows (analysis and scale model shared with the model thread): 1 and 2 threads train byte-identical artifacts', () => {
+    const d = wide(14_000, 9, 'regression');
+    const one = strip(train(d, { target: 'target', threads: 1 }));
+    const two = strip(train(d, { target: 'target', threads: 2 }));
+    expect(two).toBe(one);
+  });
+
   it('a training that fails midway leaves no pool thread running', async () => {
     // Threads of earlier trainings are told to stop synchronously; their exit events come later.
     await vi.waitFor(() => expect(liveWorkerCount()).toBe(0), { timeout: 10_000 });

@@ -4,6 +4,7 @@
  * whose training was cancelled (DROP MODEL) is terminated and never handed another request.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
 import { fails, open, run, waitForModel } from '../../sql/__tests__/model-helpers';
@@ -49,6 +50,33 @@ describe('training workers', () => {
     expect(inst.models.trainingWorkers()).toEqual({ started: 1, idle: true });
     expect(await predict('m1', 10)).toBeCloseTo(21, 0);
     expect(await predict('m2', 10)).toBeCloseTo(179, 0);
+  });
+
+  it('a reused worker (and its helper threads) trains the same model again, byte for byte', async () => {
+    // 20k rows: the analysis is shared with the worker's resident model thread.
+    await run(
+      inst,
+      `CREATE TABLE files.mid AS SELECT i % 97 AS x, (i * 7) % 13 AS z, CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END AS c,
+       (i % 97) * 0.5 + (i * 7) % 13 + (i % 11) * 0.1 AS y FROM range(20000) t(i)`,
+    );
+    await run(inst, 'CREATE MODEL m_mid FROM files (SELECT * FROM mid) PREDICT y');
+    expect(await waitForModel(inst, 'm_mid')).toEqual({ status: 'complete', error: null });
+    // Another model in between, then the same training again.
+    await run(inst, 'CREATE MODEL m_other FROM files (SELECT x, c, y FROM line) PREDICT y');
+    expect(await waitForModel(inst, 'm_other')).toEqual({ status: 'complete', error: null });
+    await run(inst, 'RETRAIN m_mid');
+    expect(await waitForModel(inst, 'm_mid', { version: 2 })).toEqual({
+      status: 'complete',
+      error: null,
+    });
+    await inst.models.idle();
+    expect(inst.models.trainingWorkers()).toEqual({ started: 1, idle: true });
+    const dir = path.join(inst.config.DATA_DIR, 'models', 'mindsdb', 'm_mid');
+    const artifact = (v: number) =>
+      fs
+        .readFileSync(path.join(dir, `${v}.json`), 'utf8')
+        .replace(/"(trainingTimeMs|training_time)":[0-9.e+-]+/g, '');
+    expect(artifact(2)).toBe(artifact(1));
   });
 
   it("a request the engine refuses leaves the worker reusable; the error is the engine's", async () => {
