@@ -12,7 +12,7 @@ import {
   Worker,
   receiveMessageOnPort,
 } from 'node:worker_threads';
-import { type LinearJob, joinJob, jobPending, jobScores } from '../linear/job';
+import { type LinearJob, abandonJob, joinJob, jobPending, jobScores } from '../linear/job';
 import type { LinearModel } from '../linear/linear';
 import { AutoMLError } from '../errors';
 import type { BuildFn, BuilderSpec } from './histogram';
@@ -204,7 +204,7 @@ export class HistPool {
   /** Shared copies of buffers that were not shared (the binned matrix), by original. */
   private readonly copies = new WeakMap<object, Shared>();
   private closed = false;
-  /** The thread that fits logistic scores meanwhile (started on first use), its jobs not joined. */
+  /** The model thread (linear fits beside the trees, shared tasks) and its linear jobs not joined. */
   private model: { worker: Worker; port: MessagePort; pending: LinearJob[] } | null = null;
 
   constructor(threads: number) {
@@ -446,10 +446,13 @@ export class HistPool {
 
   /**
    * A training using the pool ended (the pool stays for the next one): linear fits it left
-   * unjoined (a training that failed midway) no longer count as keeping the model thread busy.
+   * unjoined (a training that failed midway) are abandoned, so the model thread is free for the
+   * next training once it finishes the score it is on.
    */
   endTraining(): void {
-    if (this.model) this.model.pending = [];
+    if (!this.model) return;
+    for (const job of this.model.pending) abandonJob(job);
+    this.model.pending = [];
   }
 
   /** Stops the workers (idempotent); their threads exit shortly after. */

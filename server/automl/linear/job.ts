@@ -50,6 +50,14 @@ export function fitClaimedScores(job: LinearJob): void {
   }
 }
 
+/**
+ * Leaves the job's unclaimed scores unfitted (its training ended without joining it): a thread
+ * fitting one finishes that one and takes no other.
+ */
+export function abandonJob(job: LinearJob): void {
+  Atomics.store(job.claim, NEXT, 1 << 30);
+}
+
 /** True while a score of the job is unfitted (the model thread may be working on it). */
 export function jobPending(job: LinearJob): boolean {
   return Atomics.load(job.claim, DONE) < jobScores(job);
