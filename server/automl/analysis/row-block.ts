@@ -175,13 +175,20 @@ export function blockChunks(n: number): [number, number][] {
   ]);
 }
 
+/** The bins of `rows` (positions in the encoded data), row-major (rows x F). */
+export function rowBins(enc: Encoded, rows: Int32Array): Uint8Array {
+  const F = enc.binned.F;
+  const bins = new Uint8Array(rows.length * F);
+  for (let i = 0; i < rows.length; i++)
+    bins.set(enc.binned.bins.subarray(rows[i] * F, rows[i] * F + F), i * F);
+  return bins;
+}
+
 /** The rows of `rows` (positions in the encoded data) copied out as a block's data. */
 function blockData(enc: Encoded, rows: Int32Array): BlockData {
   const n = rows.length;
   const F = enc.binned.F;
-  const bins = new Uint8Array(n * F);
-  for (let i = 0; i < n; i++)
-    bins.set(enc.binned.bins.subarray(rows[i] * F, rows[i] * F + F), i * F);
+  const bins = rowBins(enc, rows);
   const featSlot: number[] = [];
   const featWidth: number[] = [];
   let s0 = 0;

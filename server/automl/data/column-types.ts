@@ -257,14 +257,14 @@ export function inferColumnType(name: string, values: ArrayLike<unknown>): Colum
       nBool++;
       key = v ? 'true' : 'false';
     } else {
-      let t: TextFacts | undefined;
-      if (typeof v === 'number' && !Number.isNaN(v)) t = undefined;
-      else if (typeof v === 'string') {
-        t = texts.get(v);
-        if (t === undefined) texts.set(v, (t = textFacts(v)));
-      } else t = textFacts(v);
-      if (t === undefined || t.kind === 'number') {
-        const x = t === undefined ? (v as number) : t.x;
+      // A number as it is; anything else by what its text says (a string's once per text).
+      let t: TextFacts | null = null;
+      if (typeof v === 'string') {
+        t = texts.get(v) ?? null;
+        if (!t) texts.set(v, (t = textFacts(v)));
+      } else if (typeof v !== 'number' || Number.isNaN(v)) t = textFacts(v);
+      if (!t || t.kind === 'number') {
+        const x = t ? t.x : (v as number);
         nNum++;
         nums[nNums++] = x;
         if (!Number.isInteger(x)) nonInt++;

@@ -3,7 +3,7 @@
 // (the conformal quantile is then taken on validation rows the scale never saw).
 
 import type { ScoredPart } from '../analysis/analyze';
-import { RowBlock } from '../analysis/row-block';
+import { RowBlock, rowBins } from '../analysis/row-block';
 import { type ScaleJob, type ScaleModel, fitScale } from '../analysis/scale';
 import { later } from '../gbm/parallel';
 import type { Encoded } from '../data/encoded';
@@ -26,7 +26,8 @@ function scaleJob(
   seed: number,
 ): ScaleJob {
   return {
-    bins: new RowBlock(enc, rows).bins,
+    // Only the bins: a RowBlock would also copy the rows' linear encoding.
+    bins: rowBins(enc, rows),
     nBins: enc.binned.nBins,
     isCat: enc.binned.isCat,
     pred,

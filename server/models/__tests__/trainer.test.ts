@@ -110,14 +110,18 @@ describe('training workers', () => {
   });
 });
 
+/** y = 2x + 1 on 300 rows. */
+const lineTable = (i: Instance) =>
+  run(
+    i,
+    'CREATE TABLE files.line AS SELECT i % 50 AS x, (i % 50) * 2 + 1 AS y FROM range(300) t(i)',
+  );
+
 describe('the warm-up worker', () => {
   it('warms up after start and then trains the first model; a model asked for meanwhile waits for it', async () => {
     const warm = await open(undefined, { TRAINING_WARMUP: true, TRAINING_WARMUP_DELAY_MS: 1_000 });
     try {
-      await run(
-        warm,
-        'CREATE TABLE files.line AS SELECT i % 50 AS x, (i % 50) * 2 + 1 AS y FROM range(300) t(i)',
-      );
+      await lineTable(warm);
       expect(warm.models.trainingWorkers()).toEqual({ started: 0, idle: false });
       // The warm-up starts 1 s after the instance; a model created while it runs waits for it.
       for (let i = 0; i < 500 && warm.models.trainingWorkers().started === 0; i++)
@@ -138,10 +142,7 @@ describe('the warm-up worker', () => {
   it('a training asked for before the warm-up starts takes its place', async () => {
     const early = await open(undefined, { TRAINING_WARMUP: true, TRAINING_WARMUP_DELAY_MS: 1_000 });
     try {
-      await run(
-        early,
-        'CREATE TABLE files.line AS SELECT i % 50 AS x, (i % 50) * 2 + 1 AS y FROM range(300) t(i)',
-      );
+      await lineTable(early);
       await run(early, 'CREATE MODEL me FROM files (SELECT * FROM line) PREDICT y');
       expect(await waitForModel(early, 'me')).toEqual({ status: 'complete', error: null });
       await early.models.idle();
