@@ -1,8 +1,8 @@
 /**
- * The README's time-series tutorial, run verbatim: its SQL blocks (between the
+ * The time-series tutorial of docs/forecasting.md, run verbatim: its SQL blocks (between the
  * `tutorial:timeseries` markers) go to a real instance over HTTP in order, the status query is
- * polled as the text says, and the answers are checked against what the README claims (the
- * documented forecast's dates, the saved table). A change to the README or to the instance that
+ * polled as the text says, and the answers are checked against what the page claims (the
+ * documented forecast's dates, the saved table). A change to the page or to the instance that
  * breaks the tutorial fails here.
  */
 import fs from 'node:fs';
@@ -10,14 +10,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
 
-const README = path.join(__dirname, '../../../README.md');
+const TUTORIAL = path.join(__dirname, '../../../docs/forecasting.md');
 
 /** The tutorial's SQL blocks and the markdown tables after them, in order. */
 function tutorial(): { sql: string; table: string[][] | null }[] {
-  const text = fs.readFileSync(README, 'utf8');
+  const text = fs.readFileSync(TUTORIAL, 'utf8');
   const start = text.indexOf('<!-- tutorial:timeseries -->');
   const end = text.indexOf('<!-- /tutorial:timeseries -->');
-  if (start < 0 || end < start) throw new Error('README has no time-series tutorial markers');
+  if (start < 0 || end < start) throw new Error('docs/forecasting.md has no time-series tutorial markers');
   const part = text.slice(start, end);
   const out: { sql: string; table: string[][] | null }[] = [];
   const re = /```sql\n([\s\S]*?)```\n((?:\s*\n)*(\|.*\|\n)+)?/g;
@@ -61,7 +61,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-describe('the README time-series tutorial, verbatim', () => {
+describe('the docs/forecasting.md time-series tutorial, verbatim', () => {
   it('has its six statements, and every one runs without an error', () => {
     expect(blocks.map((b) => b.sql.split(/\s+/).slice(0, 2).join(' '))).toEqual([
       'CREATE MODEL',
@@ -89,7 +89,7 @@ describe('the README time-series tutorial, verbatim', () => {
     });
   });
 
-  it('forecasts the rows the README shows: its columns, dates and intervals around the values', () => {
+  it('forecasts the rows the page shows: its columns, dates and intervals around the values', () => {
     const r = answers[3];
     const documented = blocks[3].table!;
     expect(r.column_names).toEqual(documented[0]);
