@@ -25,6 +25,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/test/setup.ts'],
+          // jsdom renders slowly on a busy machine (5 s, Vitest's default, was hit at load 27 on
+          // 2 cores by tests that take 0.1 s on an idle one): bound by work, not by the clock.
+          testTimeout: 30_000,
         },
       },
     ],

@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode, type RefObject } from 'react';
 import type { SqlOkResponse, SqlTableResponse } from '../../contract';
-import { modelUrlParams, type ModelTab } from '../features/models/nav';
+import { modelUrlParams, type ModelTab } from '../features/models/shared';
 import { databasesQueryOptions } from '../api/catalog';
 import { preloadResultGrid, ResultsPanel } from '../features/results/ResultsPanel';
 import { modelTargetsIn } from '../features/sql-editor/completion';
@@ -30,7 +30,9 @@ import { encodeHash } from './url-state';
 import { useSplit } from './use-split';
 
 const SqlEditor = lazy(() => import('../features/sql-editor/SqlEditor'));
-const TrainingCard = lazy(() => import('../features/models/TrainingCard'));
+const TrainingCard = lazy(() =>
+  import('../features/models/create').then((m) => ({ default: m.TrainingCard })),
+);
 
 /** The grid's code loads once the editor is up (not competing with it on the first visit). */
 function preloadAfterEditor() {
