@@ -95,7 +95,8 @@ export function JsonBodyCard({
         ) : (
           <span className="muted small">
             Valid · {built.rows.length.toLocaleString('en-US')} row
-            {built.rows.length === 1 ? '' : 's'} · edit here or in the form
+            {built.rows.length === 1 ? '' : 's'} · edit here or in the form · <kbd>Esc</kbd>{' '}
+            <kbd>Tab</kbd> leaves the editor
           </span>
         )}
       </div>

@@ -5,6 +5,7 @@
  */
 import Editor, { type OnMount } from '@monaco-editor/react';
 import { useEffect, useRef } from 'react';
+import { installEditorEscape } from '../../../lib/editor-escape';
 import { jsonErrorRange } from './json-error';
 import { THEMES, monaco, setupJsonMonaco } from './json-monaco';
 
@@ -29,6 +30,7 @@ export default function JsonBodyEditor(props: JsonBodyEditorProps) {
 
   const onMount: OnMount = (ed, m) => {
     editorRef.current = ed;
+    installEditorEscape(ed, m);
     ed.addAction({
       id: 'smp.predict-send',
       label: 'Send the prediction request',
