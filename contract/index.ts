@@ -10,3 +10,4 @@ export * from './files';
 export * from './models';
 export * from './sql';
 export * from './status';
+export * from './warning-words';

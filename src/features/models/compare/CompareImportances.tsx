@@ -4,7 +4,7 @@ import type { DescribeSummaryRow } from '../../../../contract';
 import { Card } from '../../../components/ui/Card';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
-import { categoryAxisWidth, chartFont, ChartBox, formatNumber } from '../shared';
+import { categoryAxisWidth, chartFont, ChartBox, formatPercent } from '../shared';
 import { compareImportances } from './compare';
 
 export function CompareImportances({
@@ -26,13 +26,17 @@ export function CompareImportances({
   const rows = compareImportances(a.column_importances, b.column_importances);
   const data = rows.map((r) => ({ column: r.column, a: r.a ?? 0, b: r.b ?? 0 }));
   const text = rows
-    .map((r) => `${r.column} ${formatNumber(r.a)} vs ${formatNumber(r.b)}`)
+    .map((r) => `${r.column} ${formatPercent(r.a)} vs ${formatPercent(r.b)}`)
     .join(', ');
   return (
     <Card
       title="Which inputs matter"
       label="Compared importances"
-      actions={<span className="muted small">permutation importance, higher = more influence</span>}
+      actions={
+        <span className="muted small">
+          share of the prediction’s quality each input carries (permutation importance)
+        </span>
+      }
     >
       <figure
         className="m-chart"
@@ -50,6 +54,7 @@ export function CompareImportances({
             <XAxis
               type="number"
               domain={[0, 'auto']}
+              tickFormatter={(v: number) => formatPercent(v, 0)}
               stroke={c.text}
               tick={{ fill: c.text, fontSize: font.tick }}
             />
@@ -64,7 +69,7 @@ export function CompareImportances({
               tick={{ fill: c.text, fontSize: font.tick }}
               interval={0}
             />
-            <Tooltip formatter={(v) => formatNumber(Number(v))} />
+            <Tooltip formatter={(v) => formatPercent(Number(v))} />
             <Legend verticalAlign="top" height={26} itemSorter="dataKey" />
             <Bar dataKey="a" name={nameA} fill={c.accent} isAnimationActive={false} />
             <Bar dataKey="b" name={nameB} fill={c.series[1]} isAnimationActive={false} />

@@ -77,16 +77,25 @@ describe('compareMetrics', () => {
     expect(rows[3]).toMatchObject({ a: 800, b: 800, better: null }); // counts are not "better"
   });
 
-  it('falls back to the accuracies of servers without metrics, by meaning', () => {
+  it('falls back to the accuracies of servers without metrics, by meaning and in words', () => {
     const rows = compareMetrics(
-      summary({ accuracies: { balanced_accuracy_score: 0.7 } }),
+      summary({ accuracies: { balanced_accuracy_score: 0.7, mase: 0.8, some_metric: 2 } }),
       summary({
-        accuracies: { balanced_accuracy_score: 0.7, f1_score: 0.6 },
+        accuracies: { balanced_accuracy_score: 0.7, f1_score: 0.6, mase: 0.5, some_metric: 3 },
       }),
     );
     expect(rows).toEqual([
       expect.objectContaining({ key: 'balanced_accuracy', a: 0.7, b: 0.7, better: 'tie' }),
-      expect.objectContaining({ key: 'acc:f1_score', name: 'f1 score', a: null, b: 0.6 }),
+      expect.objectContaining({ key: 'acc:f1_score', name: 'F1 score', a: null, b: 0.6 }),
+      // MASE: lower is better, so B's 0.5 beats A's 0.8.
+      expect.objectContaining({
+        key: 'acc:mase',
+        name: 'Error vs repeating last season',
+        higherIsBetter: false,
+        better: 'b',
+      }),
+      // A key nobody knows: readable, and no side called better.
+      expect.objectContaining({ key: 'acc:some_metric', name: 'some metric', better: null }),
     ]);
   });
 });

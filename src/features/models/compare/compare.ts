@@ -5,6 +5,7 @@
  */
 import type { DescribeSummaryRow } from '../../../../contract';
 import type { PredictionView } from '../inputs';
+import { metricHigherIsBetter, metricLabel } from '../shared';
 
 export interface ModelRef {
   project: string;
@@ -157,12 +158,12 @@ export function compareMetrics(
     const vb = num(b?.accuracies[k]);
     rows.push({
       key: `acc:${k}`,
-      name: k.replace(/_/g, ' '),
+      name: metricLabel(k),
       a: va,
       b: vb,
       kind: 'number',
-      higherIsBetter: null,
-      better: null,
+      higherIsBetter: metricHigherIsBetter(k),
+      better: betterSide(va, vb, metricHigherIsBetter(k)),
     });
   }
   return rows;

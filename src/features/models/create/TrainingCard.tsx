@@ -9,7 +9,8 @@ import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { activeVersion, isBusyStatus, modelVersionsQueryOptions, useMetricName } from '../api';
 import {
   accuracyLabel,
-  formatMetric,
+  metricScale,
+  metricValueText,
   formatSeconds,
   TrainingProgress,
   type ModelTab,
@@ -35,7 +36,8 @@ export function TrainingCard({ project, model, version, hrefFor }: TrainingCardP
       undefined,
     );
   const active = activeVersion(versions);
-  const metric = accuracyLabel(useMetricName(project, model, shown?.version, shown?.status), true);
+  const metricName = useMetricName(project, model, shown?.version, shown?.status);
+  const metric = accuracyLabel(metricName, true);
   const busy = shown ? isBusyStatus(shown.status) : q.isPending;
   const title = !shown
     ? `Model ${model}`
@@ -91,7 +93,12 @@ export function TrainingCard({ project, model, version, hrefFor }: TrainingCardP
             <>
               <dl className="m-facts">
                 <dt>{metric}</dt>
-                <dd aria-label={metric}>{formatMetric(shown.accuracy)}</dd>
+                <dd aria-label={metric}>
+                  {metricValueText(metricName, shown.accuracy)}
+                  {metricScale(metricName) && metricName !== 'mase' && (
+                    <span className="muted small"> ({metricScale(metricName)})</span>
+                  )}
+                </dd>
                 <dt>Training time</dt>
                 <dd>{formatSeconds(shown.trainingTime)}</dd>
               </dl>

@@ -9,7 +9,10 @@ import {
   ChartBox,
   usePaperTheme,
   formatMetric,
+  formatPercent,
   metricLabel,
+  metricScale,
+  metricValueText,
   pipelineSteps,
   sortImportances,
   stepParts,
@@ -86,11 +89,11 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: M
               className="m-metric"
               role="listitem"
               key={k}
-              aria-label={`${metricLabel(k)} ${formatMetric(v)}`}
+              aria-label={`${metricLabel(k)} ${metricValueText(k, v)}`}
             >
               <div className="m-metric-label">{metricLabel(k)}</div>
-              <div className="m-metric-value">{formatMetric(v)}</div>
-              <div className="m-metric-key muted small">{k}</div>
+              <div className="m-metric-value">{metricValueText(k, v)}</div>
+              {metricScale(k) && <div className="m-metric-key muted small">{metricScale(k)}</div>}
               {typeof v === 'number' && v >= 0 && v <= 1 && (
                 <div className="m-meter" aria-hidden>
                   <div style={{ width: `${v * 100}%` }} />
@@ -105,14 +108,16 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: M
         title="Which inputs matter"
         label="Column importances"
         actions={
-          <span className="muted small">permutation importance, higher = more influence</span>
+          <span className="muted small">
+            share of the prediction’s quality each input carries (permutation importance)
+          </span>
         }
       >
         <figure
           className="m-chart"
           role="img"
           aria-label={`Column importances chart: ${importances
-            .map((i) => `${i.column} ${formatMetric(i.importance)}`)
+            .map((i) => `${i.column} ${formatPercent(i.importance)}`)
             .join(', ')}`}
           style={{ height: Math.max(120, importances.length * 30 + 40) }}
         >
@@ -128,6 +133,7 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: M
                 domain={[0, max > 0 ? 'auto' : 1]}
                 stroke={c.text}
                 tick={{ fill: c.text, fontSize: 11 }}
+                tickFormatter={(v: number) => formatPercent(v, 0)}
               />
               <YAxis
                 type="category"
@@ -139,7 +145,7 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: M
               />
               <Tooltip
                 cursor={{ fill: c.grid, opacity: 0.4 }}
-                formatter={(v) => [formatMetric(Number(v)), 'importance']}
+                formatter={(v) => [formatPercent(Number(v)), 'importance']}
               />
               <Bar
                 dataKey="importance"
@@ -153,7 +159,7 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: M
                   position="right"
                   fill={c.text}
                   fontSize={11}
-                  formatter={(v) => formatMetric(Number(v))}
+                  formatter={(v) => formatPercent(Number(v))}
                 />
               </Bar>
             </BarChart>
@@ -230,7 +236,10 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: M
                   </td>
                   <td className="num">
                     {formatMetric(m.performance)}
-                    <span className="muted small"> {m.accuracy_functions.join(', ')}</span>
+                    <span className="muted small">
+                      {' '}
+                      {m.accuracy_functions.map(metricLabel).join(', ')}
+                    </span>
                   </td>
                   <td className="num">{formatSeconds(m.training_time)}</td>
                 </tr>

@@ -77,6 +77,7 @@ export function ModelQuality({ metrics, theme }: { metrics: ModelMetrics; theme:
         <RegressionCharts
           r={metrics.regression}
           target={metrics.target}
+          validationRows={metrics.rows.validation}
           theme={theme}
           font={font}
         />
@@ -177,11 +178,14 @@ function ScatterPanel({
 function RegressionCharts({
   r,
   target,
+  validationRows,
   theme,
   font,
 }: {
   r: RegressionMetrics;
   target: string;
+  /** The rows the metrics count (the charts draw a sample of them). */
+  validationRows: number;
   theme: Theme;
   font: ChartFont;
 }) {
@@ -192,7 +196,10 @@ function RegressionCharts({
   const rDomain = residualDomain(points);
   const ticks = niceTicks(domain);
   const within = points.filter((p) => Math.abs(p.residual) <= r.mae).length / points.length;
-  const n = points.length;
+  const n =
+    points.length < validationRows
+      ? `a sample of ${points.length.toLocaleString('en-US')} of the ${validationRows.toLocaleString('en-US')}`
+      : points.length.toLocaleString('en-US');
   return (
     <div className="m-grid-2">
       <ScatterPanel

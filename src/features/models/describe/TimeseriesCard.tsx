@@ -1,7 +1,20 @@
 /** The Describe tab's card for a time-series model. */
 import type { DescribeTimeseries } from '../../../../contract';
 import { Card } from '../../../components/ui/Card';
-import { formatMetric } from '../shared';
+import { formatMetric, formatPercent } from '../shared';
+
+const FORECASTERS: Record<string, string> = {
+  gbm_direct: 'Gradient boosting, one model per step ahead',
+  gbm_recursive: 'Gradient boosting, one step at a time',
+  seasonal_naive: 'Repeat last season',
+  naive: 'Repeat the last value',
+  drift: 'Extend the trend',
+};
+
+/** The selected forecaster in words (an unknown one at least without underscores). */
+function forecasterLabel(name: string): string {
+  return FORECASTERS[name] ?? name.replace(/_/g, ' ');
+}
 
 /** A time-series model's clauses, frequency, selected candidate and accuracy per forecast step. */
 export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
@@ -11,7 +24,7 @@ export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
     ['WINDOW', String(ts.window)],
     ['HORIZON', String(ts.horizon)],
     ['Frequency', ts.frequency],
-    ['Selected', ts.selected],
+    ['Selected', forecasterLabel(ts.selected)],
   ];
   return (
     <Card
@@ -19,7 +32,8 @@ export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
       label="Time series"
       actions={
         <span className="muted small">
-          per step on the time-ordered validation split; MASE &lt; 1 beats seasonal-naive
+          per step on the time-ordered validation split; an error under 1× beats repeating last
+          season
         </span>
       }
     >
@@ -35,18 +49,18 @@ export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
         <thead>
           <tr>
             <th>Step</th>
-            <th className="num">MASE</th>
-            <th className="num">MAE</th>
-            <th className="num">Interval coverage</th>
+            <th className="num">Error vs repeating last season (MASE)</th>
+            <th className="num">Typical miss (MAE)</th>
+            <th className="num">Actual values inside the interval</th>
           </tr>
         </thead>
         <tbody>
           {ts.horizon_accuracy.map((h) => (
             <tr key={h.step}>
               <td>{h.step}</td>
-              <td className="num">{formatMetric(h.mase)}</td>
+              <td className="num">{`${formatMetric(h.mase)}×`}</td>
               <td className="num">{formatMetric(h.mae)}</td>
-              <td className="num">{formatMetric(h.coverage)}</td>
+              <td className="num">{formatPercent(h.coverage)}</td>
             </tr>
           ))}
         </tbody>

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { modelsQueryOptions } from '../../../api/catalog';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { metricNamesQueryOptions, projectsQueryOptions } from '../api';
-import { accuracyLabel, formatMetric, type ModelsNav } from '../shared';
+import { metricPhrase, type ModelsNav } from '../shared';
 
 export function ModelsHome({ nav }: { nav: ModelsNav }) {
   const projects = useQuery(projectsQueryOptions());
@@ -71,7 +71,7 @@ function ProjectModels({ project, nav }: { project: string; nav: ModelsNav }) {
                 <span className="muted small">
                   {m.predict ? `predicts ${m.predict}` : ''}
                   {m.accuracy != null
-                    ? ` · ${accuracyLabel(metricNames.data?.[m.name])} ${formatMetric(m.accuracy)}`
+                    ? ` · ${metricPhrase(metricNames.data?.[m.name], m.accuracy)}`
                     : ''}
                   {m.version ? ` · v${m.version}` : ''}
                 </span>

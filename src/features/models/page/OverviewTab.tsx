@@ -20,7 +20,8 @@ import { dropModelSql, quoteIdent, retrainSql } from '../create';
 import { timeseriesOf } from '../forecast';
 import {
   accuracyLabel,
-  formatMetric,
+  metricScale,
+  metricValueText,
   formatSeconds,
   TrainingProgress,
   type ModelsNav,
@@ -40,10 +41,8 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
   const [confirm, setConfirm] = useState<'retrain' | 'drop' | null>(null);
   const statement = useMutation(modelStatementMutationOptions());
   const busy = versions.some((v) => isBusyStatus(v.status));
-  const metric = accuracyLabel(
-    useMetricName(project, model, active?.version, active?.status),
-    true,
-  );
+  const metricName = useMetricName(project, model, active?.version, active?.status);
+  const metric = accuracyLabel(metricName, true);
 
   if (loading) return <p className="muted">Loading…</p>;
   if (!active) return null;
@@ -131,7 +130,12 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
             <dt>Active version</dt>
             <dd>{active.version}</dd>
             <dt>{metric}</dt>
-            <dd aria-label={metric}>{formatMetric(active.accuracy)}</dd>
+            <dd aria-label={metric}>
+              {metricValueText(metricName, active.accuracy)}
+              {metricScale(metricName) && metricName !== 'mase' && (
+                <span className="muted small"> ({metricScale(metricName)})</span>
+              )}
+            </dd>
             <dt>Training time</dt>
             <dd>{formatSeconds(active.trainingTime)}</dd>
             <dt>Created</dt>
@@ -189,7 +193,7 @@ export function OverviewTab({ project, model, versions, active, loading, nav }: 
                   <StatusBadge status={v.status} />
                   {v.error && <div className="m-error-inline">{v.error}</div>}
                 </td>
-                <td className="num">{formatMetric(v.accuracy)}</td>
+                <td className="num">{metricValueText(metricName, v.accuracy)}</td>
                 <td className="num">{formatSeconds(v.trainingTime)}</td>
                 <td>{v.createdAt ?? '—'}</td>
                 <td>{v.tag ?? ''}</td>

@@ -1,5 +1,6 @@
 /** The one-row predict form: a typed field per model input, with an explicit null toggle. */
 import type { Dispatch } from 'react';
+import { formatPercent } from '../shared';
 import {
   cellToJson,
   isEmptyCell,
@@ -49,11 +50,19 @@ export function PredictForm({ fields, row, rowIndex, dispatch, maxImportance }: 
               </span>
               {f.importance !== null && maxImportance > 0 && (
                 <span
-                  className="m-imp"
-                  title={`Importance ${f.importance}`}
-                  aria-hidden
-                  style={{ ['--w' as string]: `${(f.importance / maxImportance) * 100}%` }}
-                />
+                  className="m-imp-wrap"
+                  title={`Importance: ${formatPercent(f.importance)} of what the model relies on`}
+                >
+                  <span
+                    className="m-imp"
+                    aria-hidden
+                    style={{ ['--w' as string]: `${(f.importance / maxImportance) * 100}%` }}
+                  />
+                  <span className="m-imp-label">
+                    <span className="sr-only">importance </span>
+                    {formatPercent(f.importance, 0)}
+                  </span>
+                </span>
               )}
             </div>
             <div className="m-field-input">

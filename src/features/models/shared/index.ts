@@ -6,7 +6,11 @@ export { categoryAxisWidth, chartFont, type ChartFont } from './chart-style';
 export {
   accuracyLabel,
   formatMetric,
+  metricHigherIsBetter,
   metricLabel,
+  metricPhrase,
+  metricScale,
+  metricValueText,
   pipelineSteps,
   sortImportances,
   stepParts,
