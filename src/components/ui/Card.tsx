@@ -1,5 +1,5 @@
 /** A titled panel (a named region) with optional actions on the right of its title. */
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import './ui.css';
 
 export function Card({
@@ -8,15 +8,17 @@ export function Card({
   children,
   className,
   label,
+  ref,
 }: {
   title?: ReactNode;
   actions?: ReactNode;
   children: ReactNode;
   className?: string;
   label?: string;
+  ref?: Ref<HTMLElement>;
 }) {
   return (
-    <section className={`card ${className ?? ''}`} aria-label={label}>
+    <section ref={ref} className={`card ${className ?? ''}`} aria-label={label}>
       {(title || actions) && (
         <header className="card-header">
           {title && <h3>{title}</h3>}

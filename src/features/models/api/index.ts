@@ -11,6 +11,7 @@ export {
   rememberModelSource,
   resolveTrainingSource,
   sqlTable,
+  trainingSourceQueryOptions,
   trainingStatsQueryOptions,
 } from './source';
 export { modelStatementMutationOptions } from './statement';

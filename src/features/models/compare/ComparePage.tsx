@@ -118,7 +118,13 @@ export function ComparePage({ params, theme, nav }: Props) {
 
       {A.describe && B.describe && (
         <>
-          <MetricsCard rows={metrics} nameA={nameA} nameB={nameB} />
+          <MetricsCard
+            rows={metrics}
+            nameA={nameA}
+            nameB={nameB}
+            warningsA={A.warnings}
+            warningsB={B.warnings}
+          />
           <CompareImportances
             a={A.describe}
             b={B.describe}

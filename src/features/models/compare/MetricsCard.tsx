@@ -1,6 +1,11 @@
-/** The compared metrics, aligned by meaning, the better side marked. */
+/**
+ * The compared metrics, aligned by meaning, the better side marked; a side whose scores are
+ * suspect (a likely leak, an identifier) has its "better" marked so, with the reasons above.
+ */
+import type { ModelWarning } from '../../../../contract';
 import { Card } from '../../../components/ui/Card';
 import { formatMetric, formatPercent } from '../shared';
+import { RankingCaveat, suspectReasons } from '../warnings';
 import type { MetricRow } from './compare';
 
 function metricText(v: number | null, kind: MetricRow['kind']): string {
@@ -13,13 +18,33 @@ export function MetricsCard({
   rows,
   nameA,
   nameB,
+  warningsA,
+  warningsB,
 }: {
   rows: MetricRow[];
   nameA: string;
   nameB: string;
+  warningsA: readonly ModelWarning[];
+  warningsB: readonly ModelWarning[];
 }) {
+  const suspectA = suspectReasons(warningsA).length > 0;
+  const suspectB = suspectReasons(warningsB).length > 0;
+  const better = (name: string, suspect: boolean) =>
+    suspect ? (
+      <span className="m-suspect" title="This side's scores are suspect: see above">
+        {name} <span className="m-suspect-mark">(suspect)</span>
+      </span>
+    ) : (
+      name
+    );
   return (
     <Card title="Metrics" label="Compared metrics">
+      <RankingCaveat
+        models={[
+          { name: nameA, warnings: warningsA },
+          { name: nameB, warnings: warningsB },
+        ]}
+      />
       <table className="m-table" aria-label="Compared metrics">
         <thead>
           <tr>
@@ -49,9 +74,9 @@ export function MetricsCard({
               </td>
               <td className="muted">
                 {r.better === 'a'
-                  ? nameA
+                  ? better(nameA, suspectA)
                   : r.better === 'b'
-                    ? nameB
+                    ? better(nameB, suspectB)
                     : r.better === 'tie'
                       ? 'same'
                       : ''}

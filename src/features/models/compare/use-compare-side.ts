@@ -1,6 +1,6 @@
 /** One side of the compare view: the model's versions, the version compared and its description. */
 import { useQuery } from '@tanstack/react-query';
-import type { DescribeSummaryRow } from '../../../../contract';
+import type { DescribeSummaryRow, ModelWarning } from '../../../../contract';
 import {
   activeVersion,
   describeQueryOptions,
@@ -15,6 +15,8 @@ export interface Side {
   /** The version compared: the pinned one, else the active one. */
   chosen: ModelVersion | undefined;
   describe: DescribeSummaryRow | undefined;
+  /** What to check before trusting it (a likely leak...), from describe's info. */
+  warnings: ModelWarning[];
   loading: boolean;
   error: Error | null;
 }
@@ -36,11 +38,19 @@ export function useSide(ref: ModelRef | undefined): Side {
       enabled: !!ref && ready,
     }),
   );
+  const infoQ = useQuery(
+    describeQueryOptions(ref?.project ?? '', ref?.model ?? '', 'info', {
+      version: ref?.version,
+      activeVersion: active?.version,
+      enabled: !!ref && ready,
+    }),
+  );
   return {
     ref,
     versions,
     chosen,
     describe: describeQ.data?.[0],
+    warnings: infoQ.data?.[0]?.warnings ?? [],
     loading: !!ref && (versionsQ.isPending || (ready && describeQ.isPending)),
     error: versionsQ.error ?? describeQ.error ?? null,
   };

@@ -4,6 +4,7 @@ import {
   defaultModelName,
   dropModelSql,
   retrainSql,
+  retrainWithoutSql,
   usingLiteral,
   validateCreateModel,
   type CreateModelInput,
@@ -110,5 +111,45 @@ describe('other statements', () => {
     expect(dropModelSql('p', 'my-model')).toBe('DROP MODEL p.`my-model`;');
     expect(defaultModelName('home_rentals')).toBe('home_rentals_model');
     expect(defaultModelName('2024 sales')).toBe('sales_model');
+  });
+});
+
+describe('retrainWithoutSql', () => {
+  const spec = {
+    project: 'mindsdb',
+    model: 'rentals',
+    db: 'example_db',
+    inputs: ['sqft', 'initial_price', 'location'],
+    target: 'rental_price',
+    without: ['initial_price'],
+  };
+
+  it('lists the kept inputs and the target in a SELECT * query, keeping its FROM and WHERE', () => {
+    expect(
+      retrainWithoutSql({
+        ...spec,
+        selectQuery: 'SELECT * FROM demo_data.home_rentals WHERE sqft > 0;',
+      }),
+    ).toBe(
+      [
+        'RETRAIN mindsdb.rentals',
+        'FROM example_db',
+        '  (SELECT sqft, location, rental_price',
+        '   FROM demo_data.home_rentals WHERE sqft > 0)',
+        'PREDICT rental_price;',
+      ].join('\n'),
+    );
+  });
+
+  it('wraps any other query, and quotes names that need it', () => {
+    const sql = retrainWithoutSql({
+      ...spec,
+      inputs: ['sqft', 'initial price'],
+      without: ['sqft'],
+      selectQuery: 'SELECT a.*, 1 AS k FROM t AS a',
+    });
+    expect(sql).toContain(
+      '(SELECT `initial price`, rental_price\n   FROM (SELECT a.*, 1 AS k FROM t AS a) AS t)',
+    );
   });
 });

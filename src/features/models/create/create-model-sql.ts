@@ -128,6 +128,37 @@ export function retrainSql(project: string, name: string): string {
   return `RETRAIN ${quoteIdent(project)}.${quoteIdent(name)};`;
 }
 
+/**
+ * `RETRAIN p.m FROM db (SELECT <the inputs but some> , <target> ...)`: the same model, trained
+ * again without some inputs (a leak, an identifier). A `SELECT * FROM t ...` training query keeps
+ * its FROM and the rest and lists the columns; any other query is wrapped.
+ */
+export function retrainWithoutSql(spec: {
+  project: string;
+  model: string;
+  db: string;
+  selectQuery: string;
+  inputs: readonly string[];
+  target: string;
+  without: readonly string[];
+}): string {
+  const drop = new Set(spec.without.map((c) => c.toLowerCase()));
+  const columns = [...spec.inputs.filter((c) => !drop.has(c.toLowerCase())), spec.target]
+    .map(quoteIdent)
+    .join(', ');
+  const query = spec.selectQuery.trim().replace(/;\s*$/, '');
+  const star = /^SELECT\s+\*\s+(FROM\s[\s\S]*)$/i.exec(query);
+  const inner = star
+    ? `SELECT ${columns}\n   ${star[1]}`
+    : `SELECT ${columns}\n   FROM (${query}) AS t`;
+  return [
+    `RETRAIN ${quoteIdent(spec.project)}.${quoteIdent(spec.model)}`,
+    `FROM ${quoteIdent(spec.db)}`,
+    `  (${inner})`,
+    `PREDICT ${quoteIdent(spec.target)};`,
+  ].join('\n');
+}
+
 export function dropModelSql(project: string, name: string): string {
   return `DROP MODEL ${quoteIdent(project)}.${quoteIdent(name)};`;
 }

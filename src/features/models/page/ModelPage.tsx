@@ -9,6 +9,7 @@ import { TabList } from '../../../components/ui/TabList';
 import {
   activeVersion,
   instanceFlavorQueryOptions,
+  isBusyStatus,
   modelVersionsQueryOptions,
   pendingVersion,
   predictMutationOptions,
@@ -116,6 +117,10 @@ export function ModelPage({
         version={version}
         activeVersion={active?.version}
         enabled={chosen?.status === 'complete'}
+        trainingQuery={chosen?.selectDataQuery}
+        target={chosen?.predict ?? inputs.target}
+        busy={!!pending && isBusyStatus(pending.status)}
+        nav={nav}
       />
 
       {versionsQ.isError && (

@@ -4,7 +4,8 @@
  */
 import { AllCommunityModule, ModuleRegistry, type ColDef } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { useReveal } from '../../../lib/use-reveal';
 import type { PredictResult } from '../api';
 import { toPredictionViews, type PredictionView } from '../inputs';
 import { framed } from '../../../components/ui/grid-theme';
@@ -51,9 +52,12 @@ export function PredictResults({ result, target, inputs, theme }: Props) {
   const sent = { method: 'POST' as const, url: result.url, body: result.bodyText };
   const [explainRow, setExplainRow] = useState(0);
   const explained = views[Math.min(explainRow, views.length - 1)];
+  const ref = useRef<HTMLElement>(null);
+  useReveal(ref, result);
 
   return (
     <Card
+      ref={ref}
       title={`Prediction${views.length === 1 ? '' : `s (${views.length.toLocaleString('en-US')} rows)`}`}
       label="Prediction result"
       actions={

@@ -6,6 +6,7 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useReveal } from '../../../lib/use-reveal';
 import { Card } from '../../../components/ui/Card';
 import { CopyButton } from '../../../components/ui/CopyButton';
 import { predictMutationOptions } from '../api';
@@ -145,6 +146,8 @@ export function WhatIfTab({
     const views = toPredictionViews(sweep.data.rows, inputs.target, []);
     return sweepSeries(ran.values, views);
   }, [sweep.data, ran, inputs.target]);
+  const resultRef = useRef<HTMLElement>(null);
+  useReveal(resultRef, series);
 
   if (inputs.loading) return <p className="muted">Loading the model’s inputs…</p>;
   if (sweepable.length === 0)
@@ -252,6 +255,7 @@ export function WhatIfTab({
 
       {series && ran && (
         <Card
+          ref={resultRef}
           title={`${inputs.target} as ${ran.column} varies`}
           label="What-if result"
           actions={
