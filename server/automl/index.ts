@@ -123,3 +123,4 @@ export function deserializeArtifact(s: string): AnyModelArtifact {
   validateAny(parsed);
   return parsed;
 }
+export { OnnxExportError, exportOnnx, type OnnxExport } from './onnx/export';

@@ -20,6 +20,7 @@ import { assertValidName } from '../engine/names';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import { describeAttribute, describeModel, describeProgress, type DescribeForm } from './describe';
 import { modelRow } from './models-table';
+import { exportVersion, type OnnxFile } from './onnx';
 import {
   PredictorCache,
   columnsOfRows,
@@ -447,6 +448,17 @@ export class ModelRegistry {
       generatedAt: new Date(),
     });
     return { html, fileName: `${rec.project}.${rec.name}.v${rec.version}.html` };
+  }
+
+  /**
+   * The ONNX model of a complete tabular version (see onnx.ts); a model ONNX cannot express is a
+   * 422 naming the part. Its artifact is checked through the predictor first, as for predictions.
+   */
+  async onnx(ref: ModelRef): Promise<OnnxFile> {
+    const rec = this.ready(ref);
+    await this.predictor(rec);
+    const file = this.store.artifactFile(rec.project, rec.name, rec.version);
+    return exportVersion(rec, file, this.opts.version);
   }
 
   /** Resolves when no training is queued or running (tests, shutdown). */
