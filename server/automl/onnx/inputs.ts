@@ -6,7 +6,7 @@
 import type { CategoricalEncoder, ColumnEncoder } from '../data/encoders';
 import type { Layout, TreeFeature } from '../data/layout';
 import { fromBase64 } from '../base64';
-import { GraphBuilder, ML_DOMAIN } from './graph';
+import { type Attr, GraphBuilder, ML_DOMAIN } from './graph';
 import { doubleTensor, int64Tensor } from './proto';
 import type { TreeInput } from './trees';
 
@@ -82,41 +82,27 @@ function finite(g: GraphBuilder, x: string): string {
   return g.where(g.op('IsInf', [x]), g.double(NaN), x, 'finite');
 }
 
-/** String keys -> int64 values (a missing '' included by the caller), `other` for the rest. */
-function stringLookup(
+/**
+ * Keys (strings, or doubles) -> int64 values, `other` for the rest: LabelEncoder-4, whose
+ * tensor attributes take double keys exactly.
+ */
+function lookup(
   g: GraphBuilder,
   x: string,
-  keys: string[],
+  keys: string[] | number[],
   values: number[],
   other: number,
   hint: string,
 ): string {
+  const keyAttr: Record<string, Attr> =
+    typeof keys[0] === 'string'
+      ? { keys_strings: { strs: keys as string[] } }
+      : { keys_tensor: { tensor: doubleTensor(keys as number[], [keys.length]) } };
   return g.op(
     'LabelEncoder',
     [x],
     {
-      keys_strings: { strs: keys },
-      values_int64s: { ints: values },
-      default_int64: { int: other },
-    },
-    { domain: ML_DOMAIN, hint },
-  );
-}
-
-/** Double keys -> int64 values, `other` for the rest (LabelEncoder-4's tensor attributes). */
-function numberLookup(
-  g: GraphBuilder,
-  x: string,
-  keys: number[],
-  values: number[],
-  other: number,
-  hint: string,
-): string {
-  return g.op(
-    'LabelEncoder',
-    [x],
-    {
-      keys_tensor: { tensor: doubleTensor(keys, [keys.length]) },
+      ...keyAttr,
       values_tensor: { tensor: int64Tensor(values, [values.length]) },
       default_tensor: { tensor: int64Tensor([other], [1]) },
     },
@@ -158,7 +144,7 @@ function keyIndex(
     return g.where(
       g.op('IsNaN', [xf]),
       g.int64(missing, [], 'missing_code'),
-      numberLookup(g, xf, num, val, other, hint),
+      lookup(g, xf, num, val, other, hint),
       hint,
     );
   }
@@ -180,7 +166,7 @@ function keyIndex(
     for (const w of FALSE_WORDS) for (const s of caseVariants(w)) put(s, f >= 0 ? f : other);
   }
   keys.forEach((key, i) => put(key, i));
-  return stringLookup(g, x, k, v, other, hint);
+  return lookup(g, x, k, v, other, hint);
 }
 
 /** The standardised, clipped value (0 when missing) and the indicators of a numeric feature. */
