@@ -51,6 +51,11 @@ const EnvSchema = z.object({
     .default('1')
     .transform((v) => v === '1' || v === 'true'),
   TRAINING_WARMUP_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * Rows a training reads whole; a larger FROM query is sampled where the data lives (PostgreSQL,
+   * DuckDB) to this many rows (server/models/training-sample.ts). `USING sample_rows` per model.
+   */
+  TRAINING_ROW_BUDGET: z.coerce.number().int().min(100).default(1_000_000),
   /** Authentication is on when both are set (see README, Reliability and security). */
   AUTH_USERNAME: z.string().min(1).optional(),
   AUTH_PASSWORD: z.string().min(1).optional(),

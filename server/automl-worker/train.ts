@@ -16,6 +16,7 @@ import {
   loadPredictor,
   serializeArtifact,
   trainColumns,
+  correctClassSampling,
   trainForecaster,
   type TrainProgress,
   warmUp,
@@ -50,7 +51,9 @@ function run(req: TrainRequest): void {
           )
         : req.timeseries
           ? trainForecaster(data, { ...opts, ...req.timeseries })
-          : trainColumns(data, opts);
+          : req.classRates
+            ? correctClassSampling(trainColumns(data, opts), req.classRates)
+            : trainColumns(data, opts);
     writeFileAtomic(req.artifactFile, serializeArtifact(artifact));
     const desc = loadPredictor(artifact).description;
     post({

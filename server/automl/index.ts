@@ -39,6 +39,7 @@ export { ALLOWED_USING_KEYS } from './options';
 export { keepPoolBetweenTrainings } from './gbm/parallel';
 export { warmUp } from './warmup';
 export { train, trainColumns } from './pipeline/train';
+export { correctClassSampling, isClassTarget } from './sampling';
 export { trainForecaster } from './timeseries/train';
 
 /** Any saved model: tabular (no `kind`) or time-series (`kind: 'timeseries'`). */

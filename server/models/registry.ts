@@ -21,6 +21,7 @@ import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import { describeAttribute, describeModel, describeProgress, type DescribeForm } from './describe';
 import { modelRow } from './models-table';
 import { exportVersion, type OnnxFile } from './onnx';
+import { rowBudget, trainingDataInfo } from './training-sample';
 import {
   PredictorCache,
   columnsOfRows,
@@ -71,6 +72,8 @@ export interface ModelRegistryOptions {
   /** Where FROM queries on databases outside DuckDB run (the integrations). */
   remote: RemoteDataSource;
   maxConcurrentTrainings: number;
+  /** Rows a training reads whole; past it, a sample drawn in the source (training-sample.ts). */
+  trainingRowBudget?: number;
   /** Warm a training worker up this many ms after start (trainer.ts); null: never. */
   trainingWarmup?: number | null;
   /** Reported in MINDSDB_VERSION. */
@@ -92,7 +95,7 @@ export class ModelRegistry {
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
     this.store = new ModelStore(opts.catalog.dataDir);
-    this.data = new TrainingData(opts.catalog, opts.remote);
+    this.data = new TrainingData(opts.catalog, opts.remote, opts.trainingRowBudget);
     this.trainer = new Trainer({
       store: this.store,
       data: this.data,
@@ -189,6 +192,7 @@ export class ModelRegistry {
     const project = this.catalog.requireProject(spec.project);
     assertValidName('model', spec.name);
     const { using, tag } = splitUsing(spec.using, spec.tag);
+    rowBudget(using, 0); // a bad USING sample_rows fails the statement, not the training
     const existing = () => {
       const all = this.store.versions(project, spec.name);
       if (all.length === 0 || spec.orReplace) return all;
@@ -428,7 +432,9 @@ export class ModelRegistry {
     const attr = describeAttribute(attribute);
     if (attr === 'progress') return describeProgress(this.get(ref));
     const rec = this.ready(ref);
-    return describeModel((await this.predictor(rec)).description, attr, form);
+    const rows = describeModel((await this.predictor(rec)).description, attr, form);
+    if (attr === '' || attr === 'info') rows[0].training_data = trainingDataInfo(rec.sample, form);
+    return rows;
   }
 
   /**
