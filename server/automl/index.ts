@@ -36,7 +36,7 @@ export type { Forecaster, TimeSeriesArtifact, TimeSeriesDescription } from './ti
 export { AutoMLError } from './errors';
 export { descriptionWarnings } from './analysis/warnings';
 export { ALLOWED_USING_KEYS } from './options';
-export { keepPoolBetweenTrainings } from './gbm/parallel';
+export { keepPoolBetweenTrainings } from './threads';
 export { warmUp } from './warmup';
 export { train, trainColumns } from './pipeline/train';
 export { trainForecaster } from './timeseries/train';

@@ -8,7 +8,7 @@ import { encode } from '../data/encoded';
 import { encoderName, fitEncoders } from '../data/encoders';
 import { type Table, tableFromDataset, validateTable } from '../data/table';
 import { AutoMLError } from '../errors';
-import { activePool, resolveThreads, withPool } from '../gbm/parallel';
+import { activePool, resolveThreads, withPool } from '../threads';
 import { serializeGBM } from '../gbm/serialize';
 import { serializeLinear } from '../linear/linear';
 import { DEFAULT_SETTINGS, resolveSettings } from '../options';
