@@ -4,6 +4,8 @@
 
 import type { ModelArtifact } from './api';
 import { categoryKey, inferColumnType, isMissing } from './data/column-types';
+import { isTimeSeriesArtifact } from './timeseries/forecaster';
+import type { TimeSeriesArtifact } from './timeseries/types';
 
 /**
  * Whether a target whose pilot values are `values` is a set of classes, by the rule the training
@@ -28,10 +30,11 @@ export function isClassTarget(target: string, values: unknown[]): boolean {
  * 'argmax' then picks the most probable class in the source. (Rows with missing inputs use their
  * own temperature with this shift: the correction is scaled by T / T_mask there, an approximation.)
  */
-export function correctClassSampling(
-  a: ModelArtifact,
+export function correctClassSampling<A extends ModelArtifact | TimeSeriesArtifact>(
+  a: A,
   rates: { value: unknown; rate: number }[],
-): ModelArtifact {
+): A {
+  if (isTimeSeriesArtifact(a)) return a;
   const cal = a.calibration.classes;
   if (a.task === 'regression' || !cal || !a.classes) return a;
   const kind = a.target_info.valueKind;

@@ -180,6 +180,7 @@ export class Trainer {
         timeseries: rec.timeseries ?? null,
         ...(rec.mode === 'train' && rec.sample?.classes ? { classRates: rec.sample.classes } : {}),
         artifactFile: store.artifactFile(rec.project, rec.name, rec.version),
+        evidenceFile: store.evidenceFile(rec.project, rec.name, rec.version),
         baseArtifactFile:
           rec.baseVersion !== null
             ? store.artifactFile(rec.project, rec.name, rec.baseVersion)

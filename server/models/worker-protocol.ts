@@ -22,6 +22,8 @@ export interface TrainRequest {
   baseArtifactFile?: string;
   /** Where to write the new version's artifact (atomically). */
   artifactFile: string;
+  /** Where to write the evidence its training kept (docs/evaluation.md), if any. */
+  evidenceFile: string;
   /**
    * Train mode on a sample stratified by class (training-sample.ts): each class's value and the
    * rate its rows were drawn at, so probabilities move back to the source's class shares.
