@@ -427,5 +427,11 @@ export const ModelCardQuery = z
   .loose();
 export type ModelCardQuery = z.infer<typeof ModelCardQuery>;
 
+/** An exported model: `application/octet-stream`, an ONNX ModelProto (docs/scale.md). */
+export const ModelOnnxFile = z
+  .string()
+  .meta({ format: 'binary' })
+  .describe('An ONNX model (protobuf bytes)');
+
 /** The model card: `text/html; charset=utf-8`. */
 export const ModelCardHtml = z.string().describe('A self-contained HTML document');

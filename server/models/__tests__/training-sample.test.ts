@@ -5,26 +5,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgServer, type PgTestServer } from '../../integrations/__tests__/pg-server';
-import { startHarness, type Harness } from '../../test/harness';
+import { startHarness, sqlOk as sqlOn, waitForModel, type Harness } from '../../test/harness';
 import { classRates } from '../training-sample';
 
 let h: Harness;
 let pgs: PgTestServer;
-
-async function sqlOk(query: string) {
-  const r = await h.sql(query);
-  if (r.type === 'error') throw new Error(`${r.error_message}\n in: ${query}`);
-  return r as { column_names: string[]; data: unknown[][] };
-}
+const sqlOk = (q: string) => sqlOn(h, q);
 
 async function waitDone(name: string): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
+  const status = await waitForModel(h, name);
+  if (status === 'error') {
     const r = await h.get(`/api/projects/mindsdb/models/${name}`);
-    if (r.body.status === 'complete') return;
-    if (r.body.status === 'error') throw new Error(`${name}: ${r.body.error}`);
-    await new Promise((res) => setTimeout(res, 100));
+    throw new Error(`${name}: ${r.body.error}`);
   }
-  throw new Error(`${name} did not finish`);
 }
 
 async function trainingData(name: string) {
