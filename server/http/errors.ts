@@ -10,7 +10,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES, ServiceError } from '../errors';
+import { ERROR_CODES, ServiceError, withPosition, type ErrorPosition } from '../errors';
 
 /**
  * @param bodyLimit the app's body limit in bytes, named in the 413 message
@@ -99,22 +99,31 @@ function problemBody(status: number, code: number, message: string) {
   };
 }
 
+/**
+ * `error_code`, `error_message` and `error_position` of an error, as both error shapes carry them:
+ * the position formatted into the message (the one place it is), and as data beside it.
+ */
+export function errorFields(code: number, message: string, position: ErrorPosition | undefined) {
+  return {
+    error_code: code,
+    error_message: withPosition(message, position),
+    ...(position ? { error_position: position } : {}),
+  };
+}
+
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: ServiceError) {
+  const fields = errorFields(err.code, err.message, err.position);
   if (isSqlRoute(req)) {
     const body = req.body as { context?: { db?: unknown } } | undefined;
     const db = typeof body?.context?.db === 'string' ? body.context.db : 'mindsdb';
-    return reply.status(err.httpStatus).send({
-      type: 'error',
-      column_names: [],
-      context: { db },
-      error_code: err.code,
-      error_message: err.message,
-    });
+    return reply
+      .status(err.httpStatus)
+      .send({ type: 'error', column_names: [], context: { db }, ...fields });
   }
   return reply
     .status(err.httpStatus)
     .type(PROBLEM_JSON)
-    .send(problemBody(err.httpStatus, err.code, err.message));
+    .send({ ...problemBody(err.httpStatus, err.code, fields.error_message), ...fields });
 }
 
 export interface ProblemLogger {

@@ -9,6 +9,7 @@ import type { SqlQueryRequest } from '../../contract';
 import { jsonSize, type JsonValue } from '../engine/values';
 import { ERROR_CODES } from '../errors';
 import type { Instance } from '../instance';
+import { errorFields } from './errors';
 
 /** `catalog_changed: true` when a statement changed what the catalog lists (absent otherwise). */
 export const changed = (yes: boolean | undefined) =>
@@ -125,12 +126,11 @@ export async function streamResult(
             context: ctx(db),
             ...changed(catalogChanged),
           }),
-        error: (code, message, db) =>
+        error: (code, message, db, position) =>
           write({
             type: 'error',
             column_names: [],
-            error_code: code,
-            error_message: message,
+            ...errorFields(code, message, position),
             context: ctx(db),
           }),
       },

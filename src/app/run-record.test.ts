@@ -20,6 +20,7 @@ describe('markerFor', () => {
           context: ctx,
           error_code: 2,
           error_message: 'Table nope does not exist (line 2, column 6)',
+          error_position: { line: 2, column: 6 },
         },
         durationMs: 1,
       },
@@ -34,6 +35,32 @@ describe('markerFor', () => {
       endColumn: 10,
       message: 'Table nope does not exist (line 2, column 6)',
     });
+  });
+});
+
+describe('markerFor without a position field', () => {
+  it('reads no position out of the message text: the statement start is marked', () => {
+    const script = 'SELECT 1;\n\nSELECT *\nFROM nope;';
+    const req = planRun(script, 'script', 0);
+    const o: ScriptOutcome = {
+      total: 2,
+      results: [],
+      error: {
+        statement: req.statements[1],
+        response: {
+          type: 'error',
+          column_names: [],
+          context: ctx,
+          error_code: 2,
+          error_message: 'Table nope does not exist (line 2, column 6)',
+        },
+        durationMs: 1,
+      },
+      cancelled: false,
+      db: 'mindsdb',
+      durationMs: 1,
+    };
+    expect(markerFor(req, o)).toMatchObject({ startLine: 3, startColumn: 1, endLine: 3 });
   });
 });
 
