@@ -21,6 +21,8 @@ export const ErrorBody = z.object({
   title: z.string(),
   /** What went wrong with this request; the same text as `error_message`. */
   detail: z.string(),
+  /** When the error happened, as MindsDB writes it: `YYYY-MM-DD HH:MM:SS.ffffff`, local time. */
+  timestamp: z.string(),
   error_code: z.number().int(),
   error_message: z.string(),
   /** Where in the SQL, for an error about a place in it (this instance's extension). */

@@ -35,6 +35,11 @@ const EnvSchema = z.object({
   MAX_UPLOAD_BYTES: int(1024 * 1024 * 1024),
   /** Longest accepted SQL text, in characters. */
   MAX_QUERY_CHARS: int(2_000_000),
+  /**
+   * Open TCP connections one client address may hold; more are answered 503 and closed at once,
+   * so thousands of half-open connections cannot use up the process's file descriptors.
+   */
+  MAX_CONNECTIONS_PER_CLIENT: int(512),
   /** DuckDB connections serving queries concurrently; further queries wait in a queue. */
   ENGINE_CONNECTIONS: int(4),
   /** Queries allowed to wait for a connection before the instance answers BUSY. */

@@ -10,6 +10,7 @@ import { VERSION, type Instance } from '../instance';
 import { authEnabled } from '../config';
 import { registerProblemDetails, sendError, sendRawError, toServiceError } from './errors';
 import { hasSession, registerAuth } from './auth';
+import { capConnectionsPerClient } from './connection-cap';
 import { registerGetBodies } from './get-body';
 import { registerRequestGuard } from './guard';
 import { registerJsonBody } from './json-body';
@@ -63,6 +64,7 @@ export async function buildApp(
     },
     clientErrorHandler: (err, socket) => sendRawError(err, socket),
   });
+  capConnectionsPerClient(app.server, instance.config.MAX_CONNECTIONS_PER_CLIENT);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are written as they are: the declared schemas document them (and a test holds them
   // to it) but do not filter them on the hot path.

@@ -83,17 +83,24 @@ export async function streamResult(
     if (!res.write(text)) await drained(res, wait);
   };
   const write = (doc: unknown) => send(framing.doc(JSON.stringify(doc)));
-  /** Rows as bare arrays of about LINE_BYTES each. */
+  /**
+   * Rows as bare arrays of about LINE_BYTES each, batched across the engine's chunks (of 2,048
+   * rows): as MindsDB writes a line per batch of its result, not per chunk of the engine's.
+   */
+  let pending: JsonValue[][] = [];
+  let pendingBytes = 0;
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const rows = pending;
+    pending = [];
+    pendingBytes = 0;
+    await write(rows);
+  };
   const writeRows = async (rows: JsonValue[][]) => {
-    let from = 0;
-    let bytes = 0;
-    for (let i = 0; i < rows.length; i++) {
-      bytes += rows[i].reduce<number>((n, v) => n + jsonSize(v) + 1, 2);
-      if (bytes >= LINE_BYTES || i === rows.length - 1) {
-        await write(rows.slice(from, i + 1));
-        from = i + 1;
-        bytes = 0;
-      }
+    for (const row of rows) {
+      pending.push(row);
+      pendingBytes += row.reduce<number>((n, v) => n + jsonSize(v) + 1, 2);
+      if (pendingBytes >= LINE_BYTES) await flush();
     }
   };
   const ctx = (db: string) => ({ db });
@@ -113,6 +120,7 @@ export async function streamResult(
           }),
         rows: writeRows,
         end: async (rowCount, truncated) => {
+          await flush();
           if (framing.end)
             await send(
               framing.end(JSON.stringify({ type: 'end', row_count: rowCount, truncated })),
@@ -126,17 +134,21 @@ export async function streamResult(
             context: ctx(db),
             ...changed(catalogChanged),
           }),
-        error: (code, message, db, position) =>
-          write({
+        error: async (code, message, db, position) => {
+          // The rows read before the error (a timeout mid-stream) go out first.
+          await flush();
+          await write({
             type: 'error',
             column_names: [],
             ...errorFields(code, message, position),
             context: ctx(db),
-          }),
+          });
+        },
       },
       rowLimit,
     );
   } catch {
+    await flush();
     await write({
       type: 'error',
       column_names: [],
