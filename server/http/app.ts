@@ -17,6 +17,7 @@ import { projectRoutes } from './routes/projects';
 import { databaseRoutes } from './routes/databases';
 import { fileRoutes } from './routes/files';
 import { sqlRoutes } from './routes/sql';
+import { sqlClassifyRoutes } from './routes/sql-classify';
 import { statusRoutes } from './routes/status';
 
 export interface Logger {
@@ -158,6 +159,7 @@ export async function buildApp(
   });
   statusRoutes(app, instance, auth);
   sqlRoutes(app, instance);
+  sqlClassifyRoutes(app, instance);
   databaseRoutes(app, instance);
   await fileRoutes(app, instance);
   projectRoutes(app, instance);
