@@ -10,6 +10,7 @@ import { VERSION, type Instance } from '../instance';
 import { authEnabled } from '../config';
 import { registerProblemDetails, sendError, sendRawError, toServiceError } from './errors';
 import { hasSession, registerAuth } from './auth';
+import { capConnectionsPerClient } from './connection-cap';
 import { registerGetBodies } from './get-body';
 import { registerRequestGuard } from './guard';
 import { registerJsonBody } from './json-body';
@@ -23,6 +24,7 @@ import { modelOnnxRoutes } from './routes/model-onnx';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
 import { sqlRoutes } from './routes/sql';
+import { sqlClassifyRoutes } from './routes/sql-classify';
 import { statusRoutes } from './routes/status';
 import { zodValidatorCompiler } from './validate';
 
@@ -64,6 +66,7 @@ export async function buildApp(
     },
     clientErrorHandler: (err, socket) => sendRawError(err, socket),
   });
+  capConnectionsPerClient(app.server, instance.config.MAX_CONNECTIONS_PER_CLIENT);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are written as they are: the declared schemas document them (and a test holds them
   // to it) but do not filter them on the hot path.
@@ -89,6 +92,7 @@ export async function buildApp(
   await app.register(statusRoutes, { instance, auth });
   await app.register(authRoutes, { auth });
   await app.register(sqlRoutes, { instance });
+  await app.register(sqlClassifyRoutes, { instance });
   await app.register(databaseRoutes, { instance });
   await app.register(fileRoutes, { instance });
   // The spec's model operations also answer under `/v1/api` (`/v1/api/api/projects/...`).

@@ -47,10 +47,7 @@ export class TrainingData {
       columns = r.columns;
     } catch (err) {
       if (err instanceof ServiceError) {
-        throw new ServiceError(
-          err.code,
-          `The FROM query failed: ${err.message.replace(/ \(line \d+, column \d+\)$/, '')}`,
-        );
+        throw new ServiceError(err.code, `The FROM query failed: ${err.message}`);
       }
       throw err;
     }
