@@ -25,8 +25,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/test/setup.ts'],
-          // jsdom renders slowly on a busy machine (5 s, Vitest's default, was hit at load 27 on
-          // 2 cores by tests that take 0.1 s on an idle one): bound by work, not by the clock.
+          // Waits end when their condition holds (src/test/setup.ts); these bounds only catch a hang.
           testTimeout: 30_000,
         },
       },

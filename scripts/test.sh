@@ -18,6 +18,16 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+if ! command -v curl >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    step "Installing curl for the docs' command test (server/test/__tests__/docs-commands.test.ts)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl >/dev/null
+  else
+    echo "curl is missing: install it (apt-get install curl) and re-run." >&2
+    exit 1
+  fi
+fi
+
 if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     step "Installing Debian's postgresql for the integration tests (they start their own server)"
@@ -36,8 +46,15 @@ npx eslint . --max-warnings=0
 npx prettier --check . --log-level warn
 npx knip
 
+# Both runners also write JSON reports; the slowest tests are printed at the end of every run,
+# passed or failed (scripts/slowest-tests.mjs).
+timings=.tmp/test-timings
+rm -rf "$timings" && mkdir -p "$timings"
+trap 'step "Where the time went (npm test: $SECONDS s)"; node scripts/slowest-tests.mjs 15' EXIT
+
 step 'Unit and integration tests (Vitest)'
-npx vitest run
+npx vitest run --reporter=default --reporter=json --outputFile.json="$timings/vitest.json"
 
 step 'End-to-end tests (Playwright, /usr/bin/chromium)'
-PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npx playwright test
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$timings/playwright.json" \
+  npx playwright test --reporter=list,json

@@ -5,6 +5,7 @@ import { afterEach } from 'vitest';
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => cleanup());
 
-// findBy*/waitFor wait on a condition; their 1 s default was hit on a busy machine (load 27 on
-// 2 cores) by renders that take 50 ms on an idle one. The test's own timeout still bounds them.
-configure({ asyncUtilTimeout: 15_000 });
+// findBy*/waitFor resolve as soon as their condition holds; the timeout only decides how long a
+// failing one waits. Testing Library's 1 s default failed a first render on a loaded machine
+// (load 25 on 2 cores), so the bound is the test's own timeout, not the clock of a quiet machine.
+configure({ asyncUtilTimeout: 20_000 });
