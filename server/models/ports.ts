@@ -41,6 +41,6 @@ export interface RemoteDataSource {
     db: string,
     sql: string,
     onChunk: (rows: JsonValue[][], columns: { name: string }[]) => void | Promise<void>,
-    o: { timeoutMs?: number },
+    o: { timeoutMs?: number; signal?: AbortSignal },
   ): Promise<{ columns: { name: string }[] }>;
 }

@@ -74,6 +74,8 @@ export interface ModelRegistryOptions {
   trainingWarmup?: number | null;
   /** Reported in MINDSDB_VERSION. */
   version: string;
+  /** How long reading a training's FROM query may take (STATEMENT_TIMEOUT_MS). */
+  readTimeoutMs: number;
 }
 
 export class ModelRegistry {
@@ -91,7 +93,7 @@ export class ModelRegistry {
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
     this.store = new ModelStore(opts.catalog.dataDir);
-    this.data = new TrainingData(opts.catalog, opts.remote);
+    this.data = new TrainingData(opts.catalog, opts.remote, opts.readTimeoutMs);
     this.trainer = new Trainer({
       store: this.store,
       data: this.data,
