@@ -15,7 +15,8 @@ import { lineColumn } from '../engine/position';
 import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError } from '../errors';
 import type { IntegrationRegistry } from '../integrations';
-import type { PlannedQuery } from './plan/query';
+import { runSteps } from './plan/execute';
+import type { PlannedQuery } from './plan/steps';
 import { MlEngineStore } from './plan/system';
 import { ViewStore } from './plan/views';
 import { StatementSource } from './syntax/source';
@@ -23,6 +24,7 @@ import { Tokens } from './syntax/tokens';
 import { parseMindsStatement } from './syntax/grammar';
 import { runStatement } from './statements';
 import type { StatementOutput } from './statements/output';
+import { planOnly, type PlannedStatement } from './statements/plan-only';
 import type { ExecContext, SqlEnv, SqlResult, Warning } from './types';
 import { paramsOf } from './plan/state';
 
@@ -122,6 +124,34 @@ export class SqlService implements SqlEnv {
     });
   }
 
+  /**
+   * Plans every statement of a script without running any (statements/plan-only.ts): for the
+   * judge of what a statement does (classify.ts) and for EXPLAIN-like views. Statements are planned
+   * in order in one session; a `USE` is followed, nothing else changes between them.
+   */
+  planScript(req: ExecuteRequest): Promise<{ statements: PlannedStatement[]; db: string }> {
+    return this.catalog.engine.session(async (session) => {
+      let db = this.startDb(req);
+      if (req.db !== undefined) this.catalog.requireDatabase(req.db);
+      await this.views.load();
+      const ctx = this.context(session, req, db);
+      const statements: PlannedStatement[] = [];
+      try {
+        for (const seg of this.segments(req.query)) {
+          ctx.db = db;
+          const src = new StatementSource(seg.sql, seg.start, req.query);
+          const tokens = new Tokens(seg.sql);
+          const minds = parseMindsStatement(tokens, src, ctx.params);
+          statements.push(await planOnly(this, minds, { src, tokens, ctx }));
+          if (minds?.kind === 'use') db = this.catalog.requireDatabase(minds.name.join('.')).name;
+        }
+      } finally {
+        await this.dropTemps(ctx);
+      }
+      return { statements, db };
+    });
+  }
+
   private startDb(req: ExecuteRequest): string {
     return this.catalog.databaseInfo(req.db ?? 'mindsdb')?.name ?? req.db ?? 'mindsdb';
   }
@@ -175,6 +205,7 @@ export class SqlService implements SqlEnv {
    * client's answer (for the instance's own use of a result: saving it, evaluating it).
    */
   async runPlanned(q: PlannedQuery, ctx: ExecContext, whole = false): Promise<SqlResult> {
+    await runSteps(this, ctx, q.steps);
     const caps = whole
       ? { maxRows: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER }
       : {};
@@ -281,8 +312,9 @@ export class SqlService implements SqlEnv {
       };
       if (out.kind === 'result') return void (await emit(out.result, out.db ?? db));
       const q = out.planned;
+      await runSteps(this, ctx, q.steps);
       if (q.target.kind === 'remote') {
-        const r = await this.runPlanned(q, ctx);
+        const r = await this.runPlanned({ ...q, steps: [] }, ctx);
         return void (await emit(out.catalogChanged ? { ...r, catalog_changed: true } : r, db));
       }
       let headerSent = false;
