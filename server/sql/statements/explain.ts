@@ -12,14 +12,14 @@ import { runSteps } from '../plan/execute';
 import { NotAQuery, planQuery } from '../plan/query';
 import { paramsOf } from '../plan/state';
 import { describeStep, type PlannedQuery, type Step } from '../plan/steps';
-import type { SqlService } from '../service';
+import type { StatementEnv } from '../types';
 import type { StatementInput, StatementOutput } from './output';
 
 export const EXPLAIN_COLUMNS = ['step', 'action', 'detail'];
 
 /** The plan of `EXPLAIN [ANALYZE] <query>`, or null when what follows is not a query. */
 export async function explainQuery(
-  env: SqlService,
+  env: StatementEnv,
   x: StatementInput,
 ): Promise<StatementOutput | null> {
   const sig = x.tokens.sig;
@@ -71,7 +71,7 @@ export async function explainQuery(
 
 /** DuckDB's (or PostgreSQL's) plan of the final SQL, as the text their EXPLAIN prints. */
 async function finalPlan(
-  env: SqlService,
+  env: StatementEnv,
   x: StatementInput,
   q: PlannedQuery,
   analyze: boolean,

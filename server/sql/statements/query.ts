@@ -12,9 +12,12 @@ import { NotAQuery, planQuery } from '../plan/query';
 import type { PlannedQuery, Step } from '../plan/steps';
 import { explainQuery } from './explain';
 import type { StatementInput, StatementOutput } from './output';
-import type { SqlService } from '../service';
+import type { StatementEnv } from '../types';
 
-export async function queryStatement(env: SqlService, x: StatementInput): Promise<StatementOutput> {
+export async function queryStatement(
+  env: StatementEnv,
+  x: StatementInput,
+): Promise<StatementOutput> {
   if (x.tokens.sig[0]?.word === 'EXPLAIN') {
     const explained = await explainQuery(env, x);
     if (explained) return explained;
@@ -43,7 +46,7 @@ export async function queryStatement(env: SqlService, x: StatementInput): Promis
  * statement is done.
  */
 async function withPlannedSubqueries(
-  env: SqlService,
+  env: StatementEnv,
   x: StatementInput,
   plain: PlannedQuery,
 ): Promise<PlannedQuery> {
@@ -140,7 +143,7 @@ function writeTarget(sig: Tok[]): { index: number; verb: string } | null {
 }
 
 /** A statement DuckDB runs as written (after the lexical dialect), or PostgreSQL for its tables. */
-function duckStatement(env: SqlService, x: StatementInput): PlannedQuery {
+function duckStatement(env: StatementEnv, x: StatementInput): PlannedQuery {
   const { ctx, src, tokens } = x;
   const sig = tokens.sig;
   const target = writeTarget(sig);
@@ -164,7 +167,7 @@ function duckStatement(env: SqlService, x: StatementInput): PlannedQuery {
 }
 
 /** The statement for PostgreSQL: `db.` prefixes removed, backticks double-quoted, `$n` params. */
-function remoteStatement(env: SqlService, x: StatementInput, db: string): PlannedQuery {
+function remoteStatement(env: StatementEnv, x: StatementInput, db: string): PlannedQuery {
   const { ctx, src, tokens } = x;
   const sig = tokens.sig;
   const lower = db.toLowerCase();
