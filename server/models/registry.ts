@@ -504,6 +504,11 @@ export class ModelRegistry {
     return this.trainer.idle();
   }
 
+  /** Resolves once the warm-up's delay has passed and it started a worker or stood aside. */
+  warmupDecided(): Promise<void> {
+    return this.trainer.warmupDecided;
+  }
+
   /** Training workers started so far, and whether one is idle, kept for the next training. */
   trainingWorkers(): { started: number; idle: boolean } {
     return this.trainer.workers();

@@ -66,9 +66,20 @@ export class Trainer {
   /** The worker warming up, and when it is done (it then becomes the idle one). */
   private warming: { worker: Worker; done: Promise<void> } | null = null;
 
+  /** Settles once the warm-up's moment has come and it has started or stood aside. */
+  readonly warmupDecided: Promise<void>;
+
   constructor(private readonly opts: TrainerOptions) {
     const after = opts.warmupAfterMs;
-    if (after !== null && after !== undefined) setTimeout(() => this.warmUp(), after).unref();
+    this.warmupDecided =
+      after === null || after === undefined
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            setTimeout(() => {
+              this.warmUp();
+              resolve();
+            }, after).unref();
+          });
   }
 
   /** Starts a worker on the warm-up, unless one is already there (a training came first). */
