@@ -17,6 +17,7 @@ const suites: Suite[] = [
   { name: 'soak', run: async () => (await import('./soak')).runSoakBench() },
   { name: 'pg', run: async () => (await import('./pg')).runPgBench() },
   { name: 'scale', run: async () => (await import('./scale')).runScaleBench() },
+  { name: 'lanes', run: async () => (await import('./lanes')).runLanesBench() },
 ];
 
 function fmt(v: number) {

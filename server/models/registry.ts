@@ -514,6 +514,11 @@ export class ModelRegistry {
     return this.trainer.workers();
   }
 
+  /** The most trainings that ran at once so far (MAX_CONCURRENT_TRAININGS bounds it). */
+  peakTrainings(): number {
+    return this.trainer.peakConcurrency();
+  }
+
   /**
    * Stops the workers. Their records keep `generating`/`training` on disk, which the next start
    * turns into `error: interrupted by a restart of the instance`.

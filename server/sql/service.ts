@@ -95,6 +95,9 @@ export interface SqlServiceDeps {
 /** Rows one statement reads from PostgreSQL to save elsewhere. */
 const MAX_SAVED_ROWS = 5_000_000;
 
+/** The most rows a step of a short request's plan may expect (the engine's short lane). */
+const SHORT_LANE_ROWS = 100_000;
+
 const UNTERMINATED = { string: 'string', comment: 'comment', identifier: 'quoted identifier' };
 
 export class SqlService implements StatementEnv {
@@ -118,6 +121,7 @@ export class SqlService implements StatementEnv {
   execute(req: ExecuteRequest): Promise<ExecuteResponse> {
     return this.catalog.engine.session((session) => this.executeIn(session, req), {
       limited: true,
+      short: () => this.isShort(req),
     });
   }
 
@@ -129,7 +133,28 @@ export class SqlService implements StatementEnv {
   executeStream(req: ExecuteRequest, sink: ResultSink, maxRows: number): Promise<void> {
     return this.catalog.engine.session((session) => this.streamIn(session, req, sink, maxRows), {
       limited: true,
+      short: () => this.isShort(req),
     });
+  }
+
+  /**
+   * Whether a request may take the engine's short lane while the pool is full: every statement
+   * only reads, predicts nothing, and DuckDB's plan expects at most SHORT_LANE_ROWS rows at any
+   * step (classify.ts; planning runs nothing). Without an estimate (no table at all, system
+   * tables, a remote database's table, whose work is not DuckDB's) a plain read is short too.
+   */
+  private async isShort(req: ExecuteRequest): Promise<boolean> {
+    const verdict = await this.catalog.engine.session(async (session) => {
+      await this.views.load();
+      return classifyScript(this, session, { query: req.query, db: req.db, params: req.params });
+    });
+    return verdict.statements.every(
+      (s) =>
+        s.effect === 'read' &&
+        s.reasons.length === 0 &&
+        s.models.length === 0 &&
+        (s.estimated_rows ?? 0) <= SHORT_LANE_ROWS,
+    );
   }
 
   /**

@@ -256,6 +256,46 @@ describe('PUT /api/files/{name}', () => {
     expect(fine.status).toBe(200);
   });
 
+  it('serializes concurrent uploads to one name: each answers 200 with its own rows, never a raw engine error', async () => {
+    // Issue 22, item 7: two uploads to one name at once answered DuckDB's raw "TransactionContext
+    // Error" (a write-write conflict on the table's catalog entry).
+    const bodies = Array.from({ length: 6 }, (_, i) =>
+      ['n', ...Array.from({ length: i + 1 }, (_, r) => String(i * 100 + r))].join('\n'),
+    );
+    const answers = await Promise.all(bodies.map((b) => put('Same_Name', b, 'text/csv')));
+    expect(answers.map((a) => [a.status, a.body.row_count])).toEqual(
+      bodies.map((_, i) => [200, i + 1]),
+    );
+    // The table is one upload whole, never a mix.
+    const rows = (await h.sql('SELECT n FROM files.same_name ORDER BY n')).data.map(
+      (r: number[]) => r[0],
+    );
+    const i = rows.length - 1;
+    expect(rows).toEqual(Array.from({ length: i + 1 }, (_, r) => i * 100 + r));
+  });
+
+  it('refuses a URL import request body over 64 KB as too large instead of loading it as a file', async () => {
+    const request = JSON.stringify({
+      source_type: 'url',
+      source: 'https://example.com/data.csv',
+      note: 'x'.repeat(70_000),
+    });
+    const r = await put('big_request', request, 'application/json');
+    expect(r.status).toBe(413);
+    expect(r.body).toMatchObject({ error_code: 6 });
+    expect(r.body.error_message).toBe(
+      `A URL import request (a JSON object with "source_type" and "source") is at most 65536 bytes; this one has ${request.length}. To load a JSON file, send an array of objects or one object per line`,
+    );
+    expect((await h.get('/api/files')).body.map((f: { name: string }) => f.name)).not.toContain(
+      'big_request',
+    );
+    // Records with a `source` field first, one per line, past 64 KB: a file as before.
+    const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ source: `s${i}`, v: i }));
+    const file = await put('sources', lines.join('\n'), 'application/json');
+    expect(file.status).toBe(200);
+    expect(file.body.row_count).toBe(2000);
+  });
+
   it('refuses names that try to leave the files folder', async () => {
     for (const name of ['%2e%2e', '..%2Fx', 'a%2Fb', 'a.csv', '%252e%252e', '__upload_x', '..']) {
       const r = await rawRequest('PUT', `/api/files/${name}`);
