@@ -46,6 +46,7 @@ describe('authentication', () => {
     expect(await r.json()).toEqual({
       title: 'Unauthorized',
       detail: 'Wrong username or password',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/),
       error_code: 8,
       error_message: 'Wrong username or password',
     });
