@@ -9,6 +9,7 @@ import type {
   TrainProgress,
 } from '../api';
 import type { SerializedGBM } from '../gbm/serialize';
+import type { LocalFit, LocalHint } from './stat/local';
 
 /** CREATE MODEL ... PREDICT target ORDER BY orderBy [GROUP BY groupBy] WINDOW window HORIZON horizon. */
 export interface ForecastTrainOptions {
@@ -48,7 +49,55 @@ export type Frequency =
   | { unit: 'ms'; ms: number }
   | { unit: 'number'; step: number };
 
-export type CandidateName = 'gbm_direct' | 'gbm_recursive' | 'seasonal_naive' | 'naive' | 'drift';
+export type CandidateName =
+  | 'seasonal_naive'
+  | 'naive'
+  | 'drift'
+  | 'theta'
+  | 'ets'
+  | 'arima'
+  | 'combination'
+  | 'gbm_direct'
+  | 'gbm_recursive';
+
+/** One row of the forecast leaderboard: a candidate's validation scores and where it was chosen. */
+export interface ForecastLeaderboardRow {
+  name: CandidateName;
+  /** In words, e.g. 'exponential smoothing (ETS, form chosen per series by AICc)'. */
+  label: string;
+  /**
+   * Mean absolute error over seasonal-naive's on the same validation origins (rolling origins over
+   * every fold; < 1 beats seasonal-naive), the model's metric.
+   */
+  mase: number;
+  /** Mean absolute error in the target's units on those origins. */
+  mae: number;
+  /** Seconds spent fitting it (every fold and series). */
+  trainingTime: number;
+  /** Groups whose forecasts it makes. */
+  groups: number;
+  /** It makes the forecasts of at least one group. */
+  selected: boolean;
+}
+
+/** Why a group forecasts with the candidate it does. */
+export interface ForecastChoice {
+  /** The GROUP BY values ([] without GROUP BY). */
+  group: CellValue[];
+  candidate: CandidateName;
+  /** The fitted model in statistics' words ('ETS(A,Ad,N)', 'ARIMA(1,1,0)(0,1,1)12'), or the candidate. */
+  model: string;
+  /** Its validation MASE on this group (null: the group was not among the validated sample). */
+  mase: number | null;
+  reason: string;
+}
+
+/** Interval coverage at one nominal level, per step and pooled (out of sample: see README). */
+export interface ForecastCoverage {
+  level: number;
+  coverage: number;
+  steps: number[];
+}
 
 /** The time-series part of DESCRIBE. */
 export interface TimeSeriesDescription {
@@ -67,7 +116,22 @@ export interface TimeSeriesDescription {
    * training data (recalibrate.ts): more than historyRows; fewer only recalibrate on fewer origins.
    */
   recalibrationRows?: number;
+  /**
+   * The candidate with the best validation error over all groups: what groups without a choice of
+   * their own (new groups) use, and every group's when the choice is made once for the set.
+   */
   selected: CandidateName;
+  /** Candidates tried, best first (see ForecastLeaderboardRow). */
+  leaderboard?: ForecastLeaderboardRow[];
+  /** Per group (the first 200): the candidate it forecasts with, and why. */
+  choices?: ForecastChoice[];
+  /** Achieved interval coverage beside each nominal level (0.5, 0.8, 0.9, 0.95 and the model's). */
+  coverage?: ForecastCoverage[];
+  /**
+   * Groups whose chosen candidate did worse than seasonal-naive on their own validation origins
+   * (chosen on the evidence of similar groups); said in the warnings when there are any.
+   */
+  worseThanSeasonalNaive?: number;
   /** Per step on the time-ordered validation split: MASE against seasonal-naive (MAE ratio), MAE, interval coverage. */
   horizonAccuracy: { step: number; mase: number; mae: number; coverage: number }[];
   /**
@@ -89,6 +153,11 @@ export interface ForecastOptions {
   horizon?: number;
   /** Also backtest the history rows (ForecastResult.history; see HistoryResult). */
   history?: boolean;
+  /**
+   * Intervals at these nominal levels too (ForecastResult.intervals), each from its own
+   * calibrated quantiles, beside the model's confidence level in the rows.
+   */
+  levels?: number[];
 }
 
 /**
@@ -109,6 +178,8 @@ export interface ForecastResult {
   groupRows: number[];
   /** With `history: true`. */
   history?: HistoryResult;
+  /** With `levels`: per level asked for, the bounds of each row (aligned with `rows`). */
+  intervals?: { level: number; lower: (number | null)[]; upper: (number | null)[] }[];
 }
 
 /**
@@ -163,6 +234,16 @@ export interface FeatureSpec {
   /** Seasonal period in steps (1 = no seasonal features). */
   period: number;
   calendar: CalendarPart[];
+  /**
+   * Rows before the origin the statistical candidates (ETS, Theta, ARIMA) read: their filters run
+   * over these. Absent in artifacts from before them.
+   */
+  statLookback?: number;
+  /**
+   * Rows the origin's scale (the unit of errors and interval widths) is measured over; absent in
+   * older artifacts, whose scale is the features' window's.
+   */
+  scaleRows?: number;
   /** Per GROUP BY column, its categories (keys) when it is used as a categorical feature, else null. */
   groupCats: (string[] | null)[];
 }
@@ -180,8 +261,26 @@ export interface TimeSeriesArtifact {
   frequency: Frequency;
   spec: FeatureSpec;
   model: {
+    /** The set's candidate (groups without a per-series choice, e.g. new groups, use it). */
     selected: CandidateName;
+    /** The GBM candidate kept (gbm_direct or gbm_recursive), when one is used. */
     gbm: SerializedGBM | null;
+    gbmKind?: 'gbm_direct' | 'gbm_recursive';
+    /**
+     * Each training group's own candidate (absent in artifacts from before per-series choice:
+     * every group uses `selected`).
+     */
+    perSeries?: {
+      /** Candidates groups use; `choice[g]` indexes it. */
+      names: CandidateName[];
+      choice: number[];
+      /** Per local candidate used, per training group: its fitted model (null: not fitted). */
+      local: Partial<Record<'ets' | 'theta' | 'arima', (LocalFit | null)[]>>;
+      /** Per training group: its interval widths over the pooled ones (1: pooled). */
+      widthFactor: number[];
+      /** What a new group's local models are fitted with (forms and orders of the training groups). */
+      hint: LocalHint;
+    };
     /** The GBM (+ linear part) predicts ((y[t+k] - y[t]) / scale - mean) / std. */
     zScale: { mean: number; std: number };
     /** Ridge part on the history features (Float64 arrays as base64), or null. */
@@ -193,6 +292,8 @@ export interface TimeSeriesArtifact {
   calibration: {
     level: number;
     halfWidths: number[];
+    /** Half-widths per step at other nominal levels (absent in older artifacts). */
+    levels?: { level: number; halfWidths: number[] }[];
     /**
      * What a forecast needs to recalibrate on outcomes after the training data (recalibrate.ts);
      * absent in artifacts from before it (their forecasts use `halfWidths` as they are).
@@ -217,6 +318,13 @@ export interface TimeSeriesArtifact {
   };
   /** Resolved USING settings, and the time-series clauses, reused by RETRAIN / FINETUNE. */
   settings: ResolvedSettings;
-  timeseries: { orderBy: string; groupBy: string[]; window: number; horizon: number };
+  timeseries: {
+    orderBy: string;
+    groupBy: string[];
+    window: number;
+    horizon: number;
+    /** USING model = '<candidate>' (every group forecasts with it). */
+    candidate?: CandidateName;
+  };
   description: ModelDescription;
 }

@@ -104,20 +104,44 @@ describe('forecast output', () => {
 });
 
 describe('quality and intervals', () => {
-  it('beats seasonal-naive on validation for trending seasonal series and says which candidate won', () => {
+  it('beats seasonal-naive on validation for trending seasonal series and says which candidate each group uses', () => {
     const d = artifact.description;
     expect(d.accuracies.mase).toBeLessThan(1);
     expect(d.accuracies.bounded_ts_accuracy).toBeGreaterThan(0.5);
-    const selected = d.candidates.filter((c) => c.selected);
-    expect(selected).toHaveLength(1);
-    expect(selected[0].name).toBe(d.timeseries!.selected);
     expect(d.candidates.map((c) => c.name)).toEqual([
       'seasonal_naive',
       'naive',
       'drift',
+      'theta',
+      'ets',
+      'arima',
+      'combination',
       'gbm_direct',
       'gbm_recursive',
     ]);
+    const ts = d.timeseries!;
+    // The leaderboard: every candidate with its validation MASE, best first; the groups using it.
+    const board = ts.leaderboard!;
+    expect(board.map((r) => r.name).sort()).toEqual(d.candidates.map((c) => c.name).sort());
+    for (let i = 1; i < board.length; i++)
+      expect(board[i].mase).toBeGreaterThanOrEqual(board[i - 1].mase);
+    expect(board.find((r) => r.name === 'seasonal_naive')!.mase).toBe(1);
+    expect(board.reduce((a, r) => a + r.groups, 0)).toBe(3);
+    // Each group's choice, in the order of the groups, with its own MASE and a reason.
+    expect(ts.choices!.map((c) => c.group)).toEqual([['a'], ['b'], ['c']]);
+    for (const c of ts.choices!) {
+      expect(board.find((r) => r.name === c.candidate)!.selected).toBe(true);
+      expect(c.mase).toBeGreaterThan(0);
+      expect(c.reason).not.toBe('');
+    }
+    const used = new Set(ts.choices!.map((c) => c.candidate));
+    expect(
+      d.candidates
+        .filter((c) => c.selected)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual([...used].sort());
+    expect(ts.worseThanSeasonalNaive).toBe(0);
   });
 
   it('covers about 90 % of future values with its intervals (rolling origins after training)', () => {
@@ -202,7 +226,8 @@ describe('artifact', () => {
     const p = loadPredictor(back);
     expect(isForecaster(p)).toBe(true);
     expect((p as Forecaster).orderFormat).toBe('date');
-    expect((p as Forecaster).historyRows).toBe(13);
+    // 72 rows per group: every row (up to 400) the statistical models filter over.
+    expect((p as Forecaster).historyRows).toBe(72);
     expect(isForecaster(loadPredictor(train(linearish(60), { target: 'y' })))).toBe(false);
     const cols = columnsOf(data);
     expect((p as Forecaster).forecast(cols, data.rows.length)).toEqual(
@@ -220,7 +245,7 @@ describe('artifact', () => {
 
   it('is byte-identical for the same data and seed, from rows or from typed columns', () => {
     const strip = (a: TimeSeriesArtifact) =>
-      serializeArtifact(a).replace(/"(trainingTimeMs|training_time)":[0-9.e+-]+/g, '');
+      serializeArtifact(a).replace(/"(trainingTimeMs|training_time|trainingTime)":[0-9.e+-]+/g, '');
     const again = trainForecaster(data, opts);
     expect(strip(again)).toBe(strip(artifact));
     const stores = ['a', 'b', 'c'];
@@ -255,7 +280,7 @@ describe('artifact', () => {
       horizon: 6,
       frequency: 'monthly (month-start)',
       seasonality: 12,
-      historyRows: 13,
+      historyRows: 72,
       groups: 3,
       shortGroups: 0,
       duplicateTimestamps: 0,
