@@ -37,6 +37,7 @@ export async function createInstance(config: Config): Promise<Instance> {
       timeoutMs: config.STATEMENT_TIMEOUT_MS,
       maxRows: config.MAX_RESULT_ROWS,
       maxBytes: config.MAX_RESULT_BYTES,
+      jsonMaxDepth: config.JSON_MAX_DEPTH,
     },
     {
       authSecret: config.AUTH_SECRET,
@@ -77,6 +78,7 @@ export async function createInstance(config: Config): Promise<Instance> {
     catalog,
     remote: integrations,
     maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS,
+    trainingRowBudget: config.TRAINING_ROW_BUDGET,
     trainingWarmup: config.TRAINING_WARMUP ? config.TRAINING_WARMUP_DELAY_MS : null,
     version: VERSION,
   });

@@ -33,12 +33,17 @@ export type {
   TrainProgress,
 } from './api';
 export type { Forecaster, TimeSeriesArtifact, TimeSeriesDescription } from './timeseries/types';
+export type { ModelEvidence } from './evaluation/evidence';
+export { deserializeEvidence, serializeEvidence } from './evaluation/evidence';
+export { evidenceOf } from './pipeline/evidence';
+export { cellAt } from './data/table';
 export { AutoMLError } from './errors';
 export { descriptionWarnings } from './analysis/warnings';
 export { ALLOWED_USING_KEYS } from './options';
-export { keepPoolBetweenTrainings } from './gbm/parallel';
+export { keepPoolBetweenTrainings } from './threads';
 export { warmUp } from './warmup';
 export { train, trainColumns } from './pipeline/train';
+export { correctClassSampling, isClassTarget } from './sampling';
 export { trainForecaster } from './timeseries/train';
 
 /** Any saved model: tabular (no `kind`) or time-series (`kind: 'timeseries'`). */
@@ -123,3 +128,4 @@ export function deserializeArtifact(s: string): AnyModelArtifact {
   validateAny(parsed);
   return parsed;
 }
+export { OnnxExportError, exportOnnx, type OnnxExport } from './onnx/export';

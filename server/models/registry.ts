@@ -13,13 +13,17 @@ import {
   ALLOWED_USING_KEYS,
   descriptionWarnings,
   isForecaster,
+  type ModelEvidence,
   type Predictor,
 } from '../automl/index';
 import type { JsonValue } from '../engine/values';
 import { assertValidName } from '../engine/names';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import { describeAttribute, describeModel, describeProgress, type DescribeForm } from './describe';
+import { EvidenceCache } from './evaluation/evidence-store';
 import { modelRow } from './models-table';
+import { exportVersion, type OnnxFile } from './onnx';
+import { rowBudget, trainingDataInfo } from './training-sample';
 import {
   PredictorCache,
   columnsOfRows,
@@ -70,6 +74,8 @@ export interface ModelRegistryOptions {
   /** Where FROM queries on databases outside DuckDB run (the integrations). */
   remote: RemoteDataSource;
   maxConcurrentTrainings: number;
+  /** Rows a training reads whole; past it, a sample drawn in the source (training-sample.ts). */
+  trainingRowBudget?: number;
   /** Warm a training worker up this many ms after start (trainer.ts); null: never. */
   trainingWarmup?: number | null;
   /** Reported in MINDSDB_VERSION. */
@@ -82,6 +88,7 @@ export class ModelRegistry {
   private readonly data: TrainingData;
   private readonly trainer: Trainer;
   private readonly predictors = new PredictorCache();
+  private readonly evidences = new EvidenceCache();
   /**
    * Rows explained since start. Explanations cost far more than predictions, so callers ask for
    * them only when needed; this makes "only when needed" observable (tests, diagnostics).
@@ -91,7 +98,7 @@ export class ModelRegistry {
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
     this.store = new ModelStore(opts.catalog.dataDir);
-    this.data = new TrainingData(opts.catalog, opts.remote);
+    this.data = new TrainingData(opts.catalog, opts.remote, opts.trainingRowBudget);
     this.trainer = new Trainer({
       store: this.store,
       data: this.data,
@@ -188,6 +195,7 @@ export class ModelRegistry {
     const project = this.catalog.requireProject(spec.project);
     assertValidName('model', spec.name);
     const { using, tag } = splitUsing(spec.using, spec.tag);
+    rowBudget(using, 0); // a bad USING sample_rows fails the statement, not the training
     const existing = () => {
       const all = this.store.versions(project, spec.name);
       if (all.length === 0 || spec.orReplace) return all;
@@ -352,6 +360,15 @@ export class ModelRegistry {
   }
 
   /**
+   * The evidence a complete version kept at training (docs/evaluation.md): held-out rows with
+   * their predictions, a training sample, the candidates. Null when the version has none.
+   */
+  async evidence(ref: ModelRef): Promise<ModelEvidence | null> {
+    const rec = this.ready(ref);
+    return this.evidences.get(rec, this.store.evidenceFile(rec.project, rec.name, rec.version));
+  }
+
+  /**
    * Predicts a columnar batch. `columns` are keyed by any spelling of the model's column names
    * (matched case-insensitively); values are cast to the training types first.
    */
@@ -427,7 +444,9 @@ export class ModelRegistry {
     const attr = describeAttribute(attribute);
     if (attr === 'progress') return describeProgress(this.get(ref));
     const rec = this.ready(ref);
-    return describeModel((await this.predictor(rec)).description, attr, form);
+    const rows = describeModel((await this.predictor(rec)).description, attr, form);
+    if (attr === '' || attr === 'info') rows[0].training_data = trainingDataInfo(rec.sample, form);
+    return rows;
   }
 
   /**
@@ -447,6 +466,17 @@ export class ModelRegistry {
       generatedAt: new Date(),
     });
     return { html, fileName: `${rec.project}.${rec.name}.v${rec.version}.html` };
+  }
+
+  /**
+   * The ONNX model of a complete tabular version (see onnx.ts); a model ONNX cannot express is a
+   * 422 naming the part. Its artifact is checked through the predictor first, as for predictions.
+   */
+  async onnx(ref: ModelRef): Promise<OnnxFile> {
+    const rec = this.ready(ref);
+    await this.predictor(rec);
+    const file = this.store.artifactFile(rec.project, rec.name, rec.version);
+    return exportVersion(rec, file, this.opts.version);
   }
 
   /** Resolves when no training is queued or running (tests, shutdown). */
@@ -532,6 +562,7 @@ export class ModelRegistry {
     for (const r of recs) {
       this.trainer.cancel(r);
       this.predictors.delete(r);
+      this.evidences.delete(r);
     }
     this.store.remove(recs);
   }

@@ -4,6 +4,7 @@ import type { ModelRegistry } from '../models/registry';
 import type { EngineSession } from '../engine/session';
 import type { JsonValue } from '../engine/values';
 import type { IntegrationRegistry } from '../integrations';
+import type { PlannedQuery } from './plan/planned';
 import type { MlEngineStore } from './plan/system';
 import type { ViewStore } from './plan/views';
 
@@ -65,4 +66,12 @@ export interface SqlEnv {
   mlEngines: MlEngineStore;
   /** The instance's version (MINDSDB_VERSION, SHOW VARIABLES). */
   version: string;
+}
+
+/**
+ * What a statement handler (statements/) is given: the instance's parts and the executor of a
+ * planned query (the SqlService).
+ */
+export interface StatementEnv extends SqlEnv {
+  runPlanned(q: PlannedQuery, ctx: ExecContext, whole?: boolean): Promise<SqlResult>;
 }

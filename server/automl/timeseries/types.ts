@@ -9,6 +9,7 @@ import type {
   TrainProgress,
 } from '../api';
 import type { SerializedGBM } from '../gbm/serialize';
+import type { CandidateName } from './description';
 import type { LocalFit, LocalHint } from './stat/local';
 
 /** CREATE MODEL ... PREDICT target ORDER BY orderBy [GROUP BY groupBy] WINDOW window HORIZON horizon. */
@@ -49,104 +50,13 @@ export type Frequency =
   | { unit: 'ms'; ms: number }
   | { unit: 'number'; step: number };
 
-export type CandidateName =
-  | 'seasonal_naive'
-  | 'naive'
-  | 'drift'
-  | 'theta'
-  | 'ets'
-  | 'arima'
-  | 'combination'
-  | 'gbm_direct'
-  | 'gbm_recursive';
-
-/** One row of the forecast leaderboard: a candidate's validation scores and where it was chosen. */
-export interface ForecastLeaderboardRow {
-  name: CandidateName;
-  /** In words, e.g. 'exponential smoothing (ETS, form chosen per series by AICc)'. */
-  label: string;
-  /**
-   * Mean absolute error over seasonal-naive's on the same validation origins (rolling origins over
-   * every fold; < 1 beats seasonal-naive), the model's metric.
-   */
-  mase: number;
-  /** Mean absolute error in the target's units on those origins. */
-  mae: number;
-  /** Seconds spent fitting it (every fold and series). */
-  trainingTime: number;
-  /** Groups whose forecasts it makes. */
-  groups: number;
-  /** It makes the forecasts of at least one group. */
-  selected: boolean;
-}
-
-/** Why a group forecasts with the candidate it does. */
-export interface ForecastChoice {
-  /** The GROUP BY values ([] without GROUP BY). */
-  group: CellValue[];
-  candidate: CandidateName;
-  /** The fitted model in statistics' words ('ETS(A,Ad,N)', 'ARIMA(1,1,0)(0,1,1)12'), or the candidate. */
-  model: string;
-  /** Its validation MASE on this group (null: the group was not among the validated sample). */
-  mase: number | null;
-  reason: string;
-}
-
-/** Interval coverage at one nominal level, per step and pooled (out of sample: see README). */
-export interface ForecastCoverage {
-  level: number;
-  coverage: number;
-  steps: number[];
-}
-
-/** The time-series part of DESCRIBE. */
-export interface TimeSeriesDescription {
-  orderBy: string;
-  groupBy: string[];
-  window: number;
-  horizon: number;
-  /** Inferred frequency of the longest series, e.g. 'quarterly (month-end)', 'daily'. */
-  frequency: string;
-  /** Seasonal period in steps used by seasonal-naive and the seasonal features (1 = none). */
-  seasonality: number;
-  /** Rows per group a forecast reads: WINDOW, or more when the seasonal features need them. */
-  historyRows: number;
-  /**
-   * Rows per group a forecast reads to also recalibrate its intervals on the outcomes after the
-   * training data (recalibrate.ts): more than historyRows; fewer only recalibrate on fewer origins.
-   */
-  recalibrationRows?: number;
-  /**
-   * The candidate with the best validation error over all groups: what groups without a choice of
-   * their own (new groups) use, and every group's when the choice is made once for the set.
-   */
-  selected: CandidateName;
-  /** Candidates tried, best first (see ForecastLeaderboardRow). */
-  leaderboard?: ForecastLeaderboardRow[];
-  /** Per group (the first 200): the candidate it forecasts with, and why. */
-  choices?: ForecastChoice[];
-  /** Achieved interval coverage beside each nominal level (0.5, 0.8, 0.9, 0.95 and the model's). */
-  coverage?: ForecastCoverage[];
-  /**
-   * Groups whose chosen candidate did worse than seasonal-naive on their own validation origins
-   * (chosen on the evidence of similar groups); said in the warnings when there are any.
-   */
-  worseThanSeasonalNaive?: number;
-  /** Per step on the time-ordered validation split: MASE against seasonal-naive (MAE ratio), MAE, interval coverage. */
-  horizonAccuracy: { step: number; mase: number; mae: number; coverage: number }[];
-  /**
-   * How the interval calibration weighs residuals by age: their half-life in validation periods,
-   * null when every residual weighs alike (see README, Intervals).
-   */
-  calibrationHalfLife: number | null;
-  groups: number;
-  /** Groups with fewer than WINDOW + 1 rows: no training examples (forecast them with the pooled model). */
-  shortGroups: number;
-  /** Rows merged because their group already had a row at the same timestamp (targets averaged). */
-  duplicateTimestamps: number;
-  /** Rows dropped for a NULL order value or a NULL target. */
-  droppedRows: number;
-}
+export type {
+  CandidateName,
+  ForecastChoice,
+  ForecastCoverage,
+  ForecastLeaderboardRow,
+  TimeSeriesDescription,
+} from './description';
 
 export interface ForecastOptions {
   /** Steps per group, 1 to the trained HORIZON (default: HORIZON). */

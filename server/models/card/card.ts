@@ -15,6 +15,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { ModelDescription, ModelMetrics, ModelWarning } from '../../automl/index';
 import { fmtNumber, fmtR2, fmtShare, metricsSentences } from '../metrics-text';
 import type { ModelVersionRecord } from '../store';
+import { sampleSentence } from '../training-sample';
 import { calibrationChart, importanceChart, predictedVsActualChart } from './charts';
 import { CARD_CSS } from './style';
 
@@ -214,6 +215,7 @@ export function renderModelCard(x: CardInput): string {
         ' with:',
       ),
       h('pre', null, rec.selectQuery),
+      rec.sample ? h('p', null, sampleSentence(rec.sample)) : null,
       h(
         'p',
         null,
