@@ -12,7 +12,7 @@ import { type Scored, boundedTsAccuracy } from './candidates';
 import type { FeatureLayout } from './features';
 import { type InferredFrequency, frequencyLabel } from './frequency';
 import { serializeLinearPart } from './linear';
-import { type GbmPart, packRows } from './model';
+import { type GbmPart, isGbm, packRows } from './model';
 import type { TsColumns } from './options';
 import { recalibrationRows } from './recalibrate';
 import type { Selection } from './selection';
@@ -169,17 +169,24 @@ export function assembleArtifact(p: {
     `Candidates per series by rolling-origin MASE(${candidatesStage})`,
     `Conformal per step and level(${settings.confidence}, rolling origins, ${intervals.halfLife === Infinity ? 'equal weights' : `half-life ${intervals.halfLife} validation periods`})`,
   ];
+  // A GBM that could not be refitted before the earlier folds' cuts is scored on the last fold
+  // alone: not comparable with the others, so never chosen; said in its label and listed last.
+  const partial = (s: Scored) => isGbm(s.name) && s.runs.some((r) => r === null);
   const leaderboard: ForecastLeaderboardRow[] = scored
     .map((s, c) => ({
       name: s.name,
-      label: CANDIDATE_LABELS[s.name],
+      label: partial(s)
+        ? `${CANDIDATE_LABELS[s.name]}; scored on the last validation fold only (too few rows to refit it before the earlier ones), so not comparable and not chosen`
+        : CANDIDATE_LABELS[s.name],
       mase: round(sel.mase[c], 6),
       mae: round(sel.mae[c], 6),
       trainingTime: round(s.trainingTime, 3),
       groups: groupsOf[c],
       selected: groupsOf[c] > 0,
+      partial: partial(s),
     }))
-    .sort((a, b) => a.mase - b.mase);
+    .sort((a, b) => Number(a.partial) - Number(b.partial) || a.mase - b.mase)
+    .map(({ partial: _, ...row }) => row);
   const choices: ForecastChoice[] = set.series.slice(0, MAX_CHOICES).map((s, g) => {
     const c = sel.choice[g];
     const name = scored[c].name;
