@@ -6,7 +6,8 @@
 // of 2001 (weekly seasonality, holidays). From statsmodels' datasets (when Debian's
 // python3-statsmodels is installed): Grunfeld's investment of 10 firms (short yearly series), the
 // Nile's flow and sunspots (yearly), US macroeconomic series (12 quarterly), electrical equipment
-// orders (monthly).
+// orders (monthly). The demo table house_sales (synthetic, data/demo: 7 quarterly series), the one
+// the forecasting tutorial trains on.
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ export interface SeriesSet {
   name: string;
   kind: 'yearly' | 'quarterly' | 'monthly' | 'daily';
   /** Where the rows come from (a set needing statsmodels is skipped without it). */
-  source: 'vega-datasets' | 'statsmodels';
+  source: 'vega-datasets' | 'statsmodels' | 'demo';
   data: () => Promise<Dataset> | Dataset;
   target: string;
   orderBy: string;
@@ -84,6 +85,29 @@ async function flights(): Promise<Dataset> {
 }
 
 export const SETS: SeriesSet[] = [
+  {
+    name: 'house_sales demo (quarterly, 7 series)',
+    kind: 'quarterly',
+    source: 'demo',
+    data: () => {
+      const text = readFileSync(join(ROOT, 'data', 'demo', 'house_sales.csv'), 'utf8');
+      const rows = Papa.parse<Record<string, CellValue>>(text.trim(), {
+        header: true,
+        dynamicTyping: true,
+      }).data;
+      return {
+        columns: ['saledate', 'ma', 'type', 'bedrooms'],
+        rows: rows.map((r) => [r.saledate, r.ma, r.type, r.bedrooms]),
+      };
+    },
+    target: 'ma',
+    orderBy: 'saledate',
+    groupBy: ['type', 'bedrooms'],
+    window: 8,
+    horizon: 4,
+    period: 4,
+    origins: 3,
+  },
   {
     name: 'global temperature (yearly, 1 series)',
     kind: 'yearly',

@@ -9,6 +9,9 @@
 //   - interval coverage at 50/80/90/95 % pooled over the set, and the 80/90 width ratio beside the
 //     ratio of the 80th and 90th percentiles of the engine's own absolute test errors (scaled per
 //     series), which a band following the error distribution matches.
+// The last origin of each set is also trained and forecast through SQL over HTTP (a real
+// instance: the rows uploaded as a file, CREATE MODEL, JOIN ... > LATEST), its MASE printed beside
+// the in-process one (TIMESERIES_HTTP=0 skips it).
 // Speed: 1,000 generated daily series x 200 steps, WINDOW 14, HORIZON 12: training (< 30 s of CPU)
 // and a forecast of all groups (< 2 s), and from a history 12 steps longer (intervals
 // recalibrated on those outcomes).
@@ -36,6 +39,8 @@ import {
   type SeriesSet,
   statsmodelsAvailable,
 } from './timeseries-sets';
+import Papa from 'papaparse';
+import { type Harness, startHarness, waitForModel } from '../server/test/harness';
 import type { BenchLine } from './types';
 import { progress } from './types';
 
@@ -331,6 +336,73 @@ function score(
   };
 }
 
+/** A MindsDB identifier, quoted. */
+const ident = (name: string) => '`' + name.replace(/`/g, '``') + '`';
+
+/**
+ * The last origin of a set through the path users take, over HTTP to a real instance: its
+ * training rows uploaded as a CSV file (PUT /api/files/<name>), CREATE MODEL over SQL, the forecast
+ * by `JOIN ... WHERE t.<order> > LATEST`. MASE on the same series and steps as the in-process
+ * run's last origin, beside that run's.
+ */
+async function httpMase(
+  h: Harness,
+  s: SeriesSet,
+  d: Dataset,
+  run: ReturnType<typeof engineRuns>,
+  id: number,
+): Promise<{ http: number; inProcess: number }> {
+  const { rows } = originsOf(s, d).at(-1)!;
+  const name = `ts_bench_${id}`;
+  const put = await fetch(`${h.url}/api/files/${name}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'text/csv' },
+    body: Papa.unparse({ fields: d.columns, data: rows }),
+  });
+  if (!put.ok) throw new Error(`${s.name}: upload ${put.status} ${await put.text()}`);
+  const ok = async (query: string) => {
+    const r = await h.sql(query);
+    if (r.type === 'error') throw new Error(`${s.name}: ${r.error_message}\n in: ${query}`);
+    return r as { column_names: string[]; data: CellValue[][] };
+  };
+  const groupBy = s.groupBy.length ? ` GROUP BY ${s.groupBy.map(ident).join(', ')}` : '';
+  await ok(
+    `CREATE MODEL mindsdb.${name} FROM files (SELECT * FROM ${name}) PREDICT ${ident(s.target)} ` +
+      `ORDER BY ${ident(s.orderBy)}${groupBy} WINDOW ${s.window} HORIZON ${s.horizon}`,
+  );
+  if ((await waitForModel(h, name)) !== 'complete') {
+    const r = await h.get(`/api/projects/mindsdb/models/${name}`);
+    throw new Error(`${s.name}: training over HTTP failed: ${JSON.stringify(r.body.error)}`);
+  }
+  const out = await ok(
+    `SELECT m.* FROM files.${name} AS t JOIN mindsdb.${name} AS m WHERE t.${ident(s.orderBy)} > LATEST`,
+  );
+  const oy = out.column_names.indexOf(s.target);
+  const og = s.groupBy.map((g) => out.column_names.indexOf(g));
+  // Rows come group by group, in time order (docs/forecasting.md).
+  const byKey = new Map<string, number[]>();
+  for (const r of out.data) {
+    const key = og.map((j) => String(r[j])).join('|');
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key)!.push(Number(r[oy]));
+  }
+  let http = 0;
+  let inProcess = 0;
+  let n = 0;
+  for (const t of run.tasks.filter((x) => x.origin === 1)) {
+    const pred = byKey.get(t.key);
+    if (!pred) throw new Error(`${s.name}: no forecast over HTTP for ${t.key}`);
+    const scale = maseScale(t.train, s.period);
+    const mase = (p: number[]) =>
+      t.truth.reduce((a, y, k) => a + Math.abs(y - p[k]), 0) / t.truth.length / scale;
+    http += mase(pred);
+    inProcess += mase(run.forecasts.get(`1#${t.key}`)!.value);
+    n++;
+  }
+  await ok(`DROP MODEL mindsdb.${name}`);
+  return { http: http / n, inProcess: inProcess / n };
+}
+
 function line(name: string, value: number, unit: string, target: string, pass: boolean): BenchLine {
   return { name, value: Math.round(value * 10000) / 10000, unit, target, pass };
 }
@@ -509,6 +581,19 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
       )
     : null;
   const results = runs.map(({ set, run }) => score(set, run, peers));
+  // The same forecasts through SQL over HTTP (the last origin of each set): the figure a user gets.
+  const viaHttp = new Map<string, { http: number; inProcess: number }>();
+  if (process.env.TIMESERIES_HTTP !== '0') {
+    const h = await startHarness();
+    try {
+      for (const [i, { set, run }] of runs.entries()) {
+        progress(`${set.name}: the last origin through SQL over HTTP`);
+        viaHttp.set(set.name, await httpMase(h, set, await set.data(), run, i));
+      }
+    } finally {
+      await h.close();
+    }
+  }
   for (const r of results) {
     const name = `timeseries ${r.set.name}`;
     const bestPeer = Math.min(r.mase.ets, r.mase.sarimax, r.mase.theta);
@@ -528,6 +613,18 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
         r.mase.engine < r.mase.seasonal_naive,
       ),
     );
+    const web = viaHttp.get(r.set.name);
+    if (web) {
+      out.push(
+        line(
+          `${name} MASE at the last origin, SQL over HTTP (in-process ${web.inProcess.toFixed(4)})`,
+          web.http,
+          'MASE',
+          'same',
+          Math.abs(web.http - web.inProcess) <= 1e-6 * Math.max(1, web.inProcess),
+        ),
+      );
+    }
     [1, 2].forEach((l) => {
       const nominal = LEVELS[l];
       out.push(
