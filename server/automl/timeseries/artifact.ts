@@ -32,7 +32,7 @@ import type {
 const MAX_CHOICES = 200;
 
 /** What each candidate is, in words (the leaderboard's label). */
-export const CANDIDATE_LABELS: Record<CandidateName, string> = {
+const CANDIDATE_LABELS: Record<CandidateName, string> = {
   seasonal_naive: 'seasonal-naive: the value one season earlier',
   naive: 'naive: the last value',
   drift: 'drift: the last value plus the average step',

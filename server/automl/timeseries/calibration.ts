@@ -10,7 +10,7 @@ import type { Series } from './series';
 import type { ForecastCoverage, TimeSeriesArtifact, TimeSeriesDescription } from './types';
 
 /** Nominal levels every model is calibrated and measured at (besides its own confidence). */
-export const NOMINAL_LEVELS = [0.5, 0.8, 0.9, 0.95];
+const NOMINAL_LEVELS = [0.5, 0.8, 0.9, 0.95];
 /**
  * Non-overlapping forecast windows of a series' own that weigh as much as the pooled residuals in
  * its width factor (a series' residual level is a noisy estimate: consecutive origins share
@@ -157,7 +157,7 @@ const STEP_SHAPE_PRIOR = 200;
  * with the one pooled over all steps by how many residuals the step has. The widths at different
  * levels follow the residuals' distribution, not one width scaled.
  */
-export function levelWidths(res: number[][], w: number[][], levels: number[]): number[][] {
+function levelWidths(res: number[][], w: number[][], levels: number[]): number[][] {
   const H = res.length;
   const sigma: number[] = [];
   let widest = 0;

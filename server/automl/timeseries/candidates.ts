@@ -49,7 +49,7 @@ export interface Fold {
 }
 
 /** A candidate's forecasts of one fold's origins. */
-export interface FoldRun {
+interface FoldRun {
   pred: Float64Array;
   scale: Float64Array;
   /** Its residuals count this much in the interval calibration (an earlier fold's GBM: < 1). */
@@ -219,7 +219,7 @@ export function scoreCandidates(v: ValidationContext): Scored[] {
 }
 
 /** Sum of |error| / scale of a candidate over a fold (Infinity when it did not run). */
-export function foldError(s: Scored, fold: Fold): number {
+function foldError(s: Scored, fold: Fold): number {
   const run = s.runs[fold.index];
   if (!run) return Infinity;
   const H = fold.packed.H;

@@ -52,7 +52,7 @@ export function packRows(spec: FeatureSpec): number {
  * over its last `spec.scaleRows` rows (the features' window in artifacts from before that field),
  * plus a tiny share of the level so that a flat stretch does not divide by zero.
  */
-export function intervalScale(
+function intervalScale(
   buf: ArrayLike<number>,
   start: number,
   end: number,
@@ -251,7 +251,7 @@ function runPerSeries(
 }
 
 /** The origins at `idx`, packed alike. */
-export function subsetOrigins(o: Origins, idx: number[]): Origins {
+function subsetOrigins(o: Origins, idx: number[]): Origins {
   const { H, stride } = o;
   const G = o.groups.length / Math.max(1, o.n);
   const n = idx.length;

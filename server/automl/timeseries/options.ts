@@ -7,7 +7,7 @@ import { resolveSettings } from '../options';
 import type { CandidateName, ForecastTrainOptions } from './types';
 
 /** Candidates USING model = '<name>' may force on every group (besides 'auto' and 'gbm'). */
-export const FORCEABLE: readonly CandidateName[] = [
+const FORCEABLE: readonly CandidateName[] = [
   'seasonal_naive',
   'naive',
   'drift',

@@ -55,10 +55,8 @@ export function recalibrationRows(spec: FeatureSpec): number {
   return packRows(spec) + recentOrigins(spec);
 }
 
-export type OnlineCalibration = NonNullable<TimeSeriesArtifact['calibration']['online']>;
-
 /** Trained half-widths per step at `level`: the artifact's at that level, else the sketch's quantiles. */
-export function trainedHalfWidths(
+function trainedHalfWidths(
   calibration: TimeSeriesArtifact['calibration'],
   level: number,
 ): number[] {

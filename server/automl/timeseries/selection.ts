@@ -215,10 +215,3 @@ export function selectCandidates(
   }
   return { choice, setChoice, mase, mae, ownMase, baseError, reason, worse };
 }
-
-/** Names of the candidates series chose, in `scored` order. */
-export function chosenNames(scored: Scored[], sel: Selection): CandidateName[] {
-  const used = new Set<number>(sel.choice);
-  used.add(sel.setChoice);
-  return scored.filter((_, c) => used.has(c)).map((s) => s.name);
-}

@@ -130,7 +130,7 @@ function polyOf(reg: number[], sea: number[], m: number, sign: 1 | -1): Poly {
 }
 
 /** w = (1 - B)^d (1 - B^m)^D x[start .. end]. */
-export function difference(
+function difference(
   x: ArrayLike<number>,
   start: number,
   end: number,

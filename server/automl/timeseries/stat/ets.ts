@@ -12,8 +12,8 @@
 import { type Minimum, logistic, logit, nelderMead } from './optimize';
 import { seasonalIndices } from './season';
 
-export type EtsTrend = 'N' | 'A' | 'Ad';
-export type EtsSeason = 'N' | 'A' | 'M';
+type EtsTrend = 'N' | 'A' | 'Ad';
+type EtsSeason = 'N' | 'A' | 'M';
 
 /** A form: error, trend, season, e.g. { error: 'M', trend: 'Ad', season: 'M' } is ETS(M,Ad,M). */
 export interface EtsForm {
@@ -47,7 +47,7 @@ const PHI_MAX = 0.98;
 const P_MIN = 1e-4;
 
 /** Every admissible form for this series (R's restricted set: no additive error with a multiplicative season). */
-export function etsForms(seasonal: boolean, positive: boolean): EtsForm[] {
+function etsForms(seasonal: boolean, positive: boolean): EtsForm[] {
   const out: EtsForm[] = [];
   const trends: EtsTrend[] = ['N', 'A', 'Ad'];
   const seasons: EtsSeason[] = seasonal ? (positive ? ['N', 'A', 'M'] : ['N', 'A']) : ['N'];
@@ -231,7 +231,7 @@ function decode(f: EtsForm, u: Float64Array): [number, number, number, number] {
  * states start heuristically); null when it cannot run (too few rows, a multiplicative model
  * meeting a non-positive value).
  */
-export function fitEtsForm(
+function fitEtsForm(
   f: EtsForm,
   m: number,
   y: ArrayLike<number>,

@@ -37,7 +37,7 @@ export interface LocalHint {
 }
 
 /** Fewest rows a local model is fitted on (below, the series is forecast by seasonal-naive). */
-export const LOCAL_MIN_ROWS = 6;
+const LOCAL_MIN_ROWS = 6;
 
 /** Fits `name` to y[start .. end] with seasonal period m; null when it cannot be fitted. */
 export function fitLocal(

@@ -4,12 +4,7 @@
 // (whether it differences at all). Each reads y[start .. end] of a series.
 
 /** Autocorrelations r_1 .. r_maxLag of y[start .. end] (biased estimator, as statsmodels' acf). */
-export function acf(
-  y: ArrayLike<number>,
-  start: number,
-  end: number,
-  maxLag: number,
-): Float64Array {
+function acf(y: ArrayLike<number>, start: number, end: number, maxLag: number): Float64Array {
   const n = end - start + 1;
   const out = new Float64Array(maxLag + 1);
   if (n < 2) return out;
@@ -136,7 +131,7 @@ export function seasonalStrength(
  * The KPSS statistic for level stationarity (Kwiatkowski et al. 1992) of x[0 .. n-1], with the
  * Newey-West long-run variance over trunc(3 sqrt(n) / 13) lags (R's ndiffs, lshort).
  */
-export function kpss(x: ArrayLike<number>, n: number): number {
+function kpss(x: ArrayLike<number>, n: number): number {
   if (n < 3) return 0;
   let mean = 0;
   for (let i = 0; i < n; i++) mean += x[i];
