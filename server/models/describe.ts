@@ -103,6 +103,20 @@ function timeseriesInfo(t: TimeSeriesDescription): Record<string, JsonValue> {
     seasonality: t.seasonality,
     history_rows: t.historyRows,
     selected: t.selected,
+    // The candidates' leaderboard, each group's choice and why, coverage per nominal level
+    // (absent for models trained before them).
+    leaderboard: (t.leaderboard ?? []).map((r) => ({
+      name: r.name,
+      label: r.label,
+      mase: r.mase,
+      mae: r.mae,
+      training_time: r.trainingTime,
+      groups: r.groups,
+      selected: r.selected,
+    })),
+    choices: (t.choices ?? []).map((c) => ({ ...c, group: c.group })),
+    coverage: (t.coverage ?? []).map((c) => ({ ...c })),
+    worse_than_seasonal_naive: t.worseThanSeasonalNaive ?? null,
     horizon_accuracy: t.horizonAccuracy.map((h) => ({ ...h })),
     calibration_half_life: t.calibrationHalfLife ?? null,
     groups: t.groups,

@@ -1,20 +1,48 @@
-// The artifact of a trained forecaster: the selected model serialised, the calibration, the groups'
-// frequencies, and the description DESCRIBE shows (features, importances, candidates, accuracy).
+// The artifact of a trained forecaster: each group's candidate and models serialised, the
+// calibration, the groups' frequencies, and the description DESCRIBE shows (features,
+// importances, the candidates' leaderboard, each group's choice and why, accuracy and coverage).
 
-import type { FeatureInfo, ModelDescription, ResolvedSettings } from '../api';
+import type { FeatureInfo, ModelDescription, ModelWarning, ResolvedSettings } from '../api';
 import { toBase64 } from '../base64';
 import type { Table } from '../data/table';
 import { serializeGBM } from '../gbm/serialize';
 import { round } from '../pipeline/describe';
-import { type Scored, boundedTsAccuracy, ratio } from './candidates';
+import type { Intervals } from './calibration';
+import { type Scored, boundedTsAccuracy } from './candidates';
 import type { FeatureLayout } from './features';
 import { type InferredFrequency, frequencyLabel } from './frequency';
 import { serializeLinearPart } from './linear';
-import type { GbmPart } from './model';
+import { type GbmPart, isGbm, packRows } from './model';
 import type { TsColumns } from './options';
 import { recalibrationRows } from './recalibrate';
+import type { Selection } from './selection';
 import type { SeriesSet } from './series';
-import type { FeatureSpec, Frequency, TimeSeriesArtifact, TimeSeriesDescription } from './types';
+import { type LocalFit, type LocalHint, type LocalName, localLabel } from './stat/local';
+import type {
+  CandidateName,
+  FeatureSpec,
+  ForecastChoice,
+  ForecastLeaderboardRow,
+  Frequency,
+  TimeSeriesArtifact,
+  TimeSeriesDescription,
+} from './types';
+
+/** Groups DESCRIBE lists with their choice (the rest are counted in the leaderboard). */
+const MAX_CHOICES = 200;
+
+/** What each candidate is, in words (the leaderboard's label). */
+const CANDIDATE_LABELS: Record<CandidateName, string> = {
+  seasonal_naive: 'seasonal-naive: the value one season earlier',
+  naive: 'naive: the last value',
+  drift: 'drift: the last value plus the average step',
+  theta: 'Theta method: exponential smoothing plus half the trend line',
+  ets: 'exponential smoothing (ETS), its form chosen per series by AICc',
+  arima: 'seasonal ARIMA, its order chosen per series by AICc',
+  combination: 'combination: the mean of Theta, ETS and ARIMA',
+  gbm_direct: 'gradient-boosted trees on lags, one model per step ahead',
+  gbm_recursive: 'gradient-boosted trees on lags, one step at a time',
+};
 
 /** Split counts per input column: history features -> the target, calendar -> ORDER BY, groups. */
 function importances(
@@ -62,17 +90,19 @@ export function assembleArtifact(p: {
   inferred: (InferredFrequency | null)[];
   model: InferredFrequency;
   scored: Scored[];
-  best: Scored;
+  sel: Selection;
+  /** Indexes into `scored` of the candidates some group uses (ascending). */
+  used: number[];
+  local: Partial<Record<LocalName, (LocalFit | null)[]>>;
+  hint: LocalHint;
   part: GbmPart | null;
-  halfWidths: number[];
-  halfLife: number;
-  online: NonNullable<TimeSeriesArtifact['calibration']['online']>;
-  horizonAccuracy: TimeSeriesDescription['horizonAccuracy'];
+  gbmKind: 'gbm_direct' | 'gbm_recursive' | undefined;
+  intervals: Intervals;
   table: Table;
 }): TimeSeriesArtifact {
-  const { set, cols, settings, spec, layout, freq, best, part, scored } = p;
+  const { set, cols, settings, spec, layout, freq, part, scored, sel, intervals } = p;
   const { target, orderBy, groupBy, window: W, horizon: H } = cols;
-  const snaive = scored[0];
+  const best = scored[sel.setChoice];
   const frequencies: Frequency[] = [];
   const fIndex = new Map<string, number>();
   const groupFreq = p.inferred.map((inf) => {
@@ -86,14 +116,11 @@ export function assembleArtifact(p: {
     }
     return i;
   });
-  const mase = ratio(best.score, snaive.score);
-  const accuracy = (s: Scored) => round(boundedTsAccuracy(ratio(s.score, snaive.score)), 6);
-  const strategy =
-    best.name === 'gbm_direct'
-      ? 'direct'
-      : best.name === 'gbm_recursive'
-        ? 'recursive'
-        : 'baseline';
+  // The model's MASE: each group's chosen candidate, pooled over the validated groups.
+  const mase = compositeMase(sel);
+  const accuracy = (c: number) => round(boundedTsAccuracy(sel.mase[c]), 6);
+  const groupsOf = scored.map(() => 0);
+  for (const c of sel.choice) groupsOf[c]++;
   const freqLabel = frequencyLabel(p.model);
   const orderType = set.orderFormat === 'number' ? 'integer' : 'datetime';
   const targetType = set.integerTarget ? 'integer' : 'float';
@@ -126,14 +153,66 @@ export function assembleArtifact(p: {
     categories[g] = [...seen.values()];
   });
   const trees = part ? part.gbm.nTrees : 0;
+  const usedNames = p.used.map((c) => scored[c].name);
+  const candidatesStage = usedNames
+    .map((n) => {
+      const k = groupsOf[scored.findIndex((s) => s.name === n)];
+      if (n === 'gbm_direct' || n === 'gbm_recursive') {
+        return `GBM ${n === 'gbm_direct' ? 'direct' : 'recursive'} (${trees} trees, ${part ? part.gbm.maxLeaves : 0} leaves): ${k}`;
+      }
+      return `${n}: ${k}`;
+    })
+    .join(', ');
   const stages = [
     `TimeSeries(${freqLabel}, window ${W}, horizon ${H}, season ${spec.period})`,
     `Features(${spec.lags} lags, window stats, seasonal, calendar[${spec.calendar.join(', ')}], groups[${layout.groupColumns.map((c) => groupBy[c]).join(', ')}])`,
-    part
-      ? `GBM ${strategy} (${trees} trees, ${part.gbm.maxLeaves} leaves)`
-      : `Baseline(${best.name})`,
-    `Conformal per step(${settings.confidence}, rolling origins, ${p.halfLife === Infinity ? 'equal weights' : `half-life ${p.halfLife} validation periods`})`,
+    `Candidates per series by rolling-origin MASE(${candidatesStage})`,
+    `Conformal per step and level(${settings.confidence}, rolling origins, ${intervals.halfLife === Infinity ? 'equal weights' : `half-life ${intervals.halfLife} validation periods`})`,
   ];
+  // A GBM that could not be refitted before the earlier folds' cuts is scored on the last fold
+  // alone: not comparable with the others, so never chosen; said in its label and listed last.
+  const partial = (s: Scored) => isGbm(s.name) && s.runs.some((r) => r === null);
+  const leaderboard: ForecastLeaderboardRow[] = scored
+    .map((s, c) => ({
+      name: s.name,
+      label: partial(s)
+        ? `${CANDIDATE_LABELS[s.name]}; scored on the last validation fold only (too few rows to refit it before the earlier ones), so not comparable and not chosen`
+        : CANDIDATE_LABELS[s.name],
+      mase: round(sel.mase[c], 6),
+      mae: round(sel.mae[c], 6),
+      trainingTime: round(s.trainingTime, 3),
+      groups: groupsOf[c],
+      selected: groupsOf[c] > 0,
+      partial: partial(s),
+    }))
+    .sort((a, b) => Number(a.partial) - Number(b.partial) || a.mase - b.mase)
+    .map(({ partial: _, ...row }) => row);
+  const choices: ForecastChoice[] = set.series.slice(0, MAX_CHOICES).map((s, g) => {
+    const c = sel.choice[g];
+    const name = scored[c].name;
+    return {
+      group: s.labels,
+      candidate: name,
+      model: modelLabel(name, g, p.local),
+      mase: Number.isFinite(sel.ownMase[g]) ? round(sel.ownMase[g], 4) : null,
+      reason: sel.reason[g],
+    };
+  });
+  const warnings: ModelWarning[] = [];
+  if (!(mase < 1)) {
+    warnings.push({
+      kind: 'weak_model',
+      column: null,
+      message: `On validation the forecasts are no better than seasonal-naive (repeating the last season): MASE ${round(mase, 3)}. Consider a longer history, another WINDOW or HORIZON, or the seasonal-naive forecast itself.`,
+    });
+  }
+  if (sel.worse > 0) {
+    warnings.push({
+      kind: 'below_seasonal_naive',
+      column: null,
+      message: `${sel.worse} of ${sel.choice.length} groups forecast with a candidate that did worse than seasonal-naive on that group's own validation windows (chosen on the evidence of the other groups, as too few windows tell candidates apart); DESCRIBE lists each group's choice and why.`,
+    });
+  }
   const timeseries: TimeSeriesDescription = {
     orderBy,
     groupBy,
@@ -141,11 +220,15 @@ export function assembleArtifact(p: {
     horizon: H,
     frequency: freqLabel,
     seasonality: spec.period,
-    historyRows: spec.lookback,
+    historyRows: packRows(spec),
     recalibrationRows: recalibrationRows(spec),
     selected: best.name,
-    horizonAccuracy: p.horizonAccuracy,
-    calibrationHalfLife: p.halfLife === Infinity ? null : p.halfLife,
+    leaderboard,
+    choices,
+    coverage: intervals.coverage,
+    worseThanSeasonalNaive: sel.worse,
+    horizonAccuracy: intervals.horizonAccuracy,
+    calibrationHalfLife: intervals.halfLife === Infinity ? null : intervals.halfLife,
     groups: set.series.length,
     shortGroups: set.series.filter((s) => s.t.length < W + 1).length,
     duplicateTimestamps: set.duplicates,
@@ -161,11 +244,11 @@ export function assembleArtifact(p: {
     accuracies: { bounded_ts_accuracy: round(boundedTsAccuracy(mase), 6), mase: round(mase, 6) },
     columnImportances: importances(part, layout, spec, target, orderBy, groupBy),
     features,
-    candidates: scored.map((s) => ({
+    candidates: scored.map((s, c) => ({
       name: s.name,
-      performance: accuracy(s),
+      performance: accuracy(c),
       training_time: round(s.trainingTime, 3),
-      selected: s === best,
+      selected: groupsOf[c] > 0,
       accuracy_functions: ['bounded_ts_accuracy'],
     })),
     summary: stages.join(' --> '),
@@ -179,6 +262,7 @@ export function assembleArtifact(p: {
     trainRows,
     trainingTimeMs: 0,
     timeseries,
+    warnings,
   };
   return {
     format: 'automl/1',
@@ -190,14 +274,66 @@ export function assembleArtifact(p: {
     model: {
       selected: best.name,
       gbm: part ? serializeGBM(part.gbm) : null,
+      ...(p.gbmKind ? { gbmKind: p.gbmKind } : {}),
       zScale: part ? part.zScale : { mean: 0, std: 1 },
       linear: part?.linear ? serializeLinearPart(part.linear) : null,
       thresholds: part ? part.thresholds.map((t) => (t ? toBase64(t) : null)) : [],
+      perSeries: {
+        names: usedNames,
+        choice: Array.from(sel.choice, (c) => usedNames.indexOf(scored[c].name)),
+        local: p.local,
+        widthFactor: Array.from(intervals.widthFactor, (f) => round(f, 6)),
+        hint: p.hint,
+      },
     },
-    calibration: { level: settings.confidence, halfWidths: p.halfWidths, online: p.online },
+    calibration: {
+      level: settings.confidence,
+      halfWidths: intervals.halfWidths,
+      levels: intervals.levels,
+      online: intervals.online,
+    },
     groups: { keys: set.series.map((s) => s.key), frequency: groupFreq, frequencies },
     settings,
-    timeseries: { orderBy, groupBy, window: W, horizon: H },
+    timeseries: {
+      orderBy,
+      groupBy,
+      window: W,
+      horizon: H,
+      ...(cols.candidate ? { candidate: cols.candidate } : {}),
+    },
     description,
   };
+}
+
+/** MASE of each validated group's chosen candidate, pooled (errors over seasonal-naive's). */
+function compositeMase(sel: Selection): number {
+  let e = 0;
+  let b = 0;
+  for (let g = 0; g < sel.choice.length; g++) {
+    const base = sel.baseError[g];
+    if (!(base > 0) || !Number.isFinite(sel.ownMase[g])) continue;
+    e += sel.ownMase[g] * base;
+    b += base;
+  }
+  return b > 0 ? e / b : sel.mase[sel.setChoice];
+}
+
+/** A group's model in statistics' words: the fitted local model's name, else the candidate's. */
+function modelLabel(
+  name: CandidateName,
+  g: number,
+  local: Partial<Record<LocalName, (LocalFit | null)[]>>,
+): string {
+  if (name === 'ets' || name === 'theta' || name === 'arima') {
+    const f = local[name]?.[g];
+    return f ? localLabel(f) : `${name} (too short to fit: seasonal-naive)`;
+  }
+  if (name === 'combination') {
+    const parts = (['theta', 'ets', 'arima'] as const)
+      .map((l) => local[l]?.[g])
+      .filter((f): f is LocalFit => !!f)
+      .map(localLabel);
+    return `mean of ${parts.join(', ')}`;
+  }
+  return name;
 }

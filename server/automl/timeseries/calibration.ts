@@ -1,147 +1,96 @@
-// Conformal intervals of a forecaster: residuals of the selected candidate pooled over rolling
-// origins, weighted by age with a half-life chosen on the main split, quantiles per step.
+// Conformal intervals of a forecaster: the residuals of each series' chosen candidate pooled over
+// the rolling-origin folds, scaled per series, weighted by age with a half-life chosen on the main
+// split, and their quantiles per step at each nominal level.
 
 import { round } from '../pipeline/describe';
-import { type Scored, type ValidationContext, evaluate, ratio } from './candidates';
-import { originsBetween, timeSplit, trainingExamples } from './examples';
-import { MIN_GBM_EXAMPLES, fitGbm } from './gbm-fit';
-import { type Candidate, type OriginSource, packOrigins } from './model';
+import { type Fold, type Scored, ratio } from './candidates';
 import { ageWeight, calibrationSketch, trainingSpan, weightedConformalQuantile } from './intervals';
-import type { TimeSeriesArtifact, TimeSeriesDescription } from './types';
+import type { Selection } from './selection';
+import type { Series } from './series';
+import type { ForecastCoverage, TimeSeriesArtifact, TimeSeriesDescription } from './types';
 
+/** Nominal levels every model is calibrated and measured at (besides its own confidence). */
+const NOMINAL_LEVELS = [0.5, 0.8, 0.9, 0.95];
 /**
- * Rolling-origin calibration: earlier time cuts whose next segment of history is forecast by a
- * model that saw only the rows before it (the main validation split is the last of these folds).
+ * Non-overlapping forecast windows of a series' own that weigh as much as the pooled residuals in
+ * its width factor (a series' residual level is a noisy estimate: consecutive origins share
+ * their targets).
  */
-const CALIBRATION_FOLDS = 2;
-/** Training examples of a calibration fold's GBM (a seeded sample beyond). */
-const FOLD_MAX_EXAMPLES = 80_000;
-/** The least a fold's residuals are scaled by for its model's lesser skill (see calibrationResiduals). */
-const FOLD_SKILL_MIN = 0.8;
-/** Origins scored per calibration fold (a seeded sample beyond). */
-const FOLD_MAX_ORIGINS = 6_000;
+const FACTOR_PRIOR_WINDOWS = 8;
 
 export interface Calibration {
   /**
-   * Per step: |error| / origin scale; each residual's age (how long before the main split its
-   * origin is, in validation periods; 0 on the main split) and whether it is from the main split.
+   * Per step: |error| / origin scale / the series' width factor; each residual's age (how long
+   * before the main split its origin is, in validation periods; 0 on the main split) and whether
+   * it is from the main split.
    */
   residuals: number[][];
   ages: number[][];
   main: boolean[][];
 }
 
-/** The validation set-up, and how to build origins and truth of other origin lists. */
-interface CalibrationContext extends ValidationContext {
-  sourceOf: (o: [number, number]) => OriginSource;
-  truthOf: (list: [number, number][]) => (i: number, k: number) => number;
+/**
+ * The chosen candidates' residuals over every fold (an earlier fold's GBM residuals times its
+ * skill factor), per step, with their series.
+ */
+function compositeResiduals(
+  scored: Scored[],
+  sel: Selection,
+  folds: Fold[],
+  H: number,
+): { r: number[][]; age: number[][]; main: boolean[][]; series: number[][] } {
+  const r = Array.from({ length: H }, (): number[] => []);
+  const age = Array.from({ length: H }, (): number[] => []);
+  const main = Array.from({ length: H }, (): boolean[] => []);
+  const series = Array.from({ length: H }, (): number[] => []);
+  for (const fold of folds) {
+    for (let i = 0; i < fold.packed.n; i++) {
+      const g = fold.origins[i][0];
+      const run = scored[sel.choice[g]].runs[fold.index];
+      if (!run) continue;
+      for (let k = 1; k <= H; k++) {
+        const y = fold.truth(i, k);
+        if (Number.isNaN(y)) break;
+        const x = (Math.abs(y - run.pred[i * H + k - 1]) / run.scale[i]) * run.factor;
+        if (!Number.isFinite(x)) continue;
+        r[k - 1].push(x);
+        age[k - 1].push(fold.age[i]);
+        main[k - 1].push(fold.index === 0);
+        series[k - 1].push(g);
+      }
+    }
+  }
+  return { r, age, main, series };
 }
 
 /**
- * The scale-free residuals (|error| / origin scale, per step) the intervals are calibrated on:
- * the selected candidate's on the main validation split, plus those of earlier stretches of the
- * history, each forecast without having seen it. One validation period is a single market regime
- * (a calm year, say); the quantile of residuals pooled over several rolling origins reflects how
- * forecasts of this series fail over its history, which is what a 90 % interval must cover.
- * Baselines learn nothing, so every origin before the main split is out-of-sample for them; a
- * GBM is refitted per fold on the examples before the fold's cut (for the iterations early
- * stopping kept on the main split) and scored on the origins up to the next cut.
+ * Per series, how much larger its residuals run than the pooled ones at the same steps (their sum
+ * over the pooled mean's), shrunk towards 1 by FACTOR_PRIOR_WINDOWS: series of unlike difficulty
+ * get widths of their own, a series with little evidence the pooled width.
  */
-function calibrationResiduals(best: Scored, c: CalibrationContext): Calibration {
-  const { ctx, cut, settings } = c;
-  const { series, spec, layout } = ctx;
-  const W = spec.window;
-  const H = spec.horizon;
-  const G = layout.groupColumns.length;
-  const ageOf = (g: number, t: number): number => {
-    const s = series[g].t;
-    const ref = s[Math.min(cut[g], s.length - 1)];
-    const span = (s[s.length - 1] - s[0]) * settings.validationFraction;
-    const age = ref - s[t];
-    return age <= 0 || !(span > 0) ? 0 : age / span;
-  };
-  const out: Calibration = {
-    residuals: Array.from({ length: H }, () => []),
-    ages: Array.from({ length: H }, () => []),
-    main: Array.from({ length: H }, () => []),
-  };
-  let isMain = true;
-  const push = (list: [number, number][], residuals: number[][]) => {
-    const truth = c.truthOf(list);
-    for (let k = 1; k <= H; k++) {
-      let j = 0;
-      const r = residuals[k - 1];
-      for (let i = 0; i < list.length && j < r.length; i++) {
-        if (Number.isNaN(truth(i, k))) continue;
-        out.residuals[k - 1].push(r[j++]);
-        out.ages[k - 1].push(isMain ? 0 : ageOf(list[i][0], list[i][1]));
-        out.main[k - 1].push(isMain);
-      }
-    }
-  };
-  const add = (candidate: Candidate, list: [number, number][], factor = 1) => {
-    if (list.length === 0) return;
-    const origins = packOrigins(list.map(c.sourceOf), spec, H, G);
-    const r = evaluate(best.name, candidate, spec, layout, origins, c.truthOf(list)).residuals;
-    push(list, factor === 1 ? r : r.map((x) => x.map((v) => v * factor)));
-  };
-  push(c.valOrigins, best.residuals);
-  isMain = false;
-  // Origins with the full lookback where the series has it (what a forecast reads).
-  const first = Math.max(W - 1, spec.lookback - 1);
-  if (!best.fit) {
-    const list = originsBetween(
-      series,
-      (g) => (cut[g] - 2 >= first ? first : W - 1),
-      (g) => cut[g] - 2,
-      FOLD_MAX_ORIGINS * CALIBRATION_FOLDS,
-      settings.seed,
-    );
-    add(best.candidate, list);
-    return out;
+function widthFactors(res: { r: number[][]; series: number[][] }, nSeries: number, H: number) {
+  const own = new Float64Array(nSeries);
+  const pooled = new Float64Array(nSeries);
+  const steps = new Float64Array(nSeries);
+  for (let k = 0; k < H; k++) {
+    const r = res.r[k];
+    if (r.length === 0) continue;
+    let mean = 0;
+    for (const x of r) mean += x;
+    mean /= r.length;
+    r.forEach((x, i) => {
+      const g = res.series[k][i];
+      own[g] += x;
+      pooled[g] += mean;
+      steps[g]++;
+    });
   }
-  const fit = best.fit;
-  const strategy = best.name === 'gbm_direct' ? 'direct' : 'recursive';
-  let next = cut;
-  for (let j = 1; j <= CALIBRATION_FOLDS; j++) {
-    const fraction = Math.min(0.9, settings.validationFraction * (1 + j));
-    const foldCut = timeSplit(series, W, fraction);
-    let earlier = false;
-    series.forEach((_, g) => (earlier ||= foldCut[g] < next[g]));
-    if (!earlier) break;
-    const train = trainingExamples(
-      series,
-      foldCut,
-      W,
-      strategy === 'direct' ? H : 1,
-      c.rng,
-      strategy,
-      FOLD_MAX_EXAMPLES,
-    );
-    if (train.n < MIN_GBM_EXAMPLES) break;
-    const until = next;
-    const list = originsBetween(
-      series,
-      (g) => Math.max(W - 1, foldCut[g] - 1),
-      (g) => Math.min(until[g], series[g].t.length) - 2,
-      FOLD_MAX_ORIGINS,
-      settings.seed + j,
-    );
-    const foldFit = fitGbm(ctx, train, null, settings, c.rng, Math.max(1, fit.iterations));
-    const candidate: Candidate = {
-      name: best.name as 'gbm_direct' | 'gbm_recursive',
-      part: foldFit.part,
-    };
-    // A fold's model learned from fewer rows than the validated one and errs more for that alone;
-    // its residuals are scaled by how much more it errs on the main validation origins, so they
-    // carry how hard their stretch of history was, not how much less the model knew (clamped:
-    // the correction only narrows, and at most by FOLD_SKILL_MIN).
-    const onMain = evaluate(best.name, candidate, spec, layout, c.origins, c.truth);
-    const skill = onMain.score > 0 ? best.score / onMain.score : 1;
-    add(candidate, list, Math.min(1, Math.max(FOLD_SKILL_MIN, skill)));
-    next = foldCut;
-  }
-  return out;
+  return Float64Array.from(own, (o, g) => {
+    if (!(pooled[g] > 0)) return 1;
+    // Each origin's H steps overlap the next H - 1 origins': steps / H^2 independent windows.
+    const w = steps[g] / (H * H);
+    return (w * (o / pooled[g]) + FACTOR_PRIOR_WINDOWS) / (w + FACTOR_PRIOR_WINDOWS);
+  });
 }
 
 /** Half-lives (in validation periods) the calibration chooses from; Infinity weighs all alike. */
@@ -194,51 +143,159 @@ export function chooseHalfLife(c: Calibration, level: number): number {
   return scores.find((x) => x.mean <= best.mean + best.se)!.h;
 }
 
+/**
+ * Residuals at a step that weigh as much as the shape pooled over all steps: below this many a
+ * step's quantiles lean on the pooled shape (a few dozen residuals cannot tell its 95th
+ * percentile from its maximum).
+ */
+const STEP_SHAPE_PRIOR = 200;
+
+/**
+ * Half-widths per step at each of `levels`, from residuals per step `res` with weights `w`:
+ * each step's scale (its weighted mean residual, never below an earlier step's: a fan) times the
+ * conformal quantile of the residuals over their step's scale, that step's own quantile blended
+ * with the one pooled over all steps by how many residuals the step has. The widths at different
+ * levels follow the residuals' distribution, not one width scaled.
+ */
+function levelWidths(res: number[][], w: number[][], levels: number[]): number[][] {
+  const H = res.length;
+  const sigma: number[] = [];
+  let widest = 0;
+  for (let k = 0; k < H; k++) {
+    let sw = 0;
+    let s = 0;
+    res[k].forEach((x, i) => {
+      s += w[k][i] * x;
+      sw += w[k][i];
+    });
+    const m = sw > 0 ? s / sw : 0;
+    widest = Math.max(widest, m);
+    sigma.push(widest);
+  }
+  const allU: number[] = [];
+  const allW: number[] = [];
+  const stepU = res.map((r, k) =>
+    r.map((x, i) => {
+      const u = sigma[k] > 0 ? x / sigma[k] : 0;
+      allU.push(u);
+      allW.push(w[k][i]);
+      return u;
+    }),
+  );
+  return levels.map((level) => {
+    const pooled = weightedConformalQuantile(allU, allW, level);
+    const out: number[] = [];
+    let prev = 0;
+    for (let k = 0; k < H; k++) {
+      const n = res[k].length;
+      let q = pooled;
+      if (n > 0) {
+        const own = weightedConformalQuantile(stepU[k], w[k], level);
+        const a = n / (n + STEP_SHAPE_PRIOR);
+        q = a * own + (1 - a) * pooled;
+      }
+      const hw = Number.isFinite(q) ? sigma[k] * q : prev;
+      prev = Math.max(prev, hw);
+      out.push(prev);
+    }
+    return out;
+  });
+}
+
 /** Per forecast step: the interval's half-width (in origin scales) and the main split's accuracy. */
 export interface Intervals {
+  /** At the model's confidence level. */
   halfWidths: number[];
+  /** At each nominal level (NOMINAL_LEVELS and the model's). */
+  levels: { level: number; halfWidths: number[] }[];
   /** The age weighting's half-life, in validation periods (Infinity: equal weights). */
   halfLife: number;
   horizonAccuracy: TimeSeriesDescription['horizonAccuracy'];
+  /** Achieved coverage per nominal level, out of sample (see calibrateIntervals). */
+  coverage: ForecastCoverage[];
+  /** Per series: its width factor (1 for series without residuals of their own). */
+  widthFactor: Float64Array;
   /** What a forecast recalibrates on outcomes after training with (see recalibrate.ts). */
   online: NonNullable<TimeSeriesArtifact['calibration']['online']>;
 }
 
 /**
- * Calibrates the selected candidate's intervals on its rolling-origin residuals and measures them
- * per step on the main split against seasonal-naive (`snaive`).
+ * Calibrates the intervals on the chosen candidates' rolling-origin residuals. The achieved
+ * coverage DESCRIBE shows is out of sample: quantiles from the earlier folds' residuals alone,
+ * counted on the main split's (in sample, over all residuals, when there is no earlier fold).
  */
-export function calibrateIntervals(best: Scored, snaive: Scored, c: CalibrationContext): Intervals {
-  const H = c.ctx.spec.horizon;
-  const level = c.settings.confidence;
-  const pooled = calibrationResiduals(best, c);
+export function calibrateIntervals(
+  scored: Scored[],
+  sel: Selection,
+  folds: Fold[],
+  series: Series[],
+  level: number,
+  validationFraction: number,
+): Intervals {
+  const H = folds[0].packed.H;
+  const res = compositeResiduals(scored, sel, folds, H);
+  const widthFactor = widthFactors(res, series.length, H);
+  const u = res.r.map((r, k) => r.map((x, i) => x / widthFactor[res.series[k][i]]));
+  const pooled: Calibration = { residuals: u, ages: res.age, main: res.main };
   const halfLife = chooseHalfLife(pooled, level);
-  const halfWidths: number[] = [];
-  const weights: number[][] = [];
-  let widest = 0;
-  for (let k = 0; k < H; k++) {
-    const r = pooled.residuals[k];
-    const w = pooled.ages[k].map((a) => ageWeight(a, halfLife));
-    weights.push(w);
-    // Wider with the step (never narrower than an earlier step's), the usual fan of a forecast.
-    if (r.length > 0) widest = Math.max(widest, weightedConformalQuantile(r, w, level));
-    halfWidths.push(widest);
-  }
-  const horizonAccuracy = halfWidths.map((hw, k) => {
-    const r = best.residuals[k];
+  const weights = res.age.map((a) => a.map((x) => ageWeight(x, halfLife)));
+  const levelList = [...new Set([...NOMINAL_LEVELS, level])].sort((a, b) => a - b);
+  const widths = levelWidths(u, weights, levelList);
+  const levels = levelList.map((l, i) => ({ level: l, halfWidths: widths[i] }));
+  const halfWidths = levels.find((l) => l.level === level)!.halfWidths;
+
+  // Out of sample: quantiles of the earlier folds' residuals, counted on the main split's.
+  const early = u.map((r, k) => r.filter((_, i) => !res.main[k][i]));
+  const hasEarly = early.some((r) => r.length > 0);
+  const calib = hasEarly ? early : u;
+  const ones = calib.map((r) => r.map(() => 1));
+  const mainU = u.map((r, k) => r.filter((_, i) => res.main[k][i]));
+  const qs = levelWidths(calib, ones, levelList);
+  const coverage: ForecastCoverage[] = levelList.map((l, li) => {
+    const q = qs[li];
     let inside = 0;
-    for (const x of r) if (x <= hw) inside++;
-    return {
-      step: k + 1,
-      mase: round(ratio(best.stepScore[k], snaive.stepScore[k]), 6),
-      mae: round(best.stepMae[k], 6),
-      coverage: round(r.length ? inside / r.length : 0, 6),
-    };
+    let total = 0;
+    const steps = mainU.map((r, k) => {
+      let x = 0;
+      for (const v of r) if (v <= q[k]) x++;
+      inside += x;
+      total += r.length;
+      return round(r.length ? x / r.length : 0, 4);
+    });
+    return { level: l, coverage: round(total ? inside / total : 0, 4), steps };
   });
+
+  // Per step on the main split: the chosen candidates against seasonal-naive.
+  const main = folds[0];
+  const sn = scored.find((s) => s.name === 'seasonal_naive')!.runs[0]!;
+  const stepErr = new Float64Array(H);
+  const stepSn = new Float64Array(H);
+  const stepAbs = new Float64Array(H);
+  const stepN = new Float64Array(H);
+  for (let i = 0; i < main.packed.n; i++) {
+    const run = scored[sel.choice[main.origins[i][0]]].runs[0];
+    if (!run) continue;
+    for (let k = 1; k <= H; k++) {
+      const y = main.truth(i, k);
+      if (Number.isNaN(y)) break;
+      const d = Math.abs(y - run.pred[i * H + k - 1]);
+      stepErr[k - 1] += d / run.scale[i];
+      stepSn[k - 1] += Math.abs(y - sn.pred[i * H + k - 1]) / sn.scale[i];
+      stepAbs[k - 1] += d;
+      stepN[k - 1]++;
+    }
+  }
+  const atLevel = coverage.find((c) => c.level === level)!;
+  const horizonAccuracy = halfWidths.map((_, k) => ({
+    step: k + 1,
+    mase: round(ratio(stepErr[k], stepSn[k]), 6),
+    mae: round(stepN[k] ? stepAbs[k] / stepN[k] : 0, 6),
+    coverage: atLevel.steps[k],
+  }));
   const online = {
     halfLife: halfLife === Infinity ? null : halfLife,
-    ...trainingSpan(c.ctx.series, c.settings.validationFraction),
-    ...calibrationSketch(pooled.residuals, weights),
+    ...trainingSpan(series, validationFraction),
+    ...calibrationSketch(u, weights, (probs) => levelWidths(u, weights, probs)),
   };
-  return { halfWidths, halfLife, horizonAccuracy, online };
+  return { halfWidths, levels, halfLife, horizonAccuracy, coverage, widthFactor, online };
 }

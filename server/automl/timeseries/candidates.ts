@@ -1,28 +1,75 @@
-// The candidates of a forecaster (seasonal-naive, naive, drift, direct and recursive GBMs), each
-// scored on the same validation origins by mean |error| / origin scale, and the choice among them.
+// The candidates of a forecaster, scored by rolling-origin validation: the baselines
+// (seasonal-naive, naive, drift), the statistical models fitted per series (Theta, ETS, seasonal
+// ARIMA) and their combination, and the pooled GBMs (direct, recursive). Every candidate forecasts
+// the same origins of every fold: the main (last) validation split and up to two earlier ones,
+// each from models fitted only on the rows before the fold's cut. selection.ts then chooses per
+// series from these forecasts, calibration.ts calibrates the intervals on them.
 
 import type { ResolvedSettings } from '../api';
 import { now } from '../pipeline/progress';
 import type { Rng } from '../prng';
-import { type ExampleContext, examplesOfOrigins, trainingExamples } from './examples';
-import type { FeatureLayout } from './features';
+import {
+  type ExampleContext,
+  examplesOfOrigins,
+  originsBetween,
+  timeSplit,
+  trainingExamples,
+} from './examples';
 import { type GbmFit, MIN_GBM_EXAMPLES, fitGbm } from './gbm-fit';
-import { type Candidate, type Origins, runCandidate } from './model';
-import type { CandidateName, FeatureSpec } from './types';
+import {
+  type Candidate,
+  type LocalCandidate,
+  type OriginSource,
+  type Origins,
+  packOrigins,
+  runCandidate,
+} from './model';
+import { LOCAL_NAMES, type LocalFit, type LocalHint, fitLocal, sameForm } from './stat/local';
+import type { CandidateName } from './types';
 
-/** One candidate's validation errors. */
+/** Calibration and selection folds before the main split (each a model refitted before its cut). */
+const EARLIER_FOLDS = 2;
+/** Training examples of an earlier fold's GBM (a seeded sample beyond). */
+const FOLD_MAX_EXAMPLES = 80_000;
+/** Origins scored per earlier fold (a seeded sample beyond). */
+const FOLD_MAX_ORIGINS = 6_000;
+/** The least an earlier fold's GBM residuals are scaled by for its model's lesser skill. */
+const FOLD_SKILL_MIN = 0.8;
+
+/** One fold: its cut, its origins (series, row) packed, their truth and age. */
+export interface Fold {
+  /** 0: the main validation split; 1, 2: earlier ones. */
+  index: number;
+  cut: Int32Array;
+  origins: [number, number][];
+  packed: Origins;
+  truth: (i: number, k: number) => number;
+  /** Per origin: how long before the main split it is, in validation periods (0 on the main split). */
+  age: Float64Array;
+}
+
+/** A candidate's forecasts of one fold's origins. */
+interface FoldRun {
+  pred: Float64Array;
+  scale: Float64Array;
+  /** Its residuals count this much in the interval calibration (an earlier fold's GBM: < 1). */
+  factor: number;
+}
+
+/** One candidate: its forecasts of every fold (null where it could not run) and its cost. */
 export interface Scored {
   name: CandidateName;
+  /** The candidate as fitted on the main split (for the GBM, before its refit). */
   candidate: Candidate;
-  /** Mean |error| / origin scale over all validated (origin, step) pairs, and per step. */
-  score: number;
-  stepScore: number[];
-  stepMae: number[];
-  /** |error| / scale per step (for the conformal quantiles of the selected one). */
-  residuals: number[][];
+  runs: (FoldRun | null)[];
+  /** Seconds spent fitting and running it. */
   trainingTime: number;
   /** Examples the GBM was fitted on and the iterations it kept (for the refit). */
   fit?: GbmFit;
+  /** Local models: per series, the main split's fit (its form or order, for later refits). */
+  mainFits?: (LocalFit | null)[];
+  /** Per fold: that fold's models forecasting the main split's origins (for the skill factor). */
+  onMain?: (FoldRun | null)[];
 }
 
 /** The validation set-up every candidate is scored on. */
@@ -30,19 +77,101 @@ export interface ValidationContext {
   ctx: ExampleContext;
   /** The main (last) validation split. */
   cut: Int32Array;
-  /** The main validation origins (every Scored.residuals are theirs), packed, and their truth. */
+  /** The GBMs' early-stopping origins (every series). */
   valOrigins: [number, number][];
-  origins: Origins;
-  truth: (i: number, k: number) => number;
+  folds: Fold[];
+  /** Series whose local models are fitted and validated (all of them, or a seeded sample). */
+  validated: number[];
+  sourceOf: (o: [number, number]) => OriginSource;
   settings: ResolvedSettings;
   rng: Rng;
+  /** Restricts the local models' forms and orders on the series (a large set's sample search). */
+  hint: LocalHint;
 }
 
-/** Scores the baselines, then fits and scores each GBM strategy there are enough examples for. */
-export function scoreCandidates(v: ValidationContext): Scored[] {
-  const { ctx, cut, valOrigins, origins, truth, settings, rng } = v;
+/**
+ * The folds: the main split from `cut`, then earlier cuts at 2 and 3 times the validation
+ * fraction while they move some series' cut earlier. Each fold's origins run from its cut - 1 to
+ * the next fold's cut - 2 (the main's to each series' second last row), over the validated series.
+ */
+export function buildFolds(
+  ctx: ExampleContext,
+  cut: Int32Array,
+  validated: number[],
+  settings: ResolvedSettings,
+  sourceOf: (o: [number, number]) => OriginSource,
+  mainCap: number,
+): Fold[] {
   const { series, spec, layout } = ctx;
-  const { window: W, horizon: H, period } = spec;
+  const W = spec.window;
+  const H = spec.horizon;
+  const G = layout.groupColumns.length;
+  const keep = new Uint8Array(series.length);
+  for (const g of validated) keep[g] = 1;
+  const ageOf = (g: number, t: number): number => {
+    const s = series[g].t;
+    const ref = s[Math.min(cut[g], s.length - 1)];
+    const span = (s[s.length - 1] - s[0]) * settings.validationFraction;
+    const age = ref - s[t];
+    return age <= 0 || !(span > 0) ? 0 : age / span;
+  };
+  const make = (index: number, foldCut: Int32Array, origins: [number, number][]): Fold => ({
+    index,
+    cut: foldCut,
+    origins,
+    packed: packOrigins(origins.map(sourceOf), spec, H, G),
+    truth: (i, k) => {
+      const [g, t] = origins[i];
+      return t + k < series[g].y.length ? series[g].y[t + k] : NaN;
+    },
+    age: Float64Array.from(origins, ([g, t]) => (index === 0 ? 0 : ageOf(g, t))),
+  });
+  const mainOrigins = originsBetween(
+    series,
+    (g) => (keep[g] ? Math.max(W - 1, cut[g] - 1) : Infinity),
+    (g) => series[g].t.length - 2,
+    mainCap,
+    settings.seed,
+  );
+  const folds = [make(0, cut, mainOrigins)];
+  let next = cut;
+  for (let j = 1; j <= EARLIER_FOLDS; j++) {
+    const fraction = Math.min(0.9, settings.validationFraction * (1 + j));
+    const foldCut = timeSplit(series, W, fraction);
+    let earlier = false;
+    series.forEach((_, g) => (earlier ||= keep[g] === 1 && foldCut[g] < next[g]));
+    if (!earlier) break;
+    const until = next;
+    const list = originsBetween(
+      series,
+      (g) => (keep[g] ? Math.max(W - 1, foldCut[g] - 1) : Infinity),
+      (g) => Math.min(until[g], series[g].t.length) - 2,
+      FOLD_MAX_ORIGINS,
+      settings.seed + j,
+    );
+    if (list.length === 0) break;
+    folds.push(make(j, foldCut, list));
+    next = foldCut;
+  }
+  return folds;
+}
+
+/** Runs a candidate on a fold's origins. */
+function runFold(c: Candidate, v: ValidationContext, fold: Fold, factor = 1): FoldRun {
+  const { pred, scale } = runCandidate(c, v.ctx.spec, v.ctx.layout, fold.packed);
+  return { pred, scale, factor };
+}
+
+/**
+ * Scores every candidate on every fold: baselines as they are; local models fitted per validated
+ * series on the rows before each fold's cut (the form or order searched on the main split's rows,
+ * refitted on the earlier folds'); their combination; each GBM fitted on the main split (early
+ * stopping on `valOrigins`), and the better one refitted before each earlier cut.
+ */
+export function scoreCandidates(v: ValidationContext): Scored[] {
+  const { ctx, folds, settings } = v;
+  const { spec } = ctx;
+  const { period, horizon: H } = spec;
   const names: CandidateName[] = [
     'seasonal_naive',
     ...(period > 1 ? ['naive' as const] : []),
@@ -50,77 +179,187 @@ export function scoreCandidates(v: ValidationContext): Scored[] {
   ];
   const scored: Scored[] = names.map((name) => {
     const c0 = now();
-    const s = evaluate(name, { name } as Candidate, spec, layout, origins, truth);
-    s.trainingTime = (now() - c0) / 1000;
-    return s;
+    const candidate = { name } as Candidate;
+    const runs = folds.map((f) => runFold(candidate, v, f));
+    return { name, candidate, runs, trainingTime: (now() - c0) / 1000 };
   });
+  const locals = scoreLocals(v);
+  scored.push(...locals);
+  if (locals.length === LOCAL_NAMES.length) scored.push(combine(locals, v));
+  const gbms: Scored[] = [];
   // With HORIZON 1 the recursive model would be the direct one trained twice.
   const strategies = H > 1 ? (['direct', 'recursive'] as const) : (['direct'] as const);
   for (const strategy of strategies) {
     const c0 = now();
-    const train = trainingExamples(series, cut, W, strategy === 'direct' ? H : 1, rng, strategy);
+    const steps = strategy === 'direct' ? H : 1;
+    const train = trainingExamples(ctx.series, v.cut, spec.window, steps, v.rng, strategy);
     if (train.n < MIN_GBM_EXAMPLES) continue;
-    const val = examplesOfOrigins(series, valOrigins, strategy === 'direct' ? H : 1);
-    const fit = fitGbm(ctx, train, val, settings, rng);
+    const val = examplesOfOrigins(ctx.series, v.valOrigins, steps);
+    const fit = fitGbm(ctx, train, val, settings, v.rng);
     const name = strategy === 'direct' ? 'gbm_direct' : 'gbm_recursive';
-    const s = evaluate(name, { name, part: fit.part }, spec, layout, origins, truth);
-    s.trainingTime = (now() - c0) / 1000;
-    s.fit = fit;
-    scored.push(s);
+    const candidate: Candidate = { name, part: fit.part };
+    const runs: (FoldRun | null)[] = [runFold(candidate, v, folds[0])];
+    gbms.push({ name, candidate, runs, trainingTime: (now() - c0) / 1000, fit });
   }
+  // The earlier folds refit only the GBM that did better on the main split: fitting both would
+  // double the most expensive part of training, and only one GBM is kept.
+  let best: Scored | null = null;
+  for (const s of gbms) if (!best || foldError(s, folds[0]) < foldError(best, folds[0])) best = s;
+  for (const s of gbms) {
+    if (s !== best) {
+      for (let j = 1; j < folds.length; j++) s.runs.push(null);
+      continue;
+    }
+    const c0 = now();
+    for (let j = 1; j < folds.length; j++) s.runs.push(gbmFold(s, folds[j], v));
+    s.trainingTime += (now() - c0) / 1000;
+  }
+  scored.push(...gbms);
   return scored;
 }
 
-/**
- * Lowest validation error wins; a tie goes to the simpler (earlier) candidate. USING model =
- * 'gbm' picks the better GBM when there is one.
- */
-export function selectCandidate(scored: Scored[], settings: ResolvedSettings): Scored {
-  const pool =
-    settings.model === 'gbm' && scored.some((s) => s.fit) ? scored.filter((s) => s.fit) : scored;
-  let best = pool[0];
-  for (const s of pool) if (s.score < best.score - 1e-12) best = s;
-  return best;
-}
-
-/** Scores a candidate on the validation origins. */
-export function evaluate(
-  name: CandidateName,
-  candidate: Candidate,
-  spec: FeatureSpec,
-  layout: FeatureLayout,
-  origins: Origins,
-  truth: (i: number, k: number) => number,
-): Scored {
-  const H = origins.H;
-  const { pred, scale } = runCandidate(candidate, spec, layout, origins);
-  const residuals: number[][] = Array.from({ length: H }, () => []);
-  const stepSum = new Float64Array(H);
-  const stepAbs = new Float64Array(H);
+/** Sum of |error| / scale of a candidate over a fold (Infinity when it did not run). */
+function foldError(s: Scored, fold: Fold): number {
+  const run = s.runs[fold.index];
+  if (!run) return Infinity;
+  const H = fold.packed.H;
   let sum = 0;
-  let count = 0;
-  for (let i = 0; i < origins.n; i++) {
+  for (let i = 0; i < fold.packed.n; i++) {
     for (let k = 1; k <= H; k++) {
-      const y = truth(i, k);
+      const y = fold.truth(i, k);
       if (Number.isNaN(y)) break;
-      const e = Math.abs(y - pred[i * H + k - 1]);
-      const s = e / scale[i];
-      residuals[k - 1].push(s);
-      stepSum[k - 1] += s;
-      stepAbs[k - 1] += e;
-      sum += s;
-      count++;
+      sum += Math.abs(y - run.pred[i * H + k - 1]) / run.scale[i];
     }
   }
-  return {
-    name,
-    candidate,
-    score: count ? sum / count : Infinity,
-    stepScore: Array.from(stepSum, (v, k) => (residuals[k].length ? v / residuals[k].length : 0)),
-    stepMae: Array.from(stepAbs, (v, k) => (residuals[k].length ? v / residuals[k].length : 0)),
-    residuals,
-    trainingTime: 0,
+  return sum;
+}
+
+/** The GBM `s` refitted on the examples before an earlier fold's cut, run on its origins. */
+function gbmFold(s: Scored, fold: Fold, v: ValidationContext): FoldRun | null {
+  const { ctx, settings } = v;
+  const fit = s.fit!;
+  const strategy = s.name === 'gbm_direct' ? 'direct' : 'recursive';
+  const steps = strategy === 'direct' ? ctx.spec.horizon : 1;
+  const train = trainingExamples(
+    ctx.series,
+    fold.cut,
+    ctx.spec.window,
+    steps,
+    v.rng,
+    strategy,
+    FOLD_MAX_EXAMPLES,
+  );
+  if (train.n < MIN_GBM_EXAMPLES) return null;
+  const foldFit = fitGbm(ctx, train, null, settings, v.rng, Math.max(1, fit.iterations));
+  const candidate: Candidate = {
+    name: s.name as 'gbm_direct' | 'gbm_recursive',
+    part: foldFit.part,
   };
+  // A fold's model learned from fewer rows than the validated one and errs more for that alone;
+  // in the interval calibration its residuals are scaled by how much more it erred on the main
+  // split's origins, so they carry how hard their stretch of history was, not how much less the
+  // model knew (clamped: the correction only narrows, and at most by FOLD_SKILL_MIN).
+  const main = v.folds[0];
+  const onMain = runFold(candidate, v, main);
+  const mine = foldError(s, main);
+  const theirs = foldError({ ...s, runs: [onMain] }, main);
+  const skill = theirs > 0 ? mine / theirs : 1;
+  return runFold(candidate, v, fold, Math.min(1, Math.max(FOLD_SKILL_MIN, skill)));
+}
+
+/**
+ * The local candidates: per validated series and fold, each model fitted on the rows before the
+ * fold's cut. The main fold searches the form (ETS) or order (ARIMA); earlier folds refit it.
+ * An earlier fold's fits also forecast the main split's origins, for their skill factor.
+ */
+function scoreLocals(v: ValidationContext): Scored[] {
+  const { ctx, folds, validated } = v;
+  const { series, spec } = ctx;
+  const out: Scored[] = [];
+  for (const name of LOCAL_NAMES) {
+    const c0 = now();
+    const mainFits: (LocalFit | null)[] = series.map(() => null);
+    const runs: FoldRun[] = [];
+    const onMain: (FoldRun | null)[] = [];
+    for (const fold of folds) {
+      const fits: (LocalFit | null)[] = series.map(() => null);
+      for (const g of validated) {
+        const end = fold.cut[g] - 1;
+        if (end < 0) continue;
+        const main = mainFits[g];
+        const hint = fold.index === 0 ? v.hint : main ? sameForm(main) : null;
+        if (hint === null) continue;
+        fits[g] = fitLocal(name, series[g].y, 0, end, spec.period, hint);
+        if (fold.index === 0) mainFits[g] = fits[g];
+      }
+      const candidate = { name, fits };
+      runs.push(runFold(candidate, v, fold));
+      onMain.push(fold.index === 0 ? null : runFold(candidate, v, folds[0]));
+    }
+    out.push({
+      name,
+      candidate: { name, fits: mainFits },
+      runs,
+      trainingTime: (now() - c0) / 1000,
+      mainFits,
+      onMain,
+    });
+  }
+  for (const s of out) setSkill(s, folds);
+  return out;
+}
+
+/**
+ * An earlier fold's models learned from fewer rows than the main split's and err more for that
+ * alone: in the interval calibration their residuals are scaled by how much more they erred on
+ * the main split's origins, so they carry how hard their stretch of history was, not how much
+ * less the models knew (clamped: the correction only narrows, and at most by FOLD_SKILL_MIN).
+ */
+function setSkill(s: Scored, folds: Fold[]): void {
+  const mine = foldError(s, folds[0]);
+  for (let j = 1; j < folds.length; j++) {
+    const run = s.runs[j];
+    const other = s.onMain?.[j];
+    if (!run || !other) continue;
+    const theirs = foldError({ ...s, runs: [other] }, folds[0]);
+    const skill = theirs > 0 ? mine / theirs : 1;
+    run.factor = Math.min(1, Math.max(FOLD_SKILL_MIN, skill));
+  }
+}
+
+/** The mean of runs' forecasts (each origin-step's finite ones). */
+function meanRun(runs: FoldRun[]): FoldRun {
+  const len = runs[0].pred.length;
+  const pred = new Float64Array(len);
+  const count = new Float64Array(len);
+  for (const r of runs) {
+    for (let j = 0; j < len; j++) {
+      if (Number.isFinite(r.pred[j])) {
+        pred[j] += r.pred[j];
+        count[j]++;
+      }
+    }
+  }
+  for (let j = 0; j < len; j++) pred[j] = count[j] > 0 ? pred[j] / count[j] : NaN;
+  return { pred, scale: runs[0].scale, factor: 1 };
+}
+
+/** The combination: the mean of the local models' forecasts, fold by fold. */
+function combine(locals: Scored[], v: ValidationContext): Scored {
+  const runs = v.folds.map((fold) => meanRun(locals.map((s) => s.runs[fold.index]!)));
+  const onMain = v.folds.map((fold) =>
+    fold.index === 0 ? null : meanRun(locals.map((s) => s.onMain![fold.index]!)),
+  );
+  const trainingTime = locals.reduce((a, s) => a + s.trainingTime, 0);
+  const s: Scored = {
+    name: 'combination',
+    candidate: { name: 'combination', members: locals.map((l) => l.candidate as LocalCandidate) },
+    runs,
+    trainingTime,
+    onMain,
+  };
+  setSkill(s, v.folds);
+  return s;
 }
 
 export function ratio(a: number, b: number): number {

@@ -1,7 +1,55 @@
 // The time-series part of a model's description (DESCRIBE, ModelDescription.timeseries): a leaf
 // module, so the engine's public types (api.ts) can name it without importing the forecaster's.
 
-export type CandidateName = 'gbm_direct' | 'gbm_recursive' | 'seasonal_naive' | 'naive' | 'drift';
+export type CandidateName =
+  | 'seasonal_naive'
+  | 'naive'
+  | 'drift'
+  | 'theta'
+  | 'ets'
+  | 'arima'
+  | 'combination'
+  | 'gbm_direct'
+  | 'gbm_recursive';
+
+/** One row of the forecast leaderboard: a candidate's validation scores and where it was chosen. */
+export interface ForecastLeaderboardRow {
+  name: CandidateName;
+  /** In words, e.g. 'exponential smoothing (ETS, form chosen per series by AICc)'. */
+  label: string;
+  /**
+   * Mean absolute error over seasonal-naive's on the same validation origins (rolling origins over
+   * every fold; < 1 beats seasonal-naive), the model's metric.
+   */
+  mase: number;
+  /** Mean absolute error in the target's units on those origins. */
+  mae: number;
+  /** Seconds spent fitting it (every fold and series). */
+  trainingTime: number;
+  /** Groups whose forecasts it makes. */
+  groups: number;
+  /** It makes the forecasts of at least one group. */
+  selected: boolean;
+}
+
+/** Why a group forecasts with the candidate it does. */
+export interface ForecastChoice {
+  /** The GROUP BY values ([] without GROUP BY). */
+  group: (string | number | boolean | null)[];
+  candidate: CandidateName;
+  /** The fitted model in statistics' words ('ETS(A,Ad,N)', 'ARIMA(1,1,0)(0,1,1)12'), or the candidate. */
+  model: string;
+  /** Its validation MASE on this group (null: the group was not among the validated sample). */
+  mase: number | null;
+  reason: string;
+}
+
+/** Interval coverage at one nominal level, per step and pooled (out of sample: see README). */
+export interface ForecastCoverage {
+  level: number;
+  coverage: number;
+  steps: number[];
+}
 
 /** The time-series part of DESCRIBE. */
 export interface TimeSeriesDescription {
@@ -20,7 +68,22 @@ export interface TimeSeriesDescription {
    * training data (recalibrate.ts): more than historyRows; fewer only recalibrate on fewer origins.
    */
   recalibrationRows?: number;
+  /**
+   * The candidate with the best validation error over all groups: what groups without a choice of
+   * their own (new groups) use, and every group's when the choice is made once for the set.
+   */
   selected: CandidateName;
+  /** Candidates tried, best first (see ForecastLeaderboardRow). */
+  leaderboard?: ForecastLeaderboardRow[];
+  /** Per group (the first 200): the candidate it forecasts with, and why. */
+  choices?: ForecastChoice[];
+  /** Achieved interval coverage beside each nominal level (0.5, 0.8, 0.9, 0.95 and the model's). */
+  coverage?: ForecastCoverage[];
+  /**
+   * Groups whose chosen candidate did worse than seasonal-naive on their own validation origins
+   * (chosen on the evidence of similar groups); said in the warnings when there are any.
+   */
+  worseThanSeasonalNaive?: number;
   /** Per step on the time-ordered validation split: MASE against seasonal-naive (MAE ratio), MAE, interval coverage. */
   horizonAccuracy: { step: number; mase: number; mae: number; coverage: number }[];
   /**

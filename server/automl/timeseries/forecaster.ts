@@ -1,5 +1,7 @@
 // A loaded time-series model: decodes the artifact once, then forecasts HORIZON steps after the
-// last row of each group in the history it is given, with conformal intervals per step.
+// last row of each group in the history it is given, with conformal intervals per step, each
+// group by its own candidate (a group training never saw by the set's, its statistical models
+// fitted on the history given).
 
 import type { CellValue, ModelDescription, Prediction } from '../api';
 import { fromBase64 } from '../base64';
@@ -9,9 +11,20 @@ import { deserializeGBM } from '../gbm/serialize';
 import { type FeatureLayout, featureLayout, groupCodes } from './features';
 import { formatOrder, inferFrequency } from './frequency';
 import { deserializeLinearPart } from './linear';
-import { type Candidate, type OriginSource, isGbm, packOrigins, runCandidate } from './model';
+import {
+  type Candidate,
+  type GbmPart,
+  type LocalCandidate,
+  type OriginSource,
+  isGbm,
+  isLocal,
+  packOrigins,
+  packRows,
+  runCandidate,
+} from './model';
 import { forecastHalfWidths } from './recalibrate';
 import { buildSeries } from './series';
+import { type LocalFit, type LocalName, LOCAL_NAMES, fitLocal } from './stat/local';
 import type {
   FeatureSpec,
   ForecastOptions,
@@ -76,8 +89,30 @@ export function validateTimeSeriesArtifact(a: unknown): asserts a is TimeSeriesA
   ) {
     throw new AutoMLError('model artifact has a malformed interval recalibration record');
   }
-  if (isGbm(x.model!.selected) && !x.model!.gbm) {
-    throw new AutoMLError(`model artifact selects ${x.model!.selected} but holds no trees`);
+  const m = x.model!;
+  const names = m.perSeries ? m.perSeries.names : [m.selected];
+  if (names.some((n) => isGbm(n)) && !m.gbm) {
+    throw new AutoMLError(
+      `model artifact selects ${names.find((n) => isGbm(n))} but holds no trees`,
+    );
+  }
+  const ps = m.perSeries;
+  if (ps) {
+    const G = x.groups!.keys.length;
+    const locals = names.flatMap((n) =>
+      n === 'combination' ? [...LOCAL_NAMES] : isLocal(n) ? [n] : [],
+    );
+    if (
+      !Array.isArray(ps.choice) ||
+      ps.choice.length !== G ||
+      ps.choice.some((c) => !Number.isInteger(c) || c < 0 || c >= names.length) ||
+      !Array.isArray(ps.widthFactor) ||
+      ps.widthFactor.length !== G ||
+      !names.includes(m.selected) ||
+      locals.some((l) => !Array.isArray(ps.local?.[l]) || ps.local[l].length !== G)
+    ) {
+      throw new AutoMLError('model artifact has a malformed per-series choice');
+    }
   }
 }
 
@@ -96,6 +131,8 @@ class ArtifactForecaster implements Forecaster {
   private readonly spec: FeatureSpec;
   private readonly layout: FeatureLayout;
   private readonly candidate: Candidate;
+  /** Per training group: its interval widths over the pooled ones (null: all pooled). */
+  private readonly widthFactor: number[] | null;
   private readonly a: TimeSeriesArtifact;
   private readonly groupIndex: Map<string, number>;
 
@@ -108,27 +145,12 @@ class ArtifactForecaster implements Forecaster {
     this.window = a.timeseries.window;
     this.horizon = a.timeseries.horizon;
     this.spec = a.spec;
-    this.historyRows = a.spec.lookback;
+    this.historyRows = packRows(a.spec);
     this.orderFormat = a.orderFormat;
     this.layout = featureLayout(a.spec);
     this.groupIndex = new Map(a.groups.keys.map((k, i) => [k, i]));
-    const m = a.model;
-    if (m.selected === 'gbm_direct' || m.selected === 'gbm_recursive') {
-      this.candidate = {
-        name: m.selected,
-        part: {
-          gbm: deserializeGBM(m.gbm!),
-          thresholds: m.thresholds.map((t) =>
-            t === null ? null : fromBase64(t, (b) => new Float64Array(b)),
-          ),
-          zScale: m.zScale,
-          linear: m.linear ? deserializeLinearPart(m.linear) : null,
-          compiled: null,
-        },
-      };
-    } else {
-      this.candidate = { name: m.selected };
-    }
+    this.candidate = candidateOf(a);
+    this.widthFactor = a.model.perSeries?.widthFactor ?? null;
   }
 
   predict(_rows: Record<string, unknown>[]): Prediction[] {
@@ -170,20 +192,30 @@ class ArtifactForecaster implements Forecaster {
         end: len - 1,
         freq: this.frequencyOf(s.key, s.t),
         codes: this.codes(s.key),
+        slot: this.groupIndex.get(s.key) ?? -1,
       };
     });
+    const candidate = this.withNewGroups(sources);
     const origins = packOrigins(sources, this.spec, H, this.layout.groupColumns.length);
-    const { pred, scale } = runCandidate(this.candidate, this.spec, this.layout, origins);
+    const { pred, scale } = runCandidate(candidate, this.spec, this.layout, origins);
     const level = this.a.calibration.level;
-    const widths = forecastHalfWidths(
-      this.a.calibration.halfWidths,
-      this.a.calibration.online,
-      level,
-      this.candidate,
+    for (const l of opts.levels ?? []) {
+      if (!(l > 0 && l < 1)) {
+        throw new AutoMLError(`an interval level must be between 0 and 1, not ${l}`);
+      }
+    }
+    const extra = (opts.levels ?? []).filter((l) => l !== level);
+    const all = forecastHalfWidths(
+      this.a.calibration,
+      [level, ...extra],
+      candidate,
       this.spec,
       this.layout,
       sources,
+      this.factors(sources),
+      this.a.groups.keys.length,
     );
+    const widths = all[0];
     const rows: CellValue[][] = [];
     set.series.forEach((s, i) => {
       for (let k = 1; k <= h; k++) {
@@ -207,14 +239,66 @@ class ArtifactForecaster implements Forecaster {
       const g = set.rowSeries[r];
       if (g >= 0 && set.rowPos[r] === set.series[g].t.length - 1) groupRows[g] = r;
     }
+    const intervals = (opts.levels ?? []).map((l) => {
+      const j = l === level ? 0 : 1 + extra.indexOf(l);
+      const lower: (number | null)[] = [];
+      const upper: (number | null)[] = [];
+      set.series.forEach((_, i) => {
+        for (let k = 1; k <= h; k++) {
+          const v = finite(pred[i * H + k - 1]);
+          const hw = all[j][i][k - 1] * scale[i];
+          lower.push(v === null ? null : finite(v - hw));
+          upper.push(v === null ? null : finite(v + hw));
+        }
+      });
+      return { level: l, lower, upper };
+    });
     return {
       columns: outColumns,
       rows,
       unseenGroups,
       duplicates: set.duplicates,
       groupRows,
+      ...(opts.levels ? { intervals } : {}),
       ...(opts.history ? { history: this.backtest(set, n) } : {}),
     };
+  }
+
+  /** Per source: its group's interval width factor (1 for new groups). */
+  private factors(sources: OriginSource[]): Float64Array {
+    const f = this.widthFactor;
+    return Float64Array.from(sources, (s) =>
+      f && s.slot !== undefined && s.slot >= 0 ? f[s.slot] : 1,
+    );
+  }
+
+  /**
+   * The candidate for these sources: new groups (slot -1) whose fallback (the set's candidate)
+   * needs statistical models get them fitted on their own supplied history, in slots after the
+   * training groups'.
+   */
+  private withNewGroups(sources: OriginSource[]): Candidate {
+    const c = this.candidate;
+    const locals = localNamesOf(c);
+    if (locals.length === 0 || sources.every((s) => (s.slot ?? -1) >= 0)) return c;
+    const G = this.a.groups.keys.length;
+    const extra = new Map<LocalName, (LocalFit | null)[]>(locals.map((l) => [l, []]));
+    const hint = this.a.model.perSeries?.hint ?? {};
+    let next = G;
+    const fitted = new Map<Float64Array, number>();
+    for (const s of sources) {
+      if ((s.slot ?? -1) >= 0) continue;
+      let slot = fitted.get(s.y);
+      if (slot === undefined) {
+        slot = next++;
+        fitted.set(s.y, slot);
+        for (const l of locals) {
+          extra.get(l)!.push(fitLocal(l, s.y, 0, s.y.length - 1, this.spec.period, hint));
+        }
+      }
+      s.slot = slot;
+    }
+    return extendFits(c, extra);
   }
 
   history(columns: Record<string, ArrayLike<unknown>>, n: number): HistoryResult {
@@ -234,6 +318,17 @@ class ArtifactForecaster implements Forecaster {
     });
     const freqs = set.series.map((s) => this.frequencyOf(s.key, s.t));
     const codes = set.series.map((s) => this.codes(s.key));
+    // New groups' statistical models are fitted once, on their whole supplied history.
+    const whole: OriginSource[] = set.series.map((s, g) => ({
+      y: s.y,
+      t: s.t,
+      end: s.t.length - 1,
+      freq: freqs[g],
+      codes: codes[g],
+      slot: this.groupIndex.get(s.key) ?? -1,
+    }));
+    const candidate = this.withNewGroups(whole);
+    const slots = whole.map((s) => s.slot ?? -1);
     const value = set.series.map((s) => new Float64Array(s.t.length).fill(NaN));
     const half = set.series.map((s) => new Float64Array(s.t.length).fill(NaN));
     const hw0 = this.a.calibration.halfWidths[0];
@@ -248,13 +343,15 @@ class ArtifactForecaster implements Forecaster {
           end: originEnd[i],
           freq: freqs[originSeries[i]],
           codes: codes[originSeries[i]],
+          slot: slots[originSeries[i]],
         });
       }
       const origins = packOrigins(sources, this.spec, 1, this.layout.groupColumns.length);
-      const { pred, scale } = runCandidate(this.candidate, this.spec, this.layout, origins);
+      const { pred, scale } = runCandidate(candidate, this.spec, this.layout, origins);
+      const factor = this.factors(sources);
       for (let i = from; i < to; i++) {
         value[originSeries[i]][originEnd[i] + 1] = pred[i - from];
-        half[originSeries[i]][originEnd[i] + 1] = hw0 * scale[i - from];
+        half[originSeries[i]][originEnd[i] + 1] = hw0 * scale[i - from] * factor[i - from];
       }
     }
     const out: HistoryResult = {
@@ -320,4 +417,62 @@ class ArtifactForecaster implements Forecaster {
 export function loadForecaster(a: TimeSeriesArtifact): Forecaster {
   validateTimeSeriesArtifact(a);
   return new ArtifactForecaster(a);
+}
+
+/** The statistical models a candidate runs (its own, its members'). */
+function localNamesOf(c: Candidate): LocalName[] {
+  if (isLocal(c.name)) return [c.name];
+  if (c.name === 'combination') return c.members.map((m) => m.name);
+  if (c.name === 'per_series') return [...new Set(c.members.flatMap(localNamesOf))];
+  return [];
+}
+
+/** `c` with each local model's fits extended by `extra` (slots after the training groups'). */
+function extendFits(c: Candidate, extra: Map<LocalName, (LocalFit | null)[]>): Candidate {
+  if (isLocal(c.name)) {
+    const l = c as LocalCandidate;
+    return { name: l.name, fits: [...l.fits, ...(extra.get(l.name) ?? [])] };
+  }
+  if (c.name === 'combination') {
+    return { name: c.name, members: c.members.map((m) => extendFits(m, extra) as LocalCandidate) };
+  }
+  if (c.name === 'per_series') {
+    return { ...c, members: c.members.map((m) => extendFits(m, extra)) };
+  }
+  return c;
+}
+
+/** The candidate an artifact describes (older artifacts: their one selected candidate). */
+function candidateOf(a: TimeSeriesArtifact): Candidate {
+  const m = a.model;
+  let part: GbmPart | null = null;
+  if (m.gbm) {
+    part = {
+      gbm: deserializeGBM(m.gbm),
+      thresholds: m.thresholds.map((t) =>
+        t === null ? null : fromBase64(t, (b) => new Float64Array(b)),
+      ),
+      zScale: m.zScale,
+      linear: m.linear ? deserializeLinearPart(m.linear) : null,
+      compiled: null,
+    };
+  }
+  const ps = m.perSeries;
+  const fitsOf = (l: LocalName): (LocalFit | null)[] => ps?.local[l] ?? [];
+  const member = (name: (typeof m)['selected']): Candidate => {
+    if (isGbm(name)) return { name, part: part! };
+    if (isLocal(name)) return { name, fits: fitsOf(name) };
+    if (name === 'combination') {
+      return { name, members: LOCAL_NAMES.map((l) => ({ name: l, fits: fitsOf(l) })) };
+    }
+    return { name };
+  };
+  if (!ps) return member(m.selected);
+  const members = ps.names.map(member);
+  return {
+    name: 'per_series',
+    choice: Int32Array.from(ps.choice),
+    members,
+    fallback: ps.names.indexOf(m.selected),
+  };
 }

@@ -45,17 +45,24 @@ const SKETCH_BUDGET = 40_000;
 export function calibrationSketch(
   residuals: number[][],
   weights: number[][],
+  /** Per probability, the half-width per step (default: each step's weighted quantiles). */
+  quantiles?: (probs: number[]) => number[][],
 ): { sketch: number[][]; weight: number[] } {
   const H = residuals.length;
   const K = Math.max(8, Math.min(SKETCH_POINTS, Math.floor(SKETCH_BUDGET / Math.max(1, H))));
+  const weight = weights.map((w) => round6(w.reduce((a, b) => a + b, 0)));
+  if (quantiles) {
+    const probs = Array.from({ length: K }, (_, j) => (j + 0.5) / K);
+    const q = quantiles(probs);
+    const sketch = Array.from({ length: H }, (_, k) => probs.map((_, j) => round6(q[j][k])));
+    return { sketch, weight };
+  }
   const sketch: number[][] = [];
-  const weight: number[] = [];
   for (let k = 0; k < H; k++) {
     const r = residuals[k];
     const w = weights[k];
     const order = Array.from({ length: r.length }, (_, i) => i).sort((a, b) => r[a] - r[b]);
-    let total = 0;
-    for (const x of w) total += x;
+    const total = weight[k];
     const pts: number[] = [];
     let acc = 0;
     let j = 0;
@@ -67,7 +74,6 @@ export function calibrationSketch(
       }
     }
     sketch.push(pts);
-    weight.push(round6(total));
   }
   return { sketch, weight };
 }

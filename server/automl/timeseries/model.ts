@@ -2,7 +2,8 @@
 // each group's last row when forecasting go through this one code path, so the validation scores
 // and intervals measure exactly what a forecast does. Direct: one GBM row per (origin, step).
 // Recursive: the one-step GBM applied step by step, each prediction appended to the history the
-// next step's features read.
+// next step's features read. Local (statistical) models: each origin's group model filtered over
+// the rows before the origin. A per-series choice runs each group's own candidate.
 
 import { binOf } from '../data/binning';
 import { type CompiledTree, compileTrees, predictRawCompiled } from '../gbm/compile';
@@ -18,15 +19,17 @@ import {
 } from './features';
 import { stepTime, writeCalendar } from './frequency';
 import { type LinearPart, addLinear } from './linear';
+import { type LocalFit, type LocalName, localForecast } from './stat/local';
 import type { CandidateName, FeatureSpec, Frequency } from './types';
 
 /** Rows from which compiling the trees to JS pays for itself (see gbm/compile.ts). */
 const COMPILE_MIN_ROWS = 2000;
 
 /**
- * Forecast origins. Origin i's history (at most `lookback` rows, at least `window`) sits at
+ * Forecast origins. Origin i's history (at most `packRows(spec)` rows, at least `window`) sits at
  * buf[i * stride ...] with len[i] rows; the recursive candidate appends its predictions after it.
- * times[i * H + k - 1] is the timestamp of step k; groups[i * G ...] the group feature codes.
+ * times[i * H + k - 1] is the timestamp of step k; groups[i * G ...] the group feature codes;
+ * slot[i] the origin's series among the per-series models (-1: none).
  */
 export interface Origins {
   n: number;
@@ -36,6 +39,35 @@ export interface Origins {
   len: Int32Array;
   times: Float64Array;
   groups: Int32Array;
+  slot: Int32Array;
+}
+
+/** Rows of history packed per origin: the features' lookback, or the local models' when longer. */
+export function packRows(spec: FeatureSpec): number {
+  return Math.max(spec.lookback, spec.statLookback ?? 0);
+}
+
+/**
+ * The scale of an origin, the unit of its errors and interval half-widths: the mean absolute step
+ * over its last `spec.scaleRows` rows (the features' window in artifacts from before that field),
+ * plus a tiny share of the level so that a flat stretch does not divide by zero.
+ */
+function intervalScale(
+  buf: ArrayLike<number>,
+  start: number,
+  end: number,
+  spec: FeatureSpec,
+): number {
+  if (spec.scaleRows === undefined) return originScale(buf, end, spec.window);
+  const s = Math.max(start, end - spec.scaleRows + 1);
+  let mad = 0;
+  let abs = 0;
+  for (let i = s; i <= end; i++) {
+    abs += Math.abs(buf[i]);
+    if (i > s) mad += Math.abs(buf[i] - buf[i - 1]);
+  }
+  const n = end - s + 1;
+  return (n > 1 ? mad / (n - 1) : 0) + (1e-4 * abs) / n + 1e-12;
 }
 
 /** A trained GBM with what it needs to score feature rows. */
@@ -50,11 +82,30 @@ export interface GbmPart {
   compiled?: CompiledTree[] | false | null;
 }
 
+/** A local model per series (by origin slot); a null fit forecasts seasonal-naive. */
+export interface LocalCandidate {
+  name: LocalName;
+  fits: (LocalFit | null)[];
+}
+
 export type Candidate =
-  { name: BaselineName } | { name: 'gbm_direct' | 'gbm_recursive'; part: GbmPart };
+  | { name: BaselineName }
+  | { name: 'gbm_direct' | 'gbm_recursive'; part: GbmPart }
+  | LocalCandidate
+  /** The mean of its members' forecasts (each origin's finite ones). */
+  | { name: 'combination'; members: LocalCandidate[] }
+  /**
+   * Each series its own candidate: members[choice[slot]], members[fallback] for origins without
+   * a slot (or a slot beyond `choice`).
+   */
+  | { name: 'per_series'; choice: Int32Array; members: Candidate[]; fallback: number };
 
 export function isGbm(name: CandidateName): name is 'gbm_direct' | 'gbm_recursive' {
   return name === 'gbm_direct' || name === 'gbm_recursive';
+}
+
+export function isLocal(name: string): name is LocalName {
+  return name === 'ets' || name === 'theta' || name === 'arima';
 }
 
 /** Row-major binned matrix of feature rows (numeric: first edge >= value, NaN: missing bin). */
@@ -115,21 +166,108 @@ export function runCandidate(
   layout: FeatureLayout,
   o: Origins,
 ): RunResult {
-  const { n, H, stride, buf, len } = o;
-  const pred = new Float64Array(n * H);
+  const { n, stride, buf, len } = o;
+  const pred = new Float64Array(n * o.H);
   const scale = new Float64Array(n);
-  for (let i = 0; i < n; i++) scale[i] = originScale(buf, i * stride + len[i] - 1, spec.window);
+  for (let i = 0; i < n; i++) {
+    scale[i] = intervalScale(buf, i * stride, i * stride + len[i] - 1, spec);
+  }
+  predictInto(c, spec, layout, o, pred);
+  return { pred, scale };
+}
+
+function predictInto(
+  c: Candidate,
+  spec: FeatureSpec,
+  layout: FeatureLayout,
+  o: Origins,
+  pred: Float64Array,
+): void {
+  const { n, H, stride, buf, len } = o;
   if (c.name === 'gbm_direct') runDirect(c.part, spec, layout, o, pred);
   else if (c.name === 'gbm_recursive') runRecursive(c.part, spec, layout, o, pred);
-  else {
+  else if (c.name === 'per_series') runPerSeries(c, spec, layout, o, pred);
+  else if (c.name === 'combination') {
+    const sum = new Float64Array(n * H);
+    const count = new Float64Array(n * H);
+    const part = new Float64Array(n * H);
+    for (const m of c.members) {
+      predictInto(m, spec, layout, o, part);
+      for (let j = 0; j < n * H; j++) {
+        if (Number.isFinite(part[j])) {
+          sum[j] += part[j];
+          count[j]++;
+        }
+      }
+    }
+    for (let j = 0; j < n * H; j++) pred[j] = count[j] > 0 ? sum[j] / count[j] : NaN;
+  } else if (isLocal(c.name)) {
+    const fits = (c as LocalCandidate).fits;
+    for (let i = 0; i < n; i++) {
+      const start = i * stride;
+      const end = start + len[i] - 1;
+      const fit = o.slot[i] >= 0 ? fits[o.slot[i]] : null;
+      if (fit) localForecast(fit, buf, start, end, H, pred, i * H);
+      else {
+        for (let k = 1; k <= H; k++)
+          pred[i * H + k - 1] = baselineForecast('seasonal_naive', buf, start, end, k, spec);
+      }
+    }
+  } else {
+    const name = c.name;
     for (let i = 0; i < n; i++) {
       const start = i * stride;
       const end = start + len[i] - 1;
       for (let k = 1; k <= H; k++)
-        pred[i * H + k - 1] = baselineForecast(c.name, buf, start, end, k, spec);
+        pred[i * H + k - 1] = baselineForecast(name, buf, start, end, k, spec);
     }
   }
-  return { pred, scale };
+}
+
+/** Runs each member on the origins whose series chose it (packed apart), then scatters back. */
+function runPerSeries(
+  c: Extract<Candidate, { name: 'per_series' }>,
+  spec: FeatureSpec,
+  layout: FeatureLayout,
+  o: Origins,
+  pred: Float64Array,
+): void {
+  const { n, H } = o;
+  const member = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = o.slot[i];
+    const m = s >= 0 && s < c.choice.length ? c.choice[s] : -1;
+    member[i] = m >= 0 ? m : c.fallback;
+  }
+  c.members.forEach((m, j) => {
+    const idx: number[] = [];
+    for (let i = 0; i < n; i++) if (member[i] === j) idx.push(i);
+    if (idx.length === 0) return;
+    const sub = idx.length === n ? o : subsetOrigins(o, idx);
+    const part = new Float64Array(idx.length * H);
+    predictInto(m, spec, layout, sub, part);
+    idx.forEach((i, r) => pred.set(part.subarray(r * H, r * H + H), i * H));
+  });
+}
+
+/** The origins at `idx`, packed alike. */
+function subsetOrigins(o: Origins, idx: number[]): Origins {
+  const { H, stride } = o;
+  const G = o.groups.length / Math.max(1, o.n);
+  const n = idx.length;
+  const buf = new Float64Array(n * stride);
+  const len = new Int32Array(n);
+  const times = new Float64Array(n * H);
+  const groups = new Int32Array(n * G);
+  const slot = new Int32Array(n);
+  idx.forEach((i, r) => {
+    buf.set(o.buf.subarray(i * stride, i * stride + o.len[i]), r * stride);
+    len[r] = o.len[i];
+    times.set(o.times.subarray(i * H, i * H + H), r * H);
+    groups.set(o.groups.subarray(i * G, i * G + G), r * G);
+    slot[r] = o.slot[i];
+  });
+  return { n, H, stride, buf, len, times, groups, slot };
 }
 
 function runDirect(
@@ -149,6 +287,8 @@ function runDirect(
   for (let i = 0; i < n; i++) {
     const start = i * stride;
     const end = start + len[i] - 1;
+    // The features read the last `lookback` rows, however many more the origin packs.
+    const from = Math.max(start, end - spec.lookback + 1);
     const row0 = i * H * F;
     scales[i] = writeOriginFeatures(buf, end, spec, X, row0);
     bases[i] = buf[end];
@@ -156,7 +296,7 @@ function runDirect(
       const r = row0 + (k - 1) * F;
       if (k > 1) X.copyWithin(r, row0, row0 + layout.stepOffset);
       writeCalendar(times[i * H + k - 1], spec.calendar, cal, 0);
-      writeStepFeatures(buf, start, end, k, scales[i], spec, layout, cal, 0, groups, i * G, X, r);
+      writeStepFeatures(buf, from, end, k, scales[i], spec, layout, cal, 0, groups, i * G, X, r);
     }
   }
   const z = scoreRows(part, X, n * H, layout);
@@ -200,13 +340,17 @@ function runRecursive(
   }
 }
 
-/** One origin to build: the series values and times, the origin row, its frequency and group codes. */
+/**
+ * One origin to build: the series values and times, the origin row, its frequency, group codes
+ * and slot (its series among the per-series models; -1 or absent: none).
+ */
 export interface OriginSource {
   y: Float64Array;
   t: Float64Array;
   end: number;
   freq: Frequency | null;
   codes: ArrayLike<number>;
+  slot?: number;
 }
 
 /**
@@ -216,14 +360,17 @@ export interface OriginSource {
  */
 export function packOrigins(src: OriginSource[], spec: FeatureSpec, H: number, G: number): Origins {
   const n = src.length;
-  const stride = spec.lookback + H;
+  const rows = packRows(spec);
+  const stride = rows + H;
   const buf = new Float64Array(n * stride);
   const len = new Int32Array(n);
   const times = new Float64Array(n * H);
   const groups = new Int32Array(n * G);
+  const slot = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const s = src[i];
-    const from = Math.max(0, s.end - spec.lookback + 1);
+    slot[i] = s.slot ?? -1;
+    const from = Math.max(0, s.end - rows + 1);
     len[i] = s.end - from + 1;
     buf.set(s.y.subarray(from, s.end + 1), i * stride);
     const last = s.t.length - 1;
@@ -234,5 +381,5 @@ export function packOrigins(src: OriginSource[], spec: FeatureSpec, H: number, G
     }
     for (let g = 0; g < G; g++) groups[i * G + g] = s.codes[g];
   }
-  return { n, H, stride, buf, len, times, groups };
+  return { n, H, stride, buf, len, times, groups, slot };
 }

@@ -4,7 +4,20 @@
 import type { ResolvedSettings } from '../api';
 import { AutoMLError } from '../errors';
 import { resolveSettings } from '../options';
-import type { ForecastTrainOptions } from './types';
+import type { CandidateName, ForecastTrainOptions } from './types';
+
+/** Candidates USING model = '<name>' may force on every group (besides 'auto' and 'gbm'). */
+const FORCEABLE: readonly CandidateName[] = [
+  'seasonal_naive',
+  'naive',
+  'drift',
+  'theta',
+  'ets',
+  'arima',
+  'combination',
+  'gbm_direct',
+  'gbm_recursive',
+];
 
 /** Largest WINDOW / HORIZON accepted (a forecast reads WINDOW rows and writes HORIZON per group). */
 const MAX_STEPS = 10_000;
@@ -15,6 +28,8 @@ export interface TsColumns {
   groupBy: string[];
   window: number;
   horizon: number;
+  /** USING model = '<candidate>': every group forecasts with it (kept for RETRAIN). */
+  candidate?: CandidateName;
 }
 
 function intOption(name: string, v: unknown, dflt?: number): number {
@@ -64,16 +79,38 @@ export function checkOptions(opts: ForecastTrainOptions): TsColumns {
   };
 }
 
-/** USING settings of a time-series model: the common ones, minus a linear-only model. */
+/**
+ * The candidate USING model names, when it names one of a forecaster's (FORCEABLE); undefined for
+ * the common values ('auto', 'gbm', 'linear'), which tsSettings reads.
+ */
+export function forcedCandidate(
+  using: Record<string, unknown> | undefined,
+): CandidateName | undefined {
+  const key = using && Object.keys(using).find((k) => k.toLowerCase() === 'model');
+  if (!key) return undefined;
+  const m = String(using[key]).toLowerCase();
+  return (FORCEABLE as readonly string[]).includes(m) ? (m as CandidateName) : undefined;
+}
+
+/**
+ * USING settings of a time-series model: the common ones, minus a linear-only model. USING model
+ * may also name a forecaster's candidate (see forcedCandidate), which leaves `model` 'auto'.
+ */
 export function tsSettings(
   using: Record<string, unknown> | undefined,
   base: ResolvedSettings,
   seed: number | undefined,
 ): ResolvedSettings {
+  if (forcedCandidate(using) !== undefined) {
+    const rest = Object.fromEntries(
+      Object.entries(using!).filter(([k]) => k.toLowerCase() !== 'model'),
+    );
+    return tsSettings(rest, { ...base, model: 'auto' }, seed);
+  }
   const s = resolveSettings(using, base, seed);
   if (s.model === 'linear') {
     throw new AutoMLError(
-      "USING model = 'linear' does not apply to time-series models; use 'auto' or 'gbm'",
+      `USING model = 'linear' does not apply to time-series models; use 'auto', 'gbm' or one of their candidates: ${FORCEABLE.join(', ')}`,
     );
   }
   return s;

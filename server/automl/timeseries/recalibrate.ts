@@ -8,13 +8,13 @@
 // Conformal inference under distribution drift (Barber et al. 2023, weighted quantiles; Gibbs &
 // Candès 2021, adaptive conformal inference) answers with the newest outcomes: the history a
 // forecast is given holds rows after the training data whenever time has moved on, and each of
-// them is the outcome of a forecast the model could have made from earlier rows. Those residuals
-// join the calibration record with the age weights the training chose (the half-life), and the
-// training residuals age by the time elapsed since the training end, so on a series whose errors
-// changed, the recent ones soon dominate; on a steady series (equal weights) they barely move it.
-// On top, each group tracks its own misses since training (adaptive conformal inference, see
-// trackedHalfWidths): a group that keeps missing the pooled interval widens its own, so groups of
-// unlike volatility, and a break the pooled quantile still averages away, get their own width.
+// them is the outcome of a forecast the model could have made from earlier rows. A group's
+// residuals join its share of the calibration record with the age weights the training chose (the
+// half-life), and the training residuals age by the time elapsed since the training end, so on a
+// series whose errors changed, the recent ones soon dominate; on a steady series (equal weights)
+// they barely move it. Each group is recalibrated on its own outcomes (a group whose errors grew
+// widens, a calm one does not), and tracks its own misses since training (adaptive conformal
+// inference, see trackedHalfWidths), so groups of unlike volatility get their own width.
 //
 // No leak and no in-sample residual: a residual counts only when its target row is later than
 // every training row (the refitted model never saw it) and not later than the forecast origin
@@ -22,9 +22,10 @@
 // the training data itself) the trained widths apply unchanged and nothing is recomputed; SQL's
 // LATEST reads recalibrationRows rows per group so that the rows after training are there.
 
+import { AutoMLError } from '../errors';
 import type { FeatureLayout } from './features';
 import { ageWeight, recalibratedHalfWidths, trackedHalfWidths } from './intervals';
-import { type Candidate, type OriginSource, packOrigins, runCandidate } from './model';
+import { type Candidate, type OriginSource, packOrigins, packRows, runCandidate } from './model';
 import type { FeatureSpec, TimeSeriesArtifact } from './types';
 
 /**
@@ -51,26 +52,47 @@ function recentOrigins(spec: FeatureSpec): number {
  * features' lookback behind the earliest of them (TimeSeriesDescription.recalibrationRows).
  */
 export function recalibrationRows(spec: FeatureSpec): number {
-  return spec.lookback + recentOrigins(spec);
+  return packRows(spec) + recentOrigins(spec);
 }
 
-export type OnlineCalibration = NonNullable<TimeSeriesArtifact['calibration']['online']>;
+/** Trained half-widths per step at `level`: the artifact's at that level, else the sketch's quantiles. */
+function trainedHalfWidths(
+  calibration: TimeSeriesArtifact['calibration'],
+  level: number,
+): number[] {
+  if (level === calibration.level) return calibration.halfWidths;
+  const at = calibration.levels?.find((l) => Math.abs(l.level - level) < 1e-9);
+  if (at) return at.halfWidths;
+  const online = calibration.online;
+  if (!online) {
+    throw new AutoMLError(
+      `this model was trained before intervals at other levels were kept; only ${calibration.level} is available`,
+    );
+  }
+  const none = { residuals: online.sketch.map(() => []), weights: online.sketch.map(() => []) };
+  return recalibratedHalfWidths(online.sketch, online.weight, 1, none, level);
+}
 
 /**
- * Interval half-widths per step (in units of the origin's scale) for each of `sources` (a group's
- * last row as the forecast origin, its whole supplied history in `y` / `t`): the trained ones, or
- * recalibrated on the residuals of recent origins whose targets came after the training data.
+ * Interval half-widths per level, source and step (in units of the origin's scale) for each of
+ * `sources` (a group's last row as the forecast origin, its whole supplied history in `y` / `t`):
+ * the trained ones times the group's width factor, or recalibrated on the residuals of recent
+ * origins whose targets came after the training data.
  */
 export function forecastHalfWidths(
-  trained: number[],
-  online: OnlineCalibration | undefined,
-  level: number,
+  calibration: TimeSeriesArtifact['calibration'],
+  levels: number[],
   candidate: Candidate,
   spec: FeatureSpec,
   layout: FeatureLayout,
   sources: OriginSource[],
-): number[][] {
-  const same = () => sources.map(() => trained);
+  factors: ArrayLike<number>,
+  /** Training groups: each group's share of the calibration record is 1 / groups of it. */
+  groups: number,
+): number[][][] {
+  const trained = levels.map((l) => trainedHalfWidths(calibration, l));
+  const same = () => trained.map((w) => sources.map((_, g) => w.map((x) => x * factors[g])));
+  const online = calibration.online;
   if (!online || !(online.span > 0) || sources.length === 0) return same();
   const H = spec.horizon;
   let now = -Infinity;
@@ -95,35 +117,48 @@ export function forecastHalfWidths(
   const origins = packOrigins(list, spec, H, layout.groupColumns.length);
   const { pred, scale } = runCandidate(candidate, spec, layout, origins);
   const halfLife = online.halfLife ?? Infinity;
-  const recent = {
+  // Per group and step: its new residuals (over its width factor) with their age weights and
+  // target times; each group is recalibrated on its own outcomes only, so a group whose errors
+  // grew widens without widening the calm ones.
+  const recent = sources.map(() => ({
     residuals: Array.from({ length: H }, (): number[] => []),
     weights: Array.from({ length: H }, (): number[] => []),
-  };
-  // Per group and step: [target time, |residual|], for the tracking in time order.
-  const own = sources.map(() => Array.from({ length: H }, (): [number, number][] => []));
+    times: Array.from({ length: H }, (): number[] => []),
+  }));
   let observed = 0;
   list.forEach((src, i) => {
     const o = src.end;
-    const last = sources[groupOf[i]].end;
+    const g = groupOf[i];
+    const last = sources[g].end;
     // Aged as at training: the latest validation period counts as now (age 0).
     const w = ageWeight(Math.max(0, (now - src.t[o]) / online.span - 1), halfLife);
     for (let k = 1; k <= H && o + k <= last; k++) {
       if (!(src.t[o + k] > online.until)) continue;
-      const x = Math.abs(src.y[o + k] - pred[i * H + k - 1]) / scale[i];
-      recent.residuals[k - 1].push(x);
-      recent.weights[k - 1].push(w);
-      own[groupOf[i]][k - 1].push([src.t[o + k], x]);
+      const x = Math.abs(src.y[o + k] - pred[i * H + k - 1]) / scale[i] / factors[g];
+      if (!Number.isFinite(x)) continue;
+      recent[g].residuals[k - 1].push(x);
+      recent[g].weights[k - 1].push(w);
+      recent[g].times[k - 1].push(src.t[o + k]);
       observed++;
     }
   });
   if (observed === 0) return same();
   const decay = ageWeight((now - online.until) / online.span, halfLife);
-  const pooled = recalibratedHalfWidths(online.sketch, online.weight, decay, recent, level);
-  return own.map((steps) =>
-    trackedHalfWidths(
-      pooled,
-      steps.map((r) => r.sort((a, b) => a[0] - b[0]).map(([, x]) => x)),
-      level,
+  // In time order, for the tracking.
+  const ordered = recent.map((r) =>
+    r.residuals.map((xs, k) =>
+      xs
+        .map((x, i) => [r.times[k][i], x] as const)
+        .sort((a, b) => a[0] - b[0])
+        .map(([, x]) => x),
     ),
+  );
+  // A group's share of the training record: its calibration residuals, as many as any other's.
+  const share = online.weight.map((w) => w / Math.max(1, groups));
+  return levels.map((level) =>
+    recent.map((r, g) => {
+      const own = recalibratedHalfWidths(online.sketch, share, decay, r, level);
+      return trackedHalfWidths(own, ordered[g], level).map((x) => x * factors[g]);
+    }),
   );
 }

@@ -1,7 +1,9 @@
 // Training a forecaster: rows -> series (series.ts) -> frequency, season and feature spec -> a
-// time-ordered split -> candidates (seasonal-naive, naive, drift, a direct multi-horizon GBM, a
-// recursive one-step GBM) scored on the same validation origins -> the best one, conformal
-// half-widths per step from its validation errors -> refit on all examples -> the artifact.
+// time-ordered split and earlier folds -> candidates (baselines, Theta, ETS, seasonal ARIMA, their
+// combination, a direct and a recursive GBM) forecasting the same origins of every fold -> each
+// series' choice (selection.ts) -> conformal half-widths per step and level from the chosen
+// candidates' residuals -> local models refitted on each whole series, the GBM on all examples ->
+// the artifact.
 
 import type { ColumnarData, Dataset, ResolvedSettings } from '../api';
 import { type Table, tableFromDataset, validateTable } from '../data/table';
@@ -11,14 +13,18 @@ import { now, progress } from '../pipeline/progress';
 import { Rng } from '../prng';
 import { assembleArtifact } from './artifact';
 import { calibrateIntervals } from './calibration';
-import { type ValidationContext, scoreCandidates, selectCandidate } from './candidates';
+import { type ValidationContext, buildFolds, scoreCandidates } from './candidates';
 import { type ExampleContext, calendarRows, originsFrom, timeSplit } from './examples';
 import { MAX_LAGS, featureLayout, groupCodes } from './features';
 import { calendarParts, inferFrequency, seasonalPeriod } from './frequency';
 import { refitGbm } from './gbm-fit';
-import { type GbmPart, type OriginSource, packOrigins } from './model';
-import { type TsColumns, checkOptions, tsSettings } from './options';
+import { type GbmPart, type OriginSource, isGbm, isLocal } from './model';
+import { type TsColumns, checkOptions, forcedCandidate, tsSettings } from './options';
+import { selectCandidates } from './selection';
 import { type Series, buildSeries, findColumn } from './series';
+import { type LocalFit, type LocalHint, type LocalName, fitLocal, sameForm } from './stat/local';
+import type { EtsForm } from './stat/ets';
+import type { ArimaOrder } from './stat/arima';
 import type { FeatureSpec, ForecastTrainOptions, TimeSeriesArtifact } from './types';
 
 /** A GROUP BY column with more values than this is no categorical feature (bins are one byte). */
@@ -27,13 +33,29 @@ const MAX_GROUP_CATS = 253;
 const VAL_MAX_ORIGINS = 6_000;
 /** Refit on train + validation examples up to this size (beyond, the validated model is kept). */
 const REFIT_MAX_EXAMPLES = 150_000;
+/**
+ * Rows before an origin the statistical models filter over (fewer when the series is shorter):
+ * enough for a slowly forgetting filter (an airline model's seasonal MA of -0.9 forgets its start
+ * within 30 seasons of monthly data) while a forecast still reads a bounded history.
+ */
+const LOCAL_LOOKBACK = 400;
+/** Rows the origin's scale is measured over, at least (and at least three seasons, and WINDOW). */
+const SCALE_ROWS = 30;
+/**
+ * Series whose statistical models are fitted and validated one by one; a larger set validates a
+ * seeded sample and fits the others with the forms and orders found on it.
+ */
+const VALIDATE_MAX_SERIES = 100;
+/** Forms / orders of the sample's fits a large set's other series (and new groups) choose from. */
+const HINT_FORMS = 3;
 
 /** Trains a forecaster on row-major or columnar data. */
 export function trainForecaster(
   data: ColumnarData | Dataset,
   opts: ForecastTrainOptions,
 ): TimeSeriesArtifact {
-  const cols = checkOptions(opts);
+  const candidate = forcedCandidate(opts.using);
+  const cols: TsColumns = { ...checkOptions(opts), ...(candidate ? { candidate } : {}) };
   const settings = tsSettings(opts.using, DEFAULT_SETTINGS, opts.seed);
   return trainWith(toTable(data), cols, settings, opts.onProgress);
 }
@@ -50,7 +72,12 @@ export function retrainForecaster(
   opts: Partial<Pick<ForecastTrainOptions, 'seed' | 'using' | 'onProgress'>> = {},
 ): TimeSeriesArtifact {
   const settings = tsSettings(opts.using, base.settings, opts.seed);
+  const given = forcedCandidate(opts.using);
+  const explicit = opts.using && Object.keys(opts.using).some((k) => k.toLowerCase() === 'model');
   const cols: TsColumns = { target: base.target, ...base.timeseries };
+  // A USING model given now replaces the base's forced candidate ('auto' lifts it).
+  if (explicit) delete cols.candidate;
+  if (given) cols.candidate = given;
   return trainWith(toTable(data), cols, settings, opts.onProgress);
 }
 
@@ -97,14 +124,18 @@ function trainWith(
   const model = inferred[longest]!;
   const freq = model.freq;
   const period = seasonalPeriod(freq);
+  const lookback = Math.max(W, period > 1 ? period * Math.ceil(H / period) + 1 : 1);
+  const statLookback = Math.max(lookback, Math.min(maxN, Math.max(W, LOCAL_LOOKBACK)));
   const spec: FeatureSpec = {
     window: W,
     horizon: H,
-    lookback: Math.max(W, period > 1 ? period * Math.ceil(H / period) + 1 : 1),
+    lookback,
     lags: Math.min(W - 1, MAX_LAGS),
     period,
     calendar: calendarParts(freq),
     groupCats: groupCategories(series, groupBy.length),
+    statLookback,
+    scaleRows: Math.min(statLookback, Math.max(W, 3 * period, SCALE_ROWS)),
   };
   const layout = featureLayout(spec);
   const codes = series.map((s) => groupCodes(s.key, spec, layout));
@@ -120,34 +151,69 @@ function trainWith(
     end: t,
     freq: inferred[g]?.freq ?? freq,
     codes: codes[g],
+    slot: g,
   });
-  const truthOf =
-    (list: [number, number][]) =>
-    (i: number, k: number): number => {
-      const [g, t] = list[i];
-      return t + k < series[g].y.length ? series[g].y[t + k] : NaN;
-    };
-  const G = layout.groupColumns.length;
-  const origins = packOrigins(valOrigins.map(sourceOf), spec, H, G);
-  const truth = truthOf(valOrigins);
+  const validated = validatedSeries(series, W, settings.seed);
+  const folds = buildFolds(ctx, cut, validated, settings, sourceOf, VAL_MAX_ORIGINS);
 
   progress(onProgress, 3);
-  const validation: ValidationContext = { ctx, cut, valOrigins, origins, truth, settings, rng };
+  const validation: ValidationContext = {
+    ctx,
+    cut,
+    valOrigins,
+    folds,
+    validated,
+    sourceOf,
+    settings,
+    rng,
+    hint: {},
+  };
   const scored = scoreCandidates(validation);
-  const best = selectCandidate(scored, settings);
+  const forced = cols.candidate ?? (settings.model === 'gbm' ? 'gbm' : null);
+  const sel = selectCandidates(scored, folds, series.length, validated, forced);
 
   progress(onProgress, 4);
-  const { halfWidths, halfLife, horizonAccuracy, online } = calibrateIntervals(best, scored[0], {
-    ...validation,
-    sourceOf,
-    truthOf,
-  });
+  const intervals = calibrateIntervals(
+    scored,
+    sel,
+    folds,
+    series,
+    settings.confidence,
+    settings.validationFraction,
+  );
 
   progress(onProgress, 5);
+  // The candidates some series uses, refitted for forecasting: local models on each whole series
+  // (the form or order validated on it, or the sample's for series outside the sample), the GBM
+  // on training + validation examples.
+  const hint = sampleHint(scored);
+  const used = [...new Set([...sel.choice, sel.setChoice])].sort((a, b) => a - b);
+  const needLocal = new Set<LocalName>();
+  for (const c of used) {
+    const name = scored[c].name;
+    if (isLocal(name)) needLocal.add(name);
+    if (name === 'combination')
+      for (const l of ['theta', 'ets', 'arima'] as const) needLocal.add(l);
+  }
+  const local: Partial<Record<LocalName, (LocalFit | null)[]>> = {};
+  for (const name of needLocal) {
+    const mainFits = scored.find((s) => s.name === name)!.mainFits!;
+    local[name] = series.map((s, g) => {
+      const usesIt = (c: number) =>
+        scored[c].name === name || (scored[c].name === 'combination' && isLocal(name));
+      if (!usesIt(sel.choice[g])) return null;
+      const main = mainFits[g];
+      return fitLocal(name, s.y, 0, s.y.length - 1, period, main ? sameForm(main) : hint);
+    });
+  }
   let part: GbmPart | null = null;
-  if (best.candidate.name === 'gbm_direct' || best.candidate.name === 'gbm_recursive') {
-    part = best.candidate.part;
-    const fit = best.fit!;
+  let gbmKind: 'gbm_direct' | 'gbm_recursive' | undefined;
+  const gbmUsed = used.find((c) => isGbm(scored[c].name));
+  if (gbmUsed !== undefined) {
+    const g = scored[gbmUsed];
+    gbmKind = g.name as 'gbm_direct' | 'gbm_recursive';
+    part = (g.candidate as { part: GbmPart }).part;
+    const fit = g.fit!;
     if (settings.refit && fit.nTrain + fit.nVal <= REFIT_MAX_EXAMPLES && fit.iterations > 0) {
       part = refitGbm(fit, settings);
     }
@@ -162,16 +228,67 @@ function trainWith(
     inferred,
     model,
     scored,
-    best,
+    sel,
+    used,
+    local,
+    hint,
     part,
-    halfWidths,
-    halfLife,
-    online,
-    horizonAccuracy,
+    gbmKind,
+    intervals,
     table,
   });
   artifact.description.trainingTimeMs = Math.round(now() - t0);
   return artifact;
+}
+
+/** Every series with a validation origin, or a seeded sample of VALIDATE_MAX_SERIES of them. */
+function validatedSeries(series: Series[], W: number, seed: number): number[] {
+  const usable = series.map((s, g) => (s.t.length >= W + 2 ? g : -1)).filter((g) => g >= 0);
+  if (usable.length <= VALIDATE_MAX_SERIES) return usable;
+  const rng = new Rng(seed ^ 0x5e7);
+  rng.shuffle(usable);
+  return usable.slice(0, VALIDATE_MAX_SERIES).sort((a, b) => a - b);
+}
+
+/**
+ * The ETS forms and ARIMA orders the validated series' main fits chose most often (HINT_FORMS of
+ * each): what series outside a large set's sample, and new groups, are fitted with.
+ */
+function sampleHint(scored: ReturnType<typeof scoreCandidates>): LocalHint {
+  const top = <T>(
+    fits: (LocalFit | null)[] | undefined,
+    key: (f: LocalFit) => string,
+    of: (f: LocalFit) => T,
+  ): T[] => {
+    const count = new Map<string, { n: number; v: T }>();
+    for (const f of fits ?? []) {
+      if (!f) continue;
+      const k = key(f);
+      const c = count.get(k);
+      if (c) c.n++;
+      else count.set(k, { n: 1, v: of(f) });
+    }
+    return [...count.entries()]
+      .sort((a, b) => b[1].n - a[1].n || (a[0] < b[0] ? -1 : 1))
+      .slice(0, HINT_FORMS)
+      .map(([, c]) => c.v);
+  };
+  const ets = scored.find((s) => s.name === 'ets')?.mainFits;
+  const arima = scored.find((s) => s.name === 'arima')?.mainFits;
+  const etsForms = top<EtsForm>(
+    ets,
+    (f) => JSON.stringify(sameForm(f)),
+    (f) => sameForm(f).etsForms![0],
+  );
+  const arimaOrders = top<ArimaOrder>(
+    arima,
+    (f) => JSON.stringify(sameForm(f)),
+    (f) => sameForm(f).arimaOrders![0],
+  );
+  return {
+    ...(etsForms.length ? { etsForms } : {}),
+    ...(arimaOrders.length ? { arimaOrders } : {}),
+  };
 }
 
 function longestIndex(series: Series[]): number {

@@ -10,6 +10,7 @@ import type {
 } from '../api';
 import type { SerializedGBM } from '../gbm/serialize';
 import type { CandidateName } from './description';
+import type { LocalFit, LocalHint } from './stat/local';
 
 /** CREATE MODEL ... PREDICT target ORDER BY orderBy [GROUP BY groupBy] WINDOW window HORIZON horizon. */
 export interface ForecastTrainOptions {
@@ -49,13 +50,24 @@ export type Frequency =
   | { unit: 'ms'; ms: number }
   | { unit: 'number'; step: number };
 
-export type { CandidateName, TimeSeriesDescription } from './description';
+export type {
+  CandidateName,
+  ForecastChoice,
+  ForecastCoverage,
+  ForecastLeaderboardRow,
+  TimeSeriesDescription,
+} from './description';
 
 export interface ForecastOptions {
   /** Steps per group, 1 to the trained HORIZON (default: HORIZON). */
   horizon?: number;
   /** Also backtest the history rows (ForecastResult.history; see HistoryResult). */
   history?: boolean;
+  /**
+   * Intervals at these nominal levels too (ForecastResult.intervals), each from its own
+   * calibrated quantiles, beside the model's confidence level in the rows.
+   */
+  levels?: number[];
 }
 
 /**
@@ -76,6 +88,8 @@ export interface ForecastResult {
   groupRows: number[];
   /** With `history: true`. */
   history?: HistoryResult;
+  /** With `levels`: per level asked for, the bounds of each row (aligned with `rows`). */
+  intervals?: { level: number; lower: (number | null)[]; upper: (number | null)[] }[];
 }
 
 /**
@@ -130,6 +144,16 @@ export interface FeatureSpec {
   /** Seasonal period in steps (1 = no seasonal features). */
   period: number;
   calendar: CalendarPart[];
+  /**
+   * Rows before the origin the statistical candidates (ETS, Theta, ARIMA) read: their filters run
+   * over these. Absent in artifacts from before them.
+   */
+  statLookback?: number;
+  /**
+   * Rows the origin's scale (the unit of errors and interval widths) is measured over; absent in
+   * older artifacts, whose scale is the features' window's.
+   */
+  scaleRows?: number;
   /** Per GROUP BY column, its categories (keys) when it is used as a categorical feature, else null. */
   groupCats: (string[] | null)[];
 }
@@ -147,8 +171,26 @@ export interface TimeSeriesArtifact {
   frequency: Frequency;
   spec: FeatureSpec;
   model: {
+    /** The set's candidate (groups without a per-series choice, e.g. new groups, use it). */
     selected: CandidateName;
+    /** The GBM candidate kept (gbm_direct or gbm_recursive), when one is used. */
     gbm: SerializedGBM | null;
+    gbmKind?: 'gbm_direct' | 'gbm_recursive';
+    /**
+     * Each training group's own candidate (absent in artifacts from before per-series choice:
+     * every group uses `selected`).
+     */
+    perSeries?: {
+      /** Candidates groups use; `choice[g]` indexes it. */
+      names: CandidateName[];
+      choice: number[];
+      /** Per local candidate used, per training group: its fitted model (null: not fitted). */
+      local: Partial<Record<'ets' | 'theta' | 'arima', (LocalFit | null)[]>>;
+      /** Per training group: its interval widths over the pooled ones (1: pooled). */
+      widthFactor: number[];
+      /** What a new group's local models are fitted with (forms and orders of the training groups). */
+      hint: LocalHint;
+    };
     /** The GBM (+ linear part) predicts ((y[t+k] - y[t]) / scale - mean) / std. */
     zScale: { mean: number; std: number };
     /** Ridge part on the history features (Float64 arrays as base64), or null. */
@@ -160,6 +202,8 @@ export interface TimeSeriesArtifact {
   calibration: {
     level: number;
     halfWidths: number[];
+    /** Half-widths per step at other nominal levels (absent in older artifacts). */
+    levels?: { level: number; halfWidths: number[] }[];
     /**
      * What a forecast needs to recalibrate on outcomes after the training data (recalibrate.ts);
      * absent in artifacts from before it (their forecasts use `halfWidths` as they are).
@@ -184,6 +228,13 @@ export interface TimeSeriesArtifact {
   };
   /** Resolved USING settings, and the time-series clauses, reused by RETRAIN / FINETUNE. */
   settings: ResolvedSettings;
-  timeseries: { orderBy: string; groupBy: string[]; window: number; horizon: number };
+  timeseries: {
+    orderBy: string;
+    groupBy: string[];
+    window: number;
+    horizon: number;
+    /** USING model = '<candidate>' (every group forecasts with it). */
+    candidate?: CandidateName;
+  };
   description: ModelDescription;
 }

@@ -95,8 +95,14 @@ describe('CREATE MODEL with the time-series clauses', () => {
       expect(s.coverage).toBeGreaterThanOrEqual(0);
       expect(s.coverage).toBeLessThanOrEqual(1);
     }
+    // Each group's candidate is one the models list marks selected, the set's among them.
     const models = await rows('DESCRIBE mindsdb.house_sales_model.model');
-    expect(models.filter((m) => m.selected).map((m) => m.name)).toEqual([ts.selected]);
+    const selected = models.filter((m) => m.selected).map((m) => m.name);
+    expect(selected).toContain(ts.selected);
+    expect(ts.choices).toHaveLength(7);
+    for (const c of ts.choices) expect(selected).toContain(c.candidate);
+    expect(ts.leaderboard.map((r: any) => r.name).sort()).toEqual(models.map((m) => m.name).sort());
+    expect(ts.coverage.map((c: any) => c.level)).toEqual([0.5, 0.8, 0.9, 0.95]);
     const features = await rows('DESCRIBE house_sales_model.features');
     expect(features.find((f) => f.column === 'saledate')?.encoder).toBe(
       'TimeSeriesOrder(quarterly (month-end))',

@@ -115,7 +115,7 @@ describe('interval calibration', () => {
 
   it('names the calibration in DESCRIBE (summary stage and the half-life)', () => {
     const d = forecaster.description;
-    expect(d.summary).toMatch(/Conformal per step\(0\.9, rolling origins, /);
+    expect(d.summary).toMatch(/Conformal per step and level\(0\.9, rolling origins, /);
     const hl = d.timeseries!.calibrationHalfLife;
     expect(hl === null || hl > 0).toBe(true);
   });

@@ -159,17 +159,23 @@ describe('recalibration when the noise changes after training', () => {
     const later = monthsOf(d, 120);
     const now = halfWidths(f, later);
     const before = halfWidths(frozen, later);
+    const calm: number[] = [];
     for (let g = 0; g < 8; g++) {
       const ratio = now.get(`g${g}`)![0] / before.get(`g${g}`)![0];
       if (wild(g)) expect(ratio).toBeGreaterThan(1.5);
-      else expect(ratio).toBeLessThan(1.35);
+      else calm.push(ratio);
     }
+    // Each group is recalibrated on its own outcomes: a calm group's width moves with the noise
+    // of its own two dozen new residuals, none by much, and on average they stay put.
+    expect(calm.reduce((a, b) => a + b, 0) / calm.length).toBeLessThan(1.2);
+    for (const r of calm) expect(r).toBeLessThan(1.4);
   });
 
   it('recalibrates from the last recalibrationRows rows per group exactly as from all of them', () => {
     const rows = a.description.timeseries!.recalibrationRows!;
-    // lookback 13 (a season plus one) + 2 x 12 recent origins + HORIZON - 1.
-    expect(rows).toBe(13 + 24 + 2);
+    // The statistical models' 96 rows (all there are, at most 400) + 2 x 12 recent origins +
+    // HORIZON - 1.
+    expect(rows).toBe(96 + 24 + 2);
     // 36 months after training: more than the recent origins a forecast backtests.
     const later = monthsOf(d, 132);
     const tail = {

@@ -1,0 +1,324 @@
+// The series sets of `npm run bench -- timeseries`: public series of the kinds forecasters meet
+// (yearly, quarterly, monthly, daily; one series to fifty), all available offline. From the
+// `vega-datasets` package (a dev dependency): global temperature (yearly), CO2 (monthly), US
+// employment (22 monthly series), unemployment across industries (14), stocks (5), Seattle daily
+// maximum temperature, and daily departures of the 50 busiest airports in its 3 million flights
+// of 2001 (weekly seasonality, holidays). From statsmodels' datasets (when Debian's
+// python3-statsmodels is installed): Grunfeld's investment of 10 firms (short yearly series), the
+// Nile's flow and sunspots (yearly), US macroeconomic series (12 quarterly), electrical equipment
+// orders (monthly). The demo table house_sales (synthetic, data/demo: 7 quarterly series), the one
+// the forecasting tutorial trains on.
+
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Papa from 'papaparse';
+import type { CellValue, Dataset } from '../server/automl/index';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const VEGA = join(ROOT, 'node_modules', 'vega-datasets', 'data');
+export const PYTHON = '/usr/bin/python3';
+export const STATSMODELS_SCRIPT = join(
+  dirname(fileURLToPath(import.meta.url)),
+  'statsmodels_peer.py',
+);
+
+export interface SeriesSet {
+  name: string;
+  kind: 'yearly' | 'quarterly' | 'monthly' | 'daily';
+  /** Where the rows come from (a set needing statsmodels is skipped without it). */
+  source: 'vega-datasets' | 'statsmodels' | 'demo';
+  data: () => Promise<Dataset> | Dataset;
+  target: string;
+  orderBy: string;
+  groupBy: string[];
+  window: number;
+  horizon: number;
+  /** Seasonal period of seasonal-naive, the MASE scale and the peers (1: none). */
+  period: number;
+  /** Forecast origins, HORIZON apart from the end: each a training on the rows before it. */
+  origins: number;
+}
+
+function csv(file: string): Record<string, CellValue>[] {
+  const text = readFileSync(join(VEGA, file), 'utf8');
+  return Papa.parse<Record<string, CellValue>>(text.trim(), { header: true, dynamicTyping: true })
+    .data;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad = (x: number) => String(x).padStart(2, '0');
+
+/** Whether Debian's python3-statsmodels is installed (the peers and the statsmodels sets). */
+export function statsmodelsAvailable(): boolean {
+  const r = spawnSync(PYTHON, ['-c', 'import statsmodels'], { encoding: 'utf8' });
+  return r.status === 0;
+}
+
+/** A statsmodels dataset as {columns, rows}. */
+function statsmodelsData(name: string): Dataset {
+  const r = spawnSync(PYTHON, [STATSMODELS_SCRIPT, 'dump', name], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  if (r.status !== 0) throw new Error(`statsmodels_peer.py dump ${name}: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Dataset;
+}
+
+/** Daily departures of the 50 airports with the most flights in vega's flights-3m (2001 H1). */
+async function flights(): Promise<Dataset> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  const file = join(VEGA, 'flights-3m.parquet').replace(/'/g, "''");
+  const r = await c.runAndReadAll(`
+    WITH f AS (SELECT origin, CAST(date AS DATE) AS day FROM '${file}' WHERE date < '2001-07-01'),
+    top AS (SELECT origin FROM f GROUP BY origin ORDER BY count(*) DESC, origin LIMIT 50),
+    days AS (SELECT DISTINCT day FROM f)
+    SELECT t.origin, strftime(d.day, '%Y-%m-%d') AS day, count(f.origin) AS departures
+    FROM top t CROSS JOIN days d LEFT JOIN f ON f.origin = t.origin AND f.day = d.day
+    GROUP BY t.origin, d.day ORDER BY t.origin, d.day`);
+  const rows = r.getRowsJson().map((x) => [String(x[0]), String(x[1]), Number(x[2])]);
+  c.closeSync();
+  return { columns: ['airport', 'day', 'departures'], rows };
+}
+
+export const SETS: SeriesSet[] = [
+  {
+    name: 'house_sales demo (quarterly, 7 series)',
+    kind: 'quarterly',
+    source: 'demo',
+    data: () => {
+      const text = readFileSync(join(ROOT, 'data', 'demo', 'house_sales.csv'), 'utf8');
+      const rows = Papa.parse<Record<string, CellValue>>(text.trim(), {
+        header: true,
+        dynamicTyping: true,
+      }).data;
+      return {
+        columns: ['saledate', 'ma', 'type', 'bedrooms'],
+        rows: rows.map((r) => [r.saledate, r.ma, r.type, r.bedrooms]),
+      };
+    },
+    target: 'ma',
+    orderBy: 'saledate',
+    groupBy: ['type', 'bedrooms'],
+    window: 8,
+    horizon: 4,
+    period: 4,
+    origins: 3,
+  },
+  {
+    name: 'global temperature (yearly, 1 series)',
+    kind: 'yearly',
+    source: 'vega-datasets',
+    data: () => ({
+      columns: ['year', 'temp'],
+      rows: csv('global-temp.csv').map((r) => [r.year, r.temp]),
+    }),
+    target: 'temp',
+    orderBy: 'year',
+    groupBy: [],
+    window: 8,
+    horizon: 6,
+    period: 1,
+    origins: 8,
+  },
+  {
+    name: 'Grunfeld investment (yearly, 10 short series)',
+    kind: 'yearly',
+    source: 'statsmodels',
+    data: () => {
+      const d = statsmodelsData('grunfeld');
+      const j = (c: string) => d.columns.indexOf(c);
+      return {
+        columns: ['firm', 'year', 'invest'],
+        rows: d.rows.map((r) => [r[j('firm')], Number(r[j('year')]), r[j('invest')]]),
+      };
+    },
+    target: 'invest',
+    orderBy: 'year',
+    groupBy: ['firm'],
+    window: 4,
+    horizon: 3,
+    period: 1,
+    origins: 2,
+  },
+  {
+    name: 'Nile flow (yearly, 1 series)',
+    kind: 'yearly',
+    source: 'statsmodels',
+    data: () => {
+      const d = statsmodelsData('nile');
+      return { columns: ['year', 'volume'], rows: d.rows.map((r) => [Number(r[0]), r[1]]) };
+    },
+    target: 'volume',
+    orderBy: 'year',
+    groupBy: [],
+    window: 8,
+    horizon: 6,
+    period: 1,
+    origins: 6,
+  },
+  {
+    name: 'sunspots (yearly, 1 series)',
+    kind: 'yearly',
+    source: 'statsmodels',
+    data: () => {
+      const d = statsmodelsData('sunspots');
+      return { columns: ['year', 'activity'], rows: d.rows.map((r) => [Number(r[0]), r[1]]) };
+    },
+    target: 'activity',
+    orderBy: 'year',
+    groupBy: [],
+    window: 12,
+    horizon: 8,
+    period: 1,
+    origins: 8,
+  },
+  {
+    name: 'US macro (quarterly, 12 series)',
+    kind: 'quarterly',
+    source: 'statsmodels',
+    data: () => {
+      const d = statsmodelsData('macrodata');
+      const rows: CellValue[][] = [];
+      const ends = ['03-31', '06-30', '09-30', '12-31'];
+      for (const r of d.rows) {
+        const date = `${Number(r[0])}-${ends[Number(r[1]) - 1]}`;
+        d.columns.slice(2).forEach((c, j) => rows.push([c, date, r[j + 2]]));
+      }
+      return { columns: ['series', 'quarter', 'value'], rows };
+    },
+    target: 'value',
+    orderBy: 'quarter',
+    groupBy: ['series'],
+    window: 8,
+    horizon: 8,
+    period: 4,
+    origins: 3,
+  },
+  {
+    name: 'CO2 concentration (monthly, 1 series)',
+    kind: 'monthly',
+    source: 'vega-datasets',
+    data: () => ({
+      columns: ['date', 'co2'],
+      rows: csv('co2-concentration.csv').map((r) => [r.Date, r.CO2]),
+    }),
+    target: 'co2',
+    orderBy: 'date',
+    groupBy: [],
+    window: 24,
+    horizon: 12,
+    period: 12,
+    origins: 6,
+  },
+  {
+    name: 'electrical equipment orders (monthly, 1 series)',
+    kind: 'monthly',
+    source: 'statsmodels',
+    data: () => {
+      const d = statsmodelsData('elec_equip');
+      return { columns: ['month', 'orders'], rows: d.rows };
+    },
+    target: 'orders',
+    orderBy: 'month',
+    groupBy: [],
+    window: 12,
+    horizon: 12,
+    period: 12,
+    origins: 4,
+  },
+  {
+    name: 'US employment (monthly, 22 series)',
+    kind: 'monthly',
+    source: 'vega-datasets',
+    data: () => {
+      const rows: CellValue[][] = [];
+      for (const r of csv('us-employment.csv')) {
+        for (const [k, v] of Object.entries(r)) {
+          if (k !== 'month' && k !== 'nonfarm_change') rows.push([r.month, k, v]);
+        }
+      }
+      return { columns: ['month', 'series', 'employees'], rows };
+    },
+    target: 'employees',
+    orderBy: 'month',
+    groupBy: ['series'],
+    window: 12,
+    horizon: 12,
+    period: 12,
+    origins: 2,
+  },
+  {
+    name: 'unemployment across industries (monthly, 14 series)',
+    kind: 'monthly',
+    source: 'vega-datasets',
+    data: () => {
+      const json = JSON.parse(
+        readFileSync(join(VEGA, 'unemployment-across-industries.json'), 'utf8'),
+      ) as { series: string; year: number; month: number; count: number }[];
+      return {
+        columns: ['series', 'month', 'count'],
+        rows: json.map((r) => [r.series, `${r.year}-${pad(r.month)}-01`, r.count]),
+      };
+    },
+    target: 'count',
+    orderBy: 'month',
+    groupBy: ['series'],
+    window: 12,
+    horizon: 12,
+    period: 12,
+    origins: 2,
+  },
+  {
+    name: 'stocks (monthly, 5 series)',
+    kind: 'monthly',
+    source: 'vega-datasets',
+    data: () => ({
+      columns: ['symbol', 'date', 'price'],
+      rows: csv('stocks.csv').map((r) => {
+        // "Jan 1 2000" -> "2000-01-01"
+        const [mon, day, year] = String(r.date).split(' ');
+        return [r.symbol, `${year}-${pad(MONTHS.indexOf(mon) + 1)}-${pad(Number(day))}`, r.price];
+      }),
+    }),
+    target: 'price',
+    orderBy: 'date',
+    groupBy: ['symbol'],
+    window: 12,
+    horizon: 6,
+    period: 12,
+    origins: 3,
+  },
+  {
+    name: 'airport departures (daily, 50 series)',
+    kind: 'daily',
+    source: 'vega-datasets',
+    data: flights,
+    target: 'departures',
+    orderBy: 'day',
+    groupBy: ['airport'],
+    window: 28,
+    horizon: 14,
+    period: 7,
+    origins: 2,
+  },
+  {
+    name: 'Seattle max temperature (daily, 1 series)',
+    kind: 'daily',
+    source: 'vega-datasets',
+    data: () => ({
+      columns: ['date', 'temp_max'],
+      rows: csv('seattle-weather.csv').map((r) => [r.date, r.temp_max]),
+    }),
+    target: 'temp_max',
+    orderBy: 'date',
+    groupBy: [],
+    window: 28,
+    horizon: 7,
+    period: 7,
+    origins: 6,
+  },
+];

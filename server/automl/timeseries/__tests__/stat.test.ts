@@ -1,0 +1,216 @@
+// The statistical candidates on series whose right answer is known: a pure season (seasonal-naive
+// and ETS exact), a straight line (drift exact, Theta exactly half the slope ahead), an AR(1)
+// (ARIMA finds the order and the coefficient), the exact ARMA likelihood against statsmodels'
+// numbers, and the tests that decide seasons and differences.
+import { describe, expect, it } from 'vitest';
+import { gauss } from '../../__tests__/helpers';
+import { Rng } from '../../prng';
+import { arimaForecast, arimaPlan, fitArima, pacfToAr } from '../stat/arima';
+import { armaAutocovariances, armaLikelihood } from '../stat/arma-likelihood';
+import { etsForecast, etsName, fitEts } from '../stat/ets';
+import { levenbergMarquardt, nelderMead } from '../stat/optimize';
+import { firstDifferences, seasonalIndices, seasonalStrength, seasonalTest } from '../stat/season';
+import { fitTheta, thetaForecast } from '../stat/theta';
+
+const SEASON = [4, -1, 6, -3, 2, -8];
+
+/** level + SEASON[t % 6] (+ slope * t): a pure seasonal series. */
+const seasonal = (n: number, slope = 0) =>
+  Float64Array.from({ length: n }, (_, t) => 50 + slope * t + SEASON[t % 6]);
+
+function randomWalk(n: number, seed: number): Float64Array {
+  const rng = new Rng(seed);
+  let v = 100;
+  return Float64Array.from({ length: n }, () => (v += gauss(rng)));
+}
+
+function ar1(n: number, phi: number, seed: number): Float64Array {
+  const rng = new Rng(seed);
+  let v = 0;
+  return Float64Array.from({ length: n }, () => (v = phi * v + gauss(rng)));
+}
+
+const forecast = (f: (out: Float64Array) => void, H: number): number[] => {
+  const out = new Float64Array(H);
+  f(out);
+  return Array.from(out);
+};
+
+describe('optimisers', () => {
+  it("Nelder-Mead finds Rosenbrock's minimum", () => {
+    const r = nelderMead((x) => (1 - x[0]) ** 2 + 100 * (x[1] - x[0] ** 2) ** 2, [-1.2, 1], {
+      tol: 1e-12,
+      maxEvals: 4000,
+    });
+    expect(r.x[0]).toBeCloseTo(1, 4);
+    expect(r.x[1]).toBeCloseTo(1, 4);
+  });
+
+  it('Levenberg-Marquardt fits an exponential decay by least squares', () => {
+    const t = [0, 1, 2, 3, 4, 5, 6];
+    const y = t.map((x) => 3 * Math.exp(-0.4 * x));
+    const r = levenbergMarquardt(
+      (p, out) => {
+        let ss = 0;
+        t.forEach((x, i) => {
+          out[i] = p[0] * Math.exp(-p[1] * x) - y[i];
+          ss += out[i] ** 2;
+        });
+        return ss;
+      },
+      [1, 0.1],
+      t.length,
+      { tol: 1e-14, maxIterations: 200 },
+    );
+    expect(r.x[0]).toBeCloseTo(3, 6);
+    expect(r.x[1]).toBeCloseTo(0.4, 6);
+  });
+});
+
+describe('ETS', () => {
+  it('forecasts a pure seasonal series exactly (a seasonal form, the season continued)', () => {
+    const y = seasonal(60);
+    const fit = fitEts(y, 0, 47, 6)!;
+    expect(fit.season).not.toBe('N');
+    const f = forecast((out) => etsForecast(fit, y, 0, 47, 12, out, 0), 12);
+    f.forEach((v, k) => expect(v).toBeCloseTo(y[48 + k], 8));
+  });
+
+  it('continues a straight line exactly with an additive trend', () => {
+    const y = Float64Array.from({ length: 30 }, (_, t) => 5 + 2 * t);
+    const fit = fitEts(y, 0, 29, 1)!;
+    expect(fit.trend).toBe('A');
+    expect(forecast((out) => etsForecast(fit, y, 0, 29, 3, out, 0), 3)).toEqual([65, 67, 69]);
+  });
+
+  it('picks a multiplicative season by AICc when the swings grow with the level', () => {
+    const rng = new Rng(4);
+    const y = Float64Array.from(
+      { length: 96 },
+      (_, t) =>
+        (100 + 3 * t) * (1 + 0.3 * Math.sin((2 * Math.PI * t) / 12)) * (1 + 0.01 * gauss(rng)),
+    );
+    const fit = fitEts(y, 0, 95, 12)!;
+    expect(etsName(fit)).toMatch(/^ETS\(M,A/);
+    expect(fit.season).toBe('M');
+  });
+
+  it('keeps a multiplicative model finite on a window with a non-positive row', () => {
+    const y = seasonal(40);
+    const fit = fitEts(y, 0, 39, 6)!;
+    const bad = Float64Array.from(y);
+    bad[20] = -5;
+    const mult = { ...fit, error: 'M' as const, season: 'M' as const };
+    for (const v of forecast((out) => etsForecast(mult, bad, 0, 39, 2, out, 0), 2)) {
+      expect(Number.isFinite(v)).toBe(true);
+    }
+  });
+});
+
+describe('Theta', () => {
+  it('forecasts a straight line at half its slope (theta = 2), exactly', () => {
+    const y = Float64Array.from({ length: 40 }, (_, t) => 7 + 3 * t);
+    const fit = fitTheta(y, 0, 39, 1)!;
+    expect(fit.m).toBe(1);
+    const f = forecast((out) => thetaForecast(fit, y, 0, 39, 4, out, 0), 4);
+    // SES on a line tracks it (alpha -> 1), plus b0 / 2 * h.
+    f.forEach((v, k) => expect(v).toBeCloseTo(y[39] + 1.5 * (k + 1), 3));
+  });
+
+  it('deseasonalises a seasonal series and keeps its season in the forecast', () => {
+    const y = seasonal(72);
+    const fit = fitTheta(y, 0, 59, 6)!;
+    expect(fit.m).toBe(6);
+    const f = forecast((out) => thetaForecast(fit, y, 0, 59, 6, out, 0), 6);
+    f.forEach((v, k) => expect(v).toBeCloseTo(y[60 + k], 6));
+  });
+});
+
+describe('ARIMA', () => {
+  it('recovers an AR(1): order (1,0,0) and its coefficient within 0.05', () => {
+    const y = ar1(500, 0.7, 3);
+    expect(arimaPlan(y, 0, 499, 1)).toEqual({ d: 0, D: 0, m: 1 });
+    const fit = fitArima(y, 0, 499, 1)!;
+    expect([fit.p, fit.d, fit.q]).toEqual([1, 0, 0]);
+    expect(Math.abs(fit.ar[0] - 0.7)).toBeLessThan(0.05);
+    // Its forecasts decay towards the mean by the coefficient each step.
+    const f = forecast((out) => arimaForecast(fit, y, 0, 499, 3, out, 0), 3);
+    expect((f[1] - fit.mean) / (f[0] - fit.mean)).toBeCloseTo(fit.ar[0], 6);
+  });
+
+  it('differences a random walk once and forecasts it flat (naive)', () => {
+    const y = randomWalk(300, 8);
+    const fit = fitArima(y, 0, 299, 1)!;
+    expect(fit.d).toBe(1);
+    const f = forecast((out) => arimaForecast(fit, y, 0, 299, 4, out, 0), 4);
+    for (const v of f) expect(Math.abs(v - y[299])).toBeLessThan(1.5);
+  });
+
+  it('maps partial autocorrelations inside (-1, 1) to a stationary AR polynomial', () => {
+    expect(pacfToAr([0.5])).toEqual([0.5]);
+    const [a, b] = pacfToAr([0.5, -0.3]);
+    expect(a).toBeCloseTo(0.5 - -0.3 * 0.5, 12);
+    expect(b).toBeCloseTo(-0.3, 12);
+  });
+
+  it('computes the exact ARMA likelihood as statsmodels does (SARIMAX, concentrated scale)', () => {
+    const y = Array.from(ar1(200, 0.7, 3));
+    const cases: [number[], number[]][] = [
+      [[0.7], []],
+      [[0.6], [0.2]],
+      [[], [0.5]],
+      [
+        [0.5, 0.2],
+        [0.3, -0.2],
+      ],
+    ];
+    const logLik = cases.map(([phi, theta]) => {
+      const r = armaLikelihood(y, phi, theta)!;
+      const n = y.length;
+      return -0.5 * (n * Math.log((2 * Math.PI * r.S) / n) + r.sumLogR + n);
+    });
+    // statsmodels 0.13: SARIMAX(y, order=(p, 0, q), trend='n', concentrate_scale=True)
+    // .loglike(phi + theta) on the same 200 values.
+    expect(logLik.map((v) => Math.round(v * 1e4) / 1e4)).toEqual([
+      -280.3948, -281.9114, -289.6848, -280.2499,
+    ]);
+    expect(armaAutocovariances([0.7], [], 1)![0]).toBeCloseTo(1 / (1 - 0.49), 12);
+    expect(Array.from(armaAutocovariances([], [0.5], 2)!)).toEqual([1.25, 0.5, 0]);
+  });
+});
+
+describe('season and difference tests', () => {
+  it('finds the season of a seasonal series and none in white noise', () => {
+    const rng = new Rng(2);
+    const noisy = Float64Array.from(seasonal(60), (v) => v + 0.5 * gauss(rng));
+    expect(seasonalTest(noisy, 0, 59, 6)).toBe(true);
+    const white = Float64Array.from({ length: 60 }, () => gauss(rng));
+    expect(seasonalTest(white, 0, 59, 6)).toBe(false);
+    expect(seasonalStrength(noisy, 0, 59, 6)).toBeGreaterThan(0.9);
+    expect(seasonalStrength(white, 0, 59, 6)).toBeLessThan(0.64);
+  });
+
+  it('takes seasonal indices that sum to zero (additive) or average one (multiplicative)', () => {
+    const idx = seasonalIndices(seasonal(36), 0, 35, 6, false)!;
+    expect(Array.from(idx).map((v) => Math.round(v * 1e9) / 1e9)).toEqual(SEASON);
+    const mult = seasonalIndices(seasonal(36), 0, 35, 6, true)!;
+    expect(mult.reduce((a, b) => a + b, 0) / 6).toBeCloseTo(1, 12);
+  });
+
+  it('differences random walks once, white noise at the test level (5 %), a quadratic trend twice', () => {
+    let walks = 0;
+    let noise = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      if (firstDifferences(randomWalk(300, seed), 300) === 1) walks++;
+      const rng = new Rng(1000 + seed);
+      const white = Float64Array.from({ length: 300 }, () => gauss(rng));
+      if (firstDifferences(white, 300) > 0) noise++;
+    }
+    // About 5 % of them are differenced twice: the test's false alarms on their differences.
+    expect(walks).toBeGreaterThanOrEqual(34);
+    expect(noise).toBeLessThanOrEqual(5);
+    const rng = new Rng(6);
+    const q = Float64Array.from({ length: 200 }, (_, t) => 0.01 * t * t + gauss(rng));
+    expect(firstDifferences(q, 200)).toBe(2);
+  });
+});

@@ -1,0 +1,217 @@
+// Choosing each series' candidate from the rolling-origin forecasts of every candidate. The set's
+// candidate is the one with the lowest error pooled over all series (within 1 % of the best the
+// simplest wins: a random walk gets naive, not an ETS that happens to match it). A series' own
+// validation is a few forecast windows, too few to tell close candidates apart (with nine
+// candidates, one of them beats the set's on most series by chance), so a series takes another
+// candidate only when its own windows say so clearly: its errors lower than the set candidate's
+// by more than two standard errors of the paired difference. Series outside the validated sample
+// of a large set take the set's choice.
+
+import { AutoMLError } from '../errors';
+import type { Fold, Scored } from './candidates';
+import { isGbm } from './model';
+import type { CandidateName } from './types';
+
+/** Candidates within this share of the best score count as tied; the simplest of them wins. */
+const TIE = 0.01;
+/** Standard errors by which a series' own evidence must favour another candidate over the set's. */
+const EVIDENCE_Z = 3;
+/** Non-overlapping forecast windows a series needs before its own evidence counts at all. */
+const MIN_WINDOWS = 3;
+
+export interface Selection {
+  /** Per series: index into `scored` of its candidate. */
+  choice: Int32Array;
+  /** Index into `scored` of the set's candidate (best pooled score). */
+  setChoice: number;
+  /** Per candidate: pooled MASE (its error over seasonal-naive's on the same origins), MAE. */
+  mase: number[];
+  mae: number[];
+  /** Per series: the validation MASE of its candidate (NaN: not validated). */
+  ownMase: Float64Array;
+  /** Per series: seasonal-naive's error sum over the origins of its candidate's MASE (its weight). */
+  baseError: Float64Array;
+  /** Per series: why it has its candidate. */
+  reason: string[];
+  /** Validated series whose candidate did worse than seasonal-naive on their own origins. */
+  worse: number;
+}
+
+/** Candidates a series may choose: all but a GBM that was not refitted on the earlier folds. */
+function eligible(s: Scored): boolean {
+  return !isGbm(s.name) || s.runs.every((r) => r !== null);
+}
+
+/**
+ * Per-candidate, per-series error sums over the folds the candidate ran on, with seasonal-naive's
+ * over the same origins, each series' forecast windows, and per origin (all folds in a row) each
+ * candidate's error and the origin's series.
+ */
+function tally(scored: Scored[], folds: Fold[], nSeries: number) {
+  const C = scored.length;
+  const err = Array.from({ length: C }, () => new Float64Array(nSeries));
+  const base = Array.from({ length: C }, () => new Float64Array(nSeries));
+  const abs = new Float64Array(C);
+  const count = new Float64Array(C);
+  const windows = new Float64Array(nSeries);
+  const nOrigins = folds.reduce((a, f) => a + f.packed.n, 0);
+  const perOrigin = Array.from({ length: C }, () => new Float64Array(nOrigins).fill(NaN));
+  const originSeries = new Int32Array(nOrigins);
+  const sn = scored.findIndex((s) => s.name === 'seasonal_naive');
+  let at = 0;
+  for (const fold of folds) {
+    const { n, H } = fold.packed;
+    const snRun = scored[sn].runs[fold.index]!;
+    for (let i = 0; i < n; i++, at++) {
+      const g = fold.origins[i][0];
+      originSeries[at] = g;
+      let steps = 0;
+      let eSn = 0;
+      for (let k = 1; k <= H; k++) {
+        const y = fold.truth(i, k);
+        if (Number.isNaN(y)) break;
+        eSn += Math.abs(y - snRun.pred[i * H + k - 1]) / snRun.scale[i];
+        steps++;
+      }
+      windows[g] += steps / H;
+      scored.forEach((s, c) => {
+        const run = s.runs[fold.index];
+        if (!run) return;
+        let e = 0;
+        for (let k = 1; k <= steps; k++) {
+          const d = Math.abs(fold.truth(i, k) - run.pred[i * H + k - 1]);
+          e += d / run.scale[i];
+          abs[c] += Number.isFinite(d) ? d : 0;
+          count[c]++;
+        }
+        const v = Number.isFinite(e) ? e : Infinity;
+        err[c][g] += v;
+        base[c][g] += eSn;
+        perOrigin[c][at] = steps > 0 ? v / steps : NaN;
+      });
+    }
+  }
+  return { err, base, abs, count, windows, perOrigin, originSeries };
+}
+
+/**
+ * How clearly candidate c beats d on a series' origins: the mean paired difference of their
+ * per-origin errors over its standard error (overlapping windows counted as `windows`
+ * independent ones); -Infinity-safe: NaN when they share no origin.
+ */
+function advantage(a: Float64Array, b: Float64Array, idx: number[], windows: number): number {
+  let n = 0;
+  let sum = 0;
+  let sq = 0;
+  for (const i of idx) {
+    const d = b[i] - a[i];
+    if (!Number.isFinite(d)) continue;
+    n++;
+    sum += d;
+    sq += d * d;
+  }
+  if (n < 2) return NaN;
+  const mean = sum / n;
+  const sd = Math.sqrt(Math.max(0, sq / n - mean * mean) * (n / (n - 1)));
+  const se = sd / Math.sqrt(Math.max(1, Math.min(n, windows)));
+  return se > 0 ? mean / se : mean > 0 ? Infinity : 0;
+}
+
+const rel = (e: number, b: number) => (b > 0 ? e / b : e > 0 ? Infinity : 1);
+
+/** The simplest (earliest) candidate within TIE of the lowest score, among `ok`. */
+function pick(score: (c: number) => number, C: number, ok: (c: number) => boolean): number {
+  let best = Infinity;
+  for (let c = 0; c < C; c++) if (ok(c)) best = Math.min(best, score(c));
+  for (let c = 0; c < C; c++) if (ok(c) && score(c) <= best * (1 + TIE) + 1e-12) return c;
+  return 0;
+}
+
+/**
+ * Chooses the set's candidate (lowest pooled MASE, simplest within 1 %) and each validated
+ * series' (its own MASE shrunk towards the pooled one); others take the set's. `forced` (USING
+ * model = 'gbm') restricts the choice to the GBM when there is one; a candidate's name (USING
+ * model = 'ets') to that candidate, an error when it could not be fitted.
+ */
+export function selectCandidates(
+  scored: Scored[],
+  folds: Fold[],
+  nSeries: number,
+  validated: number[],
+  forced: 'gbm' | CandidateName | null,
+): Selection {
+  const C = scored.length;
+  const { err, base, abs, count, windows, perOrigin, originSeries } = tally(scored, folds, nSeries);
+  const mase = scored.map((_, c) => {
+    let e = 0;
+    let b = 0;
+    for (const g of validated) {
+      e += err[c][g];
+      b += base[c][g];
+    }
+    return rel(e, b);
+  });
+  const mae = scored.map((_, c) => (count[c] > 0 ? abs[c] / count[c] : NaN));
+  const hasGbm = scored.some((s) => isGbm(s.name) && eligible(s));
+  if (forced && forced !== 'gbm' && !scored.some((s) => s.name === forced)) {
+    throw new AutoMLError(
+      `USING model = '${forced}' cannot be fitted to these series (too few rows or training examples); try 'auto'`,
+    );
+  }
+  const ok = (c: number) =>
+    forced && forced !== 'gbm'
+      ? scored[c].name === forced
+      : eligible(scored[c]) && (forced !== 'gbm' || !hasGbm || isGbm(scored[c].name));
+  const setChoice = pick((c) => mase[c], C, ok);
+  const choice = new Int32Array(nSeries).fill(setChoice);
+  const ownMase = new Float64Array(nSeries).fill(NaN);
+  const baseError = new Float64Array(nSeries);
+  const reason = Array.from({ length: nSeries }, () =>
+    validated.length < nSeries
+      ? `the set's choice (its candidates were validated on a sample of ${validated.length} of ${nSeries} groups)`
+      : "the set's choice",
+  );
+  const originsOf = Array.from({ length: nSeries }, (): number[] => []);
+  originSeries.forEach((g, i) => originsOf[g].push(i));
+  let worse = 0;
+  const setName = scored[setChoice].name;
+  for (const g of validated) {
+    const own = (c: number) => rel(err[c][g], base[c][g]);
+    const w = windows[g];
+    let c = setChoice;
+    if (w >= MIN_WINDOWS) {
+      // Candidates that beat the set's clearly on this series; the best of them by its own MASE.
+      let best = -1;
+      for (let x = 0; x < C; x++) {
+        if (x === setChoice || !ok(x)) continue;
+        const z = advantage(perOrigin[x], perOrigin[setChoice], originsOf[g], w);
+        if (!(z > EVIDENCE_Z)) continue;
+        if (best < 0 || own(x) < own(best)) best = x;
+      }
+      if (best >= 0) c = best;
+    }
+    choice[g] = c;
+    ownMase[g] = own(c);
+    baseError[g] = base[c][g];
+    const m = own(c).toFixed(2);
+    if (c !== setChoice) {
+      reason[g] =
+        `beats the set's ${setName} clearly on this group's ${w.toFixed(1)} validation windows ` +
+        `(MASE ${m} against ${own(setChoice).toFixed(2)})`;
+    } else if (forced) {
+      reason[g] = `USING model = '${forced}' (MASE ${m} on this group)`;
+    } else {
+      const ownBest = pick(own, C, ok);
+      reason[g] =
+        ownBest === c
+          ? `lowest validation error on this group too (MASE ${m})`
+          : `the set's choice: this group's ${w.toFixed(1)} validation windows favour ${scored[ownBest].name} ` +
+            `(MASE ${own(ownBest).toFixed(2)} against ${m}), within their noise`;
+    }
+    if (own(c) > 1 + 1e-9) {
+      worse++;
+      reason[g] += '; worse than seasonal-naive on this group alone';
+    }
+  }
+  return { choice, setChoice, mase, mae, ownMase, baseError, reason, worse };
+}

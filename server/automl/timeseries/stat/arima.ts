@@ -1,0 +1,521 @@
+// Seasonal ARIMA(p,d,q)(P,D,Q)m with an automatic order search, after Hyndman & Khandakar's
+// auto.arima (2008): differences chosen by tests (KPSS for d, seasonal strength for D), then a
+// stepwise search over p, q <= 3, P, Q <= 1 and the constant by AICc. Parameters are estimated by
+// conditional sum of squares (Levenberg-Marquardt), in the partial-autocorrelation
+// parametrisation that keeps every AR polynomial stationary and every MA polynomial invertible
+// (Jones 1980, as statsmodels' enforce_stationarity). All models of a search are scored on the
+// same rows (one conditioning start), so their AICc compare like for like.
+//
+// A forecast differences the rows it reads, recovers the innovations by running the ARMA
+// recursion over them (the MA part forgets its zero start, being invertible), continues the
+// recursion with zero future innovations and integrates back.
+
+import {
+  type Innovations,
+  armaLikelihood,
+  armaPredict,
+  innovationCoefficients,
+} from './arma-likelihood';
+import { levenbergMarquardt } from './optimize';
+import { firstDifferences, seasonalStrength } from './season';
+
+export interface ArimaOrder {
+  p: number;
+  d: number;
+  q: number;
+  P: number;
+  D: number;
+  Q: number;
+  /** Seasonal period (1: no seasonal part). */
+  m: number;
+  /** A mean of the differenced series (a drift when d + D = 1). */
+  constant: boolean;
+}
+
+/** A fitted model (JSON; what the artifact keeps per group). Coefficients in the usual signs. */
+export interface ArimaFit extends ArimaOrder {
+  /** phi_1..phi_p of (1 - phi_1 B - ...), Phi of (1 - Phi_1 B^m - ...). */
+  ar: number[];
+  sar: number[];
+  /** theta_1..theta_q of (1 + theta_1 B + ...), Theta of (1 + Theta_1 B^m + ...). */
+  ma: number[];
+  sma: number[];
+  mean: number;
+  sigma2: number;
+  aicc: number;
+}
+
+export function arimaName(o: ArimaOrder): string {
+  const s = o.m > 1 && o.P + o.D + o.Q > 0 ? `(${o.P},${o.D},${o.Q})${o.m}` : '';
+  return `ARIMA(${o.p},${o.d},${o.q})${s}${o.constant ? (o.d + o.D === 1 ? ' with drift' : ' with mean') : ''}`;
+}
+
+const MAX_P_ = 3;
+const MAX_Q_ = 3;
+const MAX_SP = 1;
+const MAX_SQ = 1;
+/**
+ * Largest partial autocorrelation of the AR and MA polynomials: roots stay a little off the unit
+ * circle (auto.arima refuses models whose roots come within 1 % of it), where forecasts of a
+ * differenced series would run away.
+ */
+const PACF_MAX = 0.98;
+/** Models a stepwise search fits at most. */
+const MAX_MODELS = 40;
+/** Seasonal strength above which the series is differenced seasonally (auto.arima's). */
+const SEASONAL_STRENGTH = 0.64;
+
+/** Partial autocorrelations (|r| < 1) -> the coefficients of a stationary AR polynomial. */
+export function pacfToAr(r: ArrayLike<number>): number[] {
+  const p = r.length;
+  let phi: number[] = [];
+  for (let k = 0; k < p; k++) {
+    const next = new Array<number>(k + 1);
+    next[k] = r[k];
+    for (let j = 0; j < k; j++) next[j] = phi[j] - r[k] * phi[k - 1 - j];
+    phi = next;
+  }
+  return phi;
+}
+
+/** A lag polynomial's non-zero lags and their coefficients (in the recursion's sign). */
+interface Poly {
+  lag: Int32Array;
+  c: Float64Array;
+}
+
+/** The lags (1 .. p) x (1, B^m, .., B^Pm) can reach, each once, ascending. */
+function polyLags(p: number, P: number, m: number): Int32Array {
+  const set = new Set<number>();
+  for (let j = 0; j <= P; j++) for (let i = 0; i <= p; i++) if (i + j * m > 0) set.add(i + j * m);
+  return Int32Array.from([...set].sort((a, b) => a - b));
+}
+
+/**
+ * The recursion's coefficients of a product of a regular and a seasonal polynomial, into `out`
+ * (whose lags come from polyLags): `sign` -1 for AR, (1 - sum a_i B^i)(1 - sum A_j B^jm), whose
+ * recursion reads sum c_k x_{t-k}; +1 for MA, (1 + sum b_i B^i)(1 + sum B_j B^jm).
+ */
+function fillPoly(
+  reg: ArrayLike<number>,
+  sea: ArrayLike<number>,
+  m: number,
+  sign: 1 | -1,
+  out: Poly,
+  dense: Float64Array,
+): void {
+  dense.fill(0);
+  // Polynomial coefficients with c0 = 1: regular g_i = sign * reg_i, seasonal G_j = sign * sea_j.
+  for (let j = 0; j <= sea.length; j++) {
+    const gj = j === 0 ? 1 : sign * sea[j - 1];
+    for (let i = 0; i <= reg.length; i++) {
+      const gi = i === 0 ? 1 : sign * reg[i - 1];
+      const l = i + j * m;
+      if (l > 0) dense[l] += gi * gj;
+    }
+  }
+  // Recursion sign: AR moves the polynomial's terms to the right-hand side (-), MA keeps them.
+  for (let k = 0; k < out.lag.length; k++) out.c[k] = sign * dense[out.lag[k]];
+}
+
+function makePoly(p: number, P: number, m: number): Poly {
+  const lag = polyLags(p, P, m);
+  return { lag, c: new Float64Array(lag.length) };
+}
+
+function polyOf(reg: number[], sea: number[], m: number, sign: 1 | -1): Poly {
+  const poly = makePoly(reg.length, sea.length, m);
+  fillPoly(reg, sea, m, sign, poly, new Float64Array(reg.length + sea.length * m + 1));
+  return poly;
+}
+
+/** w = (1 - B)^d (1 - B^m)^D x[start .. end]. */
+function difference(
+  x: ArrayLike<number>,
+  start: number,
+  end: number,
+  d: number,
+  D: number,
+  m: number,
+): Float64Array {
+  let w = Float64Array.from({ length: end - start + 1 }, (_, i) => x[start + i]);
+  for (let k = 0; k < D; k++) {
+    const next = new Float64Array(Math.max(0, w.length - m));
+    for (let i = m; i < w.length; i++) next[i - m] = w[i] - w[i - m];
+    w = next;
+  }
+  for (let k = 0; k < d; k++) {
+    const next = new Float64Array(Math.max(0, w.length - 1));
+    for (let i = 1; i < w.length; i++) next[i - 1] = w[i] - w[i - 1];
+    w = next;
+  }
+  return w;
+}
+
+/**
+ * Innovations e[t] of the ARMA recursion over w (mean removed), from zeros before the first row
+ * with all its AR lags; writes them into `e` and returns the sum of squares from row `from` on.
+ */
+function innovations(
+  w: Float64Array,
+  mean: number,
+  ar: Poly,
+  ma: Poly,
+  from: number,
+  e: Float64Array,
+): number {
+  const n = w.length;
+  const pa = ar.lag.length;
+  const qa = ma.lag.length;
+  const maxAr = pa ? ar.lag[pa - 1] : 0;
+  let sse = 0;
+  for (let t = 0; t < n; t++) {
+    if (t < maxAr) {
+      e[t] = 0;
+      continue;
+    }
+    let v = w[t] - mean;
+    for (let i = 0; i < pa; i++) v -= ar.c[i] * (w[t - ar.lag[i]] - mean);
+    for (let j = 0; j < qa; j++) {
+      const l = ma.lag[j];
+      if (t - l >= 0) v -= ma.c[j] * e[t - l];
+    }
+    e[t] = v;
+    if (t >= from) sse += v * v;
+  }
+  return sse;
+}
+
+/** The coefficients a fit's unconstrained parameters stand for. */
+function decode(
+  o: ArimaOrder,
+  u: ArrayLike<number>,
+): Omit<ArimaFit, keyof ArimaOrder | 'sigma2' | 'aicc'> {
+  let k = 0;
+  const take = (n: number) => {
+    const r: number[] = [];
+    for (let i = 0; i < n; i++) r.push(PACF_MAX * Math.tanh(u[k++]));
+    return r;
+  };
+  const ar = pacfToAr(take(o.p));
+  const ma = pacfToAr(take(o.q)).map((v) => -v);
+  const sar = pacfToAr(take(o.P));
+  const sma = pacfToAr(take(o.Q)).map((v) => -v);
+  const mean = o.constant ? u[k++] : 0;
+  return { ar, ma, sar, sma, mean };
+}
+
+/** A fit and its unconstrained parameters (the start of a refinement). */
+interface OrderFit {
+  fit: ArimaFit;
+  u: Float64Array;
+}
+
+/** The pieces both estimators share: parameter decoding, polynomial buffers, the mean's scale. */
+function setup(o: ArimaOrder, w: Float64Array) {
+  let wMean = 0;
+  for (let i = 0; i < w.length; i++) wMean += w[i];
+  wMean /= Math.max(1, w.length);
+  // Scale the mean parameter so that it moves like the others in the solver.
+  const sd = Math.sqrt(w.reduce((a, v) => a + (v - wMean) ** 2, 0) / Math.max(1, w.length)) || 1;
+  const nPar = o.p + o.q + o.P + o.Q + (o.constant ? 1 : 0);
+  const scaled = (u: ArrayLike<number>) => {
+    const c = decode(o, u);
+    if (o.constant) c.mean *= sd;
+    return c;
+  };
+  const arPoly = makePoly(o.p, o.P, o.m);
+  const maPoly = makePoly(o.q, o.Q, o.m);
+  const dense = new Float64Array(Math.max(o.p, o.q) + Math.max(o.P, o.Q) * o.m + 1);
+  const fill = (u: ArrayLike<number>) => {
+    const c = scaled(u);
+    fillPoly(c.ar, c.sar, o.m, -1, arPoly, dense);
+    fillPoly(c.ma, c.sma, o.m, 1, maPoly, dense);
+    return c;
+  };
+  return { wMean, sd, nPar, scaled, arPoly, maPoly, fill };
+}
+
+/**
+ * Fits one order to the differenced series w by conditional least squares, counting innovations
+ * from row `from`; null when there are too few rows for it.
+ */
+function fitOrder(o: ArimaOrder, w: Float64Array, from: number): OrderFit | null {
+  const nEff = w.length - from;
+  const k = o.p + o.q + o.P + o.Q + (o.constant ? 1 : 0) + 1;
+  if (nEff < k + 3) return null;
+  const { wMean, sd, nPar, scaled, arPoly, maPoly, fill } = setup(o, w);
+  const u0 = new Float64Array(nPar);
+  if (o.constant) u0[nPar - 1] = wMean / sd;
+  const e = new Float64Array(w.length);
+  const res = (u: Float64Array, out: Float64Array): number => {
+    const c = fill(u);
+    const sse = innovations(w, c.mean, arPoly, maPoly, from, e);
+    for (let t = from; t < w.length; t++) out[t - from] = e[t];
+    return sse;
+  };
+  const best = levenbergMarquardt(res, u0, nEff, { tol: 1e-4, maxIterations: 40 });
+  if (!Number.isFinite(best.f)) return null;
+  const c = scaled(best.x);
+  const sigma2 = Math.max(best.f, 1e-300) / nEff;
+  const aic = nEff * Math.log(sigma2) + 2 * k;
+  const aicc = aic + (2 * k * (k + 1)) / Math.max(1, nEff - k - 1);
+  return { fit: { ...o, ...c, sigma2, aicc }, u: best.x };
+}
+
+/** Dense lags 1..L of a polynomial's recursion coefficients. */
+function densePoly(poly: Poly): Float64Array {
+  const L = poly.lag.length ? poly.lag[poly.lag.length - 1] : 0;
+  const out = new Float64Array(L);
+  for (let i = 0; i < poly.lag.length; i++) out[poly.lag[i] - 1] = poly.c[i];
+  return out;
+}
+
+/**
+ * Refines a fit to maximum likelihood (exact, by the innovations algorithm: see
+ * arma-likelihood.ts) from its parameters `u0`; AICc from that likelihood over every differenced
+ * row. Null when the likelihood cannot be evaluated.
+ */
+function fitOrderML(o: ArimaOrder, w: Float64Array, u0: Float64Array): ArimaFit | null {
+  const n = w.length;
+  const k = o.p + o.q + o.P + o.Q + (o.constant ? 1 : 0) + 1;
+  if (n < k + 3) return null;
+  const { scaled, arPoly, maPoly, fill } = setup(o, w);
+  const x = new Float64Array(n);
+  const res = (u: Float64Array, out: Float64Array): number => {
+    const c = fill(u);
+    for (let t = 0; t < n; t++) x[t] = w[t] - c.mean;
+    const r = armaLikelihood(x, densePoly(arPoly), densePoly(maPoly), out);
+    if (!r) return Infinity;
+    let ss = 0;
+    for (let t = 0; t < n; t++) ss += out[t] * out[t];
+    return ss;
+  };
+  const best = levenbergMarquardt(res, u0, n, { tol: 1e-6, maxIterations: 40 });
+  if (!Number.isFinite(best.f)) return null;
+  const c = fill(best.x);
+  for (let t = 0; t < n; t++) x[t] = w[t] - c.mean;
+  const r = armaLikelihood(x, densePoly(arPoly), densePoly(maPoly));
+  if (!r) return null;
+  const aicc = r.m2ll + 2 * k + (2 * k * (k + 1)) / Math.max(1, n - k - 1);
+  return { ...o, ...scaled(best.x), sigma2: r.S / n, aicc };
+}
+
+/** How the search treats a series: its differences and whether it has seasonal terms. */
+export interface ArimaPlan {
+  d: number;
+  D: number;
+  m: number;
+}
+
+/** Differences by test: D by seasonal strength (m > 1, three seasons), then d by KPSS. */
+export function arimaPlan(y: ArrayLike<number>, start: number, end: number, m: number): ArimaPlan {
+  const n = end - start + 1;
+  const seasonal = m > 1 && n >= 3 * m + 3;
+  const D = seasonal && seasonalStrength(y, start, end, m) > SEASONAL_STRENGTH ? 1 : 0;
+  const sd = difference(y, start, end, 0, D, m);
+  const d = firstDifferences(sd, sd.length);
+  return { d, D, m: seasonal ? m : 1 };
+}
+
+/**
+ * The order with the lowest AICc by a stepwise search (auto.arima's): start from
+ * (2,2)(1,1), (0,0)(0,0), (1,0)(1,0), (0,1)(0,1), then move one of p, q, P, Q by one (or p and q
+ * together) and toggle the constant while AICc improves. `orders`, when given, are the only
+ * ones tried (a search done on similar series). Null when no order can be fitted.
+ */
+export function fitArima(
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+  m: number,
+  opts: {
+    plan?: ArimaPlan;
+    orders?: ArimaOrder[];
+    maxP?: number;
+    maxQ?: number;
+    drift?: 'auto' | 'always';
+  } = {},
+): ArimaFit | null {
+  const MAX_P = opts.maxP ?? MAX_P_;
+  const MAX_Q = opts.maxQ ?? MAX_Q_;
+  const plan = opts.plan ?? arimaPlan(y, start, end, m);
+  const { d, D } = plan;
+  const mm = plan.m;
+  const w = difference(y, start, end, d, D, mm);
+  const seasonal = mm > 1;
+  // One conditioning start for every order the search may try (or the given orders' longest).
+  const from = opts.orders
+    ? Math.max(0, ...opts.orders.map((o) => o.p + (seasonal ? o.P * mm : 0)))
+    : MAX_P + (seasonal ? MAX_SP * mm : 0);
+  const allowConstant = d + D <= 1;
+  const tried = new Map<string, ArimaFit | null>();
+  // Each order: conditional least squares for a start, then maximum likelihood (its AICc ranks).
+  const fit = (o: ArimaOrder): ArimaFit | null => {
+    const key = `${o.p},${o.q},${o.P},${o.Q},${o.constant}`;
+    if (!tried.has(key)) {
+      const css = fitOrder(o, w, from);
+      tried.set(key, css ? (fitOrderML(css.fit, w, css.u) ?? css.fit) : null);
+    }
+    return tried.get(key)!;
+  };
+  const order = (p: number, q: number, P: number, Q: number, constant: boolean): ArimaOrder => ({
+    p,
+    d,
+    q,
+    P: seasonal ? P : 0,
+    D,
+    Q: seasonal ? Q : 0,
+    m: mm,
+    constant: allowConstant && constant,
+  });
+  let best: ArimaFit | null = null;
+  const consider = (o: ArimaOrder) => {
+    if (o.p < 0 || o.q < 0 || o.P < 0 || o.Q < 0) return false;
+    if (o.p > MAX_P || o.q > MAX_Q || o.P > MAX_SP || o.Q > MAX_SQ) return false;
+    if (tried.size >= MAX_MODELS) return false;
+    const f = fit(o);
+    if (f && (!best || f.aicc < best.aicc - 1e-9)) {
+      best = f;
+      return true;
+    }
+    return false;
+  };
+  if (opts.orders) {
+    for (const o of opts.orders)
+      consider({
+        ...o,
+        d,
+        D,
+        m: mm,
+        constant: allowConstant && o.constant,
+        P: seasonal ? o.P : 0,
+        Q: seasonal ? o.Q : 0,
+      });
+    return best;
+  }
+  const c = d + D <= 1;
+  for (const o of [
+    order(2, 2, 1, 1, c),
+    order(0, 0, 0, 0, c),
+    order(1, 0, 1, 0, c),
+    order(0, 1, 0, 1, c),
+    ...(c && opts.drift !== 'always' ? [order(0, 0, 0, 0, false)] : []),
+  ]) {
+    consider(o);
+  }
+  for (let improved = true; improved && best;) {
+    improved = false;
+    const b: ArimaFit = best;
+    const moves: [number, number, number, number][] = [
+      [1, 0, 0, 0],
+      [-1, 0, 0, 0],
+      [0, 1, 0, 0],
+      [0, -1, 0, 0],
+      [1, 1, 0, 0],
+      [-1, -1, 0, 0],
+      [0, 0, 1, 0],
+      [0, 0, -1, 0],
+      [0, 0, 0, 1],
+      [0, 0, 0, -1],
+      [0, 0, 1, 1],
+      [0, 0, -1, -1],
+    ];
+    for (const [dp, dq, dP, dQ] of moves) {
+      if (consider(order(b.p + dp, b.q + dq, b.P + dP, b.Q + dQ, b.constant))) {
+        improved = true;
+        break;
+      }
+    }
+    if (
+      !improved &&
+      allowConstant &&
+      opts.drift !== 'always' &&
+      consider(order(b.p, b.q, b.P, b.Q, !b.constant))
+    ) {
+      improved = true;
+    }
+  }
+  return best;
+}
+
+/** A fit's dense ARMA coefficients and innovations coefficients, computed once per fit. */
+const exactCache = new WeakMap<
+  ArimaFit,
+  { phi: Float64Array; theta: Float64Array; inn: Innovations | null }
+>();
+
+function exactOf(fit: ArimaFit, rows: number) {
+  let c = exactCache.get(fit);
+  if (!c) {
+    const phi = densePoly(polyOf(fit.ar, fit.sar, fit.m, -1));
+    const theta = densePoly(polyOf(fit.ma, fit.sma, fit.m, 1));
+    c = { phi, theta, inn: null };
+    exactCache.set(fit, c);
+  }
+  if (!c.inn || c.inn.n < rows) {
+    // Room for longer windows than this one, so that origins of one series share it.
+    c.inn = innovationCoefficients(c.phi, c.theta, Math.max(rows, 2 * (c.inn?.n ?? 0)));
+  }
+  return c;
+}
+
+/**
+ * Forecasts steps 1..H after y[end] from y[start .. end] into out[o ...]: difference, predict the
+ * differenced series exactly from its rows (the innovations algorithm: right even near a unit MA
+ * root, where a recursion started from zero innovations never forgets its start), integrate.
+ * Too few rows for the differences and the ARMA orders forecast the last value.
+ */
+export function arimaForecast(
+  fit: ArimaFit,
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+  H: number,
+  out: Float64Array,
+  o: number,
+): void {
+  const { d, D, m } = fit;
+  const w = difference(y, start, end, d, D, m);
+  const n = w.length;
+  const exact = exactOf(fit, n + H);
+  if (!exact.inn || n <= exact.inn.m) {
+    for (let k = 0; k < H; k++) out[o + k] = y[end];
+    return;
+  }
+  const x = new Float64Array(n);
+  for (let t = 0; t < n; t++) x[t] = w[t] - fit.mean;
+  const z = new Float64Array(H);
+  armaPredict(exact.inn, exact.phi, x, n, H, z);
+  // Integrate: y_t = w_t + sum delta_i y_{t-i}, D(B) = (1 - B)^d (1 - B^m)^D = 1 - sum delta_i B^i.
+  const delta = differencePolynomial(d, D, m);
+  const L = end - start + 1;
+  const yy = new Float64Array(L + H);
+  for (let i = 0; i < L; i++) yy[i] = y[start + i];
+  for (let h = 0; h < H; h++) {
+    const t = L + h;
+    let v = z[h] + fit.mean;
+    for (let i = 1; i < delta.length; i++) if (delta[i] !== 0) v += delta[i] * yy[t - i];
+    yy[t] = v;
+    out[o + h] = Number.isFinite(v) ? v : y[end];
+  }
+}
+
+/** delta[i] of D(B) = 1 - sum delta_i B^i for (1 - B)^d (1 - B^m)^D. */
+function differencePolynomial(d: number, D: number, m: number): Float64Array {
+  // Multiply out the polynomial with coefficients c (c[0] = 1), then delta_i = -c[i].
+  let c = [1];
+  const mul = (f: number[]) => {
+    const out = new Array<number>(c.length + f.length - 1).fill(0);
+    for (let i = 0; i < c.length; i++) for (let j = 0; j < f.length; j++) out[i + j] += c[i] * f[j];
+    c = out;
+  };
+  for (let k = 0; k < d; k++) mul([1, -1]);
+  for (let k = 0; k < D; k++) {
+    const f = new Array<number>(m + 1).fill(0);
+    f[0] = 1;
+    f[m] = -1;
+    mul(f);
+  }
+  return Float64Array.from(c, (v, i) => (i === 0 ? 1 : -v));
+}

@@ -1,0 +1,370 @@
+// Exponential smoothing in state-space form (ETS; Hyndman, Koehler, Ord & Snyder 2008): additive
+// or multiplicative error, no / additive / damped trend, no / additive / multiplicative season.
+// The form and its smoothing parameters are chosen per series by AICc; the states start from the
+// classical heuristic (seasonal indices of the first seasons, a line through the first
+// deseasonalised values) wherever a filter starts, so a forecast from the last rows of a group
+// runs exactly the filter its validation ran.
+//
+// Error type does not change the state updates (an additive-error model and its multiplicative
+// twin with the same parameters forecast alike); it changes the likelihood, hence the parameters
+// the fit finds and the form AICc picks.
+
+import { type Minimum, logistic, logit, nelderMead } from './optimize';
+import { seasonalIndices } from './season';
+
+type EtsTrend = 'N' | 'A' | 'Ad';
+type EtsSeason = 'N' | 'A' | 'M';
+
+/** A form: error, trend, season, e.g. { error: 'M', trend: 'Ad', season: 'M' } is ETS(M,Ad,M). */
+export interface EtsForm {
+  error: 'A' | 'M';
+  trend: EtsTrend;
+  season: EtsSeason;
+}
+
+/** A fitted ETS model (JSON; what the artifact keeps per group). */
+export interface EtsFit extends EtsForm {
+  /** Seasonal period in steps (1 when the form has no season). */
+  m: number;
+  alpha: number;
+  beta: number;
+  gamma: number;
+  phi: number;
+  aicc: number;
+}
+
+/** The name statistics books use: 'ETS(M,Ad,M)'. */
+export function etsName(f: EtsForm): string {
+  return `ETS(${f.error},${f.trend},${f.season})`;
+}
+
+/** Rows the heuristic start reads for the level and trend line. */
+const INIT_ROWS = 10;
+/** Seasons the heuristic seasonal indices are averaged over (at most). */
+const INIT_SEASONS = 4;
+const PHI_MIN = 0.8;
+const PHI_MAX = 0.98;
+const P_MIN = 1e-4;
+
+/** Every admissible form for this series (R's restricted set: no additive error with a multiplicative season). */
+function etsForms(seasonal: boolean, positive: boolean): EtsForm[] {
+  const out: EtsForm[] = [];
+  const trends: EtsTrend[] = ['N', 'A', 'Ad'];
+  const seasons: EtsSeason[] = seasonal ? (positive ? ['N', 'A', 'M'] : ['N', 'A']) : ['N'];
+  for (const error of positive ? (['A', 'M'] as const) : (['A'] as const)) {
+    for (const trend of trends) {
+      for (const season of seasons) {
+        if (error === 'A' && season === 'M') continue;
+        out.push({ error, trend, season });
+      }
+    }
+  }
+  return out;
+}
+
+/** Filter state after the last row, and what the likelihoods need. */
+interface Filtered {
+  l: number;
+  b: number;
+  s: Float64Array;
+  /** Rows filtered. */
+  n: number;
+  sse: number;
+  sseRel: number;
+  sumLogMu: number;
+  ok: boolean;
+}
+
+/**
+ * The heuristic start of the states for y[start .. end] (Hyndman et al. 2008, 2.6.1): seasonal
+ * indices from a classical decomposition of the first seasons (the first season's deviations
+ * when there are fewer than two), then a line through the first deseasonalised rows (its
+ * intercept one step before the first row, its slope) or their mean without a trend.
+ */
+function initialStates(
+  f: EtsForm,
+  m: number,
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+): Init {
+  const s = new Float64Array(m);
+  const n = end - start + 1;
+  const mult = f.season === 'M';
+  if (f.season !== 'N') {
+    const rows = Math.min(n, INIT_SEASONS * m);
+    const idx = seasonalIndices(y, start, start + rows - 1, m, mult);
+    if (idx) s.set(idx);
+    else if (n >= m) {
+      let mean = 0;
+      for (let j = 0; j < m; j++) mean += y[start + j] / m;
+      for (let j = 0; j < m; j++) s[j] = mult ? y[start + j] / mean : y[start + j] - mean;
+    } else s.fill(mult ? 1 : 0);
+  }
+  const k = Math.min(n, Math.max(INIT_ROWS, 2 * m));
+  const sa = (i: number) => {
+    const v = y[start + i];
+    if (f.season === 'N') return v;
+    const sj = s[i % m];
+    return mult ? v / sj : v - sj;
+  };
+  if (f.trend === 'N' || k < 2) {
+    let mean = 0;
+    for (let i = 0; i < k; i++) mean += sa(i);
+    return { l: mean / k, b: 0, s };
+  }
+  // Least squares on t = 1..k: the intercept is the level at t = 0.
+  let st = 0;
+  let sy = 0;
+  let stt = 0;
+  let sty = 0;
+  for (let i = 0; i < k; i++) {
+    const t = i + 1;
+    const v = sa(i);
+    st += t;
+    sy += v;
+    stt += t * t;
+    sty += t * v;
+  }
+  const b = (k * sty - st * sy) / (k * stt - st * st);
+  return { l: (sy - b * st) / k, b, s };
+}
+
+/** The states before the first row a filter reads. */
+interface Init {
+  l: number;
+  b: number;
+  s: Float64Array;
+}
+
+/** Runs the filter over y[start .. end] from `init` (its seasonal states copied into `s`). */
+function filter(
+  f: EtsForm,
+  m: number,
+  alpha: number,
+  beta: number,
+  gamma: number,
+  phi: number,
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+  init: Init,
+  s: Float64Array,
+): Filtered {
+  const season = f.season !== 'N' ? f.season : null;
+  const mm = season ? m : 1;
+  let l = init.l;
+  let b = init.b;
+  s.set(init.s);
+  const damp = f.trend === 'N' ? 0 : f.trend === 'A' ? 1 : phi;
+  const hasTrend = f.trend !== 'N';
+  const mult = season === 'M';
+  const checkMu = f.error === 'M' || mult;
+  let sse = 0;
+  let sseRel = 0;
+  let sumLogMu = 0;
+  let ok = true;
+  const n = end - start + 1;
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    const base = l + damp * b;
+    const sj = season ? s[j] : mult ? 1 : 0;
+    const mu = mult ? base * sj : base + sj;
+    const yi = y[start + i];
+    const e = yi - mu;
+    if (checkMu) {
+      if (!(mu > 0) || (mult && !(base > 0 && sj > 0))) {
+        ok = false;
+        break;
+      }
+      const rel = e / mu;
+      sseRel += rel * rel;
+      sumLogMu += Math.log(mu);
+    }
+    sse += e * e;
+    if (mult) {
+      l = base + (alpha * e) / sj;
+      if (hasTrend) b = damp * b + (beta * e) / sj;
+      s[j] = sj + (gamma * e) / base;
+    } else {
+      l = base + alpha * e;
+      if (hasTrend) b = damp * b + beta * e;
+      if (season) s[j] = sj + gamma * e;
+    }
+    if (!Number.isFinite(l)) {
+      ok = false;
+      break;
+    }
+    if (++j === mm) j = 0;
+  }
+  return { l, b, s, n, sse, sseRel, sumLogMu, ok };
+}
+
+/** Parameters estimated (smoothing, damping) and initial states, plus the variance. */
+function parameterCount(f: EtsForm, m: number): number {
+  const smooth =
+    1 + (f.trend !== 'N' ? 1 : 0) + (f.season !== 'N' ? 1 : 0) + (f.trend === 'Ad' ? 1 : 0);
+  const states = 1 + (f.trend !== 'N' ? 1 : 0) + (f.season !== 'N' ? m - 1 : 0);
+  return smooth + states + 1;
+}
+
+/** -2 log-likelihood (up to a constant shared by every form) of a filter run. */
+function minus2LogLik(f: EtsForm, r: Filtered): number {
+  if (!r.ok) return Infinity;
+  const n = r.n;
+  if (f.error === 'A') return n * Math.log(Math.max(r.sse, 1e-300) / n);
+  return n * Math.log(Math.max(r.sseRel, 1e-300) / n) + 2 * r.sumLogMu;
+}
+
+/** Unconstrained u -> (alpha, beta, gamma, phi) inside the usual admissible region. */
+function decode(f: EtsForm, u: Float64Array): [number, number, number, number] {
+  let p = 0;
+  const alpha = P_MIN + (1 - 2 * P_MIN) * logistic(u[p++]);
+  const beta = f.trend !== 'N' ? P_MIN + (alpha - P_MIN) * logistic(u[p++]) : 0;
+  const gamma = f.season !== 'N' ? P_MIN + (1 - alpha - P_MIN) * logistic(u[p++]) : 0;
+  const phi = f.trend === 'Ad' ? PHI_MIN + (PHI_MAX - PHI_MIN) * logistic(u[p]) : 1;
+  return [alpha, beta, gamma, phi];
+}
+
+/**
+ * Fits one form to y[start .. end] by maximum likelihood over its smoothing parameters (the
+ * states start heuristically); null when it cannot run (too few rows, a multiplicative model
+ * meeting a non-positive value).
+ */
+function fitEtsForm(
+  f: EtsForm,
+  m: number,
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+): EtsFit | null {
+  const n = end - start + 1;
+  const mm = f.season !== 'N' ? m : 1;
+  const k = parameterCount(f, mm);
+  if (n < k + 2 || (f.season !== 'N' && n < 2 * mm + 2)) return null;
+  const s = new Float64Array(mm);
+  const init = initialStates(f, mm, y, start, end);
+  const u0: number[] = [logit(0.3)];
+  if (f.trend !== 'N') u0.push(logit(0.1));
+  if (f.season !== 'N') u0.push(logit(0.1));
+  if (f.trend === 'Ad') u0.push(logit(0.8));
+  const objective = (u: Float64Array) => {
+    const [a, b, g, p] = decode(f, u);
+    return minus2LogLik(f, filter(f, mm, a, b, g, p, y, start, end, init, s));
+  };
+  const best: Minimum = nelderMead(objective, u0, {
+    step: 1,
+    tol: 1e-6,
+    maxEvals: 120 * u0.length,
+  });
+  if (!Number.isFinite(best.f)) return null;
+  const [alpha, beta, gamma, phi] = decode(f, best.x);
+  const aicc = best.f + 2 * k + (2 * k * (k + 1)) / Math.max(1, n - k - 1);
+  return { ...f, m: mm, alpha, beta, gamma, phi, aicc };
+}
+
+/** AICc of `fit`'s parameters under another error type (the states run alike). */
+function aiccAs(
+  fit: EtsFit,
+  error: 'A' | 'M',
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+): number {
+  const f: EtsForm = { error, trend: fit.trend, season: fit.season };
+  const mm = fit.m;
+  const init = initialStates(f, mm, y, start, end);
+  const r = filter(
+    f,
+    mm,
+    fit.alpha,
+    fit.beta,
+    fit.gamma,
+    fit.phi,
+    y,
+    start,
+    end,
+    init,
+    new Float64Array(mm),
+  );
+  const k = parameterCount(f, mm);
+  const n = end - start + 1;
+  return minus2LogLik(f, r) + 2 * k + (2 * k * (k + 1)) / Math.max(1, n - k - 1);
+}
+
+/**
+ * The form with the lowest AICc among `forms` (default: every admissible one for the series),
+ * fitted to y[start .. end]; null when none can be fitted. A form without a multiplicative season
+ * is fitted once, with additive errors; its multiplicative-error twin is scored at the same
+ * parameters (the states run alike; only the likelihood differs), which halves the fits.
+ */
+export function fitEts(
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+  m: number,
+  forms?: EtsForm[],
+): EtsFit | null {
+  let positive = true;
+  for (let i = start; i <= end; i++) if (!(y[i] > 0)) positive = false;
+  const n = end - start + 1;
+  const list = (forms ?? etsForms(m > 1 && n >= 2 * m + 2, positive)).filter(
+    (f) => positive || (f.error === 'A' && f.season !== 'M'),
+  );
+  const key = (f: EtsForm) => `${f.trend}${f.season}`;
+  const wanted = new Set(list.map((f) => `${f.error}${key(f)}`));
+  let best: EtsFit | null = null;
+  const done = new Set<string>();
+  for (const f of list) {
+    if (done.has(key(f))) continue;
+    done.add(key(f));
+    // Additive errors stand for both error types unless the season is multiplicative.
+    const error = f.season === 'M' ? 'M' : wanted.has(`A${key(f)}`) ? 'A' : 'M';
+    const fit = fitEtsForm({ ...f, error }, m, y, start, end);
+    if (!fit) continue;
+    if (fit.aicc < (best?.aicc ?? Infinity)) best = fit;
+    const twin = error === 'A' ? 'M' : 'A';
+    if (f.season !== 'M' && wanted.has(`${twin}${key(f)}`)) {
+      const aicc = aiccAs(fit, twin, y, start, end);
+      if (aicc < (best?.aicc ?? Infinity)) best = { ...fit, error: twin, aicc };
+    }
+  }
+  return best;
+}
+
+/**
+ * Forecasts steps 1..H after y[end] into out[o .. o + H - 1], running the fitted model's filter
+ * over y[start .. end] from the heuristic start. A run the model cannot make (a multiplicative
+ * model meeting a non-positive value) forecasts the last value.
+ */
+export function etsForecast(
+  fit: EtsFit,
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+  H: number,
+  out: Float64Array,
+  o: number,
+): void {
+  const mm = fit.season !== 'N' ? fit.m : 1;
+  const s = new Float64Array(mm);
+  const init = initialStates(fit, mm, y, start, end);
+  const r = filter(fit, mm, fit.alpha, fit.beta, fit.gamma, fit.phi, y, start, end, init, s);
+  if (!r.ok) {
+    for (let k = 0; k < H; k++) out[o + k] = y[end];
+    return;
+  }
+  const n = end - start + 1;
+  const damp = fit.trend === 'N' ? 0 : fit.trend === 'A' ? 1 : fit.phi;
+  let trendSum = 0;
+  let pk = 1;
+  for (let k = 1; k <= H; k++) {
+    pk *= damp;
+    trendSum += fit.trend === 'A' ? 1 : pk;
+    const base = r.l + (fit.trend === 'N' ? 0 : trendSum * r.b);
+    let v = base;
+    if (fit.season === 'A') v = base + s[(n + k - 1) % mm];
+    else if (fit.season === 'M') v = base * s[(n + k - 1) % mm];
+    out[o + k - 1] = Number.isFinite(v) ? v : y[end];
+  }
+}
