@@ -452,7 +452,12 @@ export class ModelRegistry {
     const attr = describeAttribute(attribute);
     if (attr === 'progress') return describeProgress(this.get(ref));
     const rec = this.ready(ref);
-    const rows = describeModel((await this.predictor(rec)).description, attr, form, rec.targetAlias);
+    const rows = describeModel(
+      (await this.predictor(rec)).description,
+      attr,
+      form,
+      rec.targetAlias,
+    );
     if (attr === '' || attr === 'info') rows[0].training_data = trainingDataInfo(rec.sample, form);
     return rows;
   }
