@@ -26,7 +26,7 @@ export interface PlannedQuery {
 }
 
 /** Rows of a PostgreSQL integration: a table's needed columns and rows, or a native query. */
-export interface FetchStep {
+interface FetchStep {
   kind: 'fetch';
   db: string;
   /** What is read, as the user named it (`pg.home_rentals`, a native query). */
@@ -39,7 +39,7 @@ export interface FetchStep {
 }
 
 /** One of the instance's own tables (models, databases, ML engines, handlers). */
-export interface SystemStep {
+interface SystemStep {
   kind: 'system';
   table: SystemTable;
   project: string | null;
@@ -47,7 +47,7 @@ export interface SystemStep {
 }
 
 /** A stored view or a native query planned on its own (its own steps, then its SQL). */
-export interface SubplanStep {
+interface SubplanStep {
   kind: 'subplan';
   /** `view mindsdb.v`, `native query on files`. */
   source: string;
@@ -103,7 +103,7 @@ export interface ForecastStep {
 }
 
 /** One forecast from one history row (`FROM model WHERE t = ... AND y = ...`, WINDOW 1). */
-export interface ForecastRowStep {
+interface ForecastRowStep {
   kind: 'forecast-row';
   model: ModelRef;
   label: string;
