@@ -11,3 +11,4 @@ export * from './files';
 export * from './models';
 export * from './sql';
 export * from './status';
+export * from './warning-words';
