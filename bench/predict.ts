@@ -1,7 +1,9 @@
 /**
  * Prediction speed (docs/DESIGN.md section 6): single-row latency over HTTP (p50/p99), batch
  * throughput over HTTP at 1k and 10k rows per request (target >= 50k rows/s), and the registry's
- * in-process throughput on the same rows (target >= 200k rows/s) with the HTTP/in-process ratio,
+ * in-process throughput on the same rows (target >= 200k rows/s) with the HTTP/in-process ratio
+ * (issue 23: >= 0.5), a single-row SELECT from the model (p50 < 10 ms) and a 100k-row SQL JOIN as a
+ * ratio of the in-process predict of the same rows (>= 0.5),
  * which says what the HTTP layer (JSON both ways, validation, the socket) costs on top of the
  * engine. Everything runs in this process on one instance, interleaved, so a noisy machine moves
  * both sides alike.
@@ -40,7 +42,10 @@ function rows(n: number): Record<string, unknown>[] {
  * (prediction, materialisation and JSON of every row) and aggregated (the planner and prediction
  * without the transfer). Rows per second, median of `rounds`.
  */
-async function sqlJoin(h: Harness, rounds: number): Promise<{ rows: number; aggregate: number }> {
+async function sqlJoin(
+  h: Harness,
+  rounds: number,
+): Promise<{ rows: number; aggregate: number; inProcess: number }> {
   const n = 100_000;
   await h.sql(`CREATE TABLE files.bench_join AS SELECT i % 4 AS number_of_rooms, 1 + i % 2 AS number_of_bathrooms,
     300 + (i * 37) % 1700 AS sqft, ['good', 'great', 'poor'][1 + i % 3] AS location, (i * 13) % 60 AS days_on_market,
@@ -55,14 +60,34 @@ async function sqlJoin(h: Harness, rounds: number): Promise<{ rows: number; aggr
   };
   const all = `SELECT t.*, m.rental_price, m.rental_price_confidence FROM files.bench_join AS t JOIN mindsdb.${MODEL} AS m`;
   const agg = `SELECT t.location, avg(m.rental_price) AS p FROM files.bench_join AS t JOIN mindsdb.${MODEL} AS m GROUP BY 1`;
+  // The same 100k rows predicted in-process: the baseline the SQL path is a ratio of.
+  const data = (
+    await h.instance.catalog.engine.query('SELECT * FROM files.bench_join', {
+      internal: true,
+      maxRows: n,
+    })
+  ).rows;
+  const ref = { project: 'mindsdb', name: MODEL };
+  const cols = ['number_of_rooms', 'number_of_bathrooms', 'sqft', 'location', 'days_on_market'];
+  const records = data.map((r) =>
+    Object.fromEntries([...cols, 'initial_price', 'neighborhood'].map((c, i) => [c, r[i]])),
+  );
+  const inProcessRate = async () => {
+    const t0 = performance.now();
+    await h.instance.models.predict(ref, records);
+    return n / ((performance.now() - t0) / 1000);
+  };
   await run(all, n);
+  await inProcessRate();
   const rows: number[] = [];
   const aggregate: number[] = [];
+  const inProcess: number[] = [];
   for (let i = 0; i < rounds; i++) {
     rows.push(await run(all, n));
     aggregate.push(await run(agg, 3));
+    inProcess.push(await inProcessRate());
   }
-  return { rows: median(rows), aggregate: median(aggregate) };
+  return { rows: median(rows), aggregate: median(aggregate), inProcess: median(inProcess) };
 }
 
 /**
@@ -149,6 +174,21 @@ export async function runPredictBench(): Promise<BenchLine[]> {
     }
     lat.sort((a, b) => a - b);
 
+    progress('predict: single-row SELECT ... FROM model WHERE ... over HTTP (300 queries)');
+    const sqlOne = rows(100).map(
+      (r) =>
+        `SELECT rental_price FROM mindsdb.${MODEL} WHERE sqft = ${r.sqft as number} AND location = '${r.location as string}' AND number_of_rooms = ${r.number_of_rooms as number}`,
+    );
+    for (let i = 0; i < 30; i++) await h.sql(sqlOne[i % sqlOne.length]);
+    const sqlLat: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const t0 = performance.now();
+      const r = await h.sql(sqlOne[i % sqlOne.length]);
+      sqlLat.push(performance.now() - t0);
+      if (r.type !== 'table') throw new Error(`single-row SQL answered ${r.error_message}`);
+    }
+    sqlLat.sort((a, b) => a - b);
+
     /** Rows per second of one request of n rows over HTTP, and of the registry in-process. */
     const batch = async (n: number, rounds: number) => {
       const data = rows(n);
@@ -172,13 +212,19 @@ export async function runPredictBench(): Promise<BenchLine[]> {
     const b1k = await batch(1_000, 30);
     progress('predict: batches of 10k rows (10 rounds)');
     const b10k = await batch(10_000, 10);
-    const ratio = b10k.inProcess / b10k.http;
+    const ratio = b10k.http / b10k.inProcess;
 
     progress('predict: SQL JOIN of a 100k-row table with the model (3 rounds)');
     const join = await sqlJoin(h, 3);
 
     progress('predict: explanations (TreeSHAP) in-process, over REST and through SQL');
-    const explain = await explainRates(h, post, 3);
+    // A failure here (at load ~30 one run lost its socket: "fetch failed", read ECONNRESET) is
+    // reported on the explanation lines and leaves the prediction figures above standing.
+    const explain = await explainRates(h, post, 3).catch((e: Error) => {
+      const why = `${e.message} (${String((e.cause as Error)?.message ?? '')})`;
+      progress(`predict: explanations failed: ${why}`);
+      return { inProcess: NaN, rest: NaN, sql: NaN };
+    });
 
     return [
       {
@@ -192,8 +238,15 @@ export async function runPredictBench(): Promise<BenchLine[]> {
         name: 'predict: single row over HTTP, p99',
         value: percentile(lat, 99),
         unit: 'ms',
-        target: 'report',
-        pass: true,
+        target: '< 10',
+        pass: percentile(lat, 99) < 10,
+      },
+      {
+        name: 'predict: single-row SELECT ... FROM model WHERE ... over HTTP, p50',
+        value: percentile(sqlLat, 50),
+        unit: 'ms',
+        target: '< 10',
+        pass: percentile(sqlLat, 50) < 10,
       },
       {
         name: 'predict: 1k rows/request over HTTP',
@@ -217,11 +270,11 @@ export async function runPredictBench(): Promise<BenchLine[]> {
         pass: b10k.inProcess >= 200_000,
       },
       {
-        name: 'predict: in-process / HTTP throughput (10k)',
+        name: 'predict: REST / in-process throughput (10k rows, same run)',
         value: ratio,
         unit: 'x',
-        target: 'report',
-        pass: true,
+        target: '>= 0.5',
+        pass: ratio >= 0.5,
       },
       {
         name: 'predict: SQL JOIN 100k rows x model, all rows over HTTP',
@@ -229,6 +282,20 @@ export async function runPredictBench(): Promise<BenchLine[]> {
         unit: 'rows/s',
         target: '>= 50k',
         pass: join.rows >= 50_000,
+      },
+      {
+        name: 'predict: 100k rows in-process (registry, the JOIN baseline)',
+        value: join.inProcess,
+        unit: 'rows/s',
+        target: 'baseline',
+        pass: true,
+      },
+      {
+        name: 'predict: SQL JOIN 100k rows over HTTP / in-process (same run)',
+        value: join.rows / join.inProcess,
+        unit: 'x',
+        target: '>= 0.5',
+        pass: join.rows / join.inProcess >= 0.5,
       },
       {
         name: 'predict: SQL JOIN 100k rows x model, aggregated',

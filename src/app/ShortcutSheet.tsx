@@ -8,6 +8,7 @@ const mod = isMac ? '⌘' : 'Ctrl';
 const SHORTCUTS: [string, string][] = [
   [`${mod} + Enter`, 'Run the selection or the statement under the cursor'],
   [`${mod} + Shift + Enter`, 'Run the whole script, statement by statement'],
+  [`${mod} + Shift + E`, 'Explain the query under the cursor: its steps and DuckDB plan'],
   [`${mod} + .`, 'Cancel the running query'],
   [`${mod} + Space`, 'Autocomplete (databases, tables, columns, models)'],
   ['Esc, then Tab', 'Leave the editor (Shift + Tab: to the control before it); Tab alone indents'],

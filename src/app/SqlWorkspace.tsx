@@ -140,6 +140,14 @@ export function SqlWorkspace({
         >
           Run script
         </button>
+        <button
+          className="btn"
+          onClick={() => runActive('explain')}
+          disabled={isRunning}
+          title="How the query at the cursor would run: its steps and DuckDB's plan (Ctrl+Shift+E)"
+        >
+          Explain
+        </button>
         <label className="db-picker">
           <span>Database</span>
           <select

@@ -26,7 +26,7 @@ export interface PlannedQuery {
 }
 
 /** Rows of a PostgreSQL integration: a table's needed columns and rows, or a native query. */
-export interface FetchStep {
+interface FetchStep {
   kind: 'fetch';
   db: string;
   /** What is read, as the user named it (`pg.home_rentals`, a native query). */

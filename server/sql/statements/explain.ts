@@ -15,7 +15,9 @@ import { describeStep, type PlannedQuery, type Step } from '../plan/steps';
 import type { StatementEnv } from '../types';
 import type { StatementInput, StatementOutput } from './output';
 
-export const EXPLAIN_COLUMNS = ['step', 'action', 'detail'];
+const EXPLAIN_COLUMNS = ['step', 'action', 'detail'];
+
+const QUERY_START = new Set(['SELECT', 'WITH', 'FROM', 'VALUES']);
 
 /** The plan of `EXPLAIN [ANALYZE] <query>`, or null when what follows is not a query. */
 export async function explainQuery(
@@ -25,7 +27,9 @@ export async function explainQuery(
   const sig = x.tokens.sig;
   const analyze = sig[1]?.word === 'ANALYZE';
   const first = sig[analyze ? 2 : 1];
-  if (!first) return null;
+  // Only a query is planned here; EXPLAIN of anything else (options in parentheses, a DELETE,
+  // a CTE before a DELETE) stays DuckDB's, with its guard.
+  if (!first || !QUERY_START.has(first.word)) return null;
   let planned: PlannedQuery;
   try {
     planned = await planQuery(

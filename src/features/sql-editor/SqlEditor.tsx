@@ -113,6 +113,13 @@ export default function SqlEditor(props: SqlEditorProps) {
       run: () => runRef.current('script'),
     });
     ed.addAction({
+      id: 'smp.explain',
+      label: 'Explain: how the query at the cursor would run',
+      keybindings: [m.KeyMod.CtrlCmd | m.KeyMod.Shift | m.KeyCode.KeyE],
+      contextMenuGroupId: 'navigation',
+      run: () => runRef.current('explain'),
+    });
+    ed.addAction({
       id: 'smp.cancel',
       label: 'Cancel running query',
       keybindings: [m.KeyMod.CtrlCmd | m.KeyCode.Period],

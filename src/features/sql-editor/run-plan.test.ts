@@ -27,4 +27,25 @@ describe('planRun', () => {
       /selection/,
     );
   });
+
+  it('explains the query under the cursor or the selected queries, keeping error positions on them', () => {
+    const text = 'SELECT 1;\n-- a note\nSELECT t.x\nFROM t JOIN m;\nDROP TABLE t';
+    const r = planRun(text, 'explain', text.indexOf('t.x'));
+    expect(r.mode).toBe('explain');
+    expect(r.statements.map((s) => s.sql)).toEqual([
+      'EXPLAIN -- a note\nSELECT t.x\nFROM t JOIN m',
+    ]);
+    // A position the server reports in the sent text lands on the same character of the script.
+    const [s] = r.statements;
+    const sentAt = s.sql.indexOf('t.x');
+    expect(text.slice(s.start + sentAt, s.start + sentAt + 3)).toBe('t.x');
+    const all = planRun(text, 'explain', 0, { start: 0, end: text.length });
+    expect(all.statements.map((x) => x.sql)).toEqual([
+      'EXPLAIN SELECT 1',
+      'EXPLAIN -- a note\nSELECT t.x\nFROM t JOIN m',
+    ]);
+    expect(planRun(text, 'explain', text.indexOf('DROP')).emptyReason).toMatch(
+      /no query to explain/,
+    );
+  });
 });

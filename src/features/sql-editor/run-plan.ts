@@ -1,11 +1,13 @@
 /**
  * What a run shortcut executes: Ctrl/Cmd+Enter runs the selection (split into statements) or the
- * statement under the cursor; Ctrl/Cmd+Shift+Enter runs the whole script. Offsets stay relative to
+ * statement under the cursor; Ctrl/Cmd+Shift+Enter runs the whole script; Explain
+ * (Ctrl/Cmd+Shift+E) asks the instance how it would run the selection or the statement under the
+ * cursor (`EXPLAIN <statement>`: the plan's steps, then DuckDB's plan). Offsets stay relative to
  * the full editor text so errors can be marked in place.
  */
 import { splitStatements, statementAtCursor, type Statement } from '../../lib/sql/split';
 
-export type RunMode = 'current' | 'script';
+export type RunMode = 'current' | 'script' | 'explain';
 
 export interface RunRequest {
   mode: RunMode;
@@ -25,6 +27,22 @@ function shift(s: Statement, by: number): Statement {
   };
 }
 
+const EXPLAIN = 'EXPLAIN ';
+
+/** A query (SELECT, WITH, FROM, VALUES), not already an EXPLAIN: what Explain has a plan for. */
+function explainable(s: Statement): boolean {
+  const body = s.sql.replace(/^(\s|--[^\n]*\n?|\/\*[\s\S]*?\*\/)*/, '');
+  return /^(select|with|from|values)\b|^\(/i.test(body);
+}
+
+/**
+ * `EXPLAIN <statement>`, placed so the server's error positions (in the sent text) still land on
+ * the user's text: the statement starts that many characters earlier in the script's coordinates.
+ */
+function explained(s: Statement): Statement {
+  return { ...s, sql: EXPLAIN + s.sql, start: s.start - EXPLAIN.length };
+}
+
 export function planRun(
   script: string,
   mode: RunMode,
@@ -42,12 +60,15 @@ export function planRun(
     const s = statementAtCursor(script, cursorOffset);
     statements = s ? [s] : [];
   }
+  if (mode === 'explain') statements = statements.filter(explainable).map(explained);
   if (statements.length > 0) return { mode, script, statements };
   const emptyReason =
     script.trim() === ''
       ? 'The editor is empty: write a query first (or pick an example).'
-      : selection && selection.end > selection.start
-        ? 'The selection holds no SQL statement (only whitespace or comments).'
-        : 'There is no SQL statement to run: the editor holds only comments.';
+      : mode === 'explain'
+        ? 'There is no query to explain here: Explain shows the plan of a SELECT (or WITH) query.'
+        : selection && selection.end > selection.start
+          ? 'The selection holds no SQL statement (only whitespace or comments).'
+          : 'There is no SQL statement to run: the editor holds only comments.';
   return { mode, script, statements, emptyReason };
 }
