@@ -5,6 +5,7 @@
  * initial_price") is one click, and the version it trains no longer warns.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { editorInput, openApp, resultStatus } from './helpers';
 import { openHash, trainModel, waitComplete } from './model-setup';
 
 const HONEST = 'e2e_presenter_rentals';
@@ -125,4 +126,60 @@ test('the leak as a lesson: fold the banner, then retrain without initial_price 
   expect(JSON.stringify(await info.json())).not.toContain('"initial_price"');
   await page.reload();
   await expect(page.getByRole('region', { name: 'Model warnings' })).toHaveCount(0);
+});
+
+test('by keyboard alone: run a query, leave the editor, move through the model tabs, send', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  await trainModel(
+    request,
+    `${HONEST}_keys`,
+    'SELECT number_of_rooms, number_of_bathrooms, sqft, location, days_on_market, neighborhood, rental_price FROM demo_data.home_rentals',
+    'rental_price',
+  );
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await openApp(page);
+  await editorInput(page).focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText('SELECT * FROM example_db.demo_data.home_rentals LIMIT 5');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(resultStatus(page)).toContainText('5 rows');
+
+  // Tab indents inside the editor; Escape then Tab leaves it for the next control.
+  await page.keyboard.press('Escape');
+  await expect(page.getByText('now leaves the editor')).toBeVisible();
+  await page.keyboard.press('Tab');
+  const focusedInEditor = () =>
+    page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'));
+  await expect.poll(focusedInEditor).toBe(false);
+  await editorInput(page).focus();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Shift+Tab');
+  await expect.poll(focusedInEditor).toBe(false);
+
+  // The model's tabs: one Tab stop, arrow keys move focus and selection.
+  await openHash(page, `#view=model&project=mindsdb&model=${HONEST}_keys`);
+  const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+  await expect(tab('Overview')).toHaveAttribute('aria-selected', 'true');
+  await tab('Overview').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(tab('Describe')).toBeFocused();
+  await expect(tab('Describe')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowRight');
+  await expect(tab('Predict')).toHaveAttribute('aria-selected', 'true');
+  await expect(field(page, 'sqft')).not.toHaveValue('');
+
+  // Tab through the form to Send (bounded: every control once), Enter sends. The JSON body's
+  // editor keeps Tab for indenting: Escape, then Tab, leaves it, as the card says.
+  const send = page.getByRole('button', { name: /Send/ });
+  for (let i = 0; i < 80 && !(await send.evaluate((el) => el === document.activeElement)); i++) {
+    if (await focusedInEditor()) await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+  }
+  await expect(send).toBeFocused();
+  await page.keyboard.press('Enter');
+  const result = page.getByRole('region', { name: 'Prediction result' });
+  await expect(result.getByRole('heading', { name: /^Prediction/ })).toBeInViewport();
 });
