@@ -66,6 +66,11 @@ const serverLayers = [
     'routes call the layers below; only main.ts starts the server.',
   ),
   serverMayImport(
+    'supervisor',
+    ['instance.ts', 'http/app.ts', 'engine/journal.ts', ...BASE],
+    'the supervisor runs the instance process and reads its crash journal; main.ts starts it.',
+  ),
+  serverMayImport(
     'instance.ts',
     ['sql', 'models', 'catalog', 'integrations', 'engine', ...BASE],
     'the instance assembles everything below HTTP.',

@@ -25,17 +25,19 @@ import { modelRow } from './models-table';
 import { exportVersion, type OnnxFile } from './onnx';
 import { rowBudget, trainingDataInfo } from './training-sample';
 import {
-  PredictorCache,
   columnsOfRows,
-  forecastBatch,
-  forecastRows,
   predictBatch,
   predictionRows,
-  type ColumnarForecast,
   type ColumnarPrediction,
-  type ForecastRequest,
   type PredictOptions,
-} from './predict';
+} from './predict/batch';
+import { PredictorCache } from './predict/cache';
+import {
+  forecastBatch,
+  forecastRows,
+  type ColumnarForecast,
+  type ForecastRequest,
+} from './predict/forecast';
 import type { ModelCatalog, RemoteDataSource } from './ports';
 import { ModelStore, type ModelVersionRecord, type TimeSeriesSettings } from './store';
 import { Trainer } from './trainer';
@@ -52,6 +54,8 @@ export interface CreateModelSpec extends TrainingSource {
   project: string;
   name: string;
   target: string;
+  /** `PREDICT target AS alias` (see ModelVersionRecord.targetAlias). */
+  targetAlias?: string | null;
   using?: Record<string, unknown>;
   /** ORDER BY / GROUP BY / WINDOW / HORIZON: a time-series model. */
   timeseries?: TimeSeriesSettings | null;
@@ -80,6 +84,8 @@ export interface ModelRegistryOptions {
   trainingWarmup?: number | null;
   /** Reported in MINDSDB_VERSION. */
   version: string;
+  /** How long reading a training's FROM query may take (STATEMENT_TIMEOUT_MS). */
+  readTimeoutMs: number;
 }
 
 export class ModelRegistry {
@@ -98,7 +104,12 @@ export class ModelRegistry {
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
     this.store = new ModelStore(opts.catalog.dataDir);
-    this.data = new TrainingData(opts.catalog, opts.remote, opts.trainingRowBudget);
+    this.data = new TrainingData(
+      opts.catalog,
+      opts.remote,
+      opts.readTimeoutMs,
+      opts.trainingRowBudget,
+    );
     this.trainer = new Trainer({
       store: this.store,
       data: this.data,
@@ -220,6 +231,7 @@ export class ModelRegistry {
       version: 1,
       active: true,
       target,
+      ...(spec.targetAlias ? { targetAlias: spec.targetAlias } : {}),
       fromDb: this.catalog.requireDatabase(spec.fromDb).name,
       selectQuery: spec.select,
       using,
@@ -249,6 +261,8 @@ export class ModelRegistry {
       : { using: base.using, tag: spec.tag ?? base.tag, activate: true };
     return this.addVersion(base, {
       target,
+      // A RETRAIN that names another PREDICT column names its predictions after it.
+      targetAlias: spec.target === undefined ? (base.targetAlias ?? null) : null,
       fromDb: this.catalog.requireDatabase(source.fromDb).name,
       selectQuery: source.select,
       using: split.using,
@@ -272,6 +286,7 @@ export class ModelRegistry {
     const split = splitUsing(using, base.tag);
     return this.addVersion(base, {
       target,
+      targetAlias: base.targetAlias ?? null,
       fromDb: this.catalog.requireDatabase(source.fromDb).name,
       selectQuery: source.select,
       using: split.using,
@@ -444,7 +459,12 @@ export class ModelRegistry {
     const attr = describeAttribute(attribute);
     if (attr === 'progress') return describeProgress(this.get(ref));
     const rec = this.ready(ref);
-    const rows = describeModel((await this.predictor(rec)).description, attr, form);
+    const rows = describeModel(
+      (await this.predictor(rec)).description,
+      attr,
+      form,
+      rec.targetAlias,
+    );
     if (attr === '' || attr === 'info') rows[0].training_data = trainingDataInfo(rec.sample, form);
     return rows;
   }
@@ -533,6 +553,7 @@ export class ModelRegistry {
     r: Pick<
       ModelVersionRecord,
       | 'target'
+      | 'targetAlias'
       | 'fromDb'
       | 'selectQuery'
       | 'using'

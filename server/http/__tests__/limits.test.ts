@@ -373,7 +373,7 @@ describe('class 10: slow and abandoned jsonlines readers release the pool', () =
 
   it('says unhealthy while a statement has outlived its timeout (a wedged pool)', async () => {
     const engine = s.instance.catalog.engine;
-    const ticket = await engine.enter(-120_000);
+    const ticket = await engine.enter(-120_000, 'a wedged statement');
     expect((await engineLoad()).healthy).toBe(false);
     engine.leave(ticket);
     expect((await engineLoad()).healthy).toBe(true);

@@ -225,6 +225,37 @@ describe('PUT /api/files/{name}', () => {
     for (const n of ['junk', 'nothing', 'blank', 'nocols']) expect(names).not.toContain(n);
   });
 
+  it('refuses JSON nested deeper than JSON_MAX_DEPTH before DuckDB reads it, keeping the old table', async () => {
+    // Issue 22, item 2: 10,000 nested brackets (20 KB) drove read_json_auto's type detection to
+    // 7.1 GB and then a SIGSEGV. The depth is measured as the bytes arrive.
+    const ok = await put(
+      'nested',
+      JSON.stringify([{ a: [[1, 2]], s: '[[[[' }]),
+      'application/json',
+    );
+    expect(ok.status).toBe(200);
+    const deep = `[{"a": ${'['.repeat(10_000)}1${']'.repeat(10_000)}}]`;
+    for (const [type, body] of [
+      ['application/json', deep],
+      ['application/x-ndjson', `{"a": 1}\n{"b": ${'{"c": '.repeat(500)}1${'}'.repeat(500)}}\n`],
+    ]) {
+      const r = await put('nested', body, type);
+      expect(r.status, type).toBe(400);
+      expect(r.body.error_message).toMatch(
+        /^The JSON file is nested (10002|501) levels deep; the limit is 100 \(JSON_MAX_DEPTH\)/,
+      );
+    }
+    const kept = await h.sql('SELECT s, a FROM files.nested');
+    expect(kept.data).toEqual([['[[[[', [[1, 2]]]]);
+    // Deep, but within the limit (100 levels): loaded.
+    const fine = await put(
+      'nested',
+      `[{"a": ${'['.repeat(98)}1${']'.repeat(98)}}]`,
+      'application/json',
+    );
+    expect(fine.status).toBe(200);
+  });
+
   it('refuses names that try to leave the files folder', async () => {
     for (const name of ['%2e%2e', '..%2Fx', 'a%2Fb', 'a.csv', '%252e%252e', '__upload_x', '..']) {
       const r = await rawRequest('PUT', `/api/files/${name}`);
@@ -298,10 +329,12 @@ describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
       `CREATE DATABASE d2 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "/etc/passwd"}`,
     );
     expect(absolute).toMatchObject({ type: 'error', error_code: 10 });
+    // A missing file is created, but not read-only (nothing could ever be in it).
     const missing = await h.sql(
-      `CREATE DATABASE d3 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "none.duckdb"}`,
+      `CREATE DATABASE d3 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "none.duckdb", "read_only": true}`,
     );
     expect(missing).toMatchObject({ type: 'error', error_code: 2 });
+    expect(fs.existsSync(path.join(dataDir, 'uploads', 'none.duckdb'))).toBe(false);
     const own = await h.sql(
       `CREATE DATABASE d4 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "files.duckdb"}`,
     );
@@ -321,6 +354,38 @@ describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
     expect(closed.error_message).toMatch(/sandbox leaves only .*uploads/);
     const names = (await h.sql('SHOW DATABASES')).data.flat();
     for (const n of ['d1', 'd2', 'd3', 'd4', 'd5', 'd6']) expect(names).not.toContain(n);
+  });
+
+  it('creates a database file that does not exist yet, as MindsDB documents it', async () => {
+    const created = await h.sql(
+      `CREATE DATABASE x WITH ENGINE = 'duckdb', PARAMETERS = {"database": "db.duckdb"}`,
+    );
+    expect(created).toMatchObject({ type: 'ok' });
+    expect(fs.existsSync(path.join(dataDir, 'uploads', 'db.duckdb'))).toBe(true);
+    expect(
+      await h.sql("CREATE TABLE x.t (SELECT 1 AS a, 'one' AS b UNION ALL SELECT 2, 'two')"),
+    ).toMatchObject({ type: 'ok' });
+    expect((await h.sql('SELECT a, b FROM x.t ORDER BY a')).data).toEqual([
+      [1, 'one'],
+      [2, 'two'],
+    ]);
+    const listed = await h.sql("SELECT * FROM information_schema.databases WHERE name = 'x'");
+    expect(listed.column_names).toEqual(['NAME', 'TYPE', 'ENGINE', 'CONNECTION_DATA']);
+    expect(listed.data).toEqual([
+      ['x', 'data', 'duckdb', JSON.stringify({ database: 'db.duckdb', read_only: false })],
+    ]);
+    expect(await h.sql('DROP DATABASE x')).toMatchObject({ type: 'ok' });
+    expect(
+      (await h.sql("SELECT * FROM information_schema.databases WHERE name = 'x'")).data,
+    ).toEqual([]);
+    // A name in a folder is created there, inside uploads/; a folder elsewhere is not.
+    expect(
+      await h.sql(
+        `CREATE DATABASE y WITH ENGINE = 'duckdb', PARAMETERS = {"database": "sub/y.duckdb"}`,
+      ),
+    ).toMatchObject({ type: 'ok' });
+    expect(fs.existsSync(path.join(dataDir, 'uploads', 'sub', 'y.duckdb'))).toBe(true);
+    expect(await h.sql('DROP DATABASE y')).toMatchObject({ type: 'ok' });
   });
 
   it('re-attaches after a restart and detaches on DROP DATABASE', async () => {
