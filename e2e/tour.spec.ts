@@ -96,6 +96,20 @@ test('presentation mode: larger type, no editor chrome, remembered until turned 
   await expect(page.locator('.monaco-editor .line-numbers')).toHaveCount(0);
   expect(await fontSize('.monaco-editor .view-lines')).toBeGreaterThan(before * 1.4);
 
+  // On a 1280x720 projector a long statement wraps at 20 px instead of running off the screen.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const columns = Array.from({ length: 16 }, (_, i) => `column_number_${i}`).join(', ');
+  await setSql(page, `SELECT ${columns} FROM example_db.demo_data.home_rentals`);
+  await expect
+    .poll(() => page.locator('.monaco-editor .view-line').count())
+    .toBeGreaterThanOrEqual(3);
+  const editorBox = await page.locator('.monaco-editor').first().boundingBox();
+  for (const line of await page.locator('.monaco-editor .view-line > span').all()) {
+    const box = await line.boundingBox();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(editorBox!.x + editorBox!.width);
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
+
   // Larger type in the grid and around it.
   await setSql(page, 'SELECT * FROM example_db.demo_data.home_rentals LIMIT 5');
   await page.keyboard.press('ControlOrMeta+Enter');

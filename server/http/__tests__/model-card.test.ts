@@ -98,7 +98,7 @@ describe('GET .../card', () => {
     );
     expect(html).toMatch(/Engine<\/td><td><ol class="steps"><li>[^<]+<\/li><li>/);
     // Seconds under a minute, minutes and seconds past it (a busy machine trains slower).
-    expect(html).toMatch(/Training time<\/td><td>(\d+\.\d s|\d+ min \d+ s)</);
+    expect(html).toMatch(/Training time<\/td><td>(\d+\.\d s|\d+ min \d+ s)<\/td>/);
     expect(html).toContain('instance 0.1.0');
   });
 

@@ -166,6 +166,9 @@ export default function SqlEditor(props: SqlEditorProps) {
         minimap: { enabled: false },
         fontSize: presenting ? 20 : 13,
         lineHeight: presenting ? 30 : 20,
+        // At 20 px a projector shows ~70 characters: long lines wrap rather than run off screen.
+        wordWrap: presenting ? 'on' : 'off',
+        wrappingIndent: 'indent',
         lineNumbers: presenting ? 'off' : 'on',
         lineDecorationsWidth: presenting ? 24 : 10,
         overviewRulerLanes: presenting ? 0 : 2,
