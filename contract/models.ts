@@ -318,6 +318,14 @@ export const ModelMetrics = z.object({
   regression: RegressionMetrics.nullable().optional(),
   /** Present for classifiers. */
   classification: ClassificationMetrics.nullable().optional(),
+  /**
+   * A binary classifier deciding with a saved threshold (`USING threshold`): it predicts
+   * `positive` when that class's probability is at least `threshold`, and the metrics above are
+   * under that rule.
+   */
+  threshold: z
+    .object({ value: z.number(), positive: z.union([z.string(), z.number(), z.boolean()]) })
+    .optional(),
 });
 export type ModelMetrics = z.infer<typeof ModelMetrics>;
 
