@@ -6,6 +6,7 @@
  */
 export * from './catalog';
 export * from './errors';
+export * from './evaluation';
 export * from './files';
 export * from './models';
 export * from './sql';

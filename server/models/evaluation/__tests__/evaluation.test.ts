@@ -2,7 +2,9 @@
 // DESCRIBE and the card: a churn classifier (bank customer_churn, the presenter's demo) and a
 // rentals regression, each trained once for the whole file.
 import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, silentLogger } from '../../../http/app';
 import { cellAt } from '../../../automl/index';
 import type { Instance } from '../../../instance';
 import {
@@ -15,7 +17,19 @@ import {
 } from '../../../sql/__tests__/model-helpers';
 
 let inst: Instance;
+let app: FastifyInstance;
+let url: string;
 const dataDir = tempDir();
+
+/** GET or POST over real HTTP, as the playground and curl do. */
+async function http(path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(url + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
 const churn = { project: 'mindsdb', name: 'churn' };
 const rentals = { project: 'mindsdb', name: 'rentals' };
 
@@ -31,8 +45,11 @@ beforeAll(async () => {
   );
   expect((await waitForModel(inst, 'churn')).status).toBe('complete');
   expect((await waitForModel(inst, 'rentals')).status).toBe('complete');
+  app = await buildApp(inst, silentLogger, { forceCloseConnections: true });
+  url = await app.listen({ port: 0, host: '127.0.0.1' });
 }, 600_000);
 afterAll(async () => {
+  await app.close();
   await inst.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -178,15 +195,48 @@ describe('a classifier (customer_churn)', () => {
     );
   });
 
+  it('REST: every view over HTTP, with specific errors for bad parameters', async () => {
+    const base = '/api/projects/mindsdb/models/churn/evaluation';
+    const sum = await http(base);
+    expect(sum.status).toBe(200);
+    expect(sum.body.views.groups.applies).toBe(true);
+    const lb = await http(`${base}/leaderboard`);
+    expect(lb.body.candidates).toHaveLength(3);
+    const t = await http(`${base}/threshold?positive=1`);
+    expect(t.status).toBe(200);
+    expect(t.body.table.steps).toBe(1000);
+    expect((await http(`${base}/calibration`)).body.kind).toBe('positive-class');
+    const g = await http(`${base}/groups?column=Geography&threshold=0.4`);
+    expect(g.body.groups).toHaveLength(3);
+    const sl = await http(
+      `${base}/slices?depth=2&where=${encodeURIComponent("Geography = 'Germany'")}`,
+    );
+    expect(sl.status).toBe(200);
+    expect(sl.body.asked.where).toBe("Geography = 'Germany'");
+    // The versioned name and the spec's /v1/api prefix answer too.
+    expect(
+      (await http('/v1/api/api/projects/mindsdb/models/churn.1/evaluation/leaderboard')).status,
+    ).toBe(200);
+    const bad = await http(`${base}/groups?column=Planet`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error_message).toMatch(/Column 'Planet' is not in the held-out rows/);
+    expect((await http(`${base}/groups`)).body.error_message).toMatch(/Name the column/);
+    expect((await http(`${base}/slices?depth=9`)).status).toBe(400);
+    expect((await http(`${base}/intervals`)).status).toBe(400);
+    expect((await http('/api/projects/mindsdb/models/nope/evaluation')).status).toBe(404);
+    expect((await http(`${base}/threshold`, { threshold: 1.5 })).status).toBe(400);
+    expect((await http(`${base}/serve`, { candidate: '' })).status).toBe(400);
+  });
+
   it('saving a threshold makes a new active version that predicts with it and says so', async () => {
-    const rec = await inst.models.evaluation.saveThreshold(churn, {
+    const saved = await http('/api/projects/mindsdb/models/churn/evaluation/threshold', {
       threshold: 0.62,
       positive: 1,
       payoff: { tp: 300, fp: -50, tn: 0, fn: -300 },
       currency: 'EUR',
     });
-    expect(rec.version).toBe(2);
-    expect(rec.status).toBe('complete');
+    expect(saved.status).toBe(201);
+    expect(saved.body).toMatchObject({ version: 2, status: 'complete', active: true });
     expect(inst.models.get(churn).version).toBe(2);
     const t = await inst.models.evaluation.threshold(churn);
     expect(t.saved).toEqual({
@@ -217,8 +267,11 @@ describe('a classifier (customer_churn)', () => {
   });
 
   it('serving another candidate trains a new version that the named candidate serves', async () => {
-    const rec = await inst.models.evaluation.serve(churn, 'linear');
-    expect(rec.version).toBe(3);
+    const served = await http('/api/projects/mindsdb/models/churn/evaluation/serve', {
+      candidate: 'linear',
+    });
+    expect(served.status).toBe(202);
+    expect(served.body).toMatchObject({ version: 3, active: false });
     expect((await waitForModel(inst, 'churn', { version: 3 })).status).toBe('complete');
     const l = await inst.models.evaluation.leaderboard({ ...churn, version: 3 });
     expect(l.candidates.find((c) => c.selected)!.using).toBe('linear');
