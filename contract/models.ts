@@ -406,6 +406,19 @@ export const ModelCardQuery = z
       .describe(
         '1: answer with `Content-Disposition: attachment; filename="<project>.<model>.v<N>.html"`',
       ),
+    groups: z
+      .string()
+      .max(1000)
+      .optional()
+      .describe(
+        'Columns the "For whom" section groups by, comma-separated (default: the text-valued inputs with 2 to 8 values)',
+      ),
+    threshold: z.coerce
+      .number()
+      .gt(0)
+      .lt(1)
+      .optional()
+      .describe('A threshold the presenter is looking at (not saved): the card shows it too'),
   })
   .loose();
 export type ModelCardQuery = z.infer<typeof ModelCardQuery>;

@@ -460,9 +460,13 @@ export class ModelRegistry {
    * The model card of a complete version: one self-contained HTML page (models/card/) and the
    * file name to save it under. The card module (and its chart library) loads on first use.
    */
-  async card(ref: ModelRef): Promise<{ html: string; fileName: string }> {
+  async card(
+    ref: ModelRef,
+    opts: { groups?: string[]; threshold?: number } = {},
+  ): Promise<{ html: string; fileName: string }> {
     const rec = this.ready(ref);
     const description = (await this.predictor(rec)).description;
+    const evaluation = await this.evaluation.card({ ...ref, version: rec.version }, opts);
     const { renderModelCard } = await import('./card/card');
     const html = renderModelCard({
       record: rec,
@@ -471,6 +475,7 @@ export class ModelRegistry {
       warnings: descriptionWarnings(description),
       instanceVersion: this.opts.version,
       generatedAt: new Date(),
+      evaluation,
     });
     return { html, fileName: `${rec.project}.${rec.name}.v${rec.version}.html` };
   }

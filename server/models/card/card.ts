@@ -16,6 +16,7 @@ import type { ModelDescription, ModelMetrics, ModelWarning } from '../../automl/
 import { fmtNumber, fmtR2, fmtShare, metricsSentences } from '../metrics-text';
 import type { ModelVersionRecord } from '../store';
 import { calibrationChart, importanceChart, predictedVsActualChart } from './charts';
+import { type CardEvaluation, evaluationSections } from './evaluation';
 import { CARD_CSS } from './style';
 
 export interface CardInput {
@@ -27,6 +28,8 @@ export interface CardInput {
   /** The instance's version (the engine's, as MINDSDB_VERSION shows it). */
   instanceVersion: string;
   generatedAt: Date;
+  /** The evaluation views (docs/evaluation.md); null when the version kept no evidence. */
+  evaluation?: CardEvaluation | null;
 }
 
 type Label = string | number | boolean;
@@ -243,6 +246,7 @@ export function renderModelCard(x: CardInput): string {
         : null,
       ...(m ? classificationDetails(m) : []),
     ),
+    ...evaluationSections(x.evaluation),
     section(
       'What to watch out for',
       warnings.length > 0
@@ -294,9 +298,11 @@ export function renderModelCard(x: CardInput): string {
             ? [
                 [
                   'Decision rule',
-                  d.decision.rule === 'balanced'
-                    ? 'balanced (every class counts equally)'
-                    : 'most probable class',
+                  d.decision.threshold
+                    ? `saved threshold: '${String(d.decision.threshold.positive)}' when its probability is at least ${d.decision.threshold.value}`
+                    : d.decision.rule === 'balanced'
+                      ? 'balanced (every class counts equally)'
+                      : 'most probable class',
                 ],
               ]
             : []),

@@ -23,6 +23,7 @@ import {
 import type { Engine } from '../../engine/duckdb';
 import { badInput } from '../../errors';
 import type { ModelVersionRecord } from '../store';
+import type { CardEvaluation } from '../card/evaluation';
 import * as views from './views';
 import { whereMask } from './where';
 
@@ -68,6 +69,19 @@ function sliceQuery(rec: ModelVersionRecord, where: string): string {
     `) AS s`,
     `WHERE ${where};`,
   ].join('\n');
+}
+
+/** Inputs a card groups by unless told: text-valued categories with 2 to 8 values (at most 4). */
+function defaultGroupColumns(e: ModelEvidence, inputs: string[]): string[] {
+  const rows = e.heldOut.rows;
+  return rows.columns
+    .filter((c, j) => {
+      const col = rows.data[j];
+      return (
+        inputs.includes(c) && col.kind === 'text' && col.dict.length >= 2 && col.dict.length <= 8
+      );
+    })
+    .slice(0, 4);
 }
 
 /** The saved decision of a version, from its USING options. */
@@ -166,6 +180,33 @@ export class ModelEvaluation {
     if (!opts.column) throw badInput('Name the column to group by: ?column=<name>');
     const { evidence, x } = await this.need(ref);
     return views.groups(evidence, x, { ...opts, column: opts.column });
+  }
+
+  /**
+   * What the model card shows (server/models/card/evaluation.ts): every view that applies, and
+   * "for whom" by `groups` (default: the text-valued inputs with 2 to 8 values, at most 4).
+   */
+  async card(
+    ref: EvaluationRef,
+    opts: { groups?: string[]; threshold?: number } = {},
+  ): Promise<CardEvaluation> {
+    const { evidence, x } = await this.load(ref);
+    const summary = views.summary(evidence, x);
+    const none = { leaderboard: null, threshold: null, shown: null, intervals: null, slices: null };
+    if (!evidence) return { summary, ...none, groups: [] };
+    const classifier = evidence.task !== 'regression';
+    const binary = evidence.task === 'binary';
+    const at = binary && opts.threshold !== undefined ? { threshold: opts.threshold } : {};
+    const columns = opts.groups ?? defaultGroupColumns(evidence, x.description.inputs);
+    return {
+      summary,
+      leaderboard: views.leaderboard(evidence, x),
+      threshold: classifier ? views.threshold(evidence, x) : null,
+      shown: binary ? (opts.threshold ?? null) : null,
+      intervals: classifier ? null : views.intervals(evidence, x),
+      slices: views.slices(evidence, x),
+      groups: columns.map((column) => views.groups(evidence, x, { column, ...at })),
+    };
   }
 
   /** A new version served by the candidate `using` names (trained again: RETRAIN USING model). */

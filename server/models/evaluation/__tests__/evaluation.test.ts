@@ -266,6 +266,29 @@ describe('a classifier (customer_churn)', () => {
     expect(v1.saved).toBeNull();
   });
 
+  it('the model card carries every view: candidates, threshold and payoff, slices, groups', async () => {
+    const res = await fetch(
+      `${url}/api/projects/mindsdb/models/churn/card?groups=Gender,Geography&threshold=0.4`,
+    );
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    for (const title of [
+      'Candidates it tried',
+      'Threshold and cost',
+      'Profit by threshold (EUR)',
+      'Where it is wrong',
+      'For whom it works',
+      'By Gender',
+      'By Geography',
+    ])
+      expect(html).toContain(title);
+    expect(html).toContain('A threshold of 0.62 is saved with this version');
+    expect(html).toContain('0.400 (shown in the playground, not saved)');
+    expect(html).toContain('saved threshold: &#x27;1&#x27; when its probability is at least 0.62');
+    // Each chart has a table beside it and no script or outside URL.
+    expect(html).not.toMatch(/<script|https?:\/\//);
+  });
+
   it('serving another candidate trains a new version that the named candidate serves', async () => {
     const served = await http('/api/projects/mindsdb/models/churn/evaluation/serve', {
       candidate: 'linear',
@@ -313,6 +336,9 @@ describe('a regression (home_rentals)', () => {
     expect(g.groups.every((x) => typeof x.mae === 'number')).toBe(true);
     const sl = await inst.models.evaluation.slices(rentals);
     expect(sl.metric).toBe('mean_absolute_error');
+    const card = await inst.models.card(rentals);
+    expect(card.html).toContain('Do the intervals hold?');
+    expect(card.html).not.toContain('Threshold and cost');
   });
 
   it('a version without evidence answers "retrain to see this"', async () => {
@@ -324,5 +350,8 @@ describe('a regression (home_rentals)', () => {
     expect(s.reason).toMatch(/retrain/);
     expect(s.views.slices.applies).toBe(false);
     await expect(inst.models.evaluation.slices(rentals)).rejects.toThrow(/retrain it to see this/);
+    expect((await inst.models.card(rentals)).html).toMatch(
+      /No evaluation evidence: retrain the model/,
+    );
   });
 });
