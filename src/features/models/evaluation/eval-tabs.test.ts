@@ -54,7 +54,8 @@ describe('sections', () => {
   });
 });
 
-it('opens groups on a category column outside the model first', () => {
-  expect(defaultGroupColumn(summary)).toBe('agent');
+it('opens groups on a category input first (columns set aside are often identifiers)', () => {
+  expect(defaultGroupColumn(summary)).toBe('location');
+  expect(defaultGroupColumn({ ...summary, columns: [summary.columns[2]] })).toBe('agent');
   expect(defaultGroupColumn({ ...summary, columns: [summary.columns[0]] })).toBe('');
 });

@@ -45,8 +45,11 @@ export function nextSection(
   return null;
 }
 
-/** The column a group view opens on: a category column not in the model (gender), else any. */
+/**
+ * The column a group view opens on: a category input of the model (gender, geography), else any
+ * category column. Columns the model set aside are often identifiers (a surname): one group each.
+ */
 export function defaultGroupColumn(s: EvaluationSummary): string {
   const cats = s.columns.filter((c) => c.kind === 'category');
-  return (cats.find((c) => !c.in_model) ?? cats[0])?.name ?? '';
+  return (cats.find((c) => c.in_model) ?? cats[0])?.name ?? '';
 }
