@@ -60,8 +60,8 @@ function binColumn(
   const num = numericValues(c, n);
   if (num) {
     // Few distinct values (ages, counts) are cut at each of them, so a boundary is found exactly.
-    const distinct = [...new Set(num.filter((x) => x === x))].sort((a, b) => a - b);
-    const cuts = distinct.length <= EXACT_CUTS ? distinct.slice(1) : quantileCuts(num, bins);
+    const distinct = fewDistinct(num, EXACT_CUTS);
+    const cuts = distinct ? distinct.slice(1) : quantileCuts(num, bins);
     for (let i = 0; i < n; i++) {
       const x = num[i];
       if (x !== x) {
@@ -69,9 +69,7 @@ function binColumn(
         hasNull = true;
         continue;
       }
-      let k = 0;
-      while (k < cuts.length && x >= cuts[k]) k++;
-      codes[i] = k;
+      codes[i] = cutsBelowOrAt(cuts, x);
     }
     if (cuts.length === 0 && !hasNull) return null;
     return { name, numeric: true, codes, B: cuts.length + 1, cuts, values: [], hasNull };
@@ -108,6 +106,32 @@ function binColumn(
     values: top.map(([, e]) => e.v),
     hasNull,
   };
+}
+
+/**
+ * The distinct values of `xs` (NaN apart) in ascending order, or null as soon as there are more
+ * than `max` (a continuous column is cut at its quantiles instead: no set or sort of every value).
+ */
+function fewDistinct(xs: Float64Array, max: number): number[] | null {
+  const seen = new Set<number>();
+  for (const x of xs) {
+    if (x !== x) continue;
+    seen.add(x);
+    if (seen.size > max) return null;
+  }
+  return [...Float64Array.from(seen).sort()];
+}
+
+/** How many of the ascending `cuts` are at or below `x`: its bin (binary search). */
+function cutsBelowOrAt(cuts: number[], x: number): number {
+  let lo = 0;
+  let hi = cuts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (x >= cuts[mid]) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** A split: rows whose code goes `left`, and the two conditions. */
