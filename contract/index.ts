@@ -5,9 +5,11 @@
  * response with them. One place, so the two halves cannot drift.
  */
 export * from './catalog';
+export * from './classify';
 export * from './errors';
 export * from './evaluation';
 export * from './files';
 export * from './models';
 export * from './sql';
 export * from './status';
+export * from './warning-words';

@@ -52,6 +52,7 @@ export const ALLOWED_USING_KEYS = [
   'positive_class',
   'payoff',
   'currency',
+  'sample_rows',
   'engine',
   'tag',
 ] as const;
@@ -236,6 +237,10 @@ export function resolveSettings(
           throw new AutoMLError(
             `USING currency must be a short text (at most 12 characters), got ${JSON.stringify(v)}`,
           );
+        break;
+      case 'sample_rows':
+        // Read by the model layer, which samples the source before the engine sees a row.
+        intIn(key, v, 0, Number.MAX_SAFE_INTEGER);
         break;
       default:
         break; // engine, tag: accepted, no effect

@@ -10,6 +10,7 @@ import { VERSION, type Instance } from '../instance';
 import { authEnabled } from '../config';
 import { registerProblemDetails, sendError, sendRawError, toServiceError } from './errors';
 import { hasSession, registerAuth } from './auth';
+import { capConnectionsPerClient } from './connection-cap';
 import { registerGetBodies } from './get-body';
 import { registerRequestGuard } from './guard';
 import { registerJsonBody } from './json-body';
@@ -20,9 +21,11 @@ import { databaseRoutes } from './routes/databases';
 import { evaluationRoutes } from './routes/evaluation';
 import { fileRoutes } from './routes/files';
 import { modelCardRoutes } from './routes/model-card';
+import { modelOnnxRoutes } from './routes/model-onnx';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
 import { sqlRoutes } from './routes/sql';
+import { sqlClassifyRoutes } from './routes/sql-classify';
 import { statusRoutes } from './routes/status';
 import { zodValidatorCompiler } from './validate';
 
@@ -64,6 +67,7 @@ export async function buildApp(
     },
     clientErrorHandler: (err, socket) => sendRawError(err, socket),
   });
+  capConnectionsPerClient(app.server, instance.config.MAX_CONNECTIONS_PER_CLIENT);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are written as they are: the declared schemas document them (and a test holds them
   // to it) but do not filter them on the hot path.
@@ -89,6 +93,7 @@ export async function buildApp(
   await app.register(statusRoutes, { instance, auth });
   await app.register(authRoutes, { auth });
   await app.register(sqlRoutes, { instance });
+  await app.register(sqlClassifyRoutes, { instance });
   await app.register(databaseRoutes, { instance });
   await app.register(fileRoutes, { instance });
   // The spec's model operations also answer under `/v1/api` (`/v1/api/api/projects/...`).
@@ -97,6 +102,7 @@ export async function buildApp(
     await app.register(modelRoutes, { instance, prefix });
     await app.register(modelCardRoutes, { instance, prefix });
     await app.register(evaluationRoutes, { instance, prefix });
+    await app.register(modelOnnxRoutes, { instance, prefix });
   }
   return app;
 }

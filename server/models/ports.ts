@@ -27,12 +27,15 @@ export interface ModelCatalog {
  */
 export interface RemoteDataSource {
   isRemote(db: string): boolean;
-  /** The whole result, capped at `maxRows` (training uses it for the `LIMIT 0` check). */
+  /**
+   * The whole result, capped at `maxRows` (training uses it for the `LIMIT 0` check and the
+   * sample's counts).
+   */
   query(
     db: string,
     sql: string,
-    o: { maxRows: number; timeoutMs?: number },
-  ): Promise<{ columns: string[] }>;
+    o: { maxRows: number; timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<{ columns: string[]; rows: JsonValue[][] }>;
   /**
    * The rows in chunks through a server-side cursor; `onChunk` is awaited before the next chunk
    * is fetched, so memory stays bounded by one chunk. The timeout applies to each fetch.
@@ -41,6 +44,6 @@ export interface RemoteDataSource {
     db: string,
     sql: string,
     onChunk: (rows: JsonValue[][], columns: { name: string }[]) => void | Promise<void>,
-    o: { timeoutMs?: number },
+    o: { timeoutMs?: number; signal?: AbortSignal },
   ): Promise<{ columns: { name: string }[] }>;
 }

@@ -3,14 +3,14 @@
  * (PostgreSQL) in its own dialect. Two uses: checking a query before a version is created (it
  * must run and have the PREDICT column) and fetching the training rows into columns.
  */
-import { ServiceError, badInput } from '../errors';
+import { ERROR_CODES, ServiceError, badInput } from '../errors';
 import type { ModelCatalog, RemoteDataSource } from './ports';
 import type { ModelVersionRecord } from './store';
 import { ColumnarBuilder, type ColumnarDataset } from './training-columns';
+import { DEFAULT_ROW_BUDGET, planSample, rowBudget, sampleSourceOf } from './training-sample';
 
 /** Rows a training FROM query may return; more fail the training with a clear message. */
 const MAX_TRAINING_ROWS = 5_000_000;
-const TRAINING_QUERY_TIMEOUT_MS = 10 * 60_000;
 
 export interface TrainingSource {
   /** Database the FROM query runs in. */
@@ -19,9 +19,16 @@ export interface TrainingSource {
 }
 
 export class TrainingData {
+  /**
+   * @param timeoutMs how long reading a FROM query may take (STATEMENT_TIMEOUT_MS, like every
+   *   read of the instance); past it the read is interrupted and the training fails saying so
+   */
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly remote: RemoteDataSource,
+    private readonly timeoutMs: number,
+    /** Rows read whole; larger sources are sampled where they live (training-sample.ts). */
+    private readonly rowBudget = DEFAULT_ROW_BUDGET,
   ) {}
 
   /**
@@ -39,15 +46,12 @@ export class TrainingData {
       const r = await this.run(
         source.fromDb,
         `SELECT * FROM (\n${source.select}\n) AS __training_data LIMIT 0`,
-        { maxRows: 0 },
+        { maxRows: 0, timeoutMs: this.timeoutMs },
       );
       columns = r.columns;
     } catch (err) {
       if (err instanceof ServiceError) {
-        throw new ServiceError(
-          err.code,
-          `The FROM query failed: ${err.message.replace(/ \(line \d+, column \d+\)$/, '')}`,
-        );
+        throw new ServiceError(err.code, `The FROM query failed: ${err.message}`);
       }
       throw err;
     }
@@ -71,33 +75,53 @@ export class TrainingData {
    * chunk by chunk as the cursor delivers them, so the rows are never all held as JS arrays here.
    * Sets the record's target to its spelling in the data.
    */
-  async fetch(rec: ModelVersionRecord): Promise<ColumnarDataset> {
+  async fetch(rec: ModelVersionRecord, signal?: AbortSignal): Promise<ColumnarDataset> {
     let b: ColumnarBuilder | undefined;
     let truncated = false;
+    const source = sampleSourceOf(this.catalog, this.remote, rec.fromDb, this.timeoutMs, signal);
+    // Past the row budget only a sample drawn in the source is read (never a time series).
+    const plan = rec.timeseries
+      ? null
+      : await planSample(
+          source,
+          rec.selectQuery,
+          rec.target,
+          rowBudget(rec.using, this.rowBudget),
+        ).catch((err: unknown) => {
+          throw new Error(
+            `The FROM query failed: ${err instanceof Error ? err.message : String(err)}`,
+            { cause: err },
+          );
+        });
+    const select = plan?.sql ?? rec.selectQuery;
+    const cap = plan ? plan.sample.budget : MAX_TRAINING_ROWS;
     try {
       if (this.remote.isRemote(rec.fromDb)) {
         let builder: ColumnarBuilder | undefined;
         const { columns } = await this.remote.readRows(
           rec.fromDb,
-          rec.selectQuery,
+          select,
           (chunk, cols) => {
             builder ??= new ColumnarBuilder(cols.map((c) => c.name));
             for (const r of chunk) {
-              if (builder.rowCount >= MAX_TRAINING_ROWS) {
+              if (builder.rowCount >= cap) {
                 truncated = true;
                 return;
               }
               builder.push(r);
             }
           },
-          { timeoutMs: TRAINING_QUERY_TIMEOUT_MS },
+          { timeoutMs: this.timeoutMs, signal },
         );
         b = builder ?? new ColumnarBuilder(columns.map((c) => c.name));
       } else {
-        const r = await this.catalog.engine.query(rec.selectQuery, {
+        const r = await this.catalog.engine.query(select, {
           db: this.engineDb(rec.fromDb),
-          maxRows: MAX_TRAINING_ROWS,
-          timeoutMs: TRAINING_QUERY_TIMEOUT_MS,
+          maxRows: cap,
+          timeoutMs: this.timeoutMs,
+          signal,
+          // Named in the status's list of long-running work.
+          label: `training data of ${rec.project}.${rec.name} (version ${rec.version})`,
         });
         if (r.kind === 'table') {
           truncated = r.truncated;
@@ -106,13 +130,15 @@ export class TrainingData {
         }
       }
     } catch (err) {
+      const timedOut = err instanceof ServiceError && err.code === ERROR_CODES.TIMEOUT;
       throw new Error(
-        `The FROM query failed: ${err instanceof Error ? err.message : String(err)}`,
+        `The FROM query failed: ${err instanceof Error ? err.message : String(err)}${timedOut ? ' (STATEMENT_TIMEOUT_MS)' : ''}`,
         { cause: err },
       );
     }
     if (!b) throw new Error('The FROM query returned no result table');
-    if (truncated) {
+    // A sample a little over its budget is cut at the budget (the draw is random).
+    if (truncated && !plan) {
       throw new Error(
         `The FROM query returned more than ${MAX_TRAINING_ROWS} rows; sample or aggregate the data (e.g. with LIMIT or USING SAMPLE)`,
       );
@@ -132,6 +158,8 @@ export class TrainingData {
       );
     }
     rec.target = b.columns[ti];
+    if (plan) rec.sample = { ...plan.sample, rowsUsed: b.rowCount };
+    else delete rec.sample;
     return b.finish();
   }
 

@@ -1,7 +1,7 @@
 /** Calibration: a reliability diagram (predicted probability against how often it happened). */
 import { useQuery } from '@tanstack/react-query';
-import { formatNumber, formatPercent } from '../format-number';
-import { Card } from '../ui';
+import { Card } from '../../../components/ui/Card';
+import { formatNumber, formatPercent } from '../shared';
 import { type EvaluationTarget, calibrationQuery } from './api';
 import { calibrationPoints } from './coverage-model';
 import { EvalChart } from './EvalChart';

@@ -16,9 +16,7 @@ import {
 } from 'recharts';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
-import { ChartBox, usePaperTheme } from '../ChartBox';
-import { chartFont } from '../chart-style';
-import { formatNumber } from '../format-number';
+import { ChartBox, chartFont, formatNumber, usePaperTheme } from '../shared';
 
 export interface Series {
   name: string;

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ModelsNav } from '../shared';
 import { EvaluationTab } from './EvaluationTab';
 
 const yes = { applies: true, reason: null };
@@ -107,6 +108,15 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+const nav: ModelsNav = {
+  openModel: vi.fn(),
+  openCreate: vi.fn(),
+  openHome: vi.fn(),
+  openCompare: vi.fn(),
+  openSql: vi.fn(),
+  replaceParams: vi.fn(),
+};
+
 function renderTab(onOpenSql = vi.fn()) {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
@@ -116,7 +126,7 @@ function renderTab(onOpenSql = vi.fn()) {
         model="churn"
         activeVersion={2}
         theme="light"
-        onOpenSql={onOpenSql}
+        nav={{ ...nav, openSql: onOpenSql }}
       />
     </QueryClientProvider>,
   );
@@ -133,7 +143,9 @@ describe('EvaluationTab', () => {
       'gbm',
     ]);
     expect(rows[0]).toHaveTextContent('best score, suspect');
-    expect(screen.getByRole('note', { name: 'Scores are suspect' })).toHaveTextContent("'balance'");
+    expect(screen.getByRole('note', { name: 'Scores to read with care' })).toHaveTextContent(
+      "its score leans on 'balance', a likely leak",
+    );
     expect(screen.getByRole('button', { name: 'Make linear serve' })).toBeEnabled();
   });
 
@@ -158,6 +170,10 @@ describe('EvaluationTab', () => {
   it('says why a section does not apply instead of drawing nothing', async () => {
     renderTab();
     fireEvent.click(await screen.findByRole('tab', { name: 'Interval audit' }));
+    expect(screen.getByRole('tab', { name: 'Interval audit' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     expect(await screen.findByRole('status')).toHaveTextContent(
       'A classifier predicts classes, not intervals.',
     );

@@ -6,6 +6,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { TabList } from '../../../components/ui/TabList';
+import type { ModelTabProps } from '../shared';
 import { CalibrationPanel } from './CalibrationPanel';
 import { GroupsPanel } from './GroupsPanel';
 import { IntervalsPanel } from './IntervalsPanel';
@@ -14,13 +16,7 @@ import { SlicesPanel } from './SlicesPanel';
 import { ThresholdPanel } from './ThresholdPanel';
 import type { PayoffText } from './ThresholdView';
 import { cardUrl, type EvaluationTarget, evaluationSummaryQuery } from './api';
-import {
-  chosenSection,
-  defaultGroupColumn,
-  type EvalSection,
-  evalSections,
-  nextSection,
-} from './eval-tabs';
+import { chosenSection, defaultGroupColumn, type EvalSection, evalSections } from './eval-tabs';
 import './evaluation.css';
 
 export function EvaluationTab({
@@ -29,17 +25,8 @@ export function EvaluationTab({
   version,
   activeVersion,
   theme,
-  onOpenSql,
-}: {
-  project: string;
-  model: string;
-  /** A pinned version (absent: the active one). */
-  version?: number;
-  activeVersion: number;
-  theme: 'light' | 'dark';
-  /** Opens a statement in a new SQL editor tab. */
-  onOpenSql(sql: string): void;
-}) {
+  nav,
+}: ModelTabProps) {
   const target: EvaluationTarget = { project, model, version };
   const summary = useQuery(evaluationSummaryQuery(target));
   const [asked, setAsked] = useState<EvalSection | null>(null);
@@ -75,10 +62,6 @@ export function EvaluationTab({
   };
   const binary = s.task === 'binary';
   const held = s.held_out;
-  const select = (id: EvalSection) => {
-    setAsked(id);
-    document.getElementById(`ev-tab-${id}`)?.focus();
-  };
   return (
     <div className="ev-tab">
       <div className="m-toolbar ev-toolbar">
@@ -103,44 +86,24 @@ export function EvaluationTab({
           Export model card with this evaluation
         </a>
       </div>
-      <div className="segmented ev-sections" role="tablist" aria-label="Evaluation">
-        {sections.map((x) => (
-          <button
-            key={x.id}
-            id={`ev-tab-${x.id}`}
-            type="button"
-            role="tab"
-            aria-selected={section === x.id}
-            aria-controls="ev-panel"
-            tabIndex={section === x.id ? 0 : -1}
-            title={x.applies ? undefined : (x.reason ?? undefined)}
-            className={x.applies ? undefined : 'ev-na'}
-            onClick={() => setAsked(x.id)}
-            onKeyDown={(e) => {
-              const next = nextSection(
-                sections.map((y) => y.id),
-                section,
-                e.key,
-              );
-              if (next) {
-                e.preventDefault();
-                select(next);
-              }
-            }}
-          >
-            {x.label}
-          </button>
-        ))}
-      </div>
-      <div id="ev-panel" role="tabpanel" aria-labelledby={`ev-tab-${section}`} className="ev-panel">
-        {asked && asked !== section && (
-          <p className="muted" role="status">
-            {sections.find((x) => x.id === asked)?.label}:{' '}
-            {sections.find((x) => x.id === asked)?.reason}
-          </p>
-        )}
+      <TabList
+        tabs={sections}
+        selected={section}
+        onSelect={setAsked}
+        label="Evaluation"
+        className="segmented ev-sections"
+        idPrefix="ev"
+      />
+      <div
+        id={`ev-panel-${section}`}
+        role="tabpanel"
+        aria-labelledby={`ev-tab-${section}`}
+        className="ev-panel"
+      >
         {!shown.applies ? (
-          <p className="muted">{shown.reason}</p>
+          <p className="muted" role="status">
+            {shown.reason}
+          </p>
         ) : section === 'leaderboard' ? (
           <LeaderboardPanel target={target} />
         ) : section === 'threshold' ? (
@@ -158,7 +121,7 @@ export function EvaluationTab({
         ) : section === 'intervals' ? (
           <IntervalsPanel target={target} columns={s.columns} theme={theme} />
         ) : section === 'slices' ? (
-          <SlicesPanel target={target} onOpenSql={onOpenSql} />
+          <SlicesPanel target={target} onOpenSql={(sql) => nav.openSql(sql)} />
         ) : (
           <GroupsPanel
             target={target}

@@ -5,10 +5,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { modelKeys } from '../../../api/keys';
-import { metricLabel } from '../describe-model';
-import { formatNumber } from '../format-number';
-import { warningTitle } from '../model-quality';
-import { Card, formatSeconds } from '../ui';
+import { Card } from '../../../components/ui/Card';
+import { formatNumber, formatSeconds, metricLabel } from '../shared';
+import { RankingCaveat } from '../warnings';
 import { type EvaluationTarget, leaderboardQuery, serveMutation } from './api';
 import { formatBytes, formatSpeed, leaderboardTable, scoreNote } from './leaderboard-model';
 
@@ -34,18 +33,7 @@ export function LeaderboardPanel({ target }: { target: EvaluationTarget }) {
         Every candidate the AutoML trained, scored on held-out rows none of them trained on, best
         first by {metricLabel(t.metric)}. Making another serve trains a new version; this one stays.
       </p>
-      {t.suspect && (
-        <div className="ev-suspect" role="note" aria-label="Scores are suspect">
-          <strong>⚠ Scores are suspect.</strong> {t.suspect}
-          <ul>
-            {t.suspectWarnings.map((w, i) => (
-              <li key={i}>
-                <strong>{warningTitle(w.kind)}:</strong> {w.message}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <RankingCaveat models={[{ name: 'Every candidate', warnings: q.data.warnings }]} />
       <div className="ev-scroll">
         <table className="m-table ev-leaderboard">
           <caption className="ev-sr-only">Candidates, best score first</caption>

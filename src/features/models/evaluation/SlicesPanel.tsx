@@ -5,8 +5,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatPercent } from '../format-number';
-import { Card } from '../ui';
+import { Card } from '../../../components/ui/Card';
+import { formatPercent } from '../shared';
 import { type EvaluationTarget, slicesQuery } from './api';
 import { errorText, sliceTreeRows, whereProblem } from './slices-model';
 

@@ -10,8 +10,8 @@ import { useMemo, useState } from 'react';
 import type { ThresholdView as View } from '../../../../contract/evaluation';
 import { modelKeys } from '../../../api/keys';
 import { runSql } from '../../../api/sql-query';
-import { Card } from '../ui';
-import { formatNumber, formatPercent } from '../format-number';
+import { Card } from '../../../components/ui/Card';
+import { formatNumber, formatPercent } from '../shared';
 import { type EvaluationTarget, saveThresholdMutation } from './api';
 import { EvalChart } from './EvalChart';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvaluationSummary } from '../../../../contract';
-import { chosenSection, defaultGroupColumn, evalSections, nextSection } from './eval-tabs';
+import { chosenSection, defaultGroupColumn, evalSections } from './eval-tabs';
 
 const yes = { applies: true, reason: null };
 const no = (reason: string) => ({ applies: false, reason });
@@ -38,19 +38,12 @@ describe('sections', () => {
     expect(s.reason).toBe('A regression predicts a number');
   });
 
-  it('opens the section asked for only when it applies', () => {
+  it('opens the section asked for, else the first that applies', () => {
     expect(chosenSection(summary, 'intervals')).toBe('intervals');
-    expect(chosenSection(summary, 'threshold')).toBe('leaderboard');
+    expect(chosenSection(summary, 'threshold')).toBe('threshold');
     expect(chosenSection(summary, null)).toBe('leaderboard');
-  });
-
-  it('moves along the tablist with arrow keys, wrapping, and Home/End', () => {
-    const ids = evalSections(summary).map((x) => x.id);
-    expect(nextSection(ids, 'leaderboard', 'ArrowRight')).toBe('threshold');
-    expect(nextSection(ids, 'leaderboard', 'ArrowLeft')).toBe('groups');
-    expect(nextSection(ids, 'slices', 'End')).toBe('groups');
-    expect(nextSection(ids, 'slices', 'Home')).toBe('leaderboard');
-    expect(nextSection(ids, 'slices', 'a')).toBeNull();
+    const noBoard = { ...summary, views: { ...summary.views, leaderboard: no('none kept') } };
+    expect(chosenSection(noBoard, null)).toBe('intervals');
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * The evaluation tab's sections: which apply to this model (the summary says, with the reason
- * when not), the one to open first, and arrow-key movement along the section tablist.
+ * when not), the one to open first, and the column the group view opens on.
  */
 import type { EvaluationSummary } from '../../../../contract';
 
@@ -25,24 +25,13 @@ export function evalSections(s: EvaluationSummary) {
   }));
 }
 
-/** The section to show: the one asked for if it applies, else the first that does. */
+/**
+ * The section to show: the one asked for (one that does not apply says why in its place, so
+ * arrow keys walk every section), else the first that applies.
+ */
 export function chosenSection(s: EvaluationSummary, asked: EvalSection | null): EvalSection {
-  if (asked && s.views[asked].applies) return asked;
+  if (asked) return asked;
   return EVAL_SECTIONS.find((x) => s.views[x.id].applies)?.id ?? 'leaderboard';
-}
-
-/** Arrow keys, Home and End move along the tablist (wrapping); other keys: null. */
-export function nextSection(
-  ids: EvalSection[],
-  current: EvalSection,
-  key: string,
-): EvalSection | null {
-  const i = ids.indexOf(current);
-  if (key === 'ArrowRight' || key === 'ArrowDown') return ids[(i + 1) % ids.length];
-  if (key === 'ArrowLeft' || key === 'ArrowUp') return ids[(i - 1 + ids.length) % ids.length];
-  if (key === 'Home') return ids[0];
-  if (key === 'End') return ids[ids.length - 1];
-  return null;
 }
 
 /**

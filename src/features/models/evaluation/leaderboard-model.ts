@@ -4,10 +4,8 @@
  * warnings apply to every candidate (they were all trained on the same columns), so a leak or an
  * identifier input makes every score suspect, the best one most of all (issue 24, item 3).
  */
-import type { Leaderboard, ModelWarning } from '../../../../contract';
-
-/** Warnings that make a held-out score look better than new data will see. */
-const SCORE_INFLATING = new Set(['dominant_input', 'identifier_like']);
+import type { Leaderboard } from '../../../../contract';
+import { suspectReasons } from '../warnings';
 
 export interface LeaderboardRow {
   name: string;
@@ -30,10 +28,8 @@ export interface LeaderboardTable {
   metric: string;
   otherMetric: string | null;
   rows: LeaderboardRow[];
-  /** Why the scores cannot be taken at face value (null: no reason known). */
-  suspect: string | null;
-  /** The warnings that make them suspect, as carried by the leaderboard. */
-  suspectWarnings: ModelWarning[];
+  /** Why the scores cannot be taken at face value, one phrase each (empty: no reason known). */
+  suspect: string[];
 }
 
 /** Every score metric the engine ranks by is "higher is better" (R², balanced accuracy, ...). */
@@ -59,24 +55,11 @@ export function leaderboardTable(b: Leaderboard): LeaderboardTable {
       gap: serving ? c.score.value - serving.score.value : 0,
     });
   });
-  const suspectWarnings = b.warnings.filter((w) => SCORE_INFLATING.has(w.kind));
-  const cols = [...new Set(suspectWarnings.map((w) => w.column).filter((c) => c !== null))];
-  const suspect =
-    suspectWarnings.length === 0
-      ? null
-      : `Every candidate trained on ${
-          cols.length ? cols.map((c) => `'${c}'`).join(', ') : 'the same inputs'
-        }, which ${
-          suspectWarnings.some((w) => w.kind === 'dominant_input')
-            ? 'looks like a leak'
-            : 'looks like an identifier'
-        }: a higher score here may only mean the candidate uses it more. Retrain without it before choosing.`;
   return {
     metric: b.candidates[0]?.score.name ?? 'score',
     otherMetric: b.candidates.find((c) => c.other)?.other?.name ?? null,
     rows,
-    suspect,
-    suspectWarnings,
+    suspect: suspectReasons(b.warnings),
   };
 }
 
@@ -85,7 +68,7 @@ export function scoreNote(r: LeaderboardRow, t: LeaderboardTable): string {
   const notes: string[] = [];
   if (r.serves) notes.push('serves');
   if (r.rank === 1 && !r.serves) notes.push('best score');
-  if (t.suspect && (r.rank === 1 || r.gap > 0)) notes.push('suspect');
+  if (t.suspect.length > 0 && (r.rank === 1 || r.gap > 0)) notes.push('suspect');
   return notes.join(', ');
 }
 
