@@ -7,7 +7,7 @@ import type { EvaluationSummary } from '../../../../contract';
 export type EvalSection =
   'leaderboard' | 'threshold' | 'calibration' | 'intervals' | 'slices' | 'groups';
 
-export const EVAL_SECTIONS: { id: EvalSection; label: string }[] = [
+const EVAL_SECTIONS: { id: EvalSection; label: string }[] = [
   { id: 'leaderboard', label: 'Leaderboard' },
   { id: 'threshold', label: 'Threshold & cost' },
   { id: 'calibration', label: 'Calibration' },

@@ -10,7 +10,7 @@ const pct = (v: number | null | undefined) =>
 const num = (v: number | null | undefined) =>
   v === null || v === undefined ? '—' : v.toLocaleString('en-US', { maximumFractionDigits: 3 });
 
-export const FOUR_FIFTHS = 0.8;
+const FOUR_FIFTHS = 0.8;
 
 export interface GroupsTable {
   head: string[];

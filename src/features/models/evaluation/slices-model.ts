@@ -47,7 +47,7 @@ export function errorText(metric: SlicesView['metric'], v: number | null): strin
     : v.toLocaleString('en-US', { maximumFractionDigits: 3 });
 }
 
-export const MAX_WHERE = 4000;
+const MAX_WHERE = 4000;
 
 /** Why a typed WHERE cannot be judged (null: it can be sent). */
 export function whereProblem(text: string): string | null {

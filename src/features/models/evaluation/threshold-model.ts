@@ -16,7 +16,7 @@ import {
   type ThresholdPoint,
 } from '../../../../contract/threshold';
 
-export type { Payoff, ThresholdPoint };
+export type { Payoff };
 
 export interface ThresholdModel {
   cum: Cumulative;
