@@ -15,7 +15,8 @@ import { lineColumn } from '../engine/position';
 import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
 import type { IntegrationRegistry } from '../integrations';
-import type { PlannedQuery } from './plan/query';
+import { runSteps } from './plan/execute';
+import type { PlannedQuery } from './plan/steps';
 import { MlEngineStore } from './plan/system';
 import { ViewStore } from './plan/views';
 import { StatementSource } from './syntax/source';
@@ -204,6 +205,7 @@ export class SqlService implements StatementEnv {
    * client's answer (for the instance's own use of a result: saving it, evaluating it).
    */
   async runPlanned(q: PlannedQuery, ctx: ExecContext, whole = false): Promise<SqlResult> {
+    await runSteps(this, ctx, q.steps);
     const caps = whole
       ? { maxRows: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER }
       : {};
@@ -322,8 +324,9 @@ export class SqlService implements StatementEnv {
       };
       if (out.kind === 'result') return void (await emit(out.result, out.db ?? db));
       const q = out.planned;
+      await runSteps(this, ctx, q.steps);
       if (q.target.kind === 'remote') {
-        const r = await this.runPlanned(q, ctx);
+        const r = await this.runPlanned({ ...q, steps: [] }, ctx);
         return void (await emit(out.catalogChanged ? { ...r, catalog_changed: true } : r, db));
       }
       let headerSent = false;

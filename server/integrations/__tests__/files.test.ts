@@ -329,10 +329,12 @@ describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
       `CREATE DATABASE d2 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "/etc/passwd"}`,
     );
     expect(absolute).toMatchObject({ type: 'error', error_code: 10 });
+    // A missing file is created, but not read-only (nothing could ever be in it).
     const missing = await h.sql(
-      `CREATE DATABASE d3 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "none.duckdb"}`,
+      `CREATE DATABASE d3 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "none.duckdb", "read_only": true}`,
     );
     expect(missing).toMatchObject({ type: 'error', error_code: 2 });
+    expect(fs.existsSync(path.join(dataDir, 'uploads', 'none.duckdb'))).toBe(false);
     const own = await h.sql(
       `CREATE DATABASE d4 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "files.duckdb"}`,
     );
@@ -352,6 +354,38 @@ describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
     expect(closed.error_message).toMatch(/sandbox leaves only .*uploads/);
     const names = (await h.sql('SHOW DATABASES')).data.flat();
     for (const n of ['d1', 'd2', 'd3', 'd4', 'd5', 'd6']) expect(names).not.toContain(n);
+  });
+
+  it('creates a database file that does not exist yet, as MindsDB documents it', async () => {
+    const created = await h.sql(
+      `CREATE DATABASE x WITH ENGINE = 'duckdb', PARAMETERS = {"database": "db.duckdb"}`,
+    );
+    expect(created).toMatchObject({ type: 'ok' });
+    expect(fs.existsSync(path.join(dataDir, 'uploads', 'db.duckdb'))).toBe(true);
+    expect(
+      await h.sql("CREATE TABLE x.t (SELECT 1 AS a, 'one' AS b UNION ALL SELECT 2, 'two')"),
+    ).toMatchObject({ type: 'ok' });
+    expect((await h.sql('SELECT a, b FROM x.t ORDER BY a')).data).toEqual([
+      [1, 'one'],
+      [2, 'two'],
+    ]);
+    const listed = await h.sql("SELECT * FROM information_schema.databases WHERE name = 'x'");
+    expect(listed.column_names).toEqual(['NAME', 'TYPE', 'ENGINE', 'CONNECTION_DATA']);
+    expect(listed.data).toEqual([
+      ['x', 'data', 'duckdb', JSON.stringify({ database: 'db.duckdb', read_only: false })],
+    ]);
+    expect(await h.sql('DROP DATABASE x')).toMatchObject({ type: 'ok' });
+    expect(
+      (await h.sql("SELECT * FROM information_schema.databases WHERE name = 'x'")).data,
+    ).toEqual([]);
+    // A name in a folder is created there, inside uploads/; a folder elsewhere is not.
+    expect(
+      await h.sql(
+        `CREATE DATABASE y WITH ENGINE = 'duckdb', PARAMETERS = {"database": "sub/y.duckdb"}`,
+      ),
+    ).toMatchObject({ type: 'ok' });
+    expect(fs.existsSync(path.join(dataDir, 'uploads', 'sub', 'y.duckdb'))).toBe(true);
+    expect(await h.sql('DROP DATABASE y')).toMatchObject({ type: 'ok' });
   });
 
   it('re-attaches after a restart and detaches on DROP DATABASE', async () => {
