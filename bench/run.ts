@@ -12,6 +12,7 @@ const suites: Suite[] = [
   { name: 'automl', run: async () => (await import('./automl')).runAutomlBench() },
   { name: 'predict', run: async () => (await import('./predict')).runPredictBench() },
   { name: 'timeseries', run: async () => (await import('./timeseries')).runTimeseriesBench() },
+  { name: 'evaluation', run: async () => (await import('./evaluation')).runEvaluationBench() },
   { name: 'ui', run: async () => (await import('./ui')).runUiBench() },
   { name: 'dev', run: async () => (await import('./dev-start')).runDevStartBench() },
   { name: 'soak', run: async () => (await import('./soak')).runSoakBench() },

@@ -7,6 +7,7 @@
 export * from './catalog';
 export * from './classify';
 export * from './errors';
+export * from './evaluation';
 export * from './files';
 export * from './models';
 export * from './sql';

@@ -318,6 +318,14 @@ export const ModelMetrics = z.object({
   regression: RegressionMetrics.nullable().optional(),
   /** Present for classifiers. */
   classification: ClassificationMetrics.nullable().optional(),
+  /**
+   * A binary classifier deciding with a saved threshold (`USING threshold`): it predicts
+   * `positive` when that class's probability is at least `threshold`, and the metrics above are
+   * under that rule.
+   */
+  threshold: z
+    .object({ value: z.number(), positive: z.union([z.string(), z.number(), z.boolean()]) })
+    .optional(),
 });
 export type ModelMetrics = z.infer<typeof ModelMetrics>;
 
@@ -423,6 +431,19 @@ export const ModelCardQuery = z
       .describe(
         '1: answer with `Content-Disposition: attachment; filename="<project>.<model>.v<N>.html"`',
       ),
+    groups: z
+      .string()
+      .max(1000)
+      .optional()
+      .describe(
+        'Columns the "For whom" section groups by, comma-separated (default: the text-valued inputs with 2 to 8 values)',
+      ),
+    threshold: z.coerce
+      .number()
+      .gt(0)
+      .lt(1)
+      .optional()
+      .describe('A threshold the presenter is looking at (not saved): the card shows it too'),
   })
   .loose();
 export type ModelCardQuery = z.infer<typeof ModelCardQuery>;

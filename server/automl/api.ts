@@ -135,6 +135,8 @@ export interface ModelMetrics {
   primary: { name: string; label: string; value: number };
   regression?: RegressionReport;
   classification?: ClassificationReport;
+  /** A binary classifier deciding with a saved threshold (USING threshold): the metrics are under it. */
+  threshold?: { value: number; positive: Label };
 }
 
 /** Something a careful data scientist would point out (see analysis/warnings.ts for thresholds). */
@@ -168,8 +170,14 @@ export interface ModelDescription {
    * fifth by predicted value, and whether widths adapt per row. Absent in older models.
    */
   intervals?: { nominal: number; validation: number; worstQuintile: number; adaptive: boolean };
-  /** Classifiers: the decision rule in use and both rules' validation scores. Absent in older models. */
-  decision?: { rule: 'balanced' | 'argmax' } & DecisionScores;
+  /**
+   * Classifiers: the decision rule in use and both rules' validation scores, and the saved
+   * threshold that overrides the rule (USING threshold). Absent in older models.
+   */
+  decision?: {
+    rule: 'balanced' | 'argmax';
+    threshold?: { value: number; positive: Label };
+  } & DecisionScores;
   /** How candidates were validated: one split, or every row out of fold (small data). */
   validation?: 'split' | 'cross-fitted';
   /** Validation metrics and baselines (absent in older models and time-series models). */
@@ -284,7 +292,8 @@ export interface ResolvedSettings {
   minSamplesLeaf: number;
   l2: number;
   earlyStoppingRounds: number;
-  model: 'auto' | 'gbm' | 'linear';
+  /** 'auto': the best candidate serves; else the named one does (the others are still trained). */
+  model: 'auto' | 'gbm' | 'linear' | 'ensemble';
   classWeight: 'balanced' | 'none';
   refit: boolean;
   validationFraction: number;
@@ -293,4 +302,10 @@ export interface ResolvedSettings {
   decision?: 'balanced' | 'argmax';
   /** Free text: TF-IDF features when they help ('auto'), or length and word count only. */
   textEncoder?: 'auto' | 'stats';
+  /**
+   * Binary classifiers: predict `positiveClass` (a class label's text) when its probability is at
+   * least `threshold`, instead of the decision rule. Absent: the rule decides.
+   */
+  threshold?: number;
+  positiveClass?: string;
 }

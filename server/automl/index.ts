@@ -35,6 +35,8 @@ export type {
 export type { Forecaster, TimeSeriesArtifact, TimeSeriesDescription } from './timeseries/types';
 export type { ModelEvidence } from './evaluation/evidence';
 export { deserializeEvidence, serializeEvidence } from './evaluation/evidence';
+export { decideWithThreshold } from './evaluation/decision';
+export * as evaluation from './evaluation/index';
 export { evidenceOf } from './pipeline/evidence';
 export { cellAt } from './data/table';
 export { AutoMLError } from './errors';

@@ -27,7 +27,11 @@ export const DEFAULT_SETTINGS: ResolvedSettings = {
   textEncoder: 'auto',
 };
 
-/** USING keys (case-insensitive). `engine` and `tag` are accepted and ignored: MindsDB tutorials pass them. */
+/**
+ * USING keys (case-insensitive). `engine` and `tag` are accepted and ignored: MindsDB tutorials
+ * pass them. `payoff` and `currency` are checked and kept for the evaluation views (the value of
+ * each outcome of a binary decision), with no effect on training.
+ */
 export const ALLOWED_USING_KEYS = [
   'confidence',
   'max_iterations',
@@ -44,6 +48,10 @@ export const ALLOWED_USING_KEYS = [
   'seed',
   'decision',
   'text_encoder',
+  'threshold',
+  'positive_class',
+  'payoff',
+  'currency',
   'sample_rows',
   'engine',
   'tag',
@@ -134,9 +142,9 @@ export function resolveSettings(
         break;
       case 'model': {
         const m = String(v).toLowerCase();
-        if (m !== 'auto' && m !== 'gbm' && m !== 'linear') {
+        if (m !== 'auto' && m !== 'gbm' && m !== 'linear' && m !== 'ensemble') {
           throw new AutoMLError(
-            `USING model must be 'auto', 'gbm' or 'linear', got ${JSON.stringify(v)}`,
+            `USING model must be 'auto' (the best candidate serves), 'gbm', 'linear' or 'ensemble', got ${JSON.stringify(v)}`,
           );
         }
         s.model = m;
@@ -195,6 +203,41 @@ export function resolveSettings(
         s.decision = m;
         break;
       }
+      case 'threshold': {
+        const x = num(key, v);
+        if (!(x > 0 && x < 1))
+          throw new AutoMLError(`USING threshold must be between 0 and 1 (exclusive), got ${x}`);
+        s.threshold = x;
+        break;
+      }
+      case 'positive_class':
+        if (v === null || typeof v === 'object')
+          throw new AutoMLError(
+            `USING positive_class must be a class label, got ${JSON.stringify(v)}`,
+          );
+        s.positiveClass = String(v);
+        break;
+      case 'payoff': {
+        const p = v as Record<string, unknown> | null;
+        const ok =
+          !!p &&
+          typeof p === 'object' &&
+          !Array.isArray(p) &&
+          Object.keys(p).every((k) => ['tp', 'fp', 'tn', 'fn'].includes(k)) &&
+          Object.values(p).every((x) => typeof x === 'number' && Number.isFinite(x));
+        if (!ok) {
+          throw new AutoMLError(
+            `USING payoff must be an object of numbers for the outcomes tp, fp, tn, fn (e.g. {"tp": 100, "fp": -20}), got ${JSON.stringify(v)}`,
+          );
+        }
+        break;
+      }
+      case 'currency':
+        if (typeof v !== 'string' || v.length > 12)
+          throw new AutoMLError(
+            `USING currency must be a short text (at most 12 characters), got ${JSON.stringify(v)}`,
+          );
+        break;
       case 'sample_rows':
         // Read by the model layer, which samples the source before the engine sees a row.
         intIn(key, v, 0, Number.MAX_SAFE_INTEGER);

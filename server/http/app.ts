@@ -18,6 +18,7 @@ import { registerOpenApi } from './openapi';
 import { V1_PREFIX } from './responses';
 import { authRoutes } from './routes/auth';
 import { databaseRoutes } from './routes/databases';
+import { evaluationRoutes } from './routes/evaluation';
 import { fileRoutes } from './routes/files';
 import { modelCardRoutes } from './routes/model-card';
 import { modelOnnxRoutes } from './routes/model-onnx';
@@ -100,6 +101,7 @@ export async function buildApp(
     await app.register(projectRoutes, { instance, prefix });
     await app.register(modelRoutes, { instance, prefix });
     await app.register(modelCardRoutes, { instance, prefix });
+    await app.register(evaluationRoutes, { instance, prefix });
     await app.register(modelOnnxRoutes, { instance, prefix });
   }
   return app;

@@ -55,6 +55,11 @@ export function metricsSentences(m: ModelMetrics | null | undefined): string[] {
     );
   }
   const c = m.classification;
+  if (m.threshold) {
+    out.push(
+      `Decides with a saved threshold: predicts ${quoteLabel(m.threshold.positive)} when its probability is at least ${m.threshold.value}; the figures below are under that rule.`,
+    );
+  }
   if (c) {
     out.push(
       `Balanced accuracy ${fmtShare(c.balanced_accuracy)} and accuracy ${fmtShare(c.accuracy)} on ${rowsText(m.rows.validation)}${how}; ` +

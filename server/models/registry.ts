@@ -9,18 +9,26 @@
  * A new version made by RETRAIN/FINETUNE becomes the active one only when it completes, so
  * predictions keep using the previous version meanwhile.
  */
+import fs from 'node:fs';
 import {
   ALLOWED_USING_KEYS,
+  decideWithThreshold,
+  deserializeArtifact,
   descriptionWarnings,
   isForecaster,
   type ModelEvidence,
   type Predictor,
+  serializeArtifact,
+  serializeEvidence,
 } from '../automl/index';
+import { writeFileAtomic } from '../engine/atomic';
 import type { JsonValue } from '../engine/values';
 import { assertValidName } from '../engine/names';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import { describeAttribute, describeModel, describeProgress, type DescribeForm } from './describe';
 import { EvidenceCache } from './evaluation/evidence-store';
+import { EVALUATION_ATTRIBUTES, describeEvaluation } from './evaluation/describe-views';
+import { ModelEvaluation } from './evaluation/service';
 import { modelRow } from './models-table';
 import { exportVersion, type OnnxFile } from './onnx';
 import { rowBudget, trainingDataInfo } from './training-sample';
@@ -100,6 +108,8 @@ export class ModelRegistry {
    * them only when needed; this makes "only when needed" observable (tests, diagnostics).
    */
   readonly stats = { explainedRows: 0 };
+  /** The evaluation views of a version (docs/evaluation.md). */
+  readonly evaluation: ModelEvaluation;
 
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
@@ -118,6 +128,7 @@ export class ModelRegistry {
       // Warms the cache for the first prediction.
       onComplete: (rec) => void this.predictor(rec).catch(() => undefined),
     });
+    this.evaluation = new ModelEvaluation(this, opts.catalog.engine);
   }
 
   // ---- lookups -------------------------------------------------------------------------------
@@ -456,6 +467,9 @@ export class ModelRegistry {
     attribute?: string | null,
     form: DescribeForm = 'json',
   ): Promise<Record<string, JsonValue>[]> {
+    const lower = attribute?.toLowerCase() ?? '';
+    if ((EVALUATION_ATTRIBUTES as readonly string[]).includes(lower))
+      return describeEvaluation(this.evaluation, ref, lower);
     const attr = describeAttribute(attribute);
     if (attr === 'progress') return describeProgress(this.get(ref));
     const rec = this.ready(ref);
@@ -473,9 +487,13 @@ export class ModelRegistry {
    * The model card of a complete version: one self-contained HTML page (models/card/) and the
    * file name to save it under. The card module (and its chart library) loads on first use.
    */
-  async card(ref: ModelRef): Promise<{ html: string; fileName: string }> {
+  async card(
+    ref: ModelRef,
+    opts: { groups?: string[]; threshold?: number } = {},
+  ): Promise<{ html: string; fileName: string }> {
     const rec = this.ready(ref);
     const description = (await this.predictor(rec)).description;
+    const evaluation = await this.evaluation.card({ ...ref, version: rec.version }, opts);
     const { renderModelCard } = await import('./card/card');
     const html = renderModelCard({
       record: rec,
@@ -484,8 +502,66 @@ export class ModelRegistry {
       warnings: descriptionWarnings(description),
       instanceVersion: this.opts.version,
       generatedAt: new Date(),
+      evaluation,
     });
     return { html, fileName: `${rec.project}.${rec.name}.v${rec.version}.html` };
+  }
+
+  /**
+   * A new complete version made from `base` without training: its artifact and evidence with the
+   * decision changed (a saved threshold), `using` recording how. It becomes the active version,
+   * so activating `base` again undoes it.
+   */
+  async deriveVersion(
+    base: ModelVersionRecord,
+    using: Record<string, unknown>,
+    change: { threshold: number; positive: string | number | boolean },
+  ): Promise<ModelVersionRecord> {
+    this.assertNotTraining(base);
+    const artifact = deserializeArtifact(
+      await fs.promises.readFile(
+        this.store.artifactFile(base.project, base.name, base.version),
+        'utf8',
+      ),
+    );
+    if ('kind' in artifact)
+      throw badInput('A threshold applies to binary classifiers, not to forecasts');
+    const evidence = await this.evidence({ ...base, version: base.version });
+    const next = decideWithThreshold(artifact, evidence, change);
+    const all = this.store.versions(base.project, base.name);
+    const rec: ModelVersionRecord = {
+      ...this.newRecord({
+        project: base.project,
+        name: base.name,
+        version: Math.max(...all.map((x) => x.version)) + 1,
+        active: false,
+        target: base.target,
+        fromDb: base.fromDb,
+        selectQuery: base.selectQuery,
+        using,
+        ...(base.timeseries ? { timeseries: base.timeseries } : {}),
+        mode: 'train',
+        baseVersion: null,
+        tag: base.tag,
+      }),
+      status: 'complete',
+      accuracy: primaryOf(next.artifact.description.accuracies),
+      accuracyMetric: Object.keys(next.artifact.description.accuracies)[0] ?? null,
+      trainingTime: 0,
+    };
+    if (next.evidence)
+      writeFileAtomic(
+        this.store.evidenceFile(rec.project, rec.name, rec.version),
+        serializeEvidence(next.evidence),
+      );
+    writeFileAtomic(
+      this.store.artifactFile(rec.project, rec.name, rec.version),
+      serializeArtifact(next.artifact),
+    );
+    this.store.add(rec);
+    for (const v of this.store.versions(rec.project, rec.name)) v.active = v === rec;
+    this.store.save();
+    return rec;
   }
 
   /**
@@ -598,6 +674,8 @@ export class ModelRegistry {
     this.store.remove(recs);
   }
 }
+
+const primaryOf = (acc: Record<string, number>) => Object.values(acc)[0] ?? null;
 
 /** The columns a time-series model's clauses name, for the FROM query check. */
 function clauseColumns(ts: TimeSeriesSettings | null | undefined) {

@@ -36,6 +36,15 @@ export const modelKeys = {
     [...modelKeys.detail(project, model), 'describe', attribute ?? ''] as const,
   source: (project: string, model: string) =>
     [...modelKeys.detail(project, model), 'source'] as const,
+  /** An evaluation view of a version (`view`: leaderboard, threshold, ...; `params`: its query). */
+  evaluation: (
+    project: string,
+    model: string,
+    version: number | undefined,
+    view: string,
+    params: Record<string, string | number | undefined> = {},
+  ) =>
+    [...modelKeys.detail(project, model), 'evaluation', version ?? 'active', view, params] as const,
   /** A time-series model's forecast view: its groups, a group's history, a forecast. */
   forecast: (project: string, model: string, ...parts: (string | number)[]) =>
     [...modelKeys.detail(project, model), 'forecast', ...parts] as const,

@@ -1,5 +1,6 @@
-// Ranking curves of a score against a yes/no truth: ROC (with its AUC). Ties are one point, as
-// scikit-learn's roc_curve makes them, so the values match its (tests pin them).
+// Ranking curves of a score against a yes/no truth: ROC (with its AUC), precision-recall (with
+// average precision) and cumulative gains / lift. Ties are one point, as scikit-learn's
+// roc_curve / precision_recall_curve make them, so the values match its (tests pin them).
 
 /** Rows sorted by score, highest first, and the cumulative counts at each distinct score. */
 interface Ranked {
@@ -38,6 +39,12 @@ function rank(scores: ArrayLike<number>, positive: ArrayLike<number>): Ranked {
   };
 }
 
+/** Positives and negatives in all. */
+function totals(r: Ranked): { P: number; N: number } {
+  const last = r.tps.length - 1;
+  return { P: last >= 0 ? r.tps[last] : 0, N: last >= 0 ? r.fps[last] : 0 };
+}
+
 export interface RocCurve {
   /** False-positive rate, true-positive rate and the threshold of each point (first: +Infinity). */
   fpr: number[];
@@ -53,8 +60,7 @@ export interface RocCurve {
  */
 export function rocCurve(scores: ArrayLike<number>, positive: ArrayLike<number>): RocCurve {
   const r = rank(scores, positive);
-  const P = r.tps.length ? r.tps[r.tps.length - 1] : 0;
-  const N = r.fps.length ? r.fps[r.fps.length - 1] : 0;
+  const { P, N } = totals(r);
   const fps = [0, ...r.fps];
   const tps = [0, ...r.tps];
   const thr = [Infinity, ...r.thresholds];
@@ -78,4 +84,79 @@ export function rocCurve(scores: ArrayLike<number>, positive: ArrayLike<number>)
     thresholds: keep.map((i) => thr[i]),
     auc,
   };
+}
+
+export interface PrCurve {
+  /** Precision and recall at each threshold, by decreasing recall; last point (1, 0). */
+  precision: number[];
+  recall: number[];
+  thresholds: number[];
+  /** Average precision: sum over thresholds of (recall step) x precision (scikit-learn's). */
+  averagePrecision: number;
+}
+
+/** The precision-recall curve, as scikit-learn's precision_recall_curve (every threshold). */
+export function prCurve(scores: ArrayLike<number>, positive: ArrayLike<number>): PrCurve {
+  const r = rank(scores, positive);
+  const { P } = totals(r);
+  const last = r.tps.length - 1;
+  const precision: number[] = [];
+  const recall: number[] = [];
+  const thresholds: number[] = [];
+  for (let i = last; i >= 0; i--) {
+    const flagged = r.tps[i] + r.fps[i];
+    precision.push(flagged > 0 ? r.tps[i] / flagged : 1);
+    recall.push(P > 0 ? r.tps[i] / P : NaN);
+    thresholds.push(r.thresholds[i]);
+  }
+  precision.push(1);
+  recall.push(0);
+  let ap = 0;
+  for (let i = 0; i < recall.length - 1; i++) ap += (recall[i] - recall[i + 1]) * precision[i];
+  return { precision, recall, thresholds, averagePrecision: P > 0 ? ap : NaN };
+}
+
+export interface GainsPoint {
+  /** Share of all rows targeted (the highest scores first). */
+  share: number;
+  /** Share of all positives among them (cumulative gain). */
+  gain: number;
+  /** gain / share: how many times better than targeting at random. */
+  lift: number;
+}
+
+/**
+ * Cumulative gains at `points` evenly spaced shares of rows (1 % steps by default), rows ranked
+ * by score; ties are broken by row order, so a constant score gains like random order does.
+ */
+export function gainsCurve(
+  scores: ArrayLike<number>,
+  positive: ArrayLike<number>,
+  points = 100,
+): GainsPoint[] {
+  const n = scores.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => scores[b] - scores[a] || a - b,
+  );
+  let P = 0;
+  for (let i = 0; i < n; i++) if (positive[i]) P++;
+  const out: GainsPoint[] = [];
+  let tp = 0;
+  let j = 0;
+  for (let k = 1; k <= points; k++) {
+    const upto = Math.round((k * n) / points);
+    for (; j < upto; j++) if (positive[order[j]]) tp++;
+    const share = n > 0 ? upto / n : 0;
+    const gain = P > 0 ? tp / P : 0;
+    out.push({ share, gain, lift: share > 0 ? gain / share : 0 });
+  }
+  return out;
+}
+
+/** At most `max` points of a curve (the ends kept, evenly spaced between), for charts. */
+export function thinIndices(length: number, max: number): number[] {
+  if (length <= max) return Array.from({ length }, (_, i) => i);
+  const out: number[] = [];
+  for (let k = 0; k < max; k++) out.push(Math.round((k * (length - 1)) / (max - 1)));
+  return [...new Set(out)];
 }

@@ -77,6 +77,11 @@ export interface ModelEvidence {
   /** Regression: the promised interval coverage. */
   level: number | null;
   heldOut: HeldOutEvidence;
+  /**
+   * Binary classifiers: how the model decides, as a threshold on the probability of class
+   * `positive` (index into `classes`): the decision rule's equivalent, or a saved threshold.
+   */
+  decision?: { rule: 'balanced' | 'argmax' | 'threshold'; positive: number; threshold: number };
   /** A sample of the training rows, every column (the target included). */
   training: { total: number; rows: ColumnarData };
   candidates: CandidateEvidence[];

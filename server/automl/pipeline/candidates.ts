@@ -69,7 +69,7 @@ function scoreFits(ctx: FitContext, fits: FoldFit[]): Float64Array {
   return out;
 }
 
-/** Trains the candidates `settings.model` allows (the linear one when `wantLinear`), best marked. */
+/** Trains the candidates (the linear one when `wantLinear`), the serving one marked. */
 export function trainCandidates(
   ctx: FitContext,
   wantLinear: boolean,
@@ -103,12 +103,12 @@ export function trainCandidates(
     iterations: fits.reduce((s, f) => s + f.iterations, 0) / fits.length,
     linear,
   });
-  let gbmCand: Candidate | null = null;
+  let gbmCand: Candidate;
   let linCand: Candidate | null = null;
   // The logistic fits start first: on a second thread they run while the trees grow.
   const l0 = now();
   const linearLater = wantLinear ? trainRows.map((rows) => fitLinearLater(ctx, rows)) : [];
-  if (settings.model !== 'linear') {
+  {
     const c0 = now();
     // The boosting's own scores: validation rows out of fold, training rows in sample (exact
     // for the kept iterations on a single split, where the scale model learns from them).
@@ -152,7 +152,7 @@ export function trainCandidates(
     );
     candidates.push(linCand);
   }
-  if (gbmCand && linCand) {
+  if (linCand) {
     // The mean of both models' scores: often better than either when the signal is partly
     // linear (telco churn), and free since both are trained already.
     const fits = gbmCand.fits.map((g, f): FoldFit => ({
@@ -178,8 +178,11 @@ export function trainCandidates(
     );
   }
   // Highest validation score wins; on a tie the earlier (simpler to explain) candidate is kept.
+  // USING model names the one that serves instead (the others stay on the leaderboard).
   let best = candidates[0];
   for (const c of candidates) if (c.performance > best.performance) best = c;
+  const named = settings.model === 'ensemble' ? 'blend' : settings.model;
+  best = candidates.find((c) => c.kind === named) ?? best;
   best.selected = true;
   return { candidates, best };
 }

@@ -257,6 +257,8 @@ export function tabularEvidence(o: EvidenceInput): ModelEvidence {
       : {}),
   };
   const trainPositions = capRows(allRows(ti.keep.length), TRAINING_SAMPLE_ROWS, seed ^ 0x7a1e);
+  const decision =
+    task === 'binary' ? ruleThreshold(ctx.settings.decision ?? 'balanced', analysis) : null;
   return {
     format: 'evidence/1',
     task,
@@ -264,12 +266,26 @@ export function tabularEvidence(o: EvidenceInput): ModelEvidence {
     classes: ti.classLabels ? [...ti.classLabels] : null,
     level: task === 'regression' ? ctx.settings.confidence : null,
     heldOut,
+    ...(decision ? { decision } : {}),
     training: {
       total: ti.keep.length,
       rows: tableAt(data, Int32Array.from(trainPositions, dataRow)),
     },
     candidates: o.candidates.map((c) => candidateEvidence(ctx, c)),
   };
+}
+
+/**
+ * A binary decision rule as a threshold on class 1's calibrated probability: 'argmax' flags it
+ * above one half; 'balanced' (the class-weighted logit's sign) above the probability a zero logit
+ * gets once shifted back to the class prior and temperature-scaled.
+ */
+function ruleThreshold(rule: 'balanced' | 'argmax', analysis: Analysis): ModelEvidence['decision'] {
+  const cal = analysis.classCal;
+  if (rule === 'argmax' || !cal) return { rule, positive: 1, threshold: 0.5 };
+  const p = 1 / (1 + Math.exp(cal.shift[0] / cal.temperature));
+  const eps = cal.floor ?? 0;
+  return { rule, positive: 1, threshold: (p + eps) / (1 + 2 * eps) };
 }
 
 /** A candidate's leaderboard line: its validation score, one more metric, speed and size. */

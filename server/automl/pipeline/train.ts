@@ -20,6 +20,7 @@ import { allRows, capRows } from '../rows';
 import { type Candidate, accuracyName, scoredParts, trainCandidates } from './candidates';
 import { classCounts, describeInputs, modelMetrics, round, summaryString } from './describe';
 import { keepEvidence, tabularEvidence } from './evidence';
+import { classIndexOf, decideWithThreshold } from '../evaluation/decision';
 import { type FitContext, prepareTarget } from './fit';
 import { type Inputs, profileInputs } from './inputs';
 import { now, progress } from './progress';
@@ -76,6 +77,7 @@ function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
 
   const ti = analyzeTarget(data, target, settings.seed);
   const n = ti.keep.length;
+  const positive = thresholdPositive(ti, settings);
   // The model thread loads on the other core meanwhile (see SHARED_ANALYSIS_MIN_ROWS).
   if (n >= SHARED_ANALYSIS_MIN_ROWS) activePool()?.warm();
   const inputs = profileInputs(data, ti, target, settings);
@@ -96,8 +98,9 @@ function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
     if (f.role === 'input')
       f.encoder = encoderName(encs[inputs.profiles.findIndex((p) => p.name === f.column)]);
   }
+  // A named linear or mean serves; either way the linear candidate is trained when it fits.
   const wantLinear =
-    settings.model === 'linear' || (settings.model === 'auto' && n <= LINEAR_MAX_ROWS);
+    settings.model === 'linear' || settings.model === 'ensemble' || n <= LINEAR_MAX_ROWS;
   const enc = encode(encs, inputs.columns, n, wantLinear, fitted);
   const classes = shape.task === 'regression' ? null : y;
   const user = userChoices(opts.using);
@@ -188,12 +191,38 @@ function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
     scale: scales?.join() ?? null,
     best: best.model,
   });
-  keepEvidence(
-    artifact,
-    tabularEvidence({ data, ti, ctx, candidates, best, analysis, scales, artifact }),
-  );
-  artifact.description.trainingTimeMs = Math.round(now() - t0);
-  return artifact;
+  let evidence = tabularEvidence({ data, ti, ctx, candidates, best, analysis, scales, artifact });
+  let out = artifact;
+  if (settings.threshold !== undefined) {
+    const decided = decideWithThreshold(artifact, evidence, {
+      threshold: settings.threshold,
+      positive: positive!,
+    });
+    out = decided.artifact;
+    evidence = decided.evidence!;
+  }
+  keepEvidence(out, evidence);
+  out.description.trainingTimeMs = Math.round(now() - t0);
+  return out;
+}
+
+/** USING threshold's positive class (binary targets only; default the second class). */
+function thresholdPositive(ti: TargetInfo, settings: ModelArtifact['settings']) {
+  if (settings.threshold === undefined) return null;
+  const labels = ti.classLabels ?? [];
+  if (ti.task !== 'binary') {
+    throw new AutoMLError(
+      `USING threshold applies to binary classifiers; ${ti.task === 'regression' ? 'this target is a number' : `this target has ${labels.length} classes`}`,
+    );
+  }
+  if (settings.positiveClass === undefined) return labels[1];
+  const k = classIndexOf(labels, settings.positiveClass);
+  if (k < 0) {
+    throw new AutoMLError(
+      `USING positive_class '${settings.positiveClass}' is not a class of the target; its classes are: ${labels.map(String).join(', ')}`,
+    );
+  }
+  return labels[k];
 }
 
 function assembleArtifact(parts: {

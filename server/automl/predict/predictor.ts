@@ -30,6 +30,7 @@ import {
   parseStreams,
 } from '../data/layout';
 import { AutoMLError } from '../errors';
+import { thresholdClass } from '../evaluation/decision';
 import { explainBatch } from '../explain/explain';
 import { type CompiledTree, compileTrees, predictRawCompiled } from '../gbm/compile';
 import type { GBMModel } from '../gbm/model';
@@ -81,6 +82,8 @@ class ArtifactPredictor implements Predictor {
   /** Adaptive intervals: half-width = halfWidth (a multiplier) x scale(row) x yStd. */
   private readonly scale: ScaleModel | null;
   private readonly argmax: boolean;
+  /** A saved threshold on the positive class's probability (binary), else null. */
+  private readonly threshold: { value: number; positive: number } | null = null;
   private readonly labels: (string | number | boolean)[];
   private readonly labelStrings: string[];
   private readonly classCode: Map<string, number>;
@@ -113,6 +116,11 @@ class ArtifactPredictor implements Predictor {
     this.argmax = a.settings.decision === 'argmax';
     this.labels = a.classes?.labels ?? [];
     this.labelStrings = this.labels.map((l) => String(l));
+    const t = a.settings.threshold;
+    if (t !== undefined && a.task === 'binary') {
+      const pos = this.labelStrings.indexOf(a.settings.positiveClass ?? this.labelStrings[1]);
+      this.threshold = { value: t, positive: pos < 0 ? 1 : pos };
+    }
     this.classCode = new Map((a.classes?.keys ?? []).map((k, i) => [k, i]));
     this.targetKind = a.target_info.valueKind;
     const red = a.model.reduced;
@@ -251,9 +259,9 @@ class ArtifactPredictor implements Predictor {
     // Classifiers explain the class each row is predicted as (under the model's decision rule).
     const probs = new Float64Array(this.labels.length);
     const classOf = (i: number): number => {
-      if (!this.argmax) return predictedClass(raw, i * K, K);
+      if (!this.argmax && !this.threshold) return predictedClass(raw, i * K, K);
       classProbabilities(raw, i * K, K, this.cal!, probs);
-      return argmaxClass(probs, 0, this.labels.length);
+      return this.decide(raw, i, probs);
     };
     return explainBatch({
       task: this.task,
@@ -273,6 +281,14 @@ class ArtifactPredictor implements Predictor {
       yScale: { mean: this.yMean, std: this.yStd },
       labels: this.labels,
     });
+  }
+
+  /** The class row i is predicted as: a saved threshold, else the decision rule. */
+  private decide(raw: Float64Array, i: number, probs: Float64Array): number {
+    const t = this.threshold;
+    if (t) return thresholdClass(probs[t.positive], t.positive, t.value);
+    if (this.argmax) return argmaxClass(probs, 0, this.labels.length);
+    return predictedClass(raw, i * this.K, this.K);
   }
 
   /**
@@ -366,7 +382,7 @@ class ArtifactPredictor implements Predictor {
     for (let i = 0; i < n; i++) {
       const cal = masks && masks[i] ? this.missCals![masks[i]] : this.cal!;
       classProbabilities(raw, i * K, K, cal, probs);
-      const c = this.argmax ? argmaxClass(probs, 0, nC) : predictedClass(raw, i * K, K);
+      const c = this.decide(raw, i, probs);
       const probabilities: Record<string, number> = {};
       for (let k = 0; k < nC; k++) probabilities[this.labelStrings[k]] = probs[k];
       let anomaly: boolean | null = null;

@@ -115,7 +115,9 @@ describe('GET .../card', () => {
     expect(html).toContain('actual \\ predicted');
     expect(html).toContain('Precision (right when it says so)');
     expect(html).toContain('Calibration: when the model reports a confidence');
-    expect((html.match(/<svg/g) ?? []).length).toBe(2);
+    // Importance, calibration and the evaluation's ROC curve.
+    expect(html).toContain('ROC curve for &#x27;1&#x27;');
+    expect((html.match(/<svg/g) ?? []).length).toBe(3);
   });
 
   it('is self-contained: no script, no URL of any kind, nothing to fetch, inline CSS and SVG only', async () => {

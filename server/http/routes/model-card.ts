@@ -35,7 +35,13 @@ export const modelCardRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = as
       },
     },
     handler: async (req, reply) => {
-      const card = await instance.models.card(modelRef(req.params));
+      const card = await instance.models.card(modelRef(req.params), {
+        groups: req.query.groups
+          ?.split(',')
+          .map((c) => c.trim())
+          .filter((c) => c !== ''),
+        threshold: req.query.threshold,
+      });
       const download = req.query.download;
       if (download === '1' || download === 'true') {
         // The name is built from validated project/model names (letters, digits, underscores).

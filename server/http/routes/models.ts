@@ -65,7 +65,7 @@ function modelId(rec: ModelVersionRecord): number {
  * SQL and REST never disagree), keys in lower case, TRAINING_OPTIONS as an object, and MindsDB's
  * `id`, `update` and `engine_name`.
  */
-function modelInfo(models: ModelRegistry, rec: ModelVersionRecord): ModelInfo {
+export function modelInfo(models: ModelRegistry, rec: ModelVersionRecord): ModelInfo {
   const row = models.row(rec);
   const out: Record<string, unknown> = { id: modelId(rec) };
   MODEL_COLUMNS.forEach((c, i) => {

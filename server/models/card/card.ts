@@ -18,6 +18,7 @@ import { fmtNumber, fmtR2, fmtShare, fmtSmall, metricsSentences } from '../metri
 import type { ModelVersionRecord } from '../store';
 import { sampleSentence } from '../training-sample';
 import { calibrationChart, importanceChart, predictedVsActualChart } from './charts';
+import { type CardEvaluation, evaluationSections } from './evaluation';
 import { CARD_CSS } from './style';
 
 export interface CardInput {
@@ -29,6 +30,8 @@ export interface CardInput {
   /** The instance's version (the engine's, as MINDSDB_VERSION shows it). */
   instanceVersion: string;
   generatedAt: Date;
+  /** The evaluation views (docs/evaluation.md); null when the version kept no evidence. */
+  evaluation?: CardEvaluation | null;
 }
 
 type Label = string | number | boolean;
@@ -282,6 +285,7 @@ export function renderModelCard(x: CardInput): string {
         : null,
       ...(m ? classificationDetails(m) : []),
     ),
+    ...evaluationSections(x.evaluation),
     section(
       'What to watch out for',
       warnings.length > 0
@@ -327,9 +331,11 @@ export function renderModelCard(x: CardInput): string {
             ? [
                 [
                   'Decision rule',
-                  d.decision.rule === 'balanced'
-                    ? 'balanced (every class counts equally)'
-                    : 'most probable class',
+                  d.decision.threshold
+                    ? `saved threshold: '${String(d.decision.threshold.positive)}' when its probability is at least ${d.decision.threshold.value}`
+                    : d.decision.rule === 'balanced'
+                      ? 'balanced (every class counts equally)'
+                      : 'most probable class',
                 ],
               ]
             : []),

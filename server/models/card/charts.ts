@@ -14,13 +14,13 @@ import type { EChartsCoreOption } from 'echarts/core';
 echarts.use([BarChart, LineChart, ScatterChart, GridComponent, SVGRenderer]);
 
 const INK = '#1f2937';
-const MUTED = '#6b7280';
-const ACCENT = '#2f5d9e';
-const WARN = '#b45309';
+export const MUTED = '#6b7280';
+export const ACCENT = '#2f5d9e';
+export const WARN = '#b45309';
 const FONT = { fontFamily: 'system-ui, sans-serif', fontSize: 12, color: INK };
 
 /** Renders one option to an SVG string and frees the chart (a live one keeps a timer running). */
-function svg(option: EChartsCoreOption, width: number, height: number): string {
+export function svg(option: EChartsCoreOption, width: number, height: number): string {
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption({ animation: false, silent: true, textStyle: FONT, ...option });

@@ -1,8 +1,17 @@
 // The evidence a training keeps (docs/evaluation.md): held-out rows scored by models that did not
 // train on them, a training sample, the candidates; a lossless round trip through its JSON.
 import { describe, expect, it } from 'vitest';
-import { linearish, wide } from '../../__tests__/helpers';
-import { cellAt, deserializeEvidence, evidenceOf, serializeEvidence, train } from '../../index';
+import { linearish, toObjects, wide } from '../../__tests__/helpers';
+import {
+  cellAt,
+  decideWithThreshold,
+  deserializeEvidence,
+  evidenceOf,
+  loadPredictor,
+  serializeArtifact,
+  serializeEvidence,
+  train,
+} from '../../index';
 
 // One binary and one regression model serve every test of this file.
 const binary = train(wide(4000, 5, 'binary'), { target: 'target', threads: 1 });
@@ -98,5 +107,62 @@ describe('evidence kept by a training', () => {
 
   it('is not part of the artifact', () => {
     expect(JSON.stringify(binary)).not.toContain('evidence/1');
+  });
+});
+
+describe('a saved threshold and the candidate that serves', () => {
+  it('decides with the threshold: predictions, held-out evidence and metrics follow it', () => {
+    const ev = evidenceOf(binary)!;
+    // The balanced rule, as a threshold on P(true), lies strictly between 0 and 1.
+    expect(ev.decision!.rule).toBe('balanced');
+    expect(ev.decision!.threshold).toBeGreaterThan(0);
+    expect(ev.decision!.threshold).toBeLessThan(1);
+    const { artifact, evidence } = decideWithThreshold(binary, ev, {
+      threshold: 0.8,
+      positive: true,
+    });
+    expect(artifact.settings).toMatchObject({ threshold: 0.8, positiveClass: 'true' });
+    expect(artifact.description.metrics!.threshold).toEqual({ value: 0.8, positive: true });
+    const h = evidence!.heldOut;
+    for (let i = 0; i < h.actual.length; i++)
+      expect(h.predicted[i]).toBe(h.probabilities![2 * i + 1] >= 0.8 ? 1 : 0);
+    // The shipped model predicts with it too.
+    const rows = toObjects(wide(300, 9, 'binary'));
+    const p = loadPredictor(JSON.parse(serializeArtifact(artifact))).predict(rows);
+    for (const r of p) expect(r.value).toBe(r.probabilities!.true >= 0.8);
+    const flagged = p.filter((r) => r.value === true).length;
+    const before = loadPredictor(binary)
+      .predict(rows)
+      .filter((r) => r.value === true).length;
+    expect(flagged).toBeLessThan(before);
+    expect(() => decideWithThreshold(regression, null, { threshold: 0.5, positive: 1 })).toThrow(
+      /binary classifiers/,
+    );
+  });
+
+  it('USING threshold and model at training: the named candidate serves, the others stay listed', () => {
+    const a = train(wide(1200, 4, 'binary'), {
+      target: 'target',
+      threads: 1,
+      using: { model: 'linear', threshold: 0.3, positive_class: 'true' },
+    });
+    const ev = evidenceOf(a)!;
+    expect(ev.candidates.map((c) => [c.kind, c.selected])).toEqual([
+      ['gbm', false],
+      ['linear', true],
+      ['ensemble', false],
+    ]);
+    expect(a.model.gbm).toBeNull();
+    expect(ev.decision).toEqual({ rule: 'threshold', positive: 1, threshold: 0.3 });
+    expect(a.description.metrics!.threshold).toEqual({ value: 0.3, positive: true });
+    expect(() => train(linearish(200, 1), { target: 'y', using: { threshold: 0.3 } })).toThrow(
+      /USING threshold applies to binary classifiers/,
+    );
+    expect(() =>
+      train(wide(300, 4, 'binary'), {
+        target: 'target',
+        using: { threshold: 0.3, positive_class: 'maybe' },
+      }),
+    ).toThrow(/positive_class 'maybe' is not a class/);
   });
 });

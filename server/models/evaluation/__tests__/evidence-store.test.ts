@@ -8,14 +8,16 @@ import { open, run, tempDir, waitForModel } from '../../../sql/__tests__/model-h
 let inst: Instance;
 const dataDir = tempDir();
 
+// The training is waited on by its condition; the bound only catches a hang, as in
+// evaluation.test.ts (the default 60 s hook bound was shorter than waitForModel's own wait).
 beforeAll(async () => {
   inst = await open(dataDir);
   await run(
     inst,
     `CREATE MODEL mindsdb.rentals FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price`,
   );
-  expect((await waitForModel(inst, 'rentals')).status).toBe('complete');
-});
+  expect((await waitForModel(inst, 'rentals', { timeoutMs: 590_000 })).status).toBe('complete');
+}, 600_000);
 afterAll(async () => {
   await inst.close();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -6,8 +6,10 @@
  */
 import type { ReactNode } from 'react';
 import { DescribeTab } from '../describe';
+import { EvaluationTab } from '../evaluation';
 import type { ModelTab, ModelTabProps } from '../shared';
 
 export const ROOM_TABS: Partial<Record<ModelTab, (props: ModelTabProps) => ReactNode>> = {
   describe: (p) => <DescribeTab {...p} />,
+  evaluation: (p) => <EvaluationTab {...p} />,
 };

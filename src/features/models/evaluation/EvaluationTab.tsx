@@ -1,0 +1,137 @@
+/**
+ * The model page's Evaluation tab: a presenter's questions, each a section (leaderboard,
+ * threshold and cost, calibration, interval audit, where it is wrong, for whom) over held-out
+ * evidence the version kept at training. Sections that do not apply say why. The threshold and
+ * payoff being looked at are shared by the sections and the exported card.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { TabList } from '../../../components/ui/TabList';
+import type { ModelTabProps } from '../shared';
+import { CalibrationPanel } from './CalibrationPanel';
+import { GroupsPanel } from './GroupsPanel';
+import { IntervalsPanel } from './IntervalsPanel';
+import { LeaderboardPanel } from './LeaderboardPanel';
+import { SlicesPanel } from './SlicesPanel';
+import { ThresholdPanel } from './ThresholdPanel';
+import type { PayoffText } from './ThresholdView';
+import { cardUrl, type EvaluationTarget, evaluationSummaryQuery } from './api';
+import { chosenSection, defaultGroupColumn, type EvalSection, evalSections } from './eval-tabs';
+import './evaluation.css';
+
+export function EvaluationTab({
+  project,
+  model,
+  version,
+  activeVersion,
+  theme,
+  nav,
+}: ModelTabProps) {
+  const target: EvaluationTarget = { project, model, version };
+  const summary = useQuery(evaluationSummaryQuery(target));
+  const [asked, setAsked] = useState<EvalSection | null>(null);
+  const [threshold, setThreshold] = useState<number | null>(null);
+  const [groupColumn, setGroupColumn] = useState<string | null>(null);
+  const [payoff, setPayoff] = useState<PayoffText | null>(null);
+  if (summary.isPending) return <p className="muted">Loading the evaluation…</p>;
+  if (summary.isError)
+    return (
+      <p className="m-error" role="alert">
+        Could not load the evaluation: {summary.error.message}
+      </p>
+    );
+  const s = summary.data;
+  if (!s.available)
+    return (
+      <p className="muted" role="status">
+        {s.reason ?? 'This version kept no held-out evidence: retrain it to see its evaluation.'}
+      </p>
+    );
+  const sections = evalSections(s);
+  const section = chosenSection(s, asked);
+  const shown = sections.find((x) => x.id === section)!;
+  const column = groupColumn ?? defaultGroupColumn(s);
+  const payoffText: PayoffText = payoff ?? {
+    tp: s.saved?.payoff ? String(s.saved.payoff.tp) : '',
+    fp: s.saved?.payoff ? String(s.saved.payoff.fp) : '',
+    tn: s.saved?.payoff ? String(s.saved.payoff.tn) : '',
+    fn: s.saved?.payoff ? String(s.saved.payoff.fn) : '',
+    currency: s.saved?.currency ?? '',
+    positiveName: '',
+    negativeName: '',
+  };
+  const binary = s.task === 'binary';
+  const held = s.held_out;
+  return (
+    <div className="ev-tab">
+      <div className="m-toolbar ev-toolbar">
+        <span className="muted small">
+          {held
+            ? `${held.rows.toLocaleString('en-US')} held-out rows${
+                held.total > held.rows
+                  ? ` (a ${held.sample} sample of ${held.total.toLocaleString('en-US')})`
+                  : ''
+              }, ${held.validation === 'cross-fitted' ? 'cross-fitted' : held.validation === 'time-split' ? 'the latest period' : 'kept from training'}`
+            : ''}
+        </span>
+        <span className="spacer" />
+        <a
+          className="btn small"
+          href={cardUrl(target, {
+            groups: column ? [column] : [],
+            threshold: binary && threshold !== null ? threshold : undefined,
+          })}
+          download
+        >
+          Export model card with this evaluation
+        </a>
+      </div>
+      <TabList
+        tabs={sections}
+        selected={section}
+        onSelect={setAsked}
+        label="Evaluation"
+        className="segmented ev-sections"
+        idPrefix="ev"
+      />
+      <div
+        id={`ev-panel-${section}`}
+        role="tabpanel"
+        aria-labelledby={`ev-tab-${section}`}
+        className="ev-panel"
+      >
+        {!shown.applies ? (
+          <p className="muted" role="status">
+            {shown.reason}
+          </p>
+        ) : section === 'leaderboard' ? (
+          <LeaderboardPanel target={target} />
+        ) : section === 'threshold' ? (
+          <ThresholdPanel
+            target={target}
+            baseVersion={version ?? activeVersion}
+            threshold={threshold}
+            onThreshold={setThreshold}
+            payoffText={payoffText}
+            onPayoffText={setPayoff}
+            theme={theme}
+          />
+        ) : section === 'calibration' ? (
+          <CalibrationPanel target={target} theme={theme} />
+        ) : section === 'intervals' ? (
+          <IntervalsPanel target={target} columns={s.columns} theme={theme} />
+        ) : section === 'slices' ? (
+          <SlicesPanel target={target} onOpenSql={(sql) => nav.openSql(sql)} />
+        ) : (
+          <GroupsPanel
+            target={target}
+            columns={s.columns}
+            column={column}
+            onColumn={setGroupColumn}
+            threshold={binary && threshold !== null ? threshold : undefined}
+          />
+        )}
+      </div>
+    </div>
+  );
+}
