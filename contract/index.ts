@@ -8,5 +8,6 @@ export * from './catalog';
 export * from './errors';
 export * from './files';
 export * from './models';
+export * from './monitoring';
 export * from './sql';
 export * from './status';

@@ -34,6 +34,7 @@ export type {
 } from './api';
 export type { Forecaster, TimeSeriesArtifact, TimeSeriesDescription } from './timeseries/types';
 export { AutoMLError } from './errors';
+export { categoryKey } from './data/column-types';
 export { descriptionWarnings } from './analysis/warnings';
 export { ALLOWED_USING_KEYS } from './options';
 export { keepPoolBetweenTrainings } from './gbm/parallel';
