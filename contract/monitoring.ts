@@ -250,8 +250,14 @@ export const DiffReport = z.object({
   }),
   /** Regression: a change counts from this size (a tenth of the target's spread, in its units). */
   threshold: z.number().nullable(),
-  /** Where the rows came from: the held-out rows kept with `after`, or a query. */
-  source: z.object({ kind: z.enum(['held-out', 'query']), query: z.string().nullable() }),
+  /**
+   * Where the rows came from: the held-out rows kept with `after`, a sample of its training data
+   * (versions trained before held-out rows were kept), or a query.
+   */
+  source: z.object({
+    kind: z.enum(['held-out', 'training-sample', 'query']),
+    query: z.string().nullable(),
+  }),
   mean_change: z.number(),
   mean_abs_change: z.number(),
   /** The changed rows, largest change first (at most `limit`). */

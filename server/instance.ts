@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { Catalog, SQL_FOLDERS } from './catalog/catalog';
 import { loadDemoData } from './catalog/demo-data';
+import { Monitoring } from './models/monitoring';
 import { ModelRegistry } from './models/registry';
 import { sandboxSql, type Config } from './config';
 import { IntegrationRegistry } from './integrations';
@@ -20,6 +21,8 @@ export interface Instance {
   sql: SqlService;
   /** Models of every project: training, predict, describe (the HTTP model routes call it). */
   models: ModelRegistry;
+  /** Drift, feature effects and version diffs of complete versions. */
+  monitoring: Monitoring;
   /** Data sources from CREATE DATABASE ... WITH ENGINE (PostgreSQL, DuckDB files). */
   integrations: IntegrationRegistry;
   /** Called on shutdown, most recently registered first. */
@@ -80,12 +83,13 @@ export async function createInstance(config: Config): Promise<Instance> {
     trainingWarmup: config.TRAINING_WARMUP ? config.TRAINING_WARMUP_DELAY_MS : null,
     version: VERSION,
   });
+  const monitoring = new Monitoring(models, { catalog, remote: integrations });
   catalog.dropProjectHooks.push((project) => models.dropProject(project));
   catalog.projectContents.push((project) =>
     models.modelNames(project).map((m) => `model '${project}.${m}'`),
   );
   await sweepUploads(catalog);
-  const sql = new SqlService({ catalog, models, integrations, version: VERSION });
+  const sql = new SqlService({ catalog, models, monitoring, integrations, version: VERSION });
   await sql.views.load();
   const onClose: (() => Promise<void> | void)[] = [
     () => integrations.close(),
@@ -96,6 +100,7 @@ export async function createInstance(config: Config): Promise<Instance> {
     catalog,
     sql,
     models,
+    monitoring,
     integrations,
     onClose,
     async close() {

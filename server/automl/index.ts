@@ -35,6 +35,8 @@ export type {
 export type { Forecaster, TimeSeriesArtifact, TimeSeriesDescription } from './timeseries/types';
 export { AutoMLError } from './errors';
 export { categoryKey } from './data/column-types';
+export { partialDependence } from './effects/effects';
+export { inputKinds, knownCategories } from './effects/inputs';
 export { descriptionWarnings } from './analysis/warnings';
 export { ALLOWED_USING_KEYS } from './options';
 export { keepPoolBetweenTrainings } from './gbm/parallel';

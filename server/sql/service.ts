@@ -8,6 +8,7 @@
  */
 import { scanSegments, type SqlSegment } from '../../contract/sql-split';
 import type { Catalog } from '../catalog/catalog';
+import type { Monitoring } from '../models/monitoring';
 import type { ModelRegistry } from '../models/registry';
 import type { EngineResult } from '../engine/results';
 import type { EngineSession } from '../engine/session';
@@ -78,6 +79,8 @@ export interface ResultSink {
 export interface SqlServiceDeps {
   catalog: Catalog;
   models: ModelRegistry;
+  /** Drift, effects and version diffs (`DESCRIBE m.drift|effects|diff`); absent: refused. */
+  monitoring?: Monitoring;
   integrations: IntegrationRegistry;
   version: string;
 }
@@ -90,6 +93,7 @@ const UNTERMINATED = { string: 'string', comment: 'comment', identifier: 'quoted
 export class SqlService implements SqlEnv {
   readonly catalog: Catalog;
   readonly models: ModelRegistry;
+  readonly monitoring: Monitoring | null;
   readonly integrations: IntegrationRegistry;
   readonly views: ViewStore;
   readonly mlEngines: MlEngineStore;
@@ -98,6 +102,7 @@ export class SqlService implements SqlEnv {
   constructor(deps: SqlServiceDeps) {
     this.catalog = deps.catalog;
     this.models = deps.models;
+    this.monitoring = deps.monitoring ?? null;
     this.integrations = deps.integrations;
     this.version = deps.version;
     this.views = new ViewStore(deps.catalog.engine);

@@ -34,8 +34,8 @@ export interface EffectResult {
   distribution: { label: string; count: number }[];
 }
 
-export const DEFAULT_GRID_POINTS = 20;
-export const DEFAULT_ICE_ROWS = 30;
+const DEFAULT_GRID_POINTS = 20;
+const DEFAULT_ICE_ROWS = 30;
 
 /** `q`-quantile of sorted values (linear interpolation, numpy's default). */
 function quantile(sorted: Float64Array, q: number): number {

@@ -288,6 +288,7 @@ describe('demo data', () => {
       ['diabetes', 755],
       ['diabetes_test', 37],
       ['home_rentals', 5037],
+      ['home_rentals_this_month', 1000],
       ['house_sales', 330],
       ['telco_churn', 7043],
     ]);

@@ -34,12 +34,12 @@ export interface CategoryBins {
 export type DriftBins = NumericBins | CategoryBins;
 
 /** Quantile bins per numeric column (deciles). */
-export const NUMERIC_BINS = 10;
+const NUMERIC_BINS = 10;
 /** Categories shown on their own; the rest are pooled. */
-export const SHOWN_CATEGORIES = 20;
+const SHOWN_CATEGORIES = 20;
 
 /** Number of count slots of a column's bins (value bins, then other/new for categories, then missing). */
-export function binCount(b: DriftBins): number {
+function binCount(b: DriftBins): number {
   return b.kind === 'number' ? b.edges.length + 2 : b.shown.length + 3;
 }
 

@@ -31,7 +31,7 @@ export interface ColumnEvidence {
 const total = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 const share = (x: number, n: number) => (n > 0 ? x / n : 0);
 
-export function driftBins(labels: string[], ref: number[], cur: number[]): DriftBin[] {
+function driftBins(labels: string[], ref: number[], cur: number[]): DriftBin[] {
   const nr = total(ref);
   const nc = total(cur);
   return labels.map((label, i) => ({
@@ -47,7 +47,7 @@ export function driftBins(labels: string[], ref: number[], cur: number[]): Drift
  * Drifted: a shift large enough to matter (PSI at the threshold) that the test says is not
  * sampling noise; moderate: PSI at half the threshold.
  */
-export function driftLevel(p: number, test: DriftTest, t: DriftThresholds): DriftLevel {
+function driftLevel(p: number, test: DriftTest, t: DriftThresholds): DriftLevel {
   if (p >= t.psi && test.p_value < t.p_value) return 'drifted';
   if (p >= t.psi / 2) return 'moderate';
   return 'stable';

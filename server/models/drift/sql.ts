@@ -24,7 +24,7 @@ export interface SqlColumn {
 }
 
 /** How many never-seen categories a report names per column. */
-export const NEW_VALUES_NAMED = 10;
+const NEW_VALUES_NAMED = 10;
 
 /** A double literal that reads back as exactly `x`. */
 const num = (x: number) => {

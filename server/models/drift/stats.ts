@@ -9,7 +9,7 @@
  * Share a bin gets when it is empty on one side: ln(0) would make the index infinite. 1e-4 is the
  * floor most PSI implementations use (a bin 100x rarer than 1 % still counts as "almost never").
  */
-export const PSI_FLOOR = 1e-4;
+const PSI_FLOOR = 1e-4;
 
 /**
  * Population stability index of `actual` against `expected` (counts over the same bins):

@@ -148,7 +148,7 @@ function rangeLabel(b: DriftBins & { kind: 'number' }, a: number, z: number): st
  * bins) whose share of the changed rows most exceeds its share of all rows, when it holds at
  * least 1.5 times its share and a quarter of the changed rows.
  */
-export function findSegment(d: DiffInput, changed: boolean[]): DiffReport['segment'] {
+function findSegment(d: DiffInput, changed: boolean[]): DiffReport['segment'] {
   const nChanged = changed.filter(Boolean).length;
   if (nChanged === 0 || nChanged === d.n) return null;
   let best: NonNullable<DiffReport['segment']> | null = null;
