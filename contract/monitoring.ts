@@ -86,7 +86,10 @@ export const DriftColumn = z.object({
     .object({
       rows: z.number().int(),
       share: Share,
-      /** Approximate number of distinct never-seen values. */
+      /**
+       * Distinct never-seen values found: in the sample of today's data (DuckDB sources count
+       * every row but name values from the sample), or in every row (integrations).
+       */
       distinct: z.number().int(),
       /** The most frequent of them (at most 10). */
       values: z.array(z.string()),

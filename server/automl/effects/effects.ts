@@ -1,7 +1,9 @@
 // Feature effects across all rows: partial dependence (the average prediction as one input is
 // set to each value of a grid, every other input left as it is in each row) with individual
-// conditional expectation lines (the same for single rows), computed in batch: one predict call
-// per grid point over the whole sampled frame. Classifiers average the probability of one class.
+// conditional expectation lines (the same for single rows), computed in batch: the sampled frame
+// is repeated once per grid point with the input set to that point, and the copies are scored
+// together (one predict call per 50k rows, so 20 points x 1k rows is one call). Classifiers
+// average the probability of one class.
 
 import type { CellValue, Prediction, Predictor } from '../api';
 import { AutoMLError } from '../errors';
@@ -36,6 +38,8 @@ export interface EffectResult {
 
 const DEFAULT_GRID_POINTS = 20;
 const DEFAULT_ICE_ROWS = 30;
+/** Rows scored per predict call (grid points x frame rows), so memory stays bounded. */
+const BATCH_ROWS = 50_000;
 
 /** `q`-quantile of sorted values (linear interpolation, numpy's default). */
 function quantile(sorted: Float64Array, q: number): number {
@@ -164,8 +168,8 @@ function distribution(
 }
 
 /**
- * Partial dependence and ICE lines of one input over a frame. Each grid value costs one batch
- * prediction of the frame with the input set to that value in every row.
+ * Partial dependence and ICE lines of one input over a frame: every grid value scored on every
+ * frame row, with the input set to that value.
  */
 export function partialDependence(
   predictor: Predictor,
@@ -184,16 +188,31 @@ export function partialDependence(
   const n = frame.n;
   const iceAt = iceRowsOf(n, opts.iceRows ?? DEFAULT_ICE_ROWS);
   const ice = iceAt.map(() => new Array<number>(grid.length));
-  const average = new Array<number>(grid.length);
-  const fixed = new Array<CellValue>(n);
-  const columns = { ...frame.columns, [column]: fixed };
-  grid.forEach((g, j) => {
-    fixed.fill(g);
-    const preds = predictAll(predictor, columns, n);
-    let s = 0;
-    for (let i = 0; i < n; i++) s += output(preds[i]);
-    average[j] = n > 0 ? s / n : NaN;
-    iceAt.forEach((row, k) => (ice[k][j] = output(preds[row])));
-  });
+  const average = new Array<number>(grid.length).fill(NaN);
+  // Grid points are stacked into batches of about BATCH_ROWS rows: the frame repeated once per
+  // point, the input set to that point in its copy. One predict call scores a whole batch.
+  const perBatch = Math.max(1, Math.floor(BATCH_ROWS / Math.max(1, n)));
+  const names = Object.keys(frame.columns);
+  for (let g0 = 0; g0 < grid.length && n > 0; g0 += perBatch) {
+    const points = grid.slice(g0, g0 + perBatch);
+    const m = points.length * n;
+    const columns: Record<string, CellValue[]> = {};
+    for (const c of names) {
+      const out = new Array<CellValue>(m);
+      const src = frame.columns[c];
+      points.forEach((g, k) => {
+        if (c === column) out.fill(g, k * n, (k + 1) * n);
+        else for (let i = 0; i < n; i++) out[k * n + i] = src[i];
+      });
+      columns[c] = out;
+    }
+    const preds = predictAll(predictor, columns, m);
+    points.forEach((_, k) => {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += output(preds[k * n + i]);
+      average[g0 + k] = s / n;
+      iceAt.forEach((row, r) => (ice[r][g0 + k] = output(preds[k * n + row])));
+    });
+  }
   return { grid, average, ice, distribution: distribution(cells, grid, kind) };
 }

@@ -13,7 +13,10 @@ export type ValueKind = 'number' | 'boolean' | 'string';
 export interface NumericBins {
   kind: 'number';
   column: string;
-  /** Ascending; bin(v) = the number of edges <= v (so 0..edges.length), then the missing bin. */
+  /**
+   * Ascending; bin(v) = the number of edges < v (so 0..edges.length): bins are (-inf, e0],
+   * (e0, e1], ..., (e_last, inf), as DuckDB's histogram(v, edges) counts them. Then missing.
+   */
   edges: number[];
   /** The training data's range (values outside it are reported). */
   range: { min: number; max: number } | null;
@@ -50,8 +53,9 @@ export const otherBin = (b: CategoryBins) => b.shown.length;
 export const newBin = (b: CategoryBins) => b.shown.length + 1;
 
 /**
- * Edges at the reference's deciles, taken from its own values (lower quantiles), without
- * duplicates or an edge at the minimum (which would leave the first bin empty).
+ * Edges at the reference's deciles, taken from its own values (the smallest value with at least
+ * i/10 of the values at or below it), without duplicates or an edge at the maximum (which would
+ * leave the last bin empty). A column with a few distinct values gets one bin per value.
  */
 export function numericBins(
   column: string,
@@ -64,8 +68,8 @@ export function numericBins(
   const edges: number[] = [];
   const n = v.length;
   for (let i = 1; i < bins && n > 0; i++) {
-    const e = v[Math.floor((n * i) / bins)];
-    if (e > v[0] && (edges.length === 0 || e > edges[edges.length - 1])) edges.push(e);
+    const e = v[Math.ceil((n * i) / bins) - 1];
+    if (e < v[n - 1] && (edges.length === 0 || e > edges[edges.length - 1])) edges.push(e);
   }
   return { kind: 'number', column, edges, range, integer: v.every((x) => Number.isInteger(x)) };
 }
@@ -111,13 +115,13 @@ const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 /** A cell's category key as the model keys it (null when missing). */
 export const cellKey = (v: unknown, kind: ValueKind): string | null => categoryKey(v, kind);
 
-/** Index of the first edge > x: the bin of x. */
+/** The number of edges < x (the first edge >= x): the bin of x. */
 function numericIndex(edges: readonly number[], x: number): number {
   let lo = 0;
   let hi = edges.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (edges[mid] <= x) lo = mid + 1;
+    if (edges[mid] < x) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -189,22 +193,29 @@ export function binCells(b: DriftBins, cells: ArrayLike<unknown>): BinnedColumn 
 
 const fmt = (x: number) => (Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(4))));
 
-/** One label per count slot: `< 500`, `500 – 800`, `≥ 1200`, a category, other, new, missing. */
+/**
+ * One label per count slot: `≤ 500`, `500 – 800` (above 500, up to 800), `> 1200`, a category,
+ * other, new, missing.
+ */
 export function binLabels(b: DriftBins): string[] {
   if (b.kind === 'category') return [...b.shown, 'other', 'new', 'missing'];
+  const values = Array.from({ length: b.edges.length + 1 }, (_, i) => numericRangeLabel(b, i, i));
+  return [...values, 'missing'];
+}
+
+/** The label of value bins a..z of a numeric column (a contiguous range of them). */
+export function numericRangeLabel(b: NumericBins, a: number, z: number): string {
   const e = b.edges;
-  if (e.length === 0) return ['all values', 'missing'];
+  const lo = a === 0 ? null : e[a - 1];
+  const hi = z >= e.length ? null : e[z];
+  if (lo === null && hi === null) return 'all values';
   if (b.integer && e.every((x) => Number.isInteger(x))) {
-    // [a, b) holds the whole numbers a .. b - 1.
-    const span = (a: number, z: number) => (a === z ? fmt(a) : `${fmt(a)} – ${fmt(z)}`);
-    const labels = [`≤ ${fmt(e[0] - 1)}`];
-    for (let i = 1; i < e.length; i++) labels.push(span(e[i - 1], e[i] - 1));
-    labels.push(`≥ ${fmt(e[e.length - 1])}`, 'missing');
-    return labels;
+    // (lo, hi] holds the whole numbers lo + 1 .. hi.
+    if (lo === null) return `≤ ${fmt(hi!)}`;
+    if (hi === null) return `≥ ${fmt(lo + 1)}`;
+    return lo + 1 === hi ? fmt(hi) : `${fmt(lo + 1)} – ${fmt(hi)}`;
   }
-  const labels = [`< ${fmt(e[0])}`];
-  for (let i = 1; i < e.length; i++) labels.push(`${fmt(e[i - 1])} – ${fmt(e[i])}`);
-  labels.push(`≥ ${fmt(e[e.length - 1])}`);
-  labels.push('missing');
-  return labels;
+  if (lo === null) return `≤ ${fmt(hi!)}`;
+  if (hi === null) return `> ${fmt(lo)}`;
+  return `${fmt(lo)} – ${fmt(hi)}`;
 }

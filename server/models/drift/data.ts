@@ -94,7 +94,7 @@ export async function countAndSample(
   sampled: readonly string[],
   sampleSize: number,
   what: string,
-): Promise<{ n: number; counts: (BinnedColumn & { newDistinct: number })[]; sample: Sample }> {
+): Promise<{ n: number; counts: BinnedColumn[]; sample: Sample }> {
   try {
     if (a.remote.isRemote(src.db))
       return await remoteCountAndSample(a, src, columns, sampled, sampleSize);
@@ -128,7 +128,7 @@ async function remoteCountAndSample(
   sampled: readonly string[],
   sampleSize: number,
 ) {
-  const counts = columns.map((c) => ({ ...emptyBinned(c.bins), newDistinct: 0 }));
+  const counts = columns.map((c) => emptyBinned(c.bins));
   let n = 0;
   let kept: { h: number; row: JsonValue[] }[] = [];
   await a.remote.readRows(
@@ -158,7 +158,6 @@ async function remoteCountAndSample(
     },
     { timeoutMs: QUERY_TIMEOUT_MS },
   );
-  for (const c of counts) c.newDistinct = c.newValues.size;
   kept = smallest(kept, sampleSize);
   return {
     n,

@@ -30,7 +30,7 @@ import {
 import type { SqlColumn } from './sql';
 
 /** Rows of today's data sampled for the KS tests and the predictions. */
-const CURRENT_SAMPLE_ROWS = 5000;
+const CURRENT_SAMPLE_ROWS = 2000;
 
 export interface DriftRequestOptions {
   query: string;
@@ -63,6 +63,9 @@ function predictSample(p: Predictor, sample: Sample): CellValue[] {
 }
 
 export class DriftService {
+  /** Predictions on each version's training sample (they never change). */
+  private readonly referencePredictions = new WeakMap<Sample, CellValue[]>();
+
   constructor(
     private readonly models: ModelRegistry,
     private readonly access: DataAccess,
@@ -147,6 +150,9 @@ export class DriftService {
         e.referenceValues = finite(c.ref);
         e.currentValues = finite(today.sample.columns[c.source] ?? []);
       }
+      // Never-seen values are named from the sample (DuckDB counted them, without names).
+      if (c.bins.kind === 'category' && c.source !== null && today.counts[i].newValues.size === 0)
+        e.newValues = binCells(c.bins, today.sample.columns[c.source] ?? []).newValues;
       return columnDrift(e, t);
     });
     columns.sort((a, b) => b.importance * b.psi - a.importance * a.psi || b.psi - a.psi);
@@ -178,7 +184,11 @@ export class DriftService {
   }
 
   private predictionEvidence(p: Predictor, reference: Sample, current: Sample): PredictionEvidence {
-    const ref = predictSample(p, reference);
+    let ref = this.referencePredictions.get(reference);
+    if (!ref) {
+      ref = predictSample(p, reference);
+      this.referencePredictions.set(reference, ref);
+    }
     const cur = predictSample(p, current);
     const desc = p.description;
     if (desc.task === 'regression') {

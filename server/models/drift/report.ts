@@ -22,7 +22,9 @@ export interface ColumnEvidence {
   importance: number;
   present: boolean;
   reference: BinnedColumn;
-  current: BinnedColumn & { newDistinct: number };
+  current: BinnedColumn;
+  /** Categories: never-seen values of today's data with their counts (all rows, or its sample). */
+  newValues?: Map<string, number>;
   /** Numbers: the finite values of both samples, for the KS test. */
   referenceValues?: ArrayLike<number>;
   currentValues?: ArrayLike<number>;
@@ -122,11 +124,15 @@ export function columnDrift(e: ColumnEvidence, t: DriftThresholds): DriftColumn 
     }
   } else {
     const rows = cur.counts[newBin(b)];
+    const seen = e.newValues ?? cur.newValues;
     out.new_categories = {
       rows,
       share: share(rows, nc),
-      distinct: Math.max(cur.newDistinct, rows > 0 ? 1 : 0, cur.newValues.size),
-      values: [...cur.newValues.keys()].slice(0, 10),
+      distinct: Math.max(rows > 0 ? 1 : 0, seen.size),
+      values: [...seen.entries()]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, 10)
+        .map(([k]) => k),
     };
   }
   return out;

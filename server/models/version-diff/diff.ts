@@ -8,11 +8,11 @@ import type { CellValue } from '../../automl/index';
 import type { DiffReport, DiffRow } from '../../../contract';
 import {
   binCells,
-  binLabels,
   categoryBins,
   cellKey,
   cellNumber,
   numericBins,
+  numericRangeLabel,
   type DriftBins,
 } from '../drift/bins';
 
@@ -129,20 +129,6 @@ function movedInputs(d: DiffInput, rows: number[]): DiffReport['moved_inputs'] {
     .sort((x, y) => y.mean_abs_change - x.mean_abs_change || (x.column < y.column ? -1 : 1));
 }
 
-/** The label of bins a..z of a numeric input (a contiguous range). */
-function rangeLabel(b: DriftBins & { kind: 'number' }, a: number, z: number): string {
-  const labels = binLabels(b);
-  if (a === z) return labels[a];
-  const e = b.edges;
-  const lo = a === 0 ? null : e[a - 1];
-  const hi = z === e.length ? null : e[z];
-  const whole = b.integer;
-  const f = (x: number) => String(Number(x.toPrecision(4)));
-  if (lo === null) return whole ? `≤ ${f(hi! - 1)}` : `< ${f(hi!)}`;
-  if (hi === null) return `≥ ${f(lo)}`;
-  return whole ? `${f(lo)} – ${f(hi - 1)}` : `${f(lo)} – ${f(hi)}`;
-}
-
 /**
  * Where the changed rows concentrate: over every input, the value (or contiguous range of decile
  * bins) whose share of the changed rows most exceeds its share of all rows, when it holds at
@@ -188,7 +174,7 @@ function findSegment(d: DiffInput, changed: boolean[]): DiffReport['segment'] {
           c += sub[z];
           t += all[z];
           if (a === 0 && z === values - 1) continue; // every value: no segment
-          consider(column, rangeLabel(b, a, z), c, t);
+          consider(column, numericRangeLabel(b, a, z), c, t);
         }
       }
     } else {
