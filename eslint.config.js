@@ -1,5 +1,6 @@
-// ESLint flat config: type-aware typescript-eslint for all TS, import cycles and the dependency
-// rule of docs/ARCHITECTURE.md as import-x zones, react-hooks and jsx-a11y for the SPA.
+// ESLint flat config: type-aware typescript-eslint for all TS, import circles (type-only ones
+// included) and the dependency rule of docs/ARCHITECTURE.md as import-x zones, react-hooks and
+// jsx-a11y for the SPA.
 import fs from 'node:fs';
 import path from 'node:path';
 import js from '@eslint/js';
@@ -9,6 +10,7 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
+import noCycle from './scripts/lint/no-cycle.mjs';
 
 const root = import.meta.dirname;
 const TS = ['**/*.ts', '**/*.tsx'];
@@ -88,6 +90,12 @@ const everywhere = [
     message: `${RULE_SERVER}: automl imports nothing of the server outside server/automl.`,
   },
   {
+    target: 'server/automl/threads',
+    from: ['server/automl/gbm', 'server/automl/pipeline'],
+    message:
+      "automl/threads is the engine's concurrency (pool, tasks, model thread): gbm/ and pipeline/ use it, never the reverse.",
+  },
+  {
     target: 'server',
     from: 'src',
     message: 'The server imports nothing from src/ (the SPA); shared wire types live in contract/.',
@@ -165,14 +173,15 @@ export default tseslint.config(
   },
   {
     files: TS,
-    plugins: { 'import-x': importX },
+    plugins: { 'import-x': importX, local: { rules: { 'no-cycle': noCycle } } },
     settings: {
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })],
     },
     rules: {
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // Circles of type-only imports too (import-x/no-cycle skips them): scripts/lint/no-cycle.mjs.
+      'local/no-cycle': 'error',
       'import-x/no-restricted-paths': restrictedPaths(everywhere),
     },
   },

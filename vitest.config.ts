@@ -25,6 +25,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['src/test/setup.ts'],
+          // Waits end when their condition holds (src/test/setup.ts); these bounds only catch a hang.
+          testTimeout: 30_000,
         },
       },
     ],

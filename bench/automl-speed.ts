@@ -139,6 +139,7 @@ function trainInWorker(
       using: using ?? {},
       timeseries: null,
       artifactFile,
+      evidenceFile: artifactFile.replace(/\.json$/, '.evidence.json'),
     };
     worker.postMessage({ type: 'train', request } satisfies WorkerRequest, transferables(data));
   });

@@ -121,8 +121,13 @@ export const DriftReport = z.object({
   db: z.string(),
   /** ISO timestamp of the computation. */
   computed_at: z.string(),
+  /**
+   * The reference: the training sample kept with the version (`kept`), or, for versions trained
+   * before samples were kept, a sample of its FROM query's rows as they are now (`query`).
+   */
+  reference_source: z.enum(['kept', 'query']),
   rows: z.object({
-    /** Rows of the training sample kept with the version (the reference). */
+    /** Rows of the reference sample. */
     reference: z.number().int(),
     /** Rows of today's data (all counted for the bins). */
     current: z.number().int(),

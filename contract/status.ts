@@ -27,6 +27,13 @@ export type StatusResponse = z.infer<typeof StatusResponse>;
 export const PingResponse = z.object({ status: z.literal('ok') });
 export type PingResponse = z.infer<typeof PingResponse>;
 
+/** POST /api/login body (when authentication is on). */
+export const LoginRequest = z.object({
+  username: z.string({ error: 'username must be a string' }).min(1, 'username is required'),
+  password: z.string({ error: 'password must be a string' }).min(1, 'password is required'),
+});
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
 /** POST /api/login answer: the token for scripts when auth is on, `auth: "disabled"` otherwise. */
 export const LoginResponse = z.object({
   ok: z.literal(true),

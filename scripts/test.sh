@@ -36,8 +36,15 @@ npx eslint . --max-warnings=0
 npx prettier --check . --log-level warn
 npx knip
 
+# Both runners also write JSON reports; the slowest tests are printed at the end of every run,
+# passed or failed (scripts/slowest-tests.mjs).
+timings=.tmp/test-timings
+rm -rf "$timings" && mkdir -p "$timings"
+trap 'step "Where the time went (npm test: $SECONDS s)"; node scripts/slowest-tests.mjs 15' EXIT
+
 step 'Unit and integration tests (Vitest)'
-npx vitest run
+npx vitest run --reporter=default --reporter=json --outputFile.json="$timings/vitest.json"
 
 step 'End-to-end tests (Playwright, /usr/bin/chromium)'
-PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npx playwright test
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$timings/playwright.json" \
+  npx playwright test --reporter=list,json

@@ -11,10 +11,12 @@ import { parentPort } from 'node:worker_threads';
 import {
   AutoMLError,
   deserializeArtifact,
+  evidenceOf,
   finetuneColumns,
   keepPoolBetweenTrainings,
   loadPredictor,
   serializeArtifact,
+  serializeEvidence,
   trainColumns,
   trainForecaster,
   type TrainProgress,
@@ -51,6 +53,9 @@ function run(req: TrainRequest): void {
         : req.timeseries
           ? trainForecaster(data, { ...opts, ...req.timeseries })
           : trainColumns(data, opts);
+    // The evidence first: an artifact on disk means its version is whole.
+    const evidence = evidenceOf(artifact);
+    if (evidence) writeFileAtomic(req.evidenceFile, serializeEvidence(evidence));
     writeFileAtomic(req.artifactFile, serializeArtifact(artifact));
     const desc = loadPredictor(artifact).description;
     post({

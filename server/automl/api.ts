@@ -5,7 +5,7 @@ import type { ClassCalibration } from './analysis/conformal';
 import type { BaseType, InferredType, ValueKind } from './data/column-types';
 import type { ColumnEncoder } from './data/encoders';
 import type { SerializedGBM } from './gbm/serialize';
-import type { TimeSeriesDescription } from './timeseries/types';
+import type { TimeSeriesDescription } from './timeseries/description';
 
 export type CellValue = string | number | boolean | null;
 

@@ -33,13 +33,17 @@ export type {
   TrainProgress,
 } from './api';
 export type { Forecaster, TimeSeriesArtifact, TimeSeriesDescription } from './timeseries/types';
+export type { ModelEvidence } from './evaluation/evidence';
+export { deserializeEvidence, serializeEvidence } from './evaluation/evidence';
+export { evidenceOf } from './pipeline/evidence';
+export { cellAt } from './data/table';
 export { AutoMLError } from './errors';
 export { categoryKey } from './data/column-types';
 export { partialDependence } from './effects/effects';
 export { inputKinds, knownCategories } from './effects/inputs';
 export { descriptionWarnings } from './analysis/warnings';
 export { ALLOWED_USING_KEYS } from './options';
-export { keepPoolBetweenTrainings } from './gbm/parallel';
+export { keepPoolBetweenTrainings } from './threads';
 export { warmUp } from './warmup';
 export { train, trainColumns } from './pipeline/train';
 export { trainForecaster } from './timeseries/train';

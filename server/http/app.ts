@@ -1,23 +1,29 @@
 /**
- * The Fastify application: body parsing, one log line per request with its duration, the error
- * handler, and the routes. Knows nothing of DuckDB; everything goes through the Instance.
+ * The Fastify application: body parsing, one log line per request with its duration, errors as
+ * problem details, the request guard, and the routes. Every route is declared once, with
+ * Fastify's own `schema` in zod through fastify-type-provider-zod (validated by `./validate.ts`,
+ * documented by `./openapi.ts`); see docs/ARCHITECTURE.md, "How to add a route". Knows nothing of
+ * DuckDB; everything goes through the Instance.
  */
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { ERROR_CODES, ServiceError } from '../errors';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { VERSION, type Instance } from '../instance';
 import { authEnabled } from '../config';
-import { sendError, sendRawError, toServiceError } from './errors';
+import { registerProblemDetails, sendError, sendRawError, toServiceError } from './errors';
 import { hasSession, registerAuth } from './auth';
+import { registerGetBodies } from './get-body';
 import { registerRequestGuard } from './guard';
-import { openApiRoutes } from './openapi';
-import { trackRoutes } from './route-table';
+import { registerJsonBody } from './json-body';
+import { registerOpenApi } from './openapi';
+import { V1_PREFIX } from './responses';
+import { authRoutes } from './routes/auth';
+import { databaseRoutes } from './routes/databases';
+import { fileRoutes } from './routes/files';
 import { modelCardRoutes } from './routes/model-card';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
-import { databaseRoutes } from './routes/databases';
-import { fileRoutes } from './routes/files';
 import { sqlRoutes } from './routes/sql';
 import { statusRoutes } from './routes/status';
+import { zodValidatorCompiler } from './validate';
 
 export interface Logger {
   info(msg: string): void;
@@ -30,23 +36,6 @@ export const consoleLogger: Logger = {
 };
 
 export const silentLogger: Logger = { info: () => {}, error: () => {} };
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-const MAX_JSON_DEPTH = 64;
-
-/** Nesting depth of a parsed JSON value, walked iteratively; stops counting past `limit`. */
-function jsonDepth(value: unknown, limit: number): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, d] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (d > max) max = d;
-    if (max > limit) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
-  }
-  return max;
-}
 
 export interface AppOptions {
   /** Destroy open keep-alive connections on close instead of waiting for them (tests). */
@@ -74,95 +63,38 @@ export async function buildApp(
     },
     clientErrorHandler: (err, socket) => sendRawError(err, socket),
   });
-  // First, so every route (plugins' too) is collected for the OpenAPI document and its test.
-  trackRoutes(app);
-
-  // The JSON body parser: strict UTF-8, prototype-poisoning protection (Fastify's own parser), and
-  // a nesting limit, each failure a specific 400. Only application/json: the types a cross-site
-  // form can send (text/plain, form encoding) are refused by the request guard before parsing.
-  // Fastify's default parser is the callback form (it calls `done` synchronously); the declared
-  // type is the union of the callback and the promise forms.
-  const defaultJson = app.getDefaultJsonParser('error', 'error') as (
-    req: FastifyRequest,
-    body: string,
-    done: (err: Error | null, value?: unknown) => void,
-  ) => void;
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
-    let text: string;
-    try {
-      text = utf8.decode(body as Buffer);
-    } catch {
-      return done(
-        new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is not valid UTF-8', 400),
-        undefined,
-      );
-    }
-    if (text.trim() === '') {
-      return done(
-        new ServiceError(ERROR_CODES.BAD_INPUT, 'Request body is empty; expected JSON', 400),
-        undefined,
-      );
-    }
-    defaultJson(req, text, (err, value) => {
-      if (err) {
-        return done(
-          new ServiceError(
-            ERROR_CODES.BAD_INPUT,
-            `Request body is not valid JSON: ${err.message}`,
-            400,
-          ),
-          undefined,
-        );
-      }
-      const depth = jsonDepth(value, MAX_JSON_DEPTH);
-      if (depth > MAX_JSON_DEPTH) {
-        return done(
-          new ServiceError(
-            ERROR_CODES.BAD_INPUT,
-            `Request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`,
-            400,
-          ),
-          undefined,
-        );
-      }
-      done(null, value);
-    });
-  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  // Responses are written as they are: the declared schemas document them (and a test holds them
+  // to it) but do not filter them on the hot path.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  const json = registerJsonBody(app);
+  registerGetBodies(app, json);
 
   app.addHook('onResponse', async (req, reply) => {
     log.info(
       `${new Date().toISOString()} ${req.id} ${req.method} ${req.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`,
     );
   });
+  registerProblemDetails(app, { bodyLimit: instance.config.BODY_LIMIT_BYTES, log });
 
-  app.setErrorHandler((err, req, reply) => {
-    const se = toServiceError(err as Error, instance.config.BODY_LIMIT_BYTES);
-    if (se.httpStatus >= 500)
-      log.error(`${req.id} ${req.method} ${req.url} failed: ${(err as Error).stack ?? err}`);
-    return sendError(req, reply, se);
-  });
-
-  app.setNotFoundHandler((req, reply) =>
-    sendError(
-      req,
-      reply,
-      new ServiceError(ERROR_CODES.NOT_FOUND, `No route ${req.method} ${req.url.split('?')[0]}`),
-    ),
-  );
-
+  // First, so every route below is collected for the document.
+  await registerOpenApi(app, { version: VERSION, authEnabled: authEnabled(instance.config) });
   const auth = await registerAuth(app, instance.config);
   registerRequestGuard(app, {
     config: instance.config,
     authenticated: auth.enabled ? hasSession(auth) : null,
   });
-  statusRoutes(app, instance, auth);
-  sqlRoutes(app, instance);
-  databaseRoutes(app, instance);
-  await fileRoutes(app, instance);
-  projectRoutes(app, instance);
-  modelRoutes(app, instance);
-  modelCardRoutes(app, instance);
-  openApiRoutes(app, { version: VERSION, authEnabled: authEnabled(instance.config) });
+
+  await app.register(statusRoutes, { instance, auth });
+  await app.register(authRoutes, { auth });
+  await app.register(sqlRoutes, { instance });
+  await app.register(databaseRoutes, { instance });
+  await app.register(fileRoutes, { instance });
+  // The spec's model operations also answer under `/v1/api` (`/v1/api/api/projects/...`).
+  for (const prefix of ['', V1_PREFIX]) {
+    await app.register(projectRoutes, { instance, prefix });
+    await app.register(modelRoutes, { instance, prefix });
+    await app.register(modelCardRoutes, { instance, prefix });
+  }
   return app;
 }

@@ -1,10 +1,10 @@
 /**
  * Authentication, off by default and on when AUTH_USERNAME and AUTH_PASSWORD are set.
  *
- * - `POST /api/login {username, password}` checks the credentials in constant time and sets a
- *   signed, expiring session token as the `session` cookie (HttpOnly, SameSite=Lax), the cookie
- *   name the spec gives for hosted deployments; the token is also returned for scripts, which send
- *   it as `Authorization: Bearer <token>`.
+ * - `POST /api/login {username, password}` (routes/auth.ts) checks the credentials in constant
+ *   time and sets a signed, expiring session token as the `session` cookie (HttpOnly,
+ *   SameSite=Lax), the cookie name the spec gives for hosted deployments; the token is also
+ *   returned for scripts, which send it as `Authorization: Bearer <token>`.
  * - `POST /api/logout` revokes the token and clears the cookie. Revocations are kept in
  *   `DATA_DIR/sessions/revoked.json` until the token would have expired anyway, so a logged-out
  *   token stays dead across a restart (with AUTH_SECRET set, tokens otherwise outlive one). Only a
@@ -21,16 +21,8 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { readJsonFile, writeFileAtomic } from '../engine/atomic';
 import { authEnabled, isLoopback, type Config } from '../config';
-import { ERROR_CODES, ServiceError } from '../errors';
-import { parseBody } from './validate';
-
-export const LoginRequest = z.object({
-  username: z.string({ error: 'username must be a string' }).min(1, 'username is required'),
-  password: z.string({ error: 'password must be a string' }).min(1, 'password is required'),
-});
 
 const digest = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest();
 /** Equal-length digests make the comparison constant-time whatever the input lengths. */
@@ -187,7 +179,7 @@ export class LoginLimiter {
   }
 }
 
-function tokenOf(req: FastifyRequest): string | undefined {
+export function tokenOf(req: FastifyRequest): string | undefined {
   const h = req.headers.authorization;
   if (h?.startsWith('Bearer ')) return h.slice(7).trim();
   return req.cookies?.session;
@@ -195,6 +187,9 @@ function tokenOf(req: FastifyRequest): string | undefined {
 
 export interface AuthState {
   enabled: boolean;
+  config: Config;
+  /** Both compared in constant time, whatever the input lengths. */
+  credentialsMatch(username: string, password: string): boolean;
   /** Whether this request carries a valid session (always true when auth is off). */
   confirmed(req: FastifyRequest): boolean;
   tokens: SessionTokens;
@@ -212,47 +207,16 @@ export async function registerAuth(app: FastifyInstance, config: Config): Promis
   const limiter = new LoginLimiter(config.LOGIN_ATTEMPTS_PER_MINUTE);
   const state: AuthState = {
     enabled,
+    config,
+    credentialsMatch: (username, password) => {
+      const userOk = safeEqual(username, config.AUTH_USERNAME ?? '');
+      const passOk = safeEqual(password, config.AUTH_PASSWORD ?? '');
+      return enabled && userOk && passOk;
+    },
     confirmed: (req) => !enabled || tokens.verify(tokenOf(req)) !== null,
     tokens,
     limiter,
   };
-
-  app.post('/api/login', { config: { public: true } }, async (req, reply) => {
-    if (!enabled) {
-      return { ok: true, auth: 'disabled' };
-    }
-    const body = parseBody(LoginRequest, req.body);
-    const keys = LoginLimiter.keys(body.username, req.ip);
-    const wait = limiter.retryAfter(keys);
-    if (wait > 0) {
-      throw new ServiceError(
-        ERROR_CODES.UNAUTHORIZED,
-        `Too many login attempts; try again in ${Math.ceil(wait / 1000)} s`,
-        429,
-      );
-    }
-    const userOk = safeEqual(body.username, config.AUTH_USERNAME!);
-    const passOk = safeEqual(body.password, config.AUTH_PASSWORD!);
-    if (!(userOk && passOk)) {
-      limiter.fail(keys);
-      throw new ServiceError(ERROR_CODES.UNAUTHORIZED, 'Wrong username or password');
-    }
-    const { token, expiresAt } = tokens.issue(body.username);
-    reply.setCookie('session', token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      path: '/',
-      maxAge: config.SESSION_TTL_SECONDS,
-      secure: req.protocol === 'https',
-    });
-    return { ok: true, token, expires_at: new Date(expiresAt * 1000).toISOString() };
-  });
-
-  app.post('/api/logout', async (req, reply) => {
-    tokens.revoke(tokenOf(req));
-    reply.clearCookie('session', { path: '/' });
-    return { ok: true };
-  });
 
   return state;
 }

@@ -1,14 +1,15 @@
 /**
- * The one place that turns failures into HTTP answers: ServiceErrors keep their code and status,
- * Fastify's own errors (bad JSON, body too large, wrong content type, a bad `%` escape, a URL
- * segment too long) and malformed HTTP get specific messages, and anything else is a logged 500
- * without a stack trace. The SQL route answers in the SQL envelope (`type: "error"`,
- * `column_names`, `context`); the rest in MindsDB's shape, problem details (`title`, `detail`,
- * `application/problem+json`), with our `error_code` and `error_message` beside them.
+ * The one place that turns failures into HTTP answers (the problem-details plugin): ServiceErrors
+ * keep their code and status, Fastify's own errors (bad JSON, body too large, wrong content type,
+ * a bad `%` escape, a URL segment too long) and malformed HTTP get specific messages, and anything
+ * else is a logged 500 without a stack trace. A route declared with `config: { envelope: 'sql' }`
+ * answers in the SQL envelope (`type: "error"`, `column_names`, `context`); the rest in MindsDB's
+ * shape, problem details (`title`, `detail`, `application/problem+json`), with our `error_code`
+ * and `error_message` beside them.
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, ServiceError } from '../errors';
 
 /**
@@ -72,12 +73,17 @@ export function toServiceError(err: FastifyError | Error, bodyLimit?: number): S
   );
 }
 
-const SQL_ROUTES = new Set(['/api/sql/query', '/v1/api/sql/query']);
+/** Route options (`config`) this plugin reads. */
+interface EnvelopeRouteConfig {
+  /** `sql`: errors answer in the SQL envelope, not as problem details. */
+  envelope?: 'sql';
+}
 
 /** Whether a request is answered in the SQL envelope: its dispatched route, or its path if none. */
 function isSqlRoute(req: FastifyRequest): boolean {
-  const route = req.routeOptions?.url;
-  if (route) return SQL_ROUTES.has(route);
+  if (req.routeOptions?.url) {
+    return (req.routeOptions.config as EnvelopeRouteConfig | undefined)?.envelope === 'sql';
+  }
   return req.url.startsWith('/api/sql');
 }
 
@@ -109,6 +115,30 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: Service
     .status(err.httpStatus)
     .type(PROBLEM_JSON)
     .send(problemBody(err.httpStatus, err.code, err.message));
+}
+
+export interface ProblemLogger {
+  error(msg: string): void;
+}
+
+/** The app's error handler and 404 handler. */
+export function registerProblemDetails(
+  app: FastifyInstance,
+  { bodyLimit, log }: { bodyLimit: number; log: ProblemLogger },
+): void {
+  app.setErrorHandler((err, req, reply) => {
+    const se = toServiceError(err as Error, bodyLimit);
+    if (se.httpStatus >= 500)
+      log.error(`${req.id} ${req.method} ${req.url} failed: ${(err as Error).stack ?? err}`);
+    return sendError(req, reply, se);
+  });
+  app.setNotFoundHandler((req, reply) =>
+    sendError(
+      req,
+      reply,
+      new ServiceError(ERROR_CODES.NOT_FOUND, `No route ${req.method} ${req.url.split('?')[0]}`),
+    ),
+  );
 }
 
 const RAW_ERRORS: Record<string, [number, string, string]> = {

@@ -4,6 +4,7 @@
  * arrays are written a batch of elements at a time, each batch a small string.
  */
 import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 
 /** About how many characters one written piece holds. */
 const PIECE = 256 * 1024;
@@ -46,7 +47,7 @@ function* pieces(value: unknown): Generator<string> {
  * The JSON text of `value` as a stream: the top-level object's keys in order, arrays (of rows,
  * of row objects) written in batches. Same text as JSON.stringify, without the one big string.
  */
-export function jsonStream(value: unknown): Readable {
+function jsonStream(value: unknown): Readable {
   const it = pieces(value);
   return new Readable({
     read() {
@@ -62,4 +63,12 @@ export function jsonStream(value: unknown): Readable {
       }
     },
   });
+}
+
+/**
+ * Answers `value` as JSON written in pieces (a stream, which Fastify sends as it is, past the
+ * route's serializer; the route's declared schema still documents it).
+ */
+export function sendJsonStream(reply: FastifyReply, value: unknown): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(jsonStream(value));
 }

@@ -1,287 +1,237 @@
 /**
- * The OpenAPI 3.1 document (`GET /api/openapi.json`), generated from the route table: the routes
- * served through `serve()` (`./route-table.ts`) plus the entries for routes other modules register
- * (`./foreign-routes.ts`), limited to the routes actually registered, so an entry for a route not
- * registered yet does not advertise it. Component schemas are the contract's zod schemas, by
- * export name.
+ * The OpenAPI document and Swagger UI, from the routes' own declarations: `@fastify/swagger`
+ * collects every route's `schema` and `fastify-type-provider-zod` turns its zod schemas into JSON
+ * Schema, with the contract's exports as named components (`ModelInfo`; a request-side form gets
+ * `Input` appended, `PredictRequestInput`). Served at `GET /api/openapi.json` (a declared route
+ * itself) and browsable at `/api/docs` (Swagger UI), both behind the same auth as the rest.
+ *
+ * What the libraries leave to us, in `openApiTransform`: the `/v1/api` forms get their own
+ * operation ids, routes open without a session say so (`security: []`), an optional body is not
+ * marked required, and a route can add what its `schema` cannot carry (`config.openapi`: the
+ * files routes match `{name}` as a wildcard and read their bodies as streams).
  */
-import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import {
+  createJsonSchemaTransform,
+  createJsonSchemaTransformObject,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import * as contract from '../../contract';
-import { FOREIGN_ROUTES } from './foreign-routes';
-import {
-  ERROR_RESPONSES,
-  registeredRoutes,
-  routeKeys,
-  routeUrls,
-  serve,
-  servedRoutes,
-  type ApiRoute,
-} from './route-table';
+import { answer, V1_PREFIX } from './responses';
 
-// ---- the document ------------------------------------------------------------------------------
+/** Where Swagger UI is served (its own routes, hidden from the document, live under it). */
+export const DOCS_PREFIX = '/api/docs';
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-type JsonObject = { [k: string]: Json };
-
-interface Named {
-  schemas: Map<z.ZodType, string>;
+/** Route options (`config`) the document reads. */
+interface DocRouteConfig {
+  /** Open without a session when auth is on: documented with `security: []`. */
+  public?: boolean;
+  /** What the route's `schema` cannot carry. */
+  openapi?: {
+    /** The path as documented, when the route matches a wildcard (`/api/files/{name}`). */
+    url?: string;
+    /** Path parameters as documented (for a wildcard route). */
+    params?: z.ZodObject;
+    /** Request bodies by media type, for a route that reads its body as a stream. */
+    body?: Record<string, z.ZodType>;
+  };
 }
 
-/** Rewrites zod's `$ref`s to shared definitions (`__shared#/$defs/x`) into components refs. */
-function fixRefs(node: Json, shared: Map<string, string>): Json {
-  if (Array.isArray(node)) return node.map((n) => fixRefs(n, shared));
-  if (node && typeof node === 'object') {
-    const out: JsonObject = {};
-    for (const [k, v] of Object.entries(node)) {
-      if (k === '$ref' && typeof v === 'string') {
-        const m = /#\/components\/schemas\/__shared#\/\$defs\/(\w+)$/.exec(v);
-        out[k] = m ? `#/components/schemas/${shared.get(m[1]) ?? m[1]}` : v;
-      } else if (k !== '$schema' && k !== '$id') out[k] = fixRefs(v, shared);
-    }
-    return out;
+/** Contract exports that are zod schemas are components named after the export. */
+function nameContractSchemas(): void {
+  for (const [name, value] of Object.entries(contract)) {
+    if (!(value instanceof z.ZodType)) continue;
+    const meta = z.globalRegistry.get(value);
+    if (meta?.id) continue;
+    z.globalRegistry.add(value, { ...meta, id: name });
   }
-  return node;
+}
+
+type Json = Record<string, unknown>;
+
+const OPTIONAL_BODY = 'x-optional-body';
+
+function openApiTransform(authEnabled: boolean) {
+  const zod = createJsonSchemaTransform({ skipList: [] });
+  return (doc: Parameters<typeof zod>[0]): { schema: FastifySchema; url: string } => {
+    const config = (doc.route.config ?? {}) as DocRouteConfig;
+    const extra = config.openapi;
+    const source = { ...(doc.schema as Json | undefined) };
+    if (extra?.params) source.params = extra.params;
+    // @fastify/swagger expands parameters itself and cannot follow a `$ref` there: a contract
+    // schema (a named component) is copied into an unnamed one, which is inlined.
+    for (const part of ['params', 'querystring', 'headers']) {
+      const p = source[part];
+      if (p instanceof z.ZodObject) source[part] = z.object(p.shape);
+    }
+    const out = zod({ ...doc, schema: source, url: extra?.url ?? doc.url });
+    const schema = { ...(out.schema as Json) };
+    if (schema.hide) return out;
+    if (extra?.body) {
+      // The library converts zod per media type for responses only; a body by media type goes
+      // through that path and is moved over.
+      const asResponse = zod({
+        ...doc,
+        schema: { response: { 200: { content: wrap(extra.body) } } },
+      }).schema as { response: Record<string, Json> };
+      // ... and, being a request, names the request-side components (`FileUrlImportInput`).
+      const content = JSON.stringify(asResponse.response[200].content).replace(
+        /"#\/components\/schemas\/(\w+)"/g,
+        '"#/components/schemas/$1Input"',
+      );
+      schema.body = { content: JSON.parse(content) as Json };
+    }
+    const body = (doc.schema as Json | undefined)?.body;
+    if (body instanceof z.ZodType && body.safeParse(undefined).success)
+      schema[OPTIONAL_BODY] = true;
+    if (out.url.startsWith(`${V1_PREFIX}/`)) {
+      const plain = out.url.slice(V1_PREFIX.length);
+      schema.operationId = `${String(schema.operationId)}V1`;
+      schema.description = [
+        schema.description,
+        `Same as \`${doc.route.method as string} ${plain}\` (the spec's versioned prefix form).`,
+      ]
+        .filter(Boolean)
+        .join('\n\n');
+    }
+    if (authEnabled && config.public) schema.security = [];
+    return { schema: schema, url: out.url };
+  };
+}
+
+const wrap = (body: Record<string, z.ZodType>) =>
+  Object.fromEntries(Object.entries(body).map(([type, schema]) => [type, { schema }]));
+
+/** The components from the contract, and requestBody.required as each route's body schema says. */
+function openApiTransformObject() {
+  const zod = createJsonSchemaTransformObject({});
+  return (doc: Parameters<typeof zod>[0]) => {
+    const out = zod(doc) as { paths?: Record<string, Record<string, Json>> };
+    for (const ops of Object.values(out.paths ?? {})) {
+      for (const op of Object.values(ops)) {
+        if (!op[OPTIONAL_BODY]) continue;
+        delete op[OPTIONAL_BODY];
+        (op.requestBody as Json).required = false;
+      }
+    }
+    return out as ReturnType<typeof zod>;
+  };
+}
+
+// ---- what the app registers --------------------------------------------------------------------
+
+/** A registered route as the document and its tests see it. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  schema: FastifySchema | undefined;
+  config: DocRouteConfig;
+}
+
+const registered = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** Every route registered on the app (HEAD left out: Fastify adds one per GET). */
+export function registeredRoutes(app: FastifyInstance): RegisteredRoute[] {
+  return [...(registered.get(app) ?? [])];
+}
+
+/** The documented path of a registered route (`/api/projects/{project}`). */
+export const documentedUrl = (r: RegisteredRoute) =>
+  r.config.openapi?.url ?? r.url.replace(/:(\w+)/g, '{$1}');
+
+const isZod = (v: unknown): v is z.ZodType => v instanceof z.ZodType;
+
+/** Whether a declared response is zod, plain or by media type. */
+function zodResponse(r: unknown): boolean {
+  if (isZod(r)) return true;
+  const content = (r as { content?: Record<string, { schema?: unknown }> } | null)?.content;
+  return !!content && Object.values(content).every((m) => isZod(m.schema));
 }
 
 /**
- * JSON Schemas of a set of zod schemas as components, each named schema once, references between
- * them as `$ref`. Requests are converted as zod inputs and responses as outputs (an object that
- * strips unknown keys on input is documented as closed only where we produce it).
+ * Registered routes not declared in the one style (`METHOD /url`): a `schema` with an operation id,
+ * a summary, tags and zod schemas for every answer. Swagger UI's own routes (hidden, under
+ * DOCS_PREFIX) are the exception. The openapi test asserts this is empty.
  */
-function components(entries: Map<string, z.ZodType>, io: 'input' | 'output'): Record<string, Json> {
-  const reg = z.registry<{ id: string }>();
-  for (const [id, schema] of entries) reg.add(schema, { id });
-  const out = z.toJSONSchema(reg, {
-    io,
-    uri: (id) => `#/components/schemas/${id}`,
-    unrepresentable: 'any',
-  }) as unknown as { schemas: Record<string, Json> };
-  const result: Record<string, Json> = {};
-  const shared = new Map<string, string>();
-  const sharedDefs = (out.schemas.__shared as JsonObject | undefined)?.$defs as
-    JsonObject | undefined;
-  for (const k of Object.keys(sharedDefs ?? {})) shared.set(k, `Shared_${io}_${k}`);
-  for (const [id, s] of Object.entries(out.schemas)) {
-    if (id !== '__shared') result[id] = fixRefs(s, shared);
-  }
-  for (const [k, s] of Object.entries(sharedDefs ?? {}))
-    result[shared.get(k)!] = fixRefs(s, shared);
-  return result;
+export function undeclaredRoutes(app: FastifyInstance): string[] {
+  return registeredRoutes(app)
+    .filter((r) => {
+      const s = r.schema as (FastifySchema & { response?: Record<string, unknown> }) | undefined;
+      if (r.url.startsWith(`${DOCS_PREFIX}/`) || r.url === DOCS_PREFIX) return !s?.hide;
+      return !(
+        s?.operationId &&
+        s.summary &&
+        s.tags?.length &&
+        s.response &&
+        Object.values(s.response).every(zodResponse)
+      );
+    })
+    .map((r) => `${r.method} ${r.url}`);
 }
 
-/** A parameter's schema, inline (parameters are scalars; no components needed). */
-function inlineSchema(s: z.ZodType): Json {
-  return fixRefs(
-    z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as unknown as Json,
-    new Map(),
-  );
-}
-
-function parameters(route: ApiRoute): Json[] {
-  const out: Json[] = [];
-  const add = (obj: z.ZodObject | undefined, where: 'path' | 'query') => {
-    if (!obj) return;
-    for (const [name, field] of Object.entries(obj.shape)) {
-      const schema = inlineSchema(field) as JsonObject;
-      const { description, ...rest } = schema;
-      out.push({
-        name,
-        in: where,
-        required: where === 'path' || !field.safeParse(undefined).success,
-        ...(typeof description === 'string' ? { description } : {}),
-        schema: rest,
+function trackRoutes(app: FastifyInstance): void {
+  const list: RegisteredRoute[] = [];
+  registered.set(app, list);
+  app.addHook('onRoute', (r: RouteOptions) => {
+    for (const method of Array.isArray(r.method) ? r.method : [r.method]) {
+      if (method === 'HEAD') continue;
+      list.push({
+        method,
+        url: r.url,
+        schema: r.schema,
+        config: (r.config ?? {}) as DocRouteConfig,
       });
     }
-  };
-  add(route.params, 'path');
-  add(route.query, 'query');
-  return out;
-}
-
-interface OpenApiOptions {
-  version: string;
-  authEnabled: boolean;
-  /** Only routes whose `routeKey` is in this list (the registered ones); all when omitted. */
-  registered?: readonly string[];
-  /** Names for schemas (contract exports); unnamed schemas get `<operationId>Body` etc. */
-  names?: Record<string, z.ZodType>;
-}
-
-/**
- * The OpenAPI 3.1 document of a route table. Each route appears under each of its URLs; the
- * prefixed (`/v1/api`) forms share the operation with an `operationId` suffixed `V1`.
- */
-function buildOpenApiDocument(routes: readonly ApiRoute[], opts: OpenApiOptions): JsonObject {
-  const only = opts.registered ? new Set(opts.registered) : null;
-  const reqNamed: Named = { schemas: new Map() };
-  const resNamed: Named = { schemas: new Map() };
-  for (const [name, schema] of Object.entries(opts.names ?? {})) {
-    reqNamed.schemas.set(schema, name);
-    resNamed.schemas.set(schema, name);
-  }
-  const reqEntries = new Map<string, z.ZodType>();
-  const resEntries = new Map<string, z.ZodType>();
-  const ref = (
-    schema: z.ZodType,
-    fallback: string,
-    named: Named,
-    entries: Map<string, z.ZodType>,
-  ): Json => {
-    let id = named.schemas.get(schema);
-    if (!id) {
-      id = fallback.charAt(0).toUpperCase() + fallback.slice(1);
-      named.schemas.set(schema, id);
-    }
-    entries.set(id, schema);
-    return { $ref: `#/components/schemas/${id}` };
-  };
-
-  const paths: Record<string, JsonObject> = {};
-  for (const route of routes) {
-    const keys = routeKeys(route);
-    route.requestSchemas?.forEach((schema, i) =>
-      ref(schema, `${route.operationId}Request${i}`, reqNamed, reqEntries),
-    );
-    routeUrls(route).forEach((url, i) => {
-      if (only && !only.has(keys[i])) return;
-      const responses: JsonObject = {};
-      for (const [status, r] of Object.entries(route.responses)) {
-        responses[status] = {
-          description: r.description,
-          ...(r.schema
-            ? {
-                content: {
-                  [r.contentType ?? 'application/json']: {
-                    schema: ref(
-                      r.schema,
-                      `${route.operationId}Response${status}`,
-                      resNamed,
-                      resEntries,
-                    ),
-                  },
-                },
-              }
-            : {}),
-        };
-      }
-      const op: JsonObject = {
-        operationId: i === 0 ? route.operationId : `${route.operationId}V1`,
-        tags: [route.tag],
-        summary: route.summary,
-        ...(route.description || i > 0
-          ? {
-              description: [
-                route.description,
-                i > 0
-                  ? `Same as \`${route.method} ${route.path}\` (the spec's versioned prefix form).`
-                  : '',
-              ]
-                .filter(Boolean)
-                .join('\n\n'),
-            }
-          : {}),
-        parameters: parameters(route),
-        ...(route.requestContent
-          ? { requestBody: { required: true, content: route.requestContent as Json } }
-          : {}),
-        ...(route.body
-          ? {
-              requestBody: {
-                required: !!route.bodyRequired,
-                ...(route.bodyDescription ? { description: route.bodyDescription } : {}),
-                content: {
-                  'application/json': {
-                    schema: ref(route.body, `${route.operationId}Request`, reqNamed, reqEntries),
-                  },
-                },
-              },
-            }
-          : {}),
-        responses,
-        ...(opts.authEnabled && route.public ? { security: [] } : {}),
-      };
-      (paths[url] ??= {})[route.method.toLowerCase()] = op;
-    });
-  }
-
-  const schemas = { ...components(reqEntries, 'input'), ...components(resEntries, 'output') };
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'SQL & model playground local instance',
-      version: opts.version,
-      description:
-        'A MindsDB-compatible REST service: SQL over HTTP, model prediction and description, projects and models. Errors outside the SQL envelope are MindsDB\'s problem details (`application/problem+json`): `{"title": string, "detail": string, "error_code": int, "error_message": string}`.',
-    },
-    servers: [{ url: '/' }],
-    paths,
-    components: {
-      schemas,
-      securitySchemes: {
-        session: { type: 'apiKey', in: 'cookie', name: 'session' },
-        bearer: { type: 'http', scheme: 'bearer' },
-      },
-    },
-    ...(opts.authEnabled ? { security: [{ session: [] }, { bearer: [] }] } : {}),
-  };
-}
-
-// ---- GET /api/openapi.json ---------------------------------------------------------------------
-
-const GET_OPENAPI = {
-  method: 'GET',
-  path: '/api/openapi.json',
-  operationId: 'getOpenApi',
-  tag: 'instance',
-  summary: 'This document',
-  responses: {
-    200: {
-      description: 'OpenAPI 3.1 document of every registered route',
-      schema: z.record(z.string(), z.unknown()),
-    },
-    401: ERROR_RESPONSES.unauthorized,
-  },
-} as const satisfies ApiRoute;
-
-/** Contract exports that are zod schemas, by export name: the component names of the document. */
-function contractSchemaNames(): Record<string, z.ZodType> {
-  const out: Record<string, z.ZodType> = {};
-  for (const [name, value] of Object.entries(contract)) {
-    if (value instanceof z.ZodType) out[name] = value;
-  }
-  return out;
-}
-
-/**
- * The document of this app: every route served through `serve()` plus the foreign ones, limited
- * to what is registered. Built on first request (when every route is registered) and kept.
- */
-function openApiDocument(
-  app: FastifyInstance,
-  opts: { version: string; authEnabled: boolean },
-): JsonObject {
-  return buildOpenApiDocument([...FOREIGN_ROUTES, ...servedRoutes(app)], {
-    ...opts,
-    registered: registeredRoutes(app),
-    names: contractSchemaNames(),
   });
 }
 
-export function openApiRoutes(
+/**
+ * Registers the document's collector, Swagger UI and `GET /api/openapi.json`. Call it before any
+ * route is registered: routes registered earlier are not in the document.
+ */
+export async function registerOpenApi(
   app: FastifyInstance,
   opts: { version: string; authEnabled: boolean },
-) {
-  let doc: JsonObject | undefined;
-  serve(app, GET_OPENAPI, async () => (doc ??= openApiDocument(app, opts)));
-}
-
-/**
- * Registered routes that no entry of the route table describes (`METHOD /path/:param`); empty
- * when the table covers the app. The openapi test asserts it is empty, which is what keeps the
- * table, and so the document, in step with the routes.
- */
-export function undocumentedRoutes(app: FastifyInstance): string[] {
-  const documented = new Set([...FOREIGN_ROUTES, ...servedRoutes(app)].flatMap(routeKeys));
-  return registeredRoutes(app).filter((k) => !documented.has(k));
+): Promise<void> {
+  nameContractSchemas();
+  trackRoutes(app);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'SQL & model playground local instance',
+        version: opts.version,
+        description:
+          'A MindsDB-compatible REST service: SQL over HTTP, model prediction and description, projects and models. Errors outside the SQL envelope are MindsDB\'s problem details (`application/problem+json`): `{"title": string, "detail": string, "error_code": int, "error_message": string}`.',
+      },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'session' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      ...(opts.authEnabled ? { security: [{ session: [] }, { bearer: [] }] } : {}),
+    },
+    transform: openApiTransform(opts.authEnabled),
+    transformObject: openApiTransformObject(),
+  });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX });
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: 'GET',
+    url: '/api/openapi.json',
+    schema: {
+      operationId: 'getOpenApi',
+      tags: ['instance'],
+      summary: 'This document',
+      description: `Browse it with Swagger UI at \`${DOCS_PREFIX}\`.`,
+      response: {
+        200: answer('OpenAPI 3.1 document of every route', z.record(z.string(), z.unknown())),
+      },
+    },
+    handler: async () => app.swagger() as unknown as Record<string, unknown>,
+  });
 }

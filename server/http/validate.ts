@@ -1,5 +1,12 @@
-/** Request validation with the contract's zod schemas; failures become specific 400 errors. */
-import type { z } from 'zod';
+/**
+ * Request validation with the contract's zod schemas, as Fastify's validator compiler: every
+ * route's `schema` (params, querystring, body) is checked by zod, and a failure is one 400
+ * ServiceError whose message says what and where. fastify-type-provider-zod's own compiler turns
+ * zod's issues into Ajv-style entries (paths as strings, union branches flattened), which loses
+ * the row numbers and the branch that explains a union's failure; this keeps zod's issues whole.
+ */
+import type { FastifySchemaCompiler } from 'fastify';
+import { z } from 'zod';
 import { ERROR_CODES, ServiceError } from '../errors';
 
 /** Validates with a contract schema; failures are one 400 whose message says what and where. */
@@ -9,19 +16,39 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.outp
   throw new ServiceError(ERROR_CODES.BAD_INPUT, issueMessages(r.error.issues).join('; '));
 }
 
+const jsonTypeName = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
+
 /**
- * `validate` for a body that must be a JSON object (routes registered without `serve()`): an
- * array, a scalar or null is named as such rather than as a schema mismatch.
+ * The compiler Fastify calls once per route and part. Fastify hands a missing body over as null:
+ * a route whose body is optional then sees undefined. A body that must be a JSON object but is
+ * not (an array, a scalar, null) is named as such rather than as a schema mismatch.
  */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ServiceError(
-      ERROR_CODES.BAD_INPUT,
-      `The request body must be a JSON object, got ${body === null ? 'null' : Array.isArray(body) ? 'an array' : typeof body}`,
-    );
-  }
-  return validate(schema, body);
-}
+export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
+  ({ schema, httpPart }) =>
+  (data) => {
+    if (httpPart === 'body') {
+      const optional = schema.safeParse(undefined).success;
+      if (data === null && optional) return { value: undefined };
+      const inner = schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+      if (
+        inner instanceof z.ZodObject &&
+        (data === null || typeof data !== 'object' || Array.isArray(data))
+      ) {
+        return {
+          error: new ServiceError(
+            ERROR_CODES.BAD_INPUT,
+            `The request body must be a JSON object, got ${jsonTypeName(data)}`,
+          ),
+        };
+      }
+    }
+    const r = schema.safeParse(data);
+    if (r.success) return { value: r.data };
+    return {
+      error: new ServiceError(ERROR_CODES.BAD_INPUT, issueMessages(r.error.issues).join('; ')),
+    };
+  };
 
 /**
  * Human messages for zod issues. For a union (the predict body is an array OR an envelope) the

@@ -13,12 +13,14 @@ import {
   ALLOWED_USING_KEYS,
   descriptionWarnings,
   isForecaster,
+  type ModelEvidence,
   type Predictor,
 } from '../automl/index';
 import type { JsonValue } from '../engine/values';
 import { assertValidName } from '../engine/names';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import { describeAttribute, describeModel, describeProgress, type DescribeForm } from './describe';
+import { EvidenceCache } from './evaluation/evidence-store';
 import { modelRow } from './models-table';
 import {
   PredictorCache,
@@ -82,6 +84,7 @@ export class ModelRegistry {
   private readonly data: TrainingData;
   private readonly trainer: Trainer;
   private readonly predictors = new PredictorCache();
+  private readonly evidences = new EvidenceCache();
   /**
    * Rows explained since start. Explanations cost far more than predictions, so callers ask for
    * them only when needed; this makes "only when needed" observable (tests, diagnostics).
@@ -352,6 +355,15 @@ export class ModelRegistry {
   }
 
   /**
+   * The evidence a complete version kept at training (docs/evaluation.md): held-out rows with
+   * their predictions, a training sample, the candidates. Null when the version has none.
+   */
+  async evidence(ref: ModelRef): Promise<ModelEvidence | null> {
+    const rec = this.ready(ref);
+    return this.evidences.get(rec, this.store.evidenceFile(rec.project, rec.name, rec.version));
+  }
+
+  /**
    * Predicts a columnar batch. `columns` are keyed by any spelling of the model's column names
    * (matched case-insensitively); values are cast to the training types first.
    */
@@ -532,6 +544,7 @@ export class ModelRegistry {
     for (const r of recs) {
       this.trainer.cancel(r);
       this.predictors.delete(r);
+      this.evidences.delete(r);
     }
     this.store.remove(recs);
   }

@@ -1,7 +1,7 @@
 /**
  * The durable list of model versions: one record per (project, model, version) in
  * `DATA_DIR/models/models.json`, rewritten atomically on every state change, and the artifact
- * paths `DATA_DIR/models/<project>/<model>/<version>.json`. Pure bookkeeping: no training, no
+ * paths `DATA_DIR/models/<project>/<model>/<version>.json` (and `<version>.evidence.json`). Pure bookkeeping: no training, no
  * DuckDB. Kept apart from the registry so the file format is readable in one place.
  */
 import fs from 'node:fs';
@@ -105,6 +105,11 @@ export class ModelStore {
     return path.join(this.modelDir(project, name), `${version}.json`);
   }
 
+  /** The held-out rows and training sample a version kept (docs/evaluation.md); may not exist. */
+  evidenceFile(project: string, name: string, version: number): string {
+    return path.join(this.modelDir(project, name), `${version}.evidence.json`);
+  }
+
   /** All versions of one model, oldest first (names compare case-insensitively, as in SQL). */
   versions(project: string, name: string): ModelVersionRecord[] {
     const p = project.toLowerCase();
@@ -129,8 +134,10 @@ export class ModelStore {
     const set = new Set(recs);
     this.records = this.records.filter((r) => !set.has(r));
     this.save();
-    for (const r of recs)
+    for (const r of recs) {
       fs.rmSync(this.artifactFile(r.project, r.name, r.version), { force: true });
+      fs.rmSync(this.evidenceFile(r.project, r.name, r.version), { force: true });
+    }
   }
 
   /** Removes a project's folder once it has no model left. */

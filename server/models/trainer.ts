@@ -179,6 +179,7 @@ export class Trainer {
         using: rec.using,
         timeseries: rec.timeseries ?? null,
         artifactFile: store.artifactFile(rec.project, rec.name, rec.version),
+        evidenceFile: store.evidenceFile(rec.project, rec.name, rec.version),
         baseArtifactFile:
           rec.baseVersion !== null
             ? store.artifactFile(rec.project, rec.name, rec.baseVersion)

@@ -21,6 +21,8 @@ export interface TrainRequest {
   baseArtifactFile?: string;
   /** Where to write the new version's artifact (atomically). */
   artifactFile: string;
+  /** Where to write the evidence its training kept (docs/evaluation.md), if any. */
+  evidenceFile: string;
 }
 
 /**

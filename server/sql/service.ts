@@ -24,7 +24,7 @@ import { Tokens } from './syntax/tokens';
 import { parseMindsStatement } from './syntax/grammar';
 import { runStatement } from './statements';
 import type { StatementOutput } from './statements/output';
-import type { ExecContext, SqlEnv, SqlResult, Warning } from './types';
+import type { ExecContext, SqlResult, StatementEnv, Warning } from './types';
 import { paramsOf } from './plan/state';
 
 export interface ExecuteRequest {
@@ -90,7 +90,7 @@ const MAX_SAVED_ROWS = 5_000_000;
 
 const UNTERMINATED = { string: 'string', comment: 'comment', identifier: 'quoted identifier' };
 
-export class SqlService implements SqlEnv {
+export class SqlService implements StatementEnv {
   readonly catalog: Catalog;
   readonly models: ModelRegistry;
   readonly monitoring: Monitoring | null;

@@ -1,9 +1,11 @@
 /** Types shared by the SQL layer: the request's execution context and statement results. */
 import type { Catalog } from '../catalog/catalog';
+import type { Monitoring } from '../models/monitoring';
 import type { ModelRegistry } from '../models/registry';
 import type { EngineSession } from '../engine/session';
 import type { JsonValue } from '../engine/values';
 import type { IntegrationRegistry } from '../integrations';
+import type { PlannedQuery } from './plan/planned';
 import type { MlEngineStore } from './plan/system';
 import type { ViewStore } from './plan/views';
 
@@ -60,9 +62,19 @@ export type SqlResult = (
 export interface SqlEnv {
   catalog: Catalog;
   models: ModelRegistry;
+  /** Drift, effects and version diffs (`DESCRIBE m.drift|effects|diff`); null: not available. */
+  monitoring: Monitoring | null;
   integrations: IntegrationRegistry;
   views: ViewStore;
   mlEngines: MlEngineStore;
   /** The instance's version (MINDSDB_VERSION, SHOW VARIABLES). */
   version: string;
+}
+
+/**
+ * What a statement handler (statements/) is given: the instance's parts and the executor of a
+ * planned query (the SqlService).
+ */
+export interface StatementEnv extends SqlEnv {
+  runPlanned(q: PlannedQuery, ctx: ExecContext, whole?: boolean): Promise<SqlResult>;
 }

@@ -1,10 +1,10 @@
-// Training on a thread pool (gbm/parallel.ts): any thread count gives the same artifact, byte for
+// Training on a thread pool (threads/): any thread count gives the same artifact, byte for
 // byte, and the pool's threads end with the training, whether it succeeds, fails or its worker
 // is terminated (DROP MODEL during training).
 import { readdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it, vi } from 'vitest';
-import { liveWorkerCount, resolveThreads } from '../gbm/parallel';
+import { liveWorkerCount, resolveThreads } from '../threads';
 import { type ModelArtifact, serializeArtifact, train } from '../index';
 import { wide } from './helpers';
 

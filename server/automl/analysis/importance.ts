@@ -7,7 +7,7 @@ import type { Encoded } from '../data/encoded';
 import { type Rng, permutation } from '../prng';
 import type { ScoreShape } from '../predict/score';
 import { type ClassCalibration, classProbabilities } from './conformal';
-import { shareTasks } from '../gbm/parallel';
+import { shareTasks } from '../threads';
 import {
   Block,
   type BlockData,
@@ -24,7 +24,7 @@ function round4(x: number): number {
 
 /**
  * One permutation-importance computation as data (structured-cloneable), shared by the training
- * thread and the pool's model thread (gbm/parallel.ts shareTasks) in row ranges: task h scores
+ * thread and the pool's model thread (threads/ shareTasks) in row ranges: task h scores
  * the rows of chunk h (row-block.ts blockChunks), as they are and with each column permuted by
  * each of its permutations. The permutations are drawn up front, so the result does not depend on
  * which thread scores which rows.

@@ -8,7 +8,7 @@ import type { ColumnEncoder } from '../data/encoders';
 import type { GBMModel } from '../gbm/model';
 import type { ScoreShape } from '../predict/score';
 import { type ClassCalibration, conformalQuantile, fitClassCalibration } from './conformal';
-import { shareTasks } from '../gbm/parallel';
+import { shareTasks } from '../threads';
 import { concatArrays } from '../rows';
 import {
   Block,
@@ -51,7 +51,7 @@ export function missingGroups(importances: number[]): number[][] {
 
 /**
  * The masks of one missing-input calibration as data (structured-cloneable), shared by the
- * training thread and the pool's model thread (gbm/parallel.ts shareTasks) in row ranges: task h
+ * training thread and the pool's model thread (threads/ shareTasks) in row ranges: task h
  * scores the rows of chunk h (row-block.ts blockChunks) under every mask.
  */
 export interface MissingJob {

@@ -162,7 +162,7 @@ const MAX_CHUNKS = 8;
 const CHUNK_MIN_ROWS = 128;
 
 /**
- * The row ranges a block's work is shared in (gbm/parallel.ts shareTasks): always the same for a
+ * The row ranges a block's work is shared in (threads/ shareTasks): always the same for a
  * block size, whatever the number of threads, so sums over them are too. Several per thread, so
  * the training thread takes more of them while the model thread is slow (its code is cold: each
  * training starts its own).

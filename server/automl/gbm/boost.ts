@@ -6,7 +6,7 @@ import { addTreeToRowsCompiled } from './compile';
 import { TreeBuilder } from './grower';
 import { type BinnedData, type GBMModel, type GBMParams, type GBMTarget, leafDimOf } from './model';
 import { NodeStore } from './node-store';
-import { activePool } from './parallel';
+import { activePool } from '../threads';
 import { computeGradients, initialScores, lossOf } from './objectives';
 import { addTreeToRows, predictRawRows, subtractTree } from './predict';
 

@@ -1,5 +1,5 @@
 // A linear fit as data (structured-cloneable) shared by the training thread and the pool's model
-// thread (model-thread.ts): its scores (one-vs-rest logistic scores, or the one ridge fit) are
+// thread (threads/model-thread.ts): its scores (one-vs-rest logistic scores, or the one ridge fit) are
 // claimed one at a time from a shared counter by whichever thread is free, and their weights
 // written to a shared buffer.
 import type { LinearRows } from '../data/layout';

@@ -8,7 +8,7 @@ import { serializeScale } from '../analysis/scale';
 import { categoryKey, isMissing, parseNumber } from '../data/column-types';
 import { type Encoded, encode } from '../data/encoded';
 import { type Table, cellAt, cellsAt, tableFromDataset, validateTable } from '../data/table';
-import { resolveThreads, withPool } from '../gbm/parallel';
+import { resolveThreads, withPool } from '../threads';
 import { AutoMLError } from '../errors';
 import { trainGBM } from '../gbm/boost';
 import { emptyModel } from '../gbm/model';

@@ -6,7 +6,7 @@ import type { ResolvedSettings } from '../api';
 import type { Encoded } from '../data/encoded';
 import type { ColumnEncoder } from '../data/encoders';
 import type { GBMParams, GBMTarget } from '../gbm/model';
-import { activePool } from '../gbm/parallel';
+import { activePool } from '../threads';
 import { type LinearModel, fitLogistic, fitRidge } from '../linear/linear';
 import type { ScoreShape } from '../predict/score';
 import { type Split, type UserChoices, classWeights } from './sizes';

@@ -5,7 +5,7 @@
 import type { ScoredPart } from '../analysis/analyze';
 import { RowBlock, rowBins } from '../analysis/row-block';
 import { type ScaleJob, type ScaleModel, fitScale } from '../analysis/scale';
-import { later } from '../gbm/parallel';
+import { later } from '../threads';
 import type { Encoded } from '../data/encoded';
 import type { ScoreModel } from '../predict/score';
 import { capRows } from '../rows';

@@ -48,7 +48,7 @@ export const ANALYSIS_MAX_ROWS = 10_000;
 /**
  * From this many rows (single split) the pool's model thread is started with the training, so it
  * is loaded when the analysis shares permutation-importance columns and missing-input masks with
- * it (gbm/parallel.ts shareTasks); below, the analysis takes a few tens of milliseconds.
+ * it (threads/ shareTasks); below, the analysis takes a few tens of milliseconds.
  */
 export const SHARED_ANALYSIS_MIN_ROWS = 10_000;
 /** The reduced model (see analysis/analyze.ts) trains on at most this many rows. */

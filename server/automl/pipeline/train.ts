@@ -8,7 +8,7 @@ import { encode } from '../data/encoded';
 import { encoderName, fitEncoders } from '../data/encoders';
 import { type Table, tableFromDataset, validateTable } from '../data/table';
 import { AutoMLError } from '../errors';
-import { activePool, resolveThreads, withPool } from '../gbm/parallel';
+import { activePool, resolveThreads, withPool } from '../threads';
 import { serializeGBM } from '../gbm/serialize';
 import { serializeLinear } from '../linear/linear';
 import { DEFAULT_SETTINGS, resolveSettings } from '../options';
@@ -19,6 +19,7 @@ import type { ScoreModel } from '../predict/score';
 import { allRows, capRows } from '../rows';
 import { type Candidate, accuracyName, scoredParts, trainCandidates } from './candidates';
 import { classCounts, describeInputs, modelMetrics, round, summaryString } from './describe';
+import { keepEvidence, tabularEvidence } from './evidence';
 import { type FitContext, prepareTarget } from './fit';
 import { type Inputs, profileInputs } from './inputs';
 import { now, progress } from './progress';
@@ -187,6 +188,10 @@ function trainPipeline(data: Table, opts: TrainOptions): ModelArtifact {
     scale: scales?.join() ?? null,
     best: best.model,
   });
+  keepEvidence(
+    artifact,
+    tabularEvidence({ data, ti, ctx, candidates, best, analysis, scales, artifact }),
+  );
   artifact.description.trainingTimeMs = Math.round(now() - t0);
   return artifact;
 }

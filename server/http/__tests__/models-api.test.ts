@@ -491,7 +491,7 @@ describe('limits', () => {
     const d = await raw(small.url, 'GET', '/api/projects/mindsdb/models/m/describe', big, {
       'content-type': 'application/json',
     });
-    expect(errorOf(d, 413, 6)).toMatch(/larger than the limit \(16384 bytes\)/);
+    expect(errorOf(d, 413, 6)).toMatch(/larger than the limit \(16384 bytes, BODY_LIMIT_BYTES\)/);
     expect((await small.get('/api/projects')).status).toBe(200);
   });
 });

@@ -8,7 +8,9 @@
  * model names cannot contain dots.
  */
 import crypto from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   DescribeRequest,
   DescribeResponse,
@@ -26,122 +28,13 @@ import type { ModelRef, ModelRegistry } from '../../models/registry';
 import type { ModelVersionRecord } from '../../models/store';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
 import type { Instance } from '../../instance';
-import { jsonStream } from '../json-stream';
-import { ERROR_RESPONSES, problem, serve, V1_PREFIX, type ApiRoute } from '../route-table';
-import { issueMessages } from '../validate';
+import { sendJsonStream } from '../json-stream';
+import { answer, ERROR_RESPONSES, problem } from '../responses';
+import { issueMessages, validate } from '../validate';
 
 const notReady = problem(
   'The model is not `complete`: still generating/training (the message gives its status and phase) or failed (the message gives its error)',
 );
-
-const PREDICT = {
-  method: 'POST',
-  path: '/api/projects/{project}/models/{model}/predict',
-  operationId: 'predict',
-  tag: 'models',
-  summary: 'Predict with a model',
-  description:
-    'Body: a JSON array of row objects (`[{"sqft": 823, "location": "good"}]`), or the real service\'s `{"data": [...rows] | "<rows as a JSON string>", "params": {...}}`. `params: {"explain": true}` adds each row\'s feature contributions to `<target>_explain` (base_value + sum of feature_contributions = explained_value; see PredictionExplain); other params are accepted and ignored. Values are cast to the types the model was trained on (`"823"` -> 823). Columns the model does not know are a 400 (catches typos); columns it set aside as identifiers are fine. Supplying the target column fills `<target>_original` and `<target>_anomaly`. An empty array answers `[]`.',
-  prefixes: [V1_PREFIX],
-  params: ModelPathParams,
-  body: PredictRequest,
-  bodyRequired: true,
-  bodyDescription: 'Rows to predict',
-  responses: {
-    200: {
-      description: 'One object per input row, in order (docs/DESIGN.md 3.2)',
-      schema: PredictResponse,
-    },
-    400: {
-      ...ERROR_RESPONSES.badInput,
-      description:
-        'Bad body, unknown column, or a value that cannot be cast (the message names column and row)',
-    },
-    401: ERROR_RESPONSES.unauthorized,
-    404: {
-      ...ERROR_RESPONSES.notFound,
-      description: 'Unknown project, model or version (checked before the body is read)',
-    },
-    409: notReady,
-    413: ERROR_RESPONSES.tooLarge,
-    415: ERROR_RESPONSES.unsupportedType,
-  },
-} as const satisfies ApiRoute;
-
-const DESCRIBE = {
-  method: 'GET',
-  path: '/api/projects/{project}/models/{model}/describe',
-  operationId: 'describe',
-  tag: 'models',
-  summary: 'Describe a model',
-  description:
-    'The attribute comes from a JSON body `{"attribute": "..."}` (spec; send `Content-Type: application/json`) or from `?attribute=` (browsers cannot send a GET body); the body wins. None: `[{accuracies, column_importances, inputs, outputs, model}]`. `info`: the same without `model`. `features`: `{column, type, encoder, role}` per column. `model`: `{name, performance, training_time, selected, accuracy_functions}` per candidate. `progress`: `{current, total, name}` (in any status).',
-  prefixes: [V1_PREFIX],
-  params: ModelPathParams,
-  query: DescribeRequest,
-  body: DescribeRequest,
-  bodyDescription: 'Optional: {"attribute": "info" | "features" | "model" | "progress"}',
-  responses: {
-    200: { description: 'Rows of the description', schema: DescribeResponse },
-    400: {
-      ...ERROR_RESPONSES.badInput,
-      description: 'Unknown attribute (the message lists the allowed ones) or bad body',
-    },
-    401: ERROR_RESPONSES.unauthorized,
-    404: ERROR_RESPONSES.notFound,
-    409: notReady,
-    413: ERROR_RESPONSES.tooLarge,
-    415: ERROR_RESPONSES.unsupportedType,
-  },
-} as const satisfies ApiRoute;
-
-const LIST_MODELS = {
-  method: 'GET',
-  path: '/api/projects/{project}/models',
-  operationId: 'listModels',
-  tag: 'models',
-  summary: "List a project's models, one entry per version",
-  prefixes: [V1_PREFIX],
-  params: ProjectPathParams,
-  responses: {
-    200: { description: 'Every version of every model, by name then version', schema: ModelList },
-    401: ERROR_RESPONSES.unauthorized,
-    404: { ...ERROR_RESPONSES.notFound, description: 'No such project' },
-  },
-} as const satisfies ApiRoute;
-
-const GET_MODEL = {
-  method: 'GET',
-  path: '/api/projects/{project}/models/{model}',
-  operationId: 'getModel',
-  tag: 'models',
-  summary: 'One model: its active (or the named) version, with all versions',
-  prefixes: [V1_PREFIX],
-  params: ModelPathParams,
-  responses: {
-    200: { description: 'The version and `versions`, oldest first', schema: ModelDetail },
-    401: ERROR_RESPONSES.unauthorized,
-    404: ERROR_RESPONSES.notFound,
-  },
-} as const satisfies ApiRoute;
-
-const DELETE_MODEL = {
-  method: 'DELETE',
-  path: '/api/projects/{project}/models/{model}',
-  operationId: 'deleteModel',
-  tag: 'models',
-  summary: 'Drop a model (every version) or one inactive version (`model.2`)',
-  description:
-    'Like `DROP MODEL`: a training in progress is cancelled. Dropping the active version alone is refused (400); drop the model, or activate another version first.',
-  prefixes: [V1_PREFIX],
-  params: ModelPathParams,
-  responses: {
-    204: { description: 'Dropped' },
-    400: { ...ERROR_RESPONSES.badInput, description: 'The named version is the active one' },
-    401: ERROR_RESPONSES.unauthorized,
-    404: ERROR_RESPONSES.notFound,
-  },
-} as const satisfies ApiRoute;
 
 /** `{project, model}` path parameters -> a registry reference; `name.3` names version 3. */
 export function modelRef(params: { project: string; model: string }): ModelRef {
@@ -221,37 +114,120 @@ function forecastParams(body: PredictRequest): { horizon?: number } {
   return { horizon: h };
 }
 
-export function modelRoutes(app: FastifyInstance, instance: Instance) {
+/**
+ * MindsDB answers an unknown project, model or version with 404 before it reads the body: a route
+ * hook (after the request guard, before the body is parsed) looks the model up.
+ */
+const modelExists = (models: ModelRegistry) => async (req: FastifyRequest) => {
+  models.get(modelRef(validate(ModelPathParams, req.params)));
+};
+
+/**
+ * The model routes; registered under both `/` and the spec's `/v1/api` prefix. A `{model}` path
+ * segment may carry a version (`home_rentals_model.2`).
+ */
+export const modelRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async (
+  app,
+  { instance },
+) => {
   const models = instance.models;
+  const exists = modelExists(models);
 
-  serve(app, LIST_MODELS, async ({ params }) => {
-    const project = instance.catalog.requireProject(params.project);
-    return models.list(project).map((r) => modelInfo(models, r));
+  app.route({
+    method: 'GET',
+    url: '/api/projects/:project/models',
+    schema: {
+      operationId: 'listModels',
+      tags: ['models'],
+      summary: "List a project's models, one entry per version",
+      params: ProjectPathParams,
+      response: {
+        200: answer('Every version of every model, by name then version', ModelList),
+        401: ERROR_RESPONSES.unauthorized,
+        404: problem('No such project'),
+      },
+    },
+    handler: async (req) => {
+      const project = instance.catalog.requireProject(req.params.project);
+      return models.list(project).map((r) => modelInfo(models, r));
+    },
   });
 
-  serve(app, GET_MODEL, async ({ params }) => {
-    const rec = models.get(modelRef(params));
-    return {
-      ...modelInfo(models, rec),
-      versions: models.versions(rec.project, rec.name).map((r) => modelInfo(models, r)),
-    };
+  app.route({
+    method: 'GET',
+    url: '/api/projects/:project/models/:model',
+    schema: {
+      operationId: 'getModel',
+      tags: ['models'],
+      summary: 'One model: its active (or the named) version, with all versions',
+      params: ModelPathParams,
+      response: {
+        200: answer('The version and `versions`, oldest first', ModelDetail),
+        401: ERROR_RESPONSES.unauthorized,
+        404: ERROR_RESPONSES.notFound,
+      },
+    },
+    handler: async (req) => {
+      const rec = models.get(modelRef(req.params));
+      return {
+        ...modelInfo(models, rec),
+        versions: models.versions(rec.project, rec.name).map((r) => modelInfo(models, r)),
+      };
+    },
   });
 
-  serve(app, DELETE_MODEL, async ({ params }, _req, reply) => {
-    const ref = modelRef(params);
-    if (ref.version === undefined) models.drop(ref);
-    else models.dropVersion({ ...ref, version: ref.version });
-    return reply.code(204).send();
+  app.route({
+    method: 'DELETE',
+    url: '/api/projects/:project/models/:model',
+    schema: {
+      operationId: 'deleteModel',
+      tags: ['models'],
+      summary: 'Drop a model (every version) or one inactive version (`model.2`)',
+      description:
+        'Like `DROP MODEL`: a training in progress is cancelled. Dropping the active version alone is refused (400); drop the model, or activate another version first.',
+      params: ModelPathParams,
+      response: {
+        204: z.undefined().describe('Dropped'),
+        400: problem('The named version is the active one'),
+        401: ERROR_RESPONSES.unauthorized,
+        404: ERROR_RESPONSES.notFound,
+      },
+    },
+    handler: async (req, reply) => {
+      const ref = modelRef(req.params);
+      if (ref.version === undefined) models.drop(ref);
+      else models.dropVersion({ ...ref, version: ref.version });
+      return reply.code(204).send();
+    },
   });
 
-  // MindsDB answers an unknown project, model or version with 404 before it reads the body.
-  const exists = (params: ModelPathParams) => void models.get(modelRef(params));
-
-  serve(
-    app,
-    PREDICT,
-    async ({ params, body }, _req, reply) => {
-      const ref = modelRef(params);
+  app.route({
+    method: 'POST',
+    url: '/api/projects/:project/models/:model/predict',
+    onRequest: exists,
+    schema: {
+      operationId: 'predict',
+      tags: ['models'],
+      summary: 'Predict with a model',
+      description:
+        'Body: a JSON array of row objects (`[{"sqft": 823, "location": "good"}]`), or the real service\'s `{"data": [...rows] | "<rows as a JSON string>", "params": {...}}`. `params: {"explain": true}` adds each row\'s feature contributions to `<target>_explain` (base_value + sum of feature_contributions = explained_value; see PredictionExplain); other params are accepted and ignored. Values are cast to the types the model was trained on (`"823"` -> 823). Columns the model does not know are a 400 (catches typos); columns it set aside as identifiers are fine. Supplying the target column fills `<target>_original` and `<target>_anomaly`. An empty array answers `[]`.',
+      params: ModelPathParams,
+      body: PredictRequest,
+      response: {
+        200: answer('One object per input row, in order (docs/DESIGN.md 3.2)', PredictResponse),
+        400: problem(
+          'Bad body, unknown column, or a value that cannot be cast (the message names column and row)',
+        ),
+        401: ERROR_RESPONSES.unauthorized,
+        404: problem('Unknown project, model or version (checked before the body is read)'),
+        409: notReady,
+        413: ERROR_RESPONSES.tooLarge,
+        415: ERROR_RESPONSES.unsupportedType,
+      },
+    },
+    handler: async (req, reply) => {
+      const body = req.body;
+      const ref = modelRef(req.params);
       const rows = predictRows(body);
       if (rows.length === 0) {
         // Nothing to predict, but an unready model is still an error, not an empty success.
@@ -262,18 +238,41 @@ export function modelRoutes(app: FastifyInstance, instance: Instance) {
       const out = await models.predict(ref, rows, { ...forecastParams(body), explain });
       for (const row of out) row.__mindsdb_row_id = row.__service_row_id;
       // Written a batch of rows at a time: a big batch never becomes one string.
-      return reply.type('application/json; charset=utf-8').send(jsonStream(out));
+      return sendJsonStream(reply, out);
     },
-    { resolve: exists },
-  );
+  });
 
-  serve(
-    app,
-    DESCRIBE,
-    async ({ params, query, body }) => {
-      const attribute = body?.attribute ?? query.attribute;
-      return models.describe(modelRef(params), attribute);
+  app.route({
+    method: 'GET',
+    url: '/api/projects/:project/models/:model/describe',
+    onRequest: exists,
+    // A HEAD route cannot declare a body.
+    exposeHeadRoute: false,
+    schema: {
+      operationId: 'describe',
+      tags: ['models'],
+      summary: 'Describe a model',
+      description:
+        'The attribute comes from a JSON body `{"attribute": "..."}` (spec; send `Content-Type: application/json`) or from `?attribute=` (browsers cannot send a GET body); the body wins. None: `[{accuracies, column_importances, inputs, outputs, model}]`. `info`: the same without `model`. `features`: `{column, type, encoder, role}` per column. `model`: `{name, performance, training_time, selected, accuracy_functions}` per candidate. `progress`: `{current, total, name}` (in any status).',
+      params: ModelPathParams,
+      querystring: DescribeRequest,
+      body: DescribeRequest.optional().describe(
+        'Optional: {"attribute": "info" | "features" | "model" | "progress"}',
+      ),
+      response: {
+        200: answer('Rows of the description', DescribeResponse),
+        400: problem('Unknown attribute (the message lists the allowed ones) or bad body'),
+        401: ERROR_RESPONSES.unauthorized,
+        404: ERROR_RESPONSES.notFound,
+        409: notReady,
+        413: ERROR_RESPONSES.tooLarge,
+        415: ERROR_RESPONSES.unsupportedType,
+      },
     },
-    { resolve: exists },
-  );
-}
+    handler: async (req) => {
+      const attribute = req.body?.attribute ?? req.query.attribute;
+      // The registry's rows are the contract's DescribeResponse rows (tested against it).
+      return models.describe(modelRef(req.params), attribute) as Promise<DescribeResponse>;
+    },
+  });
+};

@@ -1,44 +1,46 @@
 /**
  * GET /api/projects and GET /api/projects/{project}: MindsDB's shapes (`[{name}]`, `{name}`), which
  * mindsdb-js-sdk's `Projects.getAllProjects()` returns to its callers as is. Thin: the catalog
- * owns projects.
+ * owns projects. Registered under both `/` and the spec's `/v1/api` prefix.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ProjectInfo, ProjectList, ProjectPathParams } from '../../../contract';
 import type { Instance } from '../../instance';
-import { ERROR_RESPONSES, serve, V1_PREFIX, type ApiRoute } from '../route-table';
+import { answer, ERROR_RESPONSES, problem } from '../responses';
 
-const LIST_PROJECTS = {
-  method: 'GET',
-  path: '/api/projects',
-  operationId: 'listProjects',
-  tag: 'projects',
-  summary: 'List projects',
-  prefixes: [V1_PREFIX],
-  responses: {
-    200: { description: 'Every project, default `mindsdb` first', schema: ProjectList },
-    401: ERROR_RESPONSES.unauthorized,
-  },
-} as const satisfies ApiRoute;
+export const projectRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async (
+  app,
+  { instance },
+) => {
+  app.route({
+    method: 'GET',
+    url: '/api/projects',
+    schema: {
+      operationId: 'listProjects',
+      tags: ['projects'],
+      summary: 'List projects',
+      response: {
+        200: answer('Every project, default `mindsdb` first', ProjectList),
+        401: ERROR_RESPONSES.unauthorized,
+      },
+    },
+    handler: async () => instance.catalog.listProjects().map((name) => ({ name })),
+  });
 
-const GET_PROJECT = {
-  method: 'GET',
-  path: '/api/projects/{project}',
-  operationId: 'getProject',
-  tag: 'projects',
-  summary: 'One project',
-  prefixes: [V1_PREFIX],
-  params: ProjectPathParams,
-  responses: {
-    200: { description: 'The project (names are matched case-insensitively)', schema: ProjectInfo },
-    401: ERROR_RESPONSES.unauthorized,
-    404: { ...ERROR_RESPONSES.notFound, description: 'No such project' },
-  },
-} as const satisfies ApiRoute;
-
-export function projectRoutes(app: FastifyInstance, instance: Instance) {
-  serve(app, LIST_PROJECTS, async () => instance.catalog.listProjects().map((name) => ({ name })));
-  serve(app, GET_PROJECT, async ({ params }) => ({
-    name: instance.catalog.requireProject(params.project),
-  }));
-}
+  app.route({
+    method: 'GET',
+    url: '/api/projects/:project',
+    schema: {
+      operationId: 'getProject',
+      tags: ['projects'],
+      summary: 'One project',
+      params: ProjectPathParams,
+      response: {
+        200: answer('The project (names are matched case-insensitively)', ProjectInfo),
+        401: ERROR_RESPONSES.unauthorized,
+        404: problem('No such project'),
+      },
+    },
+    handler: async (req) => ({ name: instance.catalog.requireProject(req.params.project) }),
+  });
+};

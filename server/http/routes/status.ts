@@ -10,32 +10,64 @@
  * guards it when auth is on; a liveness probe has no session to send, and it says nothing the
  * status does not).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { PingResponse, StatusResponse } from '../../../contract';
 import { VERSION, type Instance } from '../../instance';
 import type { AuthState } from '../auth';
+import { answer } from '../responses';
 
-export function statusRoutes(app: FastifyInstance, instance: Instance, auth: AuthState) {
-  app.get('/api/status', { config: { public: true } }, async (req) => {
-    const load = instance.catalog.engine.load;
-    return {
-      mindsdb_version: VERSION,
-      version: VERSION,
-      environment: 'local',
-      provider: 'sql-model-playground',
-      auth: {
-        http_auth_enabled: auth.enabled,
-        confirmed: auth.confirmed(req),
-        provider: auth.enabled ? 'local' : 'disabled',
+export const statusRoutes: FastifyPluginAsyncZod<{ instance: Instance; auth: AuthState }> = async (
+  app,
+  { instance, auth },
+) => {
+  app.route({
+    method: 'GET',
+    url: '/api/status',
+    config: { public: true },
+    schema: {
+      operationId: 'getStatus',
+      tags: ['instance'],
+      summary: 'Version, environment and whether auth is on and this request is authenticated',
+      response: {
+        200: answer(
+          'Instance status: `mindsdb_version` (what MindsDB clients read), `environment`, `auth`, and the query pool',
+          StatusResponse,
+        ),
       },
-      engine: {
-        active: load.active,
-        limit: load.limit,
-        waiting: load.waiting,
-        oldest_ms: load.oldestMs,
-        healthy: load.healthy,
-      },
-    };
+    },
+    handler: async (req) => {
+      const load = instance.catalog.engine.load;
+      return {
+        mindsdb_version: VERSION,
+        version: VERSION,
+        environment: 'local',
+        provider: 'sql-model-playground',
+        auth: {
+          http_auth_enabled: auth.enabled,
+          confirmed: auth.confirmed(req),
+          provider: auth.enabled ? 'local' : 'disabled',
+        },
+        engine: {
+          active: load.active,
+          limit: load.limit,
+          waiting: load.waiting,
+          oldest_ms: load.oldestMs,
+          healthy: load.healthy,
+        },
+      };
+    },
   });
 
-  app.get('/api/util/ping', { config: { public: true } }, async () => ({ status: 'ok' }));
-}
+  app.route({
+    method: 'GET',
+    url: '/api/util/ping',
+    config: { public: true },
+    schema: {
+      operationId: 'ping',
+      tags: ['instance'],
+      summary: 'Liveness check: `{"status": "ok"}` while the instance serves HTTP',
+      response: { 200: answer('Alive', PingResponse) },
+    },
+    handler: async () => ({ status: 'ok' as const }),
+  });
+};

@@ -167,6 +167,7 @@ export class DriftService {
       query: req.query,
       db,
       computed_at: new Date().toISOString(),
+      reference_source: ev.source,
       rows: { reference: ev.sample.n, current: today.n, current_sample: today.sample.n },
       columns,
       skipped,

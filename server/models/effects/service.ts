@@ -15,11 +15,11 @@ import {
 } from '../../automl/index';
 import { badInput } from '../../errors';
 import type { Sample } from '../drift/data';
-import type { EvidenceReader } from '../drift/evidence';
+import { spread, type EvidenceReader } from '../drift/evidence';
 import type { ModelRef, ModelRegistry } from '../registry';
 import type { ModelVersionRecord } from '../store';
 
-/** Rows the averages are over: the first of the (hash-ordered, so unbiased) training sample. */
+/** Rows the averages are over: evenly spaced rows of the training sample. */
 const EFFECT_ROWS = 1000;
 /** Inputs drawn without `column`. */
 const DEFAULT_TOP = 5;
@@ -33,13 +33,14 @@ export interface EffectsOptions {
 }
 
 /** The frame keyed by the model's input names (absent inputs: NULL), at most EFFECT_ROWS rows. */
-function frameOf(p: Predictor, s: Sample): { columns: Record<string, CellValue[]>; n: number } {
-  const n = Math.min(s.n, EFFECT_ROWS);
+function frameOf(p: Predictor, all: Sample): { columns: Record<string, CellValue[]>; n: number } {
+  const s = spread(all, EFFECT_ROWS);
+  const n = s.n;
   const byLower = new Map(Object.keys(s.columns).map((k) => [k.toLowerCase(), k]));
   const columns: Record<string, CellValue[]> = {};
   for (const c of p.description.inputs) {
     const k = byLower.get(c.toLowerCase());
-    columns[c] = k === undefined ? new Array<CellValue>(n).fill(null) : s.columns[k].slice(0, n);
+    columns[c] = k === undefined ? new Array<CellValue>(n).fill(null) : s.columns[k];
   }
   return { columns, n };
 }

@@ -9,7 +9,7 @@ import type { CellValue, Explanation, Predictor } from '../../automl/index';
 import { inputKinds, isForecaster } from '../../automl/index';
 import { badInput, notFound } from '../../errors';
 import { querySample, type DataAccess, type Sample } from '../drift/data';
-import type { EvidenceReader } from '../drift/evidence';
+import { spread, type EvidenceReader } from '../drift/evidence';
 import type { ModelRef, ModelRegistry } from '../registry';
 import type { ModelVersionRecord } from '../store';
 import { diffVersions, towardsClass, type DiffSide } from './diff';
@@ -133,8 +133,9 @@ export class DiffService {
       );
       source = { kind: 'query', query: o.query };
     } else {
-      rows = (await this.evidence.training(after)).sample;
-      source = { kind: 'training-sample', query: null };
+      const ev = await this.evidence.training(after);
+      rows = spread(ev.heldOut ?? ev.sample, DIFF_ROWS);
+      source = { kind: ev.heldOut ? 'held-out' : 'training-sample', query: null };
     }
     const n = Math.min(rows.n, DIFF_ROWS);
     if (n === 0) throw badInput('There are no rows to compare on');

@@ -17,7 +17,8 @@ function tutorial(): { sql: string; table: string[][] | null }[] {
   const text = fs.readFileSync(TUTORIAL, 'utf8');
   const start = text.indexOf('<!-- tutorial:timeseries -->');
   const end = text.indexOf('<!-- /tutorial:timeseries -->');
-  if (start < 0 || end < start) throw new Error('docs/forecasting.md has no time-series tutorial markers');
+  if (start < 0 || end < start)
+    throw new Error('docs/forecasting.md has no time-series tutorial markers');
   const part = text.slice(start, end);
   const out: { sql: string; table: string[][] | null }[] = [];
   const re = /```sql\n([\s\S]*?)```\n((?:\s*\n)*(\|.*\|\n)+)?/g;

@@ -37,16 +37,9 @@ import { resolveTable, splitParts } from './names';
 import { fetchNative, fetchRemote, pushDown, readsOneIntegration } from './remote';
 import { PlanState, paramsOf, tempTableNode, transpose } from './state';
 import { systemRows } from './system';
+import type { PlannedQuery } from './planned';
 
-export interface PlannedQuery {
-  /** DuckDB in `db`'s catalog, or a PostgreSQL integration running the query whole. */
-  target:
-    { kind: 'duckdb'; db: string | undefined } | { kind: 'remote'; db: string; values: unknown[] };
-  sql: string;
-  /** `sql` mapped to the statement the user wrote. */
-  rw: Rewrite;
-  src: StatementSource;
-}
+export type { PlannedQuery } from './planned';
 
 const MAX_DEPTH = 8;
 

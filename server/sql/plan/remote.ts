@@ -23,7 +23,7 @@ import {
   type TableRefInfo,
 } from '../syntax/tree';
 import type { Resolved } from './names';
-import type { PlannedQuery } from './query';
+import type { PlannedQuery } from './planned';
 import { PlanState, selectNode } from './state';
 
 /** The one PostgreSQL integration every table of the query is in, or null. */

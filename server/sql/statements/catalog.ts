@@ -12,13 +12,13 @@ import { integrationEngine } from '../../integrations';
 import { SERVER_VARIABLES } from '../plan/mysql';
 import { planQuery } from '../plan/query';
 import { transpose } from '../plan/state';
-import type { SqlService } from '../service';
 import type { MindsStatement } from '../syntax/statement';
 import { applyEdits, type Rewrite } from '../syntax/source';
 import type { OutputColumn as VirtualColumn } from '../../models/predict';
 import { loadTempTable } from '../../engine/scratch';
 import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
+import type { StatementEnv } from '../types';
 
 type S<K extends MindsStatement['kind']> = Extract<MindsStatement, { kind: K }>;
 
@@ -27,13 +27,13 @@ const single = (name: string[], what: string): string => {
   return name[0];
 };
 
-export async function use(env: SqlService, s: S<'use'>): Promise<StatementOutput> {
+export async function use(env: StatementEnv, s: S<'use'>): Promise<StatementOutput> {
   const info = env.catalog.requireDatabase(single(s.name, 'database'));
   return { kind: 'result', result: { type: 'ok', affected_rows: null }, db: info.name };
 }
 
 export async function createProject(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'create-project'>,
 ): Promise<StatementOutput> {
   await env.catalog.createProject(single(s.name, 'project'), s.ifNotExists);
@@ -41,7 +41,7 @@ export async function createProject(
 }
 
 export async function createDatabase(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'create-database'>,
 ): Promise<StatementOutput> {
   const name = single(s.name, 'database');
@@ -70,7 +70,7 @@ export async function createDatabase(
 }
 
 export async function dropDatabase(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'drop-database'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -89,7 +89,7 @@ export async function dropDatabase(
 }
 
 export async function createMlEngine(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'create-ml-engine'>,
 ): Promise<StatementOutput> {
   env.mlEngines.create(
@@ -100,7 +100,7 @@ export async function createMlEngine(
 }
 
 export async function dropMlEngine(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'drop-ml-engine'>,
 ): Promise<StatementOutput> {
   env.mlEngines.drop(single(s.name, 'ML engine'), s.ifExists);
@@ -112,7 +112,7 @@ export async function setSession(): Promise<StatementOutput> {
   return ok();
 }
 
-export async function refused(_env: SqlService, s: S<'refused'>): Promise<StatementOutput> {
+export async function refused(_env: StatementEnv, s: S<'refused'>): Promise<StatementOutput> {
   throw new ServiceError(
     ERROR_CODES.BAD_INPUT,
     `${s.construct} is not supported by this instance${s.hint ? ` (${s.hint})` : ''}`,
@@ -136,7 +136,7 @@ interface ShowPlan {
 
 /** Runs `SELECT outputs FROM (source) [WHERE <user's condition> | LIKE]` through the planner. */
 async function runShow(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'show'>,
   x: StatementInput,
   p: ShowPlan,
@@ -184,7 +184,7 @@ async function rowsRelation(
 const name = (s: string) => `\`${s.replaceAll('`', '``')}\``;
 
 export async function show(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'show'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -398,7 +398,7 @@ export async function show(
 
 /** Rows of SHOW COLUMNS (MySQL's shape) for a table, view or model: `t`, `db.t`, `db.schema.t`. */
 async function columnsOf(
-  env: SqlService,
+  env: StatementEnv,
   x: StatementInput,
   name: string[],
 ): Promise<JsonValue[][]> {
@@ -431,12 +431,12 @@ async function columnsOf(
   return r.rows.map(([c, t]) => row(String(c), String(t)));
 }
 
-function currentProject(env: SqlService, db: string): string {
+function currentProject(env: StatementEnv, db: string): string {
   return env.catalog.projectInfo(db)?.name ?? DEFAULT_PROJECT;
 }
 
 /** Tables of a database for SHOW TABLES: name, type (BASE TABLE, VIEW, MODEL, SYSTEM VIEW). */
-async function tablesOf(env: SqlService, x: StatementInput, db: string): Promise<JsonValue[][]> {
+async function tablesOf(env: StatementEnv, x: StatementInput, db: string): Promise<JsonValue[][]> {
   const info = env.catalog.requireDatabase(db);
   const rows: JsonValue[][] = [];
   if (info.type === 'system') {

@@ -3,16 +3,16 @@
  * not by registration: MindsDB's own statements first (syntax/grammar.ts names their kind), then
  * a query DuckDB's parser reads (the planner), then any other DuckDB statement.
  */
-import type { SqlService } from '../service';
 import type { MindsStatement } from '../syntax/statement';
 import * as catalog from './catalog';
 import * as models from './models';
 import type { StatementInput, StatementOutput } from './output';
 import { queryStatement } from './query';
 import * as saving from './saving';
+import type { StatementEnv } from '../types';
 
 type Handler<K extends MindsStatement['kind']> = (
-  env: SqlService,
+  env: StatementEnv,
   s: Extract<MindsStatement, { kind: K }>,
   x: StatementInput,
 ) => Promise<StatementOutput>;
@@ -45,7 +45,7 @@ const HANDLERS: { [K in MindsStatement['kind']]: Handler<K> } = {
 };
 
 export function runStatement(
-  env: SqlService,
+  env: StatementEnv,
   s: MindsStatement | null,
   x: StatementInput,
 ): Promise<StatementOutput> {

@@ -13,7 +13,6 @@ import type { TrainingSource } from '../../models/training-data';
 import { quoteIdent } from '../../engine/quote';
 import { badInput, notFound } from '../../errors';
 import { planQuery } from '../plan/query';
-import type { SqlService } from '../service';
 import type {
   MindsStatement,
   ModelSource,
@@ -28,13 +27,19 @@ import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
 import { evaluateMetric } from './evaluate';
 import { MONITORING_ATTRIBUTES, describeMonitoring, isMonitoringAttribute } from './monitoring';
+import type { StatementEnv } from '../types';
 
 type S<K extends MindsStatement['kind']> = Extract<MindsStatement, { kind: K }>;
 
 const isVersion = (s: string) => /^\d+$/.test(s);
 
 /** `[project.]name[.version]` in a model statement (the model need not exist). */
-function modelName(env: SqlService, parts: string[], db: string, allowVersion: boolean): ModelRef {
+function modelName(
+  env: StatementEnv,
+  parts: string[],
+  db: string,
+  allowVersion: boolean,
+): ModelRef {
   let rest = parts;
   let version: number | undefined;
   if (allowVersion && rest.length >= 2 && isVersion(rest[rest.length - 1])) {
@@ -53,7 +58,7 @@ function modelName(env: SqlService, parts: string[], db: string, allowVersion: b
 const SQL_TYPES: Record<string, string> = { JSON: 'VARCHAR' };
 
 /** The models-table row(s) of versions, as CREATE MODEL answers. */
-function modelRows(env: SqlService, recs: ModelVersionRecord[], changed = true): StatementOutput {
+function modelRows(env: StatementEnv, recs: ModelVersionRecord[], changed = true): StatementOutput {
   return {
     kind: 'result',
     result: {
@@ -72,7 +77,7 @@ function modelRows(env: SqlService, recs: ModelVersionRecord[], changed = true):
  * integrations); a PostgreSQL integration's query is its own native SQL.
  */
 async function trainingSource(
-  env: SqlService,
+  env: StatementEnv,
   s: ModelSource,
   x: StatementInput,
 ): Promise<TrainingSource> {
@@ -133,7 +138,7 @@ function takeJoinLearn(using: Record<string, UsingValue> | undefined): {
 
 /** Waits until the version's training has ended (complete or error), as join_learn_process asks. */
 async function trainingEnded(
-  env: SqlService,
+  env: StatementEnv,
   rec: ModelVersionRecord,
   signal: AbortSignal | undefined,
 ): Promise<ModelVersionRecord> {
@@ -193,7 +198,7 @@ function timeSeriesSettings(ts: TimeSeriesClauses, target: string | undefined): 
 }
 
 export async function createModel(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'create-model'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -232,7 +237,7 @@ export async function createModel(
 }
 
 export async function retrain(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'retrain'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -245,7 +250,7 @@ export async function retrain(
 }
 
 export async function finetune(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'finetune'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -258,7 +263,7 @@ export async function finetune(
 }
 
 export async function dropModel(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'drop-model'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -293,7 +298,7 @@ const ATTRIBUTE_ALIASES: Record<string, string> = { ensemble: 'model' };
  * when the rest names a model (an unknown word too, so the registry lists the allowed ones).
  */
 function describeTarget(
-  env: SqlService,
+  env: StatementEnv,
   parts: string[],
   db: string,
 ): { ref: ModelRef; attribute?: string } | null {
@@ -316,7 +321,7 @@ function describeTarget(
 }
 
 export async function describe(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'describe'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -366,7 +371,7 @@ export async function describe(
 
 /** DESCRIBE DATABASE / PROJECT / ML_ENGINE / VIEW: the object's row of its system table. */
 async function describeObject(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'describe'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -404,7 +409,7 @@ async function describeObject(
 
 /** The versions a `WHERE` over `<project>.models_versions` selects (DuckDB evaluates it). */
 async function selectVersions(
-  env: SqlService,
+  env: StatementEnv,
   project: string,
   where: { text: string; start: number } | undefined,
   x: StatementInput,
@@ -425,14 +430,14 @@ async function selectVersions(
   }));
 }
 
-function versionsProject(env: SqlService, table: string[], db: string): string | null {
+function versionsProject(env: StatementEnv, table: string[], db: string): string | null {
   if (table.length > 2) return null;
   if (table.length === 2) return env.catalog.projectInfo(table[0])?.name ?? null;
   return env.catalog.projectInfo(db)?.name ?? null;
 }
 
 export async function updateVersions(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'update-versions'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -468,7 +473,7 @@ export async function updateVersions(
 }
 
 export async function deleteVersions(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'delete-versions'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -498,7 +503,7 @@ export async function deleteVersions(
 }
 
 export async function setActive(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'set-active'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -510,7 +515,7 @@ export async function setActive(
 }
 
 export async function evaluate(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'evaluate'>,
   x: StatementInput,
 ): Promise<StatementOutput> {

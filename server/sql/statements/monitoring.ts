@@ -13,7 +13,7 @@ import type { DriftReport, DiffReport, EffectsReport } from '../../../contract';
 import type { ModelRef } from '../../models/registry';
 import { badInput } from '../../errors';
 import type { JsonValue } from '../../engine/values';
-import type { SqlService } from '../service';
+import type { StatementEnv } from '../types';
 import type { MindsStatement, UsingValue } from '../syntax/statement';
 import type { TrainingSource } from '../../models/training-data';
 import type { StatementOutput } from './output';
@@ -215,7 +215,7 @@ function diffTable(r: DiffReport): StatementOutput {
 }
 
 export async function describeMonitoring(
-  env: SqlService,
+  env: StatementEnv,
   s: Describe,
   target: { ref: ModelRef; attribute?: string },
   /** The FROM of the statement, resolved as RETRAIN resolves it. */

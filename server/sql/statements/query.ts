@@ -10,9 +10,12 @@ import { applyEdits, unchanged, type Edit, type Rewrite } from '../syntax/source
 import { Tokens, isName, isOp, type Tok } from '../syntax/tokens';
 import { NotAQuery, planQuery, type PlannedQuery } from '../plan/query';
 import type { StatementInput, StatementOutput } from './output';
-import type { SqlService } from '../service';
+import type { StatementEnv } from '../types';
 
-export async function queryStatement(env: SqlService, x: StatementInput): Promise<StatementOutput> {
+export async function queryStatement(
+  env: StatementEnv,
+  x: StatementInput,
+): Promise<StatementOutput> {
   try {
     const planned = await planQuery(
       env,
@@ -37,7 +40,7 @@ export async function queryStatement(env: SqlService, x: StatementInput): Promis
  * statement is done.
  */
 async function withPlannedSubqueries(
-  env: SqlService,
+  env: StatementEnv,
   x: StatementInput,
   plain: PlannedQuery,
 ): Promise<PlannedQuery> {
@@ -132,7 +135,7 @@ function writeTarget(sig: Tok[]): { index: number; verb: string } | null {
 }
 
 /** A statement DuckDB runs as written (after the lexical dialect), or PostgreSQL for its tables. */
-function duckStatement(env: SqlService, x: StatementInput): PlannedQuery {
+function duckStatement(env: StatementEnv, x: StatementInput): PlannedQuery {
   const { ctx, src, tokens } = x;
   const sig = tokens.sig;
   const target = writeTarget(sig);
@@ -150,7 +153,7 @@ function duckStatement(env: SqlService, x: StatementInput): PlannedQuery {
 }
 
 /** The statement for PostgreSQL: `db.` prefixes removed, backticks double-quoted, `$n` params. */
-function remoteStatement(env: SqlService, x: StatementInput, db: string): PlannedQuery {
+function remoteStatement(env: StatementEnv, x: StatementInput, db: string): PlannedQuery {
   const { ctx, src, tokens } = x;
   const sig = tokens.sig;
   const lower = db.toLowerCase();

@@ -13,11 +13,11 @@ import { pgIdent } from '../../integrations/postgres';
 import { planQuery, runInto, type PlannedQuery } from '../plan/query';
 import { paramsOf } from '../plan/state';
 import { ViewStore, type StoredView } from '../plan/views';
-import type { SqlService } from '../service';
 import type { Embedded, MindsStatement } from '../syntax/statement';
 import type { Rewrite } from '../syntax/source';
 import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
+import type { StatementEnv } from '../types';
 
 type S<K extends MindsStatement['kind']> = Extract<MindsStatement, { kind: K }>;
 
@@ -31,7 +31,7 @@ function prefixed(prefix: string, q: PlannedQuery): PlannedQuery {
 }
 
 /** The integration a table name writes to (`pg.t`, `pg.schema.t`), or null for DuckDB's. */
-function remoteTarget(env: SqlService, name: string[]): { db: string; table: string[] } | null {
+function remoteTarget(env: StatementEnv, name: string[]): { db: string; table: string[] } | null {
   if (name.length >= 2 && env.integrations.isRemote(name[0])) {
     return { db: env.integrations.record(name[0])!.name, table: name.slice(1) };
   }
@@ -67,7 +67,7 @@ function pgType(duck: string): string {
 
 /** Runs the query locally and writes its rows to a PostgreSQL table in batches. */
 async function writeRemote(
-  env: SqlService,
+  env: StatementEnv,
   x: StatementInput,
   target: { db: string; table: string[] },
   query: Embedded,
@@ -122,7 +122,7 @@ const createPrefix = (s: S<'create-table'>, target: string) =>
   `CREATE ${s.orReplace ? 'OR REPLACE ' : ''}${s.temp ? 'TEMP ' : ''}TABLE ${s.ifNotExists ? 'IF NOT EXISTS ' : ''}${target} AS `;
 
 export async function createTable(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'create-table'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -159,7 +159,7 @@ export async function createTable(
 
 /** Loads the rows of a query that runs in PostgreSQL into a TEMP table. */
 async function loadFromRemote(
-  env: SqlService,
+  env: StatementEnv,
   x: StatementInput,
   q: PlannedQuery,
   name: string,
@@ -177,7 +177,7 @@ async function loadFromRemote(
 }
 
 export async function insert(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'insert'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -228,7 +228,7 @@ export async function insert(
  * `t` whose key columns equal its keys, setting the query's other columns (by name).
  */
 export async function updateOn(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'update-on'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -278,7 +278,7 @@ export async function updateOn(
 
 /** Where a view lives: (database, schema, name) from `v`, `p.v` or `p.schema.v`. */
 function viewPlace(
-  env: SqlService,
+  env: StatementEnv,
   name: string[],
   db: string,
 ): { catalog: string; schema: string; name: string } {
@@ -298,7 +298,7 @@ function viewPlace(
 }
 
 export async function createView(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'create-view'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -325,7 +325,7 @@ export async function createView(
 }
 
 async function columnsOf(
-  env: SqlService,
+  env: StatementEnv,
   x: StatementInput,
   q: PlannedQuery,
 ): Promise<{ name: string; type: string }[]> {
@@ -345,7 +345,7 @@ async function columnsOf(
 }
 
 export async function dropView(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'drop-view'>,
   x: StatementInput,
 ): Promise<StatementOutput> {
@@ -361,7 +361,7 @@ export async function dropView(
 }
 
 export async function dropTable(
-  env: SqlService,
+  env: StatementEnv,
   s: S<'drop-table'>,
   x: StatementInput,
 ): Promise<StatementOutput> {

@@ -7,9 +7,9 @@
  */
 import { badInput } from '../../errors';
 import { ENGINE_NAME } from '../../models/models-table';
-import type { SqlService } from '../service';
 import type { UsingValue } from '../syntax/statement';
 import type { StatementInput } from './output';
+import type { StatementEnv } from '../types';
 
 /** Lightwood options accepted without an effect here, and why. */
 const ACCEPTED_LIGHTWOOD: Record<string, string> = {
@@ -27,7 +27,7 @@ const ACCEPTED_LIGHTWOOD: Record<string, string> = {
 };
 
 export function lightwoodUsing(
-  env: SqlService,
+  env: StatementEnv,
   using: Record<string, UsingValue> | undefined,
   x: StatementInput,
 ): Record<string, unknown> | undefined {

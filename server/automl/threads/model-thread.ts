@@ -1,14 +1,14 @@
-// Entry of the pool's model thread (gbm/parallel.ts): fits one-vs-rest scores of logistic jobs
-// while the training thread boosts trees (linear/job.ts), and takes its share of task sets the
-// training thread hands out (rows of the permutation importance and missing-input analysis). The training
-// thread claims tasks from the same shared counters, so it never waits for work this thread has
-// not started.
+// Entry of the pool's model thread (pool.ts starts it by URL; nothing imports it): fits
+// one-vs-rest scores of logistic jobs while the training thread boosts trees (linear/job.ts), and
+// takes its share of task sets the training thread hands out (rows of the permutation importance
+// and missing-input analysis, a scale model). The training thread claims tasks from the same
+// shared counters, so it never waits for work this thread has not started.
 import { type MessagePort, workerData } from 'node:worker_threads';
-import { type ImportanceJob, importanceScorer } from './analysis/importance';
-import { type MissingJob, missingScorer } from './analysis/missing';
-import { type ScaleJob, fitScale } from './analysis/scale';
-import { type ModelThreadMessage, type TaskKind, runClaimedTasks } from './gbm/parallel';
-import { fitClaimedScores } from './linear/job';
+import { type ImportanceJob, importanceScorer } from '../analysis/importance';
+import { type MissingJob, missingScorer } from '../analysis/missing';
+import { type ScaleJob, fitScale } from '../analysis/scale';
+import { type ModelThreadMessage, type TaskKind, runClaimedTasks } from './protocol';
+import { fitClaimedScores } from '../linear/job';
 
 const { port } = workerData as { port: MessagePort };
 

@@ -1,78 +1,33 @@
-// A small pool of worker threads that build gradient histograms with the training thread, one
-// block of features per task, on shared memory (SharedArrayBuffer + Atomics). Training stays
-// synchronous: the training thread publishes a build, takes blocks itself and waits only for a
-// block a worker has taken, so a worker that is slow to wake (a busy machine) costs nothing.
+// The engine's thread pool: histogram block workers on shared memory (block-worker.ts) and one
+// model thread (model-thread.ts) that fits linear models and takes shares of task sets. Training
+// stays synchronous: the training thread publishes work, claims its share itself and waits only
+// for work another thread has taken, so a thread that is slow to wake (a busy machine) costs
+// nothing. Every number is computed by the same code in the same order whichever thread runs it.
 
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import {
-  MessageChannel,
-  type MessagePort,
-  Worker,
-  receiveMessageOnPort,
-} from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { type LinearJob, abandonJob, joinJob, jobPending, jobScores } from '../linear/job';
 import type { LinearModel } from '../linear/linear';
-import { AutoMLError } from '../errors';
-import type { BuildFn, BuilderSpec } from './histogram';
+import {
+  ARGS,
+  type BlockFn,
+  type BlockSource,
+  CLAIM,
+  DONE,
+  ERROR,
+  EXIT,
+  FNS,
+  MAX_BLOCKS,
+  NBLOCK,
+  SEQ,
+  SEQ_MASK,
+  WORKER_SOURCE,
+} from './block-worker';
+import type { ModelThreadMessage, TaskKind } from './protocol';
+import { TaskSet } from './tasks';
 
 type Shared = Float64Array | Int32Array | Uint8Array;
-
-// Control block (Int32 slots).
-const SEQ = 0; // current build; workers wait for it to change
-const CLAIM = 1; // (seq << 8) | next unclaimed block
-const DONE = 2; // blocks finished in the current build
-const NBLOCK = 3;
-const ARGS = 4; // hist, bins, idx, g, h buffer ids, then s, e
-const EXIT = 11;
-const ERROR = 12;
-const FNS = 16; // builder id of each block
-const MAX_BLOCKS = 64;
-const SEQ_MASK = 0x3fffff;
-
-/**
- * The worker: plain JavaScript evaluated from this string (no module loading, so it starts in a few
- * milliseconds under tsx, Vitest or plain Node alike). Buffers and generated builders arrive as
- * messages, read synchronously when a build is published.
- */
-const WORKER_SOURCE = `
-const { workerData, receiveMessageOnPort } = require('node:worker_threads');
-const { ctl, port } = workerData;
-const bufs = new Map();
-const fns = new Map();
-const drain = () => {
-  for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) {
-    const d = m.message;
-    if (d.t === 'buf') bufs.set(d.id, d.a);
-    else if (d.t === 'fn') fns.set(d.id, new Function('off', d.src)(d.offC));
-    else for (const id of d.ids) { bufs.delete(id); fns.delete(id); }
-  }
-};
-let seen = 0;
-for (;;) {
-  Atomics.wait(ctl, ${SEQ}, seen);
-  if (Atomics.load(ctl, ${EXIT})) break;
-  const seq = Atomics.load(ctl, ${SEQ});
-  seen = seq;
-  drain();
-  for (;;) {
-    const v = Atomics.load(ctl, ${CLAIM});
-    const c = v & 255;
-    if (v >>> 8 !== seq || c >= ctl[${NBLOCK}]) break;
-    if (Atomics.compareExchange(ctl, ${CLAIM}, v, v + 1) !== v) continue;
-    try {
-      fns.get(ctl[${FNS} + c])(bufs.get(ctl[${ARGS}]), bufs.get(ctl[${ARGS + 1}]),
-        bufs.get(ctl[${ARGS + 2}]), ctl[${ARGS + 5}], ctl[${ARGS + 6}], bufs.get(ctl[${ARGS + 3}]),
-        bufs.get(ctl[${ARGS + 4}]));
-    } catch {
-      Atomics.store(ctl, ${ERROR}, 1);
-    }
-    Atomics.add(ctl, ${DONE}, 1);
-    Atomics.notify(ctl, ${DONE});
-  }
-}
-`;
 
 /**
  * The model thread's bootstrap: workers do not inherit tsx's loader, so TypeScript sources are
@@ -88,51 +43,7 @@ const { workerData } = require('node:worker_threads');
   await import(workerData.entry);
 })();
 `;
-const MODEL_ENTRY = new URL('../model-thread.ts', import.meta.url).href;
-
-/** Task sets the model thread knows (model-thread.ts maps each to its function). */
-export type TaskKind = 'importance' | 'missing' | 'scale';
-
-/** Messages to the model thread. */
-export type ModelThreadMessage =
-  | { t: 'linear'; job: LinearJob }
-  | {
-      t: 'tasks';
-      kind: TaskKind;
-      job: unknown;
-      /** Tasks in the set. */
-      n: number;
-      /** Shared: [next unclaimed task, tasks done, failed (1)]. */
-      claim: Int32Array;
-      /** Where each task's result goes: { task, result }. */
-      port: MessagePort;
-    };
-
-/** Shared counters of a task set (see shareTasks). */
-const TASK_NEXT = 0;
-const TASK_DONE = 1;
-const TASK_FAILED = 2;
-
-/**
- * Claims tasks of a set from its shared counter until none is left, running each with `run`;
- * `report` receives each result (the model thread posts it back).
- */
-export function runClaimedTasks<R>(
-  claim: Int32Array,
-  n: number,
-  run: (task: number) => R,
-  report: (task: number, result: R) => void,
-): void {
-  for (let k = Atomics.add(claim, TASK_NEXT, 1); k < n; k = Atomics.add(claim, TASK_NEXT, 1)) {
-    try {
-      report(k, run(k));
-    } catch {
-      Atomics.store(claim, TASK_FAILED, 1);
-    }
-    Atomics.add(claim, TASK_DONE, 1);
-    Atomics.notify(claim, TASK_DONE);
-  }
-}
+const MODEL_ENTRY = new URL('./model-thread.ts', import.meta.url).href;
 
 /** Worker threads of every pool in this thread that have not exited yet (tests check for leaks). */
 const live = new Set<Worker>();
@@ -141,57 +52,7 @@ export function liveWorkerCount(): number {
   return live.size;
 }
 
-/** Threads a training uses: the option, else AUTOML_THREADS, else min(2, available cores). */
-export function resolveThreads(option?: number): number {
-  const env = process.env.AUTOML_THREADS;
-  const v = option ?? (env !== undefined && env.trim() !== '' ? Number(env) : undefined);
-  if (v === undefined) return Math.min(2, availableParallelism());
-  if (!Number.isInteger(v) || v < 1 || v > 64) {
-    const from = option !== undefined ? 'the threads option' : 'AUTOML_THREADS';
-    throw new AutoMLError(`${from} must be an integer from 1 to 64, got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
-
-/** Tasks handed to the model thread (HistPool.postTasks), joined once their results are needed. */
-export class TaskSet<R> {
-  constructor(
-    /** Shared counters of the set, or null when no model thread takes part. */
-    private readonly claim: Int32Array | null,
-    /** Where the model thread posts its results. */
-    private readonly port: MessagePort | null,
-  ) {}
-
-  /** Runs the tasks nobody claimed here, waits for the others; the results in task order. */
-  join(n: number, runHere: (task: number) => R): R[] {
-    const results = new Array<R>(n);
-    const got = new Uint8Array(n);
-    const { claim, port } = this;
-    if (claim && port) {
-      try {
-        runClaimedTasks(claim, n, runHere, (k, r) => {
-          results[k] = r;
-          got[k] = 1;
-        });
-        for (let d = Atomics.load(claim, TASK_DONE); d < n; d = Atomics.load(claim, TASK_DONE))
-          Atomics.wait(claim, TASK_DONE, d);
-        // The model thread posts each result before counting it done, so all are queued by now.
-        for (let msg = receiveMessageOnPort(port); msg; msg = receiveMessageOnPort(port)) {
-          const { task, result } = msg.message as { task: number; result: R };
-          results[task] = result;
-          got[task] = 1;
-        }
-      } finally {
-        port.close();
-      }
-    }
-    // A task that failed on the model thread runs here (the same code: the same result).
-    for (let k = 0; k < n; k++) if (!got[k]) results[k] = runHere(k);
-    return results;
-  }
-}
-
-export class HistPool {
+export class ThreadPool {
   readonly threads: number;
   private readonly ctl: Int32Array;
   private readonly workers: Worker[] = [];
@@ -254,7 +115,7 @@ export class HistPool {
   }
 
   /** The id of a compiled builder (its source sent to the workers on first use). */
-  fnId(spec: BuilderSpec): number {
+  fnId(spec: BlockSource): number {
     let id = this.ids.get(spec);
     if (id === undefined) {
       id = this.nextId++;
@@ -296,7 +157,7 @@ export class HistPool {
    * Runs blocks[c] (feature block c's builder) for every c over rows idx[s, e): the training
    * thread and the workers take blocks until none is left; returns once all are built.
    */
-  build(blocks: { spec: BuilderSpec; fn: BuildFn }[], ...args: Parameters<BuildFn>): void {
+  build(blocks: { spec: BlockSource; fn: BlockFn }[], ...args: Parameters<BlockFn>): void {
     const [hist, bins, idx, s, e, g, h] = args;
     const ctl = this.ctl;
     const n = blocks.length;
@@ -468,75 +329,5 @@ export class HistPool {
       this.model.port.close();
       void this.model.worker.terminate();
     }
-  }
-}
-
-let active: HistPool | null = null;
-
-/** The pool of the training running in this thread, if it has one. */
-export function activePool(): HistPool | null {
-  return active;
-}
-
-/**
- * Tasks of a set on the active pool's two threads (HistPool.shareTasks), or all in this thread
- * when the training has no pool.
- */
-export function shareTasks<R>(
-  kind: TaskKind,
-  job: unknown,
-  n: number,
-  runHere: (task: number) => R,
-): R[] {
-  if (active) return active.shareTasks(kind, job, n, runHere);
-  return Array.from({ length: n }, (_, k) => runHere(k));
-}
-
-/**
- * One task handed to the active pool's model thread while this thread goes on: the returned
- * function gives its result (running it here if the model thread has not taken it). Without a
- * pool, the task runs when its result is first asked for.
- */
-export function later<R>(kind: TaskKind, job: unknown, runHere: () => R): () => R {
-  const set = active ? active.postTasks<R>(kind, job, 1) : new TaskSet<R>(null, null);
-  let result: { value: R } | null = null;
-  return () => (result ??= { value: set.join(1, runHere)[0] }).value;
-}
-
-/** The pool kept between trainings in this thread (see `keepPoolBetweenTrainings`). */
-let resident: HistPool | null = null;
-let keepResident = false;
-
-/**
- * Keeps the pool of this thread's trainings alive from one training to the next (a training
- * worker that serves many requests, server/automl-worker/train.ts): its threads then load the
- * engine once, and their code stays compiled. Elsewhere each training's pool ends with it.
- */
-export function keepPoolBetweenTrainings(): void {
-  keepResident = true;
-}
-
-/**
- * Runs `fn` (one synchronous training) with a pool of `threads` threads (this one included) and
- * closes the pool afterwards, also when `fn` throws, unless pools are kept between trainings.
- * Nested calls share the outer pool.
- */
-export function withPool<T>(threads: number, fn: () => T): T {
-  if (threads <= 1 || active) return fn();
-  let pool: HistPool;
-  if (keepResident) {
-    if (!resident || resident.threads !== threads) {
-      resident?.close();
-      resident = new HistPool(threads);
-    }
-    pool = resident;
-  } else pool = new HistPool(threads);
-  active = pool;
-  try {
-    return fn();
-  } finally {
-    active = null;
-    if (pool === resident) pool.endTraining();
-    else pool.close();
   }
 }
