@@ -19,6 +19,7 @@ import { authRoutes } from './routes/auth';
 import { databaseRoutes } from './routes/databases';
 import { fileRoutes } from './routes/files';
 import { modelCardRoutes } from './routes/model-card';
+import { monitoringRoutes } from './routes/monitoring';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
 import { sqlRoutes } from './routes/sql';
@@ -95,6 +96,7 @@ export async function buildApp(
     await app.register(projectRoutes, { instance, prefix });
     await app.register(modelRoutes, { instance, prefix });
     await app.register(modelCardRoutes, { instance, prefix });
+    await app.register(monitoringRoutes, { instance, prefix });
   }
   return app;
 }

@@ -226,7 +226,7 @@ describe('catalog statements', () => {
     const r = await h.sql('SHOW FULL TABLES FROM example_db');
     expect(r.column_names).toEqual(['Tables_in_example_db', 'Table_type']);
     expect(r.data).toContainEqual(['demo_data.home_rentals', 'BASE TABLE']);
-    expect(r.data).toHaveLength(7);
+    expect(r.data).toHaveLength(8);
     const bt = await h.sql('SHOW TABLES FROM `example_db`');
     expect(bt.data.map((x: string[]) => x[0])).toContain('demo_data.customer_churn');
   });

@@ -1,10 +1,12 @@
 /**
- * Drift, effects and the version diff through SQL, end to end on a real instance: DESCRIBE
- * m.drift FROM db (query) on the training data itself (nothing drifted) and on a shifted copy
- * (the shifted inputs drifted, the new category named, a verdict), the latest report kept,
- * DESCRIBE m.effects, RETRAIN on the shifted data and DESCRIBE m.2.diff, and the errors.
+ * Drift, effects and the version diff through SQL and REST, end to end on a real instance:
+ * DESCRIBE m.drift FROM db (query) on the training data itself (nothing drifted) and on a
+ * shifted copy (the shifted inputs drifted, the new category named, a verdict), the latest report
+ * kept, DESCRIBE m.effects, RETRAIN on the shifted data and DESCRIBE m.2.diff; the same reports
+ * over REST (parsed with the contract), and the errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiffReport, DriftReport, EffectsReport } from '../../../../contract';
 import { startHarness, type Harness } from '../../../test/harness';
 
 let h: Harness;
@@ -124,5 +126,75 @@ describe('DESCRIBE m.diff', () => {
     expect(rows.length).toBeLessThanOrEqual(6);
     const changes = rows.slice(1).map((r) => Math.abs(Number(r.change)));
     expect([...changes].sort((a, b) => b - a)).toEqual(changes);
+  });
+});
+
+describe('REST', () => {
+  const base = '/api/projects/mindsdb/models';
+
+  it("computes drift from a query and keeps it as the version's latest", async () => {
+    const r = await h.post(`${base}/rent_model.1/drift`, {
+      query: 'SELECT * FROM rent_now',
+      db: 'files',
+    });
+    expect(r.status).toBe(200);
+    const d = DriftReport.parse(r.body);
+    expect(d).toMatchObject({
+      model: 'rent_model',
+      version: 1,
+      db: 'files',
+      reference_source: 'kept',
+    });
+    expect(d.rows).toEqual({ reference: 600, current: 600, current_sample: 600 });
+    expect(d.summary.verdict).toBe('retrain');
+    const x = d.columns.find((c) => c.column === 'x')!;
+    expect(x.bins.reduce((s, b) => s + b.current, 0)).toBe(600);
+    expect(x.out_of_range).toMatchObject({ min: 0, max: 96, below: 0, above: 0.4 });
+    const latest = await h.get(`${base}/rent_model.1/drift`);
+    expect(latest.status).toBe(200);
+    expect(latest.body.computed_at).toBe(d.computed_at);
+    // Also under the spec's /v1/api prefix.
+    const v1 = await h.get(`/v1/api${base}/rent_model.1/drift`);
+    expect(v1.body.computed_at).toBe(d.computed_at);
+  });
+
+  it('answers 404 for a version without a report and for unknown models, 400 for a bad body', async () => {
+    const none = await h.get(`${base}/rent_model.2/drift`);
+    expect(none.status).toBe(404);
+    expect(none.body.error_message ?? none.body.detail).toMatch(/No drift report yet/);
+    const unknown = await h.post(`${base}/nope/drift`, { query: 'SELECT 1' });
+    expect(unknown.status).toBe(404);
+    const empty = await h.post(`${base}/rent_model/drift`, { query: ' ' });
+    expect(empty.status).toBe(400);
+    expect(JSON.stringify(empty.body)).toMatch(/query is empty/);
+    const failing = await h.post(`${base}/rent_model/drift`, { query: 'SELECT * FROM nowhere' });
+    expect(failing.status).toBe(404);
+    expect(JSON.stringify(failing.body)).toMatch(/The query of today's data failed.*nowhere/);
+  });
+
+  it('gives effects and the diff as the contract says', async () => {
+    const e = await h.get(`${base}/rent_model.1/effects?column=city`);
+    expect(e.status).toBe(200);
+    const eff = EffectsReport.parse(e.body);
+    expect(eff.curves[0]).toMatchObject({
+      column: 'city',
+      kind: 'category',
+      grid: ['a', 'b', 'c'],
+    });
+    // city 'a' adds 50 to y: its average sits about 50 above the others'.
+    const [a, b] = eff.curves[0].average;
+    expect(a - b).toBeGreaterThan(35);
+    const bad = await h.get(`${base}/rent_model.1/effects?column=colour`);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/its inputs are: x, city, z|its inputs are/);
+    const d = await h.post(`${base}/rent_model.2/diff`, {});
+    expect(d.status).toBe(200);
+    const diff = DiffReport.parse(d.body);
+    expect(diff).toMatchObject({
+      before: { model: 'rent_model', version: 1 },
+      after: { model: 'rent_model', version: 2 },
+      source: { kind: 'held-out', query: null },
+    });
+    expect(diff.summary).toMatch(/^v2 /);
   });
 });
