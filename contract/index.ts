@@ -5,6 +5,7 @@
  * response with them. One place, so the two halves cannot drift.
  */
 export * from './catalog';
+export * from './classify';
 export * from './errors';
 export * from './files';
 export * from './models';

@@ -211,3 +211,101 @@ test.describe('DNS rebinding', () => {
     expect(await pwned(baseURL!)).toEqual([[0]]);
   });
 });
+
+/**
+ * Issue 22, item 1: a shared link (`#sql=...&run=1`) that any page can open in the user's
+ * browser. The playground sends the request itself, so no Origin check stops it: only the
+ * instance's judgement of what the SQL does (POST /api/sql/classify) decides whether it runs on
+ * open. Each attack hides a change behind spellings a text scanner misreads.
+ */
+test.describe('shared links', () => {
+  const table = 'precious_links';
+  const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+  const rows = async (request: import('@playwright/test').APIRequestContext) =>
+    (
+      await (
+        await request.post('/api/sql/query', {
+          data: { query: `SELECT count(*), sum(i) FROM mindsdb.${table}` },
+        })
+      ).json()
+    ).data;
+
+  test.beforeAll(async ({ request }) => {
+    const r = await request.post('/api/sql/query', {
+      data: {
+        query: `CREATE OR REPLACE TABLE mindsdb.${table} AS SELECT range AS i FROM range(5)`,
+      },
+    });
+    expect((await r.json()).type).toBe('ok');
+  });
+
+  const ATTACKS: { sql: string; says: RegExp }[] = [
+    {
+      sql: `WITH a AS (SELECT E'\\'' AS q) DELETE FROM mindsdb.${table}`,
+      says: /Changes data · DELETE/,
+    },
+    {
+      sql: `WITH a AS (SELECT E'\\'' AS q) UPDATE mindsdb.${table} SET i = 100`,
+      says: /Changes data · UPDATE/,
+    },
+    {
+      sql: `WITH a AS (SELECT $$'$$ AS q) INSERT INTO mindsdb.${table} SELECT 7`,
+      says: /Changes data · INSERT/,
+    },
+    {
+      sql: `EXPLAIN ANALYZE WITH a AS (SELECT E'\\'' AS q) DELETE FROM mindsdb.${table}`,
+      says: /Changes data · EXPLAIN DELETE/,
+    },
+    {
+      sql: `SELECT $q$ ' $q$ AS x; /* ' */ DELETE FROM mindsdb.${table}`,
+      says: /Changes data · DELETE/,
+    },
+    { sql: `-- SELECT\nDELETE FROM mindsdb.${table} -- '`, says: /Changes data · DELETE/ },
+    {
+      sql: `SELECT json_structure(repeat('[', 100000) || repeat(']', 100000))`,
+      says: /json_structure\(\) can crash the engine/,
+    },
+  ];
+
+  for (const { sql, says } of ATTACKS) {
+    test(`a link to ${JSON.stringify(sql.slice(0, 60))} asks and changes nothing`, async ({
+      page,
+      request,
+    }) => {
+      await page.goto(`/#sql=${b64(sql)}&db=mindsdb&run=1`);
+      const confirm = page.getByRole('alertdialog', { name: 'Run the shared SQL?' });
+      await expect(confirm).toBeVisible();
+      await expect(confirm.getByRole('list', { name: 'Statements that would run' })).toContainText(
+        says,
+      );
+      await expect(confirm.getByRole('button', { name: 'Don’t run' })).toBeFocused();
+      expect(await rows(request)).toEqual([[5, 10]]);
+      await confirm.getByRole('button', { name: 'Don’t run' }).click();
+      await expect(confirm).toBeHidden();
+      expect(await rows(request)).toEqual([[5, 10]]);
+      const status = await (await request.get('/api/status')).json();
+      expect(status.version).toBeTruthy();
+    });
+  }
+
+  test('a link to a plain SELECT still runs at once', async ({ page }) => {
+    await page.goto(`/#sql=${b64(`SELECT count(*) AS n FROM mindsdb.${table}`)}&db=mindsdb&run=1`);
+    await expect(page.getByRole('status', { name: 'Result status' })).toContainText(
+      '1 row · 1 column',
+    );
+    await expect(page.getByRole('alertdialog', { name: 'Run the shared SQL?' })).toHaveCount(0);
+  });
+
+  test("the instance judges only the tour's training step a change", async ({ request }) => {
+    const { TOUR_STEPS } = await import('../src/app/tour');
+    for (const step of TOUR_STEPS) {
+      if (step.action.kind !== 'sql') continue;
+      const r = await request.post('/api/sql/classify', { data: { query: step.action.sql } });
+      const verdict = await r.json();
+      const writes = verdict.statements.some((s: { effect: string }) =>
+        ['write', 'unknown'].includes(s.effect),
+      );
+      expect(writes, step.id).toBe(step.id === 'train');
+    }
+  });
+});

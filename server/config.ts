@@ -87,6 +87,12 @@ const EnvSchema = z.object({
   URL_IMPORT_ALLOWED_HOSTS: list,
   /** Deadline of one URL file import's download, redirects included. */
   URL_IMPORT_TIMEOUT_MS: int(300_000),
+  /**
+   * How deeply JSON may nest: uploads and URL imports deeper than this are refused before DuckDB
+   * reads them, and so is input this deep to DuckDB's JSON functions that recurse per level
+   * (json_structure, json_transform, ...), which crash the engine on very deep input.
+   */
+  JSON_MAX_DEPTH: int(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -40,6 +40,7 @@ export async function createInstance(config: Config): Promise<Instance> {
       timeoutMs: config.STATEMENT_TIMEOUT_MS,
       maxRows: config.MAX_RESULT_ROWS,
       maxBytes: config.MAX_RESULT_BYTES,
+      jsonMaxDepth: config.JSON_MAX_DEPTH,
     },
     {
       authSecret: config.AUTH_SECRET,

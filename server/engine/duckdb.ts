@@ -17,6 +17,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ERROR_CODES, ServiceError } from '../errors';
 import type { WriteRules } from './guard';
+import { registerJsonDepthGuard } from './json-guard';
 import { quoteIdent, quoteString } from './quote';
 import type { EngineResult, StreamSink, StreamSummary } from './results';
 import {
@@ -31,6 +32,8 @@ import type { JsonValue } from './values';
 export interface EngineOptions extends SessionLimits {
   connections: number;
   queueLimit: number;
+  /** JSON_MAX_DEPTH (json-guard.ts); 100 when unset. */
+  jsonMaxDepth?: number;
 }
 
 /** A database the engine attaches (and re-attaches on every remount). */
@@ -67,7 +70,18 @@ export class Engine implements SessionHost {
   /** Opens (or creates) the database file; its catalog name is the file's stem. */
   static async open(path: string, opts: EngineOptions): Promise<Engine> {
     const instance = await DuckDBInstance.create(path);
-    return new Engine(instance, path, opts);
+    const engine = new Engine(instance, path, opts);
+    const conn = await instance.connect();
+    try {
+      registerJsonDepthGuard(conn, engine.jsonMaxDepth);
+    } finally {
+      conn.closeSync();
+    }
+    return engine;
+  }
+
+  get jsonMaxDepth(): number {
+    return this.opts.jsonMaxDepth ?? 100;
   }
 
   get defaults() {

@@ -71,11 +71,13 @@ export const SHADOWING_FUNCTIONS = `SELECT DISTINCT database_name, schema_name, 
     AND lower(function_name) IN (SELECT lower(function_name) FROM duckdb_functions() WHERE internal)
   ORDER BY ALL`;
 
-export type Token =
-  | { kind: 'word'; value: string; start: number }
-  | { kind: 'ident'; value: string; start: number }
-  | { kind: 'string'; value: string; start: number }
-  | { kind: 'punct'; value: string; start: number };
+/** A significant token: its kind, its value (literals unquoted) and where it starts and ends. */
+export type Token = {
+  kind: 'word' | 'ident' | 'string' | 'punct';
+  value: string;
+  start: number;
+  end: number;
+};
 
 /**
  * The text quoted from `open` (the opening quote) to its closing quote: a doubled quote is one
@@ -129,11 +131,11 @@ export function scanSql(sql: string): Token[] {
       }
     } else if (c === "'" || ((c === 'e' || c === 'E') && sql[i + 1] === "'")) {
       const q = readQuoted(sql, c === "'" ? i : i + 1, "'", c !== "'");
-      out.push({ kind: 'string', value: q.value, start: i });
+      out.push({ kind: 'string', value: q.value, start: i, end: q.end });
       i = q.end;
     } else if (c === '"') {
       const q = readQuoted(sql, i, '"', false);
-      out.push({ kind: 'ident', value: q.value, start: i });
+      out.push({ kind: 'ident', value: q.value, start: i, end: q.end });
       i = q.end;
     } else if (c === '$') {
       const tag = /^\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(
@@ -142,8 +144,9 @@ export function scanSql(sql: string): Token[] {
       if (tag) {
         const close = sql.indexOf(tag[0], i + tag[0].length);
         const end = close < 0 ? n : close;
-        out.push({ kind: 'string', value: sql.slice(i + tag[0].length, end), start: i });
-        i = close < 0 ? n : close + tag[0].length;
+        const next = close < 0 ? n : close + tag[0].length;
+        out.push({ kind: 'string', value: sql.slice(i + tag[0].length, end), start: i, end: next });
+        i = next;
       } else {
         // `$1`, `$name`: a parameter
         i++;
@@ -152,13 +155,13 @@ export function scanSql(sql: string): Token[] {
     } else if (/[A-Za-z_\u0080-\uffff]/.test(c)) {
       const start = i;
       while (i < n && /[A-Za-z0-9_$\u0080-\uffff]/.test(sql[i])) i++;
-      out.push({ kind: 'word', value: sql.slice(start, i), start });
+      out.push({ kind: 'word', value: sql.slice(start, i), start, end: i });
     } else if (/[0-9]/.test(c)) {
       // Only digits, a point and an exponent: a letter after a number starts a word (and is seen).
       const m = /^[0-9]*\.?[0-9]*(?:[eE][+-]?[0-9]+)?/.exec(sql.slice(i, i + 400))!;
       i += Math.max(1, m[0].length);
     } else {
-      out.push({ kind: 'punct', value: c, start: i });
+      out.push({ kind: 'punct', value: c, start: i, end: i + 1 });
       i++;
     }
   }

@@ -34,6 +34,7 @@ import {
   guardStatementType,
   type WriteRules,
 } from './guard';
+import { guardJsonCalls } from './json-guard';
 import { quoteIdent } from './quote';
 import {
   readResult,
@@ -84,6 +85,8 @@ export interface SessionHost {
   leave(t: Ticket): void;
   /** Where client `COPY ... TO` may write. */
   writeRules(): WriteRules;
+  /** JSON_MAX_DEPTH: how deep JSON may nest in the input of DuckDB's recursing JSON functions. */
+  readonly jsonMaxDepth: number;
   /** User functions named like built-ins: now, and before any client statement ran. */
   shadowing(conn: DuckDBConnection): Promise<Set<string>>;
   shadowingBaseline(conn: DuckDBConnection): Promise<Set<string>>;
@@ -224,6 +227,9 @@ export class EngineSession {
     o.signal?.addEventListener('abort', onAbort, { once: true });
     let inTransaction = false;
     let conn: DuckDBConnection | null = null;
+    let errorSql = sql;
+    let errorScript: string | undefined;
+    let errorOffset: ((offset: number) => number) | undefined;
     try {
       conn = await this.conn();
       await this.useDb(conn, o.db);
@@ -238,22 +244,25 @@ export class EngineSession {
           types[k] = p.type;
         }
       }
-      // Exactly one statement: DuckDB would otherwise run all but the last one unseen (and
-      // unguarded). The SQL layer splits scripts before they get here.
       // The text checks come first: binding a statement (in prepare) already parses SQL that
       // table functions such as query() carry in strings.
       if (!o.internal) {
         guardStatementText(sql);
         guardCopy(sql, this.engine.writeRules());
+        const guarded = guardJsonCalls(sql, this.engine.jsonMaxDepth);
+        if (guarded) {
+          // Errors still point at what the user wrote.
+          const { script, offsetInScript, sourceOffset } = o;
+          errorSql = guarded.sql;
+          errorOffset = (at) =>
+            sourceOffset
+              ? sourceOffset(guarded.toOriginal(at))
+              : (offsetInScript ?? 0) + guarded.toOriginal(at);
+          errorScript = script ?? sql;
+          sql = guarded.sql;
+        }
       }
-      const extracted = await conn.extractStatements(sql);
-      if (extracted.count !== 1) {
-        throw new ServiceError(
-          ERROR_CODES.BAD_INPUT,
-          `Expected one SQL statement, found ${extracted.count}`,
-        );
-      }
-      const prepared = await extracted.prepare(0);
+      const prepared = await prepareOne(conn, sql);
       try {
         let before: Set<string> | null = null;
         if (!o.internal) {
@@ -292,7 +301,13 @@ export class EngineSession {
       }
       if (cancelled)
         throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
-      throw fromDuckDBError(err, sql, o.offsetInScript ?? 0, o.script ?? sql, o.sourceOffset);
+      throw fromDuckDBError(
+        err,
+        errorSql,
+        o.offsetInScript ?? 0,
+        errorScript ?? o.script ?? errorSql,
+        errorOffset ?? o.sourceOffset,
+      );
     } finally {
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
@@ -321,6 +336,52 @@ export class EngineSession {
         );
       text = inner;
     }
+  }
+
+  /**
+   * DuckDB's own kind of a client statement (`DELETE`, `CREATE`, `EXPLAIN`, ...), without running
+   * it: the statement guard's checks, then DuckDB parses and binds it (binding reads the catalog,
+   * never data). Throws what running it would throw at those steps. For the SQL layer's dry
+   * classification (server/sql/classify.ts).
+   */
+  statementType(sql: string, o: Pick<QueryOptions, 'db' | 'signal' | 'timeoutMs'> = {}) {
+    return this.inTurn(async (): Promise<string> => {
+      if (this.closed) throw new Error('engine session used after it ended');
+      const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
+      const ticket = await this.engine.enter(timeoutMs);
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        this.interrupt();
+      }, timeoutMs);
+      try {
+        const conn = await this.conn();
+        await this.useDb(conn, o.db);
+        guardStatementText(sql);
+        guardCopy(sql, this.engine.writeRules());
+        const prepared = await prepareOne(
+          conn,
+          guardJsonCalls(sql, this.engine.jsonMaxDepth)?.sql ?? sql,
+        );
+        try {
+          guardStatementType(prepared.statementType);
+          return StatementType[prepared.statementType];
+        } finally {
+          prepared.destroySync();
+        }
+      } catch (err) {
+        if (timedOut) {
+          throw new ServiceError(
+            ERROR_CODES.TIMEOUT,
+            `Reading the statement took longer than the statement timeout (${timeoutMs} ms)`,
+          );
+        }
+        throw fromDuckDBError(err, sql);
+      } finally {
+        clearTimeout(timer);
+        this.engine.leave(ticket);
+      }
+    });
   }
 
   /** Runs one statement and returns its converted result (at most `maxRows` rows, `maxBytes`). */
@@ -353,6 +414,21 @@ export class EngineSession {
     this.closed = true;
     this.drop();
   }
+}
+
+/**
+ * Parses and binds exactly one statement: DuckDB would otherwise run all but the last one unseen
+ * (and unguarded). The SQL layer splits scripts before they get here.
+ */
+async function prepareOne(conn: DuckDBConnection, sql: string) {
+  const extracted = await conn.extractStatements(sql);
+  if (extracted.count !== 1) {
+    throw new ServiceError(
+      ERROR_CODES.BAD_INPUT,
+      `Expected one SQL statement, found ${extracted.count}`,
+    );
+  }
+  return extracted.prepare(0);
 }
 
 /**

@@ -23,6 +23,7 @@ import { monitoringRoutes } from './routes/monitoring';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
 import { sqlRoutes } from './routes/sql';
+import { sqlClassifyRoutes } from './routes/sql-classify';
 import { statusRoutes } from './routes/status';
 import { zodValidatorCompiler } from './validate';
 
@@ -89,6 +90,7 @@ export async function buildApp(
   await app.register(statusRoutes, { instance, auth });
   await app.register(authRoutes, { auth });
   await app.register(sqlRoutes, { instance });
+  await app.register(sqlClassifyRoutes, { instance });
   await app.register(databaseRoutes, { instance });
   await app.register(fileRoutes, { instance });
   // The spec's model operations also answer under `/v1/api` (`/v1/api/api/projects/...`).

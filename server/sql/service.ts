@@ -23,6 +23,8 @@ import { StatementSource } from './syntax/source';
 import { Tokens } from './syntax/tokens';
 import { parseMindsStatement } from './syntax/grammar';
 import { runStatement } from './statements';
+import { classifyScript } from './classify';
+import type { Classification } from '../../contract/classify';
 import type { StatementOutput } from './statements/output';
 import type { ExecContext, SqlResult, StatementEnv, Warning } from './types';
 import { paramsOf } from './plan/state';
@@ -125,6 +127,21 @@ export class SqlService implements StatementEnv {
     return this.catalog.engine.session((session) => this.streamIn(session, req, sink, maxRows), {
       limited: true,
     });
+  }
+
+  /**
+   * What the request's statements would do, judged without running any (classify.ts): the
+   * playground's question before it runs a shared link.
+   */
+  classify(req: ExecuteRequest): Promise<Classification> {
+    return this.catalog.engine.session(
+      async (session) => {
+        if (req.db !== undefined) this.catalog.requireDatabase(req.db);
+        await this.views.load();
+        return classifyScript(this, session, req);
+      },
+      { limited: true },
+    );
   }
 
   private startDb(req: ExecuteRequest): string {

@@ -4,19 +4,19 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { classifySql } from '../api/sql-classify';
 import { statusQueryOptions } from '../api/status';
 import { needsLogin } from '../features/connection/connection-state';
 import { LoginForm } from '../features/connection/LoginForm';
 import type { SqlEditorHandle } from '../features/sql-editor/SqlEditor';
 import { planRun } from '../features/sql-editor/run-plan';
 import { activateTab, activeTab, addTab, closeTab, updateTab } from '../features/tabs/tab-store';
-import { isReadOnlyScript } from '../lib/sql/read-only';
 import { defaultStore, readJson, writeJson } from '../lib/storage';
 import { useStore } from '../lib/use-store';
 import { modelUrlParams } from '../features/models/nav';
 import { encodeForm } from '../features/models/share-state';
 import { createCompletionSource } from './completion-source';
-import { ConfirmRunDialog } from './ConfirmRunDialog';
+import { ConfirmRunDialog, type LinkRun } from './ConfirmRunDialog';
 import { ShareDialog } from './ShareDialog';
 import { ShortcutSheet } from './ShortcutSheet';
 import { Sidebar } from './Sidebar';
@@ -80,14 +80,21 @@ export function App() {
   const [help, setHelp] = useState(false);
   useSqlInUrl(tab.sql, tab.db, url.view);
   const [share, setShare] = useState(false);
-  const [confirmRun, setConfirmRun] = useState<{ tabId: string; sql: string; db: string } | null>(
-    null,
-  );
+  const [confirmRun, setConfirmRun] = useState<LinkRun | null>(null);
   const [modelRun, setModelRun] = useState(false);
   const runTab = runner.run;
 
-  // A link with run=1: a read-only query runs at once, anything else only after the user agrees;
-  // on a model page the page runs (a prediction only reads). The request leaves the URL here.
+  // A link with run=1 runs at once only when the instance judges (POST /api/sql/classify) that
+  // every statement only reads and none is expensive or unusual; anything else, or an instance
+  // that cannot judge (a MindsDB server), shows the statements and asks. The SPA never reads the
+  // SQL for meaning itself. On a model page the page runs (a prediction only reads). The request
+  // leaves the URL here.
+  // The latest runner, for a judgement that arrives after a re-render.
+  const runTabRef = useRef(runTab);
+  useEffect(() => {
+    runTabRef.current = runTab;
+  }, [runTab]);
+  const pendingLink = useRef<AbortController | null>(null);
   useEffect(() => {
     const handle = () => {
       const req = takeRunRequest();
@@ -97,13 +104,25 @@ export function App() {
       if (!req.sql) return;
       openSqlFromHash(window.location.hash);
       const t = activeTab(tabStore.get());
-      if (isReadOnlyScript(t.sql)) void runTab(t.id, planRun(t.sql, 'script', 0));
-      else setConfirmRun({ tabId: t.id, sql: t.sql, db: t.db });
+      // A newer link replaces a judgement still on its way; nothing else cancels it (the run
+      // request has left the URL, so a re-mounted effect would not see it again).
+      pendingLink.current?.abort();
+      const ac = new AbortController();
+      pendingLink.current = ac;
+      classifySql(t.sql, { db: t.db }, ac.signal).then(
+        (verdict) => {
+          if (ac.signal.aborted) return;
+          if (verdict?.run_without_asking)
+            void runTabRef.current(t.id, planRun(t.sql, 'script', 0));
+          else setConfirmRun({ tabId: t.id, sql: t.sql, db: t.db, verdict });
+        },
+        () => undefined,
+      );
     };
     handle();
     window.addEventListener('hashchange', handle);
     return () => window.removeEventListener('hashchange', handle);
-  }, [runTab]);
+  }, []);
 
   /** Runs a tour step: its SQL in the tour's own tab, or the model page with the tour's listing. */
   const runTourStep = (step: TourStep) => {
@@ -302,6 +321,7 @@ export function App() {
         <ConfirmRunDialog
           sql={confirmRun.sql}
           db={confirmRun.db}
+          verdict={confirmRun.verdict}
           onCancel={() => setConfirmRun(null)}
           onRun={() => {
             void runTab(confirmRun.tabId, planRun(confirmRun.sql, 'script', 0));
