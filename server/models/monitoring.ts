@@ -20,5 +20,10 @@ export class Monitoring {
     this.drift = new DriftService(models, access, evidence);
     this.effects = new EffectsService(models, evidence);
     this.diff = new DiffService(models, access, evidence);
+    // The model card shows the latest drift snapshot and the effects of the top inputs.
+    models.cardParts.push(async (rec) => ({
+      drift: this.drift.latest(rec),
+      effects: await this.effects.compute(rec, { top: 3 }).catch(() => null),
+    }));
   }
 }

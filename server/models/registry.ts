@@ -9,6 +9,7 @@
  * A new version made by RETRAIN/FINETUNE becomes the active one only when it completes, so
  * predictions keep using the previous version meanwhile.
  */
+import type { DriftReport, EffectsReport } from '../../contract';
 import {
   ALLOWED_USING_KEYS,
   descriptionWarnings,
@@ -38,6 +39,12 @@ import type { ModelCatalog, RemoteDataSource } from './ports';
 import { ModelStore, type ModelVersionRecord, type TimeSeriesSettings } from './store';
 import { Trainer } from './trainer';
 import { TrainingData, type TrainingSource } from './training-data';
+
+/** What card parts may add to the model card's input. */
+export interface CardExtras {
+  drift: DriftReport | null;
+  effects: EffectsReport | null;
+}
 
 export interface ModelRef {
   project: string;
@@ -90,6 +97,11 @@ export class ModelRegistry {
    * them only when needed; this makes "only when needed" observable (tests, diagnostics).
    */
   readonly stats = { explainedRows: 0 };
+  /**
+   * Extra parts of the model card from services built on the registry (server/models/monitoring.ts
+   * adds the drift snapshot and the feature effects); wired by server/instance.ts.
+   */
+  readonly cardParts: ((rec: ModelVersionRecord) => Promise<Partial<CardExtras>>)[] = [];
 
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
@@ -450,6 +462,7 @@ export class ModelRegistry {
     const rec = this.ready(ref);
     const description = (await this.predictor(rec)).description;
     const { renderModelCard } = await import('./card/card');
+    const parts = await Promise.all(this.cardParts.map((part) => part(rec)));
     const html = renderModelCard({
       record: rec,
       versions: this.versions(rec.project, rec.name),
@@ -457,6 +470,7 @@ export class ModelRegistry {
       warnings: descriptionWarnings(description),
       instanceVersion: this.opts.version,
       generatedAt: new Date(),
+      ...Object.assign({}, ...parts),
     });
     return { html, fileName: `${rec.project}.${rec.name}.v${rec.version}.html` };
   }

@@ -12,10 +12,12 @@
  */
 import { createElement as h, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import type { DriftReport, EffectsReport } from '../../../contract';
 import type { ModelDescription, ModelMetrics, ModelWarning } from '../../automl/index';
 import { fmtNumber, fmtR2, fmtShare, metricsSentences } from '../metrics-text';
 import type { ModelVersionRecord } from '../store';
 import { calibrationChart, importanceChart, predictedVsActualChart } from './charts';
+import { monitoringSections } from './monitoring';
 import { CARD_CSS } from './style';
 
 export interface CardInput {
@@ -27,6 +29,9 @@ export interface CardInput {
   /** The instance's version (the engine's, as MINDSDB_VERSION shows it). */
   instanceVersion: string;
   generatedAt: Date;
+  /** The latest drift report and the effects of the top inputs (server/models/monitoring.ts). */
+  drift?: DriftReport | null;
+  effects?: EffectsReport | null;
 }
 
 type Label = string | number | boolean;
@@ -274,6 +279,7 @@ export function renderModelCard(x: CardInput): string {
           )
         : h('p', null, 'No input importances were computed for this model.'),
     ),
+    ...monitoringSections(x.drift ?? null, x.effects ?? null, d.target),
     section(
       'Training',
       table(

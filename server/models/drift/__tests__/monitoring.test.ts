@@ -197,4 +197,21 @@ describe('REST', () => {
     });
     expect(diff.summary).toMatch(/^v2 /);
   });
+
+  it('puts the drift snapshot with its date and query and the top effects in the model card', async () => {
+    const res = await fetch(`${h.url}${base}/rent_model.1/card`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const latest = DriftReport.parse((await h.get(`${base}/rent_model.1/drift`)).body);
+    expect(html).toContain('Drift: does today&#x27;s data look like the training data?');
+    expect(html).toContain(latest.summary.sentence);
+    expect(html).toContain(`Snapshot of ${latest.computed_at.slice(0, 10)}`);
+    expect(html).toContain('<pre>SELECT * FROM rent_now</pre>');
+    expect(html).toContain('Population stability index per input');
+    expect(html).toContain('Effects of the top inputs');
+    expect(html).toMatch(/Effect of (x|city)/);
+    // A version without a report says how to compute one.
+    const v2 = await (await fetch(`${h.url}${base}/rent_model.2/card`)).text();
+    expect(v2).toContain('No drift report was computed for this version');
+  });
 });
