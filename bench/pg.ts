@@ -23,7 +23,7 @@ import { progress, type BenchLine } from './types';
 const ROWS = Number(process.env.PG_BENCH_ROWS ?? 1_000_000);
 
 /** Samples RSS every 20 ms while `fn` runs; returns the peak growth over the starting RSS. */
-async function withPeakRss<T>(
+export async function withPeakRss<T>(
   fn: () => Promise<T>,
 ): Promise<{ value: T; peakMb: number; seconds: number }> {
   (globalThis as { gc?: () => void }).gc?.();

@@ -17,6 +17,7 @@ const suites: Suite[] = [
   { name: 'soak', run: async () => (await import('./soak')).runSoakBench() },
   { name: 'pg', run: async () => (await import('./pg')).runPgBench() },
   { name: 'monitoring', run: async () => (await import('./monitoring')).runMonitoringBench() },
+  { name: 'scale', run: async () => (await import('./scale')).runScaleBench() },
 ];
 
 function fmt(v: number) {

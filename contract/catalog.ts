@@ -6,6 +6,8 @@ export const DatabaseInfo = z
   .object({
     name: z.string(),
     type: z.string(),
+    /** MindsDB's record id: an integer, null for the system databases. */
+    id: z.number().int().nullable().optional(),
     engine: z.string().nullable(),
   })
   .loose();

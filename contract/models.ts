@@ -336,6 +336,29 @@ export const ModelWarning = z.object({
 export type ModelWarning = z.infer<typeof ModelWarning>;
 
 /** No attribute: the spec's row. `info` is the same without `model`. */
+/** How a model's training rows were drawn from a source larger than the row budget. */
+export const TrainingDataInfo = z.object({
+  rows_used: z.number(),
+  rows_available: z.number(),
+  budget: z.number(),
+  /** `bernoulli`: every row at one rate; `stratified`: each class at its own rate. */
+  method: z.enum(['bernoulli', 'stratified']),
+  drawn_in: z.enum(['postgres', 'duckdb']),
+  rate: z.number().optional(),
+  classes: z
+    .array(
+      z.object({
+        value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+        rows: z.number(),
+        rate: z.number(),
+      }),
+    )
+    .optional(),
+  /** The same in one sentence. */
+  summary: z.string(),
+});
+export type TrainingDataInfo = z.infer<typeof TrainingDataInfo>;
+
 export const DescribeSummaryRow = z.object({
   accuracies: z.record(z.string(), z.number().nullable()),
   column_importances: z.record(z.string(), z.number().nullable()),
@@ -349,6 +372,8 @@ export const DescribeSummaryRow = z.object({
   metrics: ModelMetrics.nullable().optional(),
   /** This instance's extension (absent from a MindsDB server). */
   warnings: z.array(ModelWarning).optional(),
+  /** This instance's extension: the sample a model trained on (null: every row; see docs/scale.md). */
+  training_data: TrainingDataInfo.nullable().optional(),
 });
 export const DescribeFeatureRow = z.object({
   column: z.string(),
@@ -401,6 +426,12 @@ export const ModelCardQuery = z
   })
   .loose();
 export type ModelCardQuery = z.infer<typeof ModelCardQuery>;
+
+/** An exported model: `application/octet-stream`, an ONNX ModelProto (docs/scale.md). */
+export const ModelOnnxFile = z
+  .string()
+  .meta({ format: 'binary' })
+  .describe('An ONNX model (protobuf bytes)');
 
 /** The model card: `text/html; charset=utf-8`. */
 export const ModelCardHtml = z.string().describe('A self-contained HTML document');

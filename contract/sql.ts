@@ -1,5 +1,6 @@
 /** POST /api/sql/query: the request and its answers (table, ok, error), in MindsDB's shapes. */
 import { z } from 'zod';
+import { ErrorPosition } from './errors';
 
 export const SqlContext = z
   .object({
@@ -63,7 +64,10 @@ export const SqlErrorResponse = z.object({
   column_names: z.array(z.string()),
   context: ContextOut,
   error_code: z.number().int(),
+  /** What went wrong and, at its end, where: `... (line 2, column 7)`. */
   error_message: z.string(),
+  /** The same place as data, for an editor to mark (this instance's extension). */
+  error_position: ErrorPosition.optional(),
 });
 export const SqlQueryResponse = z.discriminatedUnion('type', [
   SqlTableResponse,

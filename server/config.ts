@@ -35,6 +35,11 @@ const EnvSchema = z.object({
   MAX_UPLOAD_BYTES: int(1024 * 1024 * 1024),
   /** Longest accepted SQL text, in characters. */
   MAX_QUERY_CHARS: int(2_000_000),
+  /**
+   * Open TCP connections one client address may hold; more are answered 503 and closed at once,
+   * so thousands of half-open connections cannot use up the process's file descriptors.
+   */
+  MAX_CONNECTIONS_PER_CLIENT: int(512),
   /** DuckDB connections serving queries concurrently; further queries wait in a queue. */
   ENGINE_CONNECTIONS: int(4),
   /** Queries allowed to wait for a connection before the instance answers BUSY. */
@@ -51,6 +56,11 @@ const EnvSchema = z.object({
     .default('1')
     .transform((v) => v === '1' || v === 'true'),
   TRAINING_WARMUP_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * Rows a training reads whole; a larger FROM query is sampled where the data lives (PostgreSQL,
+   * DuckDB) to this many rows (server/models/training-sample.ts). `USING sample_rows` per model.
+   */
+  TRAINING_ROW_BUDGET: z.coerce.number().int().min(100).default(1_000_000),
   /** Authentication is on when both are set (see README, Reliability and security). */
   AUTH_USERNAME: z.string().min(1).optional(),
   AUTH_PASSWORD: z.string().min(1).optional(),

@@ -44,15 +44,33 @@ const DEFAULT_STATUS: Record<ErrorCode, number> = {
   99: 500,
 };
 
+/**
+ * Where in the SQL the client sent an error is: 1-based line and column of the whole script (not
+ * of the one statement), so an editor marks it as it is. Kept as data; the HTTP edge formats it
+ * once (`withPosition`) and also sends it as a field.
+ */
+export interface ErrorPosition {
+  line: number;
+  column: number;
+}
+
 export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly httpStatus: number;
-  constructor(code: ErrorCode, message: string, httpStatus?: number) {
+  /** Where the SQL went wrong, if the error is about a place in it. Not part of `message`. */
+  readonly position?: ErrorPosition;
+  constructor(code: ErrorCode, message: string, httpStatus?: number, position?: ErrorPosition) {
     super(message);
     this.name = 'ServiceError';
     this.code = code;
     this.httpStatus = httpStatus ?? DEFAULT_STATUS[code];
+    if (position) this.position = position;
   }
+}
+
+/** A message with its position as users read it: `... (line 2, column 7)`. */
+export function withPosition(message: string, position: ErrorPosition | undefined): string {
+  return position ? `${message} (line ${position.line}, column ${position.column})` : message;
 }
 
 export const notFound = (message: string) => new ServiceError(ERROR_CODES.NOT_FOUND, message);

@@ -81,6 +81,7 @@ export async function createInstance(config: Config): Promise<Instance> {
     catalog,
     remote: integrations,
     maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS,
+    trainingRowBudget: config.TRAINING_ROW_BUDGET,
     trainingWarmup: config.TRAINING_WARMUP ? config.TRAINING_WARMUP_DELAY_MS : null,
     version: VERSION,
   });

@@ -18,6 +18,7 @@ import {
   serializeArtifact,
   serializeEvidence,
   trainColumns,
+  correctClassSampling,
   trainForecaster,
   type TrainProgress,
   warmUp,
@@ -43,7 +44,7 @@ function run(req: TrainRequest): void {
     // The transferred columns go to the engine as they are (typed arrays, no rows are rebuilt).
     const data = req.data;
     (req as { data?: unknown }).data = undefined;
-    const artifact =
+    const trained =
       req.mode === 'finetune'
         ? finetuneColumns(
             deserializeArtifact(fs.readFileSync(req.baseArtifactFile!, 'utf8')),
@@ -53,9 +54,11 @@ function run(req: TrainRequest): void {
         : req.timeseries
           ? trainForecaster(data, { ...opts, ...req.timeseries })
           : trainColumns(data, opts);
-    // The evidence first: an artifact on disk means its version is whole.
-    const evidence = evidenceOf(artifact);
+    // The evidence first: an artifact on disk means its version is whole. A stratified sample's
+    // evidence keeps the sample's class shares (its held-out rows are the sample's).
+    const evidence = evidenceOf(trained);
     if (evidence) writeFileAtomic(req.evidenceFile, serializeEvidence(evidence));
+    const artifact = req.classRates ? correctClassSampling(trained, req.classRates) : trained;
     writeFileAtomic(req.artifactFile, serializeArtifact(artifact));
     const desc = loadPredictor(artifact).description;
     post({

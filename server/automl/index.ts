@@ -46,6 +46,7 @@ export { ALLOWED_USING_KEYS } from './options';
 export { keepPoolBetweenTrainings } from './threads';
 export { warmUp } from './warmup';
 export { train, trainColumns } from './pipeline/train';
+export { correctClassSampling, isClassTarget } from './sampling';
 export { trainForecaster } from './timeseries/train';
 
 /** Any saved model: tabular (no `kind`) or time-series (`kind: 'timeseries'`). */
@@ -130,3 +131,4 @@ export function deserializeArtifact(s: string): AnyModelArtifact {
   validateAny(parsed);
   return parsed;
 }
+export { OnnxExportError, exportOnnx, type OnnxExport } from './onnx/export';

@@ -44,6 +44,7 @@ export const ALLOWED_USING_KEYS = [
   'seed',
   'decision',
   'text_encoder',
+  'sample_rows',
   'engine',
   'tag',
 ] as const;
@@ -194,6 +195,10 @@ export function resolveSettings(
         s.decision = m;
         break;
       }
+      case 'sample_rows':
+        // Read by the model layer, which samples the source before the engine sees a row.
+        intIn(key, v, 0, Number.MAX_SAFE_INTEGER);
+        break;
       default:
         break; // engine, tag: accepted, no effect
     }

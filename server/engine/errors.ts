@@ -1,6 +1,7 @@
 /**
  * Maps DuckDB's exceptions to ServiceErrors: picks the error code from DuckDB's error class and
- * turns the caret under `LINE n:` into a line/column position in the statement the user wrote.
+ * turns the caret under `LINE n:` into the error's position (data, not text) in the script the
+ * user wrote.
  */
 import { ERROR_CODES, ServiceError, type ErrorCode } from '../errors';
 import { lineColumn } from './position';
@@ -62,7 +63,7 @@ export function fromDuckDBError(
     );
   }
   const code = CLASS_CODES.find(([re]) => re.test(raw))?.[1] ?? ERROR_CODES.BAD_INPUT;
-  let where = '';
+  let position: { line: number; column: number } | undefined;
   const caret = caretPosition(raw);
   if (caret) {
     // DuckDB may elide long lines ("..."), so locate the echoed snippet when it is verbatim.
@@ -76,11 +77,10 @@ export function fromDuckDBError(
     }
     const offset =
       lines.slice(0, caret.line - 1).reduce((n, l) => n + l.length + 1, 0) + Math.max(0, col - 1);
-    const pos = lineColumn(script, sourceOffset ? sourceOffset(offset) : offsetInScript + offset);
-    where = ` (line ${pos.line}, column ${pos.column})`;
+    position = lineColumn(script, sourceOffset ? sourceOffset(offset) : offsetInScript + offset);
   } else if (code === ERROR_CODES.SYNTAX && (offsetInScript > 0 || sourceOffset)) {
-    const pos = lineColumn(script, sourceOffset ? sourceOffset(0) : offsetInScript);
-    where = ` (statement at line ${pos.line}, column ${pos.column})`;
+    // No caret: the statement's start, so a script's failing statement is found.
+    position = lineColumn(script, sourceOffset ? sourceOffset(0) : offsetInScript);
   }
-  return new ServiceError(code, `${firstLine}${where}`);
+  return new ServiceError(code, firstLine, undefined, position);
 }

@@ -10,6 +10,7 @@ import { VERSION, type Instance } from '../instance';
 import { authEnabled } from '../config';
 import { registerProblemDetails, sendError, sendRawError, toServiceError } from './errors';
 import { hasSession, registerAuth } from './auth';
+import { capConnectionsPerClient } from './connection-cap';
 import { registerGetBodies } from './get-body';
 import { registerRequestGuard } from './guard';
 import { registerJsonBody } from './json-body';
@@ -19,6 +20,7 @@ import { authRoutes } from './routes/auth';
 import { databaseRoutes } from './routes/databases';
 import { fileRoutes } from './routes/files';
 import { modelCardRoutes } from './routes/model-card';
+import { modelOnnxRoutes } from './routes/model-onnx';
 import { monitoringRoutes } from './routes/monitoring';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
@@ -65,6 +67,7 @@ export async function buildApp(
     },
     clientErrorHandler: (err, socket) => sendRawError(err, socket),
   });
+  capConnectionsPerClient(app.server, instance.config.MAX_CONNECTIONS_PER_CLIENT);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are written as they are: the declared schemas document them (and a test holds them
   // to it) but do not filter them on the hot path.
@@ -98,6 +101,7 @@ export async function buildApp(
     await app.register(projectRoutes, { instance, prefix });
     await app.register(modelRoutes, { instance, prefix });
     await app.register(modelCardRoutes, { instance, prefix });
+    await app.register(modelOnnxRoutes, { instance, prefix });
     await app.register(monitoringRoutes, { instance, prefix });
   }
   return app;

@@ -10,7 +10,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES, ServiceError } from '../errors';
+import { ERROR_CODES, ServiceError, withPosition, type ErrorPosition } from '../errors';
 
 /**
  * @param bodyLimit the app's body limit in bytes, named in the 413 message
@@ -89,32 +89,53 @@ function isSqlRoute(req: FastifyRequest): boolean {
 
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 
-/** The error body outside the SQL envelope; `title` is the status's reason phrase. */
+/** `str(datetime.now())` as MindsDB writes it in its problem details: local time, microseconds. */
+function mindsdbTimestamp(d = new Date()): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}000`;
+}
+
+/**
+ * The error body outside the SQL envelope: MindsDB's `title` (the status's reason phrase),
+ * `detail` and `timestamp`, with our `error_code` and `error_message`.
+ */
 function problemBody(status: number, code: number, message: string) {
   return {
     title: STATUS_CODES[status] ?? 'Error',
     detail: message,
+    timestamp: mindsdbTimestamp(),
     error_code: code,
     error_message: message,
   };
 }
 
+/**
+ * `error_code`, `error_message` and `error_position` of an error, as both error shapes carry them:
+ * the position formatted into the message (the one place it is), and as data beside it.
+ */
+export function errorFields(code: number, message: string, position: ErrorPosition | undefined) {
+  return {
+    error_code: code,
+    error_message: withPosition(message, position),
+    ...(position ? { error_position: position } : {}),
+  };
+}
+
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: ServiceError) {
+  const fields = errorFields(err.code, err.message, err.position);
+  // A browser must never read an error body as anything but data (it echoes client input).
+  reply.header('x-content-type-options', 'nosniff');
   if (isSqlRoute(req)) {
     const body = req.body as { context?: { db?: unknown } } | undefined;
     const db = typeof body?.context?.db === 'string' ? body.context.db : 'mindsdb';
-    return reply.status(err.httpStatus).send({
-      type: 'error',
-      column_names: [],
-      context: { db },
-      error_code: err.code,
-      error_message: err.message,
-    });
+    return reply
+      .status(err.httpStatus)
+      .send({ type: 'error', column_names: [], context: { db }, ...fields });
   }
   return reply
     .status(err.httpStatus)
     .type(PROBLEM_JSON)
-    .send(problemBody(err.httpStatus, err.code, err.message));
+    .send({ ...problemBody(err.httpStatus, err.code, fields.error_message), ...fields });
 }
 
 export interface ProblemLogger {
@@ -178,6 +199,6 @@ export function sendRawError(err: Error & { code?: string }, socket: Socket): vo
         : ERROR_CODES.TOO_LARGE;
   const body = JSON.stringify(problemBody(status, code, message));
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${PROBLEM_JSON}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${PROBLEM_JSON}\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

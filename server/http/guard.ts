@@ -19,7 +19,10 @@
  *    (`req.routeOptions`), never on the raw URL, so no spelling of a path (percent-encoding, a
  *    trailing slash, the `/v1/api` prefix) can reach a protected handler unauthenticated. Only
  *    routes registered with `config: { public: true }` open without a session; every other
- *    request, unknown routes included, answers 401.
+ *    route answers 401. A path no route matches answers as MindsDB does: 401 under the paths
+ *    MindsDB protects (and this instance's own), MindsDB's 404 elsewhere, so MindsDB's Python SDK,
+ *    which tries `/cloud/login` first and falls back to `/api/login` on 404, can log in. Either
+ *    way the answer depends on the path's prefix only, never on whether a route exists there.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isIpLiteral, isLoopback, type Config } from '../config';
@@ -34,6 +37,62 @@ interface GuardRouteConfig {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Where an unknown path still needs a session: MindsDB's protected namespaces
+ * (mindsdb/api/http/initialize.py, `protected_namespaces`), and this instance's own paths outside
+ * them (the `/v1/api` forms, the document, Swagger UI, logout).
+ */
+const PROTECTED_PREFIXES = [
+  ...[
+    'tabs',
+    'util',
+    'config',
+    'files',
+    'sql',
+    'analysis',
+    'handlers',
+    'tree',
+    'projects',
+    'databases',
+    'chatbots',
+    'agents',
+    'jobs',
+    'knowledge_bases',
+    'integrations',
+    'openapi.json',
+    'docs',
+    'logout',
+  ].map((ns) => `/api/${ns}`),
+  '/v1/',
+];
+
+/**
+ * A path as a router might read it, for the prefix test: percent-escapes decoded, dot segments
+ * and repeated slashes resolved, matrix parameters dropped, lower case.
+ */
+function normalPath(url: string): string {
+  let p = url.split('?')[0];
+  for (let i = 0; i < 3 && p.includes('%'); i++) {
+    try {
+      p = decodeURIComponent(p);
+    } catch {
+      break;
+    }
+  }
+  p = p.replace(/;[^/]*/g, '').replace(/\/+/g, '/');
+  try {
+    p = new URL(p, 'http://x').pathname;
+  } catch {
+    // keep p
+  }
+  return p.toLowerCase();
+}
+
+const needsSessionWhenUnknown = (url: string) => {
+  const p = normalPath(url);
+  return PROTECTED_PREFIXES.some((prefix) => p.startsWith(prefix));
+};
 const JSON_TYPE = 'application/json';
 
 /** `example.com:8080` / `[::1]:8080` -> `example.com` / `::1`, lower case; null when malformed. */
@@ -118,6 +177,8 @@ export function registerRequestGuard(
       }
     }
     // 4. Authentication
+    const unknown = req.routeOptions.url === undefined;
+    if (unknown && !needsSessionWhenUnknown(req.url)) return;
     if (authenticated && !route.public && !authenticated(req)) {
       throw new ServiceError(
         ERROR_CODES.UNAUTHORIZED,

@@ -1,6 +1,6 @@
 /**
- * The JSON body parser: strict UTF-8, prototype-poisoning protection (Fastify's own parser), and a
- * nesting limit, each failure a specific 400. Only application/json for requests that change
+ * The JSON body parser: strict UTF-8, prototype-poisoning protection (Fastify's own parser), a
+ * nesting limit, and no number beyond a 64-bit float (`1e999`), each failure a specific 400. Only application/json for requests that change
  * state: the types a cross-site form can send (text/plain, form encoding) are refused by the
  * request guard before any parser runs.
  */
@@ -10,18 +10,25 @@ import { ERROR_CODES, ServiceError } from '../errors';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const MAX_JSON_DEPTH = 64;
 
-/** Nesting depth of a parsed JSON value, walked iteratively; stops counting past `limit`. */
-function jsonDepth(value: unknown, limit: number): number {
+/**
+ * Walks a parsed JSON value iteratively: its nesting depth (counting stops past `limit`), and the
+ * path of the first number JSON.parse could not hold (`1e999` parses as Infinity), if any.
+ */
+function inspectJson(value: unknown, limit: number): { depth: number; nonFinite?: string } {
   let max = 0;
-  const stack: [unknown, number][] = [[value, 1]];
+  const stack: [unknown, number, string][] = [[value, 1, '']];
   while (stack.length) {
-    const [v, d] = stack.pop()!;
+    const [v, d, path] = stack.pop()!;
+    if (typeof v === 'number' && !Number.isFinite(v)) return { depth: max, nonFinite: path };
     if (v === null || typeof v !== 'object') continue;
     if (d > max) max = d;
-    if (max > limit) return max;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+    if (max > limit) return { depth: max };
+    if (Array.isArray(v)) v.forEach((child, i) => stack.push([child, d + 1, `${path}[${i}]`]));
+    else
+      for (const [k, child] of Object.entries(v))
+        stack.push([child, d + 1, path ? `${path}.${k}` : k]);
   }
-  return max;
+  return { depth: max };
 }
 
 const badInput = (message: string) => new ServiceError(ERROR_CODES.BAD_INPUT, message, 400);
@@ -55,9 +62,19 @@ export function registerJsonBody(app: FastifyInstance): BodyParser {
     }
     defaultJson(req, text, (err, value) => {
       if (err) return done(badInput(`Request body is not valid JSON: ${err.message}`), undefined);
-      if (jsonDepth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+      const seen = inspectJson(value, MAX_JSON_DEPTH);
+      if (seen.depth > MAX_JSON_DEPTH) {
         return done(
           badInput(`Request body nests JSON deeper than ${MAX_JSON_DEPTH} levels`),
+          undefined,
+        );
+      }
+      if (seen.nonFinite !== undefined) {
+        // It would otherwise become Infinity, and null on the way out: refused, named.
+        return done(
+          badInput(
+            `Request body: the number at ${seen.nonFinite || 'the top level'} is too large for a 64-bit float (beyond ±1.8e308); send a finite number, or the value as a string`,
+          ),
           undefined,
         );
       }

@@ -9,6 +9,7 @@ import type { SqlQueryRequest } from '../../contract';
 import { jsonSize, type JsonValue } from '../engine/values';
 import { ERROR_CODES } from '../errors';
 import type { Instance } from '../instance';
+import { errorFields } from './errors';
 
 /** `catalog_changed: true` when a statement changed what the catalog lists (absent otherwise). */
 export const changed = (yes: boolean | undefined) =>
@@ -82,17 +83,24 @@ export async function streamResult(
     if (!res.write(text)) await drained(res, wait);
   };
   const write = (doc: unknown) => send(framing.doc(JSON.stringify(doc)));
-  /** Rows as bare arrays of about LINE_BYTES each. */
+  /**
+   * Rows as bare arrays of about LINE_BYTES each, batched across the engine's chunks (of 2,048
+   * rows): as MindsDB writes a line per batch of its result, not per chunk of the engine's.
+   */
+  let pending: JsonValue[][] = [];
+  let pendingBytes = 0;
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const rows = pending;
+    pending = [];
+    pendingBytes = 0;
+    await write(rows);
+  };
   const writeRows = async (rows: JsonValue[][]) => {
-    let from = 0;
-    let bytes = 0;
-    for (let i = 0; i < rows.length; i++) {
-      bytes += rows[i].reduce<number>((n, v) => n + jsonSize(v) + 1, 2);
-      if (bytes >= LINE_BYTES || i === rows.length - 1) {
-        await write(rows.slice(from, i + 1));
-        from = i + 1;
-        bytes = 0;
-      }
+    for (const row of rows) {
+      pending.push(row);
+      pendingBytes += row.reduce<number>((n, v) => n + jsonSize(v) + 1, 2);
+      if (pendingBytes >= LINE_BYTES) await flush();
     }
   };
   const ctx = (db: string) => ({ db });
@@ -112,6 +120,7 @@ export async function streamResult(
           }),
         rows: writeRows,
         end: async (rowCount, truncated) => {
+          await flush();
           if (framing.end)
             await send(
               framing.end(JSON.stringify({ type: 'end', row_count: rowCount, truncated })),
@@ -125,18 +134,21 @@ export async function streamResult(
             context: ctx(db),
             ...changed(catalogChanged),
           }),
-        error: (code, message, db) =>
-          write({
+        error: async (code, message, db, position) => {
+          // The rows read before the error (a timeout mid-stream) go out first.
+          await flush();
+          await write({
             type: 'error',
             column_names: [],
-            error_code: code,
-            error_message: message,
+            ...errorFields(code, message, position),
             context: ctx(db),
-          }),
+          });
+        },
       },
       rowLimit,
     );
   } catch {
+    await flush();
     await write({
       type: 'error',
       column_names: [],

@@ -260,9 +260,7 @@ export async function importUpload(
       const from = await reader(catalog, up.file, format);
       await engine.exec(`CREATE TABLE ${table(tmp)} AS SELECT * FROM ${from}`);
     } catch (err) {
-      const msg = (err instanceof Error ? err.message : String(err))
-        .split('\n')[0]
-        .replace(/ \(line \d+, column \d+\)$/, '');
+      const msg = (err instanceof Error ? err.message : String(err)).split('\n')[0];
       throw badInput(
         `Cannot read the file as ${format.toUpperCase()}: ${msg.replaceAll(up.file, '<upload>')}`,
       );

@@ -10,7 +10,14 @@
  * including ones that end in their own LIMIT/ORDER BY or are not wrappable as a subquery.
  */
 import pg from 'pg';
-import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
+import {
+  ERROR_CODES,
+  ServiceError,
+  badInput,
+  notFound,
+  type ErrorCode,
+  type ErrorPosition,
+} from '../errors';
 import type { JsonValue } from '../engine/values';
 import { duckTypeName, getTypeParser, rowToJson } from './pg-values';
 
@@ -135,7 +142,7 @@ export interface RemoteQueryOptions {
   signal?: AbortSignal;
   values?: unknown[];
   /** Maps an offset in the SQL sent to an offset in what the user wrote, for error positions. */
-  position?: (offset: number) => string;
+  position?: (offset: number) => ErrorPosition;
 }
 
 export interface RemoteColumn {
@@ -360,7 +367,7 @@ export class PostgresIntegration {
    * running statement from a second connection, as psql's Ctrl+C does.
    */
   private async inTransaction<T>(
-    o: { timeoutMs: number; signal?: AbortSignal; position?: (offset: number) => string },
+    o: { timeoutMs: number; signal?: AbortSignal; position?: (offset: number) => ErrorPosition },
     fn: (client: pg.PoolClient) => Promise<T>,
     readOnly: boolean,
   ): Promise<T> {
@@ -450,7 +457,7 @@ export class PostgresIntegration {
   queryError(
     err: unknown,
     timeoutMs?: number,
-    position?: (offset: number) => string,
+    position?: (offset: number) => ErrorPosition,
   ): ServiceError {
     if (err instanceof ServiceError) return err;
     const e = err as Error & { code?: string; position?: string };
@@ -465,9 +472,10 @@ export class PostgresIntegration {
         `The statement ran longer than the statement timeout${timeoutMs ? ` (${timeoutMs} ms)` : ''} on integration '${this.name}' and was cancelled`,
       );
     }
-    const where = e.position && position ? position(Number(e.position) - 1) : '';
-    const text = `PostgreSQL error from '${this.name}': ${e.message}${where}`;
-    if (code === '42601') return new ServiceError(ERROR_CODES.SYNTAX, text);
+    const at = e.position && position ? position(Number(e.position) - 1) : undefined;
+    const text = `PostgreSQL error from '${this.name}': ${e.message}`;
+    const fail = (c: ErrorCode) => new ServiceError(c, text, undefined, at);
+    if (code === '42601') return fail(ERROR_CODES.SYNTAX);
     if (
       code === '42P01' ||
       code === '42703' ||
@@ -475,9 +483,9 @@ export class PostgresIntegration {
       code === '3F000' ||
       code === '42704'
     )
-      return notFound(text);
-    if (code === '25006') return new ServiceError(ERROR_CODES.FORBIDDEN, text);
-    if (code === '42501') return new ServiceError(ERROR_CODES.FORBIDDEN, text);
+      return fail(ERROR_CODES.NOT_FOUND);
+    if (code === '25006') return fail(ERROR_CODES.FORBIDDEN);
+    if (code === '42501') return fail(ERROR_CODES.FORBIDDEN);
     if (
       code.startsWith('08') ||
       code.startsWith('28') ||
@@ -485,8 +493,8 @@ export class PostgresIntegration {
       code.startsWith('57P')
     )
       return this.connectError(err);
-    if (code === '54000' || code === '53200') return new ServiceError(ERROR_CODES.TOO_LARGE, text);
-    return badInput(text);
+    if (code === '54000' || code === '53200') return fail(ERROR_CODES.TOO_LARGE);
+    return fail(ERROR_CODES.BAD_INPUT);
   }
 }
 

@@ -27,12 +27,15 @@ export interface ModelCatalog {
  */
 export interface RemoteDataSource {
   isRemote(db: string): boolean;
-  /** The whole result, capped at `maxRows` (training uses it for the `LIMIT 0` check). */
+  /**
+   * The whole result, capped at `maxRows` (training uses it for the `LIMIT 0` check and the
+   * sample's counts).
+   */
   query(
     db: string,
     sql: string,
     o: { maxRows: number; timeoutMs?: number },
-  ): Promise<{ columns: string[] }>;
+  ): Promise<{ columns: string[]; rows: JsonValue[][] }>;
   /**
    * The rows in chunks through a server-side cursor; `onChunk` is awaited before the next chunk
    * is fetched, so memory stays bounded by one chunk. The timeout applies to each fetch.

@@ -23,6 +23,8 @@ import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
 import { describeAttribute, describeModel, describeProgress, type DescribeForm } from './describe';
 import { EvidenceCache } from './evaluation/evidence-store';
 import { modelRow } from './models-table';
+import { exportVersion, type OnnxFile } from './onnx';
+import { rowBudget, trainingDataInfo } from './training-sample';
 import {
   PredictorCache,
   columnsOfRows,
@@ -79,6 +81,8 @@ export interface ModelRegistryOptions {
   /** Where FROM queries on databases outside DuckDB run (the integrations). */
   remote: RemoteDataSource;
   maxConcurrentTrainings: number;
+  /** Rows a training reads whole; past it, a sample drawn in the source (training-sample.ts). */
+  trainingRowBudget?: number;
   /** Warm a training worker up this many ms after start (trainer.ts); null: never. */
   trainingWarmup?: number | null;
   /** Reported in MINDSDB_VERSION. */
@@ -106,7 +110,7 @@ export class ModelRegistry {
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
     this.store = new ModelStore(opts.catalog.dataDir);
-    this.data = new TrainingData(opts.catalog, opts.remote);
+    this.data = new TrainingData(opts.catalog, opts.remote, opts.trainingRowBudget);
     this.trainer = new Trainer({
       store: this.store,
       data: this.data,
@@ -203,6 +207,7 @@ export class ModelRegistry {
     const project = this.catalog.requireProject(spec.project);
     assertValidName('model', spec.name);
     const { using, tag } = splitUsing(spec.using, spec.tag);
+    rowBudget(using, 0); // a bad USING sample_rows fails the statement, not the training
     const existing = () => {
       const all = this.store.versions(project, spec.name);
       if (all.length === 0 || spec.orReplace) return all;
@@ -451,7 +456,9 @@ export class ModelRegistry {
     const attr = describeAttribute(attribute);
     if (attr === 'progress') return describeProgress(this.get(ref));
     const rec = this.ready(ref);
-    return describeModel((await this.predictor(rec)).description, attr, form);
+    const rows = describeModel((await this.predictor(rec)).description, attr, form);
+    if (attr === '' || attr === 'info') rows[0].training_data = trainingDataInfo(rec.sample, form);
+    return rows;
   }
 
   /**
@@ -473,6 +480,17 @@ export class ModelRegistry {
       ...Object.assign({}, ...parts),
     });
     return { html, fileName: `${rec.project}.${rec.name}.v${rec.version}.html` };
+  }
+
+  /**
+   * The ONNX model of a complete tabular version (see onnx.ts); a model ONNX cannot express is a
+   * 422 naming the part. Its artifact is checked through the predictor first, as for predictions.
+   */
+  async onnx(ref: ModelRef): Promise<OnnxFile> {
+    const rec = this.ready(ref);
+    await this.predictor(rec);
+    const file = this.store.artifactFile(rec.project, rec.name, rec.version);
+    return exportVersion(rec, file, this.opts.version);
   }
 
   /** Resolves when no training is queued or running (tests, shutdown). */

@@ -4,6 +4,7 @@
  * paths `DATA_DIR/models/<project>/<model>/<version>.json` (and `<version>.evidence.json`). Pure bookkeeping: no training, no
  * DuckDB. Kept apart from the registry so the file format is readable in one place.
  */
+import type { TrainingSample } from './training-sample';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonFile, sweepTempFiles, writeFileAtomic } from '../engine/atomic';
@@ -57,6 +58,8 @@ export interface ModelVersionRecord {
   createdAt: string;
   /** Seconds from the start of training (data fetch included) to complete/error. */
   trainingTime: number | null;
+  /** Trained on a sample drawn in the source (training-sample.ts); absent: every row. */
+  sample?: TrainingSample;
 }
 
 interface ModelsFile {

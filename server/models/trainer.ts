@@ -178,6 +178,7 @@ export class Trainer {
         target: rec.target,
         using: rec.using,
         timeseries: rec.timeseries ?? null,
+        ...(rec.mode === 'train' && rec.sample?.classes ? { classRates: rec.sample.classes } : {}),
         artifactFile: store.artifactFile(rec.project, rec.name, rec.version),
         evidenceFile: store.evidenceFile(rec.project, rec.name, rec.version),
         baseArtifactFile:

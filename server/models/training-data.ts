@@ -7,6 +7,7 @@ import { ServiceError, badInput } from '../errors';
 import type { ModelCatalog, RemoteDataSource } from './ports';
 import type { ModelVersionRecord } from './store';
 import { ColumnarBuilder, type ColumnarDataset } from './training-columns';
+import { DEFAULT_ROW_BUDGET, planSample, rowBudget, sampleSourceOf } from './training-sample';
 
 /** Rows a training FROM query may return; more fail the training with a clear message. */
 const MAX_TRAINING_ROWS = 5_000_000;
@@ -22,6 +23,8 @@ export class TrainingData {
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly remote: RemoteDataSource,
+    /** Rows read whole; larger sources are sampled where they live (training-sample.ts). */
+    private readonly rowBudget = DEFAULT_ROW_BUDGET,
   ) {}
 
   /**
@@ -44,10 +47,7 @@ export class TrainingData {
       columns = r.columns;
     } catch (err) {
       if (err instanceof ServiceError) {
-        throw new ServiceError(
-          err.code,
-          `The FROM query failed: ${err.message.replace(/ \(line \d+, column \d+\)$/, '')}`,
-        );
+        throw new ServiceError(err.code, `The FROM query failed: ${err.message}`);
       }
       throw err;
     }
@@ -74,16 +74,33 @@ export class TrainingData {
   async fetch(rec: ModelVersionRecord): Promise<ColumnarDataset> {
     let b: ColumnarBuilder | undefined;
     let truncated = false;
+    const source = sampleSourceOf(this.catalog, this.remote, rec.fromDb, TRAINING_QUERY_TIMEOUT_MS);
+    // Past the row budget only a sample drawn in the source is read (never a time series).
+    const plan = rec.timeseries
+      ? null
+      : await planSample(
+          source,
+          rec.selectQuery,
+          rec.target,
+          rowBudget(rec.using, this.rowBudget),
+        ).catch((err: unknown) => {
+          throw new Error(
+            `The FROM query failed: ${err instanceof Error ? err.message : String(err)}`,
+            { cause: err },
+          );
+        });
+    const select = plan?.sql ?? rec.selectQuery;
+    const cap = plan ? plan.sample.budget : MAX_TRAINING_ROWS;
     try {
       if (this.remote.isRemote(rec.fromDb)) {
         let builder: ColumnarBuilder | undefined;
         const { columns } = await this.remote.readRows(
           rec.fromDb,
-          rec.selectQuery,
+          select,
           (chunk, cols) => {
             builder ??= new ColumnarBuilder(cols.map((c) => c.name));
             for (const r of chunk) {
-              if (builder.rowCount >= MAX_TRAINING_ROWS) {
+              if (builder.rowCount >= cap) {
                 truncated = true;
                 return;
               }
@@ -94,9 +111,9 @@ export class TrainingData {
         );
         b = builder ?? new ColumnarBuilder(columns.map((c) => c.name));
       } else {
-        const r = await this.catalog.engine.query(rec.selectQuery, {
+        const r = await this.catalog.engine.query(select, {
           db: this.engineDb(rec.fromDb),
-          maxRows: MAX_TRAINING_ROWS,
+          maxRows: cap,
           timeoutMs: TRAINING_QUERY_TIMEOUT_MS,
         });
         if (r.kind === 'table') {
@@ -112,7 +129,8 @@ export class TrainingData {
       );
     }
     if (!b) throw new Error('The FROM query returned no result table');
-    if (truncated) {
+    // A sample a little over its budget is cut at the budget (the draw is random).
+    if (truncated && !plan) {
       throw new Error(
         `The FROM query returned more than ${MAX_TRAINING_ROWS} rows; sample or aggregate the data (e.g. with LIMIT or USING SAMPLE)`,
       );
@@ -132,6 +150,8 @@ export class TrainingData {
       );
     }
     rec.target = b.columns[ti];
+    if (plan) rec.sample = { ...plan.sample, rowsUsed: b.rowCount };
+    else delete rec.sample;
     return b.finish();
   }
 

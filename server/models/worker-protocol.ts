@@ -7,6 +7,7 @@
  * crosses threads.
  */
 import type { TrainProgress } from '../automl/index';
+import type { JsonValue } from '../engine/values';
 import type { TimeSeriesSettings } from './store';
 import type { ColumnarDataset } from './training-columns';
 
@@ -23,6 +24,11 @@ export interface TrainRequest {
   artifactFile: string;
   /** Where to write the evidence its training kept (docs/evaluation.md), if any. */
   evidenceFile: string;
+  /**
+   * Train mode on a sample stratified by class (training-sample.ts): each class's value and the
+   * rate its rows were drawn at, so probabilities move back to the source's class shares.
+   */
+  classRates?: { value: JsonValue; rate: number }[];
 }
 
 /**

@@ -14,7 +14,7 @@ import type { EngineResult } from '../engine/results';
 import type { EngineSession } from '../engine/session';
 import { lineColumn } from '../engine/position';
 import type { JsonValue } from '../engine/values';
-import { ERROR_CODES, ServiceError } from '../errors';
+import { ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
 import type { IntegrationRegistry } from '../integrations';
 import type { PlannedQuery } from './plan/query';
 import { MlEngineStore } from './plan/system';
@@ -38,7 +38,14 @@ export interface ExecuteRequest {
 
 export type ExecuteResponse =
   | (SqlResult & { db: string })
-  | { type: 'error'; error_code: number; error_message: string; db: string };
+  | {
+      type: 'error';
+      error_code: number;
+      error_message: string;
+      /** Where in the script; the HTTP edge formats it into the message and sends it as a field. */
+      error_position?: ErrorPosition;
+      db: string;
+    };
 
 /** Turns an engine result into the wire's table/ok shape. */
 export function toSqlResult(r: EngineResult): SqlResult {
@@ -75,7 +82,7 @@ export interface ResultSink {
   rows(rows: JsonValue[][]): Promise<void> | void;
   end(rowCount: number, truncated: boolean): Promise<void> | void;
   ok(affectedRows: number | null, db: string, catalogChanged: boolean): Promise<void> | void;
-  error(code: number, message: string, db: string): Promise<void> | void;
+  error(code: number, message: string, db: string, position?: ErrorPosition): Promise<void> | void;
 }
 
 export interface SqlServiceDeps {
@@ -184,7 +191,9 @@ export class SqlService implements StatementEnv {
       const p = lineColumn(script, seg.unterminatedAt ?? seg.start);
       throw new ServiceError(
         ERROR_CODES.SYNTAX,
-        `Unterminated ${UNTERMINATED[seg.unterminated]} starting at line ${p.line}, column ${p.column}`,
+        `Unterminated ${UNTERMINATED[seg.unterminated]} from here to the end`,
+        undefined,
+        p,
       );
     }
     const tokens = new Tokens(seg.sql);
@@ -204,7 +213,7 @@ export class SqlService implements StatementEnv {
       const r = await this.integrations.query(q.target.db, q.sql, {
         values: q.target.values.length ? q.target.values : undefined,
         signal: ctx.signal,
-        position: (o) => q.src.where(q.rw.toSource(o)),
+        position: (o) => q.src.position(q.rw.toSource(o)),
         ...(whole ? { maxRows: MAX_SAVED_ROWS } : {}),
       });
       return toSqlResult(r);
@@ -259,7 +268,13 @@ export class SqlService implements StatementEnv {
       return { ...last, db };
     } catch (err) {
       if (err instanceof ServiceError) {
-        return { type: 'error', error_code: err.code, error_message: err.message, db };
+        return {
+          type: 'error',
+          error_code: err.code,
+          error_message: err.message,
+          ...(err.position ? { error_position: err.position } : {}),
+          db,
+        };
       }
       throw err;
     }
@@ -276,7 +291,8 @@ export class SqlService implements StatementEnv {
     try {
       segs = this.segments(req.query);
     } catch (err) {
-      if (err instanceof ServiceError) return void (await sink.error(err.code, err.message, db));
+      if (err instanceof ServiceError)
+        return void (await sink.error(err.code, err.message, db, err.position));
       throw err;
     }
     const last = segs[segs.length - 1];
@@ -286,7 +302,12 @@ export class SqlService implements StatementEnv {
         query: req.query.slice(0, last.segmentStart),
       });
       if (before.type === 'error')
-        return void (await sink.error(before.error_code, before.error_message, before.db));
+        return void (await sink.error(
+          before.error_code,
+          before.error_message,
+          before.db,
+          before.error_position,
+        ));
       db = before.db;
     }
     const ctx = this.context(session, req, db);
@@ -329,7 +350,8 @@ export class SqlService implements StatementEnv {
       );
       if (headerSent) await sink.end(rowCount, truncated);
     } catch (err) {
-      if (err instanceof ServiceError) return void (await sink.error(err.code, err.message, db));
+      if (err instanceof ServiceError)
+        return void (await sink.error(err.code, err.message, db, err.position));
       throw err;
     } finally {
       await this.dropTemps(ctx);

@@ -80,3 +80,23 @@ export async function startHarness(
     },
   };
 }
+
+/** Runs SQL that must succeed; an error answer throws with the statement. */
+export async function sqlOk(
+  h: Harness,
+  query: string,
+): Promise<{ column_names: string[]; data: unknown[][] }> {
+  const r = await h.sql(query);
+  if (r.type === 'error') throw new Error(`${r.error_message}\n in: ${query}`);
+  return r;
+}
+
+/** Polls a model of `mindsdb` until it is complete or failed (bounded by polls, not the clock). */
+export async function waitForModel(h: Harness, name: string): Promise<'complete' | 'error'> {
+  for (let i = 0; i < 3000; i++) {
+    const r = await h.get(`/api/projects/mindsdb/models/${name}`);
+    if (r.body.status === 'complete' || r.body.status === 'error') return r.body.status;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error(`model ${name} did not finish training`);
+}

@@ -2,7 +2,7 @@
 import type { HistoryEntry } from '../features/history/history-store';
 import type { EditorMarker } from '../features/sql-editor/SqlEditor';
 import type { RunRequest } from '../features/sql-editor/run-plan';
-import { markerRange, parseErrorPosition, toScriptPosition } from '../lib/sql/error-position';
+import { markerRange, toScriptPosition } from '../lib/sql/error-position';
 import type { ScriptOutcome } from '../lib/sql/execute-script';
 
 export function historyEntryFor(
@@ -29,14 +29,15 @@ export function historyEntryFor(
   };
 }
 
-/** The marker for an SQL error whose message names a position, mapped into the script. */
+/** The marker for an SQL error at the position the server sent with it, mapped into the script. */
 export function markerFor(req: RunRequest, o: ScriptOutcome): EditorMarker | undefined {
   if (!o.error) return undefined;
   const msg = o.error.response.error_message;
   const st = o.error.statement;
-  const pos = parseErrorPosition(msg);
+  const pos = o.error.response.error_position;
   if (!pos) {
-    // No position: underline the statement's first line so the error is still visible in place.
+    // No position (not about a place, or a server that sends none): underline the statement's
+    // first line so the error is still visible in place.
     const at = toScriptPosition(req.script, st.start, st.sql, { line: 1, column: 1 });
     const firstLine = st.sql.split('\n')[0];
     return {

@@ -4,6 +4,7 @@
  * alive and unchanged after each one.
  */
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
 
@@ -68,29 +69,32 @@ function raw(
   body?: string | Buffer,
 ) {
   const u = new URL(base);
-  return new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
-    const h =
-      body === undefined
-        ? headers
-        : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-    const req = http.request(
-      { host: u.hostname, port: u.port, method, path, headers: h },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            type: String(res.headers['content-type'] ?? ''),
-            text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    if (body !== undefined) req.end(body);
-    else req.end();
-  });
+  return new Promise<{ status: number; type: string; text: string; nosniff: boolean }>(
+    (resolve, reject) => {
+      const h =
+        body === undefined
+          ? headers
+          : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+      const req = http.request(
+        { host: u.hostname, port: u.port, method, path, headers: h },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c) => chunks.push(c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              type: String(res.headers['content-type'] ?? ''),
+              text: Buffer.concat(chunks).toString('utf8'),
+              nosniff: res.headers['x-content-type-options'] === 'nosniff',
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      if (body !== undefined) req.end(body);
+      else req.end();
+    },
+  );
 }
 const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 const P = '/api/projects/mindsdb/models';
@@ -464,6 +468,24 @@ const cases: Case[] = [
     code: 3,
     message: /deeper than 64 levels/,
   },
+  {
+    name: 'predict: a number beyond a 64-bit float (1e999)',
+    method: 'POST',
+    path: `${P}/good/predict`,
+    body: '[{"sqft": 800}, {"sqft": 1e999, "location": "good"}]',
+    status: 400,
+    code: 3,
+    message: /number at \[1\]\.sqft is too large for a 64-bit float/,
+  },
+  {
+    name: 'predict: -1e999 in the envelope form',
+    method: 'POST',
+    path: `${P}/good/predict`,
+    body: '{"data": [{"sqft": -1e999}]}',
+    status: 400,
+    code: 3,
+    message: /number at data\[0\]\.sqft is too large/,
+  },
   // GET .../describe
   {
     name: 'describe: unknown attribute in the query string',
@@ -635,6 +657,25 @@ const cases: Case[] = [
     status: 400,
     code: 3,
     message: /empty/i,
+  },
+  {
+    name: 'files: multipart without a boundary',
+    method: 'PUT',
+    path: '/api/files/mp',
+    body: 'a,b\n1,2\n',
+    type: 'multipart/form-data',
+    status: 400,
+    code: 3,
+    message: /multipart body is malformed: .*[Bb]oundary/,
+  },
+  {
+    name: 'sql: 1e999 in params',
+    method: 'POST',
+    path: '/api/sql/query',
+    body: '{"query": "SELECT :x AS x", "params": {"x": 1e999}}',
+    status: 400,
+    code: 3,
+    message: /number at params\.x is too large/,
   },
   {
     name: 'files: delete an unknown file',
@@ -842,7 +883,11 @@ describe('bad-input catalogue', () => {
         expect(res.type).toMatch(/^application\/problem\+json/);
         expect(typeof body.title).toBe('string');
         expect(body.detail).toBe(body.error_message);
+        // MindsDB's timestamp (str(datetime.now())).
+        expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/);
       }
+      // An error body is never sniffed into something a browser would run.
+      expect(res.nosniff).toBe(true);
       if (c.code !== undefined) expect(body.error_code).toBe(c.code);
       expect(body.error_message).toMatch(c.message);
       expect(text).not.toMatch(/at .*\.ts:\d+/); // no stack traces
@@ -851,6 +896,39 @@ describe('bad-input catalogue', () => {
       expect(alive.data).toEqual([[10]]);
     });
   }
+
+  it('caps the connections one client holds: past MAX_CONNECTIONS_PER_CLIENT a 503, and it recovers', async () => {
+    const capped = await startHarness({ MAX_CONNECTIONS_PER_CLIENT: 20 });
+    const u = new URL(capped.url);
+    const open = (): Promise<net.Socket> =>
+      new Promise((resolve, reject) => {
+        const s = net.connect(Number(u.port), u.hostname, () => resolve(s));
+        s.on('error', reject);
+      });
+    const held: net.Socket[] = [];
+    try {
+      // Half-open: connected, nothing sent.
+      for (let i = 0; i < 20; i++) held.push(await open());
+      const extra = await open();
+      const reply = await new Promise<string>((resolve) => {
+        let text = '';
+        extra.on('data', (c) => (text += String(c)));
+        extra.on('close', () => resolve(text));
+      });
+      expect(reply).toMatch(/^HTTP\/1\.1 503/);
+      expect(reply).toMatch(/the limit is 20, MAX_CONNECTIONS_PER_CLIENT/);
+      expect(reply).toMatch(/x-content-type-options: nosniff/i);
+    } finally {
+      for (const s of held) s.destroy();
+    }
+    // The held ones closed: the client is served again.
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      status = (await capped.get('/api/status').catch(() => ({ status: 0 }))).status;
+    }
+    expect(status).toBe(200);
+    await capped.close();
+  });
 
   it('still predicts with the model after the whole catalogue', async () => {
     const r = await h.post(`${P}/good/predict`, [{ sqft: 823, location: 'good' }]);

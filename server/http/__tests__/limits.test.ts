@@ -282,6 +282,16 @@ describe('class 9: results bounded by bytes as well as rows', () => {
     expect(r.docs.slice(1).reduce((n, d) => n + d.length, 0)).toBe(2000);
     expect(r.comments).toEqual([{ type: 'end', row_count: 2000, truncated: false }]);
   });
+
+  it('batches rows per line as MindsDB writes them, not per engine chunk of 2,048 rows', async () => {
+    const r = await streamed(b.url, 'SELECT range AS i FROM range(10000)', 'jsonlines');
+    // 10,000 small rows are one batch (about 70 KB): one line after the header, in order.
+    expect(r.docs).toHaveLength(2);
+    expect(r.docs[1]).toHaveLength(10000);
+    expect((r.docs[1] as number[][]).map((row) => row[0])).toEqual(
+      Array.from({ length: 10000 }, (_, i) => i),
+    );
+  });
 });
 
 describe('class 10: slow and abandoned jsonlines readers release the pool', () => {

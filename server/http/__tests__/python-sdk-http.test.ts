@@ -28,19 +28,51 @@ class RestApi {
   /** Every request sent, as `METHOD path body` (for assertions on what went over the wire). */
   readonly sent: string[] = [];
 
+  /** The session's headers (`self.session.headers`): the bearer token once logged in. */
+  private readonly headers: Record<string, string> = { 'user-agent': 'python-sdk/3.4.0' };
+
   constructor(readonly url: string) {}
 
-  private async request(method: string, path: string, init: RequestInit = {}) {
+  private async send(method: string, path: string, init: RequestInit = {}) {
     const body = typeof init.body === 'string' ? init.body : '';
     this.sent.push(`${method} ${path} ${body}`.trimEnd());
-    const res = await fetch(this.url + path, {
+    return fetch(this.url + path, {
       method,
       ...init,
-      headers: { 'user-agent': 'python-sdk/3.4.0', ...(init.headers as object) },
+      headers: { ...this.headers, ...(init.headers as object) },
     });
+  }
+
+  private async request(method: string, path: string, init: RequestInit = {}) {
+    const res = await this.send(method, path, init);
     const text = await res.text();
     if (res.status >= 400) throw new HttpError(res.status, text);
     return text === '' ? null : (JSON.parse(text) as unknown);
+  }
+
+  /**
+   * `login()` with `is_managed=False`, what `mindsdb_sdk.connect(url, login, password)` calls: the
+   * cloud endpoint first, MindsDB's own `/api/login` on 404 or 405, then the token as a bearer.
+   */
+  async login(username: string, password: string) {
+    const json = { 'content-type': 'application/json' };
+    let r = await this.send('POST', '/cloud/login', {
+      headers: json,
+      body: JSON.stringify({ password, email: username }),
+    });
+    if (r.status === 404 || r.status === 405) {
+      await r.text();
+      r = await this.send('POST', '/api/login', {
+        headers: json,
+        body: JSON.stringify({ password, username }),
+      });
+    }
+    const text = await r.text();
+    if (r.status >= 400) throw new HttpError(r.status, text);
+    if ((r.headers.get('content-type') ?? '').includes('application/json')) {
+      const body = JSON.parse(text) as { token?: string };
+      if (typeof body.token === 'string') this.headers.authorization = `Bearer ${body.token}`;
+    }
   }
 
   /** `sql_query(sql, database)`: a DataFrame of the table (here records), or null. */
@@ -256,5 +288,77 @@ describe('mindsdb_sdk over HTTP', () => {
       "select NAME from information_schema.databases where TYPE='project'",
     );
     expect(projects!.map((r) => r.NAME)).toEqual(['mindsdb']);
+  });
+});
+
+describe("GET /api/databases in MindsDB's shape", () => {
+  it('gives every database an id: an integer, null for the system ones, stable across calls', async () => {
+    const list = (await h.get('/api/databases')).body as {
+      name: string;
+      type: string;
+      id: number | null;
+    }[];
+    for (const d of list) {
+      expect(Object.keys(d)).toContain('id');
+      if (d.type === 'system') expect(d.id, d.name).toBeNull();
+      else expect(Number.isInteger(d.id), d.name).toBe(true);
+    }
+    const ids = list.filter((d) => d.id !== null).map((d) => d.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await h.get('/api/databases')).body).toEqual(list);
+  });
+});
+
+describe('mindsdb_sdk.connect(url, login, password) with authentication on', () => {
+  let a: Harness;
+  beforeAll(async () => {
+    a = await startHarness({ AUTH_USERNAME: 'ada', AUTH_PASSWORD: 'pw-123456' });
+  });
+  afterAll(async () => {
+    await a?.close();
+  });
+
+  it('logs in with the default call: /cloud/login answers 404, /api/login gives the token', async () => {
+    const client = new RestApi(a.url);
+    await client.login('ada', 'pw-123456');
+    expect(client.sent.map((s) => s.split(' ').slice(0, 2).join(' '))).toEqual([
+      'POST /cloud/login',
+      'POST /api/login',
+    ]);
+    const rows = await client.sqlQuery('SELECT 1 AS one');
+    expect(rows).toEqual([{ one: 1 }]);
+  });
+
+  it('a wrong password is refused by /api/login, not by the cloud endpoint', async () => {
+    const client = new RestApi(a.url);
+    const err = await client.login('ada', 'nope').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HttpError);
+    expect((err as HttpError).status).toBe(401);
+    expect(client.sent.map((s) => s.split(' ')[1])).toEqual(['/cloud/login', '/api/login']);
+  });
+
+  it("answers MindsDB's 404 outside its protected paths, 401 inside them, whatever exists", async () => {
+    const raw = (p: string, method = 'GET') => fetch(a.url + p, { method });
+    for (const p of ['/cloud/login', '/api/no/such/route', '/api/auth/cloud_login', '/x']) {
+      const r = await raw(p, 'POST');
+      expect(r.status, p).toBe(404);
+      expect(r.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await r.json()).toMatchObject({ title: 'Not Found', error_code: 2 });
+    }
+    // Under MindsDB's protected namespaces (and this instance's own paths) a path answers 401
+    // whether a route is there or not: nothing about what exists is revealed.
+    for (const p of [
+      '/api/projects',
+      '/api/projects/nope/models/x/y',
+      '/api/agents',
+      '/api/knowledge_bases/kb',
+      '/api/sql/nothing',
+      '/v1/api/api/projects',
+      '/v1/anything',
+      '/api/openapi.json',
+      '/api/docs/x',
+    ]) {
+      expect((await raw(p)).status, p).toBe(401);
+    }
   });
 });

@@ -46,7 +46,10 @@ describe('POST /api/sql/query response shapes', () => {
     expect(r.status).toBe(200);
     expect(r.body.type).toBe('error');
     expect(r.body.error_code).toBe(1);
-    expect(r.body.error_message).toMatch(/syntax error at or near "x" \(line 2, column 11\)/);
+    expect(r.body.error_message).toMatch(/syntax error at or near "x" \(line 2, column 11\)$/);
+    // The same place as data, formatted into the message once.
+    expect(r.body.error_position).toEqual({ line: 2, column: 11 });
+    expect(r.body.error_message.match(/\(line \d+, column \d+\)/g)).toHaveLength(1);
     expect(r.body.column_names).toEqual([]);
     expect(r.body.context).toEqual({ db: 'mindsdb' });
   });
@@ -55,21 +58,50 @@ describe('POST /api/sql/query response shapes', () => {
     const t = await h.sql('SELECT * FROM no_such_table');
     expect(t.error_code).toBe(2);
     expect(t.error_message).toMatch(/no_such_table does not exist.*\(line 1, column 15\)/);
+    expect(t.error_position).toEqual({ line: 1, column: 15 });
     const c = await h.sql('SELECT nope FROM example_db.demo_data.home_rentals');
     expect(c.error_code).toBe(2);
     expect(c.error_message).toMatch(/"nope" not found.*\(line 1, column 8\)/);
+    expect(c.error_position).toEqual({ line: 1, column: 8 });
   });
 
   it('locates errors in the second statement of a script relative to the whole script', async () => {
     const r = await h.sql('SELECT 1;\nSELECT * FROM missing_t');
     expect(r.error_message).toMatch(/\(line 2, column 15\)/);
+    expect(r.error_position).toEqual({ line: 2, column: 15 });
+  });
+
+  it('sends the position of errors the instance finds itself (its grammar, the planner) as data', async () => {
+    const g = await h.sql('CREATE MODEL m FROM db (SELECT 1');
+    expect(g.error_code).toBe(1);
+    expect(g.error_position).toEqual({ line: 1, column: 24 });
+    expect(g.error_message).toMatch(/never closed \(line 1, column 24\)$/);
+    const p = await h.sql('SELECT 1;\nUSE a b');
+    expect(p.error_position).toEqual({ line: 2, column: 7 });
+    // An error about no place has none.
+    const n = await h.sql('DROP MODEL mindsdb.no_such_model');
+    expect(n.type).toBe('error');
+    expect(n.error_position).toBeUndefined();
+    expect(n.error_message).not.toMatch(/\(line \d+/);
+  });
+
+  it('streams the position with an error document too', async () => {
+    const r = await fetch(`${h.url}/api/sql/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'SELECT * FROM\n  nope_t', response_format: 'jsonlines' }),
+    });
+    const doc = JSON.parse((await r.text()).trim());
+    expect(doc).toMatchObject({ type: 'error', error_position: { line: 2, column: 3 } });
+    expect(doc.error_message).toMatch(/\(line 2, column 3\)$/);
   });
 
   it('reports unterminated strings with where they start', async () => {
     const r = await h.sql("SELECT 'abc");
     expect(r.type).toBe('error');
     expect(r.error_code).toBe(1);
-    expect(r.error_message).toBe('Unterminated string starting at line 1, column 8');
+    expect(r.error_message).toBe('Unterminated string from here to the end (line 1, column 8)');
+    expect(r.error_position).toEqual({ line: 1, column: 8 });
   });
 
   it('rejects a query that is only comments', async () => {

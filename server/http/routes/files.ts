@@ -49,6 +49,19 @@ function nameParam(req: FastifyRequest): string {
 
 const FILE_PARAMS = z.object({ name: FileName });
 
+/**
+ * A multipart body the parser cannot read (no boundary, cut short, a bad part header) is the
+ * client's mistake: a 400 that says so, not busboy's error as a 500. The plugin's own errors
+ * (too many parts, a file over the limit) keep their status.
+ */
+function malformedMultipart(err: unknown): never {
+  const e = err as { statusCode?: number; message?: string };
+  if (err instanceof ServiceError || (e.statusCode && e.statusCode < 500)) throw err;
+  throw badInput(
+    `The multipart body is malformed: ${e.message ?? String(err)}. Send a multipart/form-data body with the file in a field named 'file'`,
+  );
+}
+
 export const fileRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async (
   app,
   { instance },
@@ -119,7 +132,7 @@ export const fileRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async (
     handler: async (req) => {
       const name = nameParam(req);
       if (req.isMultipart()) {
-        const part = await req.file();
+        const part = await req.file().catch(malformedMultipart);
         if (!part)
           throw badInput(`The multipart upload has no file; send it in a field named 'file'`);
         const up = await receiveUpload(catalog, part.file, limit);

@@ -15,6 +15,7 @@ import {
 } from '../../../contract';
 import { ERROR_CODES, ServiceError } from '../../errors';
 import type { Instance } from '../../instance';
+import { errorFields } from '../errors';
 import { sendJsonStream } from '../json-stream';
 import { changed, streamResult } from '../sql-stream';
 import { answer } from '../responses';
@@ -93,7 +94,15 @@ export const sqlRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async (
       const { db, ...rest } = r;
       // Only `db` goes back: echoing arbitrary client keys would echo arbitrary payloads.
       const context = { db };
-      if (rest.type === 'error') return { ...rest, column_names: [], context };
+      if (rest.type === 'error') {
+        const { error_code, error_message, error_position } = rest;
+        return {
+          type: 'error' as const,
+          column_names: [],
+          ...errorFields(error_code, error_message, error_position),
+          context,
+        };
+      }
       if (rest.type === 'ok')
         return {
           type: 'ok' as const,

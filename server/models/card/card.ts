@@ -16,6 +16,7 @@ import type { DriftReport, EffectsReport } from '../../../contract';
 import type { ModelDescription, ModelMetrics, ModelWarning } from '../../automl/index';
 import { fmtNumber, fmtR2, fmtShare, metricsSentences } from '../metrics-text';
 import type { ModelVersionRecord } from '../store';
+import { sampleSentence } from '../training-sample';
 import { calibrationChart, importanceChart, predictedVsActualChart } from './charts';
 import { monitoringSections } from './monitoring';
 import { CARD_CSS } from './style';
@@ -219,6 +220,7 @@ export function renderModelCard(x: CardInput): string {
         ' with:',
       ),
       h('pre', null, rec.selectQuery),
+      rec.sample ? h('p', null, sampleSentence(rec.sample)) : null,
       h(
         'p',
         null,

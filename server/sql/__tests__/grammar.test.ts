@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMindsStatement } from '../syntax/grammar';
 import { StatementSource } from '../syntax/source';
 import { Tokens } from '../syntax/tokens';
+import { ServiceError, withPosition } from '../../errors';
 
 const parse = (sql: string, params?: Record<string, unknown>) =>
   parseMindsStatement(new Tokens(sql), new StatementSource(sql, 0, sql), params);
@@ -14,7 +15,8 @@ const fails = (sql: string) => {
   try {
     parse(sql);
   } catch (err) {
-    return (err as Error).message;
+    // The position is data; read it as the HTTP edge writes it.
+    return err instanceof ServiceError ? withPosition(err.message, err.position) : String(err);
   }
   throw new Error(`expected a syntax error for: ${sql}`);
 };

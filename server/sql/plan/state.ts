@@ -192,10 +192,8 @@ export class PlanState {
       if (err instanceof ServiceError) {
         // The user's query itself is likely wrong: let DuckDB say where, in what he wrote.
         await this.validate?.();
-        throw new ServiceError(
-          err.code,
-          `${err.message.replace(/ \((statement at )?line \d+, column \d+\)$/, '')} (while ${what})`,
-        );
+        // Its position is in the generated SQL, not in what the user wrote: dropped.
+        throw new ServiceError(err.code, `${err.message} (while ${what})`);
       }
       throw err;
     }

@@ -4,7 +4,7 @@
  * PostgreSQL reports in the rewritten text is shown at the user's own line and column.
  */
 import { lineColumn } from '../../engine/position';
-import { ServiceError, type ErrorCode } from '../../errors';
+import { ServiceError, type ErrorCode, type ErrorPosition } from '../../errors';
 
 export interface Rewrite {
   text: string;
@@ -73,17 +73,18 @@ export class StatementSource {
     readonly script: string,
   ) {}
 
-  /** " (line l, column c)" for an offset in the statement. */
-  where(offsetInStatement: number): string {
-    const p = lineColumn(this.script, this.offset + Math.max(0, offsetInStatement));
-    return ` (line ${p.line}, column ${p.column})`;
+  /** The script position of an offset in the statement. */
+  position(offsetInStatement: number): ErrorPosition {
+    return lineColumn(this.script, this.offset + Math.max(0, offsetInStatement));
   }
 
-  /** An error located at an offset in the statement. */
+  /** An error located at an offset in the statement (the position is data, not text). */
   error(code: ErrorCode, message: string, offsetInStatement?: number): ServiceError {
     return new ServiceError(
       code,
-      offsetInStatement === undefined ? message : `${message}${this.where(offsetInStatement)}`,
+      message,
+      undefined,
+      offsetInStatement === undefined ? undefined : this.position(offsetInStatement),
     );
   }
 

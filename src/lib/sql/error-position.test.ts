@@ -1,23 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markerRange, parseErrorPosition, toScriptPosition } from './error-position';
-
-describe('parseErrorPosition', () => {
-  it('reads the "(line L, column C)" suffix of server messages', () => {
-    expect(
-      parseErrorPosition('Catalog Error: Table with name nope does not exist! (line 1, column 15)'),
-    ).toEqual({ line: 1, column: 15 });
-  });
-  it('reads "at line L, column C"', () => {
-    expect(parseErrorPosition('Unterminated string starting at line 3, column 8')).toEqual({
-      line: 3,
-      column: 8,
-    });
-  });
-  it('returns undefined when the message names no position', () => {
-    expect(parseErrorPosition('Something failed')).toBeUndefined();
-    expect(parseErrorPosition('(line 0, column 0)')).toBeUndefined();
-  });
-});
+import { markerRange, toScriptPosition } from './error-position';
 
 describe('toScriptPosition', () => {
   it('maps a statement-relative position into the script', () => {

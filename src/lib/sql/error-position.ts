@@ -1,32 +1,10 @@
 /**
- * Error positions: reads "(line L, column C)" (or "at line L, column C") from a server error
- * message and maps it from the statement that was sent to the editor's full script.
+ * Error positions: the server sends where an SQL error is as data (`error_position`, line and
+ * column of the statement it was sent); these map it into the editor's full script and pick the
+ * range to underline. Nothing here reads positions out of message text.
  */
+import type { ErrorPosition } from '../../../contract';
 import { offsetAt, positionAt } from './split';
-
-export interface ErrorPosition {
-  line: number;
-  column: number;
-}
-
-const PATTERNS = [
-  /\(line (\d+), column (\d+)\)/i,
-  /\bat line (\d+),? column (\d+)/i,
-  /\bLINE (\d+):/,
-];
-
-/** The 1-based line/column an error message points at, if it names one. */
-export function parseErrorPosition(message: string): ErrorPosition | undefined {
-  for (const re of PATTERNS) {
-    const m = re.exec(message);
-    if (m) {
-      const line = Number(m[1]);
-      const column = m[2] === undefined ? 1 : Number(m[2]);
-      if (line >= 1 && column >= 1) return { line, column };
-    }
-  }
-  return undefined;
-}
 
 /**
  * Maps a position inside a statement (as sent, starting at `statementStart` in `script`) to a
