@@ -66,6 +66,11 @@ const serverLayers = [
     'routes call the layers below; only main.ts starts the server.',
   ),
   serverMayImport(
+    'supervisor',
+    ['instance.ts', 'http/app.ts', 'engine/journal.ts', ...BASE],
+    'the supervisor runs the instance process and reads its crash journal; main.ts starts it.',
+  ),
+  serverMayImport(
     'instance.ts',
     ['sql', 'models', 'catalog', 'integrations', 'engine', ...BASE],
     'the instance assembles everything below HTTP.',
@@ -122,6 +127,29 @@ const everywhere = [
     message: `${RULE_SPA}: features/${feature} may import only itself and shared code; the app wires features together.`,
   })),
 ];
+// The models feature lives in rooms (src/features/models/<room>/: page, create, predict, ...). A
+// room is used from outside only through its index.ts (stylesheets aside: class names are global
+// anyway), so a room can change its insides without breaking another. The app is held to the same.
+const MODELS = 'src/features/models';
+const RULE_ROOMS = `${MODELS} is in rooms: import another room through its index (e.g. '../predict'), never a file inside it (src/features/models/README.md)`;
+const modelRooms = fs
+  .readdirSync(path.join(root, MODELS), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const roomEntries = (room) =>
+  fs
+    .readdirSync(path.join(root, MODELS, room))
+    .filter((f) => /^index\.tsx?$/.test(f) || f.endsWith('.css'))
+    .map((f) => `./${room}/${f}`);
+everywhere.push(
+  ...modelRooms.map((room) => ({
+    target: `${MODELS}/${room}`,
+    from: MODELS,
+    except: [`./${room}`, ...modelRooms.filter((o) => o !== room).flatMap(roomEntries)],
+    message: RULE_ROOMS,
+  })),
+  { target: 'src/app', from: MODELS, except: modelRooms.flatMap(roomEntries), message: RULE_ROOMS },
+);
 const restrictedPaths = (zones) => [
   'error',
   { basePath: root, zones: zones.map((z) => (z.except ? z : { ...z, except: [] })) },

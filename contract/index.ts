@@ -12,3 +12,4 @@ export * from './models';
 export * from './monitoring';
 export * from './sql';
 export * from './status';
+export * from './warning-words';

@@ -1,6 +1,44 @@
 /** Routes open without a session: GET /api/status, GET /api/util/ping, POST /api/login, /logout. */
 import { z } from 'zod';
 
+/** How the engine's process last ended unexpectedly (ours: a native crash, restarted). */
+export const EngineCrash = z
+  .object({
+    at: z.string(),
+    /** The signal that ended it (`SIGSEGV`), or null with an exit code. */
+    signal: z.string().nullable(),
+    code: z.number().nullable(),
+    /** The client statements that were running (prefixes). */
+    statements: z.array(z.string()),
+    /** Whether those statements are refused from now on (after a native crash). */
+    quarantined: z.boolean(),
+  })
+  .loose();
+export type EngineCrash = z.infer<typeof EngineCrash>;
+
+/** Ours only: the query pool and the engine process (docs/reliability.md). */
+export const EngineStatus = z
+  .object({
+    active: z.number(),
+    limit: z.number(),
+    waiting: z.number(),
+    oldest_ms: z.number(),
+    healthy: z.boolean(),
+    /** Times the supervisor restarted the instance process since it started. */
+    restarts: z.number().optional(),
+    last_crash: EngineCrash.nullable().optional(),
+    /** Statements refused because they were running when the engine crashed. */
+    quarantined: z.number().optional(),
+    /** Work (queries, trainings' reads, loads) running 10 s or more, longest first. */
+    long_running: z
+      .array(
+        z.object({ what: z.string(), running_ms: z.number(), past_timeout: z.boolean() }).loose(),
+      )
+      .optional(),
+  })
+  .loose();
+export type EngineStatus = z.infer<typeof EngineStatus>;
+
 /** GET /api/status */
 export const StatusResponse = z
   .object({
@@ -19,6 +57,7 @@ export const StatusResponse = z
       })
       .loose()
       .optional(),
+    engine: EngineStatus.optional(),
   })
   .loose();
 export type StatusResponse = z.infer<typeof StatusResponse>;

@@ -52,15 +52,19 @@ test('two versions, then two models, compared on metrics, importances and the sa
   const [a, b] = (await r2Row.getByRole('cell').allInnerTexts()).slice(1, 3).map(Number);
   expect(a).toBeGreaterThan(0.5);
   expect(b).toBeGreaterThan(0.5);
+  // FULL reads initial_price, a likely leak: its "better" is marked suspect, and why is said.
   await expect(r2Row.getByRole('cell').last()).toHaveText(
-    a > b ? `${SMALL} v2` : a < b ? `${FULL} v1` : 'same',
+    a > b ? `${SMALL} v2` : a < b ? `${FULL} v1 (suspect)` : 'same',
+  );
+  await expect(page.getByRole('note', { name: 'Scores to read with care' })).toContainText(
+    `${FULL} v1: its score leans on 'initial_price', a likely leak`,
   );
   await expect(metrics.getByRole('row', { name: /^Mean absolute error/ })).toBeVisible();
   const importances = page.getByRole('img', {
     name: new RegExp(`^Importances of ${SMALL} v2 vs ${FULL} v1: `),
   });
-  await expect(importances).toHaveAccessibleName(/initial_price — vs [\d.]+/);
-  await expect(importances).toHaveAccessibleName(/sqft [\d.]+ vs [\d.]+/);
+  await expect(importances).toHaveAccessibleName(/initial_price — vs [\d.]+%/);
+  await expect(importances).toHaveAccessibleName(/sqft [\d.]+% vs [\d.]+%/);
 
   // The same 10 training rows through both models, side by side with the actual value.
   const predictions = page.getByRole('table', { name: 'Compared predictions' });

@@ -54,7 +54,7 @@ test('a regression is described in its target’s units, with its warning on eve
 
   // Predicted vs actual: one dot per sampled validation row, and the residuals beside it.
   const scatter = page.getByRole('img', {
-    name: /^Predicted vs actual rental_price for \d+ validation rows/,
+    name: /^Predicted vs actual rental_price for a sample of 500 of the [\d,]+ validation rows/,
   });
   await expect(scatter.locator('.recharts-scatter-symbol')).toHaveCount(reg.sample.actual.length);
   await expect(

@@ -140,10 +140,7 @@ test('create a regression model from a table, describe it, predict and sweep', a
 
   // Retrain: version 2 trains while version 1 answers, then becomes the active (default) one.
   await page.getByRole('tab', { name: 'Overview' }).click();
-  await page
-    .getByRole('button', { name: /Retrain/ })
-    .first()
-    .click();
+  await page.getByRole('button', { name: '↻ Retrain' }).click();
   await page
     .getByRole('alertdialog', { name: `Retrain ${MODEL}?` })
     .getByRole('button', { name: 'Retrain' })

@@ -34,9 +34,16 @@ test('tabs can be closed and reordered by drag', async ({ page }) => {
   await page.getByRole('button', { name: 'New tab' }).click();
   await page.getByRole('button', { name: 'New tab' }).click();
   const tabs = page.getByRole('tablist', { name: 'Query tabs' }).getByRole('tab');
-  await expect(tabs).toHaveText(['Query 1×', 'Query 2×', 'Query 3×']);
+  await expect(tabs).toHaveText(['Query 1', 'Query 2', 'Query 3']);
   await tabs.nth(2).dragTo(tabs.nth(0));
-  await expect(tabs).toHaveText(['Query 3×', 'Query 1×', 'Query 2×']);
-  await page.getByRole('button', { name: 'Close Query 1' }).click();
-  await expect(tabs).toHaveText(['Query 3×', 'Query 2×']);
+  await expect(tabs).toHaveText(['Query 3', 'Query 1', 'Query 2']);
+  // The mouse closes with the ×; the keyboard with Delete on the tab. Arrows move between tabs.
+  await page.getByTitle('Close Query 1 (Delete on the tab)').click();
+  await expect(tabs).toHaveText(['Query 3', 'Query 2']);
+  await tabs.nth(0).click();
+  await page.keyboard.press('ArrowRight');
+  await expect(tabs.nth(1)).toBeFocused();
+  await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Delete');
+  await expect(tabs).toHaveText(['Query 3']);
 });

@@ -18,6 +18,16 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+if ! command -v curl >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    step "Installing curl for the docs' command test (server/test/__tests__/docs-commands.test.ts)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq curl >/dev/null
+  else
+    echo "curl is missing: install it (apt-get install curl) and re-run." >&2
+    exit 1
+  fi
+fi
+
 if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     step "Installing Debian's postgresql for the integration tests (they start their own server)"

@@ -103,6 +103,11 @@ const EnvSchema = z.object({
    * (json_structure, json_transform, ...), which crash the engine on very deep input.
    */
   JSON_MAX_DEPTH: int(100),
+  /**
+   * After a native crash of the engine, the statements that were running are refused for this
+   * long (a link or a retry loop would otherwise take the instance down again and again).
+   */
+  CRASH_QUARANTINE_HOURS: int(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -11,6 +11,7 @@ import { ModelRegistry } from './models/registry';
 import { sandboxSql, type Config } from './config';
 import { IntegrationRegistry } from './integrations';
 import { sweepUploads } from './integrations/files';
+import { journalDirOf } from './engine/journal';
 import { SqlService } from './sql/service';
 
 export const VERSION = '0.1.0';
@@ -25,6 +26,8 @@ export interface Instance {
   monitoring: Monitoring;
   /** Data sources from CREATE DATABASE ... WITH ENGINE (PostgreSQL, DuckDB files). */
   integrations: IntegrationRegistry;
+  /** Set when a supervisor runs this instance (server/main.ts): how often it restarted it. */
+  supervision?: { restarts: number };
   /** Called on shutdown, most recently registered first. */
   onClose: (() => Promise<void> | void)[];
   close(): Promise<void>;
@@ -41,6 +44,7 @@ export async function createInstance(config: Config): Promise<Instance> {
       maxRows: config.MAX_RESULT_ROWS,
       maxBytes: config.MAX_RESULT_BYTES,
       jsonMaxDepth: config.JSON_MAX_DEPTH,
+      journalDir: journalDirOf(config.DATA_DIR),
     },
     {
       authSecret: config.AUTH_SECRET,
@@ -84,6 +88,7 @@ export async function createInstance(config: Config): Promise<Instance> {
     trainingRowBudget: config.TRAINING_ROW_BUDGET,
     trainingWarmup: config.TRAINING_WARMUP ? config.TRAINING_WARMUP_DELAY_MS : null,
     version: VERSION,
+    readTimeoutMs: config.STATEMENT_TIMEOUT_MS,
   });
   const monitoring = new Monitoring(models, { catalog, remote: integrations });
   catalog.dropProjectHooks.push((project) => models.dropProject(project));

@@ -1,53 +1,48 @@
 /**
- * `npm run instance`: starts the local instance on HOST:PORT with its data in DATA_DIR and shuts
- * it down cleanly on SIGINT/SIGTERM (in-flight requests finish, DuckDB is checkpointed and closed).
+ * `npm run instance` (and `npm run dev`, the e2e server, the process tests): the supervisor. It
+ * checks the configuration, listens on HOST:PORT, and runs the instance itself in a child process
+ * (server/supervisor/), restarting it at once if it dies (a native crash in DuckDB), so one bad
+ * statement does not take the instance off the air. SIGINT/SIGTERM shut both down cleanly
+ * (in-flight requests finish, DuckDB is checkpointed and closed).
  */
 import { exposureProblem, isLoopback, loadConfig } from './config';
-import { buildApp, consoleLogger } from './http/app';
-import { createInstance } from './instance';
+import { Supervisor } from './supervisor/supervisor';
+
+const log = {
+  info: (m: string) => process.stdout.write(`${m}\n`),
+  error: (m: string) => process.stderr.write(`${m}\n`),
+};
 
 async function main() {
-  // Everything the instance (and DuckDB) creates in DATA_DIR is for this user only: 0600/0700.
   process.umask(0o077);
   const config = loadConfig();
   const problem = exposureProblem(config);
   if (problem) throw new Error(problem);
   const started = Date.now();
-  const instance = await createInstance(config);
-  const app = await buildApp(instance, consoleLogger);
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
-  consoleLogger.info(
+  const supervisor = new Supervisor(config, log);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      log.info(`${signal} received: shutting down`);
+      void supervisor.stop();
+    });
+  }
+  const address = await supervisor.start();
+  log.info(
     `Local instance listening on ${address} (data in ${config.DATA_DIR}, ready in ${Date.now() - started} ms)`,
   );
   if (!isLoopback(config.HOST) && config.ALLOWED_HOSTS.length === 0) {
-    consoleLogger.info(
+    log.info(
       'It answers to IP addresses and localhost only; set ALLOWED_HOSTS to reach it by a host name',
     );
   }
   if (config.ALLOW_HOST_FILES === 'all') {
-    consoleLogger.info(
+    log.info(
       "ALLOW_HOST_FILES=1: SQL can read and write any file this process can, DATA_DIR's included",
     );
   }
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    consoleLogger.info(`${signal} received: shutting down`);
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await app.close();
-    await instance.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((err) => {
-  consoleLogger.error(
-    `Failed to start the instance: ${err instanceof Error ? err.message : String(err)}`,
-  );
+  log.error(`Failed to start the instance: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -18,6 +18,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ERROR_CODES, ServiceError } from '../errors';
 import type { WriteRules } from './guard';
 import { registerJsonDepthGuard } from './json-guard';
+import { CrashJournal, Quarantine, crashHistory, type CrashRecord } from './journal';
 import { quoteIdent, quoteString } from './quote';
 import type { EngineResult, StreamSink, StreamSummary } from './results';
 import {
@@ -29,11 +30,19 @@ import {
 } from './session';
 import type { JsonValue } from './values';
 
+/** Work running at least this long is listed in the status (`long_running`). */
+const LONG_RUNNING_MS = 10_000;
+
 export interface EngineOptions extends SessionLimits {
   connections: number;
   queueLimit: number;
   /** JSON_MAX_DEPTH (json-guard.ts); 100 when unset. */
   jsonMaxDepth?: number;
+  /**
+   * Where the crash journal, the crash history and the quarantine live (journal.ts); none: no
+   * journal (an engine of its own in a tool or test).
+   */
+  journalDir?: string;
 }
 
 /** A database the engine attaches (and re-attaches on every remount). */
@@ -65,9 +74,36 @@ export class Engine implements SessionHost {
     private readonly instance: DuckDBInstance,
     private readonly path: string,
     private readonly opts: EngineOptions,
-  ) {}
+  ) {
+    const dir = opts.journalDir;
+    this.journal = dir ? new CrashJournal(dir) : null;
+    this.quarantine = dir ? new Quarantine(dir) : null;
+    this.crashes = dir ? crashHistory(dir) : [];
+  }
+
+  /** Statements refused because they were running when the engine crashed. */
+  get quarantined(): number {
+    return this.quarantine?.size ?? 0;
+  }
+
+  quarantineReason(statement: string): string | null {
+    return this.quarantine?.reason(statement) ?? null;
+  }
+
+  journalBegin(text: string, hash: string | null): number | null {
+    return this.journal ? this.journal.begin(text, hash) : null;
+  }
+
+  journalEnd(slot: number | null): void {
+    if (slot !== null) this.journal?.end(slot);
+  }
 
   /** Opens (or creates) the database file; its catalog name is the file's stem. */
+  private readonly journal: CrashJournal | null;
+  private readonly quarantine: Quarantine | null;
+  /** How earlier processes on this data ended (journal.ts), oldest first. */
+  readonly crashes: CrashRecord[];
+
   static async open(path: string, opts: EngineOptions): Promise<Engine> {
     const instance = await DuckDBInstance.create(path);
     const engine = new Engine(instance, path, opts);
@@ -97,9 +133,13 @@ export class Engine implements SessionHost {
     const now = Date.now();
     let oldest = now;
     let overdue = false;
+    const long: { what: string; ms: number; overdue: boolean }[] = [];
     for (const t of this.running) {
       oldest = Math.min(oldest, t.start);
-      if (now > t.deadline + 60_000) overdue = true;
+      const late = now > t.deadline + 60_000;
+      if (late) overdue = true;
+      if (now - t.start >= LONG_RUNNING_MS)
+        long.push({ what: t.what, ms: now - t.start, overdue: late });
     }
     return {
       active: this.active,
@@ -108,6 +148,8 @@ export class Engine implements SessionHost {
       statements: this.running.size,
       oldestMs: now - oldest,
       healthy: !overdue,
+      /** Statements (client queries, training reads, loads) running for 10 s or more, longest first. */
+      longRunning: long.sort((a, b) => b.ms - a.ms),
     };
   }
 
@@ -157,10 +199,10 @@ export class Engine implements SessionHost {
   }
 
   /** Registers a statement about to run (for the pool's health in `load`). */
-  async enter(timeoutMs: number): Promise<Ticket> {
+  async enter(timeoutMs: number, what: string): Promise<Ticket> {
     if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
     const now = Date.now();
-    const t = { start: now, deadline: now + timeoutMs };
+    const t = { start: now, deadline: now + timeoutMs, what: what.slice(0, 300) };
     this.running.add(t);
     return t;
   }
@@ -328,5 +370,6 @@ export class Engine implements SessionHost {
   async close(): Promise<void> {
     this.closed = true;
     this.instance.closeSync();
+    this.journal?.close();
   }
 }

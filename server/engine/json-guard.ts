@@ -79,7 +79,7 @@ export class JsonDepthMeter {
   }
 }
 
-function tooDeep(what: string, depth: number, limit: number): ServiceError {
+export function tooDeep(what: string, depth: number, limit: number): ServiceError {
   return new ServiceError(
     ERROR_CODES.BAD_INPUT,
     `${what} is nested ${depth} levels deep; the limit is ${limit} (JSON_MAX_DEPTH): DuckDB's JSON reader and functions can crash on deeper nesting`,

@@ -1,6 +1,13 @@
 /**
  * Reading a DuckDB result: converted to JSON-safe rows under the row and byte caps, or streamed
  * chunk by chunk to a sink that may push back.
+ *
+ * Every early end is an error or `truncated: true`, never a quiet success: after an interrupt
+ * (the statement timeout, a cancel) DuckDB's streaming result simply runs dry, which looks exactly
+ * like the end of the rows, so reading stops as soon as `ReadControl.ended()` says the statement
+ * was ended and the session reports why (session.ts). The caps set `truncated`. `readHooks` lets
+ * tests end a statement at each point of reading (before the first chunk, between chunks, inside a
+ * chunk), bound by work rather than the clock.
  */
 import { ResultReturnType, type DuckDBResult } from '@duckdb/node-api';
 import { jsonSize, toJsonValue, type JsonValue } from './values';
@@ -29,6 +36,43 @@ export interface StreamSummary {
   statementType: string;
 }
 
+/** How a read learns that its statement was ended (timed out, cancelled, interrupted). */
+export interface ReadControl {
+  /** Rejects when the statement is ended (for waits outside DuckDB, such as a slow reader). */
+  abort: Promise<never>;
+  /** Whether the statement was ended: reading stops, and the session says why. */
+  ended(): boolean;
+  /** Ends the statement as its timeout, a cancel or an interrupt from elsewhere would. */
+  end(why: EarlyEnd): void;
+  /** The SQL being read (for `readHooks`). */
+  sql: string;
+}
+
+export type EarlyEnd = 'timeout' | 'cancel' | 'interrupt';
+
+/** A point of reading a result: before the first chunk, after chunk `chunk`, or inside it. */
+export interface ReadPoint {
+  at: 'before-first' | 'between' | 'inside';
+  chunk: number;
+}
+
+/** Tests only: called at every point of reading `sql`; `end` ends the statement there. */
+export const readHooks: {
+  point?: (p: ReadPoint, end: (why: EarlyEnd) => void, sql: string) => void;
+} = {};
+
+/** The statement was ended: stop reading (the session turns this into the right error). */
+export class ReadEnded extends Error {
+  constructor() {
+    super('the statement was ended while its result was read');
+  }
+}
+
+function checkpoint(ctl: ReadControl, p: ReadPoint): void {
+  readHooks.point?.(p, (why) => ctl.end(why), ctl.sql);
+  if (ctl.ended()) throw new ReadEnded();
+}
+
 /** Rejects when `abort` does; otherwise settles like `p`. */
 function raced<T>(p: Promise<T> | T, abort: Promise<never>): Promise<T> {
   return Promise.race([Promise.resolve(p), abort]);
@@ -53,6 +97,7 @@ export async function readResult(
   statementType: string,
   maxRows: number,
   maxBytes: number,
+  ctl: ReadControl,
 ): Promise<EngineResult> {
   if (result.returnType === ResultReturnType.CHANGED_ROWS) {
     // DuckDB reports the count as a one-row "Count" result for INSERT/UPDATE/DELETE.
@@ -67,8 +112,13 @@ export async function readResult(
   const rows: JsonValue[][] = [];
   let bytes = 0;
   let truncated = false;
-  for (;;) {
+  for (let index = 0; ; index++) {
+    checkpoint(
+      ctl,
+      index === 0 ? { at: 'before-first', chunk: 0 } : { at: 'between', chunk: index - 1 },
+    );
     const chunk = await result.fetchChunk();
+    if (ctl.ended()) throw new ReadEnded();
     if (!chunk || chunk.rowCount === 0) break;
     if (rows.length >= maxRows) {
       truncated = true;
@@ -78,8 +128,10 @@ export async function readResult(
     // chunk is ever converted to JS strings.
     const vectors = columns.map((_, c) => chunk.getColumnVector(c));
     const n = chunk.rowCount;
+    const middle = n >> 1;
     let r = 0;
     for (; r < n && rows.length < maxRows; r++) {
+      if (r === middle) checkpoint(ctl, { at: 'inside', chunk: index });
       const row = new Array<JsonValue>(vectors.length);
       let size = 2 + vectors.length;
       for (let c = 0; c < vectors.length; c++) {
@@ -117,9 +169,10 @@ export async function streamResult(
   result: DuckDBResult,
   statementType: string,
   sink: StreamSink,
-  abort: Promise<never>,
+  ctl: ReadControl,
   maxRows: number,
 ): Promise<StreamSummary> {
+  const { abort } = ctl;
   if (result.returnType !== ResultReturnType.QUERY_RESULT) {
     const chunk =
       result.returnType === ResultReturnType.CHANGED_ROWS ? await result.fetchChunk() : null;
@@ -136,8 +189,13 @@ export async function streamResult(
   );
   let rowCount = 0;
   let truncated = false;
-  for (;;) {
+  for (let index = 0; ; index++) {
+    checkpoint(
+      ctl,
+      index === 0 ? { at: 'before-first', chunk: 0 } : { at: 'between', chunk: index - 1 },
+    );
     const chunk = await result.fetchChunk();
+    if (ctl.ended()) throw new ReadEnded();
     if (!chunk || chunk.rowCount === 0) break;
     if (rowCount >= maxRows) {
       truncated = true;
@@ -151,6 +209,8 @@ export async function streamResult(
       for (let c = 0; c < cols.length; c++) row[c] = cols[c][r] ?? null;
       rows[r] = row;
     }
+    // The chunk is converted and not yet sent.
+    checkpoint(ctl, { at: 'inside', chunk: index });
     rowCount += take;
     await raced(sink.rows(rows), abort);
     if (take < chunk.rowCount) {

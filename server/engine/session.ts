@@ -35,10 +35,14 @@ import {
   type WriteRules,
 } from './guard';
 import { guardJsonCalls } from './json-guard';
+import { statementHash } from './journal';
 import { quoteIdent } from './quote';
 import {
+  ReadEnded,
   readResult,
   streamResult,
+  type EarlyEnd,
+  type ReadControl,
   type EngineResult,
   type StreamSink,
   type StreamSummary,
@@ -66,6 +70,8 @@ export interface QueryOptions {
    * guard. Never set for SQL that came from a client.
    */
   internal?: boolean;
+  /** What the statement is for, in the status's list of long-running work (default: its text). */
+  label?: string;
 }
 
 /** A session's defaults: the statement timeout, the row cap and a client's byte cap. */
@@ -80,13 +86,18 @@ export interface SessionLimits {
 export interface SessionHost {
   /** A new connection on the current DuckDB instance (sessions call it inside `enter`). */
   connect(): Promise<DuckDBConnection>;
-  /** Registers a statement about to run (for the pool's health). */
-  enter(timeoutMs: number): Promise<Ticket>;
+  /** Registers a statement about to run (for the pool's health); `what` names it. */
+  enter(timeoutMs: number, what: string): Promise<Ticket>;
   leave(t: Ticket): void;
   /** Where client `COPY ... TO` may write. */
   writeRules(): WriteRules;
   /** JSON_MAX_DEPTH: how deep JSON may nest in the input of DuckDB's recursing JSON functions. */
   readonly jsonMaxDepth: number;
+  /** The crash journal (journal.ts): a slot written before a statement runs, cleared after. */
+  journalBegin(text: string, hash: string | null): number | null;
+  journalEnd(slot: number | null): void;
+  /** Why a client statement is refused on sight (it crashed the engine), or null. */
+  quarantineReason(statement: string): string | null;
   /** User functions named like built-ins: now, and before any client statement ran. */
   shadowing(conn: DuckDBConnection): Promise<Set<string>>;
   shadowingBaseline(conn: DuckDBConnection): Promise<Set<string>>;
@@ -112,6 +123,8 @@ export interface Ticket {
   start: number;
   /** When it should have ended by (its timeout); later means the pool is wedged. */
   deadline: number;
+  /** What runs: a label, or the (client's) statement. */
+  what: string;
 }
 /**
  * One connection for one request (or one internal call): every statement of the request runs on
@@ -126,6 +139,8 @@ export class EngineSession {
   private connection: DuckDBConnection | null = null;
   /** The statement (or raw job) running now; the next one waits for it (see the module comment). */
   private turn: Promise<unknown> = Promise.resolve();
+  /** The client's statement this session runs for now (what the crash journal records). */
+  private current: { text: string; hash: string } | null = null;
 
   /**
    * @param client a client request's session (limited): its results are capped at the byte cap
@@ -161,8 +176,33 @@ export class EngineSession {
     }
   }
 
+  /** Ends the running statement, if one runs: it fails as interrupted (never a quiet end). */
   interrupt(): void {
-    this.connection?.interrupt();
+    if (this.endRunning) this.endRunning('interrupt');
+    else this.connection?.interrupt();
+  }
+
+  /** Ends the statement running now (set while one runs). */
+  private endRunning: ((why: EarlyEnd) => void) | null = null;
+
+  /**
+   * Names the client statement (as the user wrote it) that the next engine statements run for,
+   * so the crash journal records it; null when none. Refuses a statement that was running when
+   * the engine crashed (journal.ts).
+   */
+  clientStatement(text: string | null): void {
+    if (text === null) {
+      this.current = null;
+      return;
+    }
+    const refused = this.engine.quarantineReason(text);
+    if (refused) throw new ServiceError(ERROR_CODES.FORBIDDEN, refused);
+    this.current = { text: text.trim(), hash: statementHash(text) };
+  }
+
+  /** Writes the statement about to run into the crash journal. */
+  private journal(sql: string): number | null {
+    return this.engine.journalBegin(this.current?.text ?? sql, this.current?.hash ?? null);
   }
 
   private async useDb(conn: DuckDBConnection, db: string | undefined): Promise<void> {
@@ -176,10 +216,12 @@ export class EngineSession {
   raw<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
     return this.inTurn(async () => {
       if (this.closed) throw new Error('engine session used after it ended');
-      const ticket = await this.engine.enter(10 * 60_000);
+      const ticket = await this.engine.enter(10 * 60_000, this.current?.text ?? 'internal work');
+      const slot = this.current ? this.journal(this.current.text) : null;
       try {
         return await fn(await this.conn());
       } finally {
+        this.engine.journalEnd(slot);
         this.engine.leave(ticket);
       }
     });
@@ -194,7 +236,7 @@ export class EngineSession {
   private run<T>(
     sql: string,
     o: QueryOptions,
-    consume: (result: DuckDBResult, abort: Promise<never>, type: StatementType) => Promise<T>,
+    consume: (result: DuckDBResult, ctl: ReadControl, type: StatementType) => Promise<T>,
   ): Promise<T> {
     return this.inTurn(() => this.runNow(sql, o, consume));
   }
@@ -202,29 +244,29 @@ export class EngineSession {
   private async runNow<T>(
     sql: string,
     o: QueryOptions,
-    consume: (result: DuckDBResult, abort: Promise<never>, type: StatementType) => Promise<T>,
+    consume: (result: DuckDBResult, ctl: ReadControl, type: StatementType) => Promise<T>,
   ): Promise<T> {
     if (this.closed) throw new Error('engine session used after it ended');
     const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
     if (o.signal?.aborted)
       throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
-    const ticket = await this.engine.enter(timeoutMs);
-    let timedOut = false;
-    let cancelled = false;
+    const ticket = await this.engine.enter(timeoutMs, o.label ?? this.current?.text ?? sql);
+    const slot = this.journal(sql);
+    /** Why the statement was ended early, if it was: checked after reading, never a quiet end. */
+    let ended: EarlyEnd | null = null;
     let stop: (err: Error) => void = () => undefined;
     const abort = new Promise<never>((_, reject) => (stop = reject));
     abort.catch(() => undefined);
-    const timer = setTimeout(() => {
-      timedOut = true;
-      this.interrupt();
-      stop(new Error('timeout'));
-    }, timeoutMs);
-    const onAbort = () => {
-      cancelled = true;
-      this.interrupt();
-      stop(new Error('cancelled'));
+    const end = (why: EarlyEnd) => {
+      ended ??= why;
+      this.connection?.interrupt();
+      stop(new Error(why));
     };
+    const ctl: ReadControl = { abort, ended: () => ended !== null, end, sql };
+    const timer = setTimeout(() => end('timeout'), timeoutMs);
+    const onAbort = () => end('cancel');
     o.signal?.addEventListener('abort', onAbort, { once: true });
+    this.endRunning = end;
     let inTransaction = false;
     let conn: DuckDBConnection | null = null;
     let errorSql = sql;
@@ -275,7 +317,9 @@ export class EngineSession {
         }
         if (values) prepared.bind(values, types);
         const result = await prepared.stream();
-        const out = await consume(result, abort, prepared.statementType);
+        const out = await consume(result, ctl, prepared.statementType);
+        // An interrupt that came after DuckDB's last chunk still ended the statement early.
+        if (ended) throw new ReadEnded();
         if (inTransaction) {
           const added = [...(await this.engine.shadowing(conn))].filter((f) => !before!.has(f));
           if (added.length > 0) {
@@ -293,14 +337,19 @@ export class EngineSession {
       }
     } catch (err) {
       if (inTransaction && conn) await conn.run('ROLLBACK').catch(() => undefined);
-      if (timedOut) {
+      if (ended === 'timeout') {
         throw new ServiceError(
           ERROR_CODES.TIMEOUT,
           `The statement ran longer than the statement timeout (${timeoutMs} ms) and was interrupted`,
         );
       }
-      if (cancelled)
+      if (ended === 'cancel')
         throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
+      if (ended === 'interrupt' || err instanceof ReadEnded)
+        throw new ServiceError(
+          ERROR_CODES.TIMEOUT,
+          'The statement was interrupted before it finished',
+        );
       throw fromDuckDBError(
         err,
         errorSql,
@@ -311,6 +360,8 @@ export class EngineSession {
     } finally {
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
+      this.endRunning = null;
+      this.engine.journalEnd(slot);
       this.engine.leave(ticket);
     }
   }
@@ -348,7 +399,8 @@ export class EngineSession {
     return this.inTurn(async (): Promise<string> => {
       if (this.closed) throw new Error('engine session used after it ended');
       const timeoutMs = o.timeoutMs ?? this.opts.timeoutMs;
-      const ticket = await this.engine.enter(timeoutMs);
+      const ticket = await this.engine.enter(timeoutMs, this.current?.text ?? sql);
+      const slot = this.journal(sql);
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
@@ -379,6 +431,7 @@ export class EngineSession {
         throw fromDuckDBError(err, sql);
       } finally {
         clearTimeout(timer);
+        this.engine.journalEnd(slot);
         this.engine.leave(ticket);
       }
     });
@@ -389,8 +442,8 @@ export class EngineSession {
     const maxRows = o.maxRows ?? this.opts.maxRows;
     const maxBytes =
       o.maxBytes ?? (this.client ? this.opts.maxBytes : undefined) ?? Number.MAX_SAFE_INTEGER;
-    return this.run(sql, o, (result, _abort, type) =>
-      readResult(result, StatementType[type], maxRows, maxBytes),
+    return this.run(sql, o, (result, ctl, type) =>
+      readResult(result, StatementType[type], maxRows, maxBytes, ctl),
     );
   }
 
@@ -403,8 +456,8 @@ export class EngineSession {
    */
   async stream(sql: string, o: QueryOptions, sink: StreamSink): Promise<StreamSummary> {
     const maxRows = o.maxRows ?? this.opts.maxRows;
-    return this.run(sql, o, (result, abort, type) =>
-      streamResult(result, StatementType[type], sink, abort, maxRows),
+    return this.run(sql, o, (result, ctl, type) =>
+      streamResult(result, StatementType[type], sink, ctl, maxRows),
     );
   }
 

@@ -18,6 +18,7 @@ import { Transform, type Readable } from 'node:stream';
 import { diskFullError, isDiskFull } from '../engine/atomic';
 import type { Catalog } from '../catalog/catalog';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
+import { JsonDepthMeter, tooDeep } from '../engine/json-guard';
 import { quoteIdent, quoteString } from '../engine/quote';
 import { downloadError, fetchUrl, type UrlFetchOptions } from './url-fetch';
 
@@ -89,6 +90,8 @@ export interface ReceivedUpload {
   bytes: number;
   /** The first bytes, for format detection. */
   head: Buffer;
+  /** How deeply the bytes nest as JSON (counted as they arrived; meaningful for JSON only). */
+  jsonDepth: number;
 }
 
 /**
@@ -108,9 +111,13 @@ export async function receiveUpload(
   let bytes = 0;
   const heads: Buffer[] = [];
   let headLen = 0;
+  // The nesting is measured on the way in, in constant memory: DuckDB's JSON reader must never
+  // see a file nested deeper than JSON_MAX_DEPTH (json-guard.ts).
+  const depth = new JsonDepthMeter();
   const counter = new Transform({
     transform(chunk: Buffer, _enc, done) {
       bytes += chunk.length;
+      depth.push(chunk);
       if (bytes > limitBytes) {
         done(
           new ServiceError(
@@ -135,7 +142,7 @@ export async function receiveUpload(
     if (isDiskFull(err)) throw diskFullError('the upload', err);
     throw badInput(`The upload was interrupted: ${(err as Error).message}`);
   }
-  return { file, bytes, head: Buffer.concat(heads).subarray(0, 65536) };
+  return { file, bytes, head: Buffer.concat(heads).subarray(0, 65536), jsonDepth: depth.max };
 }
 
 /** The format from the Content-Type or file name when they say, else from the bytes. */
@@ -234,7 +241,9 @@ async function reader(catalog: Catalog, file: string, format: UploadFormat): Pro
     case 'parquet':
       return `read_parquet(${quoteString(file)})`;
     case 'json':
-      return `read_json_auto(${quoteString(file)})`;
+      // Type detection stops at the nesting limit (deeper values stay JSON); the file was
+      // measured already, so this only bounds the detection's work.
+      return `read_json_auto(${quoteString(file)}, maximum_depth = ${catalog.engine.jsonMaxDepth})`;
   }
 }
 
@@ -256,6 +265,9 @@ export async function importUpload(
       throw badInput('The file is empty: there is nothing to load');
     }
     if (format !== 'parquet') assertText(up.head, format);
+    if (format === 'json' && up.jsonDepth > engine.jsonMaxDepth) {
+      throw tooDeep('The JSON file', up.jsonDepth, engine.jsonMaxDepth);
+    }
     try {
       const from = await reader(catalog, up.file, format);
       await engine.exec(`CREATE TABLE ${table(tmp)} AS SELECT * FROM ${from}`);
@@ -351,6 +363,17 @@ export async function importFromUrl(
     if (fetched.deadline.aborted)
       throw downloadError(fetched.deadline.reason, new URL(fetched.url), opts.timeoutMs);
     throw err;
+  }
+  // A body delimited by the connection's close ends "normally" when the deadline destroys the
+  // connection: only a complete message, read before the deadline, is a file. A fragment never
+  // replaces a table.
+  if (fetched.deadline.aborted || !fetched.body.complete) {
+    discardUpload(up);
+    if (fetched.deadline.aborted)
+      throw downloadError(fetched.deadline.reason, new URL(fetched.url), opts.timeoutMs);
+    throw badInput(
+      `The download from ${new URL(fetched.url).host} ended before the file was complete`,
+    );
   }
   const named = [originalFileName, fetched.fileName].find((f) => f && path.extname(f) !== '');
   const format = detectFormat(up.head, {

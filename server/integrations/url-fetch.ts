@@ -249,7 +249,6 @@ export function downloadError(err: unknown, url: URL, timeoutMs: number): Servic
     return new ServiceError(
       ERROR_CODES.TIMEOUT,
       `The download from ${url.host} did not finish within ${timeoutMs} ms (URL_IMPORT_TIMEOUT_MS)`,
-      400,
     );
   }
   return failed(`Cannot download ${url.href.slice(0, 200)}: ${e.message}`);

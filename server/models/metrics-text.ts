@@ -20,6 +20,12 @@ export function fmtR2(r2: number): string {
   return s === '1.0000' && r2 < 1 ? String(Number(r2.toFixed(6))) : s;
 }
 
+/** A small score to `digits` decimals, never "-0.00" for a tiny negative one. */
+export function fmtSmall(x: number, digits = 2): string {
+  const s = x.toFixed(digits);
+  return Number(s) === 0 ? (0).toFixed(digits) : s;
+}
+
 /** A share as a percentage: 0.7812 -> 78.1%. */
 export const fmtShare = (x: number) => `${(x * 100).toFixed(1)}%`;
 
@@ -43,7 +49,7 @@ export function metricsSentences(m: ModelMetrics | null | undefined): string[] {
   const r = m.regression;
   if (r) {
     out.push(
-      `R² ${fmtR2(r.r2)} on ${rowsText(m.rows.validation)}${how}; always predicting the average ${m.target} (${fmtNumber(r.baseline.value)}) scores ${r.baseline.r2.toFixed(2)}.`,
+      `R² ${fmtR2(r.r2)} on ${rowsText(m.rows.validation)}${how}; always predicting the average ${m.target} (${fmtNumber(r.baseline.value)}) scores ${fmtSmall(r.baseline.r2)}.`,
       `Typical error: ${fmtNumber(r.mae)} (mean absolute error, in ${m.target}'s units), RMSE ${fmtNumber(r.rmse)}` +
         `; the average alone would be off by ${fmtNumber(r.baseline.mae)} (RMSE ${fmtNumber(r.baseline.rmse)})${reduction(r.mae, r.baseline.mae)}.`,
     );

@@ -34,7 +34,7 @@ export interface RemoteDataSource {
   query(
     db: string,
     sql: string,
-    o: { maxRows: number; timeoutMs?: number },
+    o: { maxRows: number; timeoutMs?: number; signal?: AbortSignal },
   ): Promise<{ columns: string[]; rows: JsonValue[][] }>;
   /**
    * The rows in chunks through a server-side cursor; `onChunk` is awaited before the next chunk
@@ -44,6 +44,6 @@ export interface RemoteDataSource {
     db: string,
     sql: string,
     onChunk: (rows: JsonValue[][], columns: { name: string }[]) => void | Promise<void>,
-    o: { timeoutMs?: number },
+    o: { timeoutMs?: number; signal?: AbortSignal },
   ): Promise<{ columns: { name: string }[] }>;
 }

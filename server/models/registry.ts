@@ -87,6 +87,8 @@ export interface ModelRegistryOptions {
   trainingWarmup?: number | null;
   /** Reported in MINDSDB_VERSION. */
   version: string;
+  /** How long reading a training's FROM query may take (STATEMENT_TIMEOUT_MS). */
+  readTimeoutMs: number;
 }
 
 export class ModelRegistry {
@@ -110,7 +112,12 @@ export class ModelRegistry {
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
     this.store = new ModelStore(opts.catalog.dataDir);
-    this.data = new TrainingData(opts.catalog, opts.remote, opts.trainingRowBudget);
+    this.data = new TrainingData(
+      opts.catalog,
+      opts.remote,
+      opts.readTimeoutMs,
+      opts.trainingRowBudget,
+    );
     this.trainer = new Trainer({
       store: this.store,
       data: this.data,

@@ -26,6 +26,8 @@ type FinalMessage = Exclude<TrainMessage, { type: 'progress' }>;
 interface Job {
   rec: ModelVersionRecord;
   cancelled: boolean;
+  /** Interrupts the job's read of its FROM query (DROP MODEL, shutdown). */
+  abort: AbortController;
   worker?: Worker;
 }
 
@@ -96,7 +98,7 @@ export class Trainer {
 
   /** Queues the training of a new `generating` version. */
   enqueue(rec: ModelVersionRecord): void {
-    const job: Job = { rec, cancelled: false };
+    const job: Job = { rec, cancelled: false, abort: new AbortController() };
     this.jobs.set(rec, job);
     this.queue.push(job);
     this.pump();
@@ -109,6 +111,8 @@ export class Trainer {
     job.cancelled = true;
     const i = this.queue.indexOf(job);
     if (i >= 0) this.queue.splice(i, 1);
+    // The read of the FROM query stops too (DuckDB is interrupted), not only the training.
+    job.abort.abort();
     void job.worker?.terminate();
     this.jobs.delete(rec);
   }
@@ -127,7 +131,10 @@ export class Trainer {
   async close(): Promise<void> {
     this.closed = true;
     const jobs = [...this.jobs.values()];
-    for (const j of jobs) j.cancelled = true;
+    for (const j of jobs) {
+      j.cancelled = true;
+      j.abort.abort();
+    }
     this.queue.length = 0;
     const idle = this.idleWorker;
     this.idleWorker = null;
@@ -168,7 +175,7 @@ export class Trainer {
       | { ok: true; accuracy: { value: number | null; name: string | null } }
       | { ok: false; error: string };
     try {
-      const data = await this.opts.data.fetch(rec);
+      const data = await this.opts.data.fetch(rec, job.abort.signal);
       if (job.cancelled) return;
       rec.status = 'training';
       store.save();

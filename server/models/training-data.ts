@@ -3,7 +3,7 @@
  * (PostgreSQL) in its own dialect. Two uses: checking a query before a version is created (it
  * must run and have the PREDICT column) and fetching the training rows into columns.
  */
-import { ServiceError, badInput } from '../errors';
+import { ERROR_CODES, ServiceError, badInput } from '../errors';
 import type { ModelCatalog, RemoteDataSource } from './ports';
 import type { ModelVersionRecord } from './store';
 import { ColumnarBuilder, type ColumnarDataset } from './training-columns';
@@ -11,7 +11,6 @@ import { DEFAULT_ROW_BUDGET, planSample, rowBudget, sampleSourceOf } from './tra
 
 /** Rows a training FROM query may return; more fail the training with a clear message. */
 const MAX_TRAINING_ROWS = 5_000_000;
-const TRAINING_QUERY_TIMEOUT_MS = 10 * 60_000;
 
 export interface TrainingSource {
   /** Database the FROM query runs in. */
@@ -20,9 +19,14 @@ export interface TrainingSource {
 }
 
 export class TrainingData {
+  /**
+   * @param timeoutMs how long reading a FROM query may take (STATEMENT_TIMEOUT_MS, like every
+   *   read of the instance); past it the read is interrupted and the training fails saying so
+   */
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly remote: RemoteDataSource,
+    private readonly timeoutMs: number,
     /** Rows read whole; larger sources are sampled where they live (training-sample.ts). */
     private readonly rowBudget = DEFAULT_ROW_BUDGET,
   ) {}
@@ -42,7 +46,7 @@ export class TrainingData {
       const r = await this.run(
         source.fromDb,
         `SELECT * FROM (\n${source.select}\n) AS __training_data LIMIT 0`,
-        { maxRows: 0 },
+        { maxRows: 0, timeoutMs: this.timeoutMs },
       );
       columns = r.columns;
     } catch (err) {
@@ -71,10 +75,10 @@ export class TrainingData {
    * chunk by chunk as the cursor delivers them, so the rows are never all held as JS arrays here.
    * Sets the record's target to its spelling in the data.
    */
-  async fetch(rec: ModelVersionRecord): Promise<ColumnarDataset> {
+  async fetch(rec: ModelVersionRecord, signal?: AbortSignal): Promise<ColumnarDataset> {
     let b: ColumnarBuilder | undefined;
     let truncated = false;
-    const source = sampleSourceOf(this.catalog, this.remote, rec.fromDb, TRAINING_QUERY_TIMEOUT_MS);
+    const source = sampleSourceOf(this.catalog, this.remote, rec.fromDb, this.timeoutMs, signal);
     // Past the row budget only a sample drawn in the source is read (never a time series).
     const plan = rec.timeseries
       ? null
@@ -107,14 +111,17 @@ export class TrainingData {
               builder.push(r);
             }
           },
-          { timeoutMs: TRAINING_QUERY_TIMEOUT_MS },
+          { timeoutMs: this.timeoutMs, signal },
         );
         b = builder ?? new ColumnarBuilder(columns.map((c) => c.name));
       } else {
         const r = await this.catalog.engine.query(select, {
           db: this.engineDb(rec.fromDb),
           maxRows: cap,
-          timeoutMs: TRAINING_QUERY_TIMEOUT_MS,
+          timeoutMs: this.timeoutMs,
+          signal,
+          // Named in the status's list of long-running work.
+          label: `training data of ${rec.project}.${rec.name} (version ${rec.version})`,
         });
         if (r.kind === 'table') {
           truncated = r.truncated;
@@ -123,8 +130,9 @@ export class TrainingData {
         }
       }
     } catch (err) {
+      const timedOut = err instanceof ServiceError && err.code === ERROR_CODES.TIMEOUT;
       throw new Error(
-        `The FROM query failed: ${err instanceof Error ? err.message : String(err)}`,
+        `The FROM query failed: ${err instanceof Error ? err.message : String(err)}${timedOut ? ' (STATEMENT_TIMEOUT_MS)' : ''}`,
         { cause: err },
       );
     }

@@ -187,11 +187,14 @@ export function sampleSourceOf(
   remote: RemoteDataSource,
   db: string,
   timeoutMs: number,
+  /** Ends the counting and sampling reads (DROP MODEL). */
+  signal?: AbortSignal,
 ): SampleSource {
   if (remote.isRemote(db)) {
     return {
       kind: 'postgres',
-      rows: async (sql, maxRows) => (await remote.query(db, sql, { maxRows, timeoutMs })).rows,
+      rows: async (sql, maxRows) =>
+        (await remote.query(db, sql, { maxRows, timeoutMs, signal })).rows,
     };
   }
   const info = catalog.requireDatabase(db);
@@ -203,6 +206,7 @@ export function sampleSourceOf(
           db: info.type === 'system' ? undefined : info.name,
           maxRows,
           timeoutMs,
+          signal,
         })
       ).rows,
   };

@@ -132,18 +132,18 @@ export async function classifyScript(
   env: SqlEnv,
   session: EngineSession,
   req: ClassifyRequest,
-  quarantined: (statement: string) => string | null = () => null,
 ): Promise<Classification> {
   let db = env.catalog.databaseInfo(req.db ?? 'mindsdb')?.name ?? req.db ?? 'mindsdb';
   const out: ClassifiedStatement[] = [];
   for (const seg of scanSegments(req.query).filter((s) => s.hasCode)) {
     let j: Judgement;
-    const refused = quarantined(seg.sql);
-    if (refused) j = judgement('refused', 'statement', [refused]);
-    else if (seg.unterminated) {
+    if (seg.unterminated) {
       j = judgement('error', 'statement', [`Unterminated ${seg.unterminated}: it cannot run`]);
     } else {
       try {
+        // Journaled as the statement (a crash while judging it quarantines it), and refused
+        // here when it crashed the engine before.
+        session.clientStatement(seg.sql);
         const src = new StatementSource(seg.sql, seg.start, req.query);
         const tokens = new Tokens(seg.sql);
         const minds = parseMindsStatement(tokens, src, req.params);

@@ -186,6 +186,9 @@ export class SqlService implements StatementEnv {
     script: string,
     ctx: ExecContext,
   ): Promise<StatementOutput> {
+    // The crash journal records the statement as written; one that crashed the engine before is
+    // refused here.
+    ctx.session.clientStatement(seg.sql);
     const src = new StatementSource(seg.sql, seg.start, script);
     if (seg.unterminated) {
       const p = lineColumn(script, seg.unterminatedAt ?? seg.start);

@@ -1,6 +1,7 @@
 /**
- * The instance as a separate OS process (`node --import tsx server/main.ts`), for tests that must
- * kill it the hard way (SIGKILL) and restart it on the same DATA_DIR.
+ * The instance as a separate OS process (`node --import tsx server/main.ts`: the supervisor, which
+ * runs the instance in a child process), for tests that must kill it the hard way (SIGKILL) and
+ * restart it on the same DATA_DIR, or crash the instance process under its supervisor.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
@@ -22,7 +23,10 @@ async function freePort(): Promise<number> {
 
 export interface InstanceProcess {
   url: string;
+  /** The supervisor's process. */
   child: ChildProcess;
+  /** The pid of the instance process the supervisor runs now. */
+  instancePid(): number;
   output(): string;
   sql(query: string, extra?: Record<string, unknown>): Promise<any>;
   kill9(): Promise<void>;
@@ -56,6 +60,11 @@ export async function spawnInstance(
     check();
   });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const instancePid = () => {
+    const all = [...out.matchAll(/Instance process (\d+) started/g)];
+    if (all.length === 0) throw new Error(`no instance process started:\n${out}`);
+    return Number(all[all.length - 1][1]);
+  };
   return {
     url,
     child,
@@ -68,13 +77,31 @@ export async function spawnInstance(
       });
       return res.json();
     },
+    instancePid,
     async kill9() {
+      // Both: the supervisor first (so it cannot answer for the instance), then the instance,
+      // which holds DuckDB's lock until it is gone.
+      const pid = instancePid();
       child.kill('SIGKILL');
+      process.kill(pid, 'SIGKILL');
       await exited;
+      await gone(pid);
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },
   };
+}
+
+/** Resolves once process `pid` no longer exists. */
+async function gone(pid: number): Promise<void> {
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

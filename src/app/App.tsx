@@ -13,8 +13,8 @@ import { planRun } from '../features/sql-editor/run-plan';
 import { activateTab, activeTab, addTab, closeTab, updateTab } from '../features/tabs/tab-store';
 import { defaultStore, readJson, writeJson } from '../lib/storage';
 import { useStore } from '../lib/use-store';
-import { modelUrlParams } from '../features/models/nav';
-import { encodeForm } from '../features/models/share-state';
+import { modelUrlParams } from '../features/models/shared';
+import { encodeForm } from '../features/models/inputs';
 import { createCompletionSource } from './completion-source';
 import { ConfirmRunDialog, type LinkRun } from './ConfirmRunDialog';
 import { ShareDialog } from './ShareDialog';
@@ -38,7 +38,7 @@ import {
   setView,
   takeRunRequest,
   useSqlInUrl,
-  useUrlState,
+  useHashState,
   writeSqlToUrl,
 } from './url-sync';
 import { isModelsView, ModelsView } from './views';
@@ -59,7 +59,7 @@ export function App() {
   const theme = useStore(themeStore);
   const tabsState = useStore(tabStore);
   const history = useStore(historyStore);
-  const url = useUrlState();
+  const url = useHashState();
   const tab = activeTab(tabsState);
   const qc = useQueryClient();
   const status = useQuery(statusQueryOptions());

@@ -3,6 +3,7 @@
  * over it on narrow screens (see use-sidebar.ts); it stays mounted while hidden so open tree nodes
  * and the history search survive.
  */
+import { TabList } from '../components/ui/TabList';
 import { useEffect, useRef, useState } from 'react';
 import { Explorer, type ExplorerModelActions } from '../features/explorer/Explorer';
 import { FileUploadArea, UploadFileButton } from '../features/files/FileUpload';
@@ -54,22 +55,16 @@ export function Sidebar({
         aria-label="Sidebar"
         hidden={mode === 'hidden'}
       >
-        <div className="segmented full" role="tablist" aria-label="Sidebar panels">
-          <button
-            role="tab"
-            aria-selected={panel === 'explorer'}
-            onClick={() => setPanel('explorer')}
-          >
-            Explorer
-          </button>
-          <button
-            role="tab"
-            aria-selected={panel === 'history'}
-            onClick={() => setPanel('history')}
-          >
-            History
-          </button>
-        </div>
+        <TabList
+          className="segmented full"
+          label="Sidebar panels"
+          tabs={[
+            { id: 'explorer', label: 'Explorer' },
+            { id: 'history', label: 'History' },
+          ]}
+          selected={panel}
+          onSelect={setPanel}
+        />
         {panel === 'explorer' ? (
           <FileUploadArea onQuery={(sql, name) => onQuery(sql, name)}>
             <Explorer

@@ -3,9 +3,9 @@
  * split and the results of the active tab.
  */
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, type ReactNode, type RefObject } from 'react';
+import { lazy, Suspense, useState, type ReactNode, type RefObject } from 'react';
 import type { SqlOkResponse, SqlTableResponse } from '../../contract';
-import { modelUrlParams, type ModelTab } from '../features/models/nav';
+import { modelUrlParams, type ModelTab } from '../features/models/shared';
 import { databasesQueryOptions } from '../api/catalog';
 import { preloadResultGrid, ResultsPanel } from '../features/results/ResultsPanel';
 import { modelTargetsIn } from '../features/sql-editor/completion';
@@ -30,7 +30,9 @@ import { encodeHash } from './url-state';
 import { useSplit } from './use-split';
 
 const SqlEditor = lazy(() => import('../features/sql-editor/SqlEditor'));
-const TrainingCard = lazy(() => import('../features/models/TrainingCard'));
+const TrainingCard = lazy(() =>
+  import('../features/models/create').then((m) => ({ default: m.TrainingCard })),
+);
 
 /** The grid's code loads once the editor is up (not competing with it on the first visit). */
 function preloadAfterEditor() {
@@ -87,6 +89,7 @@ export function SqlWorkspace({
       .map(([id]) => id),
   );
   const isRunning = run?.state.kind === 'running';
+  const [leaveArmed, setLeaveArmed] = useState(false);
   const dbOptions = dbs.data?.map((d) => d.name) ?? [];
   if (!dbOptions.includes(tab.db)) dbOptions.unshift(tab.db);
   const runActive = (mode: RunMode) => editorRef.current?.run(mode);
@@ -152,8 +155,17 @@ export function SqlWorkspace({
           </select>
         </label>
         <span className="spacer" />
-        <span className="muted small hint">
-          <kbd>Ctrl</kbd>+<kbd>Enter</kbd> run · <kbd>?</kbd> shortcuts
+        <span className="muted small hint" aria-live="polite">
+          {leaveArmed ? (
+            <>
+              <kbd>Tab</kbd> now leaves the editor
+            </>
+          ) : (
+            <>
+              <kbd>Ctrl</kbd>+<kbd>Enter</kbd> run · <kbd>Esc</kbd> <kbd>Tab</kbd> leave the editor
+              · <kbd>?</kbd> shortcuts
+            </>
+          )}
         </span>
       </div>
       <div className="editor-pane">
@@ -170,6 +182,7 @@ export function SqlWorkspace({
             completion={completion}
             onReady={preloadAfterEditor}
             presenting={presenting}
+            onLeaveArmed={setLeaveArmed}
           />
         </Suspense>
       </div>

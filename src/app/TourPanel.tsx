@@ -3,8 +3,8 @@
  * presenter can walk an audience through query -> train -> predict -> explain, and replay it.
  */
 import { useQuery } from '@tanstack/react-query';
-import { activeVersion, isBusyStatus } from '../features/models/api/parse';
-import { modelVersionsQueryOptions } from '../features/models/api/versions';
+import { activeVersion, isBusyStatus } from '../features/models/api';
+import { modelVersionsQueryOptions } from '../features/models/api';
 import { TOUR_MODEL, TOUR_PROJECT, TOUR_STEPS, type TourStep } from './tour';
 
 interface Props {

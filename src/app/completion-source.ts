@@ -10,7 +10,7 @@ import {
   modelsQueryOptions,
   tablesQueryOptions,
 } from '../api/catalog';
-import { describeQueryOptions } from '../features/models/api/describe';
+import { describeQueryOptions } from '../features/models/api';
 import type { CompletionSource } from '../features/sql-editor/monaco-setup';
 import {
   referencedModels,

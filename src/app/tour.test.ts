@@ -26,4 +26,15 @@ describe('the guided tour', () => {
       expect(predict.kind === 'sql' && predict.sql).toContain(`${column} = `);
     }
   });
+
+  it('trains without the leaking initial_price, on the columns the listing gives', () => {
+    const train = TOUR_STEPS.find((s) => s.id === 'train')!.action;
+    const sql = train.kind === 'sql' ? train.sql : '';
+    expect(sql).not.toContain('initial_price FROM');
+    expect(sql).not.toMatch(/SELECT \*/);
+    expect(sql).toContain(
+      `(SELECT ${[...Object.keys(TOUR_LISTING), 'rental_price'].join(', ')} FROM demo_data.home_rentals)`,
+    );
+    expect(Object.keys(TOUR_LISTING)).not.toContain('initial_price');
+  });
 });

@@ -10,16 +10,22 @@ const TOUR_TARGET = 'rental_price';
 export const TOUR_TAB_TITLE = 'Guided tour';
 export const TOUR_SEEN_KEY = 'smp.tour-seen';
 
-/** The listing the tour asks the model about (every input of home_rentals). */
+/** The listing the tour asks the model about (every input of the tour's model). */
 export const TOUR_LISTING = {
   number_of_rooms: 2,
   number_of_bathrooms: 1,
   sqft: 917,
   location: 'great',
   days_on_market: 13,
-  initial_price: 3000,
   neighborhood: 'berkeley_hills',
 } as const;
+
+/**
+ * What the model reads: every column of home_rentals but `initial_price`, the asking price, which
+ * is set from the rent itself: a model that reads it learns nothing about homes (a leak; the model
+ * page warns about it and retrains without it in one click).
+ */
+const TOUR_COLUMNS = [...Object.keys(TOUR_LISTING), TOUR_TARGET].join(', ');
 
 const sqlValue = (v: string | number) => (typeof v === 'number' ? String(v) : `'${v}'`);
 
@@ -49,12 +55,12 @@ export const TOUR_STEPS: TourStep[] = [
   {
     id: 'train',
     title: 'Train a model',
-    text: 'One statement trains a model that predicts the rent from the other columns. Training runs in the background; the card follows it live and links to the model’s page.',
+    text: 'One statement trains a model that predicts the rent from the rooms, size, location and days on the market, leaving out initial_price: the asking price is set from the rent itself, so a model that read it would learn nothing about homes. Training runs in the background; the card follows it live and links to the model’s page.',
     action: {
       kind: 'sql',
       sql: `DROP MODEL IF EXISTS ${TOUR_PROJECT}.${TOUR_MODEL};
 CREATE MODEL ${TOUR_PROJECT}.${TOUR_MODEL}
-FROM example_db (SELECT * FROM demo_data.home_rentals)
+FROM example_db (SELECT ${TOUR_COLUMNS} FROM demo_data.home_rentals)
 PREDICT ${TOUR_TARGET};`,
     },
     run: 'Train it',
@@ -79,7 +85,7 @@ WHERE ${Object.entries(TOUR_LISTING)
   {
     id: 'explain',
     title: 'See why',
-    text: 'The same listing on the model’s page: the predicted rent with its interval, and why — a waterfall from the average rent through each input’s push (size, location, days on the market…) to this prediction. The Describe tab says how far off the model typically is, and warns about anything suspicious.',
+    text: 'The same listing on the model’s page: the predicted rent with its interval, and why — a waterfall from the average rent through each input’s push to this prediction: its two rooms and its size push the rent up most, its single bathroom pulls it down, its great location adds. The Describe tab says how far off the model typically is, and warns about anything suspicious.',
     action: { kind: 'model-page', tab: 'predict' },
     run: 'Open the model page',
   },

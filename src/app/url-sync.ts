@@ -24,6 +24,9 @@ export function openSqlFromHash(hash: string) {
   });
 }
 
+/** Fired after an in-place write (replaceState fires no hashchange), so views see their keys. */
+const REPLACED = 'playground:hashreplaced';
+
 function replaceHash(next: string) {
   if (next === (window.location.hash || '')) return;
   history.replaceState(
@@ -31,6 +34,7 @@ function replaceHash(next: string) {
     '',
     `${window.location.pathname}${window.location.search}${next}`,
   );
+  window.dispatchEvent(new Event(REPLACED));
 }
 
 /** Takes a `run=1` request out of the URL (once) and returns the state it came with. */
@@ -43,10 +47,15 @@ export function takeRunRequest(): UrlState | undefined {
 
 function subscribeHash(cb: () => void) {
   window.addEventListener('hashchange', cb);
-  return () => window.removeEventListener('hashchange', cb);
+  window.addEventListener(REPLACED, cb);
+  return () => {
+    window.removeEventListener('hashchange', cb);
+    window.removeEventListener(REPLACED, cb);
+  };
 }
 
-export function useUrlState(): UrlState {
+/** The URL's state, current after navigations and in-place writes alike. */
+export function useHashState(): UrlState {
   const hash = useSyncExternalStore(
     subscribeHash,
     () => window.location.hash,

@@ -4,7 +4,7 @@
  * `create-model` (`&db=&schema=&table=`).
  */
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
-import { isModelsView, modelUrlParams, type ModelsNav } from '../features/models/nav';
+import { isModelsView, modelUrlParams, type ModelsNav } from '../features/models/shared';
 import type { UrlState } from './url-state';
 import { replaceViewParams, setView } from './url-sync';
 
@@ -20,7 +20,7 @@ export const VIEWS: ViewDef[] = [
   { id: 'models', label: 'Models' },
 ];
 
-const ModelsRoute = lazy(() => import('../features/models/ModelsRoute'));
+const ModelsRoute = lazy(() => import('../features/models/page'));
 
 /** The view the top bar highlights (a model page belongs to Models). */
 export function navViewId(view: string): string {

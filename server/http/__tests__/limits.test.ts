@@ -125,11 +125,27 @@ describe('streamed results (response_format jsonlines and sse)', () => {
       column_types: ['BIGINT', 'BIGINT'],
       row_limit: 10_000_000,
     });
-    expect(r.docs.length).toBeGreaterThan(3);
-    for (const d of r.docs.slice(1)) expect(Array.isArray(d)).toBe(true);
-    const rows = r.docs.slice(1).flat();
+    // ~700 KB of rows: one line, batched across the engine's 2,048-row chunks.
+    expect(r.docs).toHaveLength(2);
+    const rows = r.docs[1] as unknown[];
+    expect(Array.isArray(rows)).toBe(true);
     expect(rows).toHaveLength(50000);
     expect(rows[49999]).toEqual([49999, 99998]);
+  });
+
+  it('cuts jsonlines past about 1 MB per line, every row once and in order', async () => {
+    const r = await streamed(
+      hs.url,
+      "SELECT range AS i, repeat('x', 60) AS s FROM range(60000)",
+      'jsonlines',
+    );
+    const lines = r.text.trimEnd().split('\n');
+    // ~4.4 MB of rows: five lines or so, none much past 1 MB (one engine chunk at most beyond).
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines.slice(1)) expect(line.length).toBeLessThan(1024 * 1024 + 2048 * 80);
+    const rows = r.docs.slice(1).flat() as [number, string][];
+    expect(rows).toHaveLength(60000);
+    expect(rows.map((x) => x[0])).toEqual(Array.from({ length: 60000 }, (_, k) => k));
   });
 
   it('streams the same documents as sse events, and ends with the row count in a comment', async () => {
@@ -357,7 +373,7 @@ describe('class 10: slow and abandoned jsonlines readers release the pool', () =
 
   it('says unhealthy while a statement has outlived its timeout (a wedged pool)', async () => {
     const engine = s.instance.catalog.engine;
-    const ticket = await engine.enter(-120_000);
+    const ticket = await engine.enter(-120_000, 'a wedged statement');
     expect((await engineLoad()).healthy).toBe(false);
     engine.leave(ticket);
     expect((await engineLoad()).healthy).toBe(true);

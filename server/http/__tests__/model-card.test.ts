@@ -82,7 +82,7 @@ describe('GET .../card', () => {
     );
     expect(html).toContain('SELECT * FROM demo_data.home_rentals');
     expect(html).toMatch(
-      /R² 0\.99\d+ on [\d,]+ validation rows; always predicting the average rental_price \([\d,]+\) scores -?0\.00\./,
+      /R² 0\.99\d+ on [\d,]+ validation rows; always predicting the average rental_price \([\d,]+\) scores 0\.00\./,
     );
     expect(html).toMatch(
       /Typical error: [\d.]+ \(mean absolute error, in rental_price&#x27;s units\)/,
@@ -95,8 +95,18 @@ describe('GET .../card', () => {
     expect(svgs.some((s) => s.includes('>initial_price</text>') && s.includes('#b45309'))).toBe(
       true,
     );
-    expect(html).toContain('dominant input</span> &#x27;initial_price&#x27; carries 9');
+    expect(html).toContain(
+      'One input does nearly all the work</span> &#x27;initial_price&#x27; carries 9',
+    );
     expect(html).toContain('<strong>1 (this card)</strong>');
+    // Words a person reads: no metric keys, no "-0.00", no raw pipeline string; the scatter says
+    // it is a sample of the rows the metrics count.
+    expect(html).not.toMatch(/r2_score|balanced_accuracy_score|-0\.00| --&gt; /);
+    expect(html).toMatch(/<td>R² 0\.99\d+<\/td>/);
+    expect(html).toMatch(
+      /for a sample of 500 of the [\d,]+ validation rows the model had not seen/,
+    );
+    expect(html).toMatch(/Engine<\/td><td><ol class="steps"><li>[^<]+<\/li><li>/);
     expect(html).toMatch(/Training time<\/td><td>\d+\.\d s/);
     expect(html).toContain('instance 0.1.0');
   });

@@ -408,6 +408,7 @@ describe('envelope errors (HTTP status + SQL envelope; the server keeps serving)
     expect(r.body).toEqual({
       title: 'Not Found',
       detail: 'No route GET /api/nope',
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/),
       error_code: 2,
       error_message: 'No route GET /api/nope',
     });

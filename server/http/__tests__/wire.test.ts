@@ -68,6 +68,7 @@ describe("errors outside the SQL endpoint: MindsDB's problem details", () => {
     expect(r.json).toEqual({
       title: 'Not Found',
       detail: "Project 'nope' does not exist",
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/),
       error_code: 2,
       error_message: "Project 'nope' does not exist",
     });

@@ -4,7 +4,9 @@
  * a health check polls. `engine` reports the query pool: sessions running against the limit,
  * requests waiting, and how long the oldest running session has held its connection; `healthy`
  * turns false when a session has held one for longer than the statement timeout allows (a wedged
- * pool), so a monitor sees it even though this endpoint itself still answers.
+ * pool), so a monitor sees it even though this endpoint itself still answers. `restarts`,
+ * `last_crash` and `quarantined` say whether the engine's process crashed and was restarted by
+ * the supervisor (server/main.ts), with the statements that were running.
  *
  * GET /api/util/ping: MindsDB's liveness check. Open without a session like the status (MindsDB
  * guards it when auth is on; a liveness probe has no session to send, and it says nothing the
@@ -36,7 +38,9 @@ export const statusRoutes: FastifyPluginAsyncZod<{ instance: Instance; auth: Aut
       },
     },
     handler: async (req) => {
-      const load = instance.catalog.engine.load;
+      const engine = instance.catalog.engine;
+      const load = engine.load;
+      const crash = engine.crashes.at(-1);
       return {
         mindsdb_version: VERSION,
         version: VERSION,
@@ -53,6 +57,22 @@ export const statusRoutes: FastifyPluginAsyncZod<{ instance: Instance; auth: Aut
           waiting: load.waiting,
           oldest_ms: load.oldestMs,
           healthy: load.healthy,
+          restarts: instance.supervision?.restarts ?? 0,
+          last_crash: crash
+            ? {
+                at: crash.at,
+                signal: crash.signal,
+                code: crash.code,
+                statements: crash.statements.filter((s) => s.hash).map((s) => s.text.slice(0, 300)),
+                quarantined: crash.quarantined,
+              }
+            : null,
+          quarantined: engine.quarantined,
+          long_running: load.longRunning.map((w) => ({
+            what: w.what,
+            running_ms: w.ms,
+            past_timeout: w.overdue,
+          })),
         },
       };
     },

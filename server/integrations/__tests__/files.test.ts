@@ -225,6 +225,37 @@ describe('PUT /api/files/{name}', () => {
     for (const n of ['junk', 'nothing', 'blank', 'nocols']) expect(names).not.toContain(n);
   });
 
+  it('refuses JSON nested deeper than JSON_MAX_DEPTH before DuckDB reads it, keeping the old table', async () => {
+    // Issue 22, item 2: 10,000 nested brackets (20 KB) drove read_json_auto's type detection to
+    // 7.1 GB and then a SIGSEGV. The depth is measured as the bytes arrive.
+    const ok = await put(
+      'nested',
+      JSON.stringify([{ a: [[1, 2]], s: '[[[[' }]),
+      'application/json',
+    );
+    expect(ok.status).toBe(200);
+    const deep = `[{"a": ${'['.repeat(10_000)}1${']'.repeat(10_000)}}]`;
+    for (const [type, body] of [
+      ['application/json', deep],
+      ['application/x-ndjson', `{"a": 1}\n{"b": ${'{"c": '.repeat(500)}1${'}'.repeat(500)}}\n`],
+    ]) {
+      const r = await put('nested', body, type);
+      expect(r.status, type).toBe(400);
+      expect(r.body.error_message).toMatch(
+        /^The JSON file is nested (10002|501) levels deep; the limit is 100 \(JSON_MAX_DEPTH\)/,
+      );
+    }
+    const kept = await h.sql('SELECT s, a FROM files.nested');
+    expect(kept.data).toEqual([['[[[[', [[1, 2]]]]);
+    // Deep, but within the limit (100 levels): loaded.
+    const fine = await put(
+      'nested',
+      `[{"a": ${'['.repeat(98)}1${']'.repeat(98)}}]`,
+      'application/json',
+    );
+    expect(fine.status).toBe(200);
+  });
+
   it('refuses names that try to leave the files folder', async () => {
     for (const name of ['%2e%2e', '..%2Fx', 'a%2Fb', 'a.csv', '%252e%252e', '__upload_x', '..']) {
       const r = await rawRequest('PUT', `/api/files/${name}`);

@@ -66,7 +66,12 @@ describe('CREATE DATABASE ... ENGINE = postgres', () => {
     expect(JSON.stringify(shown)).not.toContain(pgs.password);
     const api = await h.get('/api/databases');
     expect(api.status).toBe(200);
-    expect(api.body).toContainEqual({ name: 'pg', type: 'data', engine: 'postgres' });
+    expect(api.body).toContainEqual({
+      name: 'pg',
+      type: 'data',
+      engine: 'postgres',
+      id: expect.any(Number),
+    });
     expect(JSON.stringify(api.body)).not.toContain(pgs.password);
   });
 

@@ -150,7 +150,7 @@ describe('with 127.0.0.1 allowed (URL_IMPORT_ALLOWED_HOSTS)', () => {
     }
   });
 
-  it('answers failures of the download with specific 400s and 413s, and loads nothing', async () => {
+  it('answers failures of the download with specific 400s, 408s and 413s, and loads nothing', async () => {
     const missing = await importUrl(h, 'gone', { source_type: 'url', source: `${origin}/nope` });
     expect(missing.status).toBe(400);
     expect(missing.body.error_message).toBe(
@@ -168,7 +168,7 @@ describe('with 127.0.0.1 allowed (URL_IMPORT_ALLOWED_HOSTS)', () => {
     });
     expect(chunked.status).toBe(413);
     const stall = await importUrl(h, 'stall', { source_type: 'url', source: `${origin}/stall` });
-    expect(stall.status).toBe(400);
+    expect(stall.status).toBe(408);
     expect(stall.body).toMatchObject({ error_code: 5 });
     expect(stall.body.error_message).toMatch(
       /did not finish within 1500 ms \(URL_IMPORT_TIMEOUT_MS\)/,

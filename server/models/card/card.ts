@@ -13,8 +13,9 @@
 import { createElement as h, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { DriftReport, EffectsReport } from '../../../contract';
+import { warningTitle } from '../../../contract/warning-words';
 import type { ModelDescription, ModelMetrics, ModelWarning } from '../../automl/index';
-import { fmtNumber, fmtR2, fmtShare, metricsSentences } from '../metrics-text';
+import { fmtNumber, fmtR2, fmtShare, fmtSmall, metricsSentences } from '../metrics-text';
 import type { ModelVersionRecord } from '../store';
 import { sampleSentence } from '../training-sample';
 import { calibrationChart, importanceChart, predictedVsActualChart } from './charts';
@@ -67,6 +68,44 @@ const seconds = (s: number | null) =>
       ? `${s.toFixed(1)} s`
       : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 
+/** Accuracy metrics in words ("R² 0.9995"), never their keys. */
+const METRIC_WORDS: Record<string, string> = {
+  r2_score: 'R²',
+  balanced_accuracy_score: 'balanced accuracy',
+  accuracy_score: 'accuracy',
+  f1_score: 'F1 score',
+  bounded_ts_accuracy: 'forecast accuracy (0.5 = as good as repeating last season)',
+  mase: 'error vs repeating last season (×)',
+};
+
+function accuracyText(metric: string | null | undefined, v: number): string {
+  const name = metric ? (METRIC_WORDS[metric] ?? metric.replace(/_/g, ' ')) : 'accuracy';
+  const value = metric === 'r2_score' ? fmtR2(v) : fmtSmall(v, 4);
+  return `${name} ${value}`;
+}
+
+/** The sample a chart draws against the rows the metrics were measured on. */
+function sampleText(shown: number, total: number): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return shown < total
+    ? `a sample of ${n(shown)} of the ${n(total)} validation rows`
+    : `the ${n(total)} validation rows`;
+}
+
+/** The engine's summary (`A --> B --> C`) as steps a person reads. */
+function engineSteps(summary: string, finetuned: boolean): ReactNode {
+  const steps = summary
+    .split(' --> ')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return h(
+    'ol',
+    { className: 'steps' },
+    ...(finetuned ? [h('li', null, 'finetuned from an earlier version')] : []),
+    ...steps.map((s) => h('li', null, s)),
+  );
+}
+
 function whatItPredicts(d: ModelDescription): string {
   if (d.task === 'regression') return `a number (regression)`;
   const classes = (d.classes ?? []).map(String);
@@ -81,7 +120,7 @@ function metricsTable(m: ModelMetrics) {
   const rows: ReactNode[][] = [];
   if (r) {
     rows.push(
-      ['R² (share of the variation explained)', fmtR2(r.r2), r.baseline.r2.toFixed(2)],
+      ['R² (share of the variation explained; 1 is perfect)', fmtR2(r.r2), fmtSmall(r.baseline.r2)],
       ['Mean absolute error', fmtNumber(r.mae), fmtNumber(r.baseline.mae)],
       ['Root mean squared error', fmtNumber(r.rmse), fmtNumber(r.baseline.rmse)],
     );
@@ -172,9 +211,7 @@ function versionsTable(versions: ModelVersionRecord[], current: ModelVersionReco
         : String(v.version),
       v.status === 'error' ? `error: ${v.error ?? ''}` : v.status,
       v.active ? 'yes' : '',
-      v.accuracy === null
-        ? '-'
-        : `${fmtR2(v.accuracy)}${v.accuracyMetric ? ` ${v.accuracyMetric}` : ''}`,
+      v.accuracy === null ? '-' : accuracyText(v.accuracyMetric, v.accuracy),
       when(v.createdAt),
       seconds(v.trainingTime),
       v.mode === 'finetune' ? `finetuned from version ${v.baseVersion}` : `FROM ${v.fromDb}`,
@@ -191,7 +228,7 @@ export function renderModelCard(x: CardInput): string {
   const ignored = d.features.filter((f) => f.role === 'identifier' || f.role === 'ignored');
   const sentences = metricsSentences(m);
   const accuracyFallback = Object.entries(d.accuracies)
-    .map(([k, v]) => `${k} ${v}`)
+    .map(([k, v]) => accuracyText(k, v))
     .join(', ');
 
   const body = h(
@@ -245,7 +282,7 @@ export function renderModelCard(x: CardInput): string {
       m?.regression
         ? chart(
             predictedVsActualChart(m.regression.sample, d.target),
-            `Predicted against actual ${d.target} for ${m.regression.sample.actual.length.toLocaleString('en-US')} validation rows the model had not seen; the dashed line is a perfect prediction.`,
+            `Predicted against actual ${d.target} for ${sampleText(m.regression.sample.actual.length, m.rows.validation)} the model had not seen; the dashed line is a perfect prediction.`,
           )
         : null,
       ...(m ? classificationDetails(m) : []),
@@ -257,13 +294,7 @@ export function renderModelCard(x: CardInput): string {
             'ul',
             { className: 'warnings' },
             ...warnings.map((w) =>
-              h(
-                'li',
-                null,
-                h('span', { className: 'kind' }, w.kind.replace(/_/g, ' ')),
-                ' ',
-                w.message,
-              ),
+              h('li', null, h('span', { className: 'kind' }, warningTitle(w.kind)), ' ', w.message),
             ),
           )
         : h(
@@ -287,7 +318,7 @@ export function renderModelCard(x: CardInput): string {
       table(
         ['', ''],
         [
-          ['Engine', `${rec.mode === 'finetune' ? 'finetuned; ' : ''}${d.summary}`],
+          ['Engine', engineSteps(d.summary, rec.mode === 'finetune')],
           [
             'Validation',
             m

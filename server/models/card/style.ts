@@ -31,7 +31,8 @@ figcaption, .note { color: #6b7280; font-size: 13px; }
 ul.warnings { padding-left: 20px; }
 ul.warnings li { margin: 6px 0; }
 .kind { display: inline-block; background: #fef3c7; color: #92400e; border-radius: 4px;
-  padding: 0 6px; font-size: 12px; font-weight: 600; text-transform: uppercase; letter-spacing: .03em; }
+  padding: 0 6px; font-size: 12px; font-weight: 600; }
+ol.steps { margin: 0; padding-left: 18px; }
 footer { margin-top: 28px; border-top: 1px solid #e5e7eb; padding-top: 10px; color: #6b7280; font-size: 12px; }
 @page { margin: 14mm; }
 @media print {

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
 import { startPgServer, type PgTestServer } from '../../integrations/__tests__/pg-server';
+import { withPosition } from '../../errors';
 import { fails, objects, open, run, waitForModel } from './model-helpers';
 
 let inst: Instance;
@@ -484,7 +485,7 @@ START '2023-04-01';`,
     ],
   ])('%s', async (sql, message) => {
     const e = await fails(inst, sql);
-    expect(e.message).toMatch(message);
+    expect(withPosition(e.message, e.position)).toMatch(message);
   });
 
   it('a table or view of that name in a project is read as such, not refused', async () => {

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ErrorPosition } from '../../errors';
 import { loadConfig, type Config } from '../../config';
 import { createInstance, type Instance } from '../../instance';
 
@@ -42,11 +43,11 @@ export async function fails(
   inst: Instance,
   query: string,
   db?: string,
-): Promise<{ code: number; message: string }> {
+): Promise<{ code: number; message: string; position?: ErrorPosition }> {
   const r: any = await inst.sql.execute({ query, db });
   if (r.type !== 'error')
     throw new Error(`expected an error from: ${query}\n  got: ${JSON.stringify(r).slice(0, 300)}`);
-  return { code: r.error_code, message: r.error_message };
+  return { code: r.error_code, message: r.error_message, position: r.error_position };
 }
 
 /** Rows as objects keyed by column name. */

@@ -291,8 +291,11 @@ describe('DESCRIBE, SHOW', () => {
       'model',
       'metrics',
       'warnings',
+      'training_data',
     ]);
     const [row] = objects(t);
+    // Trained on every row: no sample to state.
+    expect(row.training_data).toBeNull();
     expect(row.accuracies.r2_score).toBeGreaterThan(0.99);
     expect(Object.keys(row.column_importances)).toEqual(row.inputs);
     expect(row.outputs).toEqual(['rental_price']);
@@ -313,6 +316,7 @@ describe('DESCRIBE, SHOW', () => {
       'outputs',
       'metrics',
       'warnings',
+      'training_data',
     ]);
   });
 

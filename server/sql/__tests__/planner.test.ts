@@ -15,6 +15,7 @@ import { Tokens } from '../syntax/tokens';
 import { indexQuery, parseQuery, type JNode } from '../syntax/tree';
 import type { ExecContext } from '../types';
 import { open, run, waitForModel } from './model-helpers';
+import type { ServiceError } from '../../errors';
 
 let inst: Instance;
 
@@ -223,8 +224,8 @@ describe('the SQL DuckDB runs', () => {
     const sql = 'SELECT t.x,\n  nope\nFROM files.small AS t JOIN mindsdb.small_m AS m';
     const p = await plan(sql);
     expect(p.result).toBeInstanceOf(Error);
-    const at = (p.result as Error).message.match(/line (\d+), column (\d+)/);
-    expect(at).not.toBeNull();
+    // The position is data on the error (the HTTP edge formats it into the message): `nope`.
+    expect((p.result as ServiceError).position).toEqual({ line: 2, column: 3 });
     // The engine reports a position in the SQL it ran; mapped back it is `nope` in the user's text.
     const offset = p.sql.indexOf('nope');
     expect(p.toSource(offset)).toBe(sql.indexOf('nope'));

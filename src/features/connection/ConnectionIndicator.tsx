@@ -9,6 +9,7 @@ import { INSTANCE_TARGET } from '../../api/http';
 import { STATUS_RETRY_MS, statusQueryOptions } from '../../api/status';
 import { useStore } from '../../lib/use-store';
 import { connectionState } from './connection-state';
+import { engineNotice } from './engine-notice';
 
 export function ConnectionIndicator() {
   const qc = useQueryClient();
@@ -31,6 +32,8 @@ export function ConnectionIndicator() {
   }, [health, qc]);
 
   const s = connectionState(q.data, q.error, q.isPending, health.last);
+  // A crash is news for a while after it; measured when the status was read.
+  const notice = s.kind === 'connected' ? engineNotice(q.data, q.dataUpdatedAt) : null;
   const label =
     s.kind === 'connected'
       ? `Connected · v${s.version}`
@@ -45,13 +48,14 @@ export function ConnectionIndicator() {
       : `Target: ${INSTANCE_TARGET}${s.kind === 'connected' && s.provider ? ` (${s.provider}${s.environment ? `, ${s.environment}` : ''})` : ''}`;
   return (
     <div
-      className={`conn conn-${s.kind}`}
+      className={`conn conn-${s.kind}${notice ? ` conn-notice-${notice.kind}` : ''}`}
       role="status"
-      aria-label={`Connection: ${label}`}
-      title={title}
+      aria-label={`Connection: ${label}${notice ? ` · ${notice.detail}` : ''}`}
+      title={notice ? `${title}\n${notice.detail}` : title}
     >
       <span className="conn-dot" aria-hidden />
       <span className="conn-label">{label}</span>
+      {notice && <span className="conn-notice">{notice.text}</span>}
       <span className="conn-target">{INSTANCE_TARGET.replace(/^https?:\/\//, '')}</span>
     </div>
   );

@@ -25,9 +25,9 @@ import {
   projectModels,
   selectStarSql,
   sortDatabases,
-  statusTone,
   tableRef,
 } from './explorer-tree';
+import { statusTone } from '../../components/ui/status-tone';
 
 interface Props {
   onInsert(text: string): void;

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TableInfo } from '../../api/catalog-parse';
-import {
-  groupBySchema,
-  projectModels,
-  selectStarSql,
-  sortDatabases,
-  statusTone,
-} from './explorer-tree';
+import { groupBySchema, projectModels, selectStarSql, sortDatabases } from './explorer-tree';
 
 const t = (name: string, schema?: string, kind: TableInfo['kind'] = 'table'): TableInfo => ({
   db: 'example_db',
@@ -59,14 +53,5 @@ describe('helpers', () => {
     expect(selectStarSql({ db: 'example_db', schema: 'demo_data', name: 'home rentals' })).toBe(
       'SELECT * FROM example_db.demo_data.`home rentals` LIMIT 100;',
     );
-  });
-  it('maps model statuses to badge tones', () => {
-    expect(['complete', 'training', 'generating', 'error', 'unknown'].map(statusTone)).toEqual([
-      'ok',
-      'busy',
-      'busy',
-      'error',
-      'idle',
-    ]);
   });
 });

@@ -49,12 +49,3 @@ export function tableRef(t: Pick<TableInfo, 'db' | 'schema' | 'name'>): string {
 export function selectStarSql(t: Pick<TableInfo, 'db' | 'schema' | 'name'>): string {
   return `SELECT * FROM ${tableRef(t)} LIMIT 100;`;
 }
-
-/** Badge tone for a model status. */
-export function statusTone(status: string): 'ok' | 'busy' | 'error' | 'idle' {
-  const s = status.toLowerCase();
-  if (s === 'complete') return 'ok';
-  if (s === 'error' || s === 'failed') return 'error';
-  if (/generating|training|creating|retraining/.test(s)) return 'busy';
-  return 'idle';
-}

@@ -1,4 +1,5 @@
 /** The results area of a tab: running state, errors, the grid or chart, status line and export. */
+import { TabList } from '../../components/ui/TabList';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { SqlOkResponse, SqlTableResponse } from '../../../contract';
 import { formatDuration } from '../../lib/format';
@@ -204,23 +205,17 @@ function ResultContent({
   return (
     <div className="result-content">
       <div className="result-toolbar">
-        <div className="segmented" role="tablist" aria-label="Result view">
-          {special && (
-            <button
-              role="tab"
-              aria-selected={view === 'special'}
-              onClick={() => setView('special')}
-            >
-              {special.label}
-            </button>
-          )}
-          <button role="tab" aria-selected={view === 'grid'} onClick={() => setView('grid')}>
-            Results
-          </button>
-          <button role="tab" aria-selected={view === 'chart'} onClick={() => setView('chart')}>
-            Chart
-          </button>
-        </div>
+        <TabList
+          className="segmented"
+          label="Result view"
+          tabs={[
+            ...(special ? [{ id: 'special' as const, label: special.label }] : []),
+            { id: 'grid', label: 'Results' },
+            { id: 'chart', label: 'Chart' },
+          ]}
+          selected={view}
+          onSelect={setView}
+        />
         {overTime && (
           <button
             className="btn small"

@@ -12,6 +12,7 @@ import {
   type CompletionSource,
 } from './monaco-setup';
 import { SQL_NAME_MIME } from '../../lib/drag';
+import { installEditorEscape } from '../../lib/editor-escape';
 import { planRun, type RunMode, type RunRequest } from './run-plan';
 import { LANGUAGE_ID } from './sql-language';
 
@@ -42,6 +43,8 @@ export interface SqlEditorProps {
   completion: CompletionSource;
   /** Called once the editor is mounted (the shell then loads what the first screen can wait for). */
   onReady?(): void;
+  /** Escape was pressed: the next Tab leaves the editor (the shell says so on screen). */
+  onLeaveArmed?(armed: boolean): void;
   /** Presentation mode: large type, no line numbers, gutter or current-line band. */
   presenting?: boolean;
   ref?: Ref<SqlEditorHandle>;
@@ -94,6 +97,7 @@ export default function SqlEditor(props: SqlEditorProps) {
   const onMount: OnMount = (ed, m) => {
     editorRef.current = ed;
     acceptDroppedNames(ed);
+    installEditorEscape(ed, m, (armed) => latest.current.onLeaveArmed?.(armed));
     ed.addAction({
       id: 'smp.run-current',
       label: 'Run selection or statement at cursor',

@@ -192,3 +192,18 @@ export function queryColumnsQueryOptions(db: string, query: string) {
     retry: false,
   });
 }
+
+/** Where a model's training query runs (its database), for statements that train it again. */
+export function trainingSourceQueryOptions(
+  project: string,
+  model: string,
+  selectQuery: string | null | undefined,
+) {
+  return queryOptions({
+    queryKey: [...modelKeys.source(project, model), 'where', selectQuery ?? ''] as const,
+    queryFn: ({ signal }) => resolveTrainingSource(project, model, selectQuery ?? '', signal),
+    enabled: !!selectQuery,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}

@@ -16,8 +16,7 @@ import {
 } from 'recharts';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
-import { ChartBox, usePaperTheme } from '../ChartBox';
-import { categoryAxisWidth, chartFont } from '../chart-style';
+import { categoryAxisWidth, ChartBox, chartFont, usePaperTheme } from '../shared';
 import { LEVEL_WORDS, type HistogramBar } from './drift-view';
 import type { DriftLevel } from '../../../../contract';
 

@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { modelVersionsQueryOptions } from '../api/versions';
-import type { ModelVersion } from '../api/parse';
+import { modelVersionsQueryOptions, type ModelVersion } from '../api';
+import type { ModelsNav } from '../shared';
 import { DriftTab } from './DriftTab';
 import { report } from './report-fixture';
 
@@ -10,6 +10,15 @@ const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 afterEach(() => vi.unstubAllGlobals());
+
+const nav: ModelsNav = {
+  openModel: vi.fn(),
+  openCreate: vi.fn(),
+  openHome: vi.fn(),
+  openCompare: vi.fn(),
+  openSql: vi.fn(),
+  replaceParams: vi.fn(),
+};
 
 const version: ModelVersion = {
   name: 'rentals',
@@ -57,7 +66,7 @@ function renderTab(latest: unknown, openSql = vi.fn()) {
         model="rentals"
         activeVersion={1}
         theme="light"
-        nav={{ openSql }}
+        nav={{ ...nav, openSql }}
       />
     </QueryClientProvider>,
   );

@@ -7,8 +7,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
 import type { DriftReport } from '../../../../contract';
-import { modelVersionsQueryOptions } from '../api/versions';
-import { formatPercent } from '../format-number';
+import { modelVersionsQueryOptions } from '../api';
+import { formatPercent, type ModelTabProps } from '../shared';
 import { computeDriftMutation, latestDriftQuery } from './api';
 import { HistogramChart, PsiChart } from './DriftCharts';
 import {
@@ -30,17 +30,7 @@ import {
 import { similarTablesQuery } from './similar-tables';
 import './drift.css';
 
-export interface DriftTabProps {
-  project: string;
-  model: string;
-  /** A pinned version; absent: the active one. */
-  version?: number;
-  activeVersion: number;
-  theme: 'light' | 'dark';
-  nav: { openSql(sql: string): void };
-}
-
-export function DriftTab({ project, model, version, activeVersion, theme, nav }: DriftTabProps) {
+export function DriftTab({ project, model, version, activeVersion, theme, nav }: ModelTabProps) {
   const target = { project, model, version };
   const client = useQueryClient();
   const latest = useQuery(latestDriftQuery(target));

@@ -21,10 +21,7 @@ function driftPath({ project, model, version }: DriftTarget): string {
 }
 
 /** The latest report of the version, or null when none was computed yet (the route's 404). */
-async function fetchLatestDrift(
-  t: DriftTarget,
-  signal?: AbortSignal,
-): Promise<DriftReport | null> {
+async function fetchLatestDrift(t: DriftTarget, signal?: AbortSignal): Promise<DriftReport | null> {
   try {
     return await requestJson(driftPath(t), DriftReport, { signal });
   } catch (e) {

@@ -1,2 +1,2 @@
 /** The model page's drift tab (issue 27): today's data against the training data. */
-export { DriftTab, type DriftTabProps } from './DriftTab';
+export { DriftTab } from './DriftTab';

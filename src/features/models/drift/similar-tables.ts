@@ -9,10 +9,7 @@ import { modelKeys } from '../../../api/keys';
 import { runSql } from '../../../api/sql-query';
 import type { SimilarTable } from './drift-view';
 
-async function fetchSimilarTables(
-  base: string,
-  signal?: AbortSignal,
-): Promise<SimilarTable[]> {
+async function fetchSimilarTables(base: string, signal?: AbortSignal): Promise<SimilarTable[]> {
   const like = quoteString(`${base.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}\\_%`);
   const res = await runSql({
     query: `SELECT table_catalog, table_schema, table_name FROM information_schema.tables WHERE lower(table_name) LIKE ${like} ESCAPE '\\' LIMIT 50`,

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ModelsNav } from '../shared';
 import { EffectsTab } from './EffectsTab';
 import { effects } from './effects-fixture';
 
@@ -9,12 +10,21 @@ const json = (status: number, body: unknown) =>
 
 afterEach(() => vi.unstubAllGlobals());
 
+const nav: ModelsNav = {
+  openModel: vi.fn(),
+  openCreate: vi.fn(),
+  openHome: vi.fn(),
+  openCompare: vi.fn(),
+  openSql: vi.fn(),
+  replaceParams: vi.fn(),
+};
+
 function renderTab(body: unknown, status = 200) {
   vi.stubGlobal('fetch', async () => json(status, body));
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <EffectsTab project="mindsdb" model="rentals" theme="light" />
+      <EffectsTab project="mindsdb" model="rentals" activeVersion={1} theme="light" nav={nav} />
     </QueryClientProvider>,
   );
 }

@@ -10,9 +10,7 @@ import { Bar, BarChart, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxi
 import type { EffectCurve, EffectsReport } from '../../../../contract';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
-import { ChartBox, usePaperTheme } from '../ChartBox';
-import { chartFont } from '../chart-style';
-import { formatPercent } from '../format-number';
+import { ChartBox, chartFont, formatPercent, type ModelTabProps, usePaperTheme } from '../shared';
 import { effectsQuery } from './api';
 import { curvePoints, effectSentence, formatOutput, yRange } from './effects-view';
 import '../drift/drift.css';
@@ -20,15 +18,7 @@ import '../drift/drift.css';
 /** Inputs with a curve: the most important ones. */
 const TOP_INPUTS = 5;
 
-export interface EffectsTabProps {
-  project: string;
-  model: string;
-  /** A pinned version; absent: the active one. */
-  version?: number;
-  theme: 'light' | 'dark';
-}
-
-export function EffectsTab({ project, model, version, theme }: EffectsTabProps) {
+export function EffectsTab({ project, model, version, theme }: ModelTabProps) {
   const q = useQuery(effectsQuery({ project, model, version }, { top: TOP_INPUTS }));
   const [picked, setPicked] = useState<string | null>(null);
   if (q.isPending) {

@@ -1,2 +1,2 @@
 /** The model page's effects tab (issue 27): partial dependence with ICE lines for the top inputs. */
-export { EffectsTab, type EffectsTabProps } from './EffectsTab';
+export { EffectsTab } from './EffectsTab';

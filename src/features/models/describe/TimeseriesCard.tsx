@@ -1,0 +1,70 @@
+/** The Describe tab's card for a time-series model. */
+import type { DescribeTimeseries } from '../../../../contract';
+import { Card } from '../../../components/ui/Card';
+import { formatMetric, formatPercent } from '../shared';
+
+const FORECASTERS: Record<string, string> = {
+  gbm_direct: 'Gradient boosting, one model per step ahead',
+  gbm_recursive: 'Gradient boosting, one step at a time',
+  seasonal_naive: 'Repeat last season',
+  naive: 'Repeat the last value',
+  drift: 'Extend the trend',
+};
+
+/** The selected forecaster in words (an unknown one at least without underscores). */
+function forecasterLabel(name: string): string {
+  return FORECASTERS[name] ?? name.replace(/_/g, ' ');
+}
+
+/** A time-series model's clauses, frequency, selected candidate and accuracy per forecast step. */
+export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
+  const settings: [string, string][] = [
+    ['ORDER BY', ts.order_by],
+    ['GROUP BY', ts.group_by.length ? ts.group_by.join(', ') : '—'],
+    ['WINDOW', String(ts.window)],
+    ['HORIZON', String(ts.horizon)],
+    ['Frequency', ts.frequency],
+    ['Selected', forecasterLabel(ts.selected)],
+  ];
+  return (
+    <Card
+      title="Time series"
+      label="Time series"
+      actions={
+        <span className="muted small">
+          per step on the time-ordered validation split; an error under 1× beats repeating last
+          season
+        </span>
+      }
+    >
+      <dl className="m-ts-settings">
+        {settings.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <table className="m-table" aria-label="Accuracy per forecast step">
+        <thead>
+          <tr>
+            <th>Step</th>
+            <th className="num">Error vs repeating last season (MASE)</th>
+            <th className="num">Typical miss (MAE)</th>
+            <th className="num">Actual values inside the interval</th>
+          </tr>
+        </thead>
+        <tbody>
+          {ts.horizon_accuracy.map((h) => (
+            <tr key={h.step}>
+              <td>{h.step}</td>
+              <td className="num">{`${formatMetric(h.mase)}×`}</td>
+              <td className="num">{formatMetric(h.mae)}</td>
+              <td className="num">{formatPercent(h.coverage)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
+  );
+}

@@ -1,0 +1,2 @@
+/** The Predict tab: inputs as form, rows, CSV or JSON; Send; the result, its interval and the waterfall of why. */
+export { PredictTab } from './PredictTab';

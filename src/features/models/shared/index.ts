@@ -1,0 +1,39 @@
+/** What every room of the models feature shares: navigation, number and metric words, chart sizing, status pieces. */
+export { ChartBox, usePaperTheme } from './ChartBox';
+export { Crumbs } from './Crumbs';
+export { NotReady, TrainingProgress, versionLabel, VersionSelect } from './ModelStatus';
+export { categoryAxisWidth, chartFont, type ChartFont } from './chart-style';
+export {
+  accuracyLabel,
+  formatMetric,
+  metricHigherIsBetter,
+  metricLabel,
+  metricPhrase,
+  metricScale,
+  metricValueText,
+  pipelineSteps,
+  sortImportances,
+  stepParts,
+} from './describe-model';
+export {
+  columnFormatter,
+  formatNumber,
+  formatPercent,
+  formatRounded,
+  formatSeconds,
+  formatSigned,
+  formatSignedRounded,
+} from './format-number';
+export {
+  asTab,
+  asVersion,
+  isModelsView,
+  MODEL_TABS,
+  type ModelsNav,
+  type ModelsViewName,
+  type ModelTab,
+  type ModelTabProps,
+  modelUrlParams,
+} from './nav';
+export { niceDomain, niceStep, niceTicks } from './nice-scale';
+export { curlSnippet, fetchSnippet } from './snippets';
