@@ -6,7 +6,7 @@
 import type { EffectCurve, EffectsReport } from '../../../../contract';
 
 /** ICE lines drawn at most: more turn into a grey mass. */
-export const MAX_ICE_LINES = 20;
+const MAX_ICE_LINES = 20;
 
 const isProbability = (task: EffectsReport['task']) => task === 'binary' || task === 'multiclass';
 

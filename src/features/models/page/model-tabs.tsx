@@ -6,8 +6,14 @@
  */
 import type { ReactNode } from 'react';
 import { DescribeTab } from '../describe';
+import { DiffTab } from '../diff';
+import { DriftTab } from '../drift';
+import { EffectsTab } from '../effects';
 import type { ModelTab, ModelTabProps } from '../shared';
 
 export const ROOM_TABS: Partial<Record<ModelTab, (props: ModelTabProps) => ReactNode>> = {
   describe: (p) => <DescribeTab {...p} />,
+  drift: (p) => <DriftTab {...p} />,
+  effects: (p) => <EffectsTab {...p} />,
+  diff: (p) => <DiffTab {...p} />,
 };
