@@ -18,6 +18,7 @@ const suites: Suite[] = [
   { name: 'pg', run: async () => (await import('./pg')).runPgBench() },
   { name: 'monitoring', run: async () => (await import('./monitoring')).runMonitoringBench() },
   { name: 'scale', run: async () => (await import('./scale')).runScaleBench() },
+  { name: 'lanes', run: async () => (await import('./lanes')).runLanesBench() },
 ];
 
 function fmt(v: number) {

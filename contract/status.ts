@@ -24,6 +24,8 @@ export const EngineStatus = z
     waiting: z.number(),
     oldest_ms: z.number(),
     healthy: z.boolean(),
+    /** The short lane (ENGINE_SHORT_LANE): small reads running beside a full pool. */
+    lane: z.object({ active: z.number(), limit: z.number() }).optional(),
     /** Times the supervisor restarted the instance process since it started. */
     restarts: z.number().optional(),
     last_crash: EngineCrash.nullable().optional(),

@@ -25,6 +25,18 @@ function vitestTimes(report) {
   return out;
 }
 
+/**
+ * Vitest files by wall time (startTime to endTime): hooks included, which is where trainings in
+ * beforeAll and instance start-ups show (a test's own duration leaves them out).
+ */
+function vitestFiles(report) {
+  return (report.testResults ?? []).map((file) => ({
+    ms: Math.max(0, (file.endTime ?? 0) - (file.startTime ?? 0)),
+    name: `${relative(root, file.name)} (${(file.assertionResults ?? []).length} tests)`,
+    status: file.status === 'failed' ? 'failed' : 'passed',
+  }));
+}
+
 /** Playwright's JSON report: nested suites of specs, each test's results (retries) with durations. */
 function playwrightTimes(report) {
   const out = [];
@@ -42,7 +54,7 @@ function playwrightTimes(report) {
   return out;
 }
 
-function table(title, file, read) {
+function table(title, file, read, unit = 'tests') {
   const path = join(dir, file);
   if (!existsSync(path)) {
     console.log(`\n${title}: no report (${relative(root, path)}): the runner did not finish`);
@@ -58,7 +70,7 @@ function table(title, file, read) {
   const total = rows.reduce((s, r) => s + r.ms, 0);
   rows.sort((a, b) => b.ms - a.ms);
   console.log(
-    `\n${title}: the ${Math.min(count, rows.length)} slowest of ${rows.length} tests (${(total / 1000).toFixed(1)} s summed)`,
+    `\n${title}: the ${Math.min(count, rows.length)} slowest of ${rows.length} ${unit} (${(total / 1000).toFixed(1)} s summed)`,
   );
   for (const r of rows.slice(0, count)) {
     const mark = r.status === 'passed' ? '' : ` [${r.status}]`;
@@ -67,4 +79,5 @@ function table(title, file, read) {
 }
 
 table('Vitest', 'vitest.json', vitestTimes);
+table('Vitest files, hooks included', 'vitest.json', vitestFiles, 'files');
 table('Playwright', 'playwright.json', playwrightTimes);

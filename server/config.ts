@@ -44,6 +44,12 @@ const EnvSchema = z.object({
   ENGINE_CONNECTIONS: int(4),
   /** Queries allowed to wait for a connection before the instance answers BUSY. */
   ENGINE_QUEUE: int(256),
+  /**
+   * Connections kept for short requests beside ENGINE_CONNECTIONS: when the pool is full, a
+   * request whose statements only read and which DuckDB's plan expects to touch few rows runs at
+   * once instead of waiting behind heavy ones (docs/reliability.md).
+   */
+  ENGINE_SHORT_LANE: int(1),
   /** Trainings running at once; more wait in the training queue. */
   MAX_CONCURRENT_TRAININGS: int(2),
   /**

@@ -40,6 +40,7 @@ export async function createInstance(config: Config): Promise<Instance> {
     {
       connections: config.ENGINE_CONNECTIONS,
       queueLimit: config.ENGINE_QUEUE,
+      shortLane: config.ENGINE_SHORT_LANE,
       timeoutMs: config.STATEMENT_TIMEOUT_MS,
       maxRows: config.MAX_RESULT_ROWS,
       maxBytes: config.MAX_RESULT_BYTES,

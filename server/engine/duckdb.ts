@@ -43,6 +43,12 @@ export interface EngineOptions extends SessionLimits {
    * journal (an engine of its own in a tool or test).
    */
   journalDir?: string;
+  /**
+   * ENGINE_SHORT_LANE: connections kept for short requests beside ENGINE_CONNECTIONS. When every
+   * pool connection is busy, a request the caller judges short (`SessionOptions.short`) runs in
+   * this lane instead of waiting behind heavy ones. 0: no lane.
+   */
+  shortLane?: number;
 }
 
 /** A database the engine attaches (and re-attaches on every remount). */
@@ -60,10 +66,18 @@ export interface SessionOptions {
    * already holds a slot can never wait for a slot itself (which could deadlock a full pool).
    */
   limited?: boolean;
+  /**
+   * Asked only when every pool connection is busy and the short lane has room: whether this
+   * request is short (the SQL service asks DuckDB's plan, without running anything). True: it
+   * runs in the lane at once; false: it waits in the queue like any other.
+   */
+  short?: () => Promise<boolean>;
 }
 
 export class Engine implements SessionHost {
   private active = 0;
+  /** Sessions running in the short lane (`EngineOptions.shortLane`). */
+  private laneActive = 0;
   private readonly waiters: (() => void)[] = [];
   private closed = false;
   private readonly running = new Set<Ticket>();
@@ -145,6 +159,8 @@ export class Engine implements SessionHost {
       active: this.active,
       waiting: this.waiters.length,
       limit: this.opts.connections,
+      /** The short lane: sessions in it and its size. */
+      lane: { active: this.laneActive, limit: this.opts.shortLane ?? 0 },
       statements: this.running.size,
       oldestMs: now - oldest,
       healthy: !overdue,
@@ -211,8 +227,24 @@ export class Engine implements SessionHost {
     this.running.delete(t);
   }
 
+  /** A pool slot, or a place in the short lane for a request `short` judges short. */
+  private async acquire(short: SessionOptions['short']): Promise<'pool' | 'lane'> {
+    const lane = () => this.laneActive < (this.opts.shortLane ?? 0);
+    if (short && lane() && !this.poolFree() && (await short().catch(() => false)) && lane()) {
+      // Judged short while the pool was full: it runs now, beside the heavy ones.
+      this.laneActive++;
+      return 'lane';
+    }
+    await this.acquireSlot();
+    return 'pool';
+  }
+
+  private poolFree(): boolean {
+    return this.active < this.opts.connections && this.waiters.length === 0;
+  }
+
   private acquireSlot(): Promise<void> {
-    if (this.active < this.opts.connections && this.waiters.length === 0) {
+    if (this.poolFree()) {
       this.active++;
       return Promise.resolve();
     }
@@ -239,13 +271,14 @@ export class Engine implements SessionHost {
    */
   async session<T>(fn: (s: EngineSession) => Promise<T>, so: SessionOptions = {}): Promise<T> {
     if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
-    if (so.limited) await this.acquireSlot();
+    const place = so.limited ? await this.acquire(so.short) : null;
     const s = new EngineSession(this, this.opts, !!so.limited);
     try {
       return await fn(s);
     } finally {
       s.close();
-      if (so.limited) this.releaseSlot();
+      if (place === 'lane') this.laneActive--;
+      else if (place === 'pool') this.releaseSlot();
     }
   }
 

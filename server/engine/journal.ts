@@ -33,7 +33,7 @@ const QUARANTINE_FILE = 'quarantine.json';
 const HISTORY = 20;
 
 /** Signals that mean the process died of itself (native code), not of someone's kill. */
-export const NATIVE_CRASH_SIGNALS = new Set([
+const NATIVE_CRASH_SIGNALS = new Set([
   'SIGSEGV',
   'SIGBUS',
   'SIGILL',

@@ -74,6 +74,20 @@ export interface QueryOptions {
   label?: string;
 }
 
+/** What V8 says when a result's value does not fit in a JavaScript string or array. */
+const JS_VALUE_LIMIT =
+  /Cannot create a string longer than|Invalid string length|Invalid typed array length|Array buffer allocation failed/;
+/** The longest string V8 holds (0x1fffffe8 UTF-16 units). */
+const MAX_STRING_CHARS = 0x1fffffe8;
+
+/** A value of the result is too large to hand to JavaScript: refused with the limit named. */
+function valueTooLarge(): ServiceError {
+  return new ServiceError(
+    ERROR_CODES.TOO_LARGE,
+    `A value in the result is too large to return: the limit is ${MAX_STRING_CHARS.toLocaleString('en-US')} characters for one value (the longest string the instance's JavaScript engine holds); select a part of it (left(), substr()) or its length`,
+  );
+}
+
 /** A session's defaults: the statement timeout, the row cap and a client's byte cap. */
 export interface SessionLimits {
   timeoutMs: number;
@@ -350,6 +364,7 @@ export class EngineSession {
           ERROR_CODES.TIMEOUT,
           'The statement was interrupted before it finished',
         );
+      if (err instanceof Error && JS_VALUE_LIMIT.test(err.message)) throw valueTooLarge();
       throw fromDuckDBError(
         err,
         errorSql,

@@ -52,11 +52,13 @@ function isOwnFile(dataDir: string, file: string): boolean {
 }
 
 /**
- * Resolves `database` to an existing file inside DATA_DIR, following symlinks before checking,
- * so a link pointing outside is refused as well. A relative name is looked up in `uploads/`
- * first: that is where a running, sandboxed instance can attach files (engine/duckdb.ts).
+ * Resolves `database` to a file inside DATA_DIR, following symlinks before checking, so a link
+ * pointing outside is refused as well. A relative name is looked up in `uploads/` first: that is
+ * where a running, sandboxed instance can attach files (engine/duckdb.ts). A file that does not
+ * exist yet is created there when `create` allows it (MindsDB's DuckDB handler creates the
+ * database file it is given; DuckDB's ATTACH creates it), never outside `uploads/`.
  */
-export function resolveDuckDBFile(dataDir: string, database: string): string {
+export function resolveDuckDBFile(dataDir: string, database: string, create = false): string {
   if (database.includes('\0')) throw badInput(`Parameter 'database' is not a valid file name`);
   const root = fs.realpathSync(dataDir);
   const escapes = (p: string) => {
@@ -75,7 +77,29 @@ export function resolveDuckDBFile(dataDir: string, database: string): string {
     );
   }
   if (!fs.existsSync(candidate)) {
-    throw notFound(`DuckDB file '${database}' not found in the data directory`);
+    if (
+      create &&
+      !path.isAbsolute(database) &&
+      !escapes(inUploads) &&
+      !isOwnFile(root, inUploads)
+    ) {
+      const uploads = path.join(root, 'uploads');
+      fs.mkdirSync(path.dirname(inUploads), { recursive: true });
+      // The folder just made may not lead elsewhere through a link on the way.
+      const parent = fs.realpathSync(path.dirname(inUploads));
+      if (parent !== uploads && !parent.startsWith(uploads + path.sep)) {
+        throw new ServiceError(
+          ERROR_CODES.FORBIDDEN,
+          `'${database}' would be created outside the uploads folder of the data directory`,
+        );
+      }
+      return path.join(parent, path.basename(inUploads));
+    }
+    throw notFound(
+      create
+        ? `DuckDB file '${database}' not found; a new database file is created only under a relative name (in the uploads folder)`
+        : `DuckDB file '${database}' not found in the data directory (a read-only database must exist)`,
+    );
   }
   const real = fs.realpathSync(candidate);
   if (escapes(real)) {

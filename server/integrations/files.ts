@@ -247,6 +247,29 @@ async function reader(catalog: Catalog, file: string, format: UploadFormat): Pro
   }
 }
 
+/** Per catalog and file name, the last replacement queued (see `inTurn`). */
+const replacing = new WeakMap<Catalog, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs the replacement of `files.<name>` after the ones queued before it: two uploads to one name
+ * at once made DuckDB answer the second with its raw "TransactionContext Error" (a write-write
+ * conflict on the catalog entry). Each upload still reads its file on its own; only the swap waits.
+ */
+async function inTurn<T>(catalog: Catalog, name: string, fn: () => Promise<T>): Promise<T> {
+  let turns = replacing.get(catalog);
+  if (!turns) replacing.set(catalog, (turns = new Map()));
+  // DuckDB's names are case-insensitive.
+  const key = name.toLowerCase();
+  const run = (turns.get(key) ?? Promise.resolve()).then(fn, fn);
+  const tail = run.catch(() => undefined);
+  turns.set(key, tail);
+  try {
+    return await run;
+  } finally {
+    if (turns.get(key) === tail) turns.delete(key);
+  }
+}
+
 /**
  * Loads an uploaded temp file as `files.<name>` (replacing it atomically) and removes the temp
  * file. Empty files, binary data, unreadable content and zero columns are specific 400 errors.
@@ -286,22 +309,28 @@ export async function importUpload(
       );
     }
     if (format === 'json') await scalarJsonAsText(catalog, tmp);
-    await engine.withConnection(async (conn) => {
-      await conn.run('BEGIN TRANSACTION');
-      try {
-        await conn.run(`DROP TABLE IF EXISTS ${table(name)}`);
-        await conn.run(`ALTER TABLE ${table(tmp)} RENAME TO ${quoteIdent(name)}`);
-        await conn.run('COMMIT');
-      } catch (err) {
-        await conn.run('ROLLBACK').catch(() => undefined);
-        const msg = err instanceof Error ? err.message : String(err);
-        throw new ServiceError(
-          /conflict/i.test(msg) ? ERROR_CODES.CONFLICT : ERROR_CODES.BAD_INPUT,
-          `Cannot replace file '${name}': ${msg.split('\n')[0]}`,
-        );
-      }
+    const count = await inTurn(catalog, name, async () => {
+      await engine.withConnection(async (conn) => {
+        await conn.run('BEGIN TRANSACTION');
+        try {
+          await conn.run(`DROP TABLE IF EXISTS ${table(name)}`);
+          await conn.run(`ALTER TABLE ${table(tmp)} RENAME TO ${quoteIdent(name)}`);
+          await conn.run('COMMIT');
+        } catch (err) {
+          await conn.run('ROLLBACK').catch(() => undefined);
+          const msg = err instanceof Error ? err.message : String(err);
+          // Uploads take turns (inTurn), so a conflict is SQL changing the table meanwhile.
+          if (/conflict|TransactionContext/i.test(msg)) {
+            throw new ServiceError(
+              ERROR_CODES.CONFLICT,
+              `Cannot replace file '${name}': another statement changed it at the same time; try again`,
+            );
+          }
+          throw badInput(`Cannot replace file '${name}': ${msg.split('\n')[0]}`);
+        }
+      });
+      return (await engine.rows(`SELECT count(*) FROM ${table(name)}`))[0][0];
     });
-    const [[count]] = await engine.rows(`SELECT count(*) FROM ${table(name)}`);
     return { name, row_count: Number(count), columns };
   } finally {
     fs.rmSync(up.file, { force: true });
@@ -315,7 +344,16 @@ export async function importUpload(
  * JSON (an array of records, an object of other fields) is the file's content. Null when not.
  */
 export function requestFormOf(up: ReceivedUpload): Record<string, unknown> | null {
-  if (up.bytes > up.head.length) return null;
+  if (up.bytes > up.head.length) {
+    if (oversizedRequest(up.head)) {
+      discardUpload(up);
+      throw new ServiceError(
+        ERROR_CODES.TOO_LARGE,
+        `A URL import request (a JSON object with "source_type" and "source") is at most ${up.head.length} bytes; this one has ${up.bytes}. To load a JSON file, send an array of objects or one object per line`,
+      );
+    }
+    return null;
+  }
   let value: unknown;
   try {
     value = JSON.parse(up.head.toString('utf8'));
@@ -324,6 +362,28 @@ export function requestFormOf(up: ReceivedUpload): Record<string, unknown> | nul
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   return 'source_type' in value || 'source' in value ? value : null;
+}
+
+/**
+ * Whether a JSON body too long to parse whole is the request form anyway: one object whose first
+ * key is `source_type` or `source` that does not end within the first bytes. A file of records
+ * (an array, or objects one per line) starts otherwise or ends its first object early.
+ */
+function oversizedRequest(head: Buffer): boolean {
+  const text = head.toString('utf8');
+  if (!/^\s*\{\s*"(source_type|source)"\s*:/.test(text)) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = text.indexOf('{'); i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && --depth === 0) return false;
+  }
+  return true;
 }
 
 /** Removes a received upload that is not loaded (it was a request, not a file). */

@@ -178,7 +178,7 @@ export class IntegrationRegistry {
       parameters = { ...params };
     } else {
       const params = validateDuckDBParams(spec.parameters);
-      await this.attachDuckDB(spec.name, { ...params });
+      await this.attachDuckDB(spec.name, { ...params }, true);
       parameters = { ...params };
     }
     try {
@@ -279,9 +279,18 @@ export class IntegrationRegistry {
    * Attaches a DuckDB file. A file that defines macros named like built-in functions is refused:
    * with it as the current database, `round` or `upper` would mean its macro for every client.
    */
-  private async attachDuckDB(name: string, raw: Record<string, unknown>): Promise<void> {
+  private async attachDuckDB(
+    name: string,
+    raw: Record<string, unknown>,
+    /** CREATE DATABASE may create a missing file (in uploads/); a restart re-attaches only. */
+    create = false,
+  ): Promise<void> {
     const params = validateDuckDBParams(raw);
-    const file = resolveDuckDBFile(this.catalog.dataDir, params.database);
+    const file = resolveDuckDBFile(
+      this.catalog.dataDir,
+      params.database,
+      create && !params.read_only,
+    );
     const engine = this.catalog.engine;
     try {
       await engine.attach({ name, path: file, readOnly: params.read_only });

@@ -60,6 +60,18 @@ function uniqueNames(columns: RemoteColumn[]): string[] {
   });
 }
 
+/**
+ * The columns (names and DuckDB types) `loadRemoteIntoTemp` gives the TEMP table of a query
+ * with these PostgreSQL columns: what a plan binds against before the rows are read.
+ */
+export function remoteTempColumns(columns: RemoteColumn[]): { name: string; type: string }[] {
+  const names = uniqueNames(columns);
+  return columns.map((c, i) => {
+    const s = duckStorage(c.oid);
+    return { name: names[i], type: s.cast ?? s.load };
+  });
+}
+
 /** Loads the rows of `sql` (PostgreSQL's dialect) into the new TEMP table `name`; returns the count. */
 export function loadRemoteIntoTemp(
   session: EngineSession,

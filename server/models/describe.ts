@@ -51,13 +51,16 @@ export function describeModel(
   d: ModelDescription,
   attr: string,
   form: DescribeForm = 'json',
+  /** `PREDICT target AS alias`: the output column's name. */
+  targetAlias?: string | null,
 ): Record<string, JsonValue>[] {
   if (attr === 'features') {
+    // MindsDB names an input's role `feature` (Lightwood's word); the engine says `input`.
     return d.features.map((f) => ({
       column: f.column,
       type: f.type,
       encoder: f.encoder,
-      role: f.role,
+      role: f.role === 'input' ? 'feature' : f.role,
     }));
   }
   if (attr === 'model') {
@@ -73,7 +76,7 @@ export function describeModel(
     accuracies: d.accuracies,
     column_importances: d.columnImportances,
     inputs: d.inputs,
-    outputs: [d.target],
+    outputs: [targetAlias || d.target],
   };
   if (attr === '') info.model = d.summary;
   if (d.timeseries) info.timeseries = timeseriesInfo(d.timeseries);

@@ -4,7 +4,7 @@
  * print from here, so they agree on every value (CREATED_AT above all).
  */
 import type { JsonValue } from '../engine/values';
-import type { OutputColumn } from './predict';
+import type { OutputColumn } from './predict/columns';
 import type { ModelVersionRecord } from './store';
 
 /**

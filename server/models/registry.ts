@@ -26,17 +26,19 @@ import { modelRow } from './models-table';
 import { exportVersion, type OnnxFile } from './onnx';
 import { rowBudget, trainingDataInfo } from './training-sample';
 import {
-  PredictorCache,
   columnsOfRows,
-  forecastBatch,
-  forecastRows,
   predictBatch,
   predictionRows,
-  type ColumnarForecast,
   type ColumnarPrediction,
-  type ForecastRequest,
   type PredictOptions,
-} from './predict';
+} from './predict/batch';
+import { PredictorCache } from './predict/cache';
+import {
+  forecastBatch,
+  forecastRows,
+  type ColumnarForecast,
+  type ForecastRequest,
+} from './predict/forecast';
 import type { ModelCatalog, RemoteDataSource } from './ports';
 import { ModelStore, type ModelVersionRecord, type TimeSeriesSettings } from './store';
 import { Trainer } from './trainer';
@@ -59,6 +61,8 @@ export interface CreateModelSpec extends TrainingSource {
   project: string;
   name: string;
   target: string;
+  /** `PREDICT target AS alias` (see ModelVersionRecord.targetAlias). */
+  targetAlias?: string | null;
   using?: Record<string, unknown>;
   /** ORDER BY / GROUP BY / WINDOW / HORIZON: a time-series model. */
   timeseries?: TimeSeriesSettings | null;
@@ -239,6 +243,7 @@ export class ModelRegistry {
       version: 1,
       active: true,
       target,
+      ...(spec.targetAlias ? { targetAlias: spec.targetAlias } : {}),
       fromDb: this.catalog.requireDatabase(spec.fromDb).name,
       selectQuery: spec.select,
       using,
@@ -268,6 +273,8 @@ export class ModelRegistry {
       : { using: base.using, tag: spec.tag ?? base.tag, activate: true };
     return this.addVersion(base, {
       target,
+      // A RETRAIN that names another PREDICT column names its predictions after it.
+      targetAlias: spec.target === undefined ? (base.targetAlias ?? null) : null,
       fromDb: this.catalog.requireDatabase(source.fromDb).name,
       selectQuery: source.select,
       using: split.using,
@@ -291,6 +298,7 @@ export class ModelRegistry {
     const split = splitUsing(using, base.tag);
     return this.addVersion(base, {
       target,
+      targetAlias: base.targetAlias ?? null,
       fromDb: this.catalog.requireDatabase(source.fromDb).name,
       selectQuery: source.select,
       using: split.using,
@@ -463,7 +471,12 @@ export class ModelRegistry {
     const attr = describeAttribute(attribute);
     if (attr === 'progress') return describeProgress(this.get(ref));
     const rec = this.ready(ref);
-    const rows = describeModel((await this.predictor(rec)).description, attr, form);
+    const rows = describeModel(
+      (await this.predictor(rec)).description,
+      attr,
+      form,
+      rec.targetAlias,
+    );
     if (attr === '' || attr === 'info') rows[0].training_data = trainingDataInfo(rec.sample, form);
     return rows;
   }
@@ -505,9 +518,19 @@ export class ModelRegistry {
     return this.trainer.idle();
   }
 
+  /** Resolves once the warm-up's delay has passed and it started a worker or stood aside. */
+  warmupDecided(): Promise<void> {
+    return this.trainer.warmupDecided;
+  }
+
   /** Training workers started so far, and whether one is idle, kept for the next training. */
   trainingWorkers(): { started: number; idle: boolean } {
     return this.trainer.workers();
+  }
+
+  /** The most trainings that ran at once so far (MAX_CONCURRENT_TRAININGS bounds it). */
+  peakTrainings(): number {
+    return this.trainer.peakConcurrency();
   }
 
   /**
@@ -554,6 +577,7 @@ export class ModelRegistry {
     r: Pick<
       ModelVersionRecord,
       | 'target'
+      | 'targetAlias'
       | 'fromDb'
       | 'selectQuery'
       | 'using'

@@ -33,6 +33,11 @@ export interface ModelVersionRecord {
   status: ModelStatus;
   /** The PREDICT column as it is spelled in the training data. */
   target: string;
+  /**
+   * `PREDICT target AS alias`: the name of the prediction columns (`alias`, `alias_confidence`,
+   * ...) in SQL and REST answers. Absent: the target's name.
+   */
+  targetAlias?: string | null;
   /** The database the FROM query runs in (`FROM example_db (SELECT ...)`). */
   fromDb: string;
   selectQuery: string;

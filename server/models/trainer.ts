@@ -63,12 +63,25 @@ export class Trainer {
   private idleWorker: Worker | null = null;
   /** Workers started so far (tests read it). */
   private started = 0;
+  /** The most trainings that ran at once (tests read it: MAX_CONCURRENT_TRAININGS holds). */
+  private peak = 0;
   /** The worker warming up, and when it is done (it then becomes the idle one). */
   private warming: { worker: Worker; done: Promise<void> } | null = null;
 
+  /** Settles once the warm-up's moment has come and it has started or stood aside. */
+  readonly warmupDecided: Promise<void>;
+
   constructor(private readonly opts: TrainerOptions) {
     const after = opts.warmupAfterMs;
-    if (after !== null && after !== undefined) setTimeout(() => this.warmUp(), after).unref();
+    this.warmupDecided =
+      after === null || after === undefined
+        ? Promise.resolve()
+        : new Promise((resolve) => {
+            setTimeout(() => {
+              this.warmUp();
+              resolve();
+            }, after).unref();
+          });
   }
 
   /** Starts a worker on the warm-up, unless one is already there (a training came first). */
@@ -151,10 +164,16 @@ export class Trainer {
     return { started: this.started, idle: this.idleWorker !== null };
   }
 
+  /** The most trainings that ran at once so far (never above MAX_CONCURRENT_TRAININGS). */
+  peakConcurrency(): number {
+    return this.peak;
+  }
+
   private pump(): void {
     while (!this.closed && this.running.size < this.opts.maxConcurrent && this.queue.length > 0) {
       const job = this.queue.shift()!;
       this.running.add(job);
+      this.peak = Math.max(this.peak, this.running.size);
       void this.runJob(job).finally(() => {
         this.running.delete(job);
         this.jobs.delete(job.rec);

@@ -18,6 +18,15 @@ export interface TrainingSource {
   select: string;
 }
 
+/** A training's read failed (its counting, sampling or reading): the message says which limit. */
+function fromQueryFailed(err: unknown): Error {
+  const timedOut = err instanceof ServiceError && err.code === ERROR_CODES.TIMEOUT;
+  return new Error(
+    `The FROM query failed: ${err instanceof Error ? err.message : String(err)}${timedOut ? ' (STATEMENT_TIMEOUT_MS)' : ''}`,
+    { cause: err },
+  );
+}
+
 export class TrainingData {
   /**
    * @param timeoutMs how long reading a FROM query may take (STATEMENT_TIMEOUT_MS, like every
@@ -78,7 +87,16 @@ export class TrainingData {
   async fetch(rec: ModelVersionRecord, signal?: AbortSignal): Promise<ColumnarDataset> {
     let b: ColumnarBuilder | undefined;
     let truncated = false;
-    const source = sampleSourceOf(this.catalog, this.remote, rec.fromDb, this.timeoutMs, signal);
+    // Named in the status's list of long-running work.
+    const label = `training data of ${rec.project}.${rec.name} (version ${rec.version})`;
+    const source = sampleSourceOf(
+      this.catalog,
+      this.remote,
+      rec.fromDb,
+      this.timeoutMs,
+      signal,
+      label,
+    );
     // Past the row budget only a sample drawn in the source is read (never a time series).
     const plan = rec.timeseries
       ? null
@@ -88,10 +106,7 @@ export class TrainingData {
           rec.target,
           rowBudget(rec.using, this.rowBudget),
         ).catch((err: unknown) => {
-          throw new Error(
-            `The FROM query failed: ${err instanceof Error ? err.message : String(err)}`,
-            { cause: err },
-          );
+          throw fromQueryFailed(err);
         });
     const select = plan?.sql ?? rec.selectQuery;
     const cap = plan ? plan.sample.budget : MAX_TRAINING_ROWS;
@@ -120,8 +135,7 @@ export class TrainingData {
           maxRows: cap,
           timeoutMs: this.timeoutMs,
           signal,
-          // Named in the status's list of long-running work.
-          label: `training data of ${rec.project}.${rec.name} (version ${rec.version})`,
+          label,
         });
         if (r.kind === 'table') {
           truncated = r.truncated;
@@ -130,11 +144,7 @@ export class TrainingData {
         }
       }
     } catch (err) {
-      const timedOut = err instanceof ServiceError && err.code === ERROR_CODES.TIMEOUT;
-      throw new Error(
-        `The FROM query failed: ${err instanceof Error ? err.message : String(err)}${timedOut ? ' (STATEMENT_TIMEOUT_MS)' : ''}`,
-        { cause: err },
-      );
+      throw fromQueryFailed(err);
     }
     if (!b) throw new Error('The FROM query returned no result table');
     // A sample a little over its budget is cut at the budget (the draw is random).

@@ -189,6 +189,8 @@ export function sampleSourceOf(
   timeoutMs: number,
   /** Ends the counting and sampling reads (DROP MODEL). */
   signal?: AbortSignal,
+  /** What the reads are for, in the status's list of long-running work. */
+  label?: string,
 ): SampleSource {
   if (remote.isRemote(db)) {
     return {
@@ -207,6 +209,7 @@ export function sampleSourceOf(
           maxRows,
           timeoutMs,
           signal,
+          label,
         })
       ).rows,
   };

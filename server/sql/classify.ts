@@ -24,7 +24,7 @@ import { DEEP_JSON_FUNCTIONS } from '../engine/json-guard';
 import { guardStatementText } from '../engine/guard';
 import { quoteIdent } from '../engine/quote';
 import { ERROR_CODES, ServiceError } from '../errors';
-import { inputColumns, predictionColumns } from '../models/predict';
+import { inputColumns, predictionColumns } from '../models/predict/columns';
 import { missingJoinCondition } from './plan/query';
 import { resolveTable, type Resolved } from './plan/names';
 import { toDuckText } from './syntax/dialect';

@@ -16,7 +16,8 @@ import { lineColumn } from '../engine/position';
 import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
 import type { IntegrationRegistry } from '../integrations';
-import type { PlannedQuery } from './plan/query';
+import { runSteps } from './plan/execute';
+import type { PlannedQuery } from './plan/steps';
 import { MlEngineStore } from './plan/system';
 import { ViewStore } from './plan/views';
 import { StatementSource } from './syntax/source';
@@ -97,6 +98,9 @@ export interface SqlServiceDeps {
 /** Rows one statement reads from PostgreSQL to save elsewhere. */
 const MAX_SAVED_ROWS = 5_000_000;
 
+/** The most rows a step of a short request's plan may expect (the engine's short lane). */
+const SHORT_LANE_ROWS = 100_000;
+
 const UNTERMINATED = { string: 'string', comment: 'comment', identifier: 'quoted identifier' };
 
 export class SqlService implements StatementEnv {
@@ -122,6 +126,7 @@ export class SqlService implements StatementEnv {
   execute(req: ExecuteRequest): Promise<ExecuteResponse> {
     return this.catalog.engine.session((session) => this.executeIn(session, req), {
       limited: true,
+      short: () => this.isShort(req),
     });
   }
 
@@ -133,7 +138,28 @@ export class SqlService implements StatementEnv {
   executeStream(req: ExecuteRequest, sink: ResultSink, maxRows: number): Promise<void> {
     return this.catalog.engine.session((session) => this.streamIn(session, req, sink, maxRows), {
       limited: true,
+      short: () => this.isShort(req),
     });
+  }
+
+  /**
+   * Whether a request may take the engine's short lane while the pool is full: every statement
+   * only reads, predicts nothing, and DuckDB's plan expects at most SHORT_LANE_ROWS rows at any
+   * step (classify.ts; planning runs nothing). Without an estimate (no table at all, system
+   * tables, a remote database's table, whose work is not DuckDB's) a plain read is short too.
+   */
+  private async isShort(req: ExecuteRequest): Promise<boolean> {
+    const verdict = await this.catalog.engine.session(async (session) => {
+      await this.views.load();
+      return classifyScript(this, session, { query: req.query, db: req.db, params: req.params });
+    });
+    return verdict.statements.every(
+      (s) =>
+        s.effect === 'read' &&
+        s.reasons.length === 0 &&
+        s.models.length === 0 &&
+        (s.estimated_rows ?? 0) <= SHORT_LANE_ROWS,
+    );
   }
 
   /**
@@ -209,6 +235,7 @@ export class SqlService implements StatementEnv {
    * client's answer (for the instance's own use of a result: saving it, evaluating it).
    */
   async runPlanned(q: PlannedQuery, ctx: ExecContext, whole = false): Promise<SqlResult> {
+    await runSteps(this, ctx, q.steps);
     const caps = whole
       ? { maxRows: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER }
       : {};
@@ -327,8 +354,9 @@ export class SqlService implements StatementEnv {
       };
       if (out.kind === 'result') return void (await emit(out.result, out.db ?? db));
       const q = out.planned;
+      await runSteps(this, ctx, q.steps);
       if (q.target.kind === 'remote') {
-        const r = await this.runPlanned(q, ctx);
+        const r = await this.runPlanned({ ...q, steps: [] }, ctx);
         return void (await emit(out.catalogChanged ? { ...r, catalog_changed: true } : r, db));
       }
       let headerSent = false;

@@ -5,7 +5,7 @@ import type { ModelRegistry } from '../models/registry';
 import type { EngineSession } from '../engine/session';
 import type { JsonValue } from '../engine/values';
 import type { IntegrationRegistry } from '../integrations';
-import type { PlannedQuery } from './plan/planned';
+import type { PlannedQuery } from './plan/steps';
 import type { MlEngineStore } from './plan/system';
 import type { ViewStore } from './plan/views';
 

@@ -8,13 +8,13 @@
  */
 
 /** Supervisor -> instance: a connection (the socket travels as the message's handle). */
-export interface ConnectionMessage {
+interface ConnectionMessage {
   t: 'conn';
   id: number;
 }
 
 /** Supervisor -> instance: shut down cleanly (finish what runs, close DuckDB, exit 0). */
-export interface StopMessage {
+interface StopMessage {
   t: 'stop';
 }
 

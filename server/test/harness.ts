@@ -91,12 +91,4 @@ export async function sqlOk(
   return r;
 }
 
-/** Polls a model of `mindsdb` until it is complete or failed (bounded by polls, not the clock). */
-export async function waitForModel(h: Harness, name: string): Promise<'complete' | 'error'> {
-  for (let i = 0; i < 3000; i++) {
-    const r = await h.get(`/api/projects/mindsdb/models/${name}`);
-    if (r.body.status === 'complete' || r.body.status === 'error') return r.body.status;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-  throw new Error(`model ${name} did not finish training`);
-}
+export { waitComplete, waitForModel } from './models';

@@ -4,27 +4,16 @@
  * instance (models are deterministic), and the trainings must complete.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness';
+import { startHarness, waitComplete, type Harness } from '../../test/harness';
 
 let h: Harness;
-
-async function waitComplete(name: string) {
-  for (let i = 0; i < 1200; i++) {
-    const r = await h.sql(`SELECT status, error FROM mindsdb.models WHERE name = '${name}'`);
-    const [status, error] = r.data?.[0] ?? [];
-    if (status === 'complete') return;
-    if (status === 'error') throw new Error(`${name} failed: ${error}`);
-    await new Promise((res) => setTimeout(res, 100));
-  }
-  throw new Error(`${name} did not complete`);
-}
 
 beforeAll(async () => {
   h = await startHarness({ MAX_CONCURRENT_TRAININGS: 2 });
   await h.sql(
     'CREATE MODEL mindsdb.rentals FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
   );
-  await waitComplete('rentals');
+  await waitComplete(h, 'rentals');
 });
 afterAll(async () => {
   await h.close();
@@ -107,8 +96,8 @@ describe('concurrency', () => {
     );
     expect(mismatches).toEqual([]);
     expect(answered).toBe(300);
-    await waitComplete('concrete');
-    await waitComplete('churn');
+    await waitComplete(h, 'concrete');
+    await waitComplete(h, 'churn');
     const acc = await h.sql(
       "SELECT name, accuracy FROM mindsdb.models WHERE name IN ('concrete', 'churn') ORDER BY name",
     );

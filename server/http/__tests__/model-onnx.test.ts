@@ -7,7 +7,7 @@
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeModel } from '../../automl/onnx/proto';
-import { startHarness, sqlOk as sqlOn, waitForModel, type Harness } from '../../test/harness';
+import { startHarness, sqlOk as sqlOn, waitComplete, type Harness } from '../../test/harness';
 
 let h: Harness;
 const BASE = '/api/projects/mindsdb/models';
@@ -103,8 +103,7 @@ beforeAll(async () => {
   await sqlOk(
     'CREATE MODEL mindsdb.sales_onnx FROM example_db (SELECT * FROM demo_data.house_sales) PREDICT ma ORDER BY saledate GROUP BY type, bedrooms WINDOW 8 HORIZON 4',
   );
-  for (const m of ['rent_onnx', 'telco_onnx', 'notes_onnx', 'sales_onnx'])
-    expect(await waitForModel(h, m)).toBe('complete');
+  for (const m of ['rent_onnx', 'telco_onnx', 'notes_onnx', 'sales_onnx']) await waitComplete(h, m);
 }, 600_000);
 
 afterAll(async () => {

@@ -277,7 +277,10 @@ describe('GET .../describe', () => {
     expect(r.status).toBe(200);
     const rows = (r.body as unknown[]).map((x) => DescribeFeatureRow.parse(x));
     expect(rows.find((f) => f.column === 'rental_price')?.role).toBe('target');
-    expect(rows.find((f) => f.column === 'sqft')).toMatchObject({ type: 'integer', role: 'input' });
+    expect(rows.find((f) => f.column === 'sqft')).toMatchObject({
+      type: 'integer',
+      role: 'feature',
+    });
     // curl's default form content type is read as JSON too.
     const form = await raw(h.url, 'GET', `${P}/describe`, '{"attribute":"progress"}', {
       'content-type': 'application/x-www-form-urlencoded',

@@ -133,7 +133,7 @@ describe('mindsdb-js-sdk against the local instance', () => {
     expect(features.find((f) => f.column === 'rental_price')?.role).toBe('target');
     expect(features.find((f) => f.column === 'sqft')).toMatchObject({
       type: 'integer',
-      role: 'input',
+      role: 'feature',
     });
     const [info] = (await model.describeAttribute('info')) as {
       accuracies: Record<string, unknown>;

@@ -57,6 +57,7 @@ export const statusRoutes: FastifyPluginAsyncZod<{ instance: Instance; auth: Aut
           waiting: load.waiting,
           oldest_ms: load.oldestMs,
           healthy: load.healthy,
+          lane: load.lane,
           restarts: instance.supervision?.restarts ?? 0,
           last_crash: crash
             ? {

@@ -256,6 +256,46 @@ describe('PUT /api/files/{name}', () => {
     expect(fine.status).toBe(200);
   });
 
+  it('serializes concurrent uploads to one name: each answers 200 with its own rows, never a raw engine error', async () => {
+    // Issue 22, item 7: two uploads to one name at once answered DuckDB's raw "TransactionContext
+    // Error" (a write-write conflict on the table's catalog entry).
+    const bodies = Array.from({ length: 6 }, (_, i) =>
+      ['n', ...Array.from({ length: i + 1 }, (_, r) => String(i * 100 + r))].join('\n'),
+    );
+    const answers = await Promise.all(bodies.map((b) => put('Same_Name', b, 'text/csv')));
+    expect(answers.map((a) => [a.status, a.body.row_count])).toEqual(
+      bodies.map((_, i) => [200, i + 1]),
+    );
+    // The table is one upload whole, never a mix.
+    const rows = (await h.sql('SELECT n FROM files.same_name ORDER BY n')).data.map(
+      (r: number[]) => r[0],
+    );
+    const i = rows.length - 1;
+    expect(rows).toEqual(Array.from({ length: i + 1 }, (_, r) => i * 100 + r));
+  });
+
+  it('refuses a URL import request body over 64 KB as too large instead of loading it as a file', async () => {
+    const request = JSON.stringify({
+      source_type: 'url',
+      source: 'https://example.com/data.csv',
+      note: 'x'.repeat(70_000),
+    });
+    const r = await put('big_request', request, 'application/json');
+    expect(r.status).toBe(413);
+    expect(r.body).toMatchObject({ error_code: 6 });
+    expect(r.body.error_message).toBe(
+      `A URL import request (a JSON object with "source_type" and "source") is at most 65536 bytes; this one has ${request.length}. To load a JSON file, send an array of objects or one object per line`,
+    );
+    expect((await h.get('/api/files')).body.map((f: { name: string }) => f.name)).not.toContain(
+      'big_request',
+    );
+    // Records with a `source` field first, one per line, past 64 KB: a file as before.
+    const lines = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ source: `s${i}`, v: i }));
+    const file = await put('sources', lines.join('\n'), 'application/json');
+    expect(file.status).toBe(200);
+    expect(file.body.row_count).toBe(2000);
+  });
+
   it('refuses names that try to leave the files folder', async () => {
     for (const name of ['%2e%2e', '..%2Fx', 'a%2Fb', 'a.csv', '%252e%252e', '__upload_x', '..']) {
       const r = await rawRequest('PUT', `/api/files/${name}`);
@@ -329,10 +369,12 @@ describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
       `CREATE DATABASE d2 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "/etc/passwd"}`,
     );
     expect(absolute).toMatchObject({ type: 'error', error_code: 10 });
+    // A missing file is created, but not read-only (nothing could ever be in it).
     const missing = await h.sql(
-      `CREATE DATABASE d3 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "none.duckdb"}`,
+      `CREATE DATABASE d3 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "none.duckdb", "read_only": true}`,
     );
     expect(missing).toMatchObject({ type: 'error', error_code: 2 });
+    expect(fs.existsSync(path.join(dataDir, 'uploads', 'none.duckdb'))).toBe(false);
     const own = await h.sql(
       `CREATE DATABASE d4 WITH ENGINE = 'duckdb', PARAMETERS = {"database": "files.duckdb"}`,
     );
@@ -352,6 +394,38 @@ describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
     expect(closed.error_message).toMatch(/sandbox leaves only .*uploads/);
     const names = (await h.sql('SHOW DATABASES')).data.flat();
     for (const n of ['d1', 'd2', 'd3', 'd4', 'd5', 'd6']) expect(names).not.toContain(n);
+  });
+
+  it('creates a database file that does not exist yet, as MindsDB documents it', async () => {
+    const created = await h.sql(
+      `CREATE DATABASE x WITH ENGINE = 'duckdb', PARAMETERS = {"database": "db.duckdb"}`,
+    );
+    expect(created).toMatchObject({ type: 'ok' });
+    expect(fs.existsSync(path.join(dataDir, 'uploads', 'db.duckdb'))).toBe(true);
+    expect(
+      await h.sql("CREATE TABLE x.t (SELECT 1 AS a, 'one' AS b UNION ALL SELECT 2, 'two')"),
+    ).toMatchObject({ type: 'ok' });
+    expect((await h.sql('SELECT a, b FROM x.t ORDER BY a')).data).toEqual([
+      [1, 'one'],
+      [2, 'two'],
+    ]);
+    const listed = await h.sql("SELECT * FROM information_schema.databases WHERE name = 'x'");
+    expect(listed.column_names).toEqual(['NAME', 'TYPE', 'ENGINE', 'CONNECTION_DATA']);
+    expect(listed.data).toEqual([
+      ['x', 'data', 'duckdb', JSON.stringify({ database: 'db.duckdb', read_only: false })],
+    ]);
+    expect(await h.sql('DROP DATABASE x')).toMatchObject({ type: 'ok' });
+    expect(
+      (await h.sql("SELECT * FROM information_schema.databases WHERE name = 'x'")).data,
+    ).toEqual([]);
+    // A name in a folder is created there, inside uploads/; a folder elsewhere is not.
+    expect(
+      await h.sql(
+        `CREATE DATABASE y WITH ENGINE = 'duckdb', PARAMETERS = {"database": "sub/y.duckdb"}`,
+      ),
+    ).toMatchObject({ type: 'ok' });
+    expect(fs.existsSync(path.join(dataDir, 'uploads', 'sub', 'y.duckdb'))).toBe(true);
+    expect(await h.sql('DROP DATABASE y')).toMatchObject({ type: 'ok' });
   });
 
   it('re-attaches after a restart and detaches on DROP DATABASE', async () => {

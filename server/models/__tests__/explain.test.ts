@@ -5,21 +5,11 @@
  * computed when asked for (REST `params.explain`, SQL reading the column).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness';
+import { startHarness, waitComplete, type Harness } from '../../test/harness';
 
 let h: Harness;
 
 const PREDICT = (m: string) => `/api/projects/mindsdb/models/${m}/predict`;
-
-async function waitComplete(name: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    const r = await h.get(`/api/projects/mindsdb/models/${name}`);
-    if (r.body.status === 'complete') return;
-    if (r.body.status === 'error') throw new Error(`${name}: ${r.body.error}`);
-    await new Promise((res) => setTimeout(res, 100));
-  }
-  throw new Error(`${name} did not complete`);
-}
 
 async function sql(query: string) {
   const r = await h.sql(query);
@@ -66,7 +56,7 @@ beforeAll(async () => {
     `CREATE MODEL mindsdb.ex_churn FROM example_db (SELECT * FROM demo_data.customer_churn) PREDICT Exited`,
   );
   await sql(`CREATE MODEL mindsdb.ex_size FROM files (SELECT * FROM shapes) PREDICT size`);
-  await Promise.all(['ex_rent', 'ex_churn', 'ex_size'].map(waitComplete));
+  await Promise.all(['ex_rent', 'ex_churn', 'ex_size'].map((m) => waitComplete(h, m)));
   const inputs = async (m: string) =>
     (await h.get(`/api/projects/mindsdb/models/${m}/describe`)).body[0].inputs as string[];
   regressionInputs = await inputs('ex_rent');

@@ -121,11 +121,11 @@ describe('the warm-up worker', () => {
   it('warms up after start and then trains the first model; a model asked for meanwhile waits for it', async () => {
     const warm = await open(undefined, { TRAINING_WARMUP: true, TRAINING_WARMUP_DELAY_MS: 1_000 });
     try {
-      await lineTable(warm);
+      // Nothing starts with the instance: the warm-up waits its delay (1 s) ...
       expect(warm.models.trainingWorkers()).toEqual({ started: 0, idle: false });
-      // The warm-up starts 1 s after the instance; a model created while it runs waits for it.
-      for (let i = 0; i < 500 && warm.models.trainingWorkers().started === 0; i++)
-        await new Promise((r) => setTimeout(r, 10));
+      await lineTable(warm);
+      // ... then starts one worker; a model created while it warms up waits for it.
+      await warm.models.warmupDecided();
       expect(warm.models.trainingWorkers()).toEqual({ started: 1, idle: false });
       await run(warm, 'CREATE MODEL mw FROM files (SELECT * FROM line) PREDICT y');
       expect(await waitForModel(warm, 'mw')).toEqual({ status: 'complete', error: null });
@@ -146,8 +146,8 @@ describe('the warm-up worker', () => {
       await run(early, 'CREATE MODEL me FROM files (SELECT * FROM line) PREDICT y');
       expect(await waitForModel(early, 'me')).toEqual({ status: 'complete', error: null });
       await early.models.idle();
-      // Past the warm-up's start: it found a worker there and did not start another.
-      await new Promise((r) => setTimeout(r, 2_000));
+      // Past the warm-up's moment: it found a worker there and did not start another.
+      await early.models.warmupDecided();
       expect(early.models.trainingWorkers()).toEqual({ started: 1, idle: true });
     } finally {
       await early.close();

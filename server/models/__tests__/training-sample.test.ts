@@ -5,20 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgServer, type PgTestServer } from '../../integrations/__tests__/pg-server';
-import { startHarness, sqlOk as sqlOn, waitForModel, type Harness } from '../../test/harness';
+import { startHarness, sqlOk as sqlOn, waitComplete, type Harness } from '../../test/harness';
 import { classRates } from '../training-sample';
 
 let h: Harness;
 let pgs: PgTestServer;
 const sqlOk = (q: string) => sqlOn(h, q);
-
-async function waitDone(name: string): Promise<void> {
-  const status = await waitForModel(h, name);
-  if (status === 'error') {
-    const r = await h.get(`/api/projects/mindsdb/models/${name}`);
-    throw new Error(`${name}: ${r.body.error}`);
-  }
-}
 
 async function trainingData(name: string) {
   const r = await h.get(`/api/projects/mindsdb/models/${name}/describe?attribute=info`);
@@ -77,7 +69,7 @@ describe('training past the row budget (DuckDB)', () => {
     await sqlOk(
       'CREATE MODEL mindsdb.sampled_cls FROM files (SELECT x, label FROM big) PREDICT label USING sample_rows = 6000',
     );
-    await waitDone('sampled_cls');
+    await waitComplete(h, 'sampled_cls');
     const td = await trainingData('sampled_cls');
     expect(td).toMatchObject({ method: 'stratified', drawn_in: 'duckdb', rows_available: 60_000 });
     expect(td.rows_used).toBeLessThanOrEqual(6000);
@@ -101,7 +93,7 @@ describe('training past the row budget (DuckDB)', () => {
     await sqlOk(
       'CREATE MODEL mindsdb.sampled_reg FROM files (SELECT x, y FROM big) PREDICT y USING sample_rows = 5000',
     );
-    await waitDone('sampled_reg');
+    await waitComplete(h, 'sampled_reg');
     const td = await trainingData('sampled_reg');
     expect(td).toMatchObject({ method: 'bernoulli', drawn_in: 'duckdb', rows_available: 60_000 });
     expect(td.rows_used).toBeLessThanOrEqual(5000);
@@ -117,7 +109,7 @@ describe('training past the row budget (DuckDB)', () => {
     await sqlOk(
       'CREATE MODEL mindsdb.whole FROM files (SELECT x, y FROM big) PREDICT y USING sample_rows = 0, max_iterations = 5',
     );
-    await waitDone('whole');
+    await waitComplete(h, 'whole');
     expect(await trainingData('whole')).toBeNull();
   });
 
@@ -154,7 +146,7 @@ describe('training past the row budget (PostgreSQL)', () => {
     await sqlOk(
       'CREATE MODEL mindsdb.pg_sampled FROM pg (SELECT x, label FROM big) PREDICT label USING sample_rows = 4000',
     );
-    await waitDone('pg_sampled');
+    await waitComplete(h, 'pg_sampled');
     const td = await trainingData('pg_sampled');
     expect(td).toMatchObject({
       method: 'stratified',

@@ -209,10 +209,24 @@ describe('forecast queries', () => {
     expect(out).toHaveLength(n + 4);
     const history = out.slice(0, n);
     const forecast = out.slice(n);
-    // History rows are the data rows, in time order; the first WINDOW have no forecast.
+    // History rows are the data rows, in time order. The first WINDOW have fewer than WINDOW rows
+    // before them: the naive forecast (the row before's value, no interval); the first, none.
     expect(history.map((r) => r.saledate)).toEqual([...history.map((r) => r.t_date)].sort());
     for (const r of history) expect(r.ma_original).toBe(r.truth);
-    for (const r of history.slice(0, 8)) expect(r.ma).toBeNull();
+    expect(history[0].ma).toBeNull();
+    for (let i = 1; i < 8; i++) {
+      expect(history[i].ma).toBe(history[i - 1].truth);
+      expect([history[i].ma_min, history[i].ma_max]).toEqual([null, null]);
+    }
+    const [early] = await rows(
+      `SELECT m.ma_explain FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m
+       WHERE t.type = 'unit' AND t.bedrooms = 3 LIMIT 1 OFFSET 3`,
+    );
+    expect(JSON.parse(early.ma_explain)).toMatchObject({
+      predicted_value: history[2].truth,
+      method: 'naive',
+      horizon_step: 0,
+    });
     for (const r of history.slice(8)) {
       expect(typeof r.ma).toBe('number');
       expect(r.ma_anomaly).toBe(r.truth < r.ma_min || r.truth > r.ma_max);
@@ -420,6 +434,30 @@ describe('forecast queries', () => {
       { type: 'house', steps: 16, last: '2020-09-30' },
       { type: 'unit', steps: 12, last: '2020-09-30' },
     ]);
+  });
+});
+
+describe('the order of forecast rows through the query shapes that read them', () => {
+  it('keeps group by group, history rows in time order then the forecast, through a CTE, a subquery, UNION ALL and saving', async () => {
+    const q = `SELECT m.type, m.bedrooms, m.saledate, m.ma FROM ${HS} AS t JOIN mindsdb.house_sales_model AS m
+       WHERE t.saledate > '2018-06-30'`;
+    const direct = await rows(q);
+    const key = (r: Record<string, any>) => `${r.type}|${r.bedrooms}|${r.saledate}|${r.ma}`;
+    expect(direct.length).toBeGreaterThan(20);
+    // Sorted by group, then by time within each group (history rows, then HORIZON forecast rows).
+    for (let i = 1; i < direct.length; i++) {
+      const [a, b] = [direct[i - 1], direct[i]];
+      const g = (r: Record<string, any>) => `${r.type}|${String(r.bedrooms).padStart(3, '0')}`;
+      expect(g(a) < g(b) || (g(a) === g(b) && String(a.saledate) < String(b.saledate))).toBe(true);
+    }
+    const viaCte = await rows(`WITH f AS (${q}) SELECT * FROM f`);
+    expect(viaCte.map(key)).toEqual(direct.map(key));
+    const viaSub = await rows(`SELECT * FROM (${q}) AS f WHERE f.ma IS NOT NULL`);
+    expect(viaSub.map(key)).toEqual(direct.filter((r) => r.ma !== null).map(key));
+    const twice = await rows(`${q} UNION ALL ${q}`);
+    expect(twice.map(key)).toEqual([...direct, ...direct].map(key));
+    expect(await h.sql(`CREATE TABLE files.ts_saved AS ${q}`)).toMatchObject({ type: 'ok' });
+    expect((await rows('SELECT * FROM files.ts_saved')).map(key)).toEqual(direct.map(key));
   });
 });
 

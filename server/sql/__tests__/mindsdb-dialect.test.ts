@@ -183,10 +183,15 @@ describe('ML engines, USING options and model versions', () => {
     );
     expect(r.column_names).toEqual(['Level', 'Code', 'Message']);
     const notes = r.data.map((x: string[]) => x[2]).join('\n');
-    expect(notes).toMatch(/PREDICT rental_price AS price: the alias is accepted and ignored/);
     expect(notes).toMatch(/USING encoders is accepted and not applied/);
     expect(notes).toMatch(/USING dtype_dict is accepted and not applied/);
     await waitFor('small_rentals');
+    // PREDICT rental_price AS price: the predictions are named after the alias.
+    const p = await sql(
+      "SELECT price, price_confidence FROM mindsdb.small_rentals WHERE sqft = 823 AND location = 'good'",
+    );
+    expect(p.column_names).toEqual(['price', 'price_confidence']);
+    expect(p.data[0][0]).toBeGreaterThan(1000);
     const [row] = (await sql("SELECT TAG, ENGINE FROM mindsdb.models WHERE name = 'small_rentals'"))
       .data;
     expect(row).toEqual(['v1', 'lightwood']);

@@ -55,27 +55,7 @@ export function objects(t: Table): Record<string, any>[] {
   return t.data.map((row) => Object.fromEntries(t.column_names.map((c, i) => [c, row[i]])));
 }
 
-/** Polls `<project>.models_versions` until the version is complete or error. */
-export async function waitForModel(
-  inst: Instance,
-  name: string,
-  opts: { project?: string; version?: number; timeoutMs?: number } = {},
-): Promise<{ status: string; error: string | null }> {
-  const project = opts.project ?? 'mindsdb';
-  const cond = opts.version === undefined ? 'active = 1' : `version = ${opts.version}`;
-  const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
-  for (;;) {
-    const t = await run(
-      inst,
-      `SELECT status, error FROM ${project}.models_versions WHERE name = '${name}' AND ${cond}`,
-    );
-    const [status, error] = t.data[0] ?? [];
-    if (status === 'complete' || status === 'error') return { status, error };
-    if (Date.now() > deadline)
-      throw new Error(`model ${project}.${name} still ${status} after the test's cap`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { waitComplete, waitForModel } from '../../test/models';
 
 export function r2(truth: number[], pred: number[]): number {
   const mean = truth.reduce((a, b) => a + b, 0) / truth.length;

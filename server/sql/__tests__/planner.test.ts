@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
 import type { EngineSession } from '../../engine/session';
+import { runSteps } from '../plan/execute';
 import { planQuery } from '../plan/query';
 import { resolveTable } from '../plan/names';
 import { toDuckText } from '../syntax/dialect';
@@ -67,6 +68,16 @@ async function plan(sql: string, db = 'mindsdb') {
       new StatementSource(sql, 0, sql),
       ctx,
     );
+    // Planning runs nothing: the steps' tables exist, empty, until the executor fills them.
+    const planned: Record<string, number> = {};
+    for (const t of ctx.temps) {
+      const r = await session
+        .query(`SELECT count(*) FROM temp.main."${t}"`)
+        .catch(() => ({ rows: [['absent']] }));
+      planned[t.replace(/_\d+$/, '')] = Number(r.rows[0][0]);
+    }
+    const steps = q.steps.map((s) => s.kind);
+    await runSteps(inst.sql, ctx, q.steps);
     const counts: Record<string, number> = {};
     for (const t of ctx.temps) {
       const r = await session.query(`SELECT count(*) FROM temp.main."${t}"`);
@@ -76,7 +87,14 @@ async function plan(sql: string, db = 'mindsdb') {
       q.target.kind === 'duckdb'
         ? await session.query(q.sql, { db: q.target.db }).catch((e: Error) => e)
         : null;
-    return { sql: q.sql, temps: counts, result: result as any, toSource: q.rw.toSource };
+    return {
+      sql: q.sql,
+      steps,
+      planned,
+      temps: counts,
+      result: result as any,
+      toSource: q.rw.toSource,
+    };
   });
 }
 
@@ -147,18 +165,24 @@ describe('the SQL DuckDB runs', () => {
     });
   });
 
-  it('rewrites only the model reference of a batch join; the rest stays as written', async () => {
+  it('rewrites only the model reference of a batch join and numbers the data rows; the rest stays as written', async () => {
     const sql =
       "SELECT t.x, m.y AS predicted FROM files.small AS t JOIN mindsdb.small_m AS m WHERE t.c = 'a'";
     const p = await plan(sql);
+    // The data side carries its row positions; the answer is in their order (plan/order.ts).
+    const pos = /"(__mdb_pos_\d+)"/.exec(p.sql)?.[1];
+    expect(pos).toBeDefined();
     expect(
       p.sql.startsWith(
-        'SELECT t.x, m.y AS predicted FROM files.small AS t JOIN (SELECT __mdb_v.* FROM temp.main.',
+        `SELECT t.x, m.y AS predicted FROM (SELECT *, row_number() OVER () AS "${pos}" FROM files.small AS t) AS "t" JOIN (SELECT __mdb_v.* FROM temp.main.`,
       ),
     ).toBe(true);
-    expect(p.sql.endsWith(") AS m ON TRUE WHERE t.c = 'a'")).toBe(true);
+    expect(p.sql.endsWith(`) AS m ON TRUE WHERE t.c = 'a' ORDER BY "t"."${pos}"`)).toBe(true);
     // Only the rows the data side's own WHERE keeps are predicted: 25 distinct inputs for c = 'a'
     // (x decides y and c, so the 200 rows hold 50 distinct inputs).
+    expect(p.steps).toEqual(['predict']);
+    // The prediction's table exists for DuckDB to bind the final SQL against, with no rows yet.
+    expect(p.planned.__mdb_pv).toBe(0);
     expect(p.temps).toMatchObject({ __mdb_in: 25, __mdb_pv: 25 });
     const rows = (p.result as { rows: [number, number][] }).rows;
     expect(rows).toHaveLength(100);

@@ -28,14 +28,21 @@
  * row. The data conditions stay in WHERE, rewritten to read the origin row (`m.__mdb_o`, a struct
  * of it), which passed them: they hold for every row, forecast rows included.
  */
-import type { ColumnarForecast } from '../../models/predict';
+import type { ColumnarForecast } from '../../models/predict/forecast';
 import type { ModelRef } from '../../models/registry';
 import type { ModelDescription, TimeSeriesDescription } from '../../automl/index';
 import { quoteIdent } from '../../engine/quote';
 import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES, badInput } from '../../errors';
-import { isOp, type Tok } from '../syntax/tokens';
+import { isOp } from '../syntax/tokens';
 import { conjuncts, forEachExpr, parseQuery, type JNode, type SelectInfo } from '../syntax/tree';
+import { isForecaster } from '../../automl/index';
+import { loadTempTable } from '../../engine/scratch';
+import { forecastColumns } from '../../models/predict/forecast';
+import type { ExecContext, SqlEnv } from '../types';
+import { hideFromStars } from './order';
+import { dropTemp, stepQuery } from './run-sql';
+import type { ForecastStep } from './steps';
 import {
   PlanState,
   columnRef,
@@ -48,12 +55,10 @@ import {
 
 export interface ForecastJoin {
   sel: SelectInfo;
-  model: { node: JNode; alias: string; ref: ModelRef; desc: ModelDescription };
+  model: { node: JNode; alias: string; ref: ModelRef; desc: ModelDescription; base: string };
   data: { node: JNode; alias: string };
   join: JNode;
   modelFirst: boolean;
-  /** The select list or ORDER BY aggregates (no output order is added then). */
-  aggregated: boolean;
 }
 
 const lower = (s: string) => s.toLowerCase();
@@ -82,7 +87,6 @@ interface TimeFilter {
   flipped: boolean;
 }
 
-const SET_OPS = new Set(['UNION', 'EXCEPT', 'INTERSECT']);
 const CLAUSE_ENDS = new Set([
   'WHERE',
   'GROUP',
@@ -146,11 +150,11 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   // WHERE: the time condition, and the conditions on the data alone.
   const where = conjuncts(sel.node.where_clause as JNode, sel.node, 'where_clause');
   const outputs = new Set(
-    [ts.orderBy, ...ts.groupBy, model.desc.target]
+    [ts.orderBy, ...ts.groupBy, model.base]
       .map(lower)
       .concat(
         ['confidence', 'min', 'max', 'anomaly', 'original', 'explain'].map(
-          (s) => `${lower(model.desc.target)}_${s}`,
+          (s) => `${lower(model.base)}_${s}`,
         ),
       ),
   );
@@ -273,67 +277,52 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   const rows = ts.recalibrationRows ?? ts.historyRows;
   const keep = mode === 'after-latest' ? rows : mode === 'at-latest' ? rows + 1 : 0;
   const hist = st.tempName('ts_history');
-  await st.runGenerated(
-    `CREATE TEMP TABLE ${q(hist)} AS SELECT *, max(${q(orderCol)}) OVER (${partition}) AS __mdb_latest, row_number() OVER (ORDER BY ${[...groupCols, orderCol].map(q).join(', ')}) - 1 AS __mdb_row FROM (${inner}) AS __mdb_q WHERE ${q(orderCol)} IS NOT NULL${keep ? ` QUALIFY dense_rank() OVER (${partition} ORDER BY ${q(orderCol)} DESC) <= ${keep}` : ''}`,
+  const relation = `SELECT *, max(${q(orderCol)}) OVER (${partition}) AS __mdb_latest, row_number() OVER (ORDER BY ${[...groupCols, orderCol].map(q).join(', ')}) - 1 AS __mdb_row FROM (${inner}) AS __mdb_q WHERE ${q(orderCol)} IS NOT NULL${keep ? ` QUALIFY dense_rank() OVER (${partition} ORDER BY ${q(orderCol)} DESC) <= ${keep}` : ''}`;
+  await st.placeholder(
+    hist,
+    { query: relation },
     `reading the history for time-series model '${label}'`,
-    { params: paramsOf(inner, st.ctx.params) },
   );
   const histSql = PlanState.tempSql(hist);
-  const read = await st.run(
-    `SELECT ${[orderCol, ...groupCols, targetCol].map(q).join(', ')}, __mdb_row FROM ${histSql} ORDER BY __mdb_row`,
-  );
-  const n = read.rows.length;
-  const columns: Record<string, unknown[]> = {};
-  [orderCol, ...groupCols, targetCol].forEach((c, i) => (columns[c] = read.rows.map((r) => r[i])));
-  const rowIds = read.rows.map((r) => r[groupCols.length + 2]);
-  const fc = await st.env.models.forecast(model.ref, columns, n, { history: withHistory });
-  notes(st, fc, label);
 
-  // The answer, group by group: its history rows in time order, then its forecast.
-  // ORDER BY and GROUP BY values go in as text (numbers as numbers) and take the data's types.
-  const pvCols = [
-    ...fc.columns.map((c, i) =>
-      i === 0 || i > ts.groupBy.length ? c : { ...c, type: 'VARCHAR' as const },
-    ),
-    { name: '__mdb_row', type: 'BIGINT' as const },
-    { name: '__mdb_origin', type: 'BIGINT' as const },
-    { name: '__mdb_seq', type: 'BIGINT' as const },
+  // The answer, group by group: its history rows in time order, then its forecast; its ORDER BY
+  // and GROUP BY columns typed like the data's (see runForecast).
+  const record = st.env.models.ready(model.ref);
+  const predictor = await st.env.models.predictor(record);
+  if (!isForecaster(predictor)) throw new Error(`model ${label} has no forecaster`);
+  const dataTypes = new Map(
+    (await st.run(`DESCRIBE ${histSql}`)).rows.map((r) => [String(r[0]), String(r[1])]),
+  );
+  const fcColumns = forecastColumns(record, predictor);
+  const typed = [orderCol, ...groupCols].map((c) => dataTypes.get(c));
+  const answer = [
+    ...fcColumns.map((c, i) => {
+      const t = i <= groupCols.length ? typed[i] : undefined;
+      return { name: c.name, type: t && t !== 'VARCHAR' ? t : String(c.type) };
+    }),
+    { name: '__mdb_row', type: 'BIGINT' },
+    { name: '__mdb_origin', type: 'BIGINT' },
+    { name: '__mdb_seq', type: 'BIGINT' },
   ];
-  const K = fc.columns.length;
-  const G = ts.groupBy.length;
-  const pv: JsonValue[][] = pvCols.map(() => []);
-  let seq = 0;
-  const emit = (cells: JsonValue[], row: JsonValue, origin: JsonValue) => {
-    cells.forEach((v, i) => pv[i].push(v));
-    pv[K].push(row);
-    pv[K + 1].push(origin);
-    pv[K + 2].push(seq++);
-  };
-  const byGroup: number[][] = fc.groupRows.map(() => []);
-  const orphans: number[] = [];
-  if (fc.history) fc.history.group.forEach((g, i) => (g >= 0 ? byGroup[g] : orphans).push(i));
-  const historyRow = (i: number) => {
-    const h = fc.history!;
-    return [
-      read.rows[i][0],
-      ...read.rows[i].slice(1, G + 1),
-      ...h.values.map((col) => col[i]),
-    ] as JsonValue[];
-  };
-  let f = 0;
-  fc.groupRows.forEach((origin, g) => {
-    for (const i of byGroup[g]) emit(historyRow(i), rowIds[i], rowIds[i]);
-    for (; f < fc.n && fc.group[f] === g; f++) {
-      emit(
-        fc.values.map((col) => col[f]),
-        null,
-        rowIds[origin],
-      );
-    }
-  });
-  for (const i of orphans) emit(historyRow(i), rowIds[i], rowIds[i]);
-  const pvName = await st.loadTemp('ts_forecast', pvCols, pv, seq);
-  await castLike(st, pvName, hist, [orderCol, ...groupCols], [ts.orderBy, ...ts.groupBy]);
+  const pvName = st.tempName('ts_forecast');
+  await st.addStep(
+    {
+      kind: 'forecast',
+      model: model.ref,
+      label,
+      relation,
+      history: hist,
+      db: st.engineDb(st.db),
+      withHistory,
+      orderColumn: orderCol,
+      groupColumns: groupCols,
+      targetColumn: targetCol,
+      window: ts.window,
+      outputs: answer,
+      into: pvName,
+    },
+    { columns: answer },
+  );
 
   // FROM data JOIN model -> the history (plus one all-NULL row for forecasts) JOIN the answer.
   const dataRel = `(SELECT * EXCLUDE (__mdb_latest) FROM ${histSql} UNION ALL SELECT __mdb_n.* EXCLUDE (__mdb_latest) FROM (SELECT 1) AS __mdb_1 LEFT JOIN ${histSql} AS __mdb_n ON FALSE)`;
@@ -381,23 +370,191 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   }
 
   hideColumns(st, sel, dAlias, mAlias);
-  await addOutputOrder(st, sel, j, span.end);
+  resolveBareNames(st, sel, mAlias, dataLower, outputs, [
+    filter?.node,
+    ...pushed.map((c) => c.node),
+  ]);
+  // The answer's order: group by group, its history rows in time order, then its forecast
+  // (plan/order.ts writes the ORDER BY where the query's rows keep it).
+  st.keys.set(sel.node, [{ alias: mAlias, column: '__mdb_seq' }]);
+}
+
+/**
+ * Bare names the data and the answer both have (the ORDER BY and GROUP BY columns, the target)
+ * are the answer's, as in MindsDB (see plan/bare-names.ts): `SELECT saledate, MA FROM data JOIN
+ * m` reads the forecast's dates and values. The time condition and the data conditions were
+ * rewritten already.
+ */
+function resolveBareNames(
+  st: PlanState,
+  sel: SelectInfo,
+  mAlias: string,
+  data: ReadonlySet<string>,
+  outputs: ReadonlySet<string>,
+  handled: (JNode | undefined)[],
+): void {
+  const skip = new Set<JNode>();
+  for (const h of handled) if (h) forEachExpr(h, (x) => skip.add(x));
+  const aliases = new Set(
+    (sel.node.select_list as JNode[]).map((x) => lower(String(x.alias ?? ''))).filter((x) => x),
+  );
+  for (const e of sel.exprs) {
+    const n = e.node;
+    if (n.class !== 'COLUMN_REF' || st.latest.has(n) || skip.has(n)) continue;
+    const names = n.column_names as string[];
+    if (names.length !== 1) continue;
+    const name = lower(names[0]);
+    if ((e.clause !== 'select' && aliases.has(name)) || !outputs.has(name) || !data.has(name)) {
+      continue;
+    }
+    const named = e.selectItem && !n.alias ? ` AS ${quoteIdent(names[0])}` : '';
+    renameColumn(st, n, `${quoteIdent(mAlias)}.${quoteIdent(names[0])}${named}`, [
+      mAlias,
+      names[0],
+    ]);
+  }
+}
+
+/**
+ * Runs a forecast step: the history rows into their TEMP table, the forecast (and each history
+ * row's one-step forecast when asked), and the answer, group by group (its history rows in time
+ * order, then its forecast), into the step's table: ORDER BY and GROUP BY values go in as text
+ * (numbers as numbers) and take the data's types where the values allow.
+ */
+export async function runForecast(env: SqlEnv, ctx: ExecContext, s: ForecastStep): Promise<void> {
+  const q = quoteIdent;
+  await dropTemp(ctx, s.history);
+  await stepQuery(
+    ctx,
+    s.db,
+    `CREATE TEMP TABLE ${q(s.history)} AS ${s.relation}`,
+    `reading the history for time-series model '${s.label}'`,
+  );
+  const G = s.groupColumns.length;
+  const read = await stepQuery(
+    ctx,
+    undefined,
+    `SELECT ${[s.orderColumn, ...s.groupColumns, s.targetColumn].map(q).join(', ')}, __mdb_row FROM ${PlanState.tempSql(s.history)} ORDER BY __mdb_row`,
+    `reading the history for time-series model '${s.label}'`,
+  );
+  const n = read.rows.length;
+  const columns: Record<string, unknown[]> = {};
+  [s.orderColumn, ...s.groupColumns, s.targetColumn].forEach(
+    (c, i) => (columns[c] = read.rows.map((r) => r[i])),
+  );
+  const rowIds = read.rows.map((r) => r[G + 2]);
+  const fc = await env.models.forecast(s.model, columns, n, { history: s.withHistory });
+  notes(ctx, fc, s.label);
+  fillShortHistory(fc, read.rows, G, s.window);
+
+  const loadCols = [
+    ...fc.columns.map((c, i) => (i === 0 || i > G ? c : { ...c, type: 'VARCHAR' as const })),
+    { name: '__mdb_row', type: 'BIGINT' as const },
+    { name: '__mdb_origin', type: 'BIGINT' as const },
+    { name: '__mdb_seq', type: 'BIGINT' as const },
+  ];
+  const K = fc.columns.length;
+  const pv: JsonValue[][] = loadCols.map(() => []);
+  let seq = 0;
+  const emit = (cells: JsonValue[], row: JsonValue, origin: JsonValue) => {
+    cells.forEach((v, i) => pv[i].push(v));
+    pv[K].push(row);
+    pv[K + 1].push(origin);
+    pv[K + 2].push(seq++);
+  };
+  const byGroup: number[][] = fc.groupRows.map(() => []);
+  const orphans: number[] = [];
+  if (fc.history) fc.history.group.forEach((g, i) => (g >= 0 ? byGroup[g] : orphans).push(i));
+  const historyRow = (i: number) => {
+    const h = fc.history!;
+    return [
+      read.rows[i][0],
+      ...read.rows[i].slice(1, G + 1),
+      ...h.values.map((col) => col[i]),
+    ] as JsonValue[];
+  };
+  let f = 0;
+  fc.groupRows.forEach((origin, g) => {
+    for (const i of byGroup[g]) emit(historyRow(i), rowIds[i], rowIds[i]);
+    for (; f < fc.n && fc.group[f] === g; f++) {
+      emit(
+        fc.values.map((col) => col[f]),
+        null,
+        rowIds[origin],
+      );
+    }
+  });
+  for (const i of orphans) emit(historyRow(i), rowIds[i], rowIds[i]);
+  await dropTemp(ctx, s.into);
+  await loadTempTable(ctx.session, s.into, loadCols, pv, seq);
+  for (let i = 0; i <= G; i++) {
+    const planned = s.outputs[i].type;
+    if (planned === loadCols[i].type || planned === 'VARCHAR') continue;
+    try {
+      await ctx.session.query(
+        `ALTER TABLE ${PlanState.tempSql(s.into)} ALTER COLUMN ${q(loadCols[i].name)} TYPE ${planned}`,
+        { internal: true },
+      );
+    } catch {
+      // A value the data's type cannot hold (a fractional step of an integer column): keep text.
+    }
+  }
+}
+
+/**
+ * A history row with fewer than WINDOW rows before it in its group has no forecast of the
+ * model's (a forecast reads WINDOW rows); MindsDB still answers a number there. Such a row gets
+ * the naive forecast, the value of the row before it (`"method": "naive"` in `_explain`, no
+ * interval); a group's first row has nothing before it and stays NULL. `rows` are the history
+ * in (group, time) order: time, GROUP BY values, target.
+ */
+function fillShortHistory(
+  fc: ColumnarForecast,
+  rows: JsonValue[][],
+  groups: number,
+  window: number,
+): void {
+  const h = fc.history;
+  if (!h) return;
+  const [value, , , , , truth, explain] = h.values;
+  let last = '';
+  let p = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const key = JSON.stringify(rows[i].slice(1, groups + 1));
+    p = i > 0 && key === last ? p + 1 : 0;
+    last = key;
+    if (p === 0 || p >= window || value[i] !== null) continue;
+    const before = rows[i - 1][groups + 1];
+    const v = typeof before === 'number' ? before : Number(before);
+    if (before === null || !Number.isFinite(v)) continue;
+    value[i] = v;
+    explain[i] = JSON.stringify({
+      predicted_value: v,
+      confidence: null,
+      anomaly: null,
+      truth: truth[i],
+      confidence_lower_bound: null,
+      confidence_upper_bound: null,
+      horizon_step: 0,
+      method: 'naive',
+    });
+  }
 }
 
 /** Notes (SHOW WARNINGS) for groups forecast by the pooled model and merged timestamps. */
-function notes(st: PlanState, fc: ColumnarForecast, label: string): void {
+function notes(ctx: ExecContext, fc: ColumnarForecast, label: string): void {
   if (fc.unseenGroups.length > 0) {
     const shown = fc.unseenGroups
       .slice(0, 5)
       .map((g) => `(${fc.groupBy.map((c, i) => `${c} = ${JSON.stringify(g[i])}`).join(', ')})`);
-    st.ctx.warnings.push({
+    ctx.warnings.push({
       level: 'Note',
       code: 1,
       message: `${fc.unseenGroups.length} group(s) were not in the training data of '${label}' and are forecast by its pooled model from their own rows: ${shown.join(', ')}${fc.unseenGroups.length > 5 ? ', ...' : ''}`,
     });
   }
   if (fc.duplicates > 0) {
-    st.ctx.warnings.push({
+    ctx.warnings.push({
       level: 'Note',
       code: 1,
       message: `${fc.duplicates} history row(s) share their group's timestamp with another row; '${label}' reads one value per timestamp, the mean of their targets`,
@@ -428,33 +585,6 @@ function renameColumn(st: PlanState, n: JNode, text: string, parts: string[]): v
   if (!span) throw badInput('Cannot rewrite a column of the forecast query');
   st.edit(span.start, span.end, text);
   n.column_names = parts;
-}
-
-/** Gives the answer's ORDER BY / GROUP BY columns the types they have in the data. */
-async function castLike(
-  st: PlanState,
-  table: string,
-  like: string,
-  dataNames: string[],
-  names: string[],
-): Promise<void> {
-  const types = new Map(
-    (await st.run(`DESCRIBE ${PlanState.tempSql(like)}`)).rows.map((r) => [
-      String(r[0]),
-      String(r[1]),
-    ]),
-  );
-  for (let i = 0; i < names.length; i++) {
-    const type = types.get(dataNames[i]);
-    if (!type || type === 'VARCHAR') continue;
-    try {
-      await st.run(
-        `ALTER TABLE ${PlanState.tempSql(table)} ALTER COLUMN ${quoteIdent(names[i])} TYPE ${type}`,
-      );
-    } catch {
-      // A value the data's type cannot hold (a fractional step of an integer column): keep text.
-    }
-  }
 }
 
 /**
@@ -502,95 +632,11 @@ function fromSpan(st: PlanState, join: JNode, model: JNode): { start: number; en
 
 /** Keeps the join columns out of `*`, `t.*` and `m.*`. */
 function hideColumns(st: PlanState, sel: SelectInfo, dAlias: string, mAlias: string): void {
-  const q = quoteIdent;
   const modelHidden = ['__mdb_row', '__mdb_origin', '__mdb_seq', '__mdb_o'];
-  for (const e of sel.exprs) {
-    const n = e.node;
-    if (n.class !== 'STAR' || !e.selectItem || n.columns) continue;
-    const rel = lower(String(n.relation_name ?? ''));
-    const excluded =
-      rel === ''
-        ? [`${q(dAlias)}.__mdb_row`, ...modelHidden.map((c) => `${q(mAlias)}.${c}`)]
-        : rel === lower(dAlias)
-          ? ['__mdb_row']
-          : rel === lower(mAlias)
-            ? modelHidden
-            : null;
-    if (!excluded) continue;
-    st.excludeFromStar(
-      n,
-      excluded,
-      'SELECT * EXCLUDE (...) is not supported in a forecast query; name the columns instead',
-    );
-  }
-}
-
-/**
- * Without an ORDER BY, the rows come in the answer's order (group by group, in time), as
- * MindsDB returns them, so `LIMIT 4` gives a group's first four steps: `ORDER BY m.__mdb_seq` is
- * added where nothing else decides the order (no aggregate, DISTINCT or set operation).
- */
-async function addOutputOrder(
-  st: PlanState,
-  sel: SelectInfo,
-  j: ForecastJoin,
-  fromEnd: number,
-): Promise<void> {
-  const node = sel.node;
-  const mods = node.modifiers as JNode[];
-  if (
-    j.aggregated ||
-    mods.some((m) => m.type === 'ORDER_MODIFIER' || m.type === 'DISTINCT_MODIFIER') ||
-    (node.group_expressions as unknown[]).length > 0 ||
-    node.having
-  ) {
-    return;
-  }
-  const sig = st.tokens.sig;
-  let i = sig.findIndex((t) => t.start >= fromEnd);
-  if (i < 0) i = sig.length;
-  // A member of a set operation leaves the order to the whole statement.
-  if (inSetOperation(sig, i)) return;
-  let depth = 0;
-  let at = sig.length > 0 ? sig[sig.length - 1].end : 0;
-  for (; i < sig.length; i++) {
-    const t = sig[i];
-    if (isOp(t, '(')) depth++;
-    else if (isOp(t, ')')) {
-      if (depth === 0) {
-        at = t.start;
-        break;
-      }
-      depth--;
-    } else if (depth === 0) {
-      if (SET_OPS.has(t.word)) return;
-      if (t.word === 'LIMIT' || t.word === 'OFFSET' || t.word === 'FETCH' || isOp(t, ';')) {
-        at = t.start;
-        break;
-      }
-    }
-  }
-  const text = `${quoteIdent(j.model.alias)}.__mdb_seq`;
-  st.edit(at, at, ` ORDER BY ${text} `);
-  const parsed = await parseQuery(st.ctx.session, `SELECT 1 ORDER BY ${text}`);
-  if (parsed.ok) {
-    const order = (parsed.node.modifiers as JNode[]).find((m) => m.type === 'ORDER_MODIFIER');
-    if (order) mods.unshift(order);
-  }
-}
-
-/** Whether the SELECT whose FROM ends before token `i` is a branch of UNION / EXCEPT / INTERSECT. */
-function inSetOperation(sig: Tok[], i: number): boolean {
-  let depth = 0;
-  for (let k = i - 1; k >= 0; k--) {
-    const t = sig[k];
-    if (isOp(t, ')')) depth++;
-    else if (isOp(t, '(')) {
-      if (depth === 0) return false;
-      depth--;
-    } else if (depth === 0 && SET_OPS.has(t.word)) return true;
-  }
-  return false;
+  hideFromStars(st, sel, [
+    { alias: dAlias, column: '__mdb_row' },
+    ...modelHidden.map((column) => ({ alias: mAlias, column })),
+  ]);
 }
 
 /**

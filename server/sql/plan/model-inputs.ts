@@ -4,20 +4,10 @@
  * the input's name), what of the query can run on the data side first, and the distinct input
  * rows, computed by DuckDB into a TEMP table.
  */
-import { quoteIdent } from '../../engine/quote';
-import type { JsonValue } from '../../engine/values';
 import { conjuncts, forEachExpr, trueNode, type JNode, type SelectInfo } from '../syntax/tree';
 import { aliasOf, clone, lower, type Item, type ModelInfo } from './model-refs';
-import {
-  PlanState,
-  columnRef,
-  limitModifier,
-  literalValue,
-  paramsOf,
-  selectNode,
-  starNode,
-  transpose,
-} from './state';
+import type { InputSource } from './steps';
+import { PlanState, type KeyPart, columnRef, literalValue, selectNode } from './state';
 
 interface Source {
   /** The model column it feeds. */
@@ -36,9 +26,10 @@ export interface ModelInputs {
   keyName: (i: number) => string;
   /** The TEMP table of distinct input rows (null: no input comes from the data). */
   inName: string | null;
-  /** The predictor's input columns, `n` rows. */
-  columns: Record<string, readonly unknown[]>;
-  n: number;
+  /** The SQL of the distinct input rows' relation (null: no input comes from the data). */
+  relation: string | null;
+  /** Where each input column comes from, for the predict step. */
+  sources: InputSource[];
 }
 
 /**
@@ -53,6 +44,8 @@ export async function modelInputs(
   k: number,
   join: JNode,
   done: Map<Item, string[]>,
+  data: ReadonlyMap<Item, string[]>,
+  key: readonly KeyPart[],
   info: ModelInfo,
 ): Promise<ModelInputs> {
   const mAlias = lower(aliasOf(items[k]));
@@ -61,29 +54,10 @@ export async function modelInputs(
   const dataSide = modelFirst ? items[1].node : (items[k].join!.left as JNode);
 
   // Columns of each data alias (earlier models: their prediction columns).
-  const dataCols: { alias: string; columns: string[] }[] = [];
-  for (const d of dataItems) {
-    const alias = aliasOf(d);
-    const prior = done.get(d);
-    if (prior) {
-      dataCols.push({ alias, columns: prior });
-      continue;
-    }
-    const sql = await st.render(
-      selectNode({
-        selectList: [starNode(alias)],
-        from: clone(dataSide),
-        modifiers: [limitModifier(0)],
-      }),
-      sel.scope.ctes,
-    );
-    const r = await st.runGenerated(
-      sql,
-      `reading the columns of '${alias}' for model '${info.ref.name}'`,
-      { params: paramsOf(sql, st.ctx.params) },
-    );
-    dataCols.push({ alias, columns: r.columns });
-  }
+  const dataCols = dataItems.map((d) => ({
+    alias: aliasOf(d),
+    columns: done.get(d) ?? data.get(d) ?? [],
+  }));
   const findData = (col: string): string[] | null => {
     for (const d of dataCols) {
       const c = d.columns.find((x) => lower(x) === lower(col));
@@ -148,13 +122,11 @@ export async function modelInputs(
   );
 
   // The model's input rows: distinct inputs of the data side, with what can be pushed down.
-  const pushed = modelFirst
-    ? { where: null, modifiers: [] }
-    : await pushdown(st, sel, items, k, dataCols, info);
+  // A model written first is joined after its data all the same (MindsDB swaps them).
+  const pushed = await pushdown(st, sel, items, k, dataCols, info, key);
   const keySuffix = `${st.ctx.seq.n + 1}`;
   const keyName = (i: number) => `__mdb_k${i}_${keySuffix}`;
-  let n = 1;
-  let keyColumns: JsonValue[][] = [];
+  let relation: string | null = null;
   let inName: string | null = null;
   if (keyed.length > 0) {
     const inner = selectNode({
@@ -163,23 +135,24 @@ export async function modelInputs(
       where: pushed.where,
       modifiers: pushed.modifiers,
     });
-    const innerSql = await st.render(inner, sel.scope.ctes);
+    relation = await st.render(inner, sel.scope.ctes);
     inName = st.tempName('in');
-    await st.runGenerated(
-      // Sorted: the predictor is several times faster on rows whose equal values are adjacent
-      // (100k rows: 1.3 s sorted, 14 s in hash order), and the match below does not need order.
-      `CREATE TEMP TABLE ${quoteIdent(inName)} AS SELECT DISTINCT * FROM (${innerSql}) AS __mdb_q ORDER BY ALL`,
+    await st.placeholder(
+      inName,
+      { query: `SELECT DISTINCT * FROM (${relation}) AS __mdb_q` },
       `computing the input rows of model '${info.ref.name}'`,
-      { params: paramsOf(innerSql, st.ctx.params) },
     );
-    const r = await st.run(`SELECT * FROM ${PlanState.tempSql(inName)} ORDER BY rowid`);
-    n = r.rows.length;
-    keyColumns = transpose(r.rows, keyed.length);
   }
-  const columns: Record<string, readonly unknown[]> = {};
-  keyed.forEach((s, i) => (columns[s.column] = keyColumns[i]));
-  for (const s of constants) columns[s.column] = new Array(n).fill(s.from.value);
-  return { keyed, keyName, inName, columns, n };
+  return {
+    keyed,
+    keyName,
+    inName,
+    relation,
+    sources: [
+      ...keyed.map((s, i) => ({ column: s.column, key: keyName(i) })),
+      ...constants.map((s) => ({ column: s.column, value: s.from.value })),
+    ],
+  };
 }
 
 /** Aggregate function names (DuckDB's catalog), read once. */
@@ -230,6 +203,7 @@ async function pushdown(
   k: number,
   dataCols: { alias: string; columns: string[] }[],
   info: ModelInfo,
+  key: readonly KeyPart[],
 ): Promise<{ where: JNode | null; modifiers: JNode[] }> {
   const aliases = new Set(dataCols.map((d) => lower(d.alias)));
   const dataColumns = new Set(dataCols.flatMap((d) => d.columns.map(lower)));
@@ -279,7 +253,7 @@ async function pushdown(
   const limit = mods.find((m) => m.type === 'LIMIT_MODIFIER');
   const order = mods.find((m) => m.type === 'ORDER_MODIFIER');
   const onlyModelsAfter = items
-    .slice(k + 1)
+    .slice(k === 0 ? 2 : k + 1)
     .every((it) => st.resolved.get(it.node)?.kind === 'model');
   const grouped =
     (sel.node.group_expressions as unknown[]).length > 0 ||
@@ -291,7 +265,17 @@ async function pushdown(
     const orderOk =
       !order || ((order.orders as JNode[]) ?? []).every((o) => dataOnly(o.expression as JNode));
     if (!aggregated && orderOk) {
-      if (order) modifiers.push(clone(order));
+      // The rows the LIMIT keeps are the first in the data's order (ties of an ORDER BY too),
+      // as the query itself will keep them (plan/order.ts).
+      const by = order ? clone(order) : { type: 'ORDER_MODIFIER', orders: [] };
+      for (const p of key) {
+        (by.orders as JNode[]).push({
+          type: 'ORDER_DEFAULT',
+          null_order: 'ORDER_DEFAULT',
+          expression: columnRef([p.alias, p.column]),
+        });
+      }
+      if ((by.orders as JNode[]).length > 0) modifiers.push(by);
       modifiers.push(clone(limit));
     }
   }

@@ -2,7 +2,7 @@
  * Model references in one SELECT's FROM: the FROM list as a chain of items, each item's alias,
  * the model behind a reference, and the refusal of a model where it cannot be read.
  */
-import { predictionColumns } from '../../models/predict';
+import { predictionColumns } from '../../models/predict/columns';
 import type { ModelRef } from '../../models/registry';
 import type { ModelDescription } from '../../automl/index';
 import { ERROR_CODES } from '../../errors';
@@ -64,6 +64,8 @@ export function refusal(st: PlanState, it: Item, message: string) {
 export interface ModelInfo {
   ref: ModelRef;
   desc: ModelDescription;
+  /** What the prediction columns are named after: `PREDICT target AS name`, else the target. */
+  base: string;
   /** Prediction columns (name, type). */
   outputs: {
     name: string;
@@ -75,7 +77,12 @@ export async function modelInfo(st: PlanState, item: Item): Promise<ModelInfo> {
   const ref = (st.resolved.get(item.node) as ModelResolved).ref;
   const record = st.env.models.ready(ref);
   const desc = (await st.env.models.predictor(record)).description;
-  return { ref, desc, outputs: predictionColumns(desc) };
+  return {
+    ref,
+    desc,
+    base: record.targetAlias || desc.target,
+    outputs: predictionColumns(desc, record.targetAlias),
+  };
 }
 
 export const lower = (s: string) => s.toLowerCase();

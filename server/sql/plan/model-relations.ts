@@ -3,15 +3,19 @@
  * batch's predictions matched to the data rows (`IS NOT DISTINCT FROM` on the inputs), loaded
  * into TEMP tables and written in place of the reference, in the text and in the tree.
  */
-import { inputColumns } from '../../models/predict';
+import { isForecaster } from '../../automl/index';
+import { assertKnownColumns } from '../../models/predict/casting';
+import { inputColumns } from '../../models/predict/columns';
+import { forecastColumns } from '../../models/predict/forecast';
 import { quoteIdent } from '../../engine/quote';
-import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES } from '../../errors';
 import { conjuncts, parseQuery, trueNode, type JNode, type SelectInfo } from '../syntax/tree';
 import { readsExplainColumn } from './explain-use';
 import { modelInputs } from './model-inputs';
+import { hideFromStars } from './order';
 import { aliasOf, lower, modelInfo, refusal, type Item, type ModelInfo } from './model-refs';
-import { PlanState, literalValue, type Span } from './state';
+import { PlanState, literalValue, type KeyPart, type Span } from './state';
+import { SERVICE_COLUMNS } from './steps';
 
 /** The span of a table reference's name (not its alias). */
 function nameSpanOf(st: PlanState, item: Item): Span {
@@ -41,6 +45,8 @@ async function replaceModel(
   if (!parsed.ok) throw new Error(`cannot parse a generated relation: ${parsed.message}`);
   const node = parsed.node.from_table as JNode;
   st.replacedModels.add(item.node);
+  const written = st.itemSpans.get(item.node);
+  if (written) st.itemSpans.set(node, written);
   item.holder[item.key] = node;
   st.resolved.set(node, { kind: 'local' });
   item.node = node;
@@ -93,40 +99,37 @@ export async function single(st: PlanState, sel: SelectInfo, item: Item): Promis
     st.edit(span.start, span.end, 'TRUE');
     (c.holder as Record<string | number, unknown>)[c.key] = trueNode();
   }
+  const label = `${info.ref.project}.${info.ref.name}`;
+  const record = st.env.models.ready(info.ref);
+  const into = st.tempName('one');
   if (info.desc.timeseries) {
     // WINDOW 1: the one row is the history; the answer is the forecast after it.
-    const fc = await st.env.models.forecast(
-      info.ref,
-      Object.fromEntries(Object.entries(row).map(([k, v]) => [k, [v]])),
-      1,
+    const predictor = await st.env.models.predictor(record);
+    if (!isForecaster(predictor)) throw new Error(`model ${label} has no forecaster`);
+    await st.addStep(
+      { kind: 'forecast-row', model: info.ref, label, row, into },
+      { columns: forecastColumns(record, predictor) },
     );
-    const name = await st.loadTemp('one', fc.columns, fc.values, fc.n);
-    await replaceModel(st, item, PlanState.tempSql(name), aliasOf(item));
-    return;
+  } else {
+    assertKnownColumns(label, info.desc, Object.keys(row));
+    await st.addStep(
+      {
+        kind: 'predict',
+        model: info.ref,
+        label,
+        relation: null,
+        inputs: null,
+        sources: Object.entries(row).map(([column, value]) => ({ column, value })),
+        explain: explainWanted(st, sel, item, info, null),
+        db: undefined,
+        single: true,
+        outputs: info.outputs,
+        into,
+      },
+      { columns: [...inputColumns(info.desc), ...info.outputs, ...SERVICE_COLUMNS] },
+    );
   }
-  const p = await st.env.models.predictColumns(
-    info.ref,
-    Object.fromEntries(Object.entries(row).map(([k, v]) => [k, [v]])),
-    1,
-    { explain: explainWanted(st, sel, item, info, null) },
-  );
-  const ins = inputColumns(p.description);
-  const columns = [
-    ...ins,
-    ...p.columns,
-    { name: '__service_row_id', type: 'BIGINT' as const },
-    { name: 'select_data_query', type: 'VARCHAR' as const },
-    { name: 'when_data', type: 'VARCHAR' as const },
-  ];
-  const values: JsonValue[][] = [
-    ...ins.map((c) => [p.inputs[c.name][0] as JsonValue]),
-    ...p.values.map((v) => [v[0]]),
-    [0],
-    [null],
-    [null],
-  ];
-  const name = await st.loadTemp('one', columns, values, 1);
-  await replaceModel(st, item, PlanState.tempSql(name), aliasOf(item));
+  await replaceModel(st, item, PlanState.tempSql(into), aliasOf(item));
 }
 
 /**
@@ -140,30 +143,37 @@ export async function batch(
   k: number,
   joinIndex: number,
   done: Map<Item, string[]>,
+  data: ReadonlyMap<Item, string[]>,
+  key: readonly KeyPart[],
 ): Promise<void> {
   const item = items[k];
   const info = await modelInfo(st, item);
   const modelAlias = aliasOf(item);
   const modelFirst = k === 0;
   const join = items[joinIndex].join!;
-  const { keyed, keyName, inName, columns, n } = await modelInputs(
-    st,
-    sel,
-    items,
-    k,
-    join,
-    done,
-    info,
+  const inputs = await modelInputs(st, sel, items, k, join, done, data, key, info);
+  const pv = st.tempName('pv');
+  await st.addStep(
+    {
+      kind: 'predict',
+      model: info.ref,
+      label: `${info.ref.project}.${info.ref.name}`,
+      relation: inputs.relation,
+      inputs: inputs.inName,
+      sources: inputs.sources,
+      explain: explainWanted(st, sel, item, info, join),
+      db: st.engineDb(st.db),
+      single: false,
+      outputs: info.outputs,
+      into: pv,
+    },
+    { columns: info.outputs },
   );
-  const p = await st.env.models.predictColumns(info.ref, columns, n, {
-    unknownColumns: 'ignore',
-    explain: explainWanted(st, sel, item, info, join),
-  });
-  readInputsFromData(st, sel, modelAlias, keyed, p.columns);
-  const pv = await st.loadTemp('pv', p.columns, p.values, n);
+  const { keyed, keyName, inName } = inputs;
+  readInputsFromData(st, sel, modelAlias, keyed, info.outputs);
   done.set(
     item,
-    p.columns.map((c) => c.name),
+    info.outputs.map((c) => c.name),
   );
 
   const pvSql = PlanState.tempSql(pv);
@@ -255,19 +265,13 @@ const explainWanted = (
   item: Item,
   info: ModelInfo,
   join: JNode | null,
-) => readsExplainColumn(st.index, sel, aliasOf(item), `${info.desc.target}_explain`, join);
+) => readsExplainColumn(st.index, sel, aliasOf(item), `${info.base}_explain`, join);
 
 /** Keeps the match columns of a model-first relation out of `*` and `model.*`. */
 function hideKeys(st: PlanState, sel: SelectInfo, alias: string, keys: string[]): void {
-  for (const e of sel.exprs) {
-    const n = e.node;
-    if (n.class !== 'STAR' || !e.selectItem) continue;
-    const rel = String(n.relation_name ?? '');
-    if (rel && lower(rel) !== lower(alias)) continue;
-    st.excludeFromStar(
-      n,
-      rel ? keys.map(quoteIdent) : keys.map((k) => `${quoteIdent(alias)}.${quoteIdent(k)}`),
-      'SELECT * EXCLUDE (...) over a model that comes first in FROM is not supported; put the data table first',
-    );
-  }
+  hideFromStars(
+    st,
+    sel,
+    keys.map((column) => ({ alias, column })),
+  );
 }

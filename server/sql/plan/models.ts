@@ -17,16 +17,18 @@
  * Here: the walk over the SELECTs and the choice per model; model-refs.ts finds the references,
  * model-inputs.ts computes a batch's input rows, model-relations.ts writes the predictions in.
  */
-import { inputColumns, predictionColumns } from '../../models/predict';
+import { inputColumns, predictionColumns } from '../../models/predict/columns';
 import { quoteIdent } from '../../engine/quote';
 import { ERROR_CODES } from '../../errors';
 import { applyEdits } from '../syntax/source';
 import type { JNode, SelectInfo } from '../syntax/tree';
 import { planForecastJoin, singleRowForecastError } from './forecast';
+import { resolveBareNames } from './bare-names';
 import { aggregatesIn } from './model-inputs';
 import {
   aliasOf,
   chain,
+  clone,
   containsModel,
   modelInfo,
   refusal,
@@ -34,23 +36,35 @@ import {
   type ModelInfo,
 } from './model-refs';
 import { batch, single } from './model-relations';
-import { paramsOf, type PlanState } from './state';
+import { keepsOrder, orderQuery, positionItem, queryPlaces } from './order';
+import {
+  limitModifier,
+  paramsOf,
+  selectNode,
+  starNode,
+  type KeyPart,
+  type PlanState,
+} from './state';
 
-export async function planModels(st: PlanState): Promise<void> {
+export async function planModels(st: PlanState, exportRoot = false): Promise<void> {
   st.validate = () => validate(st);
-  for (const sel of st.index.selects) {
-    const models = sel.tables.filter((t) => st.resolved.get(t.node)?.kind === 'model');
-    if (models.length > 0) await planSelect(st, sel);
+  const byNode = new Map(st.index.selects.map((s) => [s.node, s]));
+  const anyModel = st.index.tables.some((t) => st.resolved.get(t.node)?.kind === 'model');
+  await checkLatest(st);
+  // Inner queries first, each given its order right after its models are planned: a query that
+  // reads it as data takes the key it exports.
+  const orderless = new Set<JNode>();
+  for (const place of anyModel ? queryPlaces(st, st.root) : []) {
+    const sel = byNode.get(place.node);
+    if (sel) {
+      const models = sel.tables.filter((t) => st.resolved.get(t.node)?.kind === 'model');
+      if (models.length > 0) await planSelect(st, sel);
+      if (!keepsOrder(sel.node, await aggregatesIn(st, sel))) orderless.add(sel.node);
+    }
+    orderQuery(st, place, sel, orderless, exportRoot);
   }
-  for (const l of st.latest) {
-    if (st.latestUsed.has(l)) continue;
-    const at = st.loc(l);
-    throw st.src.error(
-      ERROR_CODES.BAD_INPUT,
-      'LATEST (the latest time of each group) belongs in the WHERE clause of a query joining a time-series model, compared with its ORDER BY column: WHERE t.<time column> > LATEST',
-      at === undefined ? undefined : st.rw.toSource(at),
-    );
-  }
+  st.writeStarExcludes();
+  for (const l of st.latest) if (!st.latestUsed.has(l)) throw misplacedLatest(st, l);
   for (const t of st.index.tables) {
     if (st.resolved.get(t.node)?.kind === 'model' && !t.select) {
       const at = st.loc(t.node);
@@ -60,6 +74,32 @@ export async function planModels(st: PlanState): Promise<void> {
         at === undefined ? undefined : st.rw.toSource(at),
       );
     }
+  }
+}
+
+function misplacedLatest(st: PlanState, l: JNode) {
+  const at = st.loc(l);
+  return st.src.error(
+    ERROR_CODES.BAD_INPUT,
+    'LATEST (the latest time of each group) belongs in the WHERE clause of a query joining a time-series model, compared with its ORDER BY column: WHERE t.<time column> > LATEST',
+    at === undefined ? undefined : st.rw.toSource(at),
+  );
+}
+
+/** LATEST in a SELECT that joins no time-series model is refused before anything is predicted. */
+async function checkLatest(st: PlanState): Promise<void> {
+  if (st.latest.size === 0) return;
+  for (const sel of st.index.selects) {
+    const mine = sel.exprs.filter((e) => st.latest.has(e.node));
+    if (mine.length === 0) continue;
+    let timeseries = false;
+    for (const t of sel.tables) {
+      const r = st.resolved.get(t.node);
+      if (r?.kind !== 'model') continue;
+      const desc = (await st.env.models.predictor(st.env.models.ready(r.ref))).description;
+      if (desc.timeseries) timeseries = true;
+    }
+    if (!timeseries) throw misplacedLatest(st, mine[0].node);
   }
 }
 
@@ -76,8 +116,9 @@ async function validate(st: PlanState): Promise<void> {
     const at = st.loc(t.node);
     const span = at === undefined ? null : st.nameSpan(at);
     if (!span) return;
-    const desc = (await st.env.models.predictor(st.env.models.ready(r.ref))).description;
-    const cols = [...inputColumns(desc), ...predictionColumns(desc)];
+    const record = st.env.models.ready(r.ref);
+    const desc = (await st.env.models.predictor(record)).description;
+    const cols = [...inputColumns(desc), ...predictionColumns(desc, record.targetAlias)];
     const empty = `(SELECT ${cols.map((c) => `CAST(NULL AS ${c.type === 'JSON' ? 'VARCHAR' : c.type}) AS ${quoteIdent(c.name)}`).join(', ')} WHERE FALSE)`;
     edits.push({
       start: span.start,
@@ -107,28 +148,72 @@ async function planSelect(st: PlanState, sel: SelectInfo): Promise<void> {
       );
     }
   }
+  const infos = new Map<Item, ModelInfo>();
   for (const it of items) {
     if (!isModel(it)) continue;
     const info = await modelInfo(st, it);
     if (info.desc.timeseries) return timeseries(st, sel, items, it, info);
+    infos.set(it, info);
   }
   if (items.length === 1) return single(st, sel, items[0]);
+  if (infos.has(items[0]) && infos.has(items[1])) {
+    throw refusal(
+      st,
+      items[0],
+      'Two models joined with each other need a data table first: FROM data JOIN model1 JOIN model2',
+    );
+  }
+  // The data side's rows carry their positions (the order the answer keeps: plan/order.ts).
+  const key: KeyPart[] = [];
+  for (const it of items) {
+    if (infos.has(it)) continue;
+    const k = positionItem(st, sel, it.holder, it.key);
+    it.node = it.holder[it.key] as JNode;
+    if (k) key.push(...k);
+  }
+  const data = await dataColumns(st, sel, items, infos, key);
+  resolveBareNames(st, sel, items, infos, data);
   const done = new Map<Item, string[]>();
   for (let k = 0; k < items.length; k++) {
-    const it = items[k];
-    if (!isModel(it)) continue;
-    if (k === 0) {
-      if (isModel(items[1]))
-        throw refusal(
-          st,
-          it,
-          'Two models joined with each other need a data table first: FROM data JOIN model1 JOIN model2',
-        );
-      await batch(st, sel, items, 0, 1, done);
-    } else {
-      await batch(st, sel, items, k, k, done);
-    }
+    if (!infos.has(items[k])) continue;
+    await batch(st, sel, items, k, k === 0 ? 1 : k, done, data, key);
   }
+  if (key.length) st.keys.set(sel.node, key);
+}
+
+/** The columns of each data item of a model join (its planner columns left out). */
+async function dataColumns(
+  st: PlanState,
+  sel: SelectInfo,
+  items: Item[],
+  infos: Map<Item, ModelInfo>,
+  key: KeyPart[],
+): Promise<Map<Item, string[]>> {
+  const out = new Map<Item, string[]>();
+  const model = infos.values().next().value!;
+  for (const it of items) {
+    if (infos.has(it)) continue;
+    const alias = aliasOf(it);
+    const sql = await st.render(
+      selectNode({
+        selectList: [starNode(alias)],
+        from: clone(it.node),
+        modifiers: [limitModifier(0)],
+      }),
+      sel.scope.ctes,
+    );
+    const r = await st.runGenerated(
+      sql,
+      `reading the columns of '${alias}' for model '${model.ref.name}'`,
+      { params: paramsOf(sql, st.ctx.params) },
+    );
+    const hidden = new Set(key.filter((k) => k.alias === alias).map((k) => k.column));
+    out.set(
+      it,
+      r.columns.filter((c) => !hidden.has(c)),
+    );
+  }
+  return out;
 }
 
 /** A time-series model: alone in FROM (one history row in WHERE) or joined with its data. */
@@ -160,10 +245,15 @@ async function timeseries(
   const modelFirst = items[0] === item;
   await planForecastJoin(st, {
     sel,
-    model: { node: item.node, alias: aliasOf(item), ref: info.ref, desc: info.desc },
+    model: {
+      node: item.node,
+      alias: aliasOf(item),
+      ref: info.ref,
+      desc: info.desc,
+      base: info.base,
+    },
     data: { node: other[0].node, alias: aliasOf(other[0]) },
     join: items[1].join!,
     modelFirst,
-    aggregated: await aggregatesIn(st, sel),
   });
 }

@@ -16,30 +16,24 @@
  * The user's text is edited in place (never regenerated), so DuckDB's error positions still point
  * at what the user wrote.
  */
+import { quoteIdent } from '../../engine/quote';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
-import { loadRemoteIntoTemp } from '../../integrations/load';
+import { remoteTempColumns } from '../../integrations/load';
 import { toDuckText, type NativeQuery } from '../syntax/dialect';
 import { parseUsing } from '../syntax/clauses';
 import type { Embedded } from '../syntax/statement';
 import { StatementSource, applyEdits, type Rewrite } from '../syntax/source';
 import { Cursor, Tokens, isOp } from '../syntax/tokens';
-import {
-  indexQuery,
-  parseQuery,
-  type JNode,
-  type ParseOutcome,
-  type TableRefInfo,
-} from '../syntax/tree';
+import { indexQuery, parseQuery, type ParseOutcome, type TableRefInfo } from '../syntax/tree';
 import type { ExecContext, SqlEnv } from '../types';
 import { planModels } from './models';
+import { recordItemSpans } from './order';
 import { applyExpressionDialect } from './mysql';
 import { resolveTable, splitParts } from './names';
 import { fetchNative, fetchRemote, pushDown, readsOneIntegration } from './remote';
-import { PlanState, paramsOf, tempTableNode, transpose } from './state';
+import { PlanState, paramsOf, tempTableNode } from './state';
+import type { PlannedQuery } from './steps';
 import { systemRows } from './system';
-import type { PlannedQuery } from './planned';
-
-export type { PlannedQuery } from './planned';
 
 const MAX_DEPTH = 8;
 
@@ -152,6 +146,11 @@ export async function planQuery(
   db: string = ctx.db,
   /** The tokens of `q.text`, when the caller has them already. */
   scanned?: Tokens,
+  /**
+   * The rows are to be saved (CREATE TABLE ... AS, INSERT): a column name written twice keeps
+   * its first column only, as MindsDB saves it, and the rows go in in their order.
+   */
+  saving = false,
 ): Promise<PlannedQuery> {
   if (ctx.depth > MAX_DEPTH) {
     throw src.error(
@@ -197,7 +196,9 @@ export async function planQuery(
     parsed.offsets,
     indexQuery(parsed.node),
     db,
+    parsed.node,
   );
+  recordItemSpans(st, parsed.node);
 
   // The original token written at a position of the parsed text (backtick or double quote?).
   const original = (offset: number) => {
@@ -227,22 +228,15 @@ export async function planQuery(
         await materialize(st, t, await fetchRemote(st, t, r), r.name[r.name.length - 1]);
         break;
       case 'system': {
-        const rows = systemRows(env, r.table, r.project);
-        await materialize(
-          st,
-          t,
-          await st.loadTemp(
-            'sys',
-            rows.columns,
-            transpose(rows.rows, rows.columns.length),
-            rows.rows.length,
-          ),
-          t.parts[t.parts.length - 1],
+        const into = st.tempName('sys');
+        await st.addStep(
+          { kind: 'system', table: r.table, project: r.project, into },
+          { columns: systemRows(env, r.table, r.project).columns },
         );
+        await materialize(st, t, into, t.parts[t.parts.length - 1]);
         break;
       }
       case 'view': {
-        const before = ctx.temps.length;
         const inner = await planQuery(
           env,
           { text: r.view.sql, start: 0 },
@@ -252,17 +246,16 @@ export async function planQuery(
         ).catch((err: unknown) => {
           throw viewError(err, `${r.view.catalog}.${r.view.name}`);
         });
-        if (inlinable(ctx, inner, before)) {
+        if (inlinable(ctx, inner)) {
           inlineRelation(st, t, inner.sql, r.view.name);
           break;
         }
-        if (ctx.inline && inner.target.kind === 'remote' && ctx.temps.length === before) {
+        if (ctx.inline && inner.target.kind === 'remote' && inner.steps.length === 0) {
           remoteViews.push({ t, inner, name: r.view.name, db: inner.target.db });
           break;
         }
-        const name = st.tempName('view');
-        await runInto(env, st.ctx, name, inner);
-        await materialize(st, t, name, r.view.name);
+        const into = await subplan(st, `view ${r.view.catalog}.${r.view.name}`, inner);
+        await materialize(st, t, into, r.view.name);
         break;
       }
       case 'local':
@@ -293,21 +286,83 @@ export async function planQuery(
     for (const v of remoteViews) {
       if (whole) inlineRelation(st, v.t, v.inner.sql, v.name);
       else {
-        const name = st.tempName('view');
-        await runInto(env, st.ctx, name, v.inner);
-        await materialize(st, v.t, name, v.name);
+        const into = await subplan(st, `view ${v.name}`, v.inner);
+        await materialize(st, v.t, into, v.name);
       }
     }
     if (whole) {
       const final = applyEdits(rw, st.edits);
-      return { target: { kind: 'remote', db, values: [] }, sql: final.text, rw: final, src };
+      return {
+        target: { kind: 'remote', db, values: [] },
+        sql: final.text,
+        rw: final,
+        src,
+        steps: [],
+      };
     }
   }
 
-  await planModels(st);
+  await planModels(st, saving);
 
-  const final = applyEdits(rw, st.edits);
-  return { target: { kind: 'duckdb', db: st.engineDb(db) }, sql: final.text, rw: final, src };
+  let final = applyEdits(rw, st.edits);
+  const hidden = st.exported.get(st.root);
+  if (hidden || saving) final = await hideOrderColumns(st, final, hidden ?? [], saving);
+  return {
+    target: { kind: 'duckdb', db: st.engineDb(db) },
+    sql: final.text,
+    rw: final,
+    src,
+    steps: st.steps,
+  };
+}
+
+/**
+ * The statement's query exports order columns (a UNION ALL of model joins, rows to save: see
+ * plan/order.ts) or is saved: wrapped to sort by them and leave them out, its other columns
+ * renamed back to their own names (DuckDB would rename a duplicate `a` to `a_1`); when saving, a
+ * name written twice keeps its first column (noted in SHOW WARNINGS).
+ */
+async function hideOrderColumns(
+  st: PlanState,
+  rw: Rewrite,
+  hidden: string[],
+  saving: boolean,
+): Promise<Rewrite> {
+  const prefix = 'DESCRIBE ';
+  const d = await st.ctx.session.query(prefix + rw.text, {
+    db: st.engineDb(st.db),
+    signal: st.ctx.signal,
+    params: paramsOf(rw.text, st.ctx.params),
+    sourceOffset: (o) => st.src.offset + rw.toSource(Math.max(0, o - prefix.length)),
+    script: st.src.script,
+    maxRows: Number.MAX_SAFE_INTEGER,
+  });
+  const names = d.rows.map((r) => String(r[0]));
+  const visible = names.slice(0, names.length - hidden.length);
+  const keep: number[] = [];
+  const seen = new Set<string>();
+  const dropped: string[] = [];
+  visible.forEach((n, i) => {
+    if (saving && seen.has(n.toLowerCase())) dropped.push(n);
+    else keep.push(i);
+    seen.add(n.toLowerCase());
+  });
+  if (hidden.length === 0 && dropped.length === 0) return rw;
+  if (dropped.length > 0) {
+    st.ctx.warnings.push({
+      level: 'Note',
+      code: 1,
+      message: `The saved query names ${[...new Set(dropped)].map((n) => `'${n}'`).join(', ')} more than once; the first column of each name is saved (as MindsDB saves it), the others are left out`,
+    });
+  }
+  const inner = visible.map((_, i) => quoteIdent(`__mdb_c${i + 1}`));
+  const head = `SELECT ${keep.map((i) => `${inner[i]} AS ${quoteIdent(visible[i])}`).join(', ')} FROM (\n`;
+  const order = hidden.length ? ` ORDER BY ${hidden.map(quoteIdent).join(', ')}` : '';
+  const tail = `\n) AS "__mdb_q"(${[...inner, ...hidden.map(quoteIdent)].join(', ')})${order}`;
+  return applyEdits(rw, [
+    { start: 0, end: 0, text: head },
+    { start: rw.text.length, end: rw.text.length, text: tail },
+  ]);
 }
 
 /** A stored view's query, located in itself (its errors are reported as the view's). */
@@ -323,36 +378,6 @@ function viewError(err: unknown, name: string): unknown {
 }
 
 /**
- * Runs a planned query into the request's TEMP table `name` (errors point into the query): in
- * DuckDB, or in PostgreSQL with the rows loaded here (a view that is one PostgreSQL query).
- */
-export async function runInto(
-  env: SqlEnv,
-  ctx: ExecContext,
-  name: string,
-  q: PlannedQuery,
-): Promise<void> {
-  if (q.target.kind === 'remote') {
-    if (q.target.values.length > 0) {
-      throw badInput('Parameters in a query read from an integration this way are not supported');
-    }
-    await loadRemoteIntoTemp(ctx.session, env.integrations.postgres(q.target.db), q.sql, name, {
-      timeoutMs: env.integrations.defaults.timeoutMs,
-      signal: ctx.signal,
-    });
-    return;
-  }
-  const prefix = `CREATE TEMP TABLE "${name}" AS `;
-  await ctx.session.query(prefix + q.sql, {
-    db: q.target.db,
-    signal: ctx.signal,
-    params: paramsOf(q.sql, ctx.params),
-    sourceOffset: (o) => q.src.offset + q.rw.toSource(Math.max(0, o - prefix.length)),
-    script: q.src.script,
-  });
-}
-
-/**
  * A native query: in PostgreSQL (fetched), or in one of the instance's DuckDB databases (a TEMP
  * table's name, or the SQL to inline when the context asks for it and nothing else needs TEMPs).
  */
@@ -361,7 +386,6 @@ async function nativeRelation(st: PlanState, n: NativeQuery): Promise<string | {
   if (st.env.integrations.isRemote(info.name)) {
     return fetchNative(st, info.name, n);
   }
-  const before = st.ctx.temps.length;
   const inner = await planQuery(
     st.env,
     { text: n.sql, start: n.start },
@@ -369,10 +393,24 @@ async function nativeRelation(st: PlanState, n: NativeQuery): Promise<string | {
     innerContext(st.ctx),
     info.name,
   );
-  if (inlinable(st.ctx, inner, before)) return { sql: inner.sql };
-  const name = st.tempName('native');
-  await runInto(st.env, st.ctx, name, inner);
-  return name;
+  if (inlinable(st.ctx, inner)) return { sql: inner.sql };
+  return subplan(st, `native query on ${info.name}`, inner);
+}
+
+/** A nested plan (a view, a native query) as a step filling a TEMP table of its rows. */
+async function subplan(st: PlanState, source: string, inner: PlannedQuery): Promise<string> {
+  const into = st.tempName('view');
+  let schema: { columns: { name: string; type: string }[] } | { query: string; db?: string };
+  if (inner.target.kind === 'remote') {
+    if (inner.target.values.length > 0) {
+      throw badInput('Parameters in a query read from an integration this way are not supported');
+    }
+    const integ = st.env.integrations.postgres(inner.target.db);
+    const cols = await integ.columns(inner.sql, st.env.integrations.defaults.timeoutMs);
+    schema = { columns: remoteTempColumns(cols) };
+  } else schema = { query: inner.sql, db: inner.target.db };
+  await st.addStep({ kind: 'subplan', source, plan: inner, into }, schema);
+  return into;
 }
 
 /** The context of a view's or native query's own plan. */
@@ -381,8 +419,8 @@ function innerContext(ctx: ExecContext): ExecContext {
 }
 
 /** Whether an inner plan can stand in the query as a subquery (see ExecContext.inline). */
-function inlinable(ctx: ExecContext, inner: PlannedQuery, tempsBefore: number): boolean {
-  return !!ctx.inline && inner.target.kind === 'duckdb' && ctx.temps.length === tempsBefore;
+function inlinable(ctx: ExecContext, inner: PlannedQuery): boolean {
+  return !!ctx.inline && inner.target.kind === 'duckdb' && inner.steps.length === 0;
 }
 
 /** Rewrites a table reference to a subquery (its names qualified), keeping or adding an alias. */
@@ -427,10 +465,11 @@ async function materialize(
     span.end,
     `${PlanState.tempSql(temp)}${t.alias ? '' : ` AS "${alias.replaceAll('"', '""')}"`}`,
   );
-  (t.holder as Record<string | number, unknown>)[t.key] = tempTableNode(temp, alias);
-  st.resolved.set((t.holder as Record<string | number, JNode>)[t.key], {
-    kind: 'local',
-  });
+  const node = tempTableNode(temp, alias);
+  (t.holder as Record<string | number, unknown>)[t.key] = node;
+  st.resolved.set(node, { kind: 'local' });
+  const written = st.itemSpans.get(t.node);
+  if (written) st.itemSpans.set(node, written);
 }
 
 /** `` `db.schema.table` `` (one quoted name holding dots) as the separate names MindsDB reads. */

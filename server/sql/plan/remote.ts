@@ -9,8 +9,8 @@
  *   columns the query names and its own simple WHERE conditions, and DuckDB runs the rest.
  */
 import { pgIdent } from '../../integrations/postgres';
-import { loadRemoteIntoTemp } from '../../integrations/load';
-import { ERROR_CODES, ServiceError } from '../../errors';
+import { remoteTempColumns } from '../../integrations/load';
+import { ERROR_CODES } from '../../errors';
 import type { NativeQuery } from '../syntax/dialect';
 import { applyEdits, type Edit, type Rewrite } from '../syntax/source';
 import { Tokens, isOp } from '../syntax/tokens';
@@ -23,7 +23,7 @@ import {
   type TableRefInfo,
 } from '../syntax/tree';
 import type { Resolved } from './names';
-import type { PlannedQuery } from './planned';
+import type { PlannedQuery } from './steps';
 import { PlanState, selectNode } from './state';
 
 /** The one PostgreSQL integration every table of the query is in, or null. */
@@ -130,7 +130,7 @@ function withPgParams(st: PlanState, db: string, rw: Rewrite): PlannedQuery {
     edits.push({ start: t.start, end: t.end, text: `$${n}` });
   }
   const out = applyEdits(rw, edits);
-  return { target: { kind: 'remote', db, values }, sql: out.text, rw: out, src: st.src };
+  return { target: { kind: 'remote', db, values }, sql: out.text, rw: out, src: st.src, steps: [] };
 }
 
 const PUSHABLE_FUNCTIONS = new Set(['~~', '!~~', '~~*', '!~~*', '+', '-', '*', '/', '%']);
@@ -243,7 +243,10 @@ function hasOuterJoin(ref: JNode | null | undefined): boolean {
   return outer;
 }
 
-/** Fetches a PostgreSQL table into a TEMP table: the named columns, the pushable conditions. */
+/**
+ * Plans the fetch of a PostgreSQL table into a TEMP table: the named columns, the pushable
+ * conditions (the step falls back to the unfiltered rows when PostgreSQL refuses a condition).
+ */
 export async function fetchRemote(
   st: PlanState,
   t: TableRefInfo,
@@ -257,8 +260,8 @@ export async function fetchRemote(
   const cols = await integ.columns(`SELECT * FROM ${relation}`, timeoutMs);
   const named = namedColumns(st, alias);
   const keep = named ? cols.filter((c) => named.has(c.name.toLowerCase())) : cols;
-  const list = (keep.length > 0 ? keep : cols.slice(0, 1)).map((c) => pgIdent(c.name)).join(', ');
-  const base = `SELECT ${list} FROM ${relation}${aliasText}`;
+  const kept = keep.length > 0 ? keep : cols.slice(0, 1);
+  const base = `SELECT ${kept.map((c) => pgIdent(c.name)).join(', ')} FROM ${relation}${aliasText}`;
   const conds: string[] = [];
   const sel = t.select;
   if (sel && !hasOuterJoin(sel.node.from_table as JNode)) {
@@ -266,31 +269,29 @@ export async function fetchRemote(
       if (pushable(c.node, alias)) conds.push(await renderExpr(st, c.node));
     }
   }
-  const name = st.tempName('remote');
-  const load = (sql: string) =>
-    loadRemoteIntoTemp(st.ctx.session, integ, sql, name, { timeoutMs, signal: st.ctx.signal });
-  if (conds.length === 0) {
-    await load(base);
-    return name;
-  }
-  try {
-    await load(`${base} WHERE ${conds.join(' AND ')}`);
-  } catch (err) {
-    // A condition PostgreSQL reads differently: fetch unfiltered; DuckDB filters anyway.
-    if (err instanceof ServiceError && err.code === ERROR_CODES.TIMEOUT) throw err;
-    await st.ctx.session.query(`DROP TABLE IF EXISTS ${PlanState.tempSql(name)}`);
-    await load(base);
-  }
-  return name;
+  const into = st.tempName('remote');
+  await st.addStep(
+    {
+      kind: 'fetch',
+      db: r.db,
+      source: `${r.db}.${r.name.join('.')}`,
+      sql: conds.length === 0 ? base : `${base} WHERE ${conds.join(' AND ')}`,
+      ...(conds.length > 0 ? { unfiltered: base } : {}),
+      into,
+    },
+    { columns: remoteTempColumns(kept) },
+  );
+  return into;
 }
 
-/** Fetches the result of a native PostgreSQL query into a TEMP table. */
+/** Plans the fetch of a native PostgreSQL query's rows into a TEMP table. */
 export async function fetchNative(st: PlanState, db: string, n: NativeQuery): Promise<string> {
   const integ = st.env.integrations.postgres(db);
-  const name = st.tempName('native');
-  await loadRemoteIntoTemp(st.ctx.session, integ, n.sql, name, {
-    timeoutMs: st.env.integrations.defaults.timeoutMs,
-    signal: st.ctx.signal,
-  });
-  return name;
+  const cols = await integ.columns(n.sql, st.env.integrations.defaults.timeoutMs);
+  const into = st.tempName('native');
+  await st.addStep(
+    { kind: 'fetch', db, source: `native query on ${db}`, sql: n.sql, into },
+    { columns: remoteTempColumns(cols) },
+  );
+  return into;
 }

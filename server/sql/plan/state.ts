@@ -6,10 +6,9 @@
  */
 import { scanSql } from '../../../contract/sql-split';
 import type { QueryOptions } from '../../engine/session';
-import { loadTempTable, type ScratchType } from '../../engine/scratch';
 import { quoteIdent } from '../../engine/quote';
 import type { JsonValue } from '../../engine/values';
-import { ERROR_CODES, ServiceError } from '../../errors';
+import { ServiceError } from '../../errors';
 import type { Edit, Rewrite, StatementSource } from '../syntax/source';
 import { isOp, type Tokens } from '../syntax/tokens';
 import {
@@ -23,6 +22,13 @@ import {
 } from '../syntax/tree';
 import type { ExecContext, SqlEnv } from '../types';
 import type { Resolved } from './names';
+import type { Step } from './steps';
+
+/** One column of an order key: `alias.column` in the SELECT that reads it. */
+export interface KeyPart {
+  alias: string;
+  column: string;
+}
 
 export interface Span {
   start: number;
@@ -31,12 +37,24 @@ export interface Span {
 
 export class PlanState {
   readonly edits: Edit[] = [];
+  /** What runs before the final SQL (steps.ts), in order. */
+  readonly steps: Step[] = [];
   readonly resolved = new Map<JNode, Resolved>();
   /** Model references already replaced by their predictions. */
   readonly replacedModels = new Set<JNode>();
   /** MindsDB's `LATEST` keyword where the query wrote it (parsed as a column), and those a forecast read. */
   readonly latest = new Set<JNode>();
   readonly latestUsed = new Set<JNode>();
+  /**
+   * Row order (plan/order.ts): the key that orders each SELECT's rows as MindsDB returns them
+   * (the data side's row positions, a forecast's output sequence), set by the model planners;
+   * the key columns a query exports to the queries reading it; where each FROM item is written;
+   * what each `*` must leave out (planner columns), written once per star at the end.
+   */
+  readonly keys = new Map<JNode, KeyPart[]>();
+  readonly exported = new Map<JNode, string[]>();
+  readonly itemSpans = new Map<JNode, Span>();
+  readonly starExcludes = new Map<JNode, { qualified: string[]; bare: string[] }>();
 
   constructor(
     readonly env: SqlEnv,
@@ -49,6 +67,8 @@ export class PlanState {
     readonly index: QueryIndex,
     /** The database bare names resolve in. */
     readonly db: string,
+    /** The statement's query node (the root of `index`). */
+    readonly root: JNode,
   ) {}
 
   /** A node's position in `rw.text`, when DuckDB kept one. */
@@ -138,15 +158,31 @@ export class PlanState {
     return `temp.main.${quoteIdent(name)}`;
   }
 
-  async loadTemp(
-    kind: string,
-    columns: { name: string; type: ScratchType }[],
-    values: JsonValue[][],
-    n: number,
-  ): Promise<string> {
-    const name = this.tempName(kind);
-    await loadTempTable(this.ctx.session, name, columns, values, n);
-    return name;
+  /**
+   * Records a step that fills the TEMP table `into`, created here empty with the given schema so
+   * what is planned after it binds against it (see steps.ts); the executor fills it.
+   */
+  async addStep(step: Step, schema: PlaceholderSchema, what?: string): Promise<void> {
+    await this.placeholder(step.into, schema, what);
+    this.steps.push(step);
+  }
+
+  /**
+   * Creates a TEMP table a step fills, empty (see `createPlaceholder`). A query's errors say what
+   * it was for, after DuckDB has had its say on what the user wrote (`validate`).
+   */
+  async placeholder(name: string, schema: PlaceholderSchema, what?: string): Promise<void> {
+    const db = 'query' in schema && schema.db !== undefined ? schema.db : this.engineDb(this.db);
+    try {
+      await createPlaceholder(this.ctx, name, schema, db);
+    } catch (err) {
+      if (!what || !(err instanceof ServiceError)) throw err;
+      await this.validate?.();
+      throw new ServiceError(
+        err.code,
+        `${err.message.replace(/ \((statement at )?line \d+, column \d+\)$/, '')} (while ${what})`,
+      );
+    }
   }
 
   /** Runs an internal query of the plan on the request's session (its timeout and signal). */
@@ -203,24 +239,70 @@ export class PlanState {
   validate?: () => Promise<void>;
 
   /**
-   * Adds `EXCLUDE (...)` after the `*` of a select-list star (planner columns kept out of what
-   * the user sees); a star that already has an EXCLUDE is refused with `refusal`.
+   * Keeps planner columns out of a select-list star: `*` leaves out `alias.column` (qualified),
+   * `alias.*` leaves out `column` (bare). Collected here and written once per star by
+   * `writeStarExcludes`, merged with the user's own EXCLUDE.
    */
-  excludeFromStar(star: JNode, excluded: string[], refusal: string): void {
-    const at = this.loc(star);
-    if (at === undefined) return;
-    const sig = this.tokens.sig;
-    let i = this.tokens.indexAt(at);
-    while (i < sig.length && !isOp(sig[i], '*')) i++;
-    if (i >= sig.length) return;
-    if (
-      (star.exclude_list as unknown[]).length ||
-      (star.qualified_exclude_list as unknown[]).length
-    ) {
-      throw this.src.error(ERROR_CODES.BAD_INPUT, refusal, this.rw.toSource(at));
+  excludeFromStar(star: JNode, columns: { alias?: string; column: string }[]): void {
+    let e = this.starExcludes.get(star);
+    if (!e) this.starExcludes.set(star, (e = { qualified: [], bare: [] }));
+    for (const c of columns) {
+      if (String(star.relation_name ?? '') !== '' || c.alias === undefined) e.bare.push(c.column);
+      else e.qualified.push(`${quoteIdent(c.alias)}.${quoteIdent(c.column)}`);
     }
-    this.edit(sig[i].end, sig[i].end, ` EXCLUDE (${excluded.join(', ')})`);
   }
+
+  /** Writes the collected star exclusions (see `excludeFromStar`). */
+  writeStarExcludes(): void {
+    const sig = this.tokens.sig;
+    for (const [star, e] of this.starExcludes) {
+      const at = this.loc(star);
+      if (at === undefined) continue;
+      let i = this.tokens.indexAt(at);
+      while (i < sig.length && !isOp(sig[i], '*')) i++;
+      if (i >= sig.length) continue;
+      const names = [...e.qualified, ...e.bare.map(quoteIdent)];
+      if (names.length === 0) continue;
+      if (sig[i + 1]?.word === 'EXCLUDE') {
+        // The user's own EXCLUDE: `EXCLUDE (a, b)` gets ours inside, `EXCLUDE a` in parentheses.
+        const open = sig[i + 2];
+        if (isOp(open, '(')) this.edit(open.end, open.end, ` ${names.join(', ')}, `);
+        else if (open) this.edit(open.start, open.end, `(${names.join(', ')}, ${open.raw})`);
+        continue;
+      }
+      this.edit(sig[i].end, sig[i].end, ` EXCLUDE (${names.join(', ')})`);
+    }
+  }
+}
+
+/** A step's TEMP table: its columns, or the columns a query (in `db`) answers. */
+export type PlaceholderSchema =
+  { columns: { name: string; type: string }[] } | { query: string; db?: string };
+
+/** A computed column type as the TEMP table holds it (see engine/scratch.ts's loader). */
+export const tempType = (t: string) => (t === 'JSON' ? 'VARCHAR' : t === 'BIGINT' ? 'BIGINT' : t);
+
+/**
+ * Creates a step's TEMP table empty: from a column list, or with the columns a query answers
+ * (`query`: SQL in the request's current database, its `$params` given).
+ */
+export async function createPlaceholder(
+  ctx: ExecContext,
+  name: string,
+  schema: PlaceholderSchema,
+  db: string | undefined,
+): Promise<void> {
+  if ('columns' in schema) {
+    const defs = schema.columns.map((c) => `${quoteIdent(c.name)} ${tempType(c.type)}`);
+    await ctx.session.query(`CREATE TEMP TABLE ${quoteIdent(name)} (${defs.join(', ')})`, {
+      internal: true,
+    });
+    return;
+  }
+  await ctx.session.query(
+    `CREATE TEMP TABLE ${quoteIdent(name)} AS SELECT * FROM (${schema.query}) AS __mdb_q LIMIT 0`,
+    { db, params: paramsOf(schema.query, ctx.params), signal: ctx.signal },
+  );
 }
 
 /** The request's params that `sql` uses as `$name` (DuckDB refuses values it does not use). */

@@ -13,7 +13,7 @@ import type { ModelRegistry } from '../../models/registry';
 import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
 import type { IntegrationRegistry } from '../../integrations';
-import type { OutputColumn as VirtualColumn } from '../../models/predict';
+import type { OutputColumn as VirtualColumn } from '../../models/predict/columns';
 import type { SystemTable } from './names';
 
 export interface Rows {

@@ -7,14 +7,14 @@ import { DEFAULT_PROJECT } from '../../catalog/catalog';
 import type { JsonValue } from '../../engine/values';
 import { quoteString } from '../../engine/quote';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
-import { inputColumns, predictionColumns } from '../../models/predict';
+import { inputColumns, predictionColumns } from '../../models/predict/columns';
 import { integrationEngine } from '../../integrations';
 import { SERVER_VARIABLES } from '../plan/mysql';
 import { planQuery } from '../plan/query';
 import { transpose } from '../plan/state';
 import type { MindsStatement } from '../syntax/statement';
 import { applyEdits, type Rewrite } from '../syntax/source';
-import type { OutputColumn as VirtualColumn } from '../../models/predict';
+import type { OutputColumn as VirtualColumn } from '../../models/predict/columns';
 import { loadTempTable } from '../../engine/scratch';
 import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
@@ -418,7 +418,9 @@ async function columnsOf(
   if (env.catalog.isProject(db) && env.models.exists(db, table)) {
     const rec = env.models.ready({ project: db, name: table });
     const desc = (await env.models.predictor(rec)).description;
-    return [...inputColumns(desc), ...predictionColumns(desc)].map((c) => row(c.name, c.type));
+    return [...inputColumns(desc), ...predictionColumns(desc, rec.targetAlias)].map((c) =>
+      row(c.name, c.type),
+    );
   }
   const schema = name.length === 3 ? name[1] : null;
   const r = await x.ctx.session.query(

@@ -22,7 +22,7 @@ import type {
 import { applyEdits } from '../syntax/source';
 import { toDuckText } from '../syntax/dialect';
 import { Tokens } from '../syntax/tokens';
-import { lightwoodUsing } from './using';
+import { lightwoodUsing, passedOnUsing } from './using';
 import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
 import { evaluateMetric } from './evaluate';
@@ -100,19 +100,18 @@ async function trainingSource(
     const duck = toDuckText(tokens, { isDatabase: () => false });
     return { fromDb, select: duck.rw.text };
   }
-  const before = x.ctx.temps.length;
   // Views and native queries over the instance's DuckDB databases are planned into the query
   // (they run again on RETRAIN as they are written now).
   const planned = await planQuery(env, s.query, x.src, { ...x.ctx, inline: true }, fromDb);
   // One PostgreSQL query (`SELECT * FROM pg (native)`, a view over one): it runs there.
   if (
-    x.ctx.temps.length === before &&
+    planned.steps.length === 0 &&
     planned.target.kind === 'remote' &&
     planned.target.values.length === 0
   ) {
     return { fromDb: planned.target.db, select: planned.sql };
   }
-  if (x.ctx.temps.length > before || planned.target.kind !== 'duckdb') {
+  if (planned.steps.length > 0 || planned.target.kind !== 'duckdb') {
     throw badInput(
       `A model's FROM query reads the instance's own tables (it runs again on every RETRAIN); this one reads models, system tables, PostgreSQL tables next to other data, or views over them. Save that data first (CREATE TABLE ... AS SELECT ...) and train from the table`,
     );
@@ -216,18 +215,13 @@ export async function createModel(
   if (s.targets.length > 1)
     throw badInput('A model predicts one column; PREDICT names more than one');
   const target = s.targets[0];
-  if (target.alias) {
-    x.ctx.warnings.push({
-      level: 'Note',
-      code: 1,
-      message: `PREDICT ${target.name} AS ${target.alias}: the alias is accepted and ignored (the prediction column is named ${target.name})`,
-    });
-  }
   const source = await trainingSource(env, s.source, x);
   const { record } = await env.models.create({
     ...ref,
     ...source,
     target: target.name,
+    // `PREDICT target AS alias`: the predictions are named after the alias.
+    ...(target.alias ? { targetAlias: target.alias } : {}),
     using,
     timeseries,
     orReplace: s.orReplace,
@@ -243,7 +237,9 @@ export async function retrain(
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
   const join = takeJoinLearn(s.using);
-  const using = join.using ? lightwoodUsing(env, join.using, x) : undefined;
+  const using = join.using
+    ? passedOnUsing(lightwoodUsing(env, join.using, x), x, 'RETRAIN')
+    : undefined;
   const source = s.source ? await trainingSource(env, s.source, x) : undefined;
   const rec = await env.models.retrain(ref, { ...source, target: s.target, using });
   return modelRows(env, [join.join ? await trainingEnded(env, rec, x.ctx.signal) : rec]);
@@ -256,7 +252,9 @@ export async function finetune(
 ): Promise<StatementOutput> {
   const ref = modelName(env, s.name, x.ctx.db, false);
   const join = takeJoinLearn(s.using);
-  const using = join.using ? lightwoodUsing(env, join.using, x) : undefined;
+  const using = join.using
+    ? passedOnUsing(lightwoodUsing(env, join.using, x), x, 'FINETUNE')
+    : undefined;
   const source = await trainingSource(env, s.source, x);
   const rec = await env.models.finetune(ref, source, using);
   return modelRows(env, [join.join ? await trainingEnded(env, rec, x.ctx.signal) : rec]);

@@ -2,7 +2,7 @@
  * What every statement handler takes and gives back. Kept out of statements/index.ts (the table
  * of handlers) so that the handlers do not import the module that imports them.
  */
-import type { PlannedQuery } from '../plan/query';
+import type { PlannedQuery } from '../plan/steps';
 import type { StatementSource } from '../syntax/source';
 import type { Tokens } from '../syntax/tokens';
 import type { ExecContext, SqlResult } from '../types';

@@ -8,7 +8,9 @@ import { pgIdent } from '../../integrations/postgres';
 import { toDuckText } from '../syntax/dialect';
 import { applyEdits, unchanged, type Edit, type Rewrite } from '../syntax/source';
 import { Tokens, isName, isOp, type Tok } from '../syntax/tokens';
-import { NotAQuery, planQuery, type PlannedQuery } from '../plan/query';
+import { NotAQuery, planQuery } from '../plan/query';
+import type { PlannedQuery, Step } from '../plan/steps';
+import { explainQuery } from './explain';
 import type { StatementInput, StatementOutput } from './output';
 import type { StatementEnv } from '../types';
 
@@ -16,6 +18,10 @@ export async function queryStatement(
   env: StatementEnv,
   x: StatementInput,
 ): Promise<StatementOutput> {
+  if (x.tokens.sig[0]?.word === 'EXPLAIN') {
+    const explained = await explainQuery(env, x);
+    if (explained) return explained;
+  }
   try {
     const planned = await planQuery(
       env,
@@ -76,6 +82,7 @@ async function withPlannedSubqueries(
     pieces.push({ text: rw.text, toSource: (o) => a + qualified.toSource(rw.toSource(o)) });
   };
   let pos = 0;
+  const steps: Step[] = [];
   for (const sp of spans) {
     outside(pos, sp.start);
     const q = await planQuery(
@@ -92,6 +99,7 @@ async function withPlannedSubqueries(
       );
     }
     pieces.push({ text: q.sql, toSource: (o) => q.rw.toSource(o) });
+    steps.push(...q.steps);
     pos = sp.end;
   }
   outside(pos, text.length);
@@ -109,7 +117,7 @@ async function withPlannedSubqueries(
       return pieces[k].toSource(o - starts[k]);
     },
   };
-  return { ...plain, sql, rw };
+  return { ...plain, sql, rw, steps };
 }
 
 /** The statement a non-query writes to: `UPDATE t`, `DELETE FROM t`, `ALTER TABLE t`, ... */
@@ -149,7 +157,13 @@ function duckStatement(env: StatementEnv, x: StatementInput): PlannedQuery {
   const info = env.catalog.databaseInfo(ctx.db);
   const engineDb =
     info && info.type !== 'system' && !env.integrations.isRemote(info.name) ? info.name : undefined;
-  return { target: { kind: 'duckdb', db: engineDb }, sql: duck.rw.text, rw: duck.rw, src };
+  return {
+    target: { kind: 'duckdb', db: engineDb },
+    sql: duck.rw.text,
+    rw: duck.rw,
+    src,
+    steps: [],
+  };
 }
 
 /** The statement for PostgreSQL: `db.` prefixes removed, backticks double-quoted, `$n` params. */
@@ -198,7 +212,7 @@ function remoteStatement(env: StatementEnv, x: StatementInput, db: string): Plan
     }
   }
   const rw: Rewrite = applyEdits({ text: src.text, toSource: (o) => o }, edits);
-  return { target: { kind: 'remote', db, values }, sql: rw.text, rw, src };
+  return { target: { kind: 'remote', db, values }, sql: rw.text, rw, src, steps: [] };
 }
 
 /**

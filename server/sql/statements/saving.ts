@@ -8,10 +8,12 @@
  */
 import { quoteIdent } from '../../engine/quote';
 import { ERROR_CODES, ServiceError, badInput, notFound } from '../../errors';
-import { loadRemoteIntoTemp } from '../../integrations/load';
+import { remoteTempColumns } from '../../integrations/load';
 import { pgIdent } from '../../integrations/postgres';
-import { planQuery, runInto, type PlannedQuery } from '../plan/query';
-import { paramsOf } from '../plan/state';
+import { runInto } from '../plan/execute';
+import { planQuery } from '../plan/query';
+import type { PlannedQuery } from '../plan/steps';
+import { createPlaceholder, paramsOf } from '../plan/state';
 import { ViewStore, type StoredView } from '../plan/views';
 import type { Embedded, MindsStatement } from '../syntax/statement';
 import type { Rewrite } from '../syntax/source';
@@ -73,7 +75,7 @@ async function writeRemote(
   query: Embedded,
   o: { create?: { orReplace: boolean; ifNotExists: boolean }; columns?: string[] },
 ): Promise<StatementOutput> {
-  const planned = await planQuery(env, query, x.src, x.ctx);
+  const planned = await planQuery(env, query, x.src, x.ctx, x.ctx.db, undefined, true);
   const r = await env.runPlanned(planned, x.ctx, true);
   if (r.type !== 'table') throw badInput('The query to save returned no rows table');
   if (r.truncated) {
@@ -132,24 +134,11 @@ export async function createTable(
       create: { orReplace: s.orReplace, ifNotExists: s.ifNotExists },
     });
   }
-  const planned = await planQuery(env, s.query, x.src, x.ctx);
-  if (planned.target.kind === 'remote') {
-    // Reading one integration only: the rows come from there, the table is DuckDB's.
-    const name = `__mdb_save_${++x.ctx.seq.n}`;
-    x.ctx.temps.push(name);
-    await loadFromRemote(env, x, planned, name);
-    const local = await planQuery(
-      env,
-      { text: `SELECT * FROM temp.main.${quoteIdent(name)}`, start: 0 },
-      x.src,
-      x.ctx,
-    );
-    return {
-      kind: 'query',
-      planned: prefixed(createPrefix(s, s.name.map(quoteIdent).join('.')), local),
-      catalogChanged: true,
-    };
-  }
+  const planned = await readLocally(
+    env,
+    x,
+    await planQuery(env, s.query, x.src, x.ctx, x.ctx.db, undefined, true),
+  );
   return {
     kind: 'query',
     planned: prefixed(createPrefix(s, s.name.map(quoteIdent).join('.')), planned),
@@ -157,23 +146,46 @@ export async function createTable(
   };
 }
 
-/** Loads the rows of a query that runs in PostgreSQL into a TEMP table. */
-async function loadFromRemote(
+/**
+ * A query that runs whole in PostgreSQL, to be saved in DuckDB: its rows are fetched into a TEMP
+ * table first (a step), and the saved query reads that table.
+ */
+async function readLocally(
   env: StatementEnv,
   x: StatementInput,
   q: PlannedQuery,
-  name: string,
-): Promise<void> {
-  if (q.target.kind !== 'remote') return;
+): Promise<PlannedQuery> {
+  if (q.target.kind !== 'remote') return q;
   if (q.target.values.length > 0) {
     throw badInput(
       'Parameters in a query saved from an integration are not supported; write the values in the query',
     );
   }
-  await loadRemoteIntoTemp(x.ctx.session, env.integrations.postgres(q.target.db), q.sql, name, {
-    timeoutMs: env.integrations.defaults.timeoutMs,
-    signal: x.ctx.signal,
-  });
+  const name = `__mdb_save_${++x.ctx.seq.n}`;
+  x.ctx.temps.push(name);
+  const cols = await env.integrations
+    .postgres(q.target.db)
+    .columns(q.sql, env.integrations.defaults.timeoutMs);
+  await createPlaceholder(x.ctx, name, { columns: remoteTempColumns(cols) }, undefined);
+  const local = await planQuery(
+    env,
+    { text: `SELECT * FROM temp.main.${quoteIdent(name)}`, start: 0 },
+    x.src,
+    x.ctx,
+  );
+  return {
+    ...local,
+    steps: [
+      {
+        kind: 'fetch',
+        db: q.target.db,
+        source: `a query on ${q.target.db}`,
+        sql: q.sql,
+        into: name,
+      },
+      ...local.steps,
+    ],
+  };
 }
 
 export async function insert(
@@ -183,18 +195,11 @@ export async function insert(
 ): Promise<StatementOutput> {
   const remote = remoteTarget(env, s.name);
   if (remote) return writeRemote(env, x, remote, s.query, { columns: s.columns });
-  let planned = await planQuery(env, s.query, x.src, x.ctx);
-  if (planned.target.kind === 'remote') {
-    const name = `__mdb_save_${++x.ctx.seq.n}`;
-    x.ctx.temps.push(name);
-    await loadFromRemote(env, x, planned, name);
-    planned = await planQuery(
-      env,
-      { text: `SELECT * FROM temp.main.${quoteIdent(name)}`, start: 0 },
-      x.src,
-      x.ctx,
-    );
-  }
+  const planned = await readLocally(
+    env,
+    x,
+    await planQuery(env, s.query, x.src, x.ctx, x.ctx.db, undefined, true),
+  );
   const target = s.name.map(quoteIdent).join('.');
   const cols = s.columns ? ` (${s.columns.map(quoteIdent).join(', ')})` : '';
   // MindsDB inserts a query's columns by name; DuckDB by position. By name when every column of

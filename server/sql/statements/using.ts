@@ -5,6 +5,7 @@
  * no counterpart for (`encoders.<col>.module`, `dtype_dict`, `analysis_blocks`, `model`
  * submodels, ...) are accepted and reported as notes (SHOW WARNINGS) instead of failing.
  */
+import { ALLOWED_USING_KEYS } from '../../automl/index';
 import { badInput } from '../../errors';
 import { ENGINE_NAME } from '../../models/models-table';
 import type { UsingValue } from '../syntax/statement';
@@ -66,6 +67,37 @@ export function lightwoodUsing(
       continue;
     }
     out[key] = value;
+  }
+  return out;
+}
+
+/** USING keys this instance reads besides the engine's own options. */
+const OWN_KEYS = new Set(['engine', 'tag', 'active']);
+
+/**
+ * RETRAIN and FINETUNE: MindsDB hands USING keys it does not know to the engine, so scripts pass
+ * options of other engines along (`USING a = null, b = 1`); keys this engine has no option for
+ * are accepted and left out, each named in a note (SHOW WARNINGS). CREATE MODEL still refuses
+ * them (a typo there would otherwise train a different model than asked).
+ */
+export function passedOnUsing(
+  using: Record<string, unknown> | undefined,
+  x: StatementInput,
+  statement: 'RETRAIN' | 'FINETUNE',
+): Record<string, unknown> | undefined {
+  if (!using) return using;
+  const known = new Set<string>([...ALLOWED_USING_KEYS, ...OWN_KEYS]);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(using)) {
+    if (known.has(key.toLowerCase())) {
+      out[key] = value;
+      continue;
+    }
+    x.ctx.warnings.push({
+      level: 'Note',
+      code: 1,
+      message: `${statement} ... USING ${key}: this instance's engine has no such option; it is accepted and not applied (its options are: ${ALLOWED_USING_KEYS.join(', ')})`,
+    });
   }
   return out;
 }

@@ -184,7 +184,8 @@ function modelOf(
 function modelColumnSuggestions(cat: CatalogSnapshot, m: ModelInfo): Suggestion[] {
   const described = cat.modelColumns?.find((c) => eq(c.project, m.project) && eq(c.model, m.name));
   const out: Suggestion[] = (described?.columns ?? [])
-    .filter((c) => c.role === 'input')
+    // MindsDB says `feature`; earlier instances said `input`.
+    .filter((c) => c.role === 'feature' || c.role === 'input')
     .map((c) => ({
       label: c.name,
       kind: 'column' as const,

@@ -84,7 +84,10 @@ export function buildFormFields(
   const names =
     inputs && inputs.length > 0
       ? [...inputs]
-      : (features ?? []).filter((f) => f.role === 'input').map((f) => f.column);
+      : (features ?? [])
+          // MindsDB says `feature`; earlier instances said `input`.
+          .filter((f) => f.role === 'feature' || f.role === 'input')
+          .map((f) => f.column);
   return names.map((name) => {
     const f = byName.get(name);
     const type = f?.type ?? 'text';

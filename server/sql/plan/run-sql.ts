@@ -1,0 +1,42 @@
+/**
+ * The internal SQL of a plan's steps on the request's session: replacing a step's placeholder
+ * TEMP table, and the queries a step runs (their errors say what they were for).
+ */
+import { quoteIdent } from '../../engine/quote';
+import type { QueryOptions } from '../../engine/session';
+import { ServiceError } from '../../errors';
+import type { ExecContext } from '../types';
+import { paramsOf } from './state';
+
+/** Drops a TEMP table of the request (a step's placeholder before the step fills it). */
+export async function dropTemp(ctx: ExecContext, name: string): Promise<void> {
+  await ctx.session.query(`DROP TABLE IF EXISTS temp.main.${quoteIdent(name)}`, { internal: true });
+}
+
+/** An internal query of a step, on the request's session; errors say what it was for. */
+export async function stepQuery(
+  ctx: ExecContext,
+  db: string | undefined,
+  sql: string,
+  what: string,
+  o: QueryOptions = {},
+) {
+  try {
+    return await ctx.session.query(sql, {
+      db,
+      signal: ctx.signal,
+      params: paramsOf(sql, ctx.params),
+      maxRows: Number.MAX_SAFE_INTEGER,
+      maxBytes: Number.MAX_SAFE_INTEGER,
+      ...o,
+    });
+  } catch (err) {
+    if (err instanceof ServiceError) {
+      throw new ServiceError(
+        err.code,
+        `${err.message.replace(/ \((statement at )?line \d+, column \d+\)$/, '')} (while ${what})`,
+      );
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The one "wait until the model is trained" of the server tests, for an in-process instance
+ * (server/sql/__tests__/model-helpers.ts) and for one behind a real port (./harness.ts) alike.
+ * It asks what clients ask, `<project>.models_versions` through SQL, until the version is
+ * `complete` or `error`: a condition, bounded by the number of polls, never a fixed sleep.
+ */
+import type { Instance } from '../instance';
+
+/** Something that answers SQL as the SQL endpoint's body: an Instance, or a Harness's `sql`. */
+type SqlTarget = Instance | { sql(query: string): Promise<any> };
+
+async function answer(target: SqlTarget, query: string): Promise<any> {
+  return typeof target.sql === 'function' ? target.sql(query) : target.sql.execute({ query });
+}
+
+export interface Trained {
+  status: 'complete' | 'error';
+  error: string | null;
+}
+
+/** Polls a model's active version (or `version`) until it is complete or failed. */
+export async function waitForModel(
+  target: SqlTarget,
+  name: string,
+  opts: { project?: string; version?: number; polls?: number } = {},
+): Promise<Trained> {
+  const project = opts.project ?? 'mindsdb';
+  const which = opts.version === undefined ? 'active = 1' : `version = ${opts.version}`;
+  const query = `SELECT status, error FROM ${project}.models_versions WHERE name = '${name.replace(/'/g, "''")}' AND ${which}`;
+  let last = 'absent';
+  for (let i = 0; i < (opts.polls ?? 6000); i++) {
+    const r = await answer(target, query);
+    if (r.type === 'error') throw new Error(`waiting for ${project}.${name}: ${r.error_message}`);
+    const [status, error] = r.data?.[0] ?? [];
+    if (status === 'complete' || status === 'error') return { status, error: error ?? null };
+    last = status ?? 'absent';
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`model ${project}.${name} still ${last} after the test's polls`);
+}
+
+/** Waits as waitForModel does, and fails the test with the model's error when it failed. */
+export async function waitComplete(
+  target: SqlTarget,
+  name: string,
+  opts: { project?: string; version?: number } = {},
+): Promise<void> {
+  const t = await waitForModel(target, name, opts);
+  if (t.status === 'error') throw new Error(`model ${name} failed to train: ${t.error}`);
+}
