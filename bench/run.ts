@@ -17,6 +17,7 @@ const suites: Suite[] = [
   { name: 'dev', run: async () => (await import('./dev-start')).runDevStartBench() },
   { name: 'soak', run: async () => (await import('./soak')).runSoakBench() },
   { name: 'pg', run: async () => (await import('./pg')).runPgBench() },
+  { name: 'monitoring', run: async () => (await import('./monitoring')).runMonitoringBench() },
   { name: 'scale', run: async () => (await import('./scale')).runScaleBench() },
   { name: 'lanes', run: async () => (await import('./lanes')).runLanesBench() },
 ];

@@ -10,6 +10,7 @@ export * from './errors';
 export * from './evaluation';
 export * from './files';
 export * from './models';
+export * from './monitoring';
 export * from './sql';
 export * from './status';
 export * from './warning-words';

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'data', 'demo', 'house_sales.csv');
 
 /** mulberry32: small, fast and reproducible (the data must not change if the engine's PRNG does). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { Catalog, SQL_FOLDERS } from './catalog/catalog';
 import { loadDemoData } from './catalog/demo-data';
+import { Monitoring } from './models/monitoring';
 import { ModelRegistry } from './models/registry';
 import { sandboxSql, type Config } from './config';
 import { IntegrationRegistry } from './integrations';
@@ -21,6 +22,8 @@ export interface Instance {
   sql: SqlService;
   /** Models of every project: training, predict, describe (the HTTP model routes call it). */
   models: ModelRegistry;
+  /** Drift, feature effects and version diffs of complete versions. */
+  monitoring: Monitoring;
   /** Data sources from CREATE DATABASE ... WITH ENGINE (PostgreSQL, DuckDB files). */
   integrations: IntegrationRegistry;
   /** Set when a supervisor runs this instance (server/main.ts): how often it restarted it. */
@@ -88,12 +91,13 @@ export async function createInstance(config: Config): Promise<Instance> {
     version: VERSION,
     readTimeoutMs: config.STATEMENT_TIMEOUT_MS,
   });
+  const monitoring = new Monitoring(models, { catalog, remote: integrations });
   catalog.dropProjectHooks.push((project) => models.dropProject(project));
   catalog.projectContents.push((project) =>
     models.modelNames(project).map((m) => `model '${project}.${m}'`),
   );
   await sweepUploads(catalog);
-  const sql = new SqlService({ catalog, models, integrations, version: VERSION });
+  const sql = new SqlService({ catalog, models, monitoring, integrations, version: VERSION });
   await sql.views.load();
   const onClose: (() => Promise<void> | void)[] = [
     () => integrations.close(),
@@ -104,6 +108,7 @@ export async function createInstance(config: Config): Promise<Instance> {
     catalog,
     sql,
     models,
+    monitoring,
     integrations,
     onClose,
     async close() {

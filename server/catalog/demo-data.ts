@@ -43,6 +43,12 @@ export const DEMO_TABLES: { name: string; sql: string }[] = [
   { name: 'diabetes_test', sql: `SELECT * FROM ${csv('diabetes_test.csv')}` },
   // Synthetic (scripts/generate-house-sales.ts): quarterly sale prices per type and bedrooms.
   { name: 'house_sales', sql: `SELECT * FROM ${csv('house_sales.csv')}` },
+  // Synthetic (scripts/generate-home-rentals-this-month.ts): home_rentals with known shifts, for
+  // the drift demo.
+  {
+    name: 'home_rentals_this_month',
+    sql: `SELECT * FROM ${csv('home_rentals_this_month.csv')}`,
+  },
 ];
 
 /** Creates the missing demo tables; returns the names it created. */

@@ -22,6 +22,7 @@ import { evaluationRoutes } from './routes/evaluation';
 import { fileRoutes } from './routes/files';
 import { modelCardRoutes } from './routes/model-card';
 import { modelOnnxRoutes } from './routes/model-onnx';
+import { monitoringRoutes } from './routes/monitoring';
 import { modelRoutes } from './routes/models';
 import { projectRoutes } from './routes/projects';
 import { sqlRoutes } from './routes/sql';
@@ -103,6 +104,7 @@ export async function buildApp(
     await app.register(modelCardRoutes, { instance, prefix });
     await app.register(evaluationRoutes, { instance, prefix });
     await app.register(modelOnnxRoutes, { instance, prefix });
+    await app.register(monitoringRoutes, { instance, prefix });
   }
   return app;
 }

@@ -10,6 +10,7 @@
  * predictions keep using the previous version meanwhile.
  */
 import fs from 'node:fs';
+import type { DriftReport, EffectsReport } from '../../contract';
 import {
   ALLOWED_USING_KEYS,
   decideWithThreshold,
@@ -50,6 +51,12 @@ import type { ModelCatalog, RemoteDataSource } from './ports';
 import { ModelStore, type ModelVersionRecord, type TimeSeriesSettings } from './store';
 import { Trainer } from './trainer';
 import { TrainingData, type TrainingSource } from './training-data';
+
+/** What card parts may add to the model card's input. */
+export interface CardExtras {
+  drift: DriftReport | null;
+  effects: EffectsReport | null;
+}
 
 export interface ModelRef {
   project: string;
@@ -110,6 +117,11 @@ export class ModelRegistry {
   readonly stats = { explainedRows: 0 };
   /** The evaluation views of a version (docs/evaluation.md). */
   readonly evaluation: ModelEvaluation;
+  /**
+   * Extra parts of the model card from services built on the registry (server/models/monitoring.ts
+   * adds the drift snapshot and the feature effects); wired by server/instance.ts.
+   */
+  readonly cardParts: ((rec: ModelVersionRecord) => Promise<Partial<CardExtras>>)[] = [];
 
   constructor(private readonly opts: ModelRegistryOptions) {
     this.catalog = opts.catalog;
@@ -495,6 +507,7 @@ export class ModelRegistry {
     const description = (await this.predictor(rec)).description;
     const evaluation = await this.evaluation.card({ ...ref, version: rec.version }, opts);
     const { renderModelCard } = await import('./card/card');
+    const parts = await Promise.all(this.cardParts.map((part) => part(rec)));
     const html = renderModelCard({
       record: rec,
       versions: this.versions(rec.project, rec.name),
@@ -503,6 +516,7 @@ export class ModelRegistry {
       instanceVersion: this.opts.version,
       generatedAt: new Date(),
       evaluation,
+      ...Object.assign({}, ...parts),
     });
     return { html, fileName: `${rec.project}.${rec.name}.v${rec.version}.html` };
   }

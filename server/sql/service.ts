@@ -8,6 +8,7 @@
  */
 import { scanSegments, type SqlSegment } from '../../contract/sql-split';
 import type { Catalog } from '../catalog/catalog';
+import type { Monitoring } from '../models/monitoring';
 import type { ModelRegistry } from '../models/registry';
 import type { EngineResult } from '../engine/results';
 import type { EngineSession } from '../engine/session';
@@ -88,6 +89,8 @@ export interface ResultSink {
 export interface SqlServiceDeps {
   catalog: Catalog;
   models: ModelRegistry;
+  /** Drift, effects and version diffs (`DESCRIBE m.drift|effects|diff`); absent: refused. */
+  monitoring?: Monitoring;
   integrations: IntegrationRegistry;
   version: string;
 }
@@ -103,6 +106,7 @@ const UNTERMINATED = { string: 'string', comment: 'comment', identifier: 'quoted
 export class SqlService implements StatementEnv {
   readonly catalog: Catalog;
   readonly models: ModelRegistry;
+  readonly monitoring: Monitoring | null;
   readonly integrations: IntegrationRegistry;
   readonly views: ViewStore;
   readonly mlEngines: MlEngineStore;
@@ -111,6 +115,7 @@ export class SqlService implements StatementEnv {
   constructor(deps: SqlServiceDeps) {
     this.catalog = deps.catalog;
     this.models = deps.models;
+    this.monitoring = deps.monitoring ?? null;
     this.integrations = deps.integrations;
     this.version = deps.version;
     this.views = new ViewStore(deps.catalog.engine);

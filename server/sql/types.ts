@@ -1,5 +1,6 @@
 /** Types shared by the SQL layer: the request's execution context and statement results. */
 import type { Catalog } from '../catalog/catalog';
+import type { Monitoring } from '../models/monitoring';
 import type { ModelRegistry } from '../models/registry';
 import type { EngineSession } from '../engine/session';
 import type { JsonValue } from '../engine/values';
@@ -61,6 +62,8 @@ export type SqlResult = (
 export interface SqlEnv {
   catalog: Catalog;
   models: ModelRegistry;
+  /** Drift, effects and version diffs (`DESCRIBE m.drift|effects|diff`); null: not available. */
+  monitoring: Monitoring | null;
   integrations: IntegrationRegistry;
   views: ViewStore;
   mlEngines: MlEngineStore;

@@ -48,6 +48,21 @@ export const modelKeys = {
   /** A time-series model's forecast view: its groups, a group's history, a forecast. */
   forecast: (project: string, model: string, ...parts: (string | number)[]) =>
     [...modelKeys.detail(project, model), 'forecast', ...parts] as const,
+  /** A version's monitoring report (drift, effects or a diff: issue 27) with its parameters. */
+  monitoring: (
+    project: string,
+    model: string,
+    version: number | undefined,
+    report: 'drift' | 'effects' | 'diff',
+    params: Record<string, string | number | undefined> = {},
+  ) =>
+    [
+      ...modelKeys.detail(project, model),
+      'monitoring',
+      version ?? 'active',
+      report,
+      params,
+    ] as const,
 };
 
 export const fileKeys = {

@@ -81,7 +81,8 @@ describe('GET .../card', () => {
     expect(html).toMatch(/\d+% smaller than the baseline&#x27;s/);
     // The importance chart: an inline SVG naming the inputs, the dominant one highlighted.
     const svgs = html.match(/<svg[\s\S]*?<\/svg>/g) ?? [];
-    expect(svgs.length).toBe(2);
+    // Importance, predicted vs actual, and the effects of the three top inputs.
+    expect(svgs.length).toBe(5);
     expect(svgs.some((s) => s.includes('>initial_price</text>') && s.includes('#b45309'))).toBe(
       true,
     );
@@ -115,9 +116,9 @@ describe('GET .../card', () => {
     expect(html).toContain('actual \\ predicted');
     expect(html).toContain('Precision (right when it says so)');
     expect(html).toContain('Calibration: when the model reports a confidence');
-    // Importance, calibration and the evaluation's ROC curve.
+    // Importance, calibration, the evaluation's ROC curve, and the effects of the three top inputs.
     expect(html).toContain('ROC curve for &#x27;1&#x27;');
-    expect((html.match(/<svg/g) ?? []).length).toBe(3);
+    expect((html.match(/<svg/g) ?? []).length).toBe(6);
   });
 
   it('is self-contained: no script, no URL of any kind, nothing to fetch, inline CSS and SVG only', async () => {

@@ -258,7 +258,7 @@ describe('catalog statements', () => {
     const r = await h.sql('SHOW FULL TABLES FROM example_db');
     expect(r.column_names).toEqual(['Tables_in_example_db', 'Table_type']);
     expect(r.data).toContainEqual(['demo_data.home_rentals', 'BASE TABLE']);
-    expect(r.data).toHaveLength(7);
+    expect(r.data).toHaveLength(8);
     const bt = await h.sql('SHOW TABLES FROM `example_db`');
     expect(bt.data.map((x: string[]) => x[0])).toContain('demo_data.customer_churn');
   });
@@ -320,6 +320,7 @@ describe('demo data', () => {
       ['diabetes', 755],
       ['diabetes_test', 37],
       ['home_rentals', 5037],
+      ['home_rentals_this_month', 1000],
       ['house_sales', 330],
       ['telco_churn', 7043],
     ]);

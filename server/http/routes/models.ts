@@ -118,7 +118,7 @@ function forecastParams(body: PredictRequest): { horizon?: number } {
  * MindsDB answers an unknown project, model or version with 404 before it reads the body: a route
  * hook (after the request guard, before the body is parsed) looks the model up.
  */
-const modelExists = (models: ModelRegistry) => async (req: FastifyRequest) => {
+export const modelExists = (models: ModelRegistry) => async (req: FastifyRequest) => {
   models.get(modelRef(validate(ModelPathParams, req.params)));
 };
 

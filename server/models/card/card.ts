@@ -12,6 +12,7 @@
  */
 import { createElement as h, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import type { DriftReport, EffectsReport } from '../../../contract';
 import { warningTitle } from '../../../contract/warning-words';
 import type { ModelDescription, ModelMetrics, ModelWarning } from '../../automl/index';
 import { fmtNumber, fmtR2, fmtShare, fmtSmall, metricsSentences } from '../metrics-text';
@@ -19,6 +20,7 @@ import type { ModelVersionRecord } from '../store';
 import { sampleSentence } from '../training-sample';
 import { calibrationChart, importanceChart, predictedVsActualChart } from './charts';
 import { type CardEvaluation, evaluationSections } from './evaluation';
+import { monitoringSections } from './monitoring';
 import { CARD_CSS } from './style';
 
 export interface CardInput {
@@ -32,6 +34,9 @@ export interface CardInput {
   generatedAt: Date;
   /** The evaluation views (docs/evaluation.md); null when the version kept no evidence. */
   evaluation?: CardEvaluation | null;
+  /** The latest drift report and the effects of the top inputs (server/models/monitoring.ts). */
+  drift?: DriftReport | null;
+  effects?: EffectsReport | null;
 }
 
 type Label = string | number | boolean;
@@ -311,6 +316,7 @@ export function renderModelCard(x: CardInput): string {
           )
         : h('p', null, 'No input importances were computed for this model.'),
     ),
+    ...monitoringSections(x.drift ?? null, x.effects ?? null, d.target),
     section(
       'Training',
       table(

@@ -7,11 +7,19 @@
  */
 import * as echarts from 'echarts/core';
 import { BarChart, LineChart, ScatterChart } from 'echarts/charts';
-import { GridComponent } from 'echarts/components';
+import { GridComponent, MarkLineComponent, TitleComponent } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
 import type { EChartsCoreOption } from 'echarts/core';
 
-echarts.use([BarChart, LineChart, ScatterChart, GridComponent, SVGRenderer]);
+echarts.use([
+  BarChart,
+  LineChart,
+  ScatterChart,
+  GridComponent,
+  MarkLineComponent,
+  TitleComponent,
+  SVGRenderer,
+]);
 
 const INK = '#1f2937';
 export const MUTED = '#6b7280';
@@ -20,7 +28,7 @@ export const WARN = '#b45309';
 const FONT = { fontFamily: 'system-ui, sans-serif', fontSize: 12, color: INK };
 
 /** Renders one option to an SVG string and frees the chart (a live one keeps a timer running). */
-export function svg(option: EChartsCoreOption, width: number, height: number): string {
+export function renderSvg(option: EChartsCoreOption, width: number, height: number): string {
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption({ animation: false, silent: true, textStyle: FONT, ...option });
@@ -41,7 +49,7 @@ export function importanceChart(
   const rows = [...importances].sort((a, b) => a.value - b.value);
   const longest = Math.max(4, ...rows.map((r) => r.column.length));
   const height = 40 + rows.length * 26;
-  return svg(
+  return renderSvg(
     {
       grid: { left: Math.min(220, 16 + longest * 7), right: 64, top: 8, bottom: 28 },
       xAxis: {
@@ -86,7 +94,7 @@ export function predictedVsActualChart(
   const all = [...sample.actual, ...sample.predicted];
   const lo = Math.min(...all);
   const hi = Math.max(...all);
-  return svg(
+  return renderSvg(
     {
       grid: { left: 70, right: 24, top: 16, bottom: 48 },
       xAxis: {
@@ -134,7 +142,7 @@ export function predictedVsActualChart(
 export function calibrationChart(
   bins: { confidence: number; observed: number; count: number }[],
 ): string {
-  return svg(
+  return renderSvg(
     {
       grid: { left: 60, right: 24, top: 16, bottom: 48 },
       xAxis: {

@@ -16,7 +16,7 @@ import { bestThreshold, cumulate, pointAt, profitCurve, stepOf } from '../../../
 import type { z } from 'zod';
 import type { IntervalsView } from '../../../contract/evaluation';
 import { fmtNumber, fmtShare } from '../metrics-text';
-import { ACCENT, MUTED, WARN, svg } from './charts';
+import { ACCENT, MUTED, WARN, renderSvg } from './charts';
 
 /** What the card shows of a version's evaluation (each part null when it does not apply). */
 export interface CardEvaluation {
@@ -75,7 +75,7 @@ const axis = (name: string, pct = true) => ({
 });
 
 function rocChart(t: ThresholdView): string {
-  return svg(
+  return renderSvg(
     {
       grid: { left: 64, right: 24, top: 16, bottom: 50 },
       xAxis: axis('false-positive rate (% of negatives flagged)'),
@@ -109,7 +109,7 @@ function profitChart(
   best: number,
   currency: string,
 ): string {
-  return svg(
+  return renderSvg(
     {
       grid: { left: 84, right: 24, top: 16, bottom: 50 },
       xAxis: {

@@ -26,6 +26,7 @@ import { lightwoodUsing, passedOnUsing } from './using';
 import { ok, type StatementInput, type StatementOutput } from './output';
 import { queryStatement } from './query';
 import { evaluateMetric } from './evaluate';
+import { MONITORING_ATTRIBUTES, describeMonitoring, isMonitoringAttribute } from './monitoring';
 import type { StatementEnv } from '../types';
 
 type S<K extends MindsStatement['kind']> = Extract<MindsStatement, { kind: K }>;
@@ -279,7 +280,14 @@ export async function dropModel(
   return ok(dropped ? 1 : 0, dropped);
 }
 
-const ATTRIBUTE_WORDS = new Set(['info', 'features', 'model', 'progress', 'ensemble']);
+const ATTRIBUTE_WORDS = new Set([
+  'info',
+  'features',
+  'model',
+  'progress',
+  'ensemble',
+  ...MONITORING_ATTRIBUTES,
+]);
 /** Older Lightwood names of attributes (`DESCRIBE m.ensemble` in MindsDB's earlier docs). */
 const ATTRIBUTE_ALIASES: Record<string, string> = { ensemble: 'model' };
 
@@ -336,6 +344,15 @@ export async function describe(
   if (!target) {
     if (explicit) throw notFound(`Model '${s.name.join('.')}' does not exist`);
     return queryStatement(env, x);
+  }
+  if (isMonitoringAttribute(target.attribute)) {
+    const source = s.source ? await trainingSource(env, s.source, x) : null;
+    return describeMonitoring(env, s, target, source);
+  }
+  if (s.source || s.using) {
+    throw badInput(
+      `DESCRIBE ... FROM / USING applies to the attributes ${MONITORING_ATTRIBUTES.join(', ')}`,
+    );
   }
   // Sentences rather than nested JSON for the metrics and warnings: this lands in a grid cell.
   const rows = await env.models.describe(target.ref, target.attribute, 'text');

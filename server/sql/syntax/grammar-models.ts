@@ -14,7 +14,7 @@ import type {
 import type { Cursor, Literal } from './tokens';
 
 /** `FROM db (query)`, `FROM db.table`, `FROM (query)`, `FROM table`. */
-function modelSource(c: Cursor): ModelSource {
+export function modelSource(c: Cursor): ModelSource {
   if (c.isOp('(')) {
     const p = c.parenthesized();
     return { db: null, query: p };

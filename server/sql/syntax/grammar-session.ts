@@ -2,7 +2,8 @@
  * The grammar of statements about the session and what it sees: USE, SHOW, DESCRIBE, SET
  * model_active, and the MySQL session settings clients send on connect.
  */
-import { QUERY_START, end, refusedObject } from './clauses';
+import { QUERY_START, end, parseUsing, refusedObject } from './clauses';
+import { modelSource } from './grammar-models';
 import type { MindsStatement, ShowFilter } from './statement';
 import { type Cursor, isOp } from './tokens';
 
@@ -104,11 +105,21 @@ export function parseDescribe(c: Cursor): MindsStatement | null {
     return null; // DESCRIBE SELECT ...: DuckDB's
   }
   const name = c.dottedName('name');
+  // `DESCRIBE m.drift FROM db (SELECT ...) [USING ...]`: a monitoring attribute's data and options.
+  const modelOnly = object === null || object === 'MODEL';
+  const source = modelOnly && c.acceptWord('FROM') ? modelSource(c) : undefined;
+  const using = modelOnly && c.acceptWord('USING') ? parseUsing(c) : undefined;
   if (!c.done()) {
-    if (object) c.fail('unexpected text after the name');
+    if (object || source || using) c.fail('unexpected text after the name');
     return null;
   }
-  return { kind: 'describe', object, name };
+  return {
+    kind: 'describe',
+    object,
+    name,
+    ...(source ? { source } : {}),
+    ...(using ? { using } : {}),
+  };
 }
 
 /**

@@ -63,7 +63,14 @@ export type MindsStatement =
     }
   | { kind: 'finetune'; name: string[]; source: ModelSource; using?: Record<string, UsingValue> }
   | { kind: 'drop-model'; name: string[]; ifExists: boolean }
-  | { kind: 'describe'; object: string | null; name: string[] }
+  | {
+      kind: 'describe';
+      object: string | null;
+      name: string[];
+      /** `DESCRIBE m.drift FROM db (query)`: the data a monitoring attribute reads. */
+      source?: ModelSource;
+      using?: Record<string, UsingValue>;
+    }
   | {
       kind: 'create-database';
       name: string[];

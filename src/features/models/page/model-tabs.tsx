@@ -7,9 +7,15 @@
 import type { ReactNode } from 'react';
 import { DescribeTab } from '../describe';
 import { EvaluationTab } from '../evaluation';
+import { DiffTab } from '../diff';
+import { DriftTab } from '../drift';
+import { EffectsTab } from '../effects';
 import type { ModelTab, ModelTabProps } from '../shared';
 
 export const ROOM_TABS: Partial<Record<ModelTab, (props: ModelTabProps) => ReactNode>> = {
   describe: (p) => <DescribeTab {...p} />,
   evaluation: (p) => <EvaluationTab {...p} />,
+  drift: (p) => <DriftTab {...p} />,
+  effects: (p) => <EffectsTab {...p} />,
+  diff: (p) => <DiffTab {...p} />,
 };

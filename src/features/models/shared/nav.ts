@@ -4,13 +4,17 @@
  * `#view=create-model&db=...&table=...`).
  */
 /** The model page's tabs, in order (a new room's tab is added here and in page/model-tabs.tsx). */
-export type ModelTab = 'overview' | 'describe' | 'predict' | 'what-if' | 'evaluation';
+export type ModelTab =
+  'overview' | 'describe' | 'predict' | 'what-if' | 'evaluation' | 'drift' | 'effects' | 'diff';
 export const MODEL_TABS: { id: ModelTab; label: string }[] = [
   { id: 'overview', label: 'Overview' },
   { id: 'describe', label: 'Describe' },
   { id: 'predict', label: 'Predict' },
   { id: 'what-if', label: 'What-if' },
   { id: 'evaluation', label: 'Evaluation' },
+  { id: 'drift', label: 'Drift' },
+  { id: 'effects', label: 'Effects' },
+  { id: 'diff', label: 'Version diff' },
 ];
 
 export type ModelsViewName = 'models' | 'model' | 'create-model' | 'compare';
