@@ -370,10 +370,9 @@ async function httpMase(
     `CREATE MODEL mindsdb.${name} FROM files (SELECT * FROM ${name}) PREDICT ${ident(s.target)} ` +
       `ORDER BY ${ident(s.orderBy)}${groupBy} WINDOW ${s.window} HORIZON ${s.horizon}`,
   );
-  if ((await waitForModel(h, name)) !== 'complete') {
-    const r = await h.get(`/api/projects/mindsdb/models/${name}`);
-    throw new Error(`${s.name}: training over HTTP failed: ${JSON.stringify(r.body.error)}`);
-  }
+  const trained = await waitForModel(h, name);
+  if (trained.status !== 'complete')
+    throw new Error(`${s.name}: training over HTTP failed: ${trained.error}`);
   const out = await ok(
     `SELECT m.* FROM files.${name} AS t JOIN mindsdb.${name} AS m WHERE t.${ident(s.orderBy)} > LATEST`,
   );

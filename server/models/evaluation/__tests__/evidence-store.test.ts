@@ -16,7 +16,7 @@ beforeAll(async () => {
     inst,
     `CREATE MODEL mindsdb.rentals FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price`,
   );
-  expect((await waitForModel(inst, 'rentals', { timeoutMs: 590_000 })).status).toBe('complete');
+  expect((await waitForModel(inst, 'rentals')).status).toBe('complete');
 }, 600_000);
 afterAll(async () => {
   await inst.close();
