@@ -280,7 +280,7 @@ export type PlaceholderSchema =
   { columns: { name: string; type: string }[] } | { query: string; db?: string };
 
 /** A computed column type as the TEMP table holds it (see engine/scratch.ts's loader). */
-export const tempType = (t: string) => (t === 'JSON' ? 'VARCHAR' : t === 'BIGINT' ? 'BIGINT' : t);
+const tempType = (t: string) => (t === 'JSON' ? 'VARCHAR' : t);
 
 /**
  * Creates a step's TEMP table empty: from a column list, or with the columns a query answers
