@@ -29,6 +29,19 @@ export function fmtSmall(x: number, digits = 2): string {
 /** A share as a percentage: 0.7812 -> 78.1%. */
 export const fmtShare = (x: number) => `${(x * 100).toFixed(1)}%`;
 
+/** Accuracy metrics in words ("R²"), never their keys; an unknown key at least loses its underscores. */
+const METRIC_WORDS: Record<string, string> = {
+  r2_score: 'R²',
+  balanced_accuracy_score: 'balanced accuracy',
+  accuracy_score: 'accuracy',
+  f1_score: 'F1 score',
+  mean_absolute_error: 'mean absolute error',
+  bounded_ts_accuracy: 'forecast accuracy (0.5 = as good as repeating last season)',
+  mase: 'error vs repeating last season (×)',
+};
+
+export const metricWords = (key: string): string => METRIC_WORDS[key] ?? key.replace(/_/g, ' ');
+
 const quoteLabel = (l: Label) => `'${String(l)}'`;
 const rowsText = (n: number) => `${n.toLocaleString('en-US')} validation row${n === 1 ? '' : 's'}`;
 

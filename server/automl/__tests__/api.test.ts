@@ -332,7 +332,10 @@ describe('bad input', () => {
   it('honours USING ignore_columns and model', () => {
     const a = train(data, { target: 'y', using: { ignore_columns: 'color', model: 'linear' } });
     expect(a.description.inputs).toEqual(['x']);
-    expect(a.description.candidates.map((c) => c.name)).toEqual(['Linear(ridge)']);
+    // The named candidate serves; the others stay on the leaderboard (issue 26).
+    expect(a.description.candidates.filter((c) => c.selected).map((c) => c.name)).toEqual([
+      'Linear(ridge)',
+    ]);
     expect(a.description.features.find((f) => f.column === 'color')!.role).toBe('ignored');
   });
 });

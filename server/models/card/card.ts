@@ -15,7 +15,14 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { DriftReport, EffectsReport } from '../../../contract';
 import { warningTitle } from '../../../contract/warning-words';
 import type { ModelDescription, ModelMetrics, ModelWarning } from '../../automl/index';
-import { fmtNumber, fmtR2, fmtShare, fmtSmall, metricsSentences } from '../metrics-text';
+import {
+  fmtNumber,
+  fmtR2,
+  fmtShare,
+  fmtSmall,
+  metricWords,
+  metricsSentences,
+} from '../metrics-text';
 import type { ModelVersionRecord } from '../store';
 import { sampleSentence } from '../training-sample';
 import { calibrationChart, importanceChart, predictedVsActualChart } from './charts';
@@ -71,18 +78,8 @@ const seconds = (s: number | null) =>
       ? `${s.toFixed(1)} s`
       : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
 
-/** Accuracy metrics in words ("R² 0.9995"), never their keys. */
-const METRIC_WORDS: Record<string, string> = {
-  r2_score: 'R²',
-  balanced_accuracy_score: 'balanced accuracy',
-  accuracy_score: 'accuracy',
-  f1_score: 'F1 score',
-  bounded_ts_accuracy: 'forecast accuracy (0.5 = as good as repeating last season)',
-  mase: 'error vs repeating last season (×)',
-};
-
 function accuracyText(metric: string | null | undefined, v: number): string {
-  const name = metric ? (METRIC_WORDS[metric] ?? metric.replace(/_/g, ' ')) : 'accuracy';
+  const name = metric ? metricWords(metric) : 'accuracy';
   const value = metric === 'r2_score' ? fmtR2(v) : fmtSmall(v, 4);
   return `${name} ${value}`;
 }

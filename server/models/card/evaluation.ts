@@ -15,7 +15,7 @@ import type {
 import { bestThreshold, cumulate, pointAt, profitCurve, stepOf } from '../../../contract/threshold';
 import type { z } from 'zod';
 import type { IntervalsView } from '../../../contract/evaluation';
-import { fmtNumber, fmtShare } from '../metrics-text';
+import { fmtNumber, fmtShare, metricWords } from '../metrics-text';
 import { ACCENT, MUTED, WARN, renderSvg } from './charts';
 
 /** What the card shows of a version's evaluation (each part null when it does not apply). */
@@ -153,8 +153,8 @@ function leaderboardSection(l: Leaderboard): ReactNode {
       `Every candidate the AutoML trained, scored on rows none of them trained on. The selected one serves predictions; RETRAIN ... USING model = '<using>' makes another serve.`,
       [
         'Candidate',
-        c0?.score.name ?? 'score',
-        c0?.other?.name ?? 'other',
+        c0 ? metricWords(c0.score.name) : 'score',
+        c0?.other ? metricWords(c0.other.name) : 'other',
         'Fit time',
         'Predict speed',
         'Size',

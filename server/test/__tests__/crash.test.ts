@@ -9,6 +9,7 @@ import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../harness';
 import { spawnInstance, type InstanceProcess } from '../process';
+import { DEMO_TABLES } from '../../catalog/demo-data';
 
 const dirs: string[] = [];
 const procs: InstanceProcess[] = [];
@@ -34,6 +35,17 @@ async function until(p: InstanceProcess, model: string, ok: (status: string) => 
   }
 }
 
+/** Polls until `cond` holds: the moment a kill must hit is a state of the instance, not a time. */
+async function when(cond: () => boolean | Promise<boolean>) {
+  while (!(await cond())) await new Promise((res) => setTimeout(res, 20));
+}
+
+/** Statements the instance's engine is running now (GET /api/status). */
+async function running(p: InstanceProcess): Promise<number> {
+  const r = await fetch(`${p.url}/api/status`);
+  return ((await r.json()) as { engine: { active: number } }).engine.active;
+}
+
 describe('kill -9 and restart', () => {
   it('during CREATE TABLE AS: committed tables survive, the interrupted one is absent', async () => {
     const dir = tempDataDir();
@@ -48,7 +60,7 @@ describe('kill -9 and restart', () => {
         'CREATE TABLE mindsdb.half AS SELECT a.range AS i, md5(a.range::VARCHAR) AS h FROM range(60000000) a',
       )
       .catch(() => 'connection lost');
-    await new Promise((r) => setTimeout(r, 700));
+    await when(async () => (await running(a)) > 0);
     await a.kill9();
     expect(await pending).toBe('connection lost');
 
@@ -75,14 +87,15 @@ describe('kill -9 and restart', () => {
       env: { ...process.env, DATA_DIR: dir, PORT: '0' },
       stdio: 'ignore',
     });
-    await new Promise((r) => setTimeout(r, 900));
+    // Once the demo database file exists the load is under way.
+    await when(() => fs.existsSync(`${dir}/example_db.duckdb`));
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     const b = await start(dir);
     const r = await b.sql(
       `SELECT count(*) FROM information_schema.tables WHERE table_catalog = 'example_db' AND table_schema = 'demo_data'`,
     );
-    expect(r.data).toEqual([[7]]);
+    expect(r.data).toEqual([[DEMO_TABLES.length]]);
     await b.stop();
   });
 
@@ -143,7 +156,9 @@ describe('kill -9 and restart', () => {
     });
     req.on('error', () => undefined);
     await new Promise<void>((r) => req.write(big.subarray(0, big.length >> 1), () => r()));
-    await new Promise((r) => setTimeout(r, 300));
+    // The half that was sent is being written to the upload's temporary file.
+    const incoming = `${dir}/uploads/.incoming`;
+    await when(() => fs.existsSync(incoming) && fs.readdirSync(incoming).length > 0);
     await a.kill9();
     req.destroy();
 
