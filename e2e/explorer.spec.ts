@@ -8,7 +8,7 @@ test('explorer: browse to a table, insert its name, and run SELECT * LIMIT 100',
   const tree = page.getByRole('tree', { name: 'Databases' });
   await tree.getByRole('button', { name: 'Expand example_db' }).click();
   await tree.getByRole('button', { name: 'Expand demo_data' }).click();
-  const table = tree.getByRole('treeitem', { name: 'home_rentals' });
+  const table = tree.getByRole('treeitem', { name: 'home_rentals', exact: true });
   await expect(table).toBeVisible();
 
   // Columns with their types.
@@ -48,7 +48,7 @@ test('a click selects and opens a node without touching the SQL; insert is expli
   await expect(db).toHaveAttribute('aria-selected', 'true');
   await expect(db).toHaveAttribute('aria-expanded', 'true');
   await tree.getByRole('button', { name: 'demo_data', exact: true }).click();
-  const table = tree.getByRole('treeitem', { name: 'home_rentals' });
+  const table = tree.getByRole('treeitem', { name: 'home_rentals', exact: true });
   await table.getByRole('button', { name: 'home_rentals', exact: true }).click();
   await expect(table).toHaveAttribute('aria-selected', 'true');
   await expect(db).toHaveAttribute('aria-selected', 'false');

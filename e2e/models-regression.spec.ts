@@ -51,7 +51,7 @@ test('create a regression model from a table, describe it, predict and sweep', a
   const tree = page.getByRole('tree', { name: 'Databases' });
   await tree.getByRole('button', { name: 'Expand example_db' }).click();
   await tree.getByRole('button', { name: 'Expand demo_data' }).click();
-  const table = tree.getByRole('treeitem', { name: 'home_rentals' });
+  const table = tree.getByRole('treeitem', { name: 'home_rentals', exact: true });
   await table.locator('.tree-row').first().hover();
   await table
     .getByRole('button', { name: 'Create model from example_db.demo_data.home_rentals' })

@@ -30,7 +30,7 @@ async function expectDrawerWorks(page: Page) {
   await sidebar.getByRole('tab', { name: 'Explorer' }).click();
   await tree.getByRole('button', { name: 'Expand example_db' }).click();
   await tree.getByRole('button', { name: 'Expand demo_data' }).click();
-  const table = tree.getByRole('treeitem', { name: 'home_rentals' });
+  const table = tree.getByRole('treeitem', { name: 'home_rentals', exact: true });
   await table.getByRole('button', { name: 'home_rentals', exact: true }).click();
   await table
     .getByRole('button', { name: 'SELECT * FROM example_db.demo_data.home_rentals LIMIT 100' })
