@@ -6,6 +6,7 @@
  * result. Every statement runs on the request's engine session; the TEMP tables a statement's plan
  * makes are dropped when it is done. It knows nothing about HTTP.
  */
+import { ScoringJobs } from './plan/progress';
 import { scanSegments, type SqlSegment } from '../../contract/sql-split';
 import type { Catalog } from '../catalog/catalog';
 import type { Monitoring } from '../models/monitoring';
@@ -93,7 +94,12 @@ export interface SqlServiceDeps {
   monitoring?: Monitoring;
   integrations: IntegrationRegistry;
   version: string;
+  /** SCORING_BATCH_ROWS: source rows a batch of a scoring statement reads (0: never batched). */
+  scoringBatchRows?: number;
 }
+
+/** Source rows a batch of a statement scoring a big table reads (SCORING_BATCH_ROWS). */
+const DEFAULT_SCORING_BATCH_ROWS = 100_000;
 
 /** Rows one statement reads from PostgreSQL to save elsewhere. */
 const MAX_SAVED_ROWS = 5_000_000;
@@ -111,8 +117,11 @@ export class SqlService implements StatementEnv {
   readonly views: ViewStore;
   readonly mlEngines: MlEngineStore;
   readonly version: string;
+  readonly scoring = new ScoringJobs();
+  readonly scoringBatchRows: number;
 
   constructor(deps: SqlServiceDeps) {
+    this.scoringBatchRows = deps.scoringBatchRows ?? DEFAULT_SCORING_BATCH_ROWS;
     this.catalog = deps.catalog;
     this.models = deps.models;
     this.monitoring = deps.monitoring ?? null;
