@@ -43,6 +43,11 @@ export interface ExecContext {
   inline?: boolean;
   /** Set on the plans being inlined: qualify every DuckDB table name with its database. */
   qualify?: boolean;
+  /**
+   * The statement's rows stream to the client (`jsonlines`/`sse`): a SELECT ... JOIN model over
+   * one big table is planned to predict in batches (plan/stream-plan.ts).
+   */
+  answerInBatches?: boolean;
 }
 
 export type SqlResult = (

@@ -16,6 +16,8 @@ let pgs: PgTestServer;
 
 const ROWS = 230;
 const BATCH = 40;
+/** The streamed answers' row cap, under the table's size. */
+const STREAM_CAP = 150;
 
 async function sql(query: string) {
   const r = await h.sql(query);
@@ -52,7 +54,7 @@ const SELECT = (src: string) =>
 
 beforeAll(async () => {
   pgs = await startPgServer();
-  h = await startHarness({ SCORING_BATCH_ROWS: BATCH });
+  h = await startHarness({ SCORING_BATCH_ROWS: BATCH, MAX_STREAM_ROWS: STREAM_CAP });
   // Rows whose order follows no column (a hash of the row), numbered so the order can be checked.
   await sql(
     `CREATE TABLE files.src AS SELECT hash(sqft, number_of_rooms, location, days_on_market) % 1000003 AS id, sqft, location, number_of_rooms, rental_price FROM example_db.demo_data.home_rentals ORDER BY hash(sqft * 7, location, days_on_market) LIMIT ${ROWS}`,
@@ -78,7 +80,51 @@ afterAll(async () => {
   await pgs?.stop();
 });
 
+/** POST /api/sql/query with a streamed format: its documents (jsonlines) or events (sse). */
+async function streamed(query: string, format: 'jsonlines' | 'sse') {
+  const res = await fetch(`${h.url}/api/sql/query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: h.url },
+    body: JSON.stringify({ query, response_format: format }),
+  });
+  const text = await res.text();
+  const docs =
+    format === 'jsonlines'
+      ? text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as unknown)
+      : text
+          .split('\n\n')
+          .filter((e) => e.startsWith('data: '))
+          .map((e) => JSON.parse(e.slice(6)) as unknown);
+  const end = /^: (.*)$/m.exec(text);
+  const [header, ...rows] = docs as [{ type: string; column_names: string[] }, ...unknown[][][]];
+  return { header, rows: rows.flat(), end: end ? (JSON.parse(end[1]) as unknown) : null };
+}
+
 describe('scoring in batches', () => {
+  it("jsonlines and sse answers of SELECT ... JOIN model stream batch by batch: the JSON answer's rows in its order, cut at the row cap", async () => {
+    for (const src of ['files.src', 'pg.src']) {
+      const expected = await sql(SELECT(src));
+      const some = `${SELECT(src)} WHERE t.location = 'good'`;
+      const few = await sql(some);
+      expect(few.data.length).toBeGreaterThan(BATCH);
+      expect(few.data.length).toBeLessThan(STREAM_CAP);
+      let got: Awaited<ReturnType<typeof streamed>>;
+      const seen = await reports(async () => {
+        got = await streamed(some, 'jsonlines');
+      });
+      expect(got!.header).toMatchObject({ type: 'table', column_names: expected.column_names });
+      expect(got!.rows).toEqual(few.data);
+      // Source rows read: PostgreSQL filters them (the condition is pushed down), DuckDB's are all read.
+      expectMonotone(seen, src === 'pg.src' ? few.data.length : ROWS);
+      const cut = await streamed(SELECT(src), 'sse');
+      expect(cut.rows).toEqual(expected.data.slice(0, STREAM_CAP));
+      expect(cut.end).toEqual({ type: 'end', row_count: STREAM_CAP, truncated: true });
+    }
+  });
+
   it('CREATE TABLE files.t from a DuckDB table: the rows, values and order of the unbatched query, progress to the total', async () => {
     const expected = await sql(SELECT('files.src'));
     expect(expected.data).toHaveLength(ROWS);

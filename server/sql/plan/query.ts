@@ -150,10 +150,12 @@ export async function planQuery(
   /**
    * The rows are to be saved (CREATE TABLE ... AS, INSERT): a column name written twice keeps
    * its first column only, as MindsDB saves it, and the rows go in in their order. `'stream'`:
-   * the same, planned to score in batches when the query's shape allows (plan/stream.ts).
+   * the same, planned to score in batches when the query's shape allows (plan/stream.ts);
+   * `'stream-answer'`: an answer (not saved) planned to be streamed to the client in batches.
    */
-  saving: boolean | 'stream' = false,
+  purpose: boolean | 'stream' | 'stream-answer' = false,
 ): Promise<PlannedQuery> {
+  const saving = purpose === true || purpose === 'stream';
   if (ctx.depth > MAX_DEPTH) {
     throw src.error(
       ERROR_CODES.BAD_INPUT,
@@ -214,7 +216,7 @@ export async function planQuery(
   const remoteDb = readsOneIntegration(st, natives);
   if (remoteDb) return pushDown(st, remoteDb, natives);
 
-  const streamData = saving === 'stream' ? await streamable(st, natives) : null;
+  const streamData = typeof purpose === 'string' ? await streamable(st, natives) : null;
   let stream: StreamSource | undefined;
 
   // Views that are one PostgreSQL query, while inlining (see below).
@@ -317,11 +319,11 @@ export async function planQuery(
     }
   }
 
-  await planModels(st, !!saving);
+  await planModels(st, saving);
 
   let final = applyEdits(rw, st.edits);
   const hidden = st.exported.get(st.root);
-  if (hidden || saving) final = await hideOrderColumns(st, final, hidden ?? [], !!saving);
+  if (hidden || saving) final = await hideOrderColumns(st, final, hidden ?? [], saving);
   return {
     target: { kind: 'duckdb', db: st.engineDb(db) },
     sql: final.text,
