@@ -200,7 +200,10 @@ export class ModelEvaluation {
     const tree = this.once(evidence, `slices\0${opts.depth ?? ''}`, () =>
       views.slices(evidence, x, { depth: opts.depth }),
     );
-    if (!opts.where) return tree;
+    if (!opts.where) {
+      this.heldOut.prepare(evidence);
+      return tree;
+    }
     const where = opts.where.trim();
     const mask = await this.heldOut.mask(evidence, where);
     return { ...tree, asked: views.askedSlice(evidence, x, where, mask) };
