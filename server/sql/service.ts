@@ -15,7 +15,7 @@ import type { EngineResult } from '../engine/results';
 import type { EngineSession } from '../engine/session';
 import { lineColumn } from '../engine/position';
 import type { JsonValue } from '../engine/values';
-import { ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
+import { didYouMean, ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
 import type { IntegrationRegistry } from '../integrations';
 import { runSteps } from './plan/execute';
 import { scoreInBatches } from './plan/stream';
@@ -279,6 +279,15 @@ export class SqlService implements StatementEnv {
     }
   }
 
+  /** A table the engine does not know may be a misspelt model: the closest model name as a hint. */
+  private hinted(err: ServiceError): ServiceError {
+    const m = /^Catalog Error: Table with name "?([^" ]+)"? does not exist!$/.exec(err.message);
+    const hint = m ? didYouMean(m[1], new Set(this.models.list().map((r) => r.name))) : '';
+    return hint
+      ? new ServiceError(err.code, err.message + hint, err.httpStatus, err.position)
+      : err;
+  }
+
   private async executeIn(session: EngineSession, req: ExecuteRequest): Promise<ExecuteResponse> {
     let db = this.startDb(req);
     try {
@@ -309,11 +318,12 @@ export class SqlService implements StatementEnv {
       return { ...last, db };
     } catch (err) {
       if (err instanceof ServiceError) {
+        const e = this.hinted(err);
         return {
           type: 'error',
-          error_code: err.code,
-          error_message: err.message,
-          ...(err.position ? { error_position: err.position } : {}),
+          error_code: e.code,
+          error_message: e.message,
+          ...(e.position ? { error_position: e.position } : {}),
           db,
         };
       }
@@ -393,8 +403,10 @@ export class SqlService implements StatementEnv {
       );
       if (headerSent) await sink.end(rowCount, truncated);
     } catch (err) {
-      if (err instanceof ServiceError)
-        return void (await sink.error(err.code, err.message, db, err.position));
+      if (err instanceof ServiceError) {
+        const e = this.hinted(err);
+        return void (await sink.error(e.code, e.message, db, e.position));
+      }
       throw err;
     } finally {
       await this.dropTemps(ctx);
