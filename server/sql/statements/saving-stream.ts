@@ -142,12 +142,24 @@ export async function streamToPostgres(
           `SELECT ${u.map((c, i) => `__u.${c}::${types[i]}`).join(', ')} ` +
           `FROM unnest(${u.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS __u(${u.join(', ')})`;
         let n = 0;
+        // A batch's INSERT runs in PostgreSQL while the next batch is read and predicted here
+        // (one INSERT in flight at most: its rows are the only batch held beside the current one).
+        let pending: Promise<number> | null = null;
+        const settle = async () => {
+          if (pending) n += await pending;
+          pending = null;
+        };
         await scoreInBatches(env, ctx, q, env.scoringBatchRows, job, async () => {
           const rows = (await runFinal(ctx, q, q.sql)).rows;
           if (rows.length === 0) return;
           const arrays = u.map((_, j) => rows.map((row) => asText(row[j])));
-          n += (await exec(insert, arrays)).rowCount ?? rows.length;
+          await settle();
+          const sent: Promise<number> = exec(insert, arrays).then((r) => r.rowCount ?? rows.length);
+          // Rejections surface at the next settle (or the last); not unhandled meanwhile.
+          sent.catch(() => undefined);
+          pending = sent;
         });
+        await settle();
         return ok(n, !!o.create);
       },
       { timeoutMs: env.integrations.defaults.timeoutMs, signal: ctx.signal },
