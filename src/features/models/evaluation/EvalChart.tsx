@@ -16,7 +16,14 @@ import {
 } from 'recharts';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
-import { ChartBox, chartFont, formatNumber, usePaperTheme } from '../shared';
+import {
+  ChartBox,
+  chartFont,
+  formatNumber,
+  NumbersTable,
+  type NumbersTableProps,
+  usePaperTheme,
+} from '../shared';
 
 export interface Series {
   name: string;
@@ -24,11 +31,8 @@ export interface Series {
   dashed?: boolean;
 }
 
-export interface ChartTable {
-  caption: string;
-  head: string[];
-  rows: (string | number)[][];
-}
+/** The chart's numbers, drawn under "Show the numbers". */
+type ChartTable = NumbersTableProps;
 
 export function EvalChart({
   title,
@@ -126,27 +130,7 @@ export function EvalChart({
       {caption && <p className="m-chart-caption">{caption}</p>}
       <details className="ev-numbers">
         <summary>Show the numbers</summary>
-        <table className="m-table">
-          <caption>{table.caption}</caption>
-          <thead>
-            <tr>
-              {table.head.map((h) => (
-                <th key={h} scope="col">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {table.rows.map((r, i) => (
-              <tr key={i}>
-                {r.map((v, j) => (
-                  <td key={j}>{typeof v === 'number' ? formatNumber(v) : v}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <NumbersTable {...table} />
       </details>
     </figure>
   );

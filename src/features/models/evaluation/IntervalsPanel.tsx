@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { CoverageCell, EvaluationColumn } from '../../../../contract';
 import { Card } from '../../../components/ui/Card';
-import { formatNumber, formatPercent } from '../shared';
+import { formatNumber, formatPercent, NumbersTable } from '../shared';
 import { type EvaluationTarget, intervalsQuery } from './api';
 import { brokenPromises, coverageVerdict, VERDICT_WORDS } from './coverage-model';
 import { EvalChart } from './EvalChart';
@@ -161,30 +161,9 @@ function cellTable(cells: Cell[], level: number) {
 }
 
 function CellTable({ title, cells, level }: { title: string; cells: Cell[]; level: number }) {
-  const t = cellTable(cells, level);
   return (
     <div className="ev-scroll">
-      <table className="m-table">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            {t.head.map((h) => (
-              <th key={h} scope="col">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {t.rows.map((r, i) => (
-            <tr key={i}>
-              {r.map((v, j) => (
-                <td key={j}>{v}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <NumbersTable caption={title} {...cellTable(cells, level)} />
     </div>
   );
 }

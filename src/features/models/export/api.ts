@@ -29,7 +29,7 @@ export type OnnxExportability = { exportable: true } | { exportable: false; reas
 /** The status a model ONNX cannot express is answered with (server/models/onnx.ts). */
 const NOT_EXPORTABLE = 422;
 
-export const onnxKeys = {
+const onnxKeys = {
   exportability: (t: OnnxTarget) =>
     [...modelKeys.detail(t.project, t.model), 'onnx', t.version ?? 'active'] as const,
 };
@@ -39,7 +39,7 @@ export function onnxPath(t: OnnxTarget): string {
   return `/api/projects/${encodeURIComponent(t.project)}/models/${encodeURIComponent(m)}/onnx`;
 }
 
-export async function fetchOnnxExportability(
+async function fetchOnnxExportability(
   t: OnnxTarget,
   signal?: AbortSignal,
 ): Promise<OnnxExportability> {

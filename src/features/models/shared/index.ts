@@ -36,4 +36,5 @@ export {
   modelUrlParams,
 } from './nav';
 export { niceDomain, niceStep, niceTicks } from './nice-scale';
+export { NumbersTable, type NumbersTableProps } from './NumbersTable';
 export { curlSnippet, fetchSnippet } from './snippets';
