@@ -33,6 +33,24 @@ import { layoutColumns, type MeasureText } from './column-layout';
 ModuleRegistry.registerModules([AllCommunityModule]);
 
 /** Measures text with the grid's own fonts (a canvas); undefined where there is no canvas. */
+/**
+ * Spreads the grid's spare width over its columns (never shrinks them): a narrow header is not cut
+ * while the grid has room to its right.
+ */
+function fillSpareWidth(api: GridApi<Row>, wrapper: HTMLElement | null) {
+  if (!wrapper) return;
+  const columns = api.getAllDisplayedColumns();
+  const pinned = columns.filter((c) => c.getPinned()).reduce((n, c) => n + c.getActualWidth(), 0);
+  const centre = columns.filter((c) => !c.getPinned());
+  const used = centre.reduce((n, c) => n + c.getActualWidth(), 0);
+  // Room for a vertical scroll bar and the borders, so filling never adds a horizontal one.
+  const room = wrapper.clientWidth - pinned - 20;
+  if (centre.length === 0 || used >= room) return;
+  const extra = Math.floor((room - used) / centre.length);
+  if (extra < 1) return;
+  api.setColumnWidths(centre.map((c) => ({ key: c, newWidth: c.getActualWidth() + extra })));
+}
+
 function canvasMeasure(el: Element | null, large: boolean): MeasureText | undefined {
   const ctx = document.createElement('canvas').getContext?.('2d');
   if (!ctx || !el) return undefined;
@@ -107,6 +125,7 @@ export function ResultGrid({
   ref,
 }: Props) {
   const apiRef = useRef<GridApi<Row> | null>(null);
+  const wrapperRef = useRef<HTMLDivElement>(null);
   const [menu, setMenu] = useState<{ x: number; y: number; cell: CellRef } | null>(null);
 
   useImperativeHandle(ref, () => ({
@@ -227,6 +246,7 @@ export function ResultGrid({
     // Escape closes the cell menu wherever the focus is (the menu or the grid); the wrapper is
     // no widget of its own.
     <div
+      ref={wrapperRef}
       className="result-grid"
       role="presentation"
       onKeyDown={(e) => e.key === 'Escape' && setMenu(null)}
@@ -239,7 +259,8 @@ export function ResultGrid({
         onGridReady={(e: GridReadyEvent<Row>) => {
           apiRef.current = e.api;
         }}
-        onFirstDataRendered={() => {
+        onFirstDataRendered={(e) => {
+          fillSpareWidth(e.api, wrapperRef.current);
           performance.clearMarks(GRID_RENDERED_MARK);
           performance.mark(GRID_RENDERED_MARK);
         }}
@@ -252,7 +273,12 @@ export function ResultGrid({
           e.api.refreshCells({ columns: ['__row'], force: true });
           onFilterChanged?.(e.api.isAnyFilterPresent() ? e.api.getDisplayedRowCount() : undefined);
         }}
-        onSortChanged={(e) => e.api.refreshCells({ columns: ['__row'], force: true })}
+        onSortChanged={(e) => {
+          e.api.refreshCells({ columns: ['__row'], force: true });
+          // A sorted result is read from its top: the view does not stay mid-table.
+          if (e.api.getDisplayedRowCount() > 0) e.api.ensureIndexVisible(0, 'top');
+        }}
+        onGridSizeChanged={(e) => fillSpareWidth(e.api, wrapperRef.current)}
         onCellContextMenu={onContextMenu}
         preventDefaultOnContextMenu
         enableCellTextSelection
