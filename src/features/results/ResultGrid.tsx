@@ -25,9 +25,13 @@ import {
 import {
   darkGridTheme,
   LARGE_GRID_FONT_PX,
+  WIDE_GRID_FONT_PX,
+  WIDE_SCREEN,
+  wideGridTheme,
   largeGridTheme,
   lightGridTheme,
 } from '../../components/ui/grid-theme';
+import { useMediaQuery } from '../../lib/use-media-query';
 import { layoutColumns, type MeasureText } from './column-layout';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
@@ -51,13 +55,13 @@ function fillSpareWidth(api: GridApi<Row>, wrapper: HTMLElement | null) {
   api.setColumnWidths(centre.map((c) => ({ key: c, newWidth: c.getActualWidth() + extra })));
 }
 
-function canvasMeasure(el: Element | null, large: boolean): MeasureText | undefined {
+function canvasMeasure(el: Element | null, large: boolean, wide: boolean): MeasureText | undefined {
   const ctx = document.createElement('canvas').getContext?.('2d');
   if (!ctx || !el) return undefined;
   const style = getComputedStyle(el);
   const family = style.fontFamily || 'sans-serif';
   const mono = style.getPropertyValue('--mono') || 'monospace';
-  const px = large ? LARGE_GRID_FONT_PX : 12.5;
+  const px = large ? LARGE_GRID_FONT_PX : wide ? WIDE_GRID_FONT_PX : 12.5;
   const fonts = {
     header: `600 ${px}px ${family}`,
     json: `${px - 1}px ${mono}`,
@@ -149,11 +153,21 @@ export function ResultGrid({
     },
   }));
 
-  const measure = useMemo(() => canvasMeasure(document.documentElement, large), [large]);
+  const wide = useMediaQuery(WIDE_SCREEN) && !large;
+  const measure = useMemo(
+    () => canvasMeasure(document.documentElement, large, wide),
+    [large, wide],
+  );
   const layout = useMemo(
     () =>
-      layoutColumns(columns, rows, knownTargets, measure, large ? LARGE_GRID_FONT_PX / 12.5 : 1),
-    [columns, rows, knownTargets, measure, large],
+      layoutColumns(
+        columns,
+        rows,
+        knownTargets,
+        measure,
+        large ? LARGE_GRID_FONT_PX / 12.5 : wide ? WIDE_GRID_FONT_PX / 12.5 : 1,
+      ),
+    [columns, rows, knownTargets, measure, large, wide],
   );
   const columnDefs = useMemo<ColDef<Row>[]>(
     () => [
@@ -252,7 +266,15 @@ export function ResultGrid({
       onKeyDown={(e) => e.key === 'Escape' && setMenu(null)}
     >
       <AgGridReact<Row>
-        theme={large ? largeGridTheme[theme] : theme === 'dark' ? darkGridTheme : lightGridTheme}
+        theme={
+          large
+            ? largeGridTheme[theme]
+            : wide
+              ? wideGridTheme[theme]
+              : theme === 'dark'
+                ? darkGridTheme
+                : lightGridTheme
+        }
         rowData={rows}
         columnDefs={columnDefs}
         defaultColDef={{ sortable: true, resizable: true, filter: true, minWidth: 60 }}
