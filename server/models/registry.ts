@@ -619,8 +619,8 @@ export class ModelRegistry {
    * Stops the workers. Their records keep `generating`/`training` on disk, which the next start
    * turns into `error: interrupted by a restart of the instance`.
    */
-  close(): Promise<void> {
-    return this.trainer.close();
+  async close(): Promise<void> {
+    await Promise.all([this.trainer.close(), this.evaluation.close()]);
   }
 
   // ---- internals -----------------------------------------------------------------------------

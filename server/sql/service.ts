@@ -6,6 +6,7 @@
  * result. Every statement runs on the request's engine session; the TEMP tables a statement's plan
  * makes are dropped when it is done. It knows nothing about HTTP.
  */
+import { ScoringJobs } from './plan/progress';
 import { scanSegments, type SqlSegment } from '../../contract/sql-split';
 import type { Catalog } from '../catalog/catalog';
 import type { Monitoring } from '../models/monitoring';
@@ -17,6 +18,7 @@ import type { JsonValue } from '../engine/values';
 import { didYouMean, ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
 import type { IntegrationRegistry } from '../integrations';
 import { runSteps } from './plan/execute';
+import { scoreInBatches } from './plan/stream';
 import type { PlannedQuery } from './plan/steps';
 import { MlEngineStore } from './plan/system';
 import { ViewStore } from './plan/views';
@@ -93,7 +95,12 @@ export interface SqlServiceDeps {
   monitoring?: Monitoring;
   integrations: IntegrationRegistry;
   version: string;
+  /** SCORING_BATCH_ROWS: source rows a batch of a scoring statement reads (0: never batched). */
+  scoringBatchRows?: number;
 }
+
+/** Source rows a batch of a statement scoring a big table reads (SCORING_BATCH_ROWS). */
+const DEFAULT_SCORING_BATCH_ROWS = 100_000;
 
 /** Rows one statement reads from PostgreSQL to save elsewhere. */
 const MAX_SAVED_ROWS = 5_000_000;
@@ -111,8 +118,12 @@ export class SqlService implements StatementEnv {
   readonly views: ViewStore;
   readonly mlEngines: MlEngineStore;
   readonly version: string;
+  readonly scoring = new ScoringJobs();
+  /** SCORING_BATCH_ROWS (0: never in batches; the scale bench switches it to time both paths). */
+  scoringBatchRows: number;
 
   constructor(deps: SqlServiceDeps) {
+    this.scoringBatchRows = deps.scoringBatchRows ?? DEFAULT_SCORING_BATCH_ROWS;
     this.catalog = deps.catalog;
     this.models = deps.models;
     this.monitoring = deps.monitoring ?? null;
@@ -350,7 +361,7 @@ export class SqlService implements StatementEnv {
         ));
       db = before.db;
     }
-    const ctx = this.context(session, req, db);
+    const ctx = { ...this.context(session, req, db), answerInBatches: true };
     try {
       if (req.db !== undefined && segs.length === 1) this.catalog.requireDatabase(req.db);
       await this.views.load();
@@ -364,6 +375,7 @@ export class SqlService implements StatementEnv {
       };
       if (out.kind === 'result') return void (await emit(out.result, out.db ?? db));
       const q = out.planned;
+      if (q.stream) return void (await this.streamInBatches(ctx, q, sink, maxRows, db, last));
       await runSteps(this, ctx, q.steps);
       if (q.target.kind === 'remote') {
         const r = await this.runPlanned({ ...q, steps: [] }, ctx);
@@ -399,5 +411,63 @@ export class SqlService implements StatementEnv {
     } finally {
       await this.dropTemps(ctx);
     }
+  }
+
+  /**
+   * A streamed SELECT ... JOIN model over one big table (plan/stream-plan.ts): the data is read,
+   * predicted and sent chunk by chunk (plan/stream.ts), so memory stays flat whatever the
+   * table's size; the rows, values and order are the unbatched answer's. Stops at `maxRows`
+   * (`truncated`), as any streamed answer.
+   */
+  private async streamInBatches(
+    ctx: ExecContext,
+    q: PlannedQuery,
+    sink: ResultSink,
+    maxRows: number,
+    db: string,
+    seg: SqlSegment,
+  ): Promise<void> {
+    const job = this.scoring.start(seg.sql, `${q.stream?.source ?? 'data'} -> client`);
+    let headerSent = false;
+    let sent = 0;
+    let truncated = false;
+    const full = new ServiceError(ERROR_CODES.TOO_LARGE, 'enough rows');
+    const send = async () => {
+      const r = await ctx.session.stream(
+        q.sql,
+        {
+          db: q.target.kind === 'duckdb' ? q.target.db : undefined,
+          params: paramsOf(q.sql, ctx.params),
+          signal: ctx.signal,
+          maxRows: maxRows - sent,
+          sourceOffset: q.src.scriptOffset(q.rw),
+          script: q.src.script,
+        },
+        {
+          header: (columns, types) => {
+            if (headerSent) return;
+            headerSent = true;
+            return sink.header(columns, types, db, false);
+          },
+          rows: (rows) => sink.rows(rows),
+          ok: () => undefined,
+        },
+      );
+      sent += r.rowCount;
+      if (r.truncated) {
+        truncated = true;
+        throw full;
+      }
+    };
+    try {
+      await scoreInBatches(this, ctx, q, this.scoringBatchRows, job, send);
+      // No chunk at all (an empty table): the header of the empty answer.
+      if (!headerSent) await send();
+    } catch (err) {
+      if (err !== full) throw err;
+    } finally {
+      job.end();
+    }
+    await sink.end(sent, truncated);
   }
 }

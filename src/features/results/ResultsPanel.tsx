@@ -10,6 +10,7 @@ import { timeAxes, type ChartAxes, type ChartKind } from './chart-model';
 import { toGridColumns } from './grid-model';
 import { scriptSummary, statusText, type ResultState } from './result-view';
 import type { CellRef, ResultGridHandle } from './ResultGrid';
+import { ScoringProgress } from './ScoringProgress';
 import { ValuePanel } from './ValuePanel';
 
 const ResultGrid = lazy(() => import('./ResultGrid').then((m) => ({ default: m.ResultGrid })));
@@ -93,6 +94,7 @@ export function ResultsPanel({
             Cancel
           </button>
         </div>
+        <ScoringProgress />
       </div>
     );
   }
