@@ -155,6 +155,10 @@ export default defineConfig({
     // Pre-bundled at server start (not discovered on the first visit): Monaco and AG Grid are
     // thousands of modules as published.
     include: DEV_PREBUNDLE,
+    // The first page is served as soon as the listed dependencies are bundled, without waiting
+    // for the crawl of every import (seconds on a busy machine); a dependency found later is
+    // bundled then.
+    holdUntilCrawlEnd: false,
     rolldownOptions: { plugins: [inlineMonacoCss] },
   },
   build: {

@@ -95,3 +95,44 @@ test('columns are sized from their values: timestamps, ids and names show whole,
   const note = page.getByRole('columnheader', { name: 'note' });
   expect((await note.boundingBox())!.width).toBeLessThanOrEqual(361);
 });
+
+test('sorting a long result shows its top, short headers are whole, one row offers no line chart', async ({
+  page,
+}) => {
+  await openApp(page);
+  await setSql(
+    page,
+    'SELECT range AS am, range % 7 AS b, 2.5 AS c FROM range(1000) ORDER BY range DESC',
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(resultStatus(page)).toContainText('1,000 rows');
+  // Deep into the table (Ctrl+End in the grid), then sorted: the view goes back to the first rows.
+  await page.getByRole('gridcell', { name: '999' }).first().click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await expect(page.getByRole('gridcell', { name: '0', exact: true }).first()).toBeVisible();
+  const am = page.getByRole('columnheader', { name: 'am' });
+  await am.click();
+  await expect(am).toHaveAttribute('aria-sort', 'ascending');
+  // Ascending: 0 is the first row. Had the view stayed at the bottom it would show 999.
+  const c0 = (text: string) =>
+    page.locator('[role="gridcell"][col-id="c0"]').filter({ hasText: new RegExp(`^${text}$`) });
+  await expect(c0('0')).toBeInViewport();
+  await expect(c0('999')).not.toBeInViewport();
+  expect((await cellTexts(page, 'c0'))[0]).toBe('0');
+  // Three narrow columns in a wide grid: the spare width goes to them, no header is cut.
+  const cut = await page
+    .locator('.result-grid .ag-header-cell-text')
+    .evaluateAll((els) =>
+      els.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent),
+    );
+  expect(cut).toEqual([]);
+  const widths = await page
+    .locator('.result-grid .ag-header-cell[col-id="c0"]')
+    .evaluate((el) => el.getBoundingClientRect().width);
+  expect(widths).toBeGreaterThan(150);
+
+  await setSql(page, "SELECT DATE '2024-01-01' AS day, 3 AS n");
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(resultStatus(page)).toContainText('1 row');
+  await expect(page.getByRole('button', { name: /Line chart/ })).toHaveCount(0);
+});

@@ -63,6 +63,11 @@ test('a regression prediction is explained as a waterfall from the average to th
   await expect(chart).toHaveAccessibleName(/sqft = 917 [+−][\d.,]+/);
   await expect(chart).toHaveAccessibleName(/location = great [+−][\d.,]+/);
   await expect(chart.locator('.recharts-bar-rectangle')).toHaveCount(8); // base, 6 inputs, prediction
+  // The colours are named: a legend says which pushes up and which down.
+  await expect(
+    why.getByRole('list', { name: 'Colours of the chart' }).getByRole('listitem'),
+  ).toHaveText(['pushes the prediction up', 'pushes it down', 'average and result']);
+  await expect(page.getByText('importance: how much the model relies on each input')).toBeVisible();
 
   // The numbers add up: base + every push = the prediction shown in the headline.
   const rows = await waterfallRows(page);

@@ -63,6 +63,16 @@ test('Send and Run sweep bring their result into view at every presenter size', 
         'Predicted rental_price',
       );
       await expect(result.getByRole('heading', { name: /^Prediction/ })).toBeInViewport();
+      // No label of the form is cut (each shows its whole text).
+      const cut = await page
+        .getByRole('group', { name: 'Model inputs' })
+        .locator('label, .m-type, .m-imp-label')
+        .evaluateAll((els) =>
+          els
+            .filter((e) => (e as HTMLElement).offsetParent && e.scrollWidth > e.clientWidth + 1)
+            .map((e) => e.textContent),
+        );
+      expect(cut).toEqual([]);
 
       await page.getByRole('tab', { name: 'What-if' }).click();
       await page.getByLabel('Input to sweep').selectOption('sqft');
@@ -182,4 +192,45 @@ test('by keyboard alone: run a query, leave the editor, move through the model t
   await page.keyboard.press('Enter');
   const result = page.getByRole('region', { name: 'Prediction result' });
   await expect(result.getByRole('heading', { name: /^Prediction/ })).toBeInViewport();
+});
+
+test('type scales for the room: the editor wraps when presenting, SQL and grid above 13 px at 1920x1080', async ({
+  page,
+}) => {
+  test.setTimeout(60_000); // two screen sizes, each laid out again by Monaco and the grid
+  const long = `SELECT ${Array.from({ length: 14 }, (_, i) => `${i + 1} AS column_number_${i + 1}`).join(', ')}`;
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await openApp(page);
+  await editorInput(page).focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(long);
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(resultStatus(page)).toContainText('1 row');
+  const px = (sel: string) =>
+    page
+      .locator(sel)
+      .first()
+      .evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+  expect(await px('.monaco-editor .view-line')).toBeGreaterThan(13);
+  expect(await px('.result-grid [role="gridcell"][col-id="c0"]')).toBeGreaterThan(13);
+
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByRole('button', { name: 'Present' }).click();
+  await expect(page.getByRole('button', { name: 'Exit presentation' })).toBeVisible();
+  // Presentation mode wraps: the long line takes several view lines, none wider than the editor.
+  await expect.poll(() => page.locator('.monaco-editor .view-line').count()).toBeGreaterThan(1);
+  const overflow = await page
+    .locator('.monaco-editor')
+    .first()
+    .evaluate((ed) => {
+      const width = ed.querySelector('.lines-content')?.parentElement?.clientWidth ?? 0;
+      return (
+        [...ed.querySelectorAll('.view-line')].filter(
+          (l) =>
+            (l as HTMLElement).getBoundingClientRect().right > ed.getBoundingClientRect().right + 1,
+        ).length + (width === 0 ? 1 : 0)
+      );
+    });
+  expect(overflow).toBe(0);
+  await page.getByRole('button', { name: 'Exit presentation' }).click();
 });

@@ -22,6 +22,8 @@ interface Props {
   theme: 'light' | 'dark';
   /** Open as this chart over these axes (the toolbar's one-click line chart over time). */
   initial?: { kind: ChartKind; axes: ChartAxes };
+  /** Presentation mode: larger ticks. */
+  large?: boolean;
 }
 
 const COLORS = {
@@ -29,7 +31,7 @@ const COLORS = {
   dark: { line: '#7aa2f7', grid: '#2a3142', text: '#9aa3b5' },
 };
 
-export function ChartView({ columns, rows, theme, initial: opening }: Props) {
+export function ChartView({ columns, rows, theme, initial: opening, large }: Props) {
   const initial = useMemo(() => opening?.axes ?? defaultAxes(columns), [columns, opening]);
   const [kind, setKind] = useState<ChartKind>(opening?.kind ?? 'bar');
   const [x, setX] = useState(initial?.x ?? 0);
@@ -55,7 +57,17 @@ export function ChartView({ columns, rows, theme, initial: opening }: Props) {
     return <div className="empty-note">Nothing to chart: the result has no numeric column.</div>;
   }
 
-  const axisProps = { stroke: c.text, tick: { fill: c.text, fontSize: 11 } };
+  const fontSize = large ? 16 : 11;
+  const axisProps = { stroke: c.text, tick: { fill: c.text, fontSize } };
+  // The last x tick is centred on the plot's right edge: leave room for half of it, so it is not
+  // clipped (long dates at presentation size).
+  const lastX = points.length ? String(points[points.length - 1].x ?? '') : '';
+  const margin = {
+    top: 12,
+    right: Math.min(140, Math.max(24, Math.ceil((lastX.length * fontSize * 0.62) / 2) + 8)),
+    bottom: 24,
+    left: 8,
+  };
   const xIsNumber = xCol?.kind === 'number';
 
   return (
@@ -101,7 +113,7 @@ export function ChartView({ columns, rows, theme, initial: opening }: Props) {
       <div className="chart-canvas" aria-label="Result chart" role="img">
         <ResponsiveContainer width="100%" height="100%">
           {kind === 'scatter' ? (
-            <ScatterChart margin={{ top: 12, right: 24, bottom: 24, left: 8 }}>
+            <ScatterChart margin={margin}>
               <CartesianGrid stroke={c.grid} />
               <XAxis
                 dataKey="x"
@@ -114,7 +126,7 @@ export function ChartView({ columns, rows, theme, initial: opening }: Props) {
               <Scatter data={points} fill={c.line} isAnimationActive={false} />
             </ScatterChart>
           ) : kind === 'line' ? (
-            <LineChart data={points} margin={{ top: 12, right: 24, bottom: 24, left: 8 }}>
+            <LineChart data={points} margin={margin}>
               <CartesianGrid stroke={c.grid} />
               <XAxis dataKey="x" {...axisProps} />
               <YAxis {...axisProps} />
@@ -128,7 +140,7 @@ export function ChartView({ columns, rows, theme, initial: opening }: Props) {
               />
             </LineChart>
           ) : (
-            <BarChart data={points} margin={{ top: 12, right: 24, bottom: 24, left: 8 }}>
+            <BarChart data={points} margin={margin}>
               <CartesianGrid stroke={c.grid} vertical={false} />
               <XAxis dataKey="x" {...axisProps} />
               <YAxis {...axisProps} />

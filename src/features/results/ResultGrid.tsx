@@ -25,21 +25,43 @@ import {
 import {
   darkGridTheme,
   LARGE_GRID_FONT_PX,
+  WIDE_GRID_FONT_PX,
+  WIDE_SCREEN,
+  wideGridTheme,
   largeGridTheme,
   lightGridTheme,
 } from '../../components/ui/grid-theme';
+import { useMediaQuery } from '../../lib/use-media-query';
 import { layoutColumns, type MeasureText } from './column-layout';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
 /** Measures text with the grid's own fonts (a canvas); undefined where there is no canvas. */
-function canvasMeasure(el: Element | null, large: boolean): MeasureText | undefined {
+/**
+ * Spreads the grid's spare width over its columns (never shrinks them): a narrow header is not cut
+ * while the grid has room to its right.
+ */
+function fillSpareWidth(api: GridApi<Row>, wrapper: HTMLElement | null) {
+  if (!wrapper) return;
+  const columns = api.getAllDisplayedColumns();
+  const pinned = columns.filter((c) => c.getPinned()).reduce((n, c) => n + c.getActualWidth(), 0);
+  const centre = columns.filter((c) => !c.getPinned());
+  const used = centre.reduce((n, c) => n + c.getActualWidth(), 0);
+  // Room for a vertical scroll bar and the borders, so filling never adds a horizontal one.
+  const room = wrapper.clientWidth - pinned - 20;
+  if (centre.length === 0 || used >= room) return;
+  const extra = Math.floor((room - used) / centre.length);
+  if (extra < 1) return;
+  api.setColumnWidths(centre.map((c) => ({ key: c, newWidth: c.getActualWidth() + extra })));
+}
+
+function canvasMeasure(el: Element | null, large: boolean, wide: boolean): MeasureText | undefined {
   const ctx = document.createElement('canvas').getContext?.('2d');
   if (!ctx || !el) return undefined;
   const style = getComputedStyle(el);
   const family = style.fontFamily || 'sans-serif';
   const mono = style.getPropertyValue('--mono') || 'monospace';
-  const px = large ? LARGE_GRID_FONT_PX : 12.5;
+  const px = large ? LARGE_GRID_FONT_PX : wide ? WIDE_GRID_FONT_PX : 12.5;
   const fonts = {
     header: `600 ${px}px ${family}`,
     json: `${px - 1}px ${mono}`,
@@ -107,6 +129,7 @@ export function ResultGrid({
   ref,
 }: Props) {
   const apiRef = useRef<GridApi<Row> | null>(null);
+  const wrapperRef = useRef<HTMLDivElement>(null);
   const [menu, setMenu] = useState<{ x: number; y: number; cell: CellRef } | null>(null);
 
   useImperativeHandle(ref, () => ({
@@ -130,11 +153,21 @@ export function ResultGrid({
     },
   }));
 
-  const measure = useMemo(() => canvasMeasure(document.documentElement, large), [large]);
+  const wide = useMediaQuery(WIDE_SCREEN) && !large;
+  const measure = useMemo(
+    () => canvasMeasure(document.documentElement, large, wide),
+    [large, wide],
+  );
   const layout = useMemo(
     () =>
-      layoutColumns(columns, rows, knownTargets, measure, large ? LARGE_GRID_FONT_PX / 12.5 : 1),
-    [columns, rows, knownTargets, measure, large],
+      layoutColumns(
+        columns,
+        rows,
+        knownTargets,
+        measure,
+        large ? LARGE_GRID_FONT_PX / 12.5 : wide ? WIDE_GRID_FONT_PX / 12.5 : 1,
+      ),
+    [columns, rows, knownTargets, measure, large, wide],
   );
   const columnDefs = useMemo<ColDef<Row>[]>(
     () => [
@@ -227,19 +260,29 @@ export function ResultGrid({
     // Escape closes the cell menu wherever the focus is (the menu or the grid); the wrapper is
     // no widget of its own.
     <div
+      ref={wrapperRef}
       className="result-grid"
       role="presentation"
       onKeyDown={(e) => e.key === 'Escape' && setMenu(null)}
     >
       <AgGridReact<Row>
-        theme={large ? largeGridTheme[theme] : theme === 'dark' ? darkGridTheme : lightGridTheme}
+        theme={
+          large
+            ? largeGridTheme[theme]
+            : wide
+              ? wideGridTheme[theme]
+              : theme === 'dark'
+                ? darkGridTheme
+                : lightGridTheme
+        }
         rowData={rows}
         columnDefs={columnDefs}
         defaultColDef={{ sortable: true, resizable: true, filter: true, minWidth: 60 }}
         onGridReady={(e: GridReadyEvent<Row>) => {
           apiRef.current = e.api;
         }}
-        onFirstDataRendered={() => {
+        onFirstDataRendered={(e) => {
+          fillSpareWidth(e.api, wrapperRef.current);
           performance.clearMarks(GRID_RENDERED_MARK);
           performance.mark(GRID_RENDERED_MARK);
         }}
@@ -252,7 +295,12 @@ export function ResultGrid({
           e.api.refreshCells({ columns: ['__row'], force: true });
           onFilterChanged?.(e.api.isAnyFilterPresent() ? e.api.getDisplayedRowCount() : undefined);
         }}
-        onSortChanged={(e) => e.api.refreshCells({ columns: ['__row'], force: true })}
+        onSortChanged={(e) => {
+          e.api.refreshCells({ columns: ['__row'], force: true });
+          // A sorted result is read from its top: the view does not stay mid-table.
+          if (e.api.getDisplayedRowCount() > 0) e.api.ensureIndexVisible(0, 'top');
+        }}
+        onGridSizeChanged={(e) => fillSpareWidth(e.api, wrapperRef.current)}
         onCellContextMenu={onContextMenu}
         preventDefaultOnContextMenu
         enableCellTextSelection

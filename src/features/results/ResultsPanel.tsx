@@ -212,7 +212,8 @@ function ResultContent({
     );
   }
 
-  const overTime = timeAxes(columns);
+  // A line needs two points: no one-click line chart for a one-row result.
+  const overTime = table.data.length > 1 ? timeAxes(columns) : undefined;
   const exportAs = (fmt: 'csv' | 'json', scope: ExportScope) => {
     const rows = scope === 'view' ? (gridRef.current?.displayedRows() ?? table.data) : table.data;
     const name = exportFileName(resultBaseName(sql), fmt);
@@ -290,6 +291,7 @@ function ResultContent({
               rows={table.data}
               theme={theme}
               initial={chartStart}
+              large={large}
             />
           </Suspense>
         )}

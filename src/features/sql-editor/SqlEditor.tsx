@@ -11,8 +11,10 @@ import {
   setCompletionSource,
   type CompletionSource,
 } from './monaco-setup';
+import { WIDE_SCREEN } from '../../components/ui/grid-theme';
 import { SQL_NAME_MIME } from '../../lib/drag';
 import { installEditorEscape } from '../../lib/editor-escape';
+import { useMediaQuery } from '../../lib/use-media-query';
 import { planRun, type RunMode, type RunRequest } from './run-plan';
 import { LANGUAGE_ID } from './sql-language';
 
@@ -54,6 +56,8 @@ registerSqlLanguage();
 
 export default function SqlEditor(props: SqlEditorProps) {
   const { path, value, theme, onChange, marker, completion, presenting, ref } = props;
+  // A 1920x1080 screen outside presentation mode: 13 px reads small there.
+  const wide = useMediaQuery(WIDE_SCREEN);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const latest = useRef(props);
   useEffect(() => {
@@ -164,8 +168,8 @@ export default function SqlEditor(props: SqlEditorProps) {
       options={{
         ariaLabel: 'SQL editor',
         minimap: { enabled: false },
-        fontSize: presenting ? 20 : 13,
-        lineHeight: presenting ? 30 : 20,
+        fontSize: presenting ? 20 : wide ? 15 : 13,
+        lineHeight: presenting ? 30 : wide ? 23 : 20,
         // At 20 px a projector shows ~70 characters: long lines wrap rather than run off screen.
         wordWrap: presenting ? 'on' : 'off',
         wrappingIndent: 'indent',

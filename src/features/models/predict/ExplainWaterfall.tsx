@@ -161,6 +161,20 @@ export function ExplainWaterfall({ view, target, theme }: Props) {
           </BarChart>
         </ChartBox>
       </figure>
+      <ul className="m-legend" aria-label="Colours of the chart">
+        <li>
+          <span className="m-swatch" style={{ background: c.up }} aria-hidden />
+          pushes the {classifier ? 'score' : 'prediction'} up
+        </li>
+        <li>
+          <span className="m-swatch" style={{ background: c.down }} aria-hidden />
+          pushes it down
+        </li>
+        <li>
+          <span className="m-swatch m-swatch-line" style={{ background: c.text }} aria-hidden />
+          average and result
+        </li>
+      </ul>
       {!w.additive && (
         <p className="m-note warn">
           These contributions add up to {formatNumber(w.total + w.gap)}, not {formatNumber(w.total)}

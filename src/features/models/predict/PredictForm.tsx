@@ -27,6 +27,12 @@ export function PredictForm({ fields, row, rowIndex, dispatch, maxImportance }: 
     dispatch({ type: 'cell', row: rowIndex, column, value });
   return (
     <div className="m-form" role="group" aria-label="Model inputs">
+      {maxImportance > 0 && (
+        <p className="m-form-key">
+          <span className="m-imp" aria-hidden style={{ ['--w' as string]: '60%' }} /> importance:
+          how much the model relies on each input (share of the total)
+        </p>
+      )}
       {fields.map((f) => {
         const cell = row.cells[f.name];
         const isNull = cell === null;
