@@ -54,7 +54,6 @@ for (const theme of ['light', 'dark'] as const) {
     page,
     request,
   }) => {
-    test.setTimeout(180_000);
     await ensureModel(request);
     await checkScreens(page, theme, [
       [
@@ -96,7 +95,6 @@ for (const theme of ['light', 'dark'] as const) {
     page,
     request,
   }) => {
-    test.setTimeout(180_000);
     await ensureModel(request);
     const tab = (name: string) => page.getByRole('tab', { name, exact: true });
     await checkScreens(page, theme, [

@@ -26,7 +26,6 @@ test('a presenter picks a threshold from a payoff matrix, saves it and opens whe
   page,
   request,
 }) => {
-  test.setTimeout(240_000);
   await trainModel(request, MODEL, 'SELECT * FROM demo_data.customer_churn', 'Exited');
   await page.setViewportSize({ width: 1366, height: 768 });
   await openHash(page, `#view=model&project=mindsdb&model=${MODEL}&tab=evaluation`);
@@ -162,7 +161,6 @@ async function ensureModel(request: APIRequestContext) {
 }
 
 test('Export ONNX downloads the model as an ONNX protobuf', async ({ page, request }) => {
-  test.setTimeout(120_000);
   await ensureModel(request);
   await page.setViewportSize({ width: 1366, height: 768 });
   await openHash(page, `#view=model&project=mindsdb&model=${MODEL}`);

@@ -13,7 +13,6 @@ test('Explain shows how a model query would run: the prediction step, the final 
   page,
   request,
 }) => {
-  test.setTimeout(150_000);
   await trainModel(
     request,
     model,

@@ -84,7 +84,6 @@ test('upload a CSV with progress, find it in the explorer and query it', async (
   const result = dialog.getByRole('status', { name: 'Upload result' });
   await expect(result).toContainText(
     `files.e2e_sales_2024: ${ROWS.toLocaleString('en-US')} rows, 3 columns`,
-    { timeout: 20_000 },
   );
   await unthrottle();
   await expect(dialog.getByRole('list', { name: 'Columns' })).toContainText('region');

@@ -19,7 +19,6 @@ test('create a time-series model through the form and read its forecast chart', 
   page,
   request,
 }) => {
-  test.setTimeout(180_000);
   await request.post('/api/sql/query', {
     data: { query: `DROP MODEL IF EXISTS mindsdb.${MODEL}` },
   });

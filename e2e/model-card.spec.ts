@@ -12,7 +12,6 @@ test('the model page exports a self-contained model card of the version shown', 
   page,
   request,
 }, testInfo) => {
-  test.setTimeout(120_000);
   await trainModel(request, MODEL, 'SELECT * FROM demo_data.home_rentals', 'rental_price');
   await openHash(page, `#view=model&project=mindsdb&model=${MODEL}&tab=describe`);
 

@@ -13,7 +13,6 @@ test('two versions, then two models, compared on metrics, importances and the sa
   page,
   request,
 }) => {
-  test.setTimeout(180_000);
   await trainModel(
     request,
     SMALL,

@@ -22,7 +22,6 @@ test('a regression is described in its target’s units, with its warning on eve
   page,
   request,
 }) => {
-  test.setTimeout(120_000);
   await trainModel(request, RENTALS, 'SELECT * FROM demo_data.home_rentals', 'rental_price');
   const info = await describeInfo(request, RENTALS);
   const reg = info.metrics.regression;
@@ -99,7 +98,6 @@ test('a classifier shows its confusion matrix, per-class precision/recall and ca
   page,
   request,
 }) => {
-  test.setTimeout(120_000);
   await trainModel(request, CHURN, 'SELECT * FROM demo_data.customer_churn', 'Exited');
   const info = await describeInfo(request, CHURN);
   const cls = info.metrics.classification;
@@ -144,7 +142,6 @@ test('a classifier shows its confusion matrix, per-class precision/recall and ca
 });
 
 test('the models list labels each accuracy by its metric', async ({ page, request }) => {
-  test.setTimeout(120_000);
   for (const [name, select, target] of [
     [RENTALS, 'SELECT * FROM demo_data.home_rentals', 'rental_price'],
     [CHURN, 'SELECT * FROM demo_data.customer_churn', 'Exited'],

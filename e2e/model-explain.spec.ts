@@ -30,7 +30,6 @@ test('a regression prediction is explained as a waterfall from the average to th
   page,
   request,
 }) => {
-  test.setTimeout(120_000);
   // Without initial_price (a near-copy of the rent), so every input has a story to tell.
   await trainModel(
     request,
@@ -128,7 +127,6 @@ test('a classifier’s explanation reads its raw score as log-odds of the predic
   page,
   request,
 }) => {
-  test.setTimeout(120_000);
   await trainModel(request, CHURN, 'SELECT * FROM demo_data.customer_churn', 'Exited');
   await openHash(page, `#view=model&project=mindsdb&model=${CHURN}&tab=predict`);
   await expect(field(page, 'Age')).not.toHaveValue('');

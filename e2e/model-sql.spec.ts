@@ -13,7 +13,6 @@ test.describe.configure({ mode: 'serial' });
 test('CREATE MODEL in the editor shows a live status card that links to the model page', async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   await openApp(page);
   await setSql(
     page,

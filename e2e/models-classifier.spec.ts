@@ -6,7 +6,6 @@ import { expect, test } from '@playwright/test';
 import { openApp } from './helpers';
 
 test('a churn classifier shows class probabilities', async ({ page, request }) => {
-  test.setTimeout(90_000);
   // Reruns against a long-lived instance (E2E_BASE_URL) start from no model.
   await request.post('/api/sql/query', {
     data: { query: 'DROP MODEL IF EXISTS mindsdb.e2e_churn_model' },

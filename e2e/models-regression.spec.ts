@@ -40,7 +40,6 @@ test('create a regression model from a table, describe it, predict and sweep', a
   page,
   request,
 }) => {
-  test.setTimeout(180_000);
   // Reruns against a long-lived instance (E2E_BASE_URL) start from no model.
   await request.post('/api/sql/query', {
     data: { query: `DROP MODEL IF EXISTS mindsdb.${MODEL}` },

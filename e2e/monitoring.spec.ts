@@ -26,7 +26,6 @@ test('drift verdict on this month’s data, retrain, version diff and effects', 
   page,
   request,
 }) => {
-  test.setTimeout(240_000);
   await trainModel(request, MODEL, 'SELECT * FROM demo_data.home_rentals', 'rental_price');
 
   await openHash(page, `#view=model&project=mindsdb&model=${MODEL}&tab=drift`);

@@ -30,7 +30,6 @@ test('Send and Run sweep bring their result into view at every presenter size', 
   page,
   request,
 }) => {
-  test.setTimeout(240_000);
   await trainModel(
     request,
     HONEST,
@@ -102,7 +101,6 @@ test('the leak as a lesson: fold the banner, then retrain without initial_price 
   page,
   request,
 }) => {
-  test.setTimeout(240_000);
   await page.setViewportSize({ width: 1366, height: 768 });
   await trainModel(request, LEAKY, 'SELECT * FROM demo_data.home_rentals', 'rental_price');
   await openHash(page, `#view=model&project=mindsdb&model=${LEAKY}&tab=describe`);
@@ -142,7 +140,6 @@ test('by keyboard alone: run a query, leave the editor, move through the model t
   page,
   request,
 }) => {
-  test.setTimeout(180_000);
   await trainModel(
     request,
     `${HONEST}_keys`,

@@ -102,7 +102,6 @@ test('a model page link restores its tab and form values and sends the predictio
   browser,
   request,
 }) => {
-  test.setTimeout(90_000);
   await request.post('/api/sql/query', {
     data: {
       query: `CREATE MODEL mindsdb.${MODEL} FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price`,

@@ -8,7 +8,6 @@ import { editorText, openApp, resultStatus, setSql } from './helpers';
 test('the guided tour walks from the demo data to a trained model, a prediction and why', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await openApp(page);
   await page.getByRole('button', { name: 'Start the tour' }).click();
   const tour = page.getByRole('dialog', { name: 'Guided tour' });
