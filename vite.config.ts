@@ -115,6 +115,11 @@ const proxy: ProxyOptions = {
     return req.url ?? '/';
   },
   configure(p) {
+    // Names the target at run time (src/api/http.ts instanceTarget): a build never bakes it in, so
+    // a preview on another port or against another instance shows where it really forwards.
+    p.on('proxyRes', (res) => {
+      res.headers['x-playground-target'] = target;
+    });
     p.on('proxyReq', (req) => {
       req.removeHeader('origin');
       if (!session) return;
@@ -145,9 +150,6 @@ export default defineConfig({
     postcss: {
       plugins: [scopeAppStyles({ isAppStylesheet: (f) => isAppStylesheetFile(f, srcDir) })],
     },
-  },
-  define: {
-    __INSTANCE_TARGET__: JSON.stringify(target),
   },
   optimizeDeps: {
     // Pre-bundled at server start (not discovered on the first visit): Monaco and AG Grid are

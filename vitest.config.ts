@@ -17,9 +17,17 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // Hang guards, not speed checks: a training of 10-15 s on an idle machine takes 8 times
+          // longer at load 16 on two cores, and no test may fail because the machine is busy.
+          // Tests wait on conditions (a model complete, a process gone), never on the clock.
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
           pool: 'forks',
+          // Files share a worker's module graph: each server file otherwise imports Fastify,
+          // DuckDB and the engine again (server/sql: 86 s of imports for 20 files -> 24 s).
+          // Server modules keep no per-test state at module level (instances hold it), and tests
+          // that change process.env or spy on a module restore it in finally blocks.
+          isolate: false,
         },
       },
       {

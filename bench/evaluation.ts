@@ -65,16 +65,21 @@ async function train(h: Harness, name: string, target: string, expr: string) {
   }
 }
 
-/** Median milliseconds of `fn` over `rounds` runs after one warm-up. */
-async function time(fn: () => Promise<unknown>, rounds = 5): Promise<number> {
+/** Milliseconds of the first run of `fn` and the median of `rounds` runs after it. */
+async function time(
+  fn: () => Promise<unknown>,
+  rounds = 5,
+): Promise<{ first: number; median: number }> {
+  const t = performance.now();
   await fn();
+  const first = performance.now() - t;
   const ms: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const t0 = performance.now();
     await fn();
     ms.push(performance.now() - t0);
   }
-  return median(ms);
+  return { first, median: median(ms) };
 }
 
 export async function runEvaluationBench(): Promise<BenchLine[]> {
@@ -95,25 +100,29 @@ export async function runEvaluationBench(): Promise<BenchLine[]> {
     const value = { project: 'mindsdb', name: 'bench_eval_value' };
     const held = (await h.instance.models.evidence(churn))!.heldOut.rows.rowCount;
     const base = (m: string) => `/api/projects/mindsdb/models/${m}/evaluation`;
-    const views: { name: string; http: string; local: () => Promise<unknown> }[] = [
+    const views: { name: string; http: string; sql?: string; local: () => Promise<unknown> }[] = [
       { name: 'summary', http: base(churn.name), local: () => ev.summary(churn) },
       {
         name: 'leaderboard',
+        sql: 'DESCRIBE mindsdb.bench_eval_churn.leaderboard',
         http: `${base(churn.name)}/leaderboard`,
         local: () => ev.leaderboard(churn),
       },
       {
         name: 'threshold (ROC, PR, gains, counts)',
+        sql: 'DESCRIBE mindsdb.bench_eval_churn.roc',
         http: `${base(churn.name)}/threshold`,
         local: () => ev.threshold(churn),
       },
       {
         name: 'calibration',
+        sql: 'DESCRIBE mindsdb.bench_eval_churn.calibration',
         http: `${base(churn.name)}/calibration`,
         local: () => ev.calibration(churn),
       },
       {
         name: 'slices (error tree)',
+        sql: 'DESCRIBE mindsdb.bench_eval_churn.slices',
         http: `${base(churn.name)}/slices`,
         local: () => ev.slices(churn),
       },
@@ -124,32 +133,56 @@ export async function runEvaluationBench(): Promise<BenchLine[]> {
       },
       {
         name: 'groups by geography',
+        sql: 'DESCRIBE mindsdb.bench_eval_churn.groups',
         http: `${base(churn.name)}/groups?column=geography`,
         local: () => ev.groups(churn, { column: 'geography' }),
       },
       {
         name: 'intervals by decile and geography',
+        sql: 'DESCRIBE mindsdb.bench_eval_value.intervals',
         http: `${base(value.name)}/intervals?column=geography`,
         local: () => ev.intervals(value, 'geography'),
       },
     ];
+    // The first question on a version reads its evidence (and, for a WHERE, loads its held-out
+    // table); each view's first answer is computed, later ones are kept with the evidence.
     for (const v of views) {
       progress(`${v.name} (load average ${load()})`);
-      const local = await time(v.local);
+      // HTTP first: its first ask computes the view; in-process then finds it kept.
       const http = await time(async () => {
         const r = await h.get(v.http);
         if (r.status !== 200) throw new Error(`${v.http}: ${r.status} ${JSON.stringify(r.body)}`);
       });
+      const local = await time(v.local);
+      const rows = `${held.toLocaleString('en-US')} held-out rows (load ${load()})`;
       lines.push({
-        name: `evaluation: ${v.name} over HTTP, ${held.toLocaleString('en-US')} held-out rows (load ${load()})`,
-        value: http,
+        name: `evaluation: ${v.name} over HTTP, first ask, ${rows}`,
+        value: http.first,
         unit: 'ms',
         target: `< ${TARGET_MS}`,
-        pass: http < TARGET_MS,
+        pass: http.first < TARGET_MS,
       });
       lines.push({
-        name: `evaluation: ${v.name}, HTTP / in-process (${local.toFixed(1)} ms)`,
-        value: http / local,
+        name: `evaluation: ${v.name} over HTTP, asked again, ${rows}`,
+        value: http.median,
+        unit: 'ms',
+        target: `< ${TARGET_MS}`,
+        pass: http.median < TARGET_MS,
+      });
+      if (v.sql) {
+        const q = v.sql;
+        const sql = await time(() => sqlOk(h, q));
+        lines.push({
+          name: `evaluation: ${v.name} through SQL (${q.replace('DESCRIBE mindsdb.', '')}), ${rows}`,
+          value: sql.median,
+          unit: 'ms',
+          target: `< ${TARGET_MS}`,
+          pass: sql.median < TARGET_MS,
+        });
+      }
+      lines.push({
+        name: `evaluation: ${v.name} asked again, HTTP / in-process (${local.median.toFixed(2)} ms)`,
+        value: http.median / local.median,
         unit: 'x',
         target: 'report',
         pass: true,

@@ -37,6 +37,26 @@ export const EngineStatus = z
         z.object({ what: z.string(), running_ms: z.number(), past_timeout: z.boolean() }).loose(),
       )
       .optional(),
+    /**
+     * Statements saving a big table's predictions in batches (CREATE TABLE / INSERT ... JOIN
+     * model), with their progress: rows done of the source's total (null: not counted yet, or
+     * too slow to count), rows per second, seconds left.
+     */
+    scoring: z
+      .array(
+        z
+          .object({
+            statement: z.string(),
+            what: z.string(),
+            rows_done: z.number(),
+            rows_total: z.number().nullable(),
+            rows_per_s: z.number(),
+            eta_s: z.number().nullable(),
+            running_ms: z.number(),
+          })
+          .loose(),
+      )
+      .optional(),
   })
   .loose();
 export type EngineStatus = z.infer<typeof EngineStatus>;

@@ -29,3 +29,18 @@ test('an unterminated string reports the problem and the app stays usable', asyn
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.getByRole('gridcell', { name: '42' })).toBeVisible();
 });
+
+test('an unknown column is named in words with the catalog suggestion, the engine text below', async ({
+  page,
+}) => {
+  await openApp(page);
+  await setSql(page, 'SELECT locaton FROM example_db.demo_data.home_rentals');
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const banner = queryError(page);
+  await expect(banner.locator('strong')).toHaveText('Unknown column "locaton" at line 1, column 8');
+  await expect(banner).toContainText('Did you mean location?');
+  await expect(banner.locator('.error-message')).toContainText(
+    'Binder Error: Referenced column "locaton" not found',
+  );
+  await expect(banner).not.toContainText('Error 2');
+});

@@ -1,13 +1,16 @@
 /**
  * Questioning a model as a presenter does (issue 26), on the bank churn demo: the Evaluation tab's
  * leaderboard, a threshold dragged by keyboard with a payoff matrix and saved as a new version, the
- * slice where it is wrong opened in the SQL editor, metrics by geography, at the screen sizes a
- * presenter uses, with no critical or serious axe violation on the tab's sections in both themes.
+ * slice where it is wrong opened in the SQL editor, a WHERE of one's own kept through a reload,
+ * metrics by geography, at the screen sizes a presenter uses, with no critical or serious axe
+ * violation on the tab's sections in both themes; then the model exported as ONNX. With
+ * DOCS_SCREENSHOTS=1 it also takes docs/evaluation.md's screenshots.
  */
+import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
 import { editorText } from './helpers';
-import { openHash, trainModel, waitComplete } from './model-setup';
+import { docsScreenshot, openHash, trainModel, waitComplete } from './model-setup';
 
 const MODEL = 'e2e_eval_churn';
 
@@ -35,6 +38,7 @@ test('a presenter picks a threshold from a payoff matrix, saves it and opens whe
   expect(await rows.count()).toBeGreaterThan(2);
   await expect(board.getByRole('cell', { name: /serves/ })).toHaveCount(1);
   await expectNoSeriousAxe(page, 'the leaderboard');
+  await docsScreenshot(page, 'evaluation-leaderboard.png');
 
   // Threshold and cost, by keyboard: arrow keys move along the sections and the slider.
   await page.getByRole('tab', { name: 'Leaderboard' }).focus();
@@ -69,6 +73,7 @@ test('a presenter picks a threshold from a payoff matrix, saves it and opens whe
   const best = Number(await slider.inputValue());
   await expect(payoff.getByText(`Best threshold: ${best.toFixed(3)}`)).toBeVisible();
   await expectNoSeriousAxe(page, 'threshold and cost');
+  await docsScreenshot(page, 'evaluation-threshold.png', 1100);
 
   // Saving makes version 2, which predicts with the threshold.
   await page.getByRole('button', { name: /^Save threshold/ }).click();
@@ -93,6 +98,7 @@ test('a presenter picks a threshold from a payoff matrix, saves it and opens whe
   });
   await expect(page.getByText(/4\/5 as often/)).toBeVisible();
   await expectNoSeriousAxe(page, 'for whom');
+  await docsScreenshot(page, 'evaluation-groups.png');
 
   // The dark theme: the same sections pass axe (contrast of tables, flags and charts).
   await page.getByRole('button', { name: 'Switch to dark theme' }).click();
@@ -122,10 +128,52 @@ test('a presenter picks a threshold from a payoff matrix, saves it and opens whe
   const worst = (await slices.getByRole('rowheader').first().innerText()).trim();
   expect(worst.length).toBeGreaterThan(0);
   await expectNoSeriousAxe(page, 'where it is wrong');
+
+  // A WHERE of one's own, judged on the same rows, survives a reload (what a shared link opens).
+  const mine = "Age >= 45 AND Geography = 'Germany'";
+  await page.getByRole('textbox', { name: /Judge your own slice/ }).fill(mine);
+  await page.getByRole('button', { name: 'Judge this slice' }).click();
+  const judged = page.getByRole('status').filter({ hasText: 'against' });
+  await expect(judged).toContainText(mine);
+  const verdict = await judged.innerText();
+  await expect(page).toHaveURL(/[#&]eval=/);
+  await page.reload();
+  await expect(page.getByRole('tab', { name: 'Where it is wrong' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await expect(page.getByRole('textbox', { name: /Judge your own slice/ })).toHaveValue(mine);
+  await expect(page.getByRole('status').filter({ hasText: 'against' })).toHaveText(verdict);
+  await docsScreenshot(page, 'evaluation-slices.png');
+
   await slices
     .getByRole('button', { name: /Open .* in the SQL editor/ })
     .first()
     .click();
   await expect(editorText(page)).toContainText('WHERE');
   await expect(editorText(page)).toContainText(worst.split(' AND ')[0]);
+});
+
+/** The model the first test trained, or trained now when this test runs alone. */
+async function ensureModel(request: APIRequestContext) {
+  const r = await request.get(`/api/projects/mindsdb/models/${MODEL}`);
+  if (r.ok() && (await r.json()).status === 'complete') return;
+  await trainModel(request, MODEL, 'SELECT * FROM demo_data.customer_churn', 'Exited');
+}
+
+test('Export ONNX downloads the model as an ONNX protobuf', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await ensureModel(request);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await openHash(page, `#view=model&project=mindsdb&model=${MODEL}`);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export ONNX' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(new RegExp(`^mindsdb\\.${MODEL}\\.v\\d+\\.onnx$`));
+  const bytes = readFileSync(await download.path());
+  expect(bytes.length).toBeGreaterThan(1000);
+  // A ModelProto starts with field 1 (ir_version, a varint): tag 0x08, then the version, 10.
+  expect([bytes[0], bytes[1]]).toEqual([0x08, 10]);
+  expect(bytes.includes(Buffer.from('ai.onnx.ml'))).toBe(true);
 });

@@ -67,6 +67,11 @@ const EnvSchema = z.object({
    * DuckDB) to this many rows (server/models/training-sample.ts). `USING sample_rows` per model.
    */
   TRAINING_ROW_BUDGET: z.coerce.number().int().min(100).default(1_000_000),
+  /**
+   * Source rows one batch of a statement that saves a big table's predictions reads (CREATE
+   * TABLE / INSERT ... FROM data JOIN model: server/sql/plan/stream.ts); 0 turns batching off.
+   */
+  SCORING_BATCH_ROWS: z.coerce.number().int().min(0).default(100_000),
   /** Authentication is on when both are set (see README, Reliability and security). */
   AUTH_USERNAME: z.string().min(1).optional(),
   AUTH_PASSWORD: z.string().min(1).optional(),

@@ -75,3 +75,42 @@ export function withPosition(message: string, position: ErrorPosition | undefine
 
 export const notFound = (message: string) => new ServiceError(ERROR_CODES.NOT_FOUND, message);
 export const badInput = (message: string) => new ServiceError(ERROR_CODES.BAD_INPUT, message);
+
+/** Edit distance (insert, delete, replace, swap two neighbours), case-insensitive. */
+function editDistance(a: string, b: string): number {
+  const s = a.toLowerCase();
+  const t = b.toLowerCase();
+  const d: number[][] = Array.from({ length: s.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= t.length; j++) d[0][j] = j;
+  for (let i = 1; i <= s.length; i++) {
+    for (let j = 1; j <= t.length; j++) {
+      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[s.length][t.length];
+}
+
+/**
+ * The name a misspelt one most likely meant, among the names the instance knows: the closest by
+ * edit distance, if close enough to be a typo (a third of the name's length, at least 1).
+ */
+export function closestName(name: string, known: Iterable<string>): string | undefined {
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  let best: string | undefined;
+  let bestD = limit + 1;
+  for (const k of known) {
+    if (k.toLowerCase() === name.toLowerCase()) continue;
+    const dist = editDistance(name, k);
+    if (dist < bestD) [best, bestD] = [k, dist];
+  }
+  return best;
+}
+
+/** ` Did you mean "x"?` for a misspelt name, or '' when no known name is close. */
+export function didYouMean(name: string, known: Iterable<string>): string {
+  const best = closestName(name, known);
+  return best ? ` Did you mean "${best}"?` : '';
+}

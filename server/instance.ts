@@ -97,7 +97,14 @@ export async function createInstance(config: Config): Promise<Instance> {
     models.modelNames(project).map((m) => `model '${project}.${m}'`),
   );
   await sweepUploads(catalog);
-  const sql = new SqlService({ catalog, models, monitoring, integrations, version: VERSION });
+  const sql = new SqlService({
+    catalog,
+    models,
+    monitoring,
+    integrations,
+    version: VERSION,
+    scoringBatchRows: config.SCORING_BATCH_ROWS,
+  });
   await sql.views.load();
   const onClose: (() => Promise<void> | void)[] = [
     () => integrations.close(),

@@ -3,7 +3,7 @@
  * turns the caret under `LINE n:` into the error's position (data, not text) in the script the
  * user wrote.
  */
-import { ERROR_CODES, ServiceError, type ErrorCode } from '../errors';
+import { closestName, ERROR_CODES, ServiceError, type ErrorCode } from '../errors';
 import { lineColumn } from './position';
 
 const CLASS_CODES: [RegExp, ErrorCode][] = [
@@ -22,6 +22,32 @@ const CLASS_CODES: [RegExp, ErrorCode][] = [
 ];
 
 const DISK_FULL = /No space left on device|Disk quota exceeded|disk is full/i;
+
+/** The name DuckDB's first line says it does not know (column, table or function). */
+const UNKNOWN_NAME = [
+  /Referenced column "([^"]+)" not found/,
+  /does not have a column named "([^"]+)"/,
+  /Table with name "?([^" ]+)"? does not exist/,
+  /Function with name "?([^" ]+)"? does not exist/,
+];
+
+/**
+ * DuckDB's own guess for a misspelt name (its "Did you mean" and "Candidate bindings" lines, which
+ * it ranks by similarity), kept when it is a plain name close enough to be a typo: ` Did you mean
+ * "location"?`, or ''.
+ */
+function engineSuggestion(raw: string, firstLine: string): string {
+  const unknown = UNKNOWN_NAME.map((re) => re.exec(firstLine)?.[1]).find(Boolean);
+  const listed = /(?:Did you mean|Candidate bindings:[ :]*)(.*)/.exec(
+    raw.split('\n').slice(1).join('\n'),
+  );
+  if (!unknown || !listed) return '';
+  const names = [...listed[1].matchAll(/"([^"]+)"/g)]
+    .map((m) => m[1].split('.').pop() ?? '')
+    .filter((n) => /^[A-Za-z_][\w$]*$/.test(n));
+  const best = closestName(unknown.split('.').pop() ?? unknown, names);
+  return best ? ` Did you mean "${best}"?` : '';
+}
 
 /** Finds "LINE n: <text>\n<spaces>^" and returns the column of the caret inside <text>. */
 function caretPosition(
@@ -82,5 +108,5 @@ export function fromDuckDBError(
     // No caret: the statement's start, so a script's failing statement is found.
     position = lineColumn(script, sourceOffset ? sourceOffset(0) : offsetInScript);
   }
-  return new ServiceError(code, firstLine, undefined, position);
+  return new ServiceError(code, firstLine + engineSuggestion(raw, firstLine), undefined, position);
 }

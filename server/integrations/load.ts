@@ -91,23 +91,11 @@ async function loadInto(
   o: { timeoutMs: number; signal?: AbortSignal; maxRows?: number },
 ): Promise<number> {
   const maxRows = o.maxRows ?? MAX_MATERIALIZED_ROWS;
-  const table = { sql: `temp.main.${quoteIdent(name)}`, name };
-  let loads: string[] = [];
-  let types: DuckDBType[] = [];
-  let created = false;
-  let names: string[] = [];
-  const create = async (columns: RemoteColumn[]) => {
-    names = uniqueNames(columns);
-    loads = columns.map((c) => duckStorage(c.oid).load);
-    types = loads.map((l) => LOAD_TYPES[l]);
-    const cols = names.map((n, i) => `${quoteIdent(n)} ${loads[i]}`).join(', ');
-    await conn.run(`CREATE TEMP TABLE ${quoteIdent(table.name)} (${cols})`);
-    created = true;
-  };
+  let table: TempLoad | null = null;
   const tooMany = () =>
     new ServiceError(
       ERROR_CODES.TOO_LARGE,
-      `The query on '${integ.name}' returns more than ${maxRows} rows to join locally; filter it in PostgreSQL (WHERE, or a native query)`,
+      `The query on '${integ.name}' returns more than ${maxRows} rows to join locally; filter it in PostgreSQL (WHERE, or a native query), or save the predictions with CREATE TABLE / INSERT INTO, which score in batches`,
     );
   let loaded = 0;
   const { columns } = await integ.readRows(
@@ -115,31 +103,80 @@ async function loadInto(
     async (rows, cols) => {
       loaded += rows.length;
       if (loaded > maxRows) throw tooMany();
-      if (!created) await create(cols);
-      const appender = await conn.createAppender(table.name, 'main', 'temp');
-      try {
-        for (let off = 0; off < rows.length; off += VECTOR) {
-          const m = Math.min(VECTOR, rows.length - off);
-          const chunk = DuckDBDataChunk.create(types, m);
-          for (let j = 0; j < types.length; j++) {
-            const col = new Array<DuckDBValue>(m);
-            for (let i = 0; i < m; i++) col[i] = toDuck(rows[off + i][j], loads[j]);
-            chunk.setColumnValues(j, col);
-          }
-          appender.appendDataChunk(chunk);
-        }
-        appender.flushSync();
-      } finally {
-        appender.closeSync();
-      }
+      table ??= await TempLoad.create(conn, name, cols);
+      await table.append(rows);
     },
     { timeoutMs: o.timeoutMs, signal: o.signal, chunkRows: 10_000 },
   );
-  if (!created) await create(columns);
-  for (let j = 0; j < columns.length; j++) {
-    const cast = duckStorage(columns[j].oid).cast;
-    if (cast)
-      await conn.run(`ALTER TABLE ${table.sql} ALTER COLUMN ${quoteIdent(names[j])} TYPE ${cast}`);
-  }
+  table ??= await TempLoad.create(conn, name, columns);
+  await table.finish();
   return loaded;
+}
+
+/**
+ * Replaces the request's TEMP table `name` with these rows of a PostgreSQL query (one chunk of a
+ * scoring stream: plan/stream.ts), typed as `loadRemoteIntoTemp` types them.
+ */
+export function loadRowsIntoTemp(
+  session: EngineSession,
+  name: string,
+  columns: RemoteColumn[],
+  rows: JsonValue[][],
+): Promise<void> {
+  return session.raw(async (conn) => {
+    await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(name)}`);
+    const t = await TempLoad.create(conn, name, columns);
+    await t.append(rows);
+    await t.finish();
+  });
+}
+
+/** A TEMP table being filled through DuckDB's appender, cast to its final types at the end. */
+class TempLoad {
+  private constructor(
+    private readonly conn: DuckDBConnection,
+    private readonly name: string,
+    private readonly columns: RemoteColumn[],
+    private readonly names: string[],
+    private readonly loads: string[],
+  ) {}
+
+  static async create(conn: DuckDBConnection, name: string, columns: RemoteColumn[]) {
+    const names = uniqueNames(columns);
+    const loads = columns.map((c) => duckStorage(c.oid).load);
+    const cols = names.map((n, i) => `${quoteIdent(n)} ${loads[i]}`).join(', ');
+    await conn.run(`CREATE TEMP TABLE ${quoteIdent(name)} (${cols})`);
+    return new TempLoad(conn, name, columns, names, loads);
+  }
+
+  async append(rows: JsonValue[][]): Promise<void> {
+    const types = this.loads.map((l) => LOAD_TYPES[l]);
+    const appender = await this.conn.createAppender(this.name, 'main', 'temp');
+    try {
+      for (let off = 0; off < rows.length; off += VECTOR) {
+        const m = Math.min(VECTOR, rows.length - off);
+        const chunk = DuckDBDataChunk.create(types, m);
+        for (let j = 0; j < types.length; j++) {
+          const col = new Array<DuckDBValue>(m);
+          for (let i = 0; i < m; i++) col[i] = toDuck(rows[off + i][j], this.loads[j]);
+          chunk.setColumnValues(j, col);
+        }
+        appender.appendDataChunk(chunk);
+      }
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
+  }
+
+  /** Date and time columns, loaded as text, cast in place. */
+  async finish(): Promise<void> {
+    for (let j = 0; j < this.columns.length; j++) {
+      const cast = duckStorage(this.columns[j].oid).cast;
+      if (cast)
+        await this.conn.run(
+          `ALTER TABLE temp.main.${quoteIdent(this.name)} ALTER COLUMN ${quoteIdent(this.names[j])} TYPE ${cast}`,
+        );
+    }
+  }
 }

@@ -325,6 +325,34 @@ export class PostgresIntegration {
     );
   }
 
+  /**
+   * Runs `fn` in one read-write transaction on one connection: every statement it runs through
+   * `exec` commits together when `fn` returns, and is rolled back when it throws or `signal`
+   * aborts (the running statement is cancelled on the server). What a scoring stream writes its
+   * batches through (server/sql/plan/stream.ts).
+   */
+  async writeTransaction<T>(
+    fn: (
+      exec: (
+        sql: string,
+        values?: unknown[],
+      ) => Promise<{ rowCount: number | null; rows: JsonValue[][] }>,
+    ) => Promise<T>,
+    o: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<T> {
+    return this.inTransaction(
+      o,
+      (client) =>
+        fn(async (sql, values) => {
+          if (o.signal?.aborted)
+            throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
+          const r = await client.query({ text: sql, values, rowMode: 'array' });
+          return { rowCount: r.rowCount ?? null, rows: r.rows.map(rowToJson) };
+        }),
+      false,
+    );
+  }
+
   /** The columns a query returns, without running it to completion (`LIMIT 0` on the server). */
   async columns(sql: string, timeoutMs: number): Promise<RemoteColumn[]> {
     return this.inTransaction(

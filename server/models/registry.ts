@@ -25,7 +25,7 @@ import {
 import { writeFileAtomic } from '../engine/atomic';
 import type { JsonValue } from '../engine/values';
 import { assertValidName } from '../engine/names';
-import { ERROR_CODES, ServiceError, badInput, notFound } from '../errors';
+import { ERROR_CODES, ServiceError, badInput, didYouMean, notFound } from '../errors';
 import { describeAttribute, describeModel, describeProgress, type DescribeForm } from './describe';
 import { EvidenceCache } from './evaluation/evidence-store';
 import { EVALUATION_ATTRIBUTES, describeEvaluation } from './evaluation/describe-views';
@@ -171,6 +171,12 @@ export class ModelRegistry {
     return this.store.versions(project, name).length > 0;
   }
 
+  /** A model that does not exist, with the project's closest model name as a suggestion. */
+  unknownModel(project: string, name: string): ServiceError {
+    const hint = didYouMean(name, this.modelNames(project));
+    return notFound(`Model '${project}.${name}' does not exist${hint ? `.${hint}` : ''}`);
+  }
+
   /** True when any project has a model of this name (cheap pre-check for SQL routing). */
   isModelName(name: string): boolean {
     const n = name.toLowerCase();
@@ -181,7 +187,7 @@ export class ModelRegistry {
   get(ref: ModelRef): ModelVersionRecord {
     const project = this.catalog.requireProject(ref.project);
     const all = this.store.versions(project, ref.name);
-    if (all.length === 0) throw notFound(`Model '${project}.${ref.name}' does not exist`);
+    if (all.length === 0) throw this.unknownModel(project, ref.name);
     if (ref.version !== undefined) {
       const r = all.find((x) => x.version === ref.version);
       if (!r) {
@@ -327,7 +333,7 @@ export class ModelRegistry {
     if (all.length === 0) {
       if (ifExists) return false;
       this.catalog.requireProject(ref.project);
-      throw notFound(`Model '${project}.${ref.name}' does not exist`);
+      throw this.unknownModel(project ?? ref.project, ref.name);
     }
     this.removeVersions(all);
     this.store.removeModelDir(all[0].project, all[0].name);
@@ -613,8 +619,8 @@ export class ModelRegistry {
    * Stops the workers. Their records keep `generating`/`training` on disk, which the next start
    * turns into `error: interrupted by a restart of the instance`.
    */
-  close(): Promise<void> {
-    return this.trainer.close();
+  async close(): Promise<void> {
+    await Promise.all([this.trainer.close(), this.evaluation.close()]);
   }
 
   // ---- internals -----------------------------------------------------------------------------

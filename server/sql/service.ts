@@ -6,6 +6,7 @@
  * result. Every statement runs on the request's engine session; the TEMP tables a statement's plan
  * makes are dropped when it is done. It knows nothing about HTTP.
  */
+import { ScoringJobs } from './plan/progress';
 import { scanSegments, type SqlSegment } from '../../contract/sql-split';
 import type { Catalog } from '../catalog/catalog';
 import type { Monitoring } from '../models/monitoring';
@@ -14,10 +15,11 @@ import type { EngineResult } from '../engine/results';
 import type { EngineSession } from '../engine/session';
 import { lineColumn } from '../engine/position';
 import type { JsonValue } from '../engine/values';
-import { ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
+import { didYouMean, ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
 import type { IntegrationRegistry } from '../integrations';
 import { resolveOrigins, type ColumnOrigin } from './plan/column-origins';
 import { runSteps } from './plan/execute';
+import { scoreInBatches } from './plan/stream';
 import type { PlannedQuery } from './plan/steps';
 import { MlEngineStore } from './plan/system';
 import { ViewStore } from './plan/views';
@@ -96,7 +98,12 @@ export interface SqlServiceDeps {
   monitoring?: Monitoring;
   integrations: IntegrationRegistry;
   version: string;
+  /** SCORING_BATCH_ROWS: source rows a batch of a scoring statement reads (0: never batched). */
+  scoringBatchRows?: number;
 }
+
+/** Source rows a batch of a statement scoring a big table reads (SCORING_BATCH_ROWS). */
+const DEFAULT_SCORING_BATCH_ROWS = 100_000;
 
 /** Rows one statement reads from PostgreSQL to save elsewhere. */
 const MAX_SAVED_ROWS = 5_000_000;
@@ -114,8 +121,12 @@ export class SqlService implements StatementEnv {
   readonly views: ViewStore;
   readonly mlEngines: MlEngineStore;
   readonly version: string;
+  readonly scoring = new ScoringJobs();
+  /** SCORING_BATCH_ROWS (0: never in batches; the scale bench switches it to time both paths). */
+  scoringBatchRows: number;
 
   constructor(deps: SqlServiceDeps) {
+    this.scoringBatchRows = deps.scoringBatchRows ?? DEFAULT_SCORING_BATCH_ROWS;
     this.catalog = deps.catalog;
     this.models = deps.models;
     this.monitoring = deps.monitoring ?? null;
@@ -271,6 +282,15 @@ export class SqlService implements StatementEnv {
     }
   }
 
+  /** A table the engine does not know may be a misspelt model: the closest model name as a hint. */
+  private hinted(err: ServiceError): ServiceError {
+    const m = /^Catalog Error: Table with name "?([^" ]+)"? does not exist!$/.exec(err.message);
+    const hint = m ? didYouMean(m[1], new Set(this.models.list().map((r) => r.name))) : '';
+    return hint
+      ? new ServiceError(err.code, err.message + hint, err.httpStatus, err.position)
+      : err;
+  }
+
   private async executeIn(session: EngineSession, req: ExecuteRequest): Promise<ExecuteResponse> {
     let db = this.startDb(req);
     try {
@@ -301,11 +321,12 @@ export class SqlService implements StatementEnv {
       return { ...last, db };
     } catch (err) {
       if (err instanceof ServiceError) {
+        const e = this.hinted(err);
         return {
           type: 'error',
-          error_code: err.code,
-          error_message: err.message,
-          ...(err.position ? { error_position: err.position } : {}),
+          error_code: e.code,
+          error_message: e.message,
+          ...(e.position ? { error_position: e.position } : {}),
           db,
         };
       }
@@ -343,7 +364,7 @@ export class SqlService implements StatementEnv {
         ));
       db = before.db;
     }
-    const ctx = this.context(session, req, db);
+    const ctx = { ...this.context(session, req, db), answerInBatches: true };
     try {
       if (req.db !== undefined && segs.length === 1) this.catalog.requireDatabase(req.db);
       await this.views.load();
@@ -357,6 +378,7 @@ export class SqlService implements StatementEnv {
       };
       if (out.kind === 'result') return void (await emit(out.result, out.db ?? db));
       const q = out.planned;
+      if (q.stream) return void (await this.streamInBatches(ctx, q, sink, maxRows, db, last));
       await runSteps(this, ctx, q.steps);
       if (q.target.kind === 'remote') {
         const r = withOrigins(await this.runPlanned({ ...q, steps: [] }, ctx), q);
@@ -385,12 +407,73 @@ export class SqlService implements StatementEnv {
       );
       if (headerSent) await sink.end(rowCount, truncated);
     } catch (err) {
-      if (err instanceof ServiceError)
-        return void (await sink.error(err.code, err.message, db, err.position));
+      if (err instanceof ServiceError) {
+        const e = this.hinted(err);
+        return void (await sink.error(e.code, e.message, db, e.position));
+      }
       throw err;
     } finally {
       await this.dropTemps(ctx);
     }
+  }
+
+  /**
+   * A streamed SELECT ... JOIN model over one big table (plan/stream-plan.ts): the data is read,
+   * predicted and sent chunk by chunk (plan/stream.ts), so memory stays flat whatever the
+   * table's size; the rows, values and order are the unbatched answer's. Stops at `maxRows`
+   * (`truncated`), as any streamed answer.
+   */
+  private async streamInBatches(
+    ctx: ExecContext,
+    q: PlannedQuery,
+    sink: ResultSink,
+    maxRows: number,
+    db: string,
+    seg: SqlSegment,
+  ): Promise<void> {
+    const job = this.scoring.start(seg.sql, `${q.stream?.source ?? 'data'} -> client`);
+    let headerSent = false;
+    let sent = 0;
+    let truncated = false;
+    const full = new ServiceError(ERROR_CODES.TOO_LARGE, 'enough rows');
+    const send = async () => {
+      const r = await ctx.session.stream(
+        q.sql,
+        {
+          db: q.target.kind === 'duckdb' ? q.target.db : undefined,
+          params: paramsOf(q.sql, ctx.params),
+          signal: ctx.signal,
+          maxRows: maxRows - sent,
+          sourceOffset: q.src.scriptOffset(q.rw),
+          script: q.src.script,
+        },
+        {
+          header: (columns, types) => {
+            if (headerSent) return;
+            headerSent = true;
+            const origins = resolveOrigins(q.origins, columns) ?? undefined;
+            return sink.header(columns, types, db, false, origins);
+          },
+          rows: (rows) => sink.rows(rows),
+          ok: () => undefined,
+        },
+      );
+      sent += r.rowCount;
+      if (r.truncated) {
+        truncated = true;
+        throw full;
+      }
+    };
+    try {
+      await scoreInBatches(this, ctx, q, this.scoringBatchRows, job, send);
+      // No chunk at all (an empty table): the header of the empty answer.
+      if (!headerSent) await send();
+    } catch (err) {
+      if (err !== full) throw err;
+    } finally {
+      job.end();
+    }
+    await sink.end(sent, truncated);
   }
 }
 

@@ -6,6 +6,7 @@ import type { ModelRegistry } from '../models/registry';
 import type { EngineSession } from '../engine/session';
 import type { JsonValue } from '../engine/values';
 import type { IntegrationRegistry } from '../integrations';
+import type { ScoringJobs } from './plan/progress';
 import type { PlannedQuery } from './plan/steps';
 import type { MlEngineStore } from './plan/system';
 import type { ViewStore } from './plan/views';
@@ -43,6 +44,11 @@ export interface ExecContext {
   inline?: boolean;
   /** Set on the plans being inlined: qualify every DuckDB table name with its database. */
   qualify?: boolean;
+  /**
+   * The statement's rows stream to the client (`jsonlines`/`sse`): a SELECT ... JOIN model over
+   * one big table is planned to predict in batches (plan/stream-plan.ts).
+   */
+  answerInBatches?: boolean;
 }
 
 export type SqlResult = (
@@ -79,5 +85,9 @@ export interface SqlEnv {
  * planned query (the SqlService).
  */
 export interface StatementEnv extends SqlEnv {
+  /** Statements scoring big tables in batches, with their progress (GET /api/status). */
+  scoring: ScoringJobs;
+  /** Source rows a batch of such a statement reads (SCORING_BATCH_ROWS); 0: never in batches. */
+  scoringBatchRows: number;
   runPlanned(q: PlannedQuery, ctx: ExecContext, whole?: boolean): Promise<SqlResult>;
 }

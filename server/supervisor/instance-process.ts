@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import { loadConfig } from '../config';
 import { buildApp, consoleLogger } from '../http/app';
 import { createInstance } from '../instance';
-import { SUPERVISED_ENV, type FromInstance, type ToInstance } from './protocol';
+import { EXIT_CANNOT_START, SUPERVISED_ENV, type FromInstance, type ToInstance } from './protocol';
 
 const send = (m: FromInstance) => {
   if (process.connected) process.send!(m);
@@ -81,5 +81,5 @@ main().catch((err) => {
   consoleLogger.error(
     `Failed to start the instance: ${err instanceof Error ? err.message : String(err)}`,
   );
-  process.exit(1);
+  process.exit(EXIT_CANNOT_START);
 });

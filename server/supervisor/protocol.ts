@@ -35,3 +35,11 @@ export const SUPERVISED_ENV = {
   /** How many times the instance was restarted after it ended unexpectedly. */
   restarts: 'SUPERVISOR_RESTARTS',
 } as const;
+
+/**
+ * The exit code of an instance process whose start-up failed in JavaScript (a damaged catalog,
+ * an unusable DATA_DIR, a configuration it refuses): the same files and settings fail the same
+ * way, so the supervisor says so and ends instead of retrying (sysexits' EX_CONFIG). A native
+ * crash during start-up (a signal) is still retried.
+ */
+export const EXIT_CANNOT_START = 78;

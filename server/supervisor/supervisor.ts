@@ -21,10 +21,14 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../config';
 import { journalDirOf, recordCrash, type CrashRecord } from '../engine/journal';
 import { ERROR_CODES } from '../errors';
-import { SUPERVISED_ENV, type FromInstance, type ToInstance } from './protocol';
+import { EXIT_CANNOT_START, SUPERVISED_ENV, type FromInstance, type ToInstance } from './protocol';
 
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'instance-process.ts');
-/** Consecutive failed starts (an instance that ended before it was ready) before giving up. */
+/**
+ * Consecutive failed starts (an instance that ended before it was ready, by a signal or an
+ * unexpected exit code) before giving up. A start-up refused in JavaScript is not retried at all
+ * (EXIT_CANNOT_START).
+ */
 const MAX_FAILED_STARTS = 5;
 
 interface Tracked {
@@ -153,6 +157,13 @@ export class Supervisor {
     this.ready = false;
     if (this.stopping) {
       this.dropAll();
+      return;
+    }
+    if (!wasReady && code === EXIT_CANNOT_START) {
+      // The instance said why above; the same DATA_DIR and settings would fail the same way.
+      this.log.error('The instance cannot start with this DATA_DIR and configuration; stopping');
+      this.dropAll();
+      void this.stop(1);
       return;
     }
     const how = signal ? `signal ${signal}` : `exit code ${code}`;

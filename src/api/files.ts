@@ -6,7 +6,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { FileInfo, FileList } from '../../contract';
 import { isGatewayFailure, reportAnswered, reportUnreachable } from './connection-health';
-import { ApiError, INSTANCE_TARGET, errorDetail, requestJson } from './http';
+import { ApiError, instanceTarget, errorDetail, requestJson } from './http';
 import { fileKeys } from './keys';
 
 export function filesQueryOptions() {
@@ -42,7 +42,7 @@ export function uploadErrorMessage(status: number, text: string): string {
   }
   const detail = errorDetail(text, json);
   if (status === 502 || status === 503 || status === 504)
-    return `The instance (${INSTANCE_TARGET}) is not reachable (HTTP ${status}).${detail ? ` ${detail}` : ''}`;
+    return `The instance (${instanceTarget()}) is not reachable (HTTP ${status}).${detail ? ` ${detail}` : ''}`;
   return detail || `The upload failed (HTTP ${status})`;
 }
 
@@ -96,7 +96,7 @@ export function uploadFile(
     };
     xhr.onerror = () => {
       done();
-      const message = `Cannot reach the instance (${INSTANCE_TARGET}): the upload failed on the network.`;
+      const message = `Cannot reach the instance (${instanceTarget()}): the upload failed on the network.`;
       reportUnreachable(message);
       reject(new ApiError(message, 'network'));
     };

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SqlQueryResponse } from '../../contract';
-import { ApiError, requestJson } from './http';
+import { ApiError, instanceTarget, requestJson, TARGET_HEADER } from './http';
+import { z } from 'zod';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -35,5 +36,20 @@ describe('requestJson', () => {
     await expect(requestJson('/api/sql/query', SqlQueryResponse)).rejects.toThrow(
       /Unexpected response/,
     );
+  });
+  it('names the target the proxy says it forwards to, else the page origin, never a build-time one', async () => {
+    expect(instanceTarget()).toBe(location.origin);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response('{}', {
+            status: 200,
+            headers: { [TARGET_HEADER]: 'http://127.0.0.1:5555' },
+          }),
+      ),
+    );
+    await requestJson('/api/status', z.object({}));
+    expect(instanceTarget()).toBe('http://127.0.0.1:5555');
   });
 });

@@ -18,10 +18,19 @@ export class ApiError extends Error {
   }
 }
 
-declare const __INSTANCE_TARGET__: string | undefined;
-/** The instance the dev/preview proxy forwards to (shown in the connection indicator). */
-export const INSTANCE_TARGET: string =
-  typeof __INSTANCE_TARGET__ === 'string' ? __INSTANCE_TARGET__ : 'this origin';
+/** The header the dev/preview proxy adds to every answer it forwards: where it forwarded to. */
+export const TARGET_HEADER = 'x-playground-target';
+
+let proxiedTo: string | null = null;
+
+/**
+ * The instance the playground talks to, decided at run time (never baked in by the build): the
+ * proxy's target as its answers name it, else this page's own origin (the instance serves the
+ * playground itself, or a proxy that does not say).
+ */
+export function instanceTarget(): string {
+  return proxiedTo ?? (typeof location === 'undefined' ? 'this origin' : location.origin);
+}
 
 export function isAbortError(e: unknown): boolean {
   return e instanceof DOMException
@@ -89,7 +98,7 @@ export async function requestJson<S extends z.ZodType>(
 
 /** A request that did not reach the instance (reported to the connection indicator). */
 export function unreachable(): ApiError {
-  const message = `Cannot reach the instance (${INSTANCE_TARGET}): the network request failed.`;
+  const message = `Cannot reach the instance (${instanceTarget()}): the network request failed.`;
   reportUnreachable(message);
   return new ApiError(message, 'network');
 }
@@ -103,6 +112,7 @@ export function connectionLost(status?: number): ApiError {
 
 /** Reports whether a received response came from the instance or from a gateway that failed. */
 export function noteResponse(res: Response, text: string) {
+  proxiedTo = res.headers.get(TARGET_HEADER) ?? proxiedTo;
   if (isGatewayFailure(res.status, text)) reportUnreachable(describeHttpFailure(res, text));
   else reportAnswered();
 }
@@ -128,7 +138,7 @@ export function errorDetail(text: string, json?: unknown): string {
 export function describeHttpFailure(res: Response, text: string, json?: unknown): string {
   const detail = errorDetail(text, json);
   if (res.status === 502 || res.status === 503 || res.status === 504) {
-    return `The instance (${INSTANCE_TARGET}) is not reachable (HTTP ${res.status}).${detail ? ` ${detail}` : ''}`;
+    return `The instance (${instanceTarget()}) is not reachable (HTTP ${res.status}).${detail ? ` ${detail}` : ''}`;
   }
   if (!res.ok) return `The instance answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`;
   return `The instance sent a response that is not JSON${detail ? `: ${detail}` : ''}`;

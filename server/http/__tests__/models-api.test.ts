@@ -79,7 +79,7 @@ beforeAll(async () => {
   );
   expect(c.type, JSON.stringify(c)).toBe('table');
   await waitComplete('home_rentals_model');
-}, 180_000);
+});
 
 afterAll(async () => {
   await h?.close();
@@ -481,7 +481,7 @@ describe('limits', () => {
       'CREATE MODEL mindsdb.m FROM example_db (SELECT sqft, rental_price FROM demo_data.home_rentals LIMIT 50) PREDICT rental_price',
     );
     await small.instance.models.idle();
-  }, 60_000);
+  });
   afterAll(async () => {
     await small?.close();
   });

@@ -51,7 +51,7 @@ beforeAll(async () => {
   const r = await h.get('/api/openapi.json');
   expect(r.status).toBe(200);
   doc = r.body as Doc;
-}, 120_000);
+});
 
 afterAll(async () => {
   await h?.close();

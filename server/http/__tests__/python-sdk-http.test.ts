@@ -170,7 +170,7 @@ async function waitComplete(version: number | null = null) {
 beforeAll(async () => {
   h = await startHarness();
   sdk = api();
-}, 60_000);
+});
 
 afterAll(async () => {
   await h?.close();
@@ -224,7 +224,7 @@ describe('mindsdb_sdk over HTTP', () => {
     expect(data).toMatchObject({ name: MODEL, status: 'generating', version: 1 });
     const done = await waitComplete();
     expect(done).toMatchObject({ name: MODEL, status: 'complete', active: true, version: 1 });
-  }, 150_000);
+  });
 
   it('model.predict(query): the native query wrapped and joined with the model', async () => {
     const rows = await sdk.sqlQuery(
@@ -259,7 +259,7 @@ describe('mindsdb_sdk over HTTP', () => {
       'SELECT m.* FROM (SELECT * FROM example_db (select * from demo_data.home_rentals limit 3)) AS t JOIN sdk_http.rentals_model.`2` AS m',
     );
     expect(viaSql).toHaveLength(3);
-  }, 150_000);
+  });
 
   it('databases.files.tables.create(name, DataFrame) uploads the CSV; tables.list() shows it', async () => {
     await sdk.uploadDataFrame(

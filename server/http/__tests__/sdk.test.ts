@@ -56,7 +56,7 @@ beforeAll(async () => {
     sent.push(`${c.method?.toUpperCase()} ${new URL(c.url ?? '', c.baseURL).pathname} ${body}`);
     return c;
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await h?.close();
@@ -94,7 +94,7 @@ describe('mindsdb-js-sdk against the local instance', () => {
     });
     expect(num(active!.accuracy)).toBeGreaterThan(0.99);
     model = active!;
-  }, 150_000);
+  });
 
   it('predicts one row with model.query and a where list', async () => {
     const p = await model.query({
@@ -167,7 +167,7 @@ describe('mindsdb-js-sdk against the local instance', () => {
     const rest = await h.get(`/api/projects/mindsdb/models/${MODEL}`);
     expect(rest.body.version).toBe(3);
     expect(rest.body.versions).toHaveLength(3);
-  }, 150_000);
+  });
 
   it('lists databases and runs SQL', async () => {
     const dbs = await MindsDB.Databases.getAllDatabases();

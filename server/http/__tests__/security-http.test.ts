@@ -542,13 +542,16 @@ describe("class 11: Fastify's and Node's own errors in the JSON envelope", () =>
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('names the damaged file when catalog.json is corrupt at start-up', async () => {
+  it('names the damaged file when catalog.json is corrupt at start-up, and stops without retrying', async () => {
     const dir = tempDataDir();
     fs.writeFileSync(path.join(dir, 'catalog.json'), '{"version": 1, "projects": [');
     const err = await spawnInstance(dir).catch((e: Error) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toContain(path.join(dir, 'catalog.json'));
     expect((err as Error).message).toMatch(/is damaged \(not valid JSON/);
+    // Said once and not retried: the same damaged file would fail every new start the same way.
+    expect((err as Error).message.match(/Instance process \d+ started/g)).toHaveLength(1);
+    expect((err as Error).message).toContain('cannot start with this DATA_DIR');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
   );
   expect(c.type, JSON.stringify(c)).toBe('table');
   await h.instance.models.idle();
-}, 120_000);
+});
 
 afterAll(async () => {
   await h?.close();

@@ -74,6 +74,7 @@ export const statusRoutes: FastifyPluginAsyncZod<{ instance: Instance; auth: Aut
             running_ms: w.ms,
             past_timeout: w.overdue,
           })),
+          scoring: instance.sql.scoring.list().map((p) => ({ ...p })),
         },
       };
     },

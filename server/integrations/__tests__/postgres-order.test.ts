@@ -47,7 +47,7 @@ beforeAll(async () => {
     if (r.data[0][0] === 'error') throw new Error(`training failed: ${r.data[0][1]}`);
     await new Promise((res) => setTimeout(res, 100));
   }
-}, 240_000);
+});
 
 afterAll(async () => {
   await h?.close();

@@ -31,7 +31,7 @@ beforeAll(async () => {
   pgs = await startPgServer();
   dataDir = tempDataDir();
   h = await startHarness({}, dataDir);
-}, 120_000);
+});
 
 afterAll(async () => {
   await h?.close();

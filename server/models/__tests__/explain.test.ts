@@ -62,7 +62,7 @@ beforeAll(async () => {
   regressionInputs = await inputs('ex_rent');
   binaryInputs = await inputs('ex_churn');
   multiInputs = await inputs('ex_size');
-}, 240_000);
+});
 
 afterAll(async () => {
   await h?.close();

@@ -27,7 +27,7 @@ const TABLE = `CREATE TABLE files.big AS SELECT i, (i * 7919 % 1000) / 10.0 AS x
 beforeAll(async () => {
   [h, pgs] = await Promise.all([startHarness(), startPgServer({ seed: false })]);
   await sqlOk(TABLE);
-}, 180_000);
+});
 
 afterAll(async () => {
   await h?.close();

@@ -15,7 +15,7 @@ import type {
 import { bestThreshold, cumulate, pointAt, profitCurve, stepOf } from '../../../contract/threshold';
 import type { z } from 'zod';
 import type { IntervalsView } from '../../../contract/evaluation';
-import { fmtNumber, fmtShare, metricWords } from '../metrics-text';
+import { fmtNumber, fmtR2, fmtShare, metricWords } from '../metrics-text';
 import { ACCENT, MUTED, WARN, renderSvg } from './charts';
 
 /** What the card shows of a version's evaluation (each part null when it does not apply). */
@@ -59,6 +59,9 @@ const figure = (title: string, svgText: string, caption: string) =>
 
 const share = (x: number | null | undefined) => (x === null || x === undefined ? '-' : fmtShare(x));
 const num = (x: number | null | undefined) => (x === null || x === undefined ? '-' : fmtNumber(x));
+/** A candidate's score as the card's headline writes the same metric (R² 0.999951, never "1"). */
+const score = (metric: string, x: number | null | undefined) =>
+  x === null || x === undefined ? '-' : metric === 'r2_score' ? fmtR2(x) : num(x);
 
 const axis = (name: string, pct = true) => ({
   type: 'value',
@@ -162,8 +165,8 @@ function leaderboardSection(l: Leaderboard): ReactNode {
       ],
       l.candidates.map((c) => [
         c.using ? `${c.name} (${c.using})` : c.name,
-        num(c.score.value),
-        num(c.other?.value),
+        score(c.score.name, c.score.value),
+        c.other ? score(c.other.name, c.other.value) : '-',
         `${c.fit_seconds.toFixed(2)} s`,
         c.predict_rows_per_second === null
           ? '-'

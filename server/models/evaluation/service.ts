@@ -25,7 +25,7 @@ import { badInput } from '../../errors';
 import type { ModelVersionRecord } from '../store';
 import type { CardEvaluation } from '../card/evaluation';
 import * as views from './views';
-import { whereMask } from './where';
+import { HeldOutTables } from './where';
 
 export interface EvaluationRef {
   project: string;
@@ -103,11 +103,38 @@ function savedThreshold(rec: ModelVersionRecord, d: ModelDescription): Evaluatio
   };
 }
 
+/** Results kept per evidence (so per version): a presenter asks the same views again and again. */
+const MEMO_KEPT = 64;
+
 export class ModelEvaluation {
+  private readonly heldOut: HeldOutTables;
+  /**
+   * Each view's answer, kept with the evidence it was computed from: a version never changes, and
+   * the evidence cache (evidence-store.ts) bounds how many versions stay, so this is bounded too.
+   */
+  private readonly memo = new WeakMap<ModelEvidence, Map<string, unknown>>();
+
   constructor(
     private readonly source: EvaluationSource,
-    private readonly engine: Engine,
-  ) {}
+    engine: Engine,
+  ) {
+    this.heldOut = new HeldOutTables({ timeoutMs: engine.defaults.timeoutMs });
+  }
+
+  /** `compute()`'s answer for `key` on this evidence, computed once (errors are not kept). */
+  private once<T>(e: ModelEvidence, key: string, compute: () => T): T {
+    let m = this.memo.get(e);
+    if (!m) this.memo.set(e, (m = new Map()));
+    if (m.has(key)) return m.get(key) as T;
+    const v = compute();
+    m.set(key, v);
+    if (m.size > MEMO_KEPT) m.delete(m.keys().next().value!);
+    return v;
+  }
+
+  close(): Promise<void> {
+    return this.heldOut.close();
+  }
 
   private async load(ref: EvaluationRef) {
     const rec = this.source.ready(ref);
@@ -141,22 +168,28 @@ export class ModelEvaluation {
 
   async leaderboard(ref: EvaluationRef): Promise<Leaderboard> {
     const { evidence, x } = await this.need(ref);
-    return views.leaderboard(evidence, x);
+    return this.once(evidence, 'leaderboard', () => views.leaderboard(evidence, x));
   }
 
   async threshold(ref: EvaluationRef, positive?: string): Promise<ThresholdView> {
     const { evidence, x } = await this.need(ref);
-    return views.threshold(evidence, x, positive);
+    return this.once(evidence, `threshold\0${positive ?? ''}`, () =>
+      views.threshold(evidence, x, positive),
+    );
   }
 
   async calibration(ref: EvaluationRef, positive?: string) {
     const { evidence, x } = await this.need(ref);
-    return views.calibration(evidence, x, positive);
+    return this.once(evidence, `calibration\0${positive ?? ''}`, () =>
+      views.calibration(evidence, x, positive),
+    );
   }
 
   async intervals(ref: EvaluationRef, column?: string) {
     const { evidence, x } = await this.need(ref);
-    return views.intervals(evidence, x, column);
+    return this.once(evidence, `intervals\0${column ?? ''}`, () =>
+      views.intervals(evidence, x, column),
+    );
   }
 
   async slices(
@@ -164,13 +197,16 @@ export class ModelEvaluation {
     opts: { depth?: number; where?: string } = {},
   ): Promise<SlicesView> {
     const { evidence, x } = await this.need(ref);
-    const asked = opts.where
-      ? {
-          where: opts.where.trim(),
-          mask: await whereMask(this.engine, evidence.heldOut.rows, opts.where),
-        }
-      : undefined;
-    return views.slices(evidence, x, { depth: opts.depth, asked });
+    const tree = this.once(evidence, `slices\0${opts.depth ?? ''}`, () =>
+      views.slices(evidence, x, { depth: opts.depth }),
+    );
+    if (!opts.where) {
+      this.heldOut.prepare(evidence);
+      return tree;
+    }
+    const where = opts.where.trim();
+    const mask = await this.heldOut.mask(evidence, where);
+    return { ...tree, asked: views.askedSlice(evidence, x, where, mask) };
   }
 
   async groups(
@@ -179,7 +215,10 @@ export class ModelEvaluation {
   ): Promise<GroupsView> {
     if (!opts.column) throw badInput('Name the column to group by: ?column=<name>');
     const { evidence, x } = await this.need(ref);
-    return views.groups(evidence, x, { ...opts, column: opts.column });
+    const key = `groups\0${opts.column}\0${opts.threshold ?? ''}\0${opts.positive ?? ''}`;
+    return this.once(evidence, key, () =>
+      views.groups(evidence, x, { ...opts, column: opts.column! }),
+    );
   }
 
   /**

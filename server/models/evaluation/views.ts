@@ -371,12 +371,19 @@ export function intervals(
 const jsonCell = (v: CellValue): CellValue =>
   typeof v === 'number' && !Number.isFinite(v) ? null : v;
 
+const errorsOf = new WeakMap<ModelEvidence, Float64Array>();
+
 /** Each held-out row's error: 1 / 0 for a classifier's mistakes, |error| for a regression. */
 function rowErrors(e: ModelEvidence): Float64Array {
+  let err = errorsOf.get(e);
+  if (err) return err;
   const h = e.heldOut;
-  return e.task === 'regression'
-    ? Float64Array.from(h.actual, (a, i) => Math.abs(a - h.predicted[i]))
-    : Float64Array.from(h.actual, (a, i) => (a === h.predicted[i] ? 0 : 1));
+  err =
+    e.task === 'regression'
+      ? Float64Array.from(h.actual, (a, i) => Math.abs(a - h.predicted[i]))
+      : Float64Array.from(h.actual, (a, i) => (a === h.predicted[i] ? 0 : 1));
+  errorsOf.set(e, err);
+  return err;
 }
 
 function sliceNode(s: ev.Slice): SliceNode {
@@ -389,6 +396,28 @@ function sliceNode(s: ev.Slice): SliceNode {
   };
 }
 
+const sliceRow = (
+  x: ViewContext,
+  where: string,
+  s: { rows: number; error: number; share: number },
+) => ({
+  where,
+  rows: s.rows,
+  error: num(s.error),
+  share: s.share,
+  sql: x.sliceSql(where),
+});
+
+/** The slice a user's WHERE selects (`mask`: 1 for each held-out row it keeps). */
+export function askedSlice(
+  e: ModelEvidence,
+  x: ViewContext,
+  where: string,
+  mask: Uint8Array,
+): SlicesView['asked'] {
+  return sliceRow(x, where, ev.sliceOf(mask, rowErrors(e)));
+}
+
 export function slices(
   e: ModelEvidence,
   x: ViewContext,
@@ -396,14 +425,9 @@ export function slices(
 ): SlicesView {
   const err = rowErrors(e);
   const { root, leaves } = ev.findSlices(e.heldOut.rows, err, { maxDepth: opts.depth ?? 3 });
-  const row = (where: string, s: { rows: number; error: number; share: number }) => ({
-    where,
-    rows: s.rows,
-    error: num(s.error),
-    share: s.share,
-    sql: x.sliceSql(where),
-  });
-  const asked = opts.asked ? row(opts.asked.where, ev.sliceOf(opts.asked.mask, err)) : null;
+  const row = (where: string, s: { rows: number; error: number; share: number }) =>
+    sliceRow(x, where, s);
+  const asked = opts.asked ? askedSlice(e, x, opts.asked.where, opts.asked.mask) : null;
   return {
     metric: e.task === 'regression' ? 'mean_absolute_error' : 'error_rate',
     overall: num(root.error),

@@ -116,7 +116,7 @@ describe('models in a link', () => {
       `CREATE MODEL mindsdb.cls_model FROM mindsdb (SELECT i % 100 AS a, i % 7 AS b, (i % 100) * 2 + i % 7 AS y FROM wide) PREDICT y`,
     );
     expect((await waitForModel(h.instance, 'cls_model')).status).toBe('complete');
-  }, 120_000);
+  });
 
   it('runs one prediction at once and asks before predicting many rows', async () => {
     const one = await classify('SELECT y FROM mindsdb.cls_model WHERE a = 3 AND b = 1');

@@ -20,7 +20,7 @@ beforeAll(async () => {
   );
   await run(inst, 'CREATE MODEL mindsdb.small_m FROM files (SELECT * FROM small) PREDICT y');
   await waitForModel(inst, 'small_m');
-}, 180_000);
+});
 
 afterAll(async () => {
   await inst?.close();

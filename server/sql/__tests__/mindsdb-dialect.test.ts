@@ -34,7 +34,7 @@ beforeAll(async () => {
     'CREATE MODEL mindsdb.home_rentals_model FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
   );
   await waitFor('home_rentals_model');
-}, 120_000);
+});
 
 afterAll(async () => {
   await h?.close();

@@ -337,7 +337,7 @@ describe("MindsDB's time-series flow (tests/integration/flows/test_ts_prediction
         database: pg.database,
       })};`,
     );
-  }, 120_000);
+  });
   afterAll(async () => {
     await pg?.stop();
   });

@@ -18,7 +18,7 @@ beforeAll(async () => {
     'CREATE MODEL mindsdb.m FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price AS price_alias',
   );
   await waitForModel(inst, 'm');
-}, 180_000);
+});
 
 afterAll(async () => {
   await inst?.close();

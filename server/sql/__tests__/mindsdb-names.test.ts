@@ -29,7 +29,7 @@ beforeAll(async () => {
   );
   await waitForModel(inst, 'home_rentals_model');
   await waitForModel(inst, 'house_sales_predictor');
-}, 240_000);
+});
 
 afterAll(async () => {
   await inst?.close();

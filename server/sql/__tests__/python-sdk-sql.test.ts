@@ -23,7 +23,7 @@ const rows = (r: { column_names: string[]; data: unknown[][] }) =>
 
 beforeAll(async () => {
   h = await startHarness();
-}, 60_000);
+});
 
 afterAll(async () => {
   await h?.close();

@@ -41,7 +41,7 @@ beforeAll(async () => {
     'CREATE MODEL mindsdb.area_model FROM example_db (SELECT sqft AS area, rental_price FROM demo_data.home_rentals) PREDICT rental_price',
     'area_model',
   );
-}, 180_000);
+});
 
 afterAll(async () => {
   await h?.close();

@@ -30,7 +30,7 @@ beforeAll(async () => {
      FROM range(${ROWS}) t(i) ORDER BY hash(i * 31)`,
   );
   await waitForModel(inst, 'order_m');
-}, 180_000);
+});
 
 afterAll(async () => {
   await inst?.close();

@@ -38,7 +38,7 @@ beforeAll(async () => {
       database: pgs.database,
     })}`,
   );
-}, 180_000);
+});
 
 afterAll(async () => {
   await h?.close();

@@ -33,7 +33,8 @@ import { applyExpressionDialect } from './mysql';
 import { resolveTable, splitParts } from './names';
 import { fetchNative, fetchRemote, pushDown, readsOneIntegration } from './remote';
 import { PlanState, paramsOf, tempTableNode } from './state';
-import type { PlannedQuery } from './steps';
+import type { PlannedQuery, StreamSource } from './steps';
+import { streamable, tableStream } from './stream-plan';
 import { systemRows } from './system';
 
 const MAX_DEPTH = 8;
@@ -149,10 +150,13 @@ export async function planQuery(
   scanned?: Tokens,
   /**
    * The rows are to be saved (CREATE TABLE ... AS, INSERT): a column name written twice keeps
-   * its first column only, as MindsDB saves it, and the rows go in in their order.
+   * its first column only, as MindsDB saves it, and the rows go in in their order. `'stream'`:
+   * the same, planned to score in batches when the query's shape allows (plan/stream.ts);
+   * `'stream-answer'`: an answer (not saved) planned to be streamed to the client in batches.
    */
-  saving = false,
+  purpose: boolean | 'stream' | 'stream-answer' = false,
 ): Promise<PlannedQuery> {
+  const saving = purpose === true || purpose === 'stream';
   if (ctx.depth > MAX_DEPTH) {
     throw src.error(
       ERROR_CODES.BAD_INPUT,
@@ -213,6 +217,9 @@ export async function planQuery(
   const remoteDb = readsOneIntegration(st, natives);
   if (remoteDb) return pushDown(st, remoteDb, natives);
 
+  const streamData = typeof purpose === 'string' ? await streamable(st, natives) : null;
+  let stream: StreamSource | undefined;
+
   // Views that are one PostgreSQL query, while inlining (see below).
   const remoteViews: { t: TableRefInfo; inner: PlannedQuery; name: string; db: string }[] = [];
   for (const t of st.index.tables) {
@@ -223,10 +230,12 @@ export async function planQuery(
         const rel = await nativeRelation(st, n);
         if (typeof rel === 'string') await materialize(st, t, rel, n.db);
         else inlineRelation(st, t, rel.sql, n.db);
+        if (t === streamData) stream = fetchStream(st);
         break;
       }
       case 'remote':
         await materialize(st, t, await fetchRemote(st, t, r), r.name[r.name.length - 1]);
+        if (t === streamData) stream = fetchStream(st);
         break;
       case 'system': {
         const into = st.tempName('sys');
@@ -260,6 +269,14 @@ export async function planQuery(
         break;
       }
       case 'local':
+        if (t === streamData) {
+          const scan = await tableStream(st, t, db);
+          if (scan) {
+            stream = scan;
+            await materialize(st, t, scan.into, t.parts[t.parts.length - 1]);
+            break;
+          }
+        }
         if (ctx.qualify && st.engineDb(db)) qualifyName(st, t, db);
         else if (t.parts.some((p) => p.includes('.'))) splitName(st, t);
         else if (t.parts.length === 1 && env.catalog.databaseInfo(db)?.type === 'system') {
@@ -315,7 +332,16 @@ export async function planQuery(
     src,
     steps: st.steps,
     origins: originPlan(st),
+    ...(stream ? { stream } : {}),
   };
+}
+
+/** The fetch step just planned, as the stream of a query scored in batches. */
+function fetchStream(st: PlanState): StreamSource {
+  const i = st.steps.length - 1;
+  const step = st.steps[i];
+  if (step?.kind !== 'fetch') throw new Error('a streamed PostgreSQL source has no fetch step');
+  return { kind: 'fetch', step: i, source: step.source };
 }
 
 /**

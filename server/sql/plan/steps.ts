@@ -26,7 +26,19 @@ export interface PlannedQuery {
   src: StatementSource;
   /** Which model each result column comes from (column-origins.ts), when any does. */
   origins?: OriginPlan | null;
+  /**
+   * Planned to score in batches (plan/stream.ts): the data side, read chunk by chunk into its
+   * TEMP table, after which the steps that follow it and `sql` run again for each chunk.
+   */
+  stream?: StreamSource;
 }
+
+/** The data side of a query scored in batches. */
+export type StreamSource =
+  /** `steps[step]` is the fetch of a PostgreSQL table or native query (read through a cursor). */
+  | { kind: 'fetch'; step: number; source: string }
+  /** A table of the instance's DuckDB databases (`sql` selects all of it), read by rowid ranges. */
+  | { kind: 'table'; sql: string; db: string | undefined; into: string; source: string };
 
 /** Rows of a PostgreSQL integration: a table's needed columns and rows, or a native query. */
 interface FetchStep {

@@ -11,7 +11,7 @@ import type { ModelRef } from '../../models/registry';
 import type { ModelVersionRecord, TimeSeriesSettings } from '../../models/store';
 import type { TrainingSource } from '../../models/training-data';
 import { quoteIdent } from '../../engine/quote';
-import { badInput, notFound } from '../../errors';
+import { badInput, didYouMean, notFound } from '../../errors';
 import { planQuery } from '../plan/query';
 import type {
   MindsStatement,
@@ -342,7 +342,11 @@ export async function describe(
     return queryStatement(env, x);
   const target = describeTarget(env, s.name, db);
   if (!target) {
-    if (explicit) throw notFound(`Model '${s.name.join('.')}' does not exist`);
+    if (explicit) {
+      const known = new Set(env.models.list().map((r) => r.name));
+      const hint = didYouMean(s.name[s.name.length - 1], known);
+      throw notFound(`Model '${s.name.join('.')}' does not exist${hint ? `.${hint}` : ''}`);
+    }
     return queryStatement(env, x);
   }
   if (isMonitoringAttribute(target.attribute)) {

@@ -30,6 +30,9 @@ export async function queryStatement(
       x.ctx,
       x.ctx.db,
       x.tokens,
+      x.ctx.answerInBatches && x.ctx.depth === 0 && env.scoringBatchRows > 0
+        ? 'stream-answer'
+        : false,
     );
     return { kind: 'query', planned };
   } catch (err) {

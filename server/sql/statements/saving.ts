@@ -18,6 +18,7 @@ import { ViewStore, type StoredView } from '../plan/views';
 import type { Embedded, MindsStatement } from '../syntax/statement';
 import type { Rewrite } from '../syntax/source';
 import { ok, type StatementInput, type StatementOutput } from './output';
+import { pgType, streamToDuckDB, streamToPostgres } from './saving-stream';
 import { queryStatement } from './query';
 import type { StatementEnv } from '../types';
 
@@ -42,40 +43,24 @@ function remoteTarget(env: StatementEnv, name: string[]): { db: string; table: s
 
 const pgName = (parts: string[]) => parts.map(pgIdent).join('.');
 
-/** PostgreSQL's column type for a DuckDB result type. */
-function pgType(duck: string): string {
-  const t = duck.toUpperCase();
-  if (/^DECIMAL\(\d+,\s*\d+\)$/.test(t)) return t.replace('DECIMAL', 'numeric');
-  const map: Record<string, string> = {
-    BIGINT: 'bigint',
-    INTEGER: 'integer',
-    SMALLINT: 'smallint',
-    TINYINT: 'smallint',
-    HUGEINT: 'numeric',
-    UBIGINT: 'numeric',
-    UINTEGER: 'bigint',
-    DOUBLE: 'double precision',
-    FLOAT: 'real',
-    BOOLEAN: 'boolean',
-    DATE: 'date',
-    TIMESTAMP: 'timestamp',
-    'TIMESTAMP WITH TIME ZONE': 'timestamptz',
-    TIME: 'time',
-    JSON: 'jsonb',
-    UUID: 'uuid',
-  };
-  return map[t] ?? 'text';
-}
-
 /** Runs the query locally and writes its rows to a PostgreSQL table in batches. */
 async function writeRemote(
   env: StatementEnv,
   x: StatementInput,
   target: { db: string; table: string[] },
-  query: Embedded,
+  planned: PlannedQuery,
   o: { create?: { orReplace: boolean; ifNotExists: boolean }; columns?: string[] },
 ): Promise<StatementOutput> {
-  const planned = await planQuery(env, query, x.src, x.ctx, x.ctx.db, undefined, true);
+  if (planned.stream) {
+    const label = `${target.db}.${target.table.join('.')}`;
+    return streamToPostgres(
+      env,
+      x,
+      planned,
+      { db: target.db, table: pgName(target.table), label },
+      o,
+    );
+  }
   const r = await env.runPlanned(planned, x.ctx, true);
   if (r.type !== 'table') throw badInput('The query to save returned no rows table');
   if (r.truncated) {
@@ -120,6 +105,15 @@ async function writeRemote(
   return ok(n, !!o.create);
 }
 
+/**
+ * The query of CREATE TABLE / INSERT, planned to be saved: in batches when its shape allows
+ * (plan/stream-plan.ts) and SCORING_BATCH_ROWS is not 0.
+ */
+function planSaved(env: StatementEnv, q: Embedded, x: StatementInput): Promise<PlannedQuery> {
+  const mode = env.scoringBatchRows > 0 ? 'stream' : true;
+  return planQuery(env, q, x.src, x.ctx, x.ctx.db, undefined, mode);
+}
+
 const createPrefix = (s: S<'create-table'>, target: string) =>
   `CREATE ${s.orReplace ? 'OR REPLACE ' : ''}${s.temp ? 'TEMP ' : ''}TABLE ${s.ifNotExists ? 'IF NOT EXISTS ' : ''}${target} AS `;
 
@@ -129,19 +123,24 @@ export async function createTable(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const remote = remoteTarget(env, s.name);
+  const scored = await planSaved(env, s.query, x);
   if (remote) {
-    return writeRemote(env, x, remote, s.query, {
+    return writeRemote(env, x, remote, scored, {
       create: { orReplace: s.orReplace, ifNotExists: s.ifNotExists },
     });
   }
-  const planned = await readLocally(
-    env,
-    x,
-    await planQuery(env, s.query, x.src, x.ctx, x.ctx.db, undefined, true),
-  );
+  const target = s.name.map(quoteIdent).join('.');
+  if (scored.stream) {
+    return streamToDuckDB(env, x, scored, {
+      target,
+      create: createPrefix(s, target),
+      ifNotExists: s.ifNotExists,
+    });
+  }
+  const planned = await readLocally(env, x, scored);
   return {
     kind: 'query',
-    planned: prefixed(createPrefix(s, s.name.map(quoteIdent).join('.')), planned),
+    planned: prefixed(createPrefix(s, target), planned),
     catalogChanged: true,
   };
 }
@@ -194,12 +193,9 @@ export async function insert(
   x: StatementInput,
 ): Promise<StatementOutput> {
   const remote = remoteTarget(env, s.name);
-  if (remote) return writeRemote(env, x, remote, s.query, { columns: s.columns });
-  const planned = await readLocally(
-    env,
-    x,
-    await planQuery(env, s.query, x.src, x.ctx, x.ctx.db, undefined, true),
-  );
+  const scored = await planSaved(env, s.query, x);
+  if (remote) return writeRemote(env, x, remote, scored, { columns: s.columns });
+  const planned = await readLocally(env, x, scored);
   const target = s.name.map(quoteIdent).join('.');
   const cols = s.columns ? ` (${s.columns.map(quoteIdent).join(', ')})` : '';
   // MindsDB inserts a query's columns by name; DuckDB by position. By name when every column of
@@ -222,10 +218,9 @@ export async function insert(
       byName = new Set(mine).size === mine.length && mine.every((c) => names.has(c));
     }
   }
-  return {
-    kind: 'query',
-    planned: prefixed(`INSERT INTO ${target}${cols}${byName ? ' BY NAME' : ''} `, planned),
-  };
+  const prefix = `INSERT INTO ${target}${cols}${byName ? ' BY NAME' : ''} `;
+  if (planned.stream) return streamToDuckDB(env, x, planned, { target, insert: prefix });
+  return { kind: 'query', planned: prefixed(prefix, planned) };
 }
 
 /**

@@ -5,7 +5,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { connectionHealth } from '../../api/connection-health';
-import { INSTANCE_TARGET } from '../../api/http';
+import { instanceTarget } from '../../api/http';
 import { STATUS_RETRY_MS, statusQueryOptions } from '../../api/status';
 import { useStore } from '../../lib/use-store';
 import { connectionState } from './connection-state';
@@ -44,8 +44,8 @@ export function ConnectionIndicator() {
           : 'Instance unreachable';
   const title =
     s.kind === 'unreachable'
-      ? `${s.message}\nTarget: ${INSTANCE_TARGET}. Retrying every ${STATUS_RETRY_MS / 1000} s.`
-      : `Target: ${INSTANCE_TARGET}${s.kind === 'connected' && s.provider ? ` (${s.provider}${s.environment ? `, ${s.environment}` : ''})` : ''}`;
+      ? `${s.message}\nTarget: ${instanceTarget()}. Retrying every ${STATUS_RETRY_MS / 1000} s.`
+      : `Target: ${instanceTarget()}${s.kind === 'connected' && s.provider ? ` (${s.provider}${s.environment ? `, ${s.environment}` : ''})` : ''}`;
   return (
     <div
       className={`conn conn-${s.kind}${notice ? ` conn-notice-${notice.kind}` : ''}`}
@@ -56,7 +56,7 @@ export function ConnectionIndicator() {
       <span className="conn-dot" aria-hidden />
       <span className="conn-label">{label}</span>
       {notice && <span className="conn-notice">{notice.text}</span>}
-      <span className="conn-target">{INSTANCE_TARGET.replace(/^https?:\/\//, '')}</span>
+      <span className="conn-target">{instanceTarget().replace(/^https?:\/\//, '')}</span>
     </div>
   );
 }

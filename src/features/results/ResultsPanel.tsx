@@ -4,11 +4,13 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } 
 import type { ColumnOrigin, SqlOkResponse, SqlTableResponse } from '../../../contract';
 import { formatDuration } from '../../lib/format';
 import { exportFileName, resultBaseName, toCsv, toJson, type ExportScope } from './export';
+import { errorWords } from './error-words';
 import { ExportMenu } from './ExportMenu';
 import { timeAxes, type ChartAxes, type ChartKind } from './chart-model';
 import { toGridColumns } from './grid-model';
 import { scriptSummary, statusText, type ResultState } from './result-view';
 import type { CellRef, ResultGridHandle } from './ResultGrid';
+import { ScoringProgress } from './ScoringProgress';
 import { ValuePanel } from './ValuePanel';
 import { predictedColumns, rowInputs } from './why-cells';
 
@@ -110,6 +112,7 @@ export function ResultsPanel({
             Cancel
           </button>
         </div>
+        <ScoringProgress />
       </div>
     );
   }
@@ -117,15 +120,30 @@ export function ResultsPanel({
   const summary = scriptSummary(o);
   const errorText = o.error?.response.error_message ?? o.failure?.message;
   const failedSql = (o.error ?? o.failure)?.statement.sql;
+  const words = o.error
+    ? errorWords(
+        o.error.response.error_code,
+        o.error.response.error_message,
+        o.error.response.error_position,
+      )
+    : undefined;
   return (
     <div className="results-body">
       {(errorText || o.cancelled || summary) && (
         <div className="banners">
           {errorText && (
             <div className="error-banner" role="alert" aria-label="Query error">
-              <strong>{o.error ? `Error ${o.error.response.error_code}` : 'Request failed'}</strong>
+              <strong>{words ? words.headline : 'Request failed'}</strong>
               {summary ? <span className="muted"> · {summary}</span> : null}
-              <div className="error-message">{errorText}</div>
+              {words?.suggestion && (
+                <div className="error-hint">
+                  Did you mean <code>{words.suggestion}</code>?
+                </div>
+              )}
+              <div className="error-message">
+                {words && <span className="error-source">The engine says: </span>}
+                {errorText}
+              </div>
               {o.total > 1 && failedSql && (
                 <pre className="error-sql">{failedSql.slice(0, 500)}</pre>
               )}

@@ -155,6 +155,27 @@ describe('a classifier (customer_churn)', () => {
     ).rejects.toThrow(/The WHERE cannot be judged on the held-out rows/);
   });
 
+  it("judges a user's WHERE on the held-out rows only: no file, no instance table, no statement after it", async () => {
+    const ev = inst.models.evaluation;
+    const before = await ev.slices(churn, { where: "Geography = 'France'" });
+    // The held-out rows live in a DuckDB of their own, closed to files: neither the instance's
+    // tables nor the host's files are reachable from a WHERE.
+    await expect(
+      ev.slices(churn, { where: 'Age IN (SELECT Age FROM example_db.demo_data.customer_churn)' }),
+    ).rejects.toThrow(/The WHERE cannot be judged on the held-out rows/);
+    await expect(
+      ev.slices(churn, { where: "Age IN (SELECT 1 FROM read_csv('/etc/passwd'))" }),
+    ).rejects.toThrow(/The WHERE cannot be judged on the held-out rows/);
+    await expect(
+      ev.slices(churn, { where: `TRUE); DROP TABLE held_out_1; SELECT (1` }),
+    ).rejects.toThrow(/The WHERE cannot be judged on the held-out rows/);
+    // The same question still gets the same answer, and the tree was computed once.
+    const after = await ev.slices(churn, { where: "Geography = 'France'" });
+    expect(after.asked).toEqual(before.asked);
+    expect(after.asked!.rows).toBeGreaterThan(0);
+    expect(after.tree).toBe(before.tree);
+  });
+
   it('for whom: per gender and per geography, with the four-fifths rule', async () => {
     const g = await inst.models.evaluation.groups(churn, { column: 'Gender' });
     expect(g.groups.map((x) => x.label).sort()).toEqual(['Female', 'Male']);

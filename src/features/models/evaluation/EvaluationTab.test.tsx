@@ -117,7 +117,11 @@ const nav: ModelsNav = {
   replaceParams: vi.fn(),
 };
 
-function renderTab(onOpenSql = vi.fn()) {
+function renderTab(
+  onOpenSql = vi.fn(),
+  params: Record<string, string | undefined> = {},
+  replaceParams = vi.fn(),
+) {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={qc}>
@@ -126,7 +130,8 @@ function renderTab(onOpenSql = vi.fn()) {
         model="churn"
         activeVersion={2}
         theme="light"
-        nav={{ ...nav, openSql: onOpenSql }}
+        nav={{ ...nav, openSql: onOpenSql, replaceParams }}
+        params={params}
       />
     </QueryClientProvider>,
   );
@@ -193,6 +198,54 @@ describe('EvaluationTab', () => {
     const first = await screen.findByRole('tab', { name: 'Leaderboard' });
     fireEvent.keyDown(first, { key: 'ArrowRight' });
     expect(screen.getByRole('tab', { name: 'Threshold & cost' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+  });
+
+  it('opens from a shared link on the slice WHERE it names, judged again', async () => {
+    const where = "age >= 50 AND gender = 'Female'";
+    renderTab(vi.fn(), { eval: JSON.stringify({ section: 'slices', where }) });
+    expect(await screen.findByRole('tab', { name: 'Where it is wrong' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    expect(await screen.findByRole('textbox', { name: /Judge your own slice/ })).toHaveValue(where);
+    await vi.waitFor(() =>
+      expect(
+        vi
+          .mocked(fetch)
+          .mock.calls.map(([u]) => new URL(String(u), 'http://x').searchParams.get('where')),
+      ).toContain(where),
+    );
+  });
+
+  it('writes the WHERE typed and the threshold moved into the link', async () => {
+    const replaceParams = vi.fn();
+    renderTab(vi.fn(), {}, replaceParams);
+    fireEvent.click(await screen.findByRole('tab', { name: 'Where it is wrong' }));
+    const box = await screen.findByRole('textbox', { name: /Judge your own slice/ });
+    fireEvent.change(box, { target: { value: 'age < 30' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Judge this slice' }));
+    await vi.waitFor(() => {
+      const last = replaceParams.mock.calls.at(-1)?.[0] as { eval?: string } | undefined;
+      expect(JSON.parse(last?.eval ?? '{}')).toEqual({ section: 'slices', where: 'age < 30' });
+    });
+    fireEvent.click(screen.getByRole('tab', { name: 'Threshold & cost' }));
+    fireEvent.change(await screen.findByRole('slider'), { target: { value: '0.65' } });
+    await vi.waitFor(() => {
+      const last = replaceParams.mock.calls.at(-1)?.[0] as { eval?: string } | undefined;
+      expect(JSON.parse(last?.eval ?? '{}')).toEqual({
+        section: 'threshold',
+        where: 'age < 30',
+        threshold: 0.65,
+      });
+    });
+  });
+
+  it('ignores a crafted eval= key instead of failing', async () => {
+    renderTab(vi.fn(), { eval: '{"section":"<img src=x>","threshold":"0.5"}' });
+    expect(await screen.findByRole('tab', { name: 'Leaderboard' })).toHaveAttribute(
       'aria-selected',
       'true',
     );

@@ -2,10 +2,11 @@
  * The model page's Evaluation tab: a presenter's questions, each a section (leaderboard,
  * threshold and cost, calibration, interval audit, where it is wrong, for whom) over held-out
  * evidence the version kept at training. Sections that do not apply say why. The threshold and
- * payoff being looked at are shared by the sections and the exported card.
+ * payoff being looked at are shared by the sections and the exported card. What the presenter
+ * looks at lives in the URL's `eval=` key (eval-url.ts), so Share and reload open the same view.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useUrlState } from '../../../lib/use-url-state';
 import { TabList } from '../../../components/ui/TabList';
 import type { ModelTabProps } from '../shared';
 import { CalibrationPanel } from './CalibrationPanel';
@@ -15,9 +16,12 @@ import { LeaderboardPanel } from './LeaderboardPanel';
 import { SlicesPanel } from './SlicesPanel';
 import { ThresholdPanel } from './ThresholdPanel';
 import type { PayoffText } from './ThresholdView';
+import { evalUrlCodec, type EvalUrlState } from './eval-url';
 import { cardUrl, type EvaluationTarget, evaluationSummaryQuery } from './api';
 import { chosenSection, defaultGroupColumn, type EvalSection, evalSections } from './eval-tabs';
 import './evaluation.css';
+
+const NO_PARAMS: Readonly<Record<string, string | undefined>> = {};
 
 export function EvaluationTab({
   project,
@@ -26,13 +30,23 @@ export function EvaluationTab({
   activeVersion,
   theme,
   nav,
+  params = NO_PARAMS,
 }: ModelTabProps) {
   const target: EvaluationTarget = { project, model, version };
   const summary = useQuery(evaluationSummaryQuery(target));
-  const [asked, setAsked] = useState<EvalSection | null>(null);
-  const [threshold, setThreshold] = useState<number | null>(null);
-  const [groupColumn, setGroupColumn] = useState<string | null>(null);
-  const [payoff, setPayoff] = useState<PayoffText | null>(null);
+  const [state, setState] = useUrlState(
+    { params, key: 'eval', write: nav.replaceParams },
+    evalUrlCodec,
+  );
+  const set =
+    <K extends keyof EvalUrlState>(k: K) =>
+    (v: EvalUrlState[K]) =>
+      setState((s) => ({ ...s, [k]: v }));
+  const { section: asked, threshold, group: groupColumn, payoff } = state;
+  const setAsked = set('section') as (v: EvalSection) => void;
+  const setThreshold = set('threshold');
+  const setGroupColumn = set('group') as (v: string) => void;
+  const setPayoff = set('payoff') as (v: PayoffText) => void;
   if (summary.isPending) return <p className="muted">Loading the evaluation…</p>;
   if (summary.isError)
     return (
@@ -119,9 +133,20 @@ export function EvaluationTab({
         ) : section === 'calibration' ? (
           <CalibrationPanel target={target} theme={theme} />
         ) : section === 'intervals' ? (
-          <IntervalsPanel target={target} columns={s.columns} theme={theme} />
+          <IntervalsPanel
+            target={target}
+            columns={s.columns}
+            theme={theme}
+            column={state.intervals ?? ''}
+            onColumn={(c) => set('intervals')(c || null)}
+          />
         ) : section === 'slices' ? (
-          <SlicesPanel target={target} onOpenSql={(sql) => nav.openSql(sql)} />
+          <SlicesPanel
+            target={target}
+            onOpenSql={(sql) => nav.openSql(sql)}
+            asked={state.where ?? undefined}
+            onAsk={(w) => set('where')(w)}
+          />
         ) : (
           <GroupsPanel
             target={target}

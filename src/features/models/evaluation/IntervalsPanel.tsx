@@ -3,7 +3,6 @@
  * predicted value, per forecast step, per segment of a chosen column, and the rows outside.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import type { z } from 'zod';
 import type { CoverageCell, EvaluationColumn } from '../../../../contract';
 import { Card } from '../../../components/ui/Card';
@@ -18,12 +17,16 @@ export function IntervalsPanel({
   target,
   columns,
   theme,
+  column,
+  onColumn: setColumn,
 }: {
   target: EvaluationTarget;
   columns: z.infer<typeof EvaluationColumn>[];
   theme: 'light' | 'dark';
+  /** The column to cut by ('' for none), kept by the tab in the URL. */
+  column: string;
+  onColumn(column: string): void;
 }) {
-  const [column, setColumn] = useState('');
   const q = useQuery(intervalsQuery(target, column || undefined));
   const segmentable = columns.filter((c) => c.kind !== 'text');
   return (

@@ -13,12 +13,16 @@ import { errorText, sliceTreeRows, whereProblem } from './slices-model';
 export function SlicesPanel({
   target,
   onOpenSql,
+  asked,
+  onAsk,
 }: {
   target: EvaluationTarget;
   onOpenSql(sql: string): void;
+  /** The WHERE asked (kept by the tab in the URL, so a shared link judges it again). */
+  asked: string | undefined;
+  onAsk(where: string): void;
 }) {
-  const [draft, setDraft] = useState('');
-  const [asked, setAsked] = useState<string | undefined>(undefined);
+  const [draft, setDraft] = useState(asked ?? '');
   const q = useQuery(slicesQuery(target, asked));
   const problem = whereProblem(draft);
   if (q.isPending && !asked) return <p className="muted">Finding where it is wrong…</p>;
@@ -109,7 +113,7 @@ export function SlicesPanel({
         className="ev-where"
         onSubmit={(e) => {
           e.preventDefault();
-          if (!problem) setAsked(draft.trim());
+          if (!problem) onAsk(draft.trim());
         }}
       >
         <label className="ev-field">

@@ -188,4 +188,11 @@ describe('rowFromRecord', () => {
     const r = rowFromRecord(fields(), { sqft: 500, location: 'poor', rental_price: 1 });
     expect(r.cells).toEqual({ sqft: '500', location: 'poor' });
   });
+  it('restores a numeric choice from a link as the number it is, and sends it as one', () => {
+    const f = fields();
+    const r = rowFromRecord(f, { number_of_rooms: '1', location: 'good' });
+    expect(r.cells.number_of_rooms).toBe(1);
+    expect(buildPredictRows(f, [r]).rows[0].number_of_rooms).toBe(1);
+    expect(rowFromRecord(f, { number_of_rooms: 7 }).cells.number_of_rooms).toBe(7);
+  });
 });

@@ -152,8 +152,11 @@ export function jsonToCell(field: FormField | undefined, value: unknown): Cell {
     return JSON.stringify(value);
   }
   if (field?.kind === 'choice') {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-      return value;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      // The option itself, typed as the training data has it: "1" from a link or pasted JSON
+      // selects the option 1 and is sent as 1.
+      return field.options.find((o) => String(o) === String(value)) ?? value;
+    }
     return JSON.stringify(value);
   }
   if (field?.kind === 'datetime' && typeof value === 'string') {

@@ -1,9 +1,10 @@
 /**
- * The model page header's hand-over actions: compare with another version or model, and export
- * the model card (a self-contained HTML file, downloaded from the instance).
+ * The model page header's hand-over actions: compare with another version or model, export the
+ * model card (a self-contained HTML file, downloaded from the instance) and the model as ONNX.
  */
 import { modelCardPath } from '../api';
 import { formatModelRef } from '../compare';
+import { ExportOnnx } from '../export';
 import type { ModelsNav } from '../shared';
 
 interface Props {
@@ -47,6 +48,9 @@ export function ModelActions({
         >
           Export model card
         </a>
+      )}
+      {canExportCard && (
+        <ExportOnnx project={project} model={model} version={pinned ? version : undefined} />
       )}
     </div>
   );

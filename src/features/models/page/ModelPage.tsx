@@ -200,6 +200,7 @@ export function ModelPage({
                 activeVersion: active?.version ?? chosen.version,
                 theme,
                 nav,
+                params,
               })}
             {!ts && chosen?.status === 'complete' && tab === 'predict' && (
               <PredictTab

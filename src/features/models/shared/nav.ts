@@ -75,4 +75,9 @@ export interface ModelTabProps {
   activeVersion: number;
   theme: 'light' | 'dark';
   nav: ModelsNav;
+  /**
+   * The page's URL keys: a tab keeps its own view state in a key of its own (`useUrlState`).
+   * Absent (a tab drawn outside the page): the state starts empty.
+   */
+  params?: Readonly<Record<string, string | undefined>>;
 }

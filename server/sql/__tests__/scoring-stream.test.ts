@@ -1,0 +1,213 @@
+/**
+ * Scoring big tables in batches (issue 28): CREATE TABLE / INSERT INTO ... (SELECT ... FROM data
+ * JOIN model) read the data chunk by chunk (a PostgreSQL cursor, DuckDB rowid ranges), predict
+ * and write each chunk, in one transaction on the target. With a batch of 40 rows on a table of
+ * 230 (six batches), the saved rows must be the rows, values and order of the ordinary unbatched
+ * query; progress counts must rise to the total; Cancel must leave the target as it was.
+ * Real DuckDB, a real PostgreSQL server, the real HTTP endpoint.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPgServer, type PgTestServer } from '../../integrations/__tests__/pg-server';
+import type { ScoringProgress } from '../plan/progress';
+import { startHarness, type Harness } from '../../test/harness';
+
+let h: Harness;
+let pgs: PgTestServer;
+
+const ROWS = 230;
+const BATCH = 40;
+/** The streamed answers' row cap, under the table's size. */
+const STREAM_CAP = 150;
+
+async function sql(query: string) {
+  const r = await h.sql(query);
+  if (r.type === 'error') throw new Error(`${r.error_message}\n  in: ${query}`);
+  return r as { column_names: string[]; data: unknown[][]; affected_rows?: number };
+}
+
+/** Runs `fn` and returns the progress reports of scoring statements while it ran. */
+async function reports(fn: () => Promise<unknown>) {
+  const seen: { p: ScoringProgress; ended: boolean }[] = [];
+  const off = h.instance.sql.scoring.subscribe((p, ended) => seen.push({ p, ended }));
+  try {
+    await fn();
+  } finally {
+    off();
+  }
+  return seen;
+}
+
+/** Counts only go up, the last report is the end, and it is at the total. */
+function expectMonotone(seen: { p: ScoringProgress; ended: boolean }[], total: number) {
+  const done = seen.map((s) => s.p.rows_done);
+  expect(done).toEqual([...done].sort((a, b) => a - b));
+  const last = seen[seen.length - 1];
+  expect(last.ended).toBe(true);
+  expect(last.p.rows_done).toBe(total);
+  expect(last.p.rows_total).toBe(total);
+  // Several batches, each reported.
+  expect(new Set(done).size).toBeGreaterThanOrEqual(Math.ceil(total / BATCH));
+}
+
+const SELECT = (src: string) =>
+  `SELECT t.id, t.location, m.rental_price AS predicted, m.rental_price_explain FROM ${src} AS t JOIN mindsdb.small AS m`;
+
+beforeAll(async () => {
+  pgs = await startPgServer();
+  h = await startHarness({ SCORING_BATCH_ROWS: BATCH, MAX_STREAM_ROWS: STREAM_CAP });
+  // Rows whose order follows no column (a hash of the row), numbered so the order can be checked.
+  await sql(
+    `CREATE TABLE files.src AS SELECT hash(sqft, number_of_rooms, location, days_on_market) % 1000003 AS id, sqft, location, number_of_rooms, rental_price FROM example_db.demo_data.home_rentals ORDER BY hash(sqft * 7, location, days_on_market) LIMIT ${ROWS}`,
+  );
+  await sql(
+    'CREATE MODEL mindsdb.small FROM files (SELECT sqft, location, number_of_rooms, rental_price FROM src) PREDICT rental_price',
+  );
+  await h.instance.models.idle();
+  await sql(
+    `CREATE DATABASE pg WITH ENGINE = 'postgres', PARAMETERS = ${JSON.stringify({
+      host: pgs.host,
+      port: pgs.port,
+      user: pgs.user,
+      password: pgs.password,
+      database: pgs.database,
+    })}`,
+  );
+  await sql('CREATE TABLE pg.src (SELECT * FROM files.src)');
+}, 180_000);
+
+afterAll(async () => {
+  await h?.close();
+  await pgs?.stop();
+});
+
+/** POST /api/sql/query with a streamed format: its documents (jsonlines) or events (sse). */
+async function streamed(query: string, format: 'jsonlines' | 'sse') {
+  const res = await fetch(`${h.url}/api/sql/query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: h.url },
+    body: JSON.stringify({ query, response_format: format }),
+  });
+  const text = await res.text();
+  const docs =
+    format === 'jsonlines'
+      ? text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as unknown)
+      : text
+          .split('\n\n')
+          .filter((e) => e.startsWith('data: '))
+          .map((e) => JSON.parse(e.slice(6)) as unknown);
+  const end = /^: (.*)$/m.exec(text);
+  const [header, ...rows] = docs as [{ type: string; column_names: string[] }, ...unknown[][][]];
+  return { header, rows: rows.flat(), end: end ? (JSON.parse(end[1]) as unknown) : null };
+}
+
+describe('scoring in batches', () => {
+  it("jsonlines and sse answers of SELECT ... JOIN model stream batch by batch: the JSON answer's rows in its order, cut at the row cap", async () => {
+    for (const src of ['files.src', 'pg.src']) {
+      const expected = await sql(SELECT(src));
+      const some = `${SELECT(src)} WHERE t.location = 'good'`;
+      const few = await sql(some);
+      expect(few.data.length).toBeGreaterThan(BATCH);
+      expect(few.data.length).toBeLessThan(STREAM_CAP);
+      let got: Awaited<ReturnType<typeof streamed>>;
+      const seen = await reports(async () => {
+        got = await streamed(some, 'jsonlines');
+      });
+      expect(got!.header).toMatchObject({ type: 'table', column_names: expected.column_names });
+      expect(got!.rows).toEqual(few.data);
+      // Source rows read: PostgreSQL filters them (the condition is pushed down), DuckDB's are all read.
+      expectMonotone(seen, src === 'pg.src' ? few.data.length : ROWS);
+      const cut = await streamed(SELECT(src), 'sse');
+      expect(cut.rows).toEqual(expected.data.slice(0, STREAM_CAP));
+      expect(cut.end).toEqual({ type: 'end', row_count: STREAM_CAP, truncated: true });
+    }
+  });
+
+  it('CREATE TABLE files.t from a DuckDB table: the rows, values and order of the unbatched query, progress to the total', async () => {
+    const expected = await sql(SELECT('files.src'));
+    expect(expected.data).toHaveLength(ROWS);
+    let r: Awaited<ReturnType<typeof h.sql>>;
+    const seen = await reports(async () => {
+      r = await h.sql(`CREATE TABLE files.scored (${SELECT('files.src')})`);
+    });
+    expect(r).toMatchObject({ type: 'ok', affected_rows: ROWS, catalog_changed: true });
+    expectMonotone(seen, ROWS);
+    const saved = await sql('SELECT * FROM files.scored');
+    expect(saved.column_names).toEqual(['id', 'location', 'predicted', 'rental_price_explain']);
+    expect(saved.data).toEqual(expected.data);
+  });
+
+  it('CREATE TABLE pg.t and INSERT INTO pg.t from a PostgreSQL table: same rows in the same order, then appended', async () => {
+    const expected = await sql(SELECT('pg.src'));
+    expect(expected.data).toHaveLength(ROWS);
+    const seen = await reports(() => sql(`CREATE TABLE pg.scored (${SELECT('pg.src')})`));
+    expectMonotone(seen, ROWS);
+    const saved = await sql('SELECT * FROM pg (SELECT * FROM scored)');
+    // JSON of the explanation comes back from PostgreSQL's jsonb as an object.
+    const norm = (rows: unknown[][]) =>
+      rows.map((row) =>
+        row.map((v) => (typeof v === 'string' && v.startsWith('{') ? JSON.parse(v) : v)),
+      );
+    expect(norm(saved.data)).toEqual(norm(expected.data));
+    const ins = await sql(`INSERT INTO pg.scored (${SELECT('pg.src')} WHERE t.location = 'good')`);
+    const good = expected.data.filter((row) => row[1] === 'good');
+    expect(ins.affected_rows).toBe(good.length);
+    const after = await sql('SELECT * FROM pg (SELECT * FROM scored)');
+    expect(norm(after.data)).toEqual(norm([...expected.data, ...good]));
+  });
+
+  it('INSERT INTO files.t from PostgreSQL into DuckDB, columns matched by name', async () => {
+    await sql('CREATE TABLE files.appended (predicted DOUBLE, id BIGINT)');
+    const r = await sql(
+      `INSERT INTO files.appended (SELECT m.rental_price AS predicted, t.id FROM pg.src AS t JOIN mindsdb.small AS m)`,
+    );
+    expect(r.affected_rows).toBe(ROWS);
+    const expected = await sql(SELECT('pg.src'));
+    const saved = await sql('SELECT id, predicted FROM files.appended');
+    expect(saved.data).toEqual(expected.data.map((row) => [row[0], row[2]]));
+  });
+
+  it('Cancel after the first batches rolls back: no table in DuckDB or PostgreSQL, an appended table keeps its rows', async () => {
+    const cases = [
+      { sql: `CREATE TABLE files.cancelled (${SELECT('files.src')})`, check: 'files.cancelled' },
+      { sql: `CREATE TABLE pg.cancelled (${SELECT('pg.src')})`, check: 'pg.cancelled' },
+      { sql: `INSERT INTO pg.scored (${SELECT('pg.src')})`, check: null },
+    ];
+    const before = (await sql('SELECT count(*) FROM pg.scored')).data[0][0];
+    for (const c of cases) {
+      const ac = new AbortController();
+      const off = h.instance.sql.scoring.subscribe((p) => {
+        if (p.rows_done >= 2 * BATCH) ac.abort();
+      });
+      let r;
+      try {
+        r = await h.instance.sql.execute({ query: c.sql, signal: ac.signal });
+      } finally {
+        off();
+      }
+      expect(ac.signal.aborted).toBe(true);
+      expect(r).toMatchObject({ type: 'error' });
+      expect(h.instance.sql.scoring.list()).toEqual([]);
+      if (c.check) {
+        const gone = await h.sql(`SELECT * FROM ${c.check}`);
+        expect(gone.type).toBe('error');
+      }
+    }
+    expect((await sql('SELECT count(*) FROM pg.scored')).data[0][0]).toBe(before);
+  });
+
+  it('queries that look across rows are not batched and still answer whole (LIMIT, aggregates)', async () => {
+    const seen = await reports(async () => {
+      await sql(`CREATE TABLE files.limited (${SELECT('files.src')} LIMIT 100)`);
+      await sql(
+        `CREATE TABLE files.grouped (SELECT t.location, avg(m.rental_price) AS p FROM files.src AS t JOIN mindsdb.small AS m GROUP BY 1)`,
+      );
+    });
+    expect(seen).toEqual([]);
+    const expected = await sql(SELECT('files.src'));
+    expect((await sql('SELECT * FROM files.limited')).data).toEqual(expected.data.slice(0, 100));
+    expect((await sql('SELECT count(*) FROM files.grouped')).data[0][0]).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * Saving predictions of a big table in batches (`CREATE TABLE t (SELECT ... FROM big JOIN
+ * model)`, `INSERT INTO t (SELECT ...)`, planned with a stream: plan/stream-plan.ts), into a
+ * DuckDB table or a PostgreSQL integration. Each target is written in ONE transaction: the table
+ * and every batch commit together at the end; an error or a Cancel rolls all of it back (the
+ * target is as it was before the statement: no new table, no new rows, a replaced table kept).
+ * Progress (rows done of total, rate, time left) is in GET /api/status while it runs.
+ */
+import type { JsonValue } from '../../engine/values';
+import { pgIdent } from '../../integrations/postgres';
+import { scoreInBatches } from '../plan/stream';
+import type { PlannedQuery } from '../plan/steps';
+import { paramsOf } from '../plan/state';
+import type { ExecContext, StatementEnv } from '../types';
+import { ok, type StatementInput, type StatementOutput } from './output';
+
+const ALL = { maxRows: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER };
+
+/** Runs the plan's final SQL (or `prefix` + it) on the request's session, every row. */
+function runFinal(ctx: ExecContext, q: PlannedQuery, sql: string) {
+  return ctx.session.query(sql, {
+    db: q.target.kind === 'duckdb' ? q.target.db : undefined,
+    params: paramsOf(sql, ctx.params),
+    signal: ctx.signal,
+    sourceOffset: q.src.scriptOffset(q.rw),
+    script: q.src.script,
+    ...ALL,
+  });
+}
+
+function startJob(env: StatementEnv, x: StatementInput, q: PlannedQuery, target: string) {
+  return env.scoring.start(x.src.text.trim(), `${q.stream?.source ?? 'data'} -> ${target}`);
+}
+
+/**
+ * Into the instance's DuckDB: `create` is the `CREATE ... TABLE x AS ` prefix (the table is made
+ * empty from the query's columns first), or `insert` the `INSERT INTO x ... ` prefix.
+ */
+export async function streamToDuckDB(
+  env: StatementEnv,
+  x: StatementInput,
+  q: PlannedQuery,
+  o: { target: string; create?: string; ifNotExists?: boolean; insert?: string },
+): Promise<StatementOutput> {
+  const ctx = x.ctx;
+  if (o.create && o.ifNotExists) {
+    const exists = await runFinal(ctx, q, `SELECT * FROM ${o.target} LIMIT 0`).then(
+      () => true,
+      () => false,
+    );
+    if (exists) return ok(0, false);
+  }
+  const job = startJob(env, x, q, o.target);
+  await ctx.session.query('BEGIN TRANSACTION', { internal: true });
+  let done = false;
+  try {
+    if (o.create) await runFinal(ctx, q, `${o.create}SELECT * FROM (${q.sql}) AS __mdb_q LIMIT 0`);
+    const insert = o.insert ?? `INSERT INTO ${o.target} `;
+    let n = 0;
+    await scoreInBatches(env, ctx, q, env.scoringBatchRows, job, async () => {
+      const r = await runFinal(ctx, q, insert + q.sql);
+      n += Number(r.affectedRows ?? 0);
+    });
+    await ctx.session.query('COMMIT', { internal: true });
+    done = true;
+    return ok(n, !!o.create);
+  } finally {
+    if (!done) await ctx.session.query('ROLLBACK', { internal: true }).catch(() => undefined);
+    job.end();
+  }
+}
+
+/** PostgreSQL's column type for a DuckDB result type. */
+export function pgType(duck: string): string {
+  const t = duck.toUpperCase();
+  if (/^DECIMAL\(\d+,\s*\d+\)$/.test(t)) return t.replace('DECIMAL', 'numeric');
+  const map: Record<string, string> = {
+    BIGINT: 'bigint',
+    INTEGER: 'integer',
+    SMALLINT: 'smallint',
+    TINYINT: 'smallint',
+    HUGEINT: 'numeric',
+    UBIGINT: 'numeric',
+    UINTEGER: 'bigint',
+    DOUBLE: 'double precision',
+    FLOAT: 'real',
+    BOOLEAN: 'boolean',
+    DATE: 'date',
+    TIMESTAMP: 'timestamp',
+    'TIMESTAMP WITH TIME ZONE': 'timestamptz',
+    TIME: 'time',
+    JSON: 'jsonb',
+    UUID: 'uuid',
+  };
+  return map[t] ?? 'text';
+}
+
+const asText = (v: JsonValue): string | null =>
+  v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : String(v);
+
+/**
+ * Into a PostgreSQL integration's table (`table`: its quoted name): created there with matching
+ * types (`create`), each batch one `INSERT ... SELECT FROM unnest($1::text[], ...)` (one array
+ * parameter a column, cast to the column's type), all in one transaction.
+ */
+export async function streamToPostgres(
+  env: StatementEnv,
+  x: StatementInput,
+  q: PlannedQuery,
+  target: { db: string; table: string; label: string },
+  o: { create?: { orReplace: boolean; ifNotExists: boolean }; columns?: string[] },
+): Promise<StatementOutput> {
+  const ctx = x.ctx;
+  const shape = await runFinal(ctx, q, `SELECT * FROM (${q.sql}) AS __mdb_q LIMIT 0`);
+  const integ = env.integrations.postgres(target.db);
+  const job = startJob(env, x, q, target.label);
+  try {
+    return await integ.writeTransaction(
+      async (exec) => {
+        let types: string[];
+        const columns = o.columns ?? shape.columns;
+        if (o.create) {
+          if (o.create.orReplace) await exec(`DROP TABLE IF EXISTS ${target.table}`);
+          types = shape.types.map(pgType);
+          const defs = shape.columns.map((c, i) => `${pgIdent(c)} ${types[i]}`);
+          await exec(
+            `CREATE TABLE ${o.create.ifNotExists ? 'IF NOT EXISTS ' : ''}${target.table} (${defs.join(', ')})`,
+          );
+        }
+        // The target's own column types (an existing table, or one IF NOT EXISTS kept).
+        const r = await exec(
+          `SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped`,
+          [target.table],
+        );
+        const typeOf = new Map(r.rows.map((row) => [String(row[0]), String(row[1])]));
+        const lower = new Map(r.rows.map((row) => [String(row[0]).toLowerCase(), String(row[1])]));
+        types = columns.map((c) => typeOf.get(c) ?? lower.get(c.toLowerCase()) ?? 'text');
+        const width = Math.min(columns.length, shape.columns.length);
+        const u = Array.from({ length: width }, (_, i) => `c${i + 1}`);
+        const insert =
+          `INSERT INTO ${target.table} (${columns.slice(0, width).map(pgIdent).join(', ')}) ` +
+          `SELECT ${u.map((c, i) => `__u.${c}::${types[i]}`).join(', ')} ` +
+          `FROM unnest(${u.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS __u(${u.join(', ')})`;
+        let n = 0;
+        await scoreInBatches(env, ctx, q, env.scoringBatchRows, job, async () => {
+          const rows = (await runFinal(ctx, q, q.sql)).rows;
+          if (rows.length === 0) return;
+          const arrays = u.map((_, j) => rows.map((row) => asText(row[j])));
+          n += (await exec(insert, arrays)).rowCount ?? rows.length;
+        });
+        return ok(n, !!o.create);
+      },
+      { timeoutMs: env.integrations.defaults.timeoutMs, signal: ctx.signal },
+    );
+  } finally {
+    job.end();
+  }
+}
