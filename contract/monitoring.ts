@@ -195,6 +195,8 @@ export const EffectsReport = z.object({
   /** What the y axis is: the target's name, or `P(<target> = <class>)`. */
   output: z.string(),
   class: Label.optional(),
+  /** Classifiers: every class `class` may name (the class picker's choices). */
+  classes: z.array(Label).optional(),
   /** Rows the averages are over (a sample of the training data kept with the version). */
   rows: z.number().int(),
   curves: z.array(EffectCurve),

@@ -43,6 +43,27 @@ const ContextOut = z.object({ db: z.string() }).loose();
  */
 const CatalogChanged = z.boolean().optional();
 
+/**
+ * Which model produced a result column (this instance's extension, issue 27; MindsDB's clients
+ * ignore it): the model version, its output column (`rental_price`, `rental_price_confidence`,
+ * ...), whether that is the predicted value itself, and where each row's model inputs are:
+ * `inputs` maps an input to the index of the result column carrying it, `values` an input given
+ * one value for every row. Enough to ask the model to explain that row (POST .../predict with
+ * `params.explain`). Inputs found in neither were not in the result.
+ */
+export const ColumnOrigin = z.object({
+  project: z.string(),
+  model: z.string(),
+  version: z.number().int(),
+  column: z.string(),
+  predicted: z.boolean(),
+  inputs: z.record(z.string(), z.number().int().nonnegative()),
+  values: z.record(z.string(), z.unknown()).optional(),
+});
+export type ColumnOrigin = z.infer<typeof ColumnOrigin>;
+/** One entry per result column, null where no model produced it; absent when none did. */
+const ColumnOrigins = z.array(ColumnOrigin.nullable()).optional();
+
 export const SqlTableResponse = z.object({
   type: z.literal('table'),
   column_names: z.array(z.string()),
@@ -50,6 +71,7 @@ export const SqlTableResponse = z.object({
   context: ContextOut,
   truncated: z.boolean().optional(),
   column_types: z.array(z.string()).optional(),
+  column_origins: ColumnOrigins,
   catalog_changed: CatalogChanged,
 });
 export const SqlOkResponse = z.object({
@@ -91,6 +113,7 @@ export const SqlStreamHeader = z
     column_names: z.array(z.string()),
     context: ContextOut.optional(),
     column_types: z.array(z.string()).optional(),
+    column_origins: ColumnOrigins,
     row_limit: z.number().int().optional(),
     catalog_changed: CatalogChanged,
   })

@@ -2,20 +2,19 @@
  * Watching a model after training (issue 27), the presenter's journey: train on home_rentals,
  * point the Drift tab at this month's listings (the shifted demo table) and get a verdict in
  * words, write the RETRAIN into the editor, retrain, read the version diff between the two
- * versions and the feature effects; each view passes axe (WCAG 2 A/AA) in Chromium.
+ * versions and the feature effects, click a prediction in a query result to see why (mouse and
+ * keyboard); each view passes axe (WCAG 2 A/AA) in Chromium. `DOCS_SCREENSHOTS=1` refreshes the
+ * tutorial's screenshots (docs/evaluation.md).
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { editorText } from './helpers';
-import { openHash, trainModel, waitComplete } from './model-setup';
+import { editorText, openApp, resultStatus, setSql } from './helpers';
+import { docsScreenshot, openHash, trainModel, waitComplete } from './model-setup';
 
 const MODEL = 'e2e_monitoring_rentals';
 
-async function expectAccessible(page: Page, what: string) {
-  const r = await new AxeBuilder({ page })
-    .include('.m-panel')
-    .withTags(['wcag2a', 'wcag2aa'])
-    .analyze();
+async function expectAccessible(page: Page, what: string, where = '.m-panel') {
+  const r = await new AxeBuilder({ page }).include(where).withTags(['wcag2a', 'wcag2aa']).analyze();
   expect(
     r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     what,
@@ -50,6 +49,7 @@ test('drift verdict on this month’s data, retrain, version diff and effects', 
   await expect(row('neighborhood')).toContainText('harbor_district');
   await expect(row('number_of_rooms')).not.toContainText('drifted');
   await expectAccessible(page, 'drift tab');
+  await docsScreenshot(page, 'monitoring-drift.png', 1100);
 
   for (const size of [
     { width: 1366, height: 768 },
@@ -83,6 +83,7 @@ test('drift verdict on this month’s data, retrain, version diff and effects', 
   const changed = page.getByRole('table', { name: /Changed rows/ });
   await expect(changed.getByRole('row').nth(1)).toBeVisible();
   await expectAccessible(page, 'diff tab');
+  await docsScreenshot(page, 'monitoring-diff.png', 1100);
 
   // Effects: the most important input's curve, with a sentence and a table.
   await page.getByRole('tab', { name: 'Effects' }).click();
@@ -92,4 +93,37 @@ test('drift verdict on this month’s data, retrain, version diff and effects', 
     timeout: 60_000,
   });
   await expectAccessible(page, 'effects tab');
+
+  // A prediction in a query result explains itself: a click (or Enter) opens its waterfall.
+  await openApp(page);
+  await setSql(
+    page,
+    `SELECT t.*, m.rental_price AS predicted FROM example_db.demo_data.home_rentals_this_month AS t JOIN mindsdb.${MODEL} AS m LIMIT 5`,
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(resultStatus(page)).toContainText('5 rows');
+  const predicted = page.locator('[role="gridcell"].cell-why');
+  await expect(predicted).toHaveCount(5);
+  await predicted.first().click();
+  const why = page.getByRole('complementary', { name: 'Why this prediction' });
+  await expect(why.getByText(/^Why predicted = [\d,.]+ \(row \d\)$/)).toBeVisible();
+  await expect(why.getByText(`mindsdb.${MODEL} v2`)).toBeVisible();
+  await expect(why.getByRole('img', { name: /^Explanation of row \d/ })).toBeVisible({
+    timeout: 30_000,
+  });
+  // Every input is in the result: the waterfall explains exactly the value shown.
+  await expect(why.getByText(/read as missing|not the .* shown/)).toHaveCount(0);
+  await expectAccessible(page, 'why panel', '.m-why-panel');
+  await docsScreenshot(page, 'monitoring-why.png');
+  // Keyboard: Escape closes and gives the focus back to the cell; Enter opens it again.
+  await page.keyboard.press('Escape');
+  await expect(why).toBeHidden();
+  await page.keyboard.press('Enter');
+  await expect(why.getByRole('img', { name: /^Explanation of row \d/ })).toBeVisible();
+  // A data column's cell still opens its value, not a why.
+  await page.keyboard.press('Escape');
+  await expect(why).toBeHidden();
+  await page.locator('[role="gridcell"][col-id="c0"]').first().dblclick();
+  await expect(page.getByRole('complementary', { name: 'Cell value' })).toBeVisible();
+  await expect(why).toBeHidden();
 });

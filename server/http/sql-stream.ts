@@ -109,12 +109,13 @@ export async function streamResult(
     await instance.sql.executeStream(
       { query: body.query, db: body.context?.db, params: body.params, signal },
       {
-        header: (columns, types, db, catalogChanged) =>
+        header: (columns, types, db, catalogChanged, origins) =>
           write({
             type: 'table',
             column_names: columns,
             context: ctx(db),
             column_types: types,
+            ...(origins ? { column_origins: origins } : {}),
             row_limit: rowLimit,
             ...changed(catalogChanged),
           }),

@@ -17,6 +17,7 @@ import { lineColumn } from '../engine/position';
 import type { JsonValue } from '../engine/values';
 import { didYouMean, ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
 import type { IntegrationRegistry } from '../integrations';
+import { resolveOrigins, type ColumnOrigin } from './plan/column-origins';
 import { runSteps } from './plan/execute';
 import { scoreInBatches } from './plan/stream';
 import type { PlannedQuery } from './plan/steps';
@@ -81,6 +82,8 @@ export interface ResultSink {
     types: string[],
     db: string,
     catalogChanged: boolean,
+    /** Which model produced each column, when any did (plan/column-origins.ts). */
+    origins?: (ColumnOrigin | null)[],
   ): Promise<void> | void;
   rows(rows: JsonValue[][]): Promise<void> | void;
   end(rowCount: number, truncated: boolean): Promise<void> | void;
@@ -304,7 +307,7 @@ export class SqlService implements StatementEnv {
         try {
           const out = await this.prepare(seg, req.query, ctx);
           if (out.kind === 'query') {
-            last = await this.runPlanned(out.planned, ctx);
+            last = withOrigins(await this.runPlanned(out.planned, ctx), out.planned);
             if (out.catalogChanged) last = { ...last, catalog_changed: true };
           } else {
             last = out.result;
@@ -369,7 +372,7 @@ export class SqlService implements StatementEnv {
       const emit = async (r: SqlResult, at: string) => {
         const changed = !!r.catalog_changed;
         if (r.type === 'ok') return sink.ok(r.affected_rows ?? null, at, changed);
-        await sink.header(r.column_names, r.column_types ?? [], at, changed);
+        await sink.header(r.column_names, r.column_types ?? [], at, changed, r.column_origins);
         if (r.data.length) await sink.rows(r.data);
         await sink.end(r.data.length, !!r.truncated);
       };
@@ -378,7 +381,7 @@ export class SqlService implements StatementEnv {
       if (q.stream) return void (await this.streamInBatches(ctx, q, sink, maxRows, db, last));
       await runSteps(this, ctx, q.steps);
       if (q.target.kind === 'remote') {
-        const r = await this.runPlanned({ ...q, steps: [] }, ctx);
+        const r = withOrigins(await this.runPlanned({ ...q, steps: [] }, ctx), q);
         return void (await emit(out.catalogChanged ? { ...r, catalog_changed: true } : r, db));
       }
       let headerSent = false;
@@ -395,7 +398,8 @@ export class SqlService implements StatementEnv {
         {
           header: (columns, types) => {
             headerSent = true;
-            return sink.header(columns, types, db, !!out.catalogChanged);
+            const origins = resolveOrigins(q.origins, columns) ?? undefined;
+            return sink.header(columns, types, db, !!out.catalogChanged, origins);
           },
           rows: (rows) => sink.rows(rows),
           ok: (n, type) => sink.ok(n, db, !!out.catalogChanged || isCatalogChange(type)),
@@ -447,7 +451,8 @@ export class SqlService implements StatementEnv {
           header: (columns, types) => {
             if (headerSent) return;
             headerSent = true;
-            return sink.header(columns, types, db, false);
+            const origins = resolveOrigins(q.origins, columns) ?? undefined;
+            return sink.header(columns, types, db, false, origins);
           },
           rows: (rows) => sink.rows(rows),
           ok: () => undefined,
@@ -470,4 +475,11 @@ export class SqlService implements StatementEnv {
     }
     await sink.end(sent, truncated);
   }
+}
+
+/** A table result with the models its columns come from (plan/column-origins.ts), when any. */
+function withOrigins(r: SqlResult, q: PlannedQuery): SqlResult {
+  if (r.type !== 'table') return r;
+  const origins = resolveOrigins(q.origins, r.column_names);
+  return origins ? { ...r, column_origins: origins } : r;
 }

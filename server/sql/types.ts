@@ -1,4 +1,5 @@
 /** Types shared by the SQL layer: the request's execution context and statement results. */
+import type { ColumnOrigin } from '../../contract/sql';
 import type { Catalog } from '../catalog/catalog';
 import type { Monitoring } from '../models/monitoring';
 import type { ModelRegistry } from '../models/registry';
@@ -57,6 +58,8 @@ export type SqlResult = (
       data: JsonValue[][];
       truncated?: boolean;
       column_types?: string[];
+      /** Which model produced each column (plan/column-origins.ts); absent: none did. */
+      column_origins?: (ColumnOrigin | null)[];
     }
   | { type: 'ok'; affected_rows?: number | null }
 ) & {

@@ -170,4 +170,19 @@ describe('createStreamAssembler', () => {
       catalog_changed: false,
     });
   });
+
+  it("keeps the header's column_origins (the grid's why of a prediction)", () => {
+    const origin = {
+      project: 'mindsdb',
+      model: 'm',
+      version: 1,
+      column: 's',
+      predicted: true,
+      inputs: { i: 0 },
+    };
+    const text = `${ev({ type: 'table', column_names: ['i', 's'], column_origins: [null, origin] })}${ev([[1, 'a']])}${endComment(1, false)}`;
+    const a = createStreamAssembler(100, 'mindsdb');
+    a.push(text);
+    expect(a.finish()).toMatchObject({ column_origins: [null, origin], data: [[1, 'a']] });
+  });
 });

@@ -6,8 +6,8 @@
  * on either side, and stops reading past `maxRows` (the result is then marked truncated).
  *
  * Works against a MindsDB server as well as this instance. This instance adds what MindsDB's
- * clients ignore: `context`, `column_types` and `catalog_changed` in the header (kept in the
- * response), and after the rows an SSE comment
+ * clients ignore: `context`, `column_types`, `column_origins` and `catalog_changed` in the header
+ * (kept in the response), and after the rows an SSE comment
  * `: {"type":"end","row_count":n,"truncated":b}` that says whether the instance cut the result.
  * Without that comment (MindsDB) the clean end of the response is the end of the result: a cut
  * connection fails the read instead.
@@ -102,6 +102,7 @@ export function createStreamAssembler(maxRows: number, db: string): StreamAssemb
         type: 'table',
         column_names: h.column_names,
         column_types: h.column_types,
+        ...(h.column_origins ? { column_origins: h.column_origins } : {}),
         context: h.context ?? { db },
         ...(h.catalog_changed !== undefined ? { catalog_changed: h.catalog_changed } : {}),
         data: rows,

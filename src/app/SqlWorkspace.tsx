@@ -3,11 +3,11 @@
  * split and the results of the active tab.
  */
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type ReactNode, type RefObject } from 'react';
+import { lazy, Suspense, useCallback, useState, type ReactNode, type RefObject } from 'react';
 import type { SqlOkResponse, SqlTableResponse } from '../../contract';
 import { modelUrlParams, type ModelTab } from '../features/models/shared';
 import { databasesQueryOptions } from '../api/catalog';
-import { preloadResultGrid, ResultsPanel } from '../features/results/ResultsPanel';
+import { preloadResultGrid, ResultsPanel, type WhyCell } from '../features/results/ResultsPanel';
 import { modelTargetsIn } from '../features/sql-editor/completion';
 import type { CompletionSource } from '../features/sql-editor/monaco-setup';
 import type { SqlEditorHandle } from '../features/sql-editor/SqlEditor';
@@ -32,6 +32,10 @@ import { useSplit } from './use-split';
 const SqlEditor = lazy(() => import('../features/sql-editor/SqlEditor'));
 const TrainingCard = lazy(() =>
   import('../features/models/create').then((m) => ({ default: m.TrainingCard })),
+);
+
+const WhyPanel = lazy(() =>
+  import('../features/models/diff').then((m) => ({ default: m.WhyPanel })),
 );
 
 /** The grid's code loads once the editor is up (not competing with it on the first visit). */
@@ -94,6 +98,35 @@ export function SqlWorkspace({
   if (!dbOptions.includes(tab.db)) dbOptions.unshift(tab.db);
   const runActive = (mode: RunMode) => editorRef.current?.run(mode);
   const targetsFor = (sql: string) => modelTargetsIn(sql, completion.catalog(), tab.db);
+  // A click on a predicted value (column_origins) explains it beside the grid.
+  const renderWhy = useCallback(
+    (why: WhyCell, onClose: () => void) => {
+      const { project, model, version, column } = why.origin;
+      const href = encodeHash({
+        view: 'model',
+        extra: modelUrlParams(project, model, 'predict', version),
+      });
+      return (
+        <Suspense fallback={<aside className="value-panel" aria-busy="true" />}>
+          <WhyPanel
+            key={`${project}.${model}.${version}:${why.rowIndex}:${column}`}
+            project={project}
+            model={model}
+            version={version}
+            column={column}
+            columnName={why.columnName}
+            inputs={why.inputs}
+            value={why.value}
+            rowIndex={why.rowIndex}
+            theme={theme}
+            modelHref={href}
+            onClose={onClose}
+          />
+        </Suspense>
+      );
+    },
+    [theme],
+  );
 
   return (
     <div
@@ -208,6 +241,7 @@ export function SqlWorkspace({
           onCancel={() => runner.cancel(tab.id)}
           targetsFor={targetsFor}
           renderResult={renderResult}
+          renderWhy={renderWhy}
           large={presenting}
           emptyState={
             <div className="welcome">

@@ -52,22 +52,24 @@ function engineDb(a: DataAccess, db: string): string | undefined {
   return info.type === 'system' ? undefined : info.name;
 }
 
-/** The query's column names, without reading its rows. */
+/** The query's column names and, on DuckDB, their types, without reading its rows. */
 export async function queryColumns(
   a: DataAccess,
   src: QuerySource,
   what: string,
-): Promise<string[]> {
+): Promise<{ names: string[]; types: (string | undefined)[] }> {
   const sql = `SELECT * FROM (\n${src.query}\n) AS __today LIMIT 0`;
   try {
-    if (a.remote.isRemote(src.db))
-      return (await a.remote.query(src.db, sql, { maxRows: 0 })).columns;
+    if (a.remote.isRemote(src.db)) {
+      const names = (await a.remote.query(src.db, sql, { maxRows: 0 })).columns;
+      return { names, types: names.map(() => undefined) };
+    }
     const r = await a.catalog.engine.query(sql, {
       db: engineDb(a, src.db),
       maxRows: 0,
       timeoutMs: QUERY_TIMEOUT_MS,
     });
-    return r.columns;
+    return { names: r.columns, types: r.types };
   } catch (err) {
     return queryFailed(err, what);
   }
@@ -85,26 +87,32 @@ const rowHash = (row: readonly JsonValue[]) =>
 
 /**
  * The counts of `columns` over all rows of the query and a sample of at most `sampleSize` rows
- * of `sampled` (source column names).
+ * of `sampled` (source column names). On DuckDB the count runs while the sample is read and
+ * `withSample` works on it (the engine counts in its own threads; predicting the sample is most
+ * of the JavaScript's share), so the answer takes the longer of the two, not their sum.
  */
-export async function countAndSample(
+export async function countAndSample<T>(
   a: DataAccess,
   src: QuerySource,
   columns: readonly SqlColumn[],
   sampled: readonly string[],
   sampleSize: number,
   what: string,
-): Promise<{ n: number; counts: BinnedColumn[]; sample: Sample }> {
+  withSample: (sample: Sample) => T,
+): Promise<{ n: number; counts: BinnedColumn[]; sample: Sample; derived: T }> {
   try {
-    if (a.remote.isRemote(src.db))
-      return await remoteCountAndSample(a, src, columns, sampled, sampleSize);
+    if (a.remote.isRemote(src.db)) {
+      const r = await remoteCountAndSample(a, src, columns, sampled, sampleSize);
+      return { ...r, derived: withSample(r.sample) };
+    }
     const db = engineDb(a, src.db);
-    const counted = await a.catalog.engine.query(driftCountSql(columns, src.query), {
+    const counting = a.catalog.engine.query(driftCountSql(columns, src.query), {
       db,
       maxRows: 1,
       timeoutMs: QUERY_TIMEOUT_MS,
     });
-    const { n, columns: counts } = readDriftCounts(columns, counted.columns, counted.rows[0]);
+    // Its failure is awaited below; until then it must not count as unhandled.
+    counting.catch(() => undefined);
     let sample: Sample = { columns: {}, n: 0 };
     if (sampled.length > 0 && sampleSize > 0) {
       const s = await a.catalog.engine.query(sampleSql(sampled, src.query, sampleSize), {
@@ -114,7 +122,10 @@ export async function countAndSample(
       });
       sample = toSample(sampled, s.rows);
     }
-    return { n, counts, sample };
+    const derived = withSample(sample);
+    const counted = await counting;
+    const { n, columns: counts } = readDriftCounts(columns, counted.columns, counted.rows[0]);
+    return { n, counts, sample, derived };
   } catch (err) {
     return queryFailed(err, what);
   }
@@ -180,6 +191,6 @@ export async function querySample(
   sampleSize: number,
   what: string,
 ): Promise<Sample> {
-  const names = await queryColumns(a, src, what);
-  return (await countAndSample(a, src, [], names, sampleSize, what)).sample;
+  const { names } = await queryColumns(a, src, what);
+  return (await countAndSample(a, src, [], names, sampleSize, what, () => null)).sample;
 }

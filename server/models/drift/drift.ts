@@ -94,13 +94,19 @@ export class DriftService {
     const db = this.access.catalog.requireDatabase(req.db ?? rec.fromDb).name;
     const src = { db, query: req.query };
     const what = "The query of today's data";
-    const names = await queryColumns(this.access, src, what);
+    const { names, types } = await queryColumns(this.access, src, what);
     const byLower = new Map(names.map((n) => [n.toLowerCase(), n]));
+    const typeOf = new Map(names.map((n, i) => [n, types[i]]));
     const ev = await this.evidence.training(rec);
     const desc = predictor.description;
 
     const skipped: DriftReport['skipped'] = [];
-    const compared: { bins: DriftBins; source: string | null; ref: CellValue[] }[] = [];
+    const compared: {
+      bins: DriftBins;
+      source: string | null;
+      sourceType: string | undefined;
+      ref: CellValue[];
+    }[] = [];
     for (const k of inputKinds(desc)) {
       if (k.kind === 'datetime') {
         skipped.push({
@@ -124,10 +130,20 @@ export class DriftService {
               refCells.map((v) => cellKey(v, k.valueKind!)),
               ev.known[k.column] ?? [],
             );
-      compared.push({ bins, source, ref: refCells });
+      compared.push({
+        bins,
+        source,
+        sourceType: source ? typeOf.get(source) : undefined,
+        ref: refCells,
+      });
     }
-    const sqlColumns: SqlColumn[] = compared.map((c) => ({ bins: c.bins, source: c.source }));
+    const sqlColumns: SqlColumn[] = compared.map((c) => ({
+      bins: c.bins,
+      source: c.source,
+      sourceType: c.sourceType,
+    }));
     const sampled = compared.flatMap((c) => (c.source === null ? [] : [c.source]));
+    // The sample's predictions are computed while DuckDB counts all rows.
     const today = await countAndSample(
       this.access,
       src,
@@ -135,6 +151,8 @@ export class DriftService {
       sampled,
       CURRENT_SAMPLE_ROWS,
       what,
+      (sample) =>
+        isForecaster(predictor) ? null : this.predictionEvidence(predictor, ev.sample, sample),
     );
     if (today.n === 0) throw badInput(`${what} returned no rows: there is nothing to compare`);
 
@@ -157,9 +175,7 @@ export class DriftService {
     });
     columns.sort((a, b) => b.importance * b.psi - a.importance * a.psi || b.psi - a.psi);
 
-    const predictions = isForecaster(predictor)
-      ? null
-      : predictionDrift(this.predictionEvidence(predictor, ev.sample, today.sample), t);
+    const predictions = today.derived ? predictionDrift(today.derived, t) : null;
     const report: DriftReport = {
       project: rec.project,
       model: rec.name,

@@ -20,7 +20,14 @@ import {
 export interface SqlColumn {
   bins: DriftBins;
   source: string | null;
+  /** DuckDB's type of the source column, when known: numbers skip the reading of text. */
+  sourceType?: string;
 }
+
+/** Integer types: every value is a finite number. */
+const INTEGER = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT)$/i;
+/** Other number types: cast to DOUBLE as TRY_CAST would, without reading text. */
+const NUMERIC = /^(FLOAT|DOUBLE|REAL|DECIMAL(\(\d+,\s*\d+\))?)$/i;
 
 /** A double literal that reads back as exactly `x`. */
 const num = (x: number) => {
@@ -43,9 +50,16 @@ const FALSE_WORDS = "('false', 'f', '0', 'no', 'n')";
  */
 function valueColumn(c: SqlColumn, i: number): string {
   const src = `__today.${quoteIdent(c.source!)}`;
+  const type = c.sourceType ?? '';
   if (c.bins.kind === 'number') {
-    const x = `TRY_CAST(${src} AS DOUBLE)`;
+    if (INTEGER.test(type)) return `CAST(${src} AS DOUBLE) AS v${i}`;
+    const x = NUMERIC.test(type) ? `CAST(${src} AS DOUBLE)` : `TRY_CAST(${src} AS DOUBLE)`;
     return `CASE WHEN isfinite(${x}) THEN ${x} END AS v${i}`;
+  }
+  // An integer column keyed as a number: its text is the key ('7'), no parsing needed (the
+  // general form below, on the text of an integer, gives the same).
+  if (c.bins.valueKind === 'number' && INTEGER.test(type)) {
+    return `CASE WHEN ${src} BETWEEN -999999999999999 AND 999999999999999 THEN CAST(${src} AS VARCHAR) ELSE CAST(CAST(${src} AS DOUBLE) AS VARCHAR) END AS k${i}`;
   }
   const text = `NULLIF(trim(CAST(${src} AS VARCHAR)), '')`;
   if (c.bins.valueKind === 'boolean') {
@@ -58,42 +72,40 @@ function valueColumn(c: SqlColumn, i: number): string {
   return `${text} AS k${i}`;
 }
 
-/** The middle projection: categories learn whether training saw their key. */
-function knownColumn(c: SqlColumn, i: number): string[] {
-  if (c.bins.kind === 'number') return [`v${i}`];
-  const known = c.bins.known;
-  return [
-    `k${i}`,
-    `${known.length === 0 ? 'false' : `k${i} IN (${known.map(quoteString).join(', ')})`} AS known${i}`,
-  ];
+/**
+ * The edges numbers are counted over: the bins' edges, and around the training range the largest
+ * double below its minimum and its maximum, so the values outside the range are read from the
+ * same histogram (a `count(*) FILTER` per bound cost as much as all the histograms together).
+ */
+function countEdges(b: Extract<DriftBins, { kind: 'number' }>): number[] {
+  const extra = b.range ? [below(b.range.min), b.range.max] : [];
+  return [...new Set([...b.edges, ...extra])].filter(Number.isFinite).sort((x, y) => x - y);
+}
+
+/** The largest double below `x`. */
+function below(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  if (x === 0) return -Number.MIN_VALUE;
+  const f = new Float64Array([x]);
+  const bits = new BigInt64Array(f.buffer);
+  bits[0] += x > 0 ? -1n : 1n;
+  return f[0];
 }
 
 /**
- * Aggregates of one column. DuckDB counts numbers into the bins with histogram(v, edges) (a
- * binary search per value, ~6x faster than a CASE per bin) and categories with
- * histogram_exact(k, shown); missing, other and new come from plain counts. Which values are
- * new is read from the sample (./drift.ts): naming them over all rows (approx_top_k) cost more
- * than the rest of the statement.
+ * Aggregates of one column: one histogram each (plus the sum of numbers), every other count read
+ * from it. DuckDB counts numbers into the edges with histogram(v, edges) (a binary search per
+ * value, ~6x faster than a CASE per bin) and categories with histogram_exact(k, known): each key
+ * training saw, and the others (never seen) under the key ''. Which values are new is read from
+ * the sample (./drift.ts): naming them over all rows (approx_top_k) cost more than the rest of the
+ * statement.
  */
 function aggregates(c: SqlColumn, i: number): string[] {
   const b = c.bins;
   if (b.kind === 'number') {
-    const out = [
-      `histogram(v${i}, ${doubles(b.edges)}) AS h${i}`,
-      `count(v${i}) AS c${i}`,
-      `sum(v${i}) AS s${i}`,
-    ];
-    if (b.range) {
-      out.push(`count(*) FILTER (WHERE v${i} < ${num(b.range.min)}) AS lo${i}`);
-      out.push(`count(*) FILTER (WHERE v${i} > ${num(b.range.max)}) AS hi${i}`);
-    }
-    return out;
+    return [`histogram(v${i}, ${doubles(countEdges(b))}) AS h${i}`, `sum(v${i}) AS s${i}`];
   }
-  return [
-    `histogram_exact(k${i}, ${strings(b.shown)}) AS h${i}`,
-    `count(k${i}) AS c${i}`,
-    `count(*) FILTER (WHERE known${i}) AS kn${i}`,
-  ];
+  return [`histogram_exact(k${i}, ${strings(b.known)}) AS h${i}`];
 }
 
 /**
@@ -104,15 +116,13 @@ function aggregates(c: SqlColumn, i: number): string[] {
 export function driftCountSql(columns: readonly SqlColumn[], query: string): string {
   const present = columns.map((c, i) => ({ c, i })).filter((x) => x.c.source !== null);
   const inner = present.map(({ c, i }) => valueColumn(c, i));
-  const middle = present.flatMap(({ c, i }) => knownColumn(c, i));
   const outer = ['count(*) AS n', ...present.flatMap(({ c, i }) => aggregates(c, i))];
   const sel = (xs: string[]) => (xs.length === 0 ? '1 AS __one' : xs.join(',\n  '));
   return `SELECT ${outer.join(',\n  ')}
-FROM (SELECT ${sel(middle)}
-  FROM (SELECT ${sel(inner)}
-    FROM (
+FROM (SELECT ${sel(inner)}
+  FROM (
 ${query}
-) AS __today) AS __values) AS __keys`;
+) AS __today) AS __values`;
 }
 
 /** The entries of a histogram as DuckDB's JSON converter gives them (a list of {key, value}). */
@@ -142,29 +152,30 @@ export function readDriftCounts(
       r.counts[missingBin(b)] = n;
       return r;
     }
-    const present = Number(at(`c${i}`) ?? 0);
+    const entries = histogramEntries(at(`h${i}`));
+    const present = entries.reduce((sum, [, count]) => sum + count, 0);
     r.counts[missingBin(b)] = n - present;
     if (b.kind === 'number') {
-      // Keys are the edges (values up to each), then Infinity (null in JSON) for values above.
-      for (const [key, count] of histogramEntries(at(`h${i}`))) {
-        const j = key === null ? -1 : b.edges.indexOf(Number(key));
+      // Keys are the edges counted over (values up to each, above the one before), then
+      // Infinity (null in JSON) for values above the last.
+      const low = b.range ? below(b.range.min) : -Infinity;
+      const high = b.range ? b.range.max : Infinity;
+      for (const [key, count] of entries) {
+        const x = key === null ? Infinity : Number(key);
+        const j = b.edges.findIndex((e) => e >= x);
         r.counts[j < 0 ? b.edges.length : j] += count;
+        if (x <= low) r.below += count;
+        else if (x > high) r.above += count;
       }
       r.sum = Number(at(`s${i}`) ?? 0);
-      r.below = Number(at(`lo${i}`) ?? 0);
-      r.above = Number(at(`hi${i}`) ?? 0);
       return r;
     }
-    let shown = 0;
-    for (const [key, count] of histogramEntries(at(`h${i}`))) {
-      const j = b.shown.indexOf(String(key));
-      if (j < 0) continue; // the others' entry: split below into other and new
-      r.counts[j] += count;
-      shown += count;
+    const index = new Map(b.shown.map((k, j) => [k, j]));
+    for (const [key, count] of entries) {
+      // '' is never a key (blank text is missing): it is histogram_exact's bucket of the others.
+      if (key === '') r.counts[newBin(b)] += count;
+      else r.counts[index.get(String(key)) ?? otherBin(b)] += count;
     }
-    const known = Number(at(`kn${i}`) ?? 0);
-    r.counts[otherBin(b)] = known - shown;
-    r.counts[newBin(b)] = present - known;
     return r;
   });
   return { n, columns: out };

@@ -77,9 +77,12 @@ export class EffectsService {
 
   compute(ref: ModelRef, o: EffectsOptions = {}): Promise<EffectsReport> {
     const rec = this.models.ready(ref);
-    const k = [rec.project, rec.name, rec.version, o.column ?? '', o.class ?? '', o.top ?? '']
-      .join('\u0000')
-      .toLowerCase();
+    // Names are case-blind, class labels are not ('Yes' and 'yes' may both be classes).
+    const k = [
+      [rec.project, rec.name, rec.version, o.column ?? ''].join('\u0000').toLowerCase(),
+      o.class ?? '',
+      o.top ?? '',
+    ].join('\u0000');
     let p = this.cache.get(k);
     if (!p) {
       p = this.run(rec, o).catch((err: unknown) => {
@@ -171,7 +174,10 @@ export class EffectsService {
       output: cls === undefined ? d.target : `P(${d.target} = ${cls})`,
       ...(cls === undefined
         ? {}
-        : { class: (d.classes ?? []).find((c) => String(c) === cls) ?? cls }),
+        : {
+            class: (d.classes ?? []).find((c) => String(c) === cls) ?? cls,
+            classes: [...(d.classes ?? [])],
+          }),
       rows: frame.n,
       curves,
       skipped,

@@ -10,6 +10,7 @@ import { forecastColumns } from '../../models/predict/forecast';
 import { quoteIdent } from '../../engine/quote';
 import { ERROR_CODES } from '../../errors';
 import { conjuncts, parseQuery, trueNode, type JNode, type SelectInfo } from '../syntax/tree';
+import { recordDataRelation, recordModelRelation } from './column-origins';
 import { readsExplainColumn } from './explain-use';
 import { modelInputs } from './model-inputs';
 import { hideFromStars } from './order';
@@ -128,8 +129,27 @@ export async function single(st: PlanState, sel: SelectInfo, item: Item): Promis
       },
       { columns: [...inputColumns(info.desc), ...info.outputs, ...SERVICE_COLUMNS] },
     );
+    recordModelRelation(st, {
+      ...originOf(st, sel, item, info, 0),
+      star: [...inputColumns(info.desc), ...info.outputs, ...SERVICE_COLUMNS].map((c) => c.name),
+      inputs: [],
+      values: row,
+    });
   }
   await replaceModel(st, item, PlanState.tempSql(into), aliasOf(item));
+}
+
+/** What column-origins.ts is told of every model relation (issue 27: the grid's "why"). */
+function originOf(st: PlanState, sel: SelectInfo, item: Item, info: ModelInfo, index: number) {
+  const r = st.env.models.ready(info.ref);
+  return {
+    sel,
+    alias: aliasOf(item),
+    index,
+    model: { project: r.project, model: r.name, version: r.version },
+    outputs: new Set(info.outputs.map((c) => lower(c.name))),
+    predicted: info.base,
+  };
 }
 
 /**
@@ -170,6 +190,21 @@ export async function batch(
     { columns: info.outputs },
   );
   const { keyed, keyName, inName } = inputs;
+  recordModelRelation(st, {
+    ...originOf(st, sel, item, info, k),
+    star: info.outputs.map((c) => c.name),
+    // The target is matched too (a model predicting its own column keeps it): not an input.
+    inputs: keyed
+      .filter((s) => info.desc.inputs.includes(s.column))
+      .map((s) => ({ input: s.column, ref: s.from.ref })),
+    values: Object.fromEntries(
+      inputs.sources.flatMap((s) => ('value' in s ? [[s.column, s.value]] : [])),
+    ),
+  });
+  items.forEach((it, index) => {
+    const star = data.get(it);
+    if (star) recordDataRelation(st, { sel, alias: aliasOf(it), index, star });
+  });
   readInputsFromData(st, sel, modelAlias, keyed, info.outputs);
   done.set(
     item,

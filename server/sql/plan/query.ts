@@ -26,6 +26,7 @@ import { StatementSource, applyEdits, type Rewrite } from '../syntax/source';
 import { Cursor, Tokens, isOp } from '../syntax/tokens';
 import { indexQuery, parseQuery, type ParseOutcome, type TableRefInfo } from '../syntax/tree';
 import type { ExecContext, SqlEnv } from '../types';
+import { originPlan } from './column-origins';
 import { planModels } from './models';
 import { recordItemSpans } from './order';
 import { applyExpressionDialect } from './mysql';
@@ -330,6 +331,7 @@ export async function planQuery(
     rw: final,
     src,
     steps: st.steps,
+    origins: originPlan(st),
     ...(stream ? { stream } : {}),
   };
 }

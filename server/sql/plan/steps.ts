@@ -10,6 +10,7 @@
 import type { ModelRef } from '../../models/registry';
 import type { OutputColumn } from '../../models/predict/columns';
 import type { Rewrite, StatementSource } from '../syntax/source';
+import type { OriginPlan } from './column-origins';
 import type { SystemTable } from './names';
 
 /** A planned query: its steps, then its final SQL (DuckDB, or one PostgreSQL integration). */
@@ -23,6 +24,8 @@ export interface PlannedQuery {
   /** `sql` mapped to the statement the user wrote. */
   rw: Rewrite;
   src: StatementSource;
+  /** Which model each result column comes from (column-origins.ts), when any does. */
+  origins?: OriginPlan | null;
   /**
    * Planned to score in batches (plan/stream.ts): the data side, read chunk by chunk into its
    * TEMP table, after which the steps that follow it and `sql` run again for each chunk.

@@ -110,6 +110,12 @@ interface Props {
   knownTargets?: readonly string[];
   /** Presentation mode: larger type and rows. */
   large?: boolean;
+  /**
+   * Result columns (by index) holding a model's predicted value: a click or Enter on one of
+   * their cells calls `onExplainCell` (the "why" of that prediction) instead of `onOpenCell`.
+   */
+  explainable?: ReadonlySet<number>;
+  onExplainCell?(cell: CellRef): void;
   ref?: Ref<ResultGridHandle>;
 }
 
@@ -126,8 +132,12 @@ export function ResultGrid({
   onFilterChanged,
   knownTargets,
   large = false,
+  explainable,
+  onExplainCell,
   ref,
 }: Props) {
+  const canExplain = !!onExplainCell;
+  const explains = (c: GridColumn) => canExplain && !!explainable?.has(c.index);
   const apiRef = useRef<GridApi<Row> | null>(null);
   const wrapperRef = useRef<HTMLDivElement>(null);
   const [menu, setMenu] = useState<{ x: number; y: number; cell: CellRef } | null>(null);
@@ -186,7 +196,7 @@ export function ResultGrid({
       ...columns.map<ColDef<Row>>((c, i) => ({
         colId: c.id,
         headerName: c.name,
-        headerTooltip: `${c.name}${c.type ? ` · ${c.type}` : ''}${layout[i].prediction ? ' · prediction' : ''}`,
+        headerTooltip: `${c.name}${c.type ? ` · ${c.type}` : ''}${layout[i].prediction ? ' · prediction' : ''}${canExplain && explainable?.has(c.index) ? ' · click a value to see why' : ''}`,
         valueGetter: (p) => p.data?.[c.index],
         valueFormatter: (p) => formatCell(p.value, 300),
         comparator: (a, b) => compareValues(a, b, c.kind),
@@ -208,6 +218,7 @@ export function ResultGrid({
         cellClass: [
           c.kind === 'number' ? 'cell-number ag-right-aligned-cell' : `cell-${c.kind}`,
           layout[i].prediction ? 'cell-prediction' : '',
+          canExplain && explainable?.has(c.index) ? 'cell-why' : '',
         ],
         cellClassRules: {
           'cell-null': (p) => p.value === null || p.value === undefined,
@@ -217,7 +228,7 @@ export function ResultGrid({
         ...(layout[i].pinned ? { pinned: 'left' as const } : {}),
       })),
     ],
-    [columns, rows.length, layout],
+    [columns, rows.length, layout, explainable, canExplain],
   );
 
   const cellOf = (colId: string | undefined, data: Row | undefined, rowIndex: number | null) => {
@@ -240,7 +251,8 @@ export function ResultGrid({
         onCopied('cell');
       }
     } else if (ev.key === 'Enter' && !ev.ctrlKey && !ev.metaKey) {
-      onOpenCell(cell);
+      if (explains(cell.column)) onExplainCell!(cell);
+      else onOpenCell(cell);
     }
   };
 
@@ -286,9 +298,13 @@ export function ResultGrid({
           performance.clearMarks(GRID_RENDERED_MARK);
           performance.mark(GRID_RENDERED_MARK);
         }}
+        onCellClicked={(e) => {
+          const cell = cellOf(e.column.getColId(), e.data, e.rowIndex);
+          if (cell && explains(cell.column)) onExplainCell!(cell);
+        }}
         onCellDoubleClicked={(e) => {
           const cell = cellOf(e.column.getColId(), e.data, e.rowIndex);
-          if (cell) onOpenCell(cell);
+          if (cell && !explains(cell.column)) onOpenCell(cell);
         }}
         onCellKeyDown={onCellKeyDown}
         onFilterChanged={(e) => {

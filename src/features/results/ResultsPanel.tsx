@@ -1,7 +1,7 @@
 /** The results area of a tab: running state, errors, the grid or chart, status line and export. */
 import { TabList } from '../../components/ui/TabList';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { SqlOkResponse, SqlTableResponse } from '../../../contract';
+import type { ColumnOrigin, SqlOkResponse, SqlTableResponse } from '../../../contract';
 import { formatDuration } from '../../lib/format';
 import { exportFileName, resultBaseName, toCsv, toJson, type ExportScope } from './export';
 import { errorWords } from './error-words';
@@ -12,6 +12,7 @@ import { scriptSummary, statusText, type ResultState } from './result-view';
 import type { CellRef, ResultGridHandle } from './ResultGrid';
 import { ScoringProgress } from './ScoringProgress';
 import { ValuePanel } from './ValuePanel';
+import { predictedColumns, rowInputs } from './why-cells';
 
 const ResultGrid = lazy(() => import('./ResultGrid').then((m) => ({ default: m.ResultGrid })));
 const ChartView = lazy(() => import('./ChartView').then((m) => ({ default: m.ChartView })));
@@ -39,9 +40,25 @@ interface Props {
     response: SqlTableResponse | SqlOkResponse,
     sql: string,
   ): { label: string; node: ReactNode } | undefined;
+  /**
+   * The side panel explaining one predicted value (a cell of a column the answer's
+   * `column_origins` marks as a model's prediction); undefined: such cells open as any other.
+   */
+  renderWhy?(why: WhyCell, onClose: () => void): ReactNode;
 }
 
-type ContentExtras = Pick<Props, 'targetsFor' | 'renderResult' | 'large'>;
+/** A predicted value to explain: its model, the row's inputs as the result carries them. */
+export interface WhyCell {
+  origin: ColumnOrigin;
+  /** The column's name in the result (an alias, maybe). */
+  columnName: string;
+  value: unknown;
+  rowIndex: number;
+  /** The inputs the result carries (an input absent here was in neither result nor query). */
+  inputs: Record<string, unknown>;
+}
+
+type ContentExtras = Pick<Props, 'targetsFor' | 'renderResult' | 'renderWhy' | 'large'>;
 
 function download(text: string, name: string, type: string) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -70,6 +87,7 @@ export function ResultsPanel({
   emptyState,
   targetsFor,
   renderResult,
+  renderWhy,
   large,
 }: Props) {
   if (state.kind === 'idle') return <div className="results-empty">{emptyState}</div>;
@@ -148,6 +166,7 @@ export function ResultsPanel({
           theme={theme}
           targetsFor={targetsFor}
           renderResult={renderResult}
+          renderWhy={renderWhy}
           large={large}
           note={
             errorText && o.total > 1
@@ -168,6 +187,7 @@ function ResultContent({
   note,
   targetsFor,
   renderResult,
+  renderWhy,
   large,
 }: {
   response: SqlTableResponse | SqlOkResponse;
@@ -185,6 +205,7 @@ function ResultContent({
   // The chart's opening kind and axes (the one-click line chart over time sets them).
   const [chartStart, setChartStart] = useState<{ kind: ChartKind; axes: ChartAxes; n: number }>();
   const [cell, setCell] = useState<CellRef | null>(null);
+  const [why, setWhy] = useState<WhyCell | null>(null);
   const [toast, setToast] = useState<string | null>(null);
   const [shown, setShown] = useState<number | undefined>(undefined);
   const gridRef = useRef<ResultGridHandle>(null);
@@ -192,6 +213,27 @@ function ResultContent({
   const columns = useMemo(
     () => (table ? toGridColumns(table.column_names, table.data, table.column_types) : []),
     [table],
+  );
+
+  const origins = table?.column_origins;
+  const explainable = useMemo(
+    () => (renderWhy ? predictedColumns(origins) : undefined),
+    [origins, renderWhy],
+  );
+  const openWhy = useMemo(
+    () => (c: CellRef) => {
+      const origin = origins?.[c.column.index];
+      if (!origin) return;
+      setCell(null);
+      setWhy({
+        origin,
+        columnName: c.column.name,
+        value: c.value,
+        rowIndex: c.rowIndex,
+        inputs: rowInputs(origin, c.row),
+      });
+    },
+    [origins],
   );
 
   useEffect(() => {
@@ -276,7 +318,12 @@ function ResultContent({
               columns={columns}
               rows={table.data}
               theme={theme}
-              onOpenCell={setCell}
+              onOpenCell={(c) => {
+                setWhy(null);
+                setCell(c);
+              }}
+              explainable={explainable}
+              onExplainCell={explainable?.size ? openWhy : undefined}
               onCopied={setToast}
               onFilterChanged={setShown}
               knownTargets={knownTargets}
@@ -298,6 +345,7 @@ function ResultContent({
         {cell && view === 'grid' && (
           <ValuePanel cell={cell} onClose={() => setCell(null)} onCopied={setToast} />
         )}
+        {why && view === 'grid' && renderWhy?.(why, () => setWhy(null))}
       </div>
       <div className="status-line" role="status" aria-label="Result status">
         {statusText(table, durationMs, shown)}

@@ -71,6 +71,46 @@ describe('drift counts in SQL', () => {
     );
   });
 
+  it('reads the values outside the training range from the histogram, bounds exact', async () => {
+    // 5 is the minimum and 20.5 the maximum, both in today's data: neither is outside.
+    const b = numericBins('price', [5, 7, 10, 20.5], { min: 5, max: 20.5 });
+    const columns: SqlColumn[] = [{ bins: b, source: 'price' }];
+    const r = await engine.query(driftCountSql(columns, 'SELECT * FROM today'));
+    const got = readDriftCounts(columns, r.columns, r.rows[0]).columns[0];
+    const mem = binCells(b, cells.price);
+    expect(got.counts).toEqual(mem.counts);
+    expect({ below: got.below, above: got.above }).toEqual({ below: 1, above: 1 });
+    expect({ below: mem.below, above: mem.above }).toEqual({ below: 1, above: 1 });
+  });
+
+  it('counts the same when it knows the columns are numbers (no text read)', async () => {
+    const typed = [
+      ...bins,
+      // An integer column keyed as a number-kind category: its text is its key.
+      categoryBins('code', 'number', ['1', '2', '3'], ['1', '2', '3']),
+    ];
+    const t = await engine.query('SELECT * FROM today LIMIT 0');
+    const type = (c: string) => t.types[t.columns.indexOf(c)];
+    expect([type('price'), type('code')]).toEqual(['DOUBLE', 'INTEGER']);
+    const plain: SqlColumn[] = typed.map((b) => ({ bins: b, source: b.column }));
+    const known: SqlColumn[] = typed.map((b) => ({
+      bins: b,
+      source: b.column,
+      sourceType: type(b.column),
+    }));
+    const count = async (cols: SqlColumn[]) => {
+      const sql = driftCountSql(cols, 'SELECT * FROM today');
+      const r = await engine.query(sql);
+      return { sql, got: readDriftCounts(cols, r.columns, r.rows[0]) };
+    };
+    const a = await count(plain);
+    const b = await count(known);
+    expect(b.sql).not.toEqual(a.sql);
+    expect(b.sql).not.toContain('TRY_CAST(__today."code"');
+    expect(b.got).toEqual(a.got);
+    expect(b.got.columns[5].counts).toEqual(binCells(typed[5], cells.code).counts);
+  });
+
   it('counts a column the data lacks as missing in every row', async () => {
     const columns: SqlColumn[] = [
       { bins: bins[0], source: null },

@@ -67,4 +67,33 @@ describe('EffectsTab', () => {
     renderTab({ detail: 'The model is still training' }, 409);
     expect(await screen.findByRole('alert')).toHaveTextContent('The model is still training');
   });
+
+  it('draws a classifier on the class picked, asking the server for that class', async () => {
+    const asked: (string | null)[] = [];
+    vi.stubGlobal('fetch', async (url: string) => {
+      const cls = new URL(url, 'http://x').searchParams.get('class');
+      asked.push(cls);
+      const c = cls ?? 'high';
+      return json(200, {
+        ...effects,
+        task: 'multiclass',
+        output: `P(band = ${c})`,
+        class: c,
+        classes: ['high', 'low', 'mid'],
+      });
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <EffectsTab project="mindsdb" model="bands" activeVersion={1} theme="light" nav={nav} />
+      </QueryClientProvider>,
+    );
+    const picker = await screen.findByRole('combobox', { name: /Probability of class/ });
+    expect(picker).toHaveValue('high');
+    expect(screen.getByText(/on P\(high\)/)).toBeInTheDocument();
+    fireEvent.change(picker, { target: { value: 'mid' } });
+    expect(await screen.findByText(/on P\(mid\)/)).toBeInTheDocument();
+    expect(picker).toHaveValue('mid');
+    expect(asked).toEqual([null, 'mid']);
+  });
 });

@@ -4,7 +4,7 @@
  * lines for a sample of rows and the rows at each value under the axis; one sentence on the
  * size of the effect, and the curve as a table. Numbers from ./effects-view.ts.
  */
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
 import type { EffectCurve, EffectsReport } from '../../../../contract';
@@ -19,7 +19,12 @@ import '../drift/drift.css';
 const TOP_INPUTS = 5;
 
 export function EffectsTab({ project, model, version, theme }: ModelTabProps) {
-  const q = useQuery(effectsQuery({ project, model, version }, { top: TOP_INPUTS }));
+  // Classifiers: the class whose probability is drawn (null: the server's choice, named back).
+  const [cls, setCls] = useState<string | null>(null);
+  const q = useQuery({
+    ...effectsQuery({ project, model, version }, { top: TOP_INPUTS, class: cls ?? undefined }),
+    placeholderData: keepPreviousData,
+  });
   const [picked, setPicked] = useState<string | null>(null);
   if (q.isPending) {
     return <p className="muted">Computing partial dependence (one batch per input)…</p>;
@@ -43,6 +48,23 @@ export function EffectsTab({ project, model, version, theme }: ModelTabProps) {
             {r.class !== undefined ? `, on P(${String(r.class)})` : ''}
           </span>
         </div>
+        {r.classes && r.classes.length > 1 && (
+          <label className="m-effects-class">
+            <span>Probability of class</span>
+            <select
+              value={String(cls ?? r.class)}
+              onChange={(e) => setCls(e.target.value)}
+              aria-describedby="effects-title"
+            >
+              {r.classes.map((c) => (
+                <option key={String(c)} value={String(c)}>
+                  {String(c)}
+                </option>
+              ))}
+            </select>
+            {q.isFetching && <span className="muted small">computing…</span>}
+          </label>
+        )}
         {r.curves.length === 0 ? (
           <p className="m-empty muted">
             No curves: {r.skipped.map((s) => `${s.column} (${s.reason})`).join('; ')}
