@@ -194,7 +194,6 @@ test('by keyboard alone: run a query, leave the editor, move through the model t
 test('type scales for the room: the editor wraps when presenting, SQL and grid above 13 px at 1920x1080', async ({
   page,
 }) => {
-  test.setTimeout(60_000); // two screen sizes, each laid out again by Monaco and the grid
   const long = `SELECT ${Array.from({ length: 14 }, (_, i) => `${i + 1} AS column_number_${i + 1}`).join(', ')}`;
   await page.setViewportSize({ width: 1920, height: 1080 });
   await openApp(page);

@@ -73,7 +73,7 @@ beforeAll(async () => {
     })}`,
   );
   await sql('CREATE TABLE pg.src (SELECT * FROM files.src)');
-}, 180_000);
+});
 
 afterAll(async () => {
   await h?.close();
