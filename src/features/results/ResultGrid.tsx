@@ -32,27 +32,27 @@ import {
   lightGridTheme,
 } from '../../components/ui/grid-theme';
 import { useMediaQuery } from '../../lib/use-media-query';
-import { layoutColumns, type MeasureText } from './column-layout';
+import { layoutColumns, MAX_COLUMN_PX, spreadWidth, type MeasureText } from './column-layout';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
 /** Measures text with the grid's own fonts (a canvas); undefined where there is no canvas. */
 /**
  * Spreads the grid's spare width over its columns (never shrinks them): a narrow header is not cut
- * while the grid has room to its right.
+ * while the grid has room to its right. No column grows past MAX_COLUMN_PX this way, so a long
+ * text stays capped (spreadWidth).
  */
 function fillSpareWidth(api: GridApi<Row>, wrapper: HTMLElement | null) {
   if (!wrapper) return;
   const columns = api.getAllDisplayedColumns();
   const pinned = columns.filter((c) => c.getPinned()).reduce((n, c) => n + c.getActualWidth(), 0);
   const centre = columns.filter((c) => !c.getPinned());
-  const used = centre.reduce((n, c) => n + c.getActualWidth(), 0);
   // Room for a vertical scroll bar and the borders, so filling never adds a horizontal one.
   const room = wrapper.clientWidth - pinned - 20;
-  if (centre.length === 0 || used >= room) return;
-  const extra = Math.floor((room - used) / centre.length);
-  if (extra < 1) return;
-  api.setColumnWidths(centre.map((c) => ({ key: c, newWidth: c.getActualWidth() + extra })));
+  const before = centre.map((c) => c.getActualWidth());
+  const after = spreadWidth(before, room, MAX_COLUMN_PX);
+  if (after.every((w, i) => w === before[i])) return;
+  api.setColumnWidths(centre.map((c, i) => ({ key: c, newWidth: after[i] })));
 }
 
 function canvasMeasure(el: Element | null, large: boolean, wide: boolean): MeasureText | undefined {

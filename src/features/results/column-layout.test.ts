@@ -7,6 +7,7 @@ import {
   layoutColumns,
   predictionColumns,
   sampleRows,
+  spreadWidth,
 } from './column-layout';
 import { toGridColumns } from './grid-model';
 
@@ -81,5 +82,23 @@ describe('layoutColumns', () => {
   it('does not pin when the prediction is all there is', () => {
     const rows = [[1]];
     expect(layoutColumns(toGridColumns(['y'], rows), rows, ['y'])[0].pinned).toBe(false);
+  });
+});
+
+describe('spreadWidth', () => {
+  it('spreads spare width evenly and never shrinks a column', () => {
+    expect(spreadWidth([50, 60, 70], 300, 360)).toEqual([90, 100, 110]);
+    expect(spreadWidth([200, 200], 300, 360)).toEqual([200, 200]);
+  });
+
+  it('grows no column past the cap; what a capped column cannot take goes to the others', () => {
+    // A long text already at the cap stays there; the three short ones share all the room.
+    expect(spreadWidth([360, 100, 100, 100], 1000, 360)).toEqual([360, 213, 213, 213]);
+    // One column reaches the cap midway; its leftover goes on to the other.
+    expect(spreadWidth([340, 100], 800, 360)).toEqual([360, 360]);
+  });
+
+  it('leaves a column wider than the cap as it is', () => {
+    expect(spreadWidth([400, 50], 600, 360)).toEqual([400, 200]);
   });
 });

@@ -118,3 +118,23 @@ export function layoutColumns(
     };
   });
 }
+
+/**
+ * Widths after spreading `room - sum(widths)` spare pixels evenly over the columns, none growing
+ * past `max` by it (a column already wider keeps its width) and none shrinking: what one capped
+ * column cannot take goes to the others. Whole pixels.
+ */
+export function spreadWidth(widths: readonly number[], room: number, max: number): number[] {
+  const out = [...widths];
+  let spare = Math.floor(room - out.reduce((n, w) => n + w, 0));
+  for (;;) {
+    const open = out.map((w, i) => i).filter((i) => out[i] < max);
+    if (spare < open.length || open.length === 0) return out;
+    const each = Math.floor(spare / open.length);
+    for (const i of open) {
+      const add = Math.min(each, max - out[i]);
+      out[i] += add;
+      spare -= add;
+    }
+  }
+}
