@@ -67,8 +67,8 @@ const serverLayers = [
   ),
   serverMayImport(
     'supervisor',
-    ['instance.ts', 'http/app.ts', 'engine/journal.ts', ...BASE],
-    'the supervisor runs the instance process and reads its crash journal; main.ts starts it.',
+    ['instance.ts', 'http/app.ts', 'engine/journal.ts', 'engine/threadpool.ts', ...BASE],
+    'the supervisor runs the instance process and reads its crash journal and sizes its threads; main.ts starts it.',
   ),
   serverMayImport(
     'instance.ts',

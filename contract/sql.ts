@@ -5,6 +5,17 @@ import { ErrorPosition } from './errors';
 export const SqlContext = z
   .object({
     db: z.string({ error: 'context.db must be a string' }).optional(),
+    /**
+     * Ours only: the client's id for this request (1-64 letters, digits, `-` or `_`). While the
+     * request waits for an engine connection, `GET /api/status` lists its place in line under
+     * `engine.queue` (the playground's "waiting: 3rd in line").
+     */
+    query_id: z
+      .string({ error: 'context.query_id must be a string' })
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, {
+        message: 'context.query_id must be 1-64 letters, digits, "-" or "_"',
+      })
+      .optional(),
   })
   .loose();
 export type SqlContext = z.infer<typeof SqlContext>;

@@ -26,6 +26,22 @@ export const EngineStatus = z
     healthy: z.boolean(),
     /** The short lane (ENGINE_SHORT_LANE): small reads running beside a full pool. */
     lane: z.object({ active: z.number(), limit: z.number() }).optional(),
+    /**
+     * Requests waiting for a connection that sent a `context.query_id`, with their place in line
+     * (1: next; short reads are served before heavy ones) and how long they have waited.
+     */
+    queue: z
+      .array(
+        z
+          .object({
+            query_id: z.string(),
+            position: z.number(),
+            waiting_ms: z.number(),
+            short: z.boolean(),
+          })
+          .loose(),
+      )
+      .optional(),
     /** Times the supervisor restarted the instance process since it started. */
     restarts: z.number().optional(),
     last_crash: EngineCrash.nullable().optional(),

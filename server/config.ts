@@ -49,7 +49,7 @@ const EnvSchema = z.object({
    * request whose statements only read and which DuckDB's plan expects to touch few rows runs at
    * once instead of waiting behind heavy ones (docs/reliability.md).
    */
-  ENGINE_SHORT_LANE: int(1),
+  ENGINE_SHORT_LANE: int(2),
   /** Trainings running at once; more wait in the training queue. */
   MAX_CONCURRENT_TRAININGS: int(2),
   /**

@@ -72,13 +72,30 @@ export interface SessionOptions {
    * runs in the lane at once; false: it waits in the queue like any other.
    */
   short?: () => Promise<boolean>;
+  /** The client's id of the request (`context.query_id`): its place in line shows in the status. */
+  queryId?: string;
+  /** The request's cancellation: a request cancelled while it waits leaves the line. */
+  signal?: AbortSignal;
+}
+
+/** Where a limited session runs: a pool slot or a place in the short lane. */
+type Place = 'pool' | 'lane';
+
+interface Waiter {
+  id: string | null;
+  since: number;
+  /** Judged short (the lane may take it, and it goes before every heavy waiter). */
+  short: boolean;
+  /** Hands it its place; null once granted or abandoned. */
+  grant: ((place: Place) => void) | null;
 }
 
 export class Engine implements SessionHost {
   private active = 0;
   /** Sessions running in the short lane (`EngineOptions.shortLane`). */
   private laneActive = 0;
-  private readonly waiters: (() => void)[] = [];
+  /** Requests waiting for a place, in the order they get one (`dispatch`). */
+  private readonly waiters: Waiter[] = [];
   private closed = false;
   private readonly running = new Set<Ticket>();
   private readonly attachments: Attachment[] = [];
@@ -161,6 +178,8 @@ export class Engine implements SessionHost {
       limit: this.opts.connections,
       /** The short lane: sessions in it and its size. */
       lane: { active: this.laneActive, limit: this.opts.shortLane ?? 0 },
+      /** Waiting requests that carry a query id, with their place in line. */
+      queue: this.queue,
       statements: this.running.size,
       oldestMs: now - oldest,
       healthy: !overdue,
@@ -227,43 +246,106 @@ export class Engine implements SessionHost {
     this.running.delete(t);
   }
 
-  /** A pool slot, or a place in the short lane for a request `short` judges short. */
-  private async acquire(short: SessionOptions['short']): Promise<'pool' | 'lane'> {
-    const lane = () => this.laneActive < (this.opts.shortLane ?? 0);
-    if (short && lane() && !this.poolFree() && (await short().catch(() => false)) && lane()) {
-      // Judged short while the pool was full: it runs now, beside the heavy ones.
-      this.laneActive++;
-      return 'lane';
+  /**
+   * A place to run: a pool slot, or, while the pool is full, a place in the short lane for a
+   * request `short` judges short. A short request that finds the lane full too waits in a queue of
+   * its own, served before the heavy ones whenever a lane place or a pool slot frees: a cheap
+   * statement never waits behind a heavy one.
+   */
+  private async acquire(so: SessionOptions): Promise<Place> {
+    if (this.poolFree()) {
+      this.active++;
+      return 'pool';
     }
-    await this.acquireSlot();
-    return 'pool';
+    if (this.waiters.length >= this.opts.queueLimit) {
+      throw new ServiceError(
+        ERROR_CODES.BUSY,
+        `Too many queries waiting (${this.opts.queueLimit}); try again shortly`,
+      );
+    }
+    const waiter: Waiter = { id: so.queryId ?? null, since: Date.now(), short: false, grant: null };
+    // In line from the start, so the queue position counts it while its plan is asked about.
+    const granted = new Promise<Place>((resolve, reject) => {
+      waiter.grant = resolve;
+      const onAbort = () => {
+        if (!waiter.grant) return;
+        waiter.grant = null;
+        this.abandon(waiter);
+        reject(new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client'));
+      };
+      so.signal?.addEventListener('abort', onAbort, { once: true });
+      if (so.signal?.aborted) onAbort();
+    });
+    // Cancelled while its plan is asked about: the rejection reaches the caller below.
+    granted.catch(() => undefined);
+    this.waiters.push(waiter);
+    if (so.short && (this.opts.shortLane ?? 0) > 0) {
+      // Asked outside any slot: planning (EXPLAIN) runs nothing and holds no pool connection.
+      const short = await so.short().catch(() => false);
+      if (short && waiter.grant) {
+        waiter.short = true;
+        this.reorder();
+        this.dispatch();
+      }
+    }
+    return granted;
   }
 
   private poolFree(): boolean {
     return this.active < this.opts.connections && this.waiters.length === 0;
   }
 
-  private acquireSlot(): Promise<void> {
-    if (this.poolFree()) {
-      this.active++;
-      return Promise.resolve();
-    }
-    if (this.waiters.length >= this.opts.queueLimit) {
-      return Promise.reject(
-        new ServiceError(
-          ERROR_CODES.BUSY,
-          `Too many queries waiting (${this.opts.queueLimit}); try again shortly`,
-        ),
-      );
-    }
-    return new Promise((resolve) => this.waiters.push(resolve));
+  /** Short waiters first (in arrival order), then the others (in arrival order). */
+  private reorder(): void {
+    const short = this.waiters.filter((w) => w.short);
+    const rest = this.waiters.filter((w) => !w.short);
+    this.waiters.splice(0, this.waiters.length, ...short, ...rest);
   }
 
-  private releaseSlot() {
-    const next = this.waiters.shift();
-    // The slot passes straight to the next waiter: `active` stays the same.
-    if (next) next();
-    else this.active--;
+  /** Hands free places to waiters: the lane to short ones, pool slots to the head of the line. */
+  private dispatch(): void {
+    const laneLimit = this.opts.shortLane ?? 0;
+    for (;;) {
+      const head = this.waiters[0];
+      if (!head) return;
+      let place: Place;
+      if (this.active < this.opts.connections) place = 'pool';
+      else if (head.short && this.laneActive < laneLimit) place = 'lane';
+      else return;
+      this.waiters.shift();
+      if (place === 'pool') this.active++;
+      else this.laneActive++;
+      const grant = head.grant!;
+      head.grant = null;
+      grant(place);
+    }
+  }
+
+  private release(place: Place | null): void {
+    if (place === 'lane') this.laneActive--;
+    else if (place === 'pool') this.active--;
+    else return;
+    this.dispatch();
+  }
+
+  /**
+   * Where each waiting request with a query id stands (1: next), for the status: a playground
+   * shows its query's place in line.
+   */
+  get queue(): { queryId: string; position: number; waitingMs: number; short: boolean }[] {
+    const now = Date.now();
+    const out: { queryId: string; position: number; waitingMs: number; short: boolean }[] = [];
+    this.waiters.forEach((w, i) => {
+      if (w.id !== null)
+        out.push({ queryId: w.id, position: i + 1, waitingMs: now - w.since, short: w.short });
+    });
+    return out;
+  }
+
+  /** Leaves the line (the request was cancelled while it waited). */
+  private abandon(w: Waiter): void {
+    const i = this.waiters.indexOf(w);
+    if (i >= 0) this.waiters.splice(i, 1);
   }
 
   /**
@@ -271,14 +353,13 @@ export class Engine implements SessionHost {
    */
   async session<T>(fn: (s: EngineSession) => Promise<T>, so: SessionOptions = {}): Promise<T> {
     if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
-    const place = so.limited ? await this.acquire(so.short) : null;
+    const place = so.limited ? await this.acquire(so) : null;
     const s = new EngineSession(this, this.opts, !!so.limited);
     try {
       return await fn(s);
     } finally {
       s.close();
-      if (place === 'lane') this.laneActive--;
-      else if (place === 'pool') this.releaseSlot();
+      this.release(place);
     }
   }
 

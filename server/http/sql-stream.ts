@@ -107,7 +107,13 @@ export async function streamResult(
   const rowLimit = instance.config.MAX_STREAM_ROWS;
   try {
     await instance.sql.executeStream(
-      { query: body.query, db: body.context?.db, params: body.params, signal },
+      {
+        query: body.query,
+        db: body.context?.db,
+        params: body.params,
+        signal,
+        queryId: body.context?.query_id,
+      },
       {
         header: (columns, types, db, catalogChanged, origins) =>
           write({

@@ -38,6 +38,8 @@ export interface ExecuteRequest {
   db?: string;
   params?: Record<string, unknown>;
   signal?: AbortSignal;
+  /** The client's id of the request (`context.query_id`): its place in line shows in the status. */
+  queryId?: string;
 }
 
 export type ExecuteResponse =
@@ -141,6 +143,8 @@ export class SqlService implements StatementEnv {
     return this.catalog.engine.session((session) => this.executeIn(session, req), {
       limited: true,
       short: () => this.isShort(req),
+      queryId: req.queryId,
+      signal: req.signal,
     });
   }
 
@@ -153,6 +157,8 @@ export class SqlService implements StatementEnv {
     return this.catalog.engine.session((session) => this.streamIn(session, req, sink, maxRows), {
       limited: true,
       short: () => this.isShort(req),
+      queryId: req.queryId,
+      signal: req.signal,
     });
   }
 

@@ -19,6 +19,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config';
+import { threadpoolSize } from '../engine/threadpool';
 import { journalDirOf, recordCrash, type CrashRecord } from '../engine/journal';
 import { ERROR_CODES } from '../errors';
 import { EXIT_CANNOT_START, SUPERVISED_ENV, type FromInstance, type ToInstance } from './protocol';
@@ -86,7 +87,14 @@ export class Supervisor {
     this.ready = false;
     const child = fork(CHILD, [], {
       execArgv: process.execArgv,
-      env: { ...process.env, [SUPERVISED_ENV.restarts]: String(this.restarts) },
+      env: {
+        // Set by the user, it is kept; otherwise sized for the engine (threadpoolSize).
+        UV_THREADPOOL_SIZE: String(
+          threadpoolSize(this.config.ENGINE_CONNECTIONS, this.config.ENGINE_SHORT_LANE),
+        ),
+        ...process.env,
+        [SUPERVISED_ENV.restarts]: String(this.restarts),
+      },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child = child;

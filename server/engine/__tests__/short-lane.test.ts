@@ -22,12 +22,12 @@ async function until(cond: () => boolean): Promise<void> {
 }
 
 /** A query sent over HTTP that the test can abandon (the instance then interrupts it). */
-function send(query: string) {
+function send(query: string, queryId?: string) {
   const ac = new AbortController();
   const answer = fetch(`${h.url}/api/sql/query`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ query }),
+    body: JSON.stringify({ query, ...(queryId ? { context: { query_id: queryId } } : {}) }),
     signal: ac.signal,
   })
     .then((r) => r.json() as Promise<any>)
@@ -55,10 +55,13 @@ describe('the short lane', () => {
       lane: { active: 0, limit: 1 },
     });
 
-    // A heavy query is not short: it queues behind the others.
-    const fourth = send(HEAVY);
+    // A heavy query is not short: it queues behind the others, and the status says where.
+    const fourth = send(HEAVY, 'fourth-1');
     await until(() => engine.load.waiting === 2);
     expect(engine.load.lane.active).toBe(0);
+    expect((await h.get('/api/status')).body.engine.queue).toEqual([
+      { query_id: 'fourth-1', position: 2, waiting_ms: expect.any(Number), short: false },
+    ]);
 
     for (const q of [...heavy, fourth]) q.abort();
     expect(await Promise.all([...heavy, fourth].map((q) => q.answer))).toEqual(

@@ -90,6 +90,7 @@ export const sqlRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async (
         db: body.context?.db,
         params: body.params,
         signal: ac.signal,
+        queryId: body.context?.query_id,
       });
       const { db, ...rest } = r;
       // Only `db` goes back: echoing arbitrary client keys would echo arbitrary payloads.

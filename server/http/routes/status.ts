@@ -58,6 +58,12 @@ export const statusRoutes: FastifyPluginAsyncZod<{ instance: Instance; auth: Aut
           oldest_ms: load.oldestMs,
           healthy: load.healthy,
           lane: load.lane,
+          queue: load.queue.map((w) => ({
+            query_id: w.queryId,
+            position: w.position,
+            waiting_ms: w.waitingMs,
+            short: w.short,
+          })),
           restarts: instance.supervision?.restarts ?? 0,
           last_crash: crash
             ? {
