@@ -309,3 +309,46 @@ test.describe('shared links', () => {
     }
   });
 });
+
+test.describe('heavy queries', () => {
+  test('a query waiting for an engine connection shows its place in line', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const heavy = 'SELECT count(*) FROM range(10000000000) AS a WHERE a.range % 7 = 3';
+    const engine = async () => (await (await request.get('/api/status')).json()).engine;
+    const { limit } = await engine();
+    // Every connection held, and one more heavy query in line before the user's.
+    const ac = new AbortController();
+    const held = Array.from({ length: limit + 1 }, () =>
+      fetch(`${baseURL}/api/sql/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: heavy }),
+        signal: ac.signal,
+      }).catch(() => undefined),
+    );
+    try {
+      await expect.poll(async () => (await engine()).waiting).toBe(1);
+      await page.goto(`/#sql=${Buffer.from(heavy).toString('base64url')}&db=mindsdb&run=1`);
+      await page
+        .getByRole('alertdialog', { name: 'Run the shared SQL?' })
+        .getByRole('button', { name: 'Run it' })
+        .click();
+      await expect(
+        page.getByRole('status').filter({ hasText: 'Waiting: 2nd in line' }),
+      ).toBeVisible();
+      expect((await engine()).queue).toEqual([
+        expect.objectContaining({ position: 2, short: false, query_id: expect.any(String) }),
+      ]);
+      // Cancelling leaves the line at once.
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expect.poll(async () => (await engine()).queue).toEqual([]);
+    } finally {
+      ac.abort();
+      await Promise.all(held);
+    }
+    await expect.poll(async () => (await engine()).active).toBe(0);
+  });
+});

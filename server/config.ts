@@ -47,9 +47,9 @@ const EnvSchema = z.object({
   /**
    * Connections kept for short requests beside ENGINE_CONNECTIONS: when the pool is full, a
    * request whose statements only read and which DuckDB's plan expects to touch few rows runs at
-   * once instead of waiting behind heavy ones (docs/reliability.md).
+   * once instead of waiting behind heavy ones (docs/reliability.md). 0: no lane.
    */
-  ENGINE_SHORT_LANE: int(2),
+  ENGINE_SHORT_LANE: z.coerce.number().int().min(0).default(2),
   /** Trainings running at once; more wait in the training queue. */
   MAX_CONCURRENT_TRAININGS: int(2),
   /**

@@ -72,6 +72,9 @@ async function load(
     const appender = await conn.createAppender(name, 'main', 'temp');
     try {
       for (let off = 0; off < n; off += CHUNK) {
+        // The appender runs on the event loop's thread: other requests get a turn between
+        // chunks (a million rows held it for about a second).
+        if (off > 0) await new Promise((r) => setImmediate(r));
         const m = Math.min(CHUNK, n - off);
         const chunk = DuckDBDataChunk.create(types, m);
         for (let j = 0; j < columns.length; j++) {

@@ -37,6 +37,7 @@ import {
   columnsOfRows,
   predictBatch,
   predictionRows,
+  predictInSlices,
   type ColumnarPrediction,
   type PredictOptions,
 } from './predict/batch';
@@ -423,7 +424,11 @@ export class ModelRegistry {
     opts: PredictOptions = {},
   ): Promise<ColumnarPrediction> {
     const record = this.ready(ref);
-    const p = predictBatch(record, await this.predictor(record), columns, n, opts);
+    const predictor = await this.predictor(record);
+    // Big batches in slices, so the event loop serves other requests meanwhile.
+    const p = isForecaster(predictor)
+      ? predictBatch(record, predictor, columns, n, opts)
+      : await predictInSlices(record, predictor, columns, n, opts);
     if (p.explained) this.stats.explainedRows += n;
     return p;
   }

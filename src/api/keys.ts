@@ -9,8 +9,8 @@ export const statusKeys = {
   all: ['status'] as const,
   /** Which kind of instance answers (ours or a real MindsDB server), read from /api/status. */
   flavor: () => [...statusKeys.all, 'flavor'] as const,
-  /** Progress of statements scoring big tables in batches (polled while a query runs). */
-  scoring: () => [...statusKeys.all, 'scoring'] as const,
+  /** The engine while a query runs: scoring progress and places in line (polled). */
+  running: () => [...statusKeys.all, 'running'] as const,
 };
 
 export const catalogKeys = {

@@ -11,6 +11,7 @@ import {
   unreachable,
 } from './http';
 import { createStreamAssembler } from './jsonlines';
+import { trackQuery } from './queued-queries';
 
 const SQL_RESPONSE_MARK = 'sql-response-end';
 
@@ -29,6 +30,11 @@ export interface RunSqlInput {
    * answers JSON, which is read as usual.
    */
   stream?: boolean;
+  /**
+   * Send a `context.query_id` and keep it in queued-queries.ts while the request is in flight, so
+   * the running-query view shows the query's place in the instance's line (user runs).
+   */
+  trackQueue?: boolean;
 }
 
 const mark = () => {
@@ -36,7 +42,14 @@ const mark = () => {
   performance.mark(SQL_RESPONSE_MARK);
 };
 
-export function runSql({
+export function runSql(input: RunSqlInput): Promise<SqlQueryResponse> {
+  if (!input.trackQueue) return send(input);
+  const tracked = trackQuery();
+  const context = { ...input.context, query_id: tracked.id };
+  return send({ ...input, context }).finally(tracked.done);
+}
+
+function send({
   query,
   context,
   signal,

@@ -22,18 +22,22 @@ export function statusQueryOptions() {
   });
 }
 
-/** How often the running-query view asks for the progress of a scoring statement. */
-const SCORING_POLL_MS = 1_000;
+/** How often the running-query view asks for the engine's state (queue place, scoring progress). */
+const RUNNING_POLL_MS = 1_000;
 
 /**
- * The progress of statements scoring big tables in batches (`engine.scoring` of the status: rows
- * done of total, rate, time left), polled while a query runs; empty for an instance without it.
+ * The engine's part of the status while a query runs: the progress of statements scoring big
+ * tables in batches (`scoring`: rows done of total, rate, time left) and the requests waiting for
+ * a connection (`queue`: each tracked query's place in line). Empty for an instance without them.
  */
-export function scoringProgressQueryOptions() {
+export function runningEngineQueryOptions() {
   return queryOptions({
-    queryKey: statusKeys.scoring(),
-    queryFn: async ({ signal }) => (await fetchStatus(signal)).engine?.scoring ?? [],
-    refetchInterval: SCORING_POLL_MS,
+    queryKey: statusKeys.running(),
+    queryFn: async ({ signal }) => {
+      const engine = (await fetchStatus(signal)).engine;
+      return { scoring: engine?.scoring ?? [], queue: engine?.queue ?? [] };
+    },
+    refetchInterval: RUNNING_POLL_MS,
     retry: false,
     staleTime: 0,
   });

@@ -52,7 +52,14 @@ export function useSqlRunner() {
         req.statements,
         db,
         (query, ctxDb, signal) =>
-          runSql({ query, context: { db: ctxDb }, signal, markResponse: true, stream: true }),
+          runSql({
+            query,
+            context: { db: ctxDb },
+            signal,
+            markResponse: true,
+            stream: true,
+            trackQueue: true,
+          }),
         ac.signal,
         (done, total) => {
           if (!ac.signal.aborted && done < total) {

@@ -10,6 +10,7 @@ import { timeAxes, type ChartAxes, type ChartKind } from './chart-model';
 import { toGridColumns } from './grid-model';
 import { scriptSummary, statusText, type ResultState } from './result-view';
 import type { CellRef, ResultGridHandle } from './ResultGrid';
+import { QueuePlace } from './QueuePlace';
 import { ScoringProgress } from './ScoringProgress';
 import { ValuePanel } from './ValuePanel';
 import { predictedColumns, rowInputs } from './why-cells';
@@ -112,6 +113,7 @@ export function ResultsPanel({
             Cancel
           </button>
         </div>
+        <QueuePlace />
         <ScoringProgress />
       </div>
     );

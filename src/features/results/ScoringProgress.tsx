@@ -3,12 +3,12 @@
  * INSERT ... JOIN model), polled from the instance's status; nothing when none runs.
  */
 import { useQuery } from '@tanstack/react-query';
-import { scoringProgressQueryOptions } from '../../api/status';
+import { runningEngineQueryOptions } from '../../api/status';
 import { percent, progressText } from './scoring-progress';
 
 export function ScoringProgress() {
-  const q = useQuery(scoringProgressQueryOptions());
-  const jobs = q.data ?? [];
+  const q = useQuery(runningEngineQueryOptions());
+  const jobs = q.data?.scoring ?? [];
   if (jobs.length === 0) return null;
   return (
     <ul className="scoring-progress" aria-label="Scoring progress">

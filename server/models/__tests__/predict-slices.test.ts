@@ -1,0 +1,45 @@
+/**
+ * Big batches are predicted in slices with turns of the event loop between them (issue 22, item
+ * 6: a model join over a million rows held the process's one JavaScript thread for seconds), and
+ * the slices put together equal one batch.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadPredictor, train, type CellValue } from '../../automl/index';
+import { PREDICT_SLICE_ROWS, predictBatch, predictInSlices } from '../predict/batch';
+import type { ModelVersionRecord } from '../store';
+
+const record = { project: 'mindsdb', name: 'sliced', version: 1 } as ModelVersionRecord;
+
+describe('predictInSlices', () => {
+  it('equals one batch and lets other work run between slices', async () => {
+    const rows: CellValue[][] = [];
+    for (let i = 0; i < 300; i++) rows.push([i % 17, (i * 7) % 5, (i % 17) * 2 + ((i * 7) % 5)]);
+    const predictor = loadPredictor(
+      train({ columns: ['a', 'b', 'y'], rows }, { target: 'y', using: { max_iterations: 10 } }),
+    );
+    const n = 2 * PREDICT_SLICE_ROWS + 123;
+    const columns = {
+      a: Array.from({ length: n }, (_, i) => i % 23),
+      b: Array.from({ length: n }, (_, i) => (i * 3) % 7),
+    };
+    const whole = predictBatch(record, predictor, columns, n, { unknownColumns: 'ignore' });
+
+    let turns = 0;
+    let ticking = true;
+    const tick = () => {
+      turns++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const sliced = await predictInSlices(record, predictor, columns, n, {
+      unknownColumns: 'ignore',
+    });
+    ticking = false;
+
+    expect(turns).toBeGreaterThanOrEqual(2);
+    expect(sliced.columns).toEqual(whole.columns);
+    expect(sliced.values.map((v) => v.length)).toEqual(whole.values.map(() => n));
+    expect(sliced.values).toEqual(whole.values);
+    expect(sliced.inputs).toEqual(whole.inputs);
+  });
+});
