@@ -17,6 +17,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ERROR_CODES, ServiceError } from '../errors';
 import type { WriteRules } from './guard';
+import { MemoryGiveBack, processGiveBackDeps } from './give-back';
 import { registerJsonDepthGuard } from './json-guard';
 import { CrashJournal, Quarantine, crashHistory, type CrashRecord } from './journal';
 import { quoteIdent, quoteString } from './quote';
@@ -236,6 +237,7 @@ export class Engine implements SessionHost {
   /** Registers a statement about to run (for the pool's health in `load`). */
   async enter(timeoutMs: number, what: string): Promise<Ticket> {
     if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
+    this.giveBack?.busy();
     const now = Date.now();
     const t = { start: now, deadline: now + timeoutMs, what: what.slice(0, 300) };
     this.running.add(t);
@@ -244,7 +246,14 @@ export class Engine implements SessionHost {
 
   leave(t: Ticket): void {
     this.running.delete(t);
+    if (this.running.size === 0) this.giveBack?.idle();
   }
+
+  /** Collects V8's garbage once the engine is idle after big results (give-back.ts). */
+  private readonly giveBack: MemoryGiveBack | null = (() => {
+    const deps = processGiveBackDeps();
+    return deps ? new MemoryGiveBack(deps) : null;
+  })();
 
   /**
    * A place to run: a pool slot, or, while the pool is full, a place in the short lane for a
