@@ -343,7 +343,7 @@ test.describe('heavy queries', () => {
         expect.objectContaining({ position: 2, short: false, query_id: expect.any(String) }),
       ]);
       // Cancelling leaves the line at once.
-      await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Cancel', exact: true }).click();
       await expect.poll(async () => (await engine()).queue).toEqual([]);
     } finally {
       ac.abort();
