@@ -63,15 +63,7 @@ beforeAll(async () => {
     'CREATE MODEL mindsdb.small FROM files (SELECT sqft, location, number_of_rooms, rental_price FROM src) PREDICT rental_price',
   );
   await h.instance.models.idle();
-  await sql(
-    `CREATE DATABASE pg WITH ENGINE = 'postgres', PARAMETERS = ${JSON.stringify({
-      host: pgs.host,
-      port: pgs.port,
-      user: pgs.user,
-      password: pgs.password,
-      database: pgs.database,
-    })}`,
-  );
+  await sql(pgs.createDatabase('pg'));
   await sql('CREATE TABLE pg.src (SELECT * FROM files.src)');
 });
 
