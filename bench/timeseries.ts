@@ -162,6 +162,8 @@ function peerForecasts(
         encoding: 'utf8',
         maxBuffer: 1 << 28,
         stdio: ['ignore', 'pipe', 'inherit'],
+        // The pool's workers would print statsmodels' KPSS look-up warnings beside the progress.
+        env: { ...process.env, PYTHONWARNINGS: 'ignore' },
       });
       if (r.status !== 0) throw new Error(`statsmodels_peer.py fit: exit ${r.status}`);
       const res = JSON.parse(r.stdout) as Record<string, Record<Peer, number[]>>;
