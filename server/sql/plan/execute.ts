@@ -11,7 +11,7 @@ import { loadRemoteIntoTemp } from '../../integrations/load';
 import { inputColumns } from '../../models/predict/columns';
 import type { ExecContext, SqlEnv } from '../types';
 import { runForecast } from './forecast';
-import { dropTemp, stepQuery } from './run-sql';
+import { dropTemp, readColumns, stepQuery } from './run-sql';
 import { paramsOf, transpose } from './state';
 import { SERVICE_COLUMNS, type PlannedQuery, type PredictStep, type Step } from './steps';
 import { systemRows } from './system';
@@ -120,16 +120,13 @@ async function predict(env: SqlEnv, ctx: ExecContext, s: PredictStep): Promise<v
       `CREATE TEMP TABLE ${quoteIdent(s.inputs)} AS SELECT DISTINCT * FROM (${s.relation}) AS __mdb_q ORDER BY ALL`,
       `computing the input rows of model '${s.label}'`,
     );
-    const r = await stepQuery(
+    const r = await readColumns(
       ctx,
-      undefined,
       `SELECT * FROM temp.main.${quoteIdent(s.inputs)} ORDER BY rowid`,
-      `reading the input rows of model '${s.label}'`,
     );
-    n = r.rows.length;
-    const cols = transpose(r.rows, r.columns.length);
+    n = r.n;
     for (const src of s.sources) {
-      if ('key' in src) columns[src.column] = cols[r.columns.indexOf(src.key)];
+      if ('key' in src) columns[src.column] = r.values[r.columns.indexOf(src.key)];
     }
   }
   for (const src of s.sources)
@@ -151,6 +148,7 @@ async function predict(env: SqlEnv, ctx: ExecContext, s: PredictStep): Promise<v
   const p = await env.models.predictColumns(s.model, columns, n, {
     unknownColumns: 'ignore',
     explain: s.explain,
+    unread: s.unread,
   });
   await dropTemp(ctx, s.into);
   await loadTempTable(ctx.session, s.into, p.columns, p.values, n);
