@@ -3,6 +3,7 @@
  * with its measured value beside the target. Never part of `npm test`. Select suites with
  * arguments: `npm run bench -- sql automl`.
  */
+import os from 'node:os';
 import type { BenchLine } from './types';
 
 type Suite = { name: string; run: () => Promise<BenchLine[]> };
@@ -46,6 +47,8 @@ async function main() {
       });
     }
   }
+  const [l1, l5, l15] = os.loadavg().map((x) => x.toFixed(1));
+  console.log(`\nload average at the end: ${l1}, ${l5}, ${l15} on ${os.cpus().length} cores`);
   const w = Math.max(...lines.map((l) => l.name.length));
   console.log(`\n${'measure'.padEnd(w)}  ${'value'.padStart(12)} unit   target        result`);
   for (const l of lines) {

@@ -6,8 +6,9 @@ same held-out steps. Benchmark only; never needed by `npm test`. Run with Debian
   statsmodels_peer.py dump <name>   a statsmodels dataset as JSON {columns, rows}
                                     (macrodata, grunfeld, nile, sunspots, elec_equip)
   statsmodels_peer.py fit <job.json>
-    job: {"tasks": [{"key", "y": [training values], "m": season, "h": steps}]}; prints one JSON
-    object {key: {"ets": [...], "sarimax": [...], "theta": [...], "seconds": {...}}}.
+    job: {"tasks": [{"key", "y": [training values], "m": season, "h": steps, "file"?}]}; prints one JSON
+    object {key: {"ets": [...], "sarimax": [...], "theta": [...], "seconds": {...}}}, and writes
+    each task's object to its "file" (the bench's cache) as soon as it is fitted.
 
 The peers, each a common way of using statsmodels:
   ets      ETSModel, the form (additive / multiplicative error and season, none / additive /
@@ -163,15 +164,30 @@ def fit(job_file):
     tasks = job["tasks"]
     procs = max(1, min(int(os.environ.get("PEER_PROCESSES", "2")), os.cpu_count() or 1))
     results = {}
+    files = {t["key"]: t.get("file") for t in tasks}
     if procs == 1:
         for t in tasks:
             k, v = run_task(t)
             results[k] = v
+            save(files.get(k), v, len(results), len(tasks))
     else:
         with Pool(procs) as pool:
             for k, v in pool.imap_unordered(run_task, tasks, chunksize=1):
                 results[k] = v
+                save(files.get(k), v, len(results), len(tasks))
     json.dump(results, sys.stdout)
+
+
+def save(path, v, done, total):
+    # Each task's forecasts are written to its cache file as it completes (atomically), so a run
+    # cut short keeps what it fitted; progress goes to stderr.
+    if path:
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(v, f)
+        os.replace(tmp, path)
+    if done % 10 == 0 or done == total:
+        print(f"statsmodels peers: {done} of {total} fitted", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -154,18 +154,20 @@ function peerForecasts(
     );
     const dir = mkdtempSync(join(tmpdir(), 'ts-peers-'));
     try {
-      writeFileSync(join(dir, 'job.json'), JSON.stringify({ tasks: todo }));
+      // Each task names its cache file: the script writes it as soon as the task is fitted, so a
+      // run cut short (or one that fails late) keeps the peers fitted so far.
+      const withFiles = todo.map((j) => ({ ...j, file: join(CACHE, `${hashOf(j)}.json`) }));
+      writeFileSync(join(dir, 'job.json'), JSON.stringify({ tasks: withFiles }));
       const r = spawnSync(PYTHON, [STATSMODELS_SCRIPT, 'fit', join(dir, 'job.json')], {
         encoding: 'utf8',
         maxBuffer: 1 << 28,
+        stdio: ['ignore', 'pipe', 'inherit'],
+        // The pool's workers would print statsmodels' KPSS look-up warnings beside the progress.
+        env: { ...process.env, PYTHONWARNINGS: 'ignore' },
       });
-      if (r.status !== 0) throw new Error(`statsmodels_peer.py fit: ${r.stderr.slice(-2000)}`);
+      if (r.status !== 0) throw new Error(`statsmodels_peer.py fit: exit ${r.status}`);
       const res = JSON.parse(r.stdout) as Record<string, Record<Peer, number[]>>;
-      for (const j of todo) {
-        const v = res[j.key];
-        out.set(j.key, v);
-        writeFileSync(join(CACHE, `${hashOf(j)}.json`), JSON.stringify(v));
-      }
+      for (const j of todo) out.set(j.key, res[j.key]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

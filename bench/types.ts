@@ -1,3 +1,5 @@
+import os from 'node:os';
+
 /** One measured figure of `npm run bench`, with its target and whether it meets it. */
 export interface BenchLine {
   name: string;
@@ -13,6 +15,7 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[i];
 }
 
+/** A step of a bench, with the machine's load beside it (figures here are read against it). */
 export function progress(msg: string) {
-  process.stderr.write(`  … ${msg}\n`);
+  process.stderr.write(`  … ${msg} [load ${os.loadavg()[0].toFixed(1)}]\n`);
 }

@@ -7,7 +7,7 @@
  * docs/model-forecast.png from the chart.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { editorInput, openApp, setSql } from './helpers';
+import { editorInput, LONG_WORK_MS, openApp, setSql } from './helpers';
 
 const MODEL = 'e2e_house_sales_forecast';
 
@@ -44,7 +44,7 @@ test('create a time-series model through the form and read its forecast chart', 
   await expect(page.getByRole('tab', { name: 'Describe' })).toHaveAttribute(
     'aria-selected',
     'true',
-    { timeout: 90_000 },
+    { timeout: LONG_WORK_MS },
   );
   const tsCard = page.getByRole('region', { name: 'Time series' });
   await expect(tsCard).toContainText('quarterly (month-end)');

@@ -3,6 +3,7 @@
  * train one through the SQL endpoint and wait for it, and keep screenshots for the README.
  */
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { LONG_WORK_MS } from './helpers';
 
 /** Drops and trains `mindsdb.<name>` from a query of example_db, then waits until it is complete. */
 export async function trainModel(
@@ -31,7 +32,7 @@ export async function waitComplete(request: APIRequestContext, name: string, ver
         );
         return r.ok() ? (await r.json()).status : `http ${r.status()}`;
       },
-      { timeout: 90_000, intervals: [500] },
+      { timeout: LONG_WORK_MS, intervals: [500] },
     )
     .toBe('complete');
 }

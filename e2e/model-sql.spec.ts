@@ -4,7 +4,7 @@
  * a model query keeps the prediction columns in view while the grid scrolls.
  */
 import { expect, test } from '@playwright/test';
-import { editorText, openApp, resultStatus, setSql } from './helpers';
+import { editorText, LONG_WORK_MS, openApp, resultStatus, setSql } from './helpers';
 
 const model = `e2e_card_${Date.now().toString(36)}`;
 
@@ -25,7 +25,7 @@ test('CREATE MODEL in the editor shows a live status card that links to the mode
   await expect(page.getByRole('tab', { name: 'Model' })).toHaveAttribute('aria-selected', 'true');
   // Live: the card follows the model until training completes.
   await expect(card.getByRole('heading', { name: `${model} is ready` })).toBeVisible({
-    timeout: 45_000,
+    timeout: LONG_WORK_MS,
   });
   await expect(card.getByLabel('Model status: complete')).toBeVisible();
   await expect(card.getByLabel('R² score')).toHaveText(/^0\.\d+/);

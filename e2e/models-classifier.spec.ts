@@ -3,7 +3,7 @@
  * shows class probabilities, and the what-if sweep charts them.
  */
 import { expect, test } from '@playwright/test';
-import { openApp } from './helpers';
+import { LONG_WORK_MS, openApp } from './helpers';
 
 test('a churn classifier shows class probabilities', async ({ page, request }) => {
   // Reruns against a long-lived instance (E2E_BASE_URL) start from no model.
@@ -28,7 +28,7 @@ test('a churn classifier shows class probabilities', async ({ page, request }) =
   await expect(page.getByRole('tab', { name: 'Describe' })).toHaveAttribute(
     'aria-selected',
     'true',
-    { timeout: 60_000 },
+    { timeout: LONG_WORK_MS },
   );
   await expect(
     page.getByRole('listitem', { name: /^Balanced accuracy \d+(\.\d)?%$/ }),

@@ -4,7 +4,7 @@
  * retrain it and predict with the first version.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { openApp } from './helpers';
+import { LONG_WORK_MS, openApp } from './helpers';
 
 const MODEL = 'e2e_rentals_model';
 const INPUTS = [
@@ -72,7 +72,7 @@ test('create a regression model from a table, describe it, predict and sweep', a
   await expect(page.getByRole('tab', { name: 'Describe' })).toHaveAttribute(
     'aria-selected',
     'true',
-    { timeout: 60_000 },
+    { timeout: LONG_WORK_MS },
   );
   await expect(page.getByLabel('Model status: complete')).toBeVisible();
 
@@ -146,7 +146,7 @@ test('create a regression model from a table, describe it, predict and sweep', a
     .click();
   const versionSelect = page.getByLabel('Model version');
   await expect(versionSelect.locator('option:checked')).toHaveText('v2 (active)', {
-    timeout: 90_000,
+    timeout: LONG_WORK_MS,
   });
   await expect(versionSelect.locator('option', { hasText: 'v1' })).toBeEnabled();
 

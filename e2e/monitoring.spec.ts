@@ -8,7 +8,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { editorText, openApp, resultStatus, setSql } from './helpers';
+import { editorText, LONG_WORK_MS, openApp, resultStatus, setSql } from './helpers';
 import { docsScreenshot, openHash, trainModel, waitComplete } from './model-setup';
 
 const MODEL = 'e2e_monitoring_rentals';
@@ -38,7 +38,7 @@ test('drift verdict on this month’s data, retrain, version diff and effects', 
   );
   await page.getByRole('button', { name: 'Compute drift' }).click();
   const verdict = page.getByRole('heading', { name: /^Retrain:/ });
-  await expect(verdict).toBeVisible({ timeout: 60_000 });
+  await expect(verdict).toBeVisible({ timeout: LONG_WORK_MS });
   await expect(page.getByText(/inputs drifted, covering \d+% of importance/)).toBeVisible();
 
   // The shifted inputs are named drifted; the never-seen neighbourhood is noted.
@@ -78,7 +78,7 @@ test('drift verdict on this month’s data, retrain, version diff and effects', 
   // The version diff opens on v2 against v1, on v2's held-out rows.
   await openHash(page, `#view=model&project=mindsdb&model=${MODEL}&tab=diff`);
   await expect(page.getByText(/^v1 against v2 on [\d,]+ held-out rows kept with v2/)).toBeVisible({
-    timeout: 60_000,
+    timeout: LONG_WORK_MS,
   });
   const changed = page.getByRole('table', { name: /Changed rows/ });
   await expect(changed.getByRole('row').nth(1)).toBeVisible();
@@ -90,7 +90,7 @@ test('drift verdict on this month’s data, retrain, version diff and effects', 
   await expect(
     page.getByText(/^Across its (range|categories), \w+ moves the average rental_price/),
   ).toBeVisible({
-    timeout: 60_000,
+    timeout: LONG_WORK_MS,
   });
   await expectAccessible(page, 'effects tab');
 
@@ -109,7 +109,7 @@ test('drift verdict on this month’s data, retrain, version diff and effects', 
   await expect(why.getByText(/^Why predicted = [\d,.]+ \(row \d\)$/)).toBeVisible();
   await expect(why.getByText(`mindsdb.${MODEL} v2`)).toBeVisible();
   await expect(why.getByRole('img', { name: /^Explanation of row \d/ })).toBeVisible({
-    timeout: 30_000,
+    timeout: LONG_WORK_MS,
   });
   // Every input is in the result: the waterfall explains exactly the value shown.
   await expect(why.getByText(/read as missing|not the .* shown/)).toHaveCount(0);

@@ -4,7 +4,7 @@
  * anything that changes data only after the user agrees (a link is input anyone can craft).
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { editorText, openApp, resultStatus, setSql } from './helpers';
+import { editorText, LONG_WORK_MS, openApp, resultStatus, setSql } from './helpers';
 
 const MODEL = `e2e_share_${Date.now().toString(36)}`;
 
@@ -111,7 +111,7 @@ test('a model page link restores its tab and form values and sends the predictio
     .poll(
       async () =>
         (await (await request.get(`/api/projects/mindsdb/models/${MODEL}`)).json()).status,
-      { timeout: 60_000 },
+      { timeout: LONG_WORK_MS },
     )
     .toBe('complete');
 

@@ -3,7 +3,7 @@
  * presenter can replay, and presentation mode (larger type, no editor chrome).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { editorText, openApp, resultStatus, setSql } from './helpers';
+import { editorText, LONG_WORK_MS, openApp, resultStatus, setSql } from './helpers';
 
 /**
  * The tour's panel sits beside what its step describes: the two boxes do not meet, and the
@@ -64,7 +64,7 @@ test('the guided tour walks from the demo data to a trained model, a prediction 
   // 3. Predict with SQL, once the model is ready: the prediction is pinned in view.
   await next.click();
   const predict = tour.getByRole('button', { name: '▶ Predict' });
-  await expect(predict).toBeEnabled({ timeout: 60_000 });
+  await expect(predict).toBeEnabled({ timeout: LONG_WORK_MS });
   await expect(card.getByRole('heading', { name: 'tour_home_rentals is ready' })).toBeVisible();
   await predict.click();
   await expect(resultStatus(page)).toContainText('1 row · 5 columns');

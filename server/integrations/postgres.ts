@@ -304,17 +304,27 @@ export class PostgresIntegration {
         await client.query(`DECLARE __playground_reader NO SCROLL CURSOR FOR ${sql}`);
         let columns: RemoteColumn[] = [];
         let rowCount = 0;
-        for (;;) {
-          const r = await client.query({
+        const fetch = () => {
+          const f = client.query({
             text: `FETCH FORWARD ${chunkRows} FROM __playground_reader`,
             rowMode: 'array',
           });
+          // Awaited below; a rejection while `onChunk` runs surfaces there, not as unhandled.
+          f.catch(() => undefined);
+          return f;
+        };
+        let next = fetch();
+        for (;;) {
+          const r = await next;
+          const more = r.rows.length >= chunkRows;
+          // The next chunk is read in PostgreSQL while this one is handled here (two in memory).
+          if (more) next = fetch();
           if (rowCount === 0) columns = r.fields.map((f) => ({ name: f.name, oid: f.dataTypeID }));
           if (r.rows.length > 0) {
             rowCount += r.rows.length;
             await onChunk(r.rows.map(rowToJson), columns);
           }
-          if (r.rows.length < chunkRows) break;
+          if (!more) break;
           if (o.signal?.aborted)
             throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled');
         }

@@ -158,6 +158,7 @@ export function calendarParts(f: Frequency): CalendarPart[] {
   if (f.unit === 'number') return [];
   if (f.unit === 'month') {
     if (f.months === 3) return ['quarter'];
+    if (f.months === 1) return ['month', 'monthdays'];
     return 12 % f.months === 0 && f.months < 12 ? ['month'] : [];
   }
   if (f.ms < DAY) return ['hour', 'dayofweek'];
@@ -202,6 +203,9 @@ export function writeCalendar(
         break;
       case 'hour':
         v = d.getUTCHours();
+        break;
+      case 'monthdays':
+        v = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
         break;
     }
     out[o + p] = v;

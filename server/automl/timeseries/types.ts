@@ -159,7 +159,15 @@ export interface FeatureSpec {
 }
 
 export type CalendarPart =
-  'month' | 'quarter' | 'dayofweek' | 'dayofmonth' | 'dayofyear' | 'weekofyear' | 'hour';
+  | 'month'
+  | 'quarter'
+  | 'dayofweek'
+  | 'dayofmonth'
+  | 'dayofyear'
+  | 'weekofyear'
+  | 'hour'
+  /** Days in the target's month (a monthly total grows with it: February's is shorter). */
+  | 'monthdays';
 
 /** A time-series model as plain JSON (typed arrays as base64), told apart by `kind`. */
 export interface TimeSeriesArtifact {

@@ -6,6 +6,7 @@
  * `DESCRIBE m.drift|effects|diff`.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import {
   DiffReport,
   DiffRequest,
@@ -23,6 +24,17 @@ import { modelExists, modelRef } from './models';
 const notReady = problem(
   'The model is not `complete`: still generating/training (the message gives its status and phase) or failed (the message gives its error)',
 );
+
+/** What a POST that computes a report on a model from a body (drift, diff) answers. */
+const computed = <S extends z.ZodType>(what: string, report: S, badRequest: string) => ({
+  200: answer(what, report),
+  400: problem(badRequest),
+  401: ERROR_RESPONSES.unauthorized,
+  404: ERROR_RESPONSES.notFound,
+  409: notReady,
+  413: ERROR_RESPONSES.tooLarge,
+  415: ERROR_RESPONSES.unsupportedType,
+});
 
 export const monitoringRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async (
   app,
@@ -43,15 +55,11 @@ export const monitoringRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = a
         "Runs `query` (today's data: any SELECT, in `db`, default the database the model trained from) and compares each input with the training sample kept with the version: population stability index over shared bins (deciles of the training values; the training categories, other, new, missing), a Kolmogorov-Smirnov test (numbers, on a 2,000-row sample of today's data) or chi-squared test (categories) with its p-value and sample sizes, the share of importance carried by drifted inputs, the shift of the predictions, never-seen categories, and a verdict (`stable`, `watch`, `retrain`) in one sentence. DuckDB bins today's rows in one statement, so memory stays bounded. The report is kept as the version's latest (GET, the model card). SQL: `DESCRIBE m.drift FROM db (SELECT ...)`.",
       params: ModelPathParams,
       body: DriftRequest,
-      response: {
-        200: answer('The drift report', DriftReport),
-        400: problem("A bad body, or today's query failed (the message says why)"),
-        401: ERROR_RESPONSES.unauthorized,
-        404: ERROR_RESPONSES.notFound,
-        409: notReady,
-        413: ERROR_RESPONSES.tooLarge,
-        415: ERROR_RESPONSES.unsupportedType,
-      },
+      response: computed(
+        'The drift report',
+        DriftReport,
+        "A bad body, or today's query failed (the message says why)",
+      ),
     },
     handler: async (req) =>
       m.drift.compute(modelRef(req.params), {
@@ -122,15 +130,11 @@ export const monitoringRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = a
         "Predicts and explains the same rows with this version and `against` (a version of the same model, or another model of the project; default the previous complete version): the held-out rows kept with this version, or `query`. Answers the rows whose class flipped (classifiers) or whose prediction moved by more than a tenth of the target's spread (regression), largest first, with the inputs whose contributions moved most, where the changed rows concentrate, and one sentence. SQL: `DESCRIBE m.diff [FROM db (SELECT ...)] [USING against = ...]`.",
       params: ModelPathParams,
       body: DiffRequest,
-      response: {
-        200: answer('The diff', DiffReport),
-        400: problem('A bad body, two models of different targets, or the query failed'),
-        401: ERROR_RESPONSES.unauthorized,
-        404: ERROR_RESPONSES.notFound,
-        409: notReady,
-        413: ERROR_RESPONSES.tooLarge,
-        415: ERROR_RESPONSES.unsupportedType,
-      },
+      response: computed(
+        'The diff',
+        DiffReport,
+        'A bad body, two models of different targets, or the query failed',
+      ),
     },
     handler: async (req) =>
       m.diff.compute(modelRef(req.params), {

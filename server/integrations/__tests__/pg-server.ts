@@ -31,6 +31,8 @@ export interface PgTestServer {
   log(): string;
   /** A client connected as the superuser to `database` (seeding, assertions). */
   admin(): Promise<pg.Client>;
+  /** The SQL that connects an instance to this server as `name`, as the user (not superuser). */
+  createDatabase(name: string): string;
   stop(): Promise<void>;
 }
 
@@ -199,6 +201,14 @@ export async function startPgServer(opts: { seed?: boolean } = {}): Promise<PgTe
       database,
       dir,
       log: () => fs.readFileSync(path.join(dir, 'server.log'), 'utf8'),
+      createDatabase: (name) =>
+        `CREATE DATABASE ${name} WITH ENGINE = 'postgres', PARAMETERS = ${JSON.stringify({
+          host: '127.0.0.1',
+          port,
+          user,
+          password,
+          database,
+        })}`,
       async admin() {
         const c = superuser(database);
         // The server may be stopped under a forgotten client; that must not crash the process.

@@ -5,7 +5,7 @@
  * follows no column, every row repeated 30 times.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, tempDataDir, type Harness } from '../../test/harness';
+import { startHarness, tempDataDir, waitComplete, type Harness } from '../../test/harness';
 import { startPgServer, type PgTestServer } from './pg-server';
 
 let pgs: PgTestServer;
@@ -29,24 +29,11 @@ beforeAll(async () => {
   await admin.query(`GRANT SELECT ON shuffled TO ${pgs.user}`);
   await admin.end();
   h = await startHarness({ MAX_RESULT_ROWS: 1_000_000 }, tempDataDir());
-  await sql(
-    `CREATE DATABASE pg WITH ENGINE = 'postgres', PARAMETERS = ${JSON.stringify({
-      host: pgs.host,
-      port: pgs.port,
-      user: pgs.user,
-      password: pgs.password,
-      database: pgs.database,
-    })}`,
-  );
+  await sql(pgs.createDatabase('pg'));
   await sql(
     'CREATE MODEL mindsdb.pg_m FROM pg (SELECT sqft, location, number_of_rooms, neighborhood, days_on_market, rental_price FROM home_rentals) PREDICT rental_price',
   );
-  for (;;) {
-    const r = await sql("SELECT status, error FROM mindsdb.models WHERE name = 'pg_m'");
-    if (r.data[0][0] === 'complete') break;
-    if (r.data[0][0] === 'error') throw new Error(`training failed: ${r.data[0][1]}`);
-    await new Promise((res) => setTimeout(res, 100));
-  }
+  await waitComplete(h, 'pg_m');
 });
 
 afterAll(async () => {

@@ -135,14 +135,7 @@ describe('training past the row budget (PostgreSQL)', () => {
     } finally {
       await admin.end();
     }
-    const params = JSON.stringify({
-      host: pgs.host,
-      port: pgs.port,
-      user: pgs.user,
-      password: pgs.password,
-      database: pgs.database,
-    });
-    await sqlOk(`CREATE DATABASE pg WITH ENGINE = 'postgres', PARAMETERS = ${params}`);
+    await sqlOk(pgs.createDatabase('pg'));
     await sqlOk(
       'CREATE MODEL mindsdb.pg_sampled FROM pg (SELECT x, label FROM big) PREDICT label USING sample_rows = 4000',
     );

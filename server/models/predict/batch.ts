@@ -32,6 +32,11 @@ export interface PredictOptions {
    * only when the query reads the column and REST only with `params.explain`.
    */
   explain?: boolean;
+  /**
+   * Prediction columns (by name) the caller will not read: answered as nulls, never built (SQL
+   * passes those its statement cannot reference; `_explain`'s text is the costly one).
+   */
+  unread?: readonly string[];
 }
 
 export interface ColumnarPrediction {
@@ -92,12 +97,16 @@ export function predictBatch(
     if (err instanceof AutoMLError) throw badInput(err.message);
     throw err;
   }
+  const outputs = predictionColumns(desc, record.targetAlias);
+  const unread = new Set(opts.unread ?? []);
   return {
     record,
     description: desc,
     inputs,
-    columns: predictionColumns(desc, record.targetAlias),
-    values: predictionValues(desc, preds, truth, explained),
+    columns: outputs,
+    values: predictionValues(desc, preds, truth, explained, !unread.has(outputs.at(-1)!.name)).map(
+      (v, j) => (unread.has(outputs[j].name) ? new Array<JsonValue>(n).fill(null) : v),
+    ),
     explained: explained !== null,
   };
 }
@@ -154,6 +163,7 @@ function predictionValues(
   preds: Prediction[],
   truth: CellValue[] | null,
   explained: Explanation[] | null = null,
+  withExplain = true,
 ): JsonValue[][] {
   const n = preds.length;
   const regression = desc.task === 'regression';
@@ -182,6 +192,10 @@ function predictionValues(
     hi[i] = upper;
     anomaly[i] = an ?? null;
     original[i] = tr;
+    if (!withExplain) {
+      explain[i] = null;
+      continue;
+    }
     // Built as text directly: JSON.stringify of a fresh object per row was the largest cost of
     // batch prediction after the engine itself. Same bytes as JSON.stringify would produce.
     let ex = `{"predicted_value":${json(v)},"confidence":${json(conf[i])},"anomaly":${json(an ?? null)},"truth":${json(tr)},"confidence_lower_bound":${json(lower)},"confidence_upper_bound":${json(upper)}`;

@@ -29,15 +29,7 @@ beforeAll(async () => {
     'CREATE MODEL mindsdb.home_rentals_model FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
   );
   await h.instance.models.idle();
-  await sql(
-    `CREATE DATABASE pg WITH ENGINE = 'postgres', PARAMETERS = ${JSON.stringify({
-      host: pgs.host,
-      port: pgs.port,
-      user: pgs.user,
-      password: pgs.password,
-      database: pgs.database,
-    })}`,
-  );
+  await sql(pgs.createDatabase('pg'));
 });
 
 afterAll(async () => {

@@ -63,15 +63,7 @@ beforeAll(async () => {
     'CREATE MODEL mindsdb.small FROM files (SELECT sqft, location, number_of_rooms, rental_price FROM src) PREDICT rental_price',
   );
   await h.instance.models.idle();
-  await sql(
-    `CREATE DATABASE pg WITH ENGINE = 'postgres', PARAMETERS = ${JSON.stringify({
-      host: pgs.host,
-      port: pgs.port,
-      user: pgs.user,
-      password: pgs.password,
-      database: pgs.database,
-    })}`,
-  );
+  await sql(pgs.createDatabase('pg'));
   await sql('CREATE TABLE pg.src (SELECT * FROM files.src)');
 });
 
@@ -209,5 +201,62 @@ describe('scoring in batches', () => {
     const expected = await sql(SELECT('files.src'));
     expect((await sql('SELECT * FROM files.limited')).data).toEqual(expected.data.slice(0, 100));
     expect((await sql('SELECT count(*) FROM files.grouped')).data[0][0]).toBeGreaterThan(1);
+  });
+
+  it('service columns a statement does not read are left null; every way of reading one gets its values', async () => {
+    const col = (r: { column_names: string[]; data: unknown[][] }, name: string) =>
+      r.data.map((row) => row[r.column_names.indexOf(name)]);
+    const JOIN = (src: string) => `FROM ${src} AS t JOIN mindsdb.small AS m`;
+    for (const src of ['files.src', 'pg.src']) {
+      // The reference: every column of the model, read through m.*.
+      const all = await sql(`SELECT t.id, m.* ${JOIN(src)}`);
+      expect(all.data).toHaveLength(ROWS);
+      const conf = col(all, 'rental_price_confidence');
+      const lo = col(all, 'rental_price_min');
+      for (const v of [...conf, ...lo]) expect(typeof v).toBe('number');
+      const read = async (query: string, name: string) => col(await sql(query), name);
+      expect(
+        await read(
+          `SELECT t.id, m.rental_price_confidence ${JOIN(src)}`,
+          'rental_price_confidence',
+        ),
+      ).toEqual(conf);
+      expect(
+        await read(`SELECT t.id, rental_price_confidence ${JOIN(src)}`, 'rental_price_confidence'),
+      ).toEqual(conf);
+      expect(await read(`SELECT * ${JOIN(src)}`, 'rental_price_min')).toEqual(lo);
+      expect(
+        await read(
+          `WITH j AS (SELECT t.id, m.* ${JOIN(src)}) SELECT id, rental_price_min FROM j`,
+          'rental_price_min',
+        ),
+      ).toEqual(lo);
+      const filtered = await sql(
+        `SELECT t.id ${JOIN(src)} WHERE m.rental_price_confidence IS NOT NULL`,
+      );
+      expect(filtered.data).toHaveLength(ROWS);
+    }
+    // Saved in batches, the column read is there, in the data's order.
+    await sql(
+      `CREATE TABLE pg.conf (SELECT t.id, m.rental_price_confidence AS c ${JOIN('pg.src')})`,
+    );
+    const ref = await sql(`SELECT t.id, m.* ${JOIN('pg.src')}`);
+    expect((await sql('SELECT id, c FROM pg.conf')).data).toEqual(
+      ref.data.map((r, i) => [r[0], col(ref, 'rental_price_confidence')[i]]),
+    );
+    // The model layer: the unread columns are nulls, the others as without the option.
+    const inputs = await sql('SELECT sqft, location, number_of_rooms FROM files.src');
+    const columns = Object.fromEntries(
+      inputs.column_names.map((c, j) => [c, inputs.data.map((r) => r[j])]),
+    );
+    const ref2 = { project: 'mindsdb', name: 'small' };
+    const full = await h.instance.models.predictColumns(ref2, columns, ROWS);
+    const unread = ['rental_price_confidence', 'rental_price_explain'];
+    const part = await h.instance.models.predictColumns(ref2, columns, ROWS, { unread });
+    expect(part.columns).toEqual(full.columns);
+    full.columns.forEach((c, j) => {
+      if (unread.includes(c.name)) expect(new Set(part.values[j])).toEqual(new Set([null]));
+      else expect(part.values[j]).toEqual(full.values[j]);
+    });
   });
 });

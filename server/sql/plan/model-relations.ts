@@ -182,6 +182,7 @@ export async function batch(
       inputs: inputs.inName,
       sources: inputs.sources,
       explain: explainWanted(st, sel, item, info, join),
+      unread: unreadOutputs(st, sel, item, info, join),
       db: st.engineDb(st.db),
       single: false,
       outputs: info.outputs,
@@ -301,6 +302,23 @@ const explainWanted = (
   info: ModelInfo,
   join: JNode | null,
 ) => readsExplainColumn(st.index, sel, aliasOf(item), `${info.base}_explain`, join);
+
+/**
+ * The model's service columns (`_confidence` ... `_explain`) the statement cannot read, decided
+ * like `_explain`'s contributions: their values are left null instead of computed and loaded (a
+ * scoring join reading only `m.y` spent half its prediction time building and loading them).
+ */
+const unreadOutputs = (
+  st: PlanState,
+  sel: SelectInfo,
+  item: Item,
+  info: ModelInfo,
+  join: JNode | null,
+) =>
+  info.outputs
+    .slice(1)
+    .map((c) => c.name)
+    .filter((c) => !readsExplainColumn(st.index, sel, aliasOf(item), c, join));
 
 /** Keeps the match columns of a model-first relation out of `*` and `model.*`. */
 function hideKeys(st: PlanState, sel: SelectInfo, alias: string, keys: string[]): void {

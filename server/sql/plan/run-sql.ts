@@ -4,6 +4,7 @@
  */
 import { quoteIdent } from '../../engine/quote';
 import type { QueryOptions } from '../../engine/session';
+import { toJsonValue, type JsonValue } from '../../engine/values';
 import { ServiceError } from '../../errors';
 import type { ExecContext } from '../types';
 import { paramsOf } from './state';
@@ -39,4 +40,33 @@ export async function stepQuery(
     }
     throw err;
   }
+}
+
+/**
+ * Every row of a step's own TEMP table (`sql` reads it), as columns: values converted as any
+ * result's are, without a row array per row (a scoring batch reads 100k input rows this way).
+ */
+export function readColumns(
+  ctx: ExecContext,
+  sql: string,
+): Promise<{ columns: string[]; values: JsonValue[][]; n: number }> {
+  ctx.signal?.throwIfAborted();
+  return ctx.session.raw(async (conn) => {
+    const result = await conn.stream(sql);
+    const columns = result.columnNames();
+    const values = columns.map((): JsonValue[] => []);
+    let n = 0;
+    for (;;) {
+      const chunk = await result.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) break;
+      const cols = chunk.convertColumns(toJsonValue);
+      for (let j = 0; j < cols.length; j++) {
+        const src = cols[j];
+        const dst = values[j];
+        for (let i = 0; i < chunk.rowCount; i++) dst.push(src[i] ?? null);
+      }
+      n += chunk.rowCount;
+    }
+    return { columns, values, n };
+  });
 }

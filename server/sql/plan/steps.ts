@@ -88,6 +88,8 @@ export interface PredictStep {
   sources: InputSource[];
   /** Compute `_explain`'s contributions (the query reads that column). */
   explain: boolean;
+  /** Output columns the statement never reads: left null (not computed, not loaded). */
+  unread?: string[];
   /** The DuckDB database `relation` runs in. */
   db: string | undefined;
   /** One prediction with its inputs and MindsDB's service columns (`FROM model WHERE ...`). */

@@ -64,6 +64,53 @@ describe('known answers', () => {
   });
 });
 
+describe('WINDOW is the history a forecast reads, not the only lag choice', () => {
+  // Daily series with a weekly season, a slow trend and AR(1) noise; the last week held out.
+  const day = (i: number) => new Date(Date.UTC(2021, 0, 4) + i * 864e5).toISOString().slice(0, 10);
+  const week = [0, 3, 5, 4, 6, -8, -10];
+  const rng = new Rng(11);
+  const N = 112;
+  const H = 7;
+  const rows: CellValue[][] = [];
+  for (let g = 0; g < 2; g++) {
+    let e = 0;
+    for (let i = 0; i < N + H; i++) {
+      e = 0.6 * e + gauss(rng);
+      rows.push([day(i), `g${g}`, 60 + 30 * g + 0.05 * i + (1 + g) * week[i % 7] + e]);
+    }
+  }
+  const train = rows.filter((r) => String(r[0]) < day(N));
+  const d = { columns: ['day', 'store', 'sales'], rows: train };
+
+  /** MASE of the held-out week (over each series' in-sample seasonal-naive error). */
+  function heldOutMase(window: number): number {
+    const a = trainForecaster(d, {
+      target: 'sales',
+      orderBy: 'day',
+      groupBy: ['store'],
+      window,
+      horizon: H,
+    });
+    const out = loadPredictor(a).forecast(columnsOf(d), train.length).rows;
+    let sum = 0;
+    for (const g of ['g0', 'g1']) {
+      const y = rows.filter((r) => r[1] === g).map((r) => Number(r[2]));
+      let scale = 0;
+      for (let i = 7; i < N; i++) scale += Math.abs(y[i] - y[i - 7]) / (N - 7);
+      const f = out.filter((r) => r[1] === g).map((r) => Number(r[2]));
+      expect(f).toHaveLength(H);
+      for (let k = 0; k < H; k++) sum += Math.abs(f[k] - y[N + k]) / scale / (2 * H);
+    }
+    return sum;
+  }
+
+  it('gives about the same accuracy with WINDOW 14, 28 and 56 on a weekly-seasonal daily series', () => {
+    const mase = [14, 28, 56].map(heldOutMase);
+    for (const m of mase) expect(m).toBeLessThan(1);
+    expect(Math.max(...mase) - Math.min(...mase)).toBeLessThan(0.05);
+  });
+});
+
 describe('USING model', () => {
   const rng = new Rng(5);
   const d = monthly(

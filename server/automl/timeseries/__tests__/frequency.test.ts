@@ -6,6 +6,7 @@ import {
   inferFrequency,
   seasonalPeriod,
   stepTime,
+  writeCalendar,
 } from '../frequency';
 import type { OrderFormat } from '../types';
 
@@ -88,7 +89,19 @@ describe('seasons and calendar features follow the frequency', () => {
     expect(calendarParts({ unit: 'month', months: 3, anchor: 'end', day: 31 })).toEqual([
       'quarter',
     ]);
-    expect(calendarParts({ unit: 'month', months: 1, anchor: 'start', day: 1 })).toEqual(['month']);
+    expect(calendarParts({ unit: 'month', months: 1, anchor: 'start', day: 1 })).toEqual([
+      'month',
+      'monthdays',
+    ]);
+    // Month length: February of a leap year, of another year, and a 31-day month.
+    const out = new Float64Array(2);
+    const parts = ['month', 'monthdays'] as const;
+    writeCalendar(Date.UTC(2024, 1, 1), parts, out, 0);
+    expect([...out]).toEqual([2, 29]);
+    writeCalendar(Date.UTC(2023, 1, 28), parts, out, 0);
+    expect([...out]).toEqual([2, 28]);
+    writeCalendar(Date.UTC(2023, 11, 31), parts, out, 0);
+    expect([...out]).toEqual([12, 31]);
     expect(calendarParts({ unit: 'ms', ms: 86_400_000 })).toEqual([
       'dayofweek',
       'dayofmonth',

@@ -4,9 +4,11 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Bar, BarChart, CartesianGrid, LabelList, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, LabelList, Tooltip } from 'recharts';
+import { usePresenting } from '../../../lib/use-presenting';
 import {
-  ChartBox,
+  chartFont,
+  ColumnBars,
   usePaperTheme,
   formatMetric,
   formatPercent,
@@ -33,6 +35,8 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: M
   const [raw, setRaw] = useState(false);
   const paper = usePaperTheme(theme);
   const c = CHART_COLORS[paper];
+  const presenting = usePresenting();
+  const font = chartFont(presenting);
 
   const row = summary.data?.[0];
   const importances = sortImportances(row?.column_importances);
@@ -113,57 +117,37 @@ export function DescribeTab({ project, model, theme, activeVersion, version }: M
           </span>
         }
       >
-        <figure
-          className="m-chart"
-          role="img"
-          aria-label={`Column importances chart: ${importances
-            .map((i) => `${i.column} ${formatPercent(i.importance)}`)
-            .join(', ')}`}
-          style={{ height: Math.max(120, importances.length * 30 + 40) }}
-        >
-          <ChartBox height={Math.max(120, importances.length * 30 + 40)}>
-            <BarChart
-              data={importances.map((i) => ({ column: i.column, importance: i.importance ?? 0 }))}
-              layout="vertical"
-              margin={{ top: 4, right: 56, bottom: 4, left: 8 }}
+        <figure className="m-chart">
+          <ColumnBars
+            data={importances.map((i) => ({ column: i.column, importance: i.importance ?? 0 }))}
+            summary={`Column importances chart: ${importances
+              .map((i) => `${i.column} ${formatPercent(i.importance)}`)
+              .join(', ')}`}
+            height={Math.max(120, importances.length * (presenting ? 40 : 30) + 40)}
+            theme={theme}
+            x={{ domain: [0, max > 0 ? 'auto' : 1], format: (v) => formatPercent(v, 0) }}
+            right={presenting ? 72 : 56}
+          >
+            <Tooltip
+              cursor={{ fill: c.grid, opacity: 0.4 }}
+              formatter={(v) => [formatPercent(Number(v)), 'importance']}
+            />
+            <Bar
+              dataKey="importance"
+              fill={c.accent}
+              radius={[0, 4, 4, 0]}
+              minPointSize={2}
+              isAnimationActive={false}
             >
-              <CartesianGrid horizontal={false} stroke={c.grid} />
-              <XAxis
-                type="number"
-                domain={[0, max > 0 ? 'auto' : 1]}
-                stroke={c.text}
-                tick={{ fill: c.text, fontSize: 11 }}
-                tickFormatter={(v: number) => formatPercent(v, 0)}
-              />
-              <YAxis
-                type="category"
-                dataKey="column"
-                width={140}
-                stroke={c.text}
-                tick={{ fill: c.text, fontSize: 12 }}
-                interval={0}
-              />
-              <Tooltip
-                cursor={{ fill: c.grid, opacity: 0.4 }}
-                formatter={(v) => [formatPercent(Number(v)), 'importance']}
-              />
-              <Bar
+              <LabelList
                 dataKey="importance"
-                fill={c.accent}
-                radius={[0, 4, 4, 0]}
-                minPointSize={2}
-                isAnimationActive={false}
-              >
-                <LabelList
-                  dataKey="importance"
-                  position="right"
-                  fill={c.text}
-                  fontSize={11}
-                  formatter={(v) => formatPercent(Number(v))}
-                />
-              </Bar>
-            </BarChart>
-          </ChartBox>
+                position="right"
+                fill={c.text}
+                fontSize={font.tick}
+                formatter={(v) => formatPercent(Number(v))}
+              />
+            </Bar>
+          </ColumnBars>
         </figure>
       </Card>
 

@@ -6,18 +6,12 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, Legend, Tooltip } from 'recharts';
 import type { DiffReport, DiffRequest } from '../../../../contract';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
 import { modelVersionsQueryOptions } from '../api';
-import {
-  categoryAxisWidth,
-  ChartBox,
-  chartFont,
-  type ModelTabProps,
-  usePaperTheme,
-} from '../shared';
+import { ColumnBars, type ModelTabProps, usePaperTheme } from '../shared';
 import { diffQuery } from './api';
 import { againstChoices, diffTableRows, fmt, sourceText, weightBars } from './diff-view';
 import '../drift/drift.css';
@@ -117,9 +111,7 @@ export function DiffTab({ project, model, version, activeVersion, theme }: Model
 
 function DiffResult({ report, theme }: { report: DiffReport; theme: 'light' | 'dark' }) {
   const presenting = usePresenting();
-  const font = chartFont(presenting);
   const c = CHART_COLORS[usePaperTheme(theme)];
-  const tick = { fill: c.text, fontSize: font.tick };
   const bars = weightBars(report);
   const rows = diffTableRows(report);
   const classifier = report.task !== 'regression';
@@ -140,63 +132,35 @@ function DiffResult({ report, theme }: { report: DiffReport; theme: 'light' | 'd
             <figcaption id="diff-weights-title" className="m-h4">
               {chartTitle}
             </figcaption>
-            <div
-              role="img"
-              aria-label={`${chartTitle}: ${bars
+            <ColumnBars
+              data={bars}
+              summary={`${chartTitle}: ${bars
                 .map((b) => `${b.column} ${fmt(b.before)} before, ${fmt(b.after)} after`)
                 .join('; ')}`}
-              style={{ height }}
+              height={height}
+              theme={theme}
+              x={{
+                format: fmt,
+                label: classifier
+                  ? 'mean |contribution| (raw score)'
+                  : 'mean |contribution| (target units)',
+              }}
             >
-              <ChartBox height={height}>
-                <BarChart
-                  data={bars}
-                  layout="vertical"
-                  margin={{ top: 8, right: 24, bottom: 24, left: 8 }}
-                >
-                  <CartesianGrid stroke={c.grid} horizontal={false} />
-                  <XAxis
-                    type="number"
-                    stroke={c.text}
-                    tick={tick}
-                    tickFormatter={fmt}
-                    label={{
-                      value: classifier
-                        ? 'mean |contribution| (raw score)'
-                        : 'mean |contribution| (target units)',
-                      position: 'insideBottom',
-                      offset: -12,
-                      fill: c.text,
-                      fontSize: font.label,
-                    }}
-                  />
-                  <YAxis
-                    type="category"
-                    dataKey="column"
-                    stroke={c.text}
-                    tick={tick}
-                    interval={0}
-                    width={categoryAxisWidth(
-                      bars.map((b) => b.column),
-                      font,
-                    )}
-                  />
-                  <Tooltip formatter={(v, n) => [fmt(Number(v)), String(n)]} />
-                  <Legend verticalAlign="top" height={26} />
-                  <Bar
-                    dataKey="before"
-                    name={`v${report.before.version} (before)`}
-                    fill={c.down}
-                    isAnimationActive={false}
-                  />
-                  <Bar
-                    dataKey="after"
-                    name={`v${report.after.version} (after)`}
-                    fill={c.up}
-                    isAnimationActive={false}
-                  />
-                </BarChart>
-              </ChartBox>
-            </div>
+              <Tooltip formatter={(v, n) => [fmt(Number(v)), String(n)]} />
+              <Legend verticalAlign="top" height={26} />
+              <Bar
+                dataKey="before"
+                name={`v${report.before.version} (before)`}
+                fill={c.down}
+                isAnimationActive={false}
+              />
+              <Bar
+                dataKey="after"
+                name={`v${report.after.version} (after)`}
+                fill={c.up}
+                isAnimationActive={false}
+              />
+            </ColumnBars>
             <details className="m-details">
               <summary>Table: {chartTitle}</summary>
               <table className="m-table">

@@ -16,7 +16,7 @@ import {
 } from 'recharts';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
-import { categoryAxisWidth, ChartBox, chartFont, usePaperTheme } from '../shared';
+import { ChartBox, chartFont, ColumnBars, usePaperTheme } from '../shared';
 import { LEVEL_WORDS, type HistogramBar } from './drift-view';
 import type { DriftLevel } from '../../../../contract';
 
@@ -35,7 +35,6 @@ export function PsiChart({
   const presenting = usePresenting();
   const font = chartFont(presenting);
   const c = CHART_COLORS[usePaperTheme(theme)];
-  const tick = { fill: c.text, fontSize: font.tick };
   const height = Math.max(160, bars.length * (presenting ? 34 : 28) + 70);
   const colour = (l: DriftLevel) =>
     l === 'drifted' ? c.up : l === 'moderate' ? c.series[1] : c.down;
@@ -45,59 +44,28 @@ export function PsiChart({
       <figcaption id="drift-psi-title" className="m-h4">
         PSI per input (population stability index, no unit; drifted from {threshold})
       </figcaption>
-      <div
-        role="img"
-        aria-label={`Bar chart of PSI per input: ${bars
+      <ColumnBars
+        data={bars}
+        summary={`Bar chart of PSI per input: ${bars
           .map((b) => `${b.column} ${b.psi.toFixed(2)} (${LEVEL_WORDS[b.level]})`)
           .join(', ')}. The inputs table below has the same numbers.`}
-        style={{ height }}
+        height={height}
+        theme={theme}
+        x={{ domain: [0, Number(max.toPrecision(2))], label: 'PSI' }}
       >
-        <ChartBox height={height}>
-          <BarChart
-            data={bars}
-            layout="vertical"
-            margin={{ top: 8, right: 24, bottom: 24, left: 8 }}
-          >
-            <CartesianGrid stroke={c.grid} horizontal={false} />
-            <XAxis
-              type="number"
-              domain={[0, Number(max.toPrecision(2))]}
-              stroke={c.text}
-              tick={tick}
-              label={{
-                value: 'PSI',
-                position: 'insideBottom',
-                offset: -12,
-                fill: c.text,
-                fontSize: font.label,
-              }}
-            />
-            <YAxis
-              type="category"
-              dataKey="column"
-              stroke={c.text}
-              tick={tick}
-              interval={0}
-              width={categoryAxisWidth(
-                bars.map((b) => b.column),
-                font,
-              )}
-            />
-            <Tooltip formatter={(v) => [Number(v).toFixed(3), 'PSI']} />
-            <ReferenceLine
-              x={threshold}
-              stroke={c.muted}
-              strokeDasharray="4 4"
-              label={{ value: 'drift', fill: c.text, fontSize: font.tick, position: 'top' }}
-            />
-            <Bar dataKey="psi" name="PSI" isAnimationActive={false}>
-              {bars.map((b) => (
-                <Cell key={b.column} fill={colour(b.level)} />
-              ))}
-            </Bar>
-          </BarChart>
-        </ChartBox>
-      </div>
+        <Tooltip formatter={(v) => [Number(v).toFixed(3), 'PSI']} />
+        <ReferenceLine
+          x={threshold}
+          stroke={c.muted}
+          strokeDasharray="4 4"
+          label={{ value: 'drift', fill: c.text, fontSize: font.tick, position: 'top' }}
+        />
+        <Bar dataKey="psi" name="PSI" isAnimationActive={false}>
+          {bars.map((b) => (
+            <Cell key={b.column} fill={colour(b.level)} />
+          ))}
+        </Bar>
+      </ColumnBars>
     </figure>
   );
 }

@@ -1,5 +1,6 @@
 /** What every room of the models feature shares: navigation, number and metric words, chart sizing, status pieces. */
 export { ChartBox, usePaperTheme } from './ChartBox';
+export { ColumnBars } from './ColumnBars';
 export { Crumbs } from './Crumbs';
 export { NotReady, TrainingProgress, versionLabel, VersionSelect } from './ModelStatus';
 export { categoryAxisWidth, chartFont, type ChartFont } from './chart-style';
