@@ -2,12 +2,41 @@
  * For demos: the guided first-run sample (query the demo data, train, predict, see why) that a
  * presenter can replay, and presentation mode (larger type, no editor chrome).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { editorText, LONG_WORK_MS, openApp, resultStatus, setSql } from './helpers';
+
+/**
+ * The tour's panel sits beside what its step describes: the two boxes do not meet, and the
+ * target is on screen (scrolled into view by the tour, not by the test).
+ */
+async function expectBeside(page: Page, target: Locator, others: Locator[] = []) {
+  const tour = page.getByRole('dialog', { name: 'Guided tour' });
+  await expect(target).toBeInViewport();
+  const overlaps = async () => {
+    const panel = await tour.boundingBox();
+    const hit: string[] = [];
+    for (const [i, t] of [target, ...others].entries()) {
+      const box = await t.boundingBox();
+      if (!panel || !box) return ['no box'];
+      const apart =
+        panel.x + panel.width <= box.x ||
+        box.x + box.width <= panel.x ||
+        panel.y + panel.height <= box.y ||
+        box.y + box.height <= panel.y;
+      if (!apart) hit.push(i === 0 ? 'target' : `other ${i}`);
+    }
+    return hit;
+  };
+  await expect.poll(overlaps).toEqual([]);
+  // The panel itself is whole on screen too, and shows its whole text (no scrolling inside).
+  await expect(tour).toBeInViewport({ ratio: 1 });
+  expect(await tour.evaluate((e) => e.scrollHeight - e.clientHeight)).toBeLessThanOrEqual(1);
+}
 
 test('the guided tour walks from the demo data to a trained model, a prediction and why', async ({
   page,
 }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
   await openApp(page);
   await page.getByRole('button', { name: 'Start the tour' }).click();
   const tour = page.getByRole('dialog', { name: 'Guided tour' });
@@ -21,6 +50,8 @@ test('the guided tour walks from the demo data to a trained model, a prediction 
     'true',
   );
   await expect(resultStatus(page)).toContainText('10 rows');
+  const header = page.locator('.result-grid .ag-header');
+  await expectBeside(page, header);
 
   // 2. Train: the card follows the model live.
   await next.click();
@@ -28,6 +59,7 @@ test('the guided tour walks from the demo data to a trained model, a prediction 
   await tour.getByRole('button', { name: '▶ Train it' }).click();
   const card = page.getByRole('region', { name: 'Model mindsdb.tour_home_rentals' });
   await expect(card).toBeVisible();
+  await expectBeside(page, card);
 
   // 3. Predict with SQL, once the model is ready: the prediction is pinned in view.
   await next.click();
@@ -37,6 +69,7 @@ test('the guided tour walks from the demo data to a trained model, a prediction 
   await predict.click();
   await expect(resultStatus(page)).toContainText('1 row · 5 columns');
   await expect(page.getByRole('columnheader', { name: 'rental_price', exact: true })).toBeVisible();
+  await expectBeside(page, header);
 
   // 4. See why: the model page with the same listing, sent.
   await next.click();
@@ -51,6 +84,7 @@ test('the guided tour walks from the demo data to a trained model, a prediction 
   await expect(headline.getByLabel('Prediction interval')).toContainText(/[\d,.]+ – [\d,.]+/);
   // ...and why: the listing's waterfall, from the average rent through each input's push.
   const why = page.getByRole('region', { name: 'Why this prediction' });
+  const chart = why.getByRole('img', { name: /^Explanation of row 1/ });
   await expect(why).toContainText('The model’s average rental_price is');
   // As the tour says: the rooms and the size push the rent up most, the single bathroom pulls
   // it down; the model reads no initial_price, so nothing warns of a leak.
@@ -60,6 +94,33 @@ test('the guided tour walks from the demo data to a trained model, a prediction 
   );
   await expect(waterfall).not.toHaveAccessibleName(/initial_price/);
   await expect(page.getByRole('region', { name: 'Model warnings' })).toHaveCount(0);
+  // The waterfall it talks about is scrolled into view, the panel beside it and off Send.
+  const send = page.getByRole('button', { name: /Send/ });
+  await expectBeside(page, chart, [headline, send]);
+
+  // On a 1280x720 projector in presentation mode (the model trained above): each step's panel
+  // still sits beside its target.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByRole('button', { name: 'Present' }).click();
+  await tour.getByRole('button', { name: 'Step 1: Query the demo data' }).click();
+  await tour.getByRole('button', { name: '▶ Run the query' }).click();
+  await expect(resultStatus(page)).toContainText('10 rows');
+  await expectBeside(page, header);
+  await tour.getByRole('button', { name: 'Step 3: Predict with SQL' }).click();
+  await tour.getByRole('button', { name: '▶ Predict' }).click();
+  await expect(resultStatus(page)).toContainText('1 row · 5 columns');
+  await expectBeside(page, header);
+  await next.click();
+  await tour.getByRole('button', { name: '▶ Open the model page' }).click();
+  await expect(headline).toContainText('Predicted rental_price');
+  // Presenting, the prediction and its waterfall do not fit above one another with the panel:
+  // the panel sits above the waterfall at its right, off the figures (Send, above them, has
+  // scrolled up under the top bar).
+  await expectBeside(page, chart, [
+    headline.locator('.m-big'),
+    headline.getByLabel('Prediction interval'),
+  ]);
+  await page.getByRole('button', { name: 'Exit presentation' }).click();
 
   // A presenter replays it: back to step 1, and training starts over (the model is re-created).
   await tour.getByRole('button', { name: 'Replay' }).click();

@@ -54,14 +54,17 @@ const EnvSchema = z.object({
   MAX_CONCURRENT_TRAININGS: int(2),
   /**
    * Warm a training worker up after start (two small trainings on generated data), so the first
-   * CREATE MODEL runs as fast as later ones; TRAINING_WARMUP_DELAY_MS after start, so it does not
-   * compete with the playground's first page load for the cores.
+   * CREATE MODEL runs as fast as later ones. It waits until HTTP traffic has settled, so it does
+   * not compete with the playground's first page load for the cores: TRAINING_WARMUP_QUIET_MS
+   * without a request once the last one was answered, or TRAINING_WARMUP_DELAY_MS after start if
+   * no request came (server/models/warmup-gate.ts).
    */
   TRAINING_WARMUP: z
     .enum(['0', '1', 'true', 'false'])
     .default('1')
     .transform((v) => v === '1' || v === 'true'),
-  TRAINING_WARMUP_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
+  TRAINING_WARMUP_DELAY_MS: z.coerce.number().int().min(0).default(60_000),
+  TRAINING_WARMUP_QUIET_MS: z.coerce.number().int().min(0).default(3_000),
   /**
    * Rows a training reads whole; a larger FROM query is sampled where the data lives (PostgreSQL,
    * DuckDB) to this many rows (server/models/training-sample.ts). `USING sample_rows` per model.

@@ -87,7 +87,9 @@ export async function createInstance(config: Config): Promise<Instance> {
     remote: integrations,
     maxConcurrentTrainings: config.MAX_CONCURRENT_TRAININGS,
     trainingRowBudget: config.TRAINING_ROW_BUDGET,
-    trainingWarmup: config.TRAINING_WARMUP ? config.TRAINING_WARMUP_DELAY_MS : null,
+    trainingWarmup: config.TRAINING_WARMUP
+      ? { quietMs: config.TRAINING_WARMUP_QUIET_MS, unvisitedMs: config.TRAINING_WARMUP_DELAY_MS }
+      : null,
     version: VERSION,
     readTimeoutMs: config.STATEMENT_TIMEOUT_MS,
   });

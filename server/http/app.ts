@@ -81,6 +81,11 @@ export async function buildApp(
       `${new Date().toISOString()} ${req.id} ${req.method} ${req.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`,
     );
   });
+  // The training warm-up waits until requests settle (models/warmup-gate.ts); 'close' also
+  // comes for a request its client abandoned.
+  app.addHook('onRequest', async (req, reply) => {
+    reply.raw.once('close', instance.models.requestSeen());
+  });
   registerProblemDetails(app, { bodyLimit: instance.config.BODY_LIMIT_BYTES, log });
 
   // First, so every route below is collected for the document.

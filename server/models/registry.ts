@@ -52,6 +52,7 @@ import type { ModelCatalog, RemoteDataSource } from './ports';
 import { ModelStore, type ModelVersionRecord, type TimeSeriesSettings } from './store';
 import { Trainer } from './trainer';
 import { TrainingData, type TrainingSource } from './training-data';
+import { WarmupGate } from './warmup-gate';
 
 /** What card parts may add to the model card's input. */
 export interface CardExtras {
@@ -96,8 +97,11 @@ export interface ModelRegistryOptions {
   maxConcurrentTrainings: number;
   /** Rows a training reads whole; past it, a sample drawn in the source (training-sample.ts). */
   trainingRowBudget?: number;
-  /** Warm a training worker up this many ms after start (trainer.ts); null: never. */
-  trainingWarmup?: number | null;
+  /**
+   * Warm a training worker up once HTTP traffic has settled: `quietMs` after the last request was
+   * answered, or `unvisitedMs` after start if none came (warmup-gate.ts); null: never.
+   */
+  trainingWarmup?: { quietMs: number; unvisitedMs: number } | null;
   /** Reported in MINDSDB_VERSION. */
   version: string;
   /** How long reading a training's FROM query may take (STATEMENT_TIMEOUT_MS). */
@@ -109,6 +113,7 @@ export class ModelRegistry {
   private readonly catalog: ModelCatalog;
   private readonly data: TrainingData;
   private readonly trainer: Trainer;
+  private readonly warmupGate: WarmupGate | null;
   private readonly predictors = new PredictorCache();
   private readonly evidences = new EvidenceCache();
   /**
@@ -133,11 +138,12 @@ export class ModelRegistry {
       opts.readTimeoutMs,
       opts.trainingRowBudget,
     );
+    this.warmupGate = opts.trainingWarmup ? new WarmupGate(opts.trainingWarmup) : null;
     this.trainer = new Trainer({
       store: this.store,
       data: this.data,
       maxConcurrent: opts.maxConcurrentTrainings,
-      warmupAfterMs: opts.trainingWarmup ?? null,
+      warmupGate: this.warmupGate,
       // Warms the cache for the first prediction.
       onComplete: (rec) => void this.predictor(rec).catch(() => undefined),
     });
@@ -605,7 +611,15 @@ export class ModelRegistry {
     return this.trainer.idle();
   }
 
-  /** Resolves once the warm-up's delay has passed and it started a worker or stood aside. */
+  /**
+   * An HTTP request arrived (the training warm-up waits for requests to settle); returns what to
+   * call once it is answered or abandoned.
+   */
+  requestSeen(): () => void {
+    return this.warmupGate?.request() ?? (() => undefined);
+  }
+
+  /** Resolves once the warm-up's moment has come and it started a worker or stood aside. */
   warmupDecided(): Promise<void> {
     return this.trainer.warmupDecided;
   }

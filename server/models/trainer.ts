@@ -7,9 +7,10 @@
  *
  * A worker that finished a request is kept (one at most) for the next one: its engine code is
  * compiled and warm, and it loads no module again, which on a 30k-row table was a third of the
- * training's time. A cancelled or failed worker is terminated, never reused. With `warmupAfterMs`,
- * the first worker starts that long after the instance and warms up on generated data
- * (automl/warmup.ts), so the first training is as quick as the later ones; a training asked for
+ * training's time. A cancelled or failed worker is terminated, never reused. With a warm-up gate,
+ * the first worker starts once the gate opens (the first visit's requests have settled:
+ * warmup-gate.ts) and warms up on generated data (automl/warmup.ts), so the first training is as
+ * quick as the later ones without competing with the first page load; a training asked for
  * meanwhile waits for it, one asked for before takes its place.
  */
 import { Worker } from 'node:worker_threads';
@@ -17,6 +18,7 @@ import type { TrainMessage, TrainRequest, WarmMessage, WorkerRequest } from './w
 import type { ModelStore, ModelVersionRecord } from './store';
 import { transferables } from './training-columns';
 import type { TrainingData } from './training-data';
+import type { WarmupGate } from './warmup-gate';
 
 const WORKER_BOOTSTRAP = new URL('../automl-worker/bootstrap.mjs', import.meta.url);
 const WORKER_ENTRY = new URL('../automl-worker/train.ts', import.meta.url).href;
@@ -37,8 +39,8 @@ export interface TrainerOptions {
   maxConcurrent: number;
   /** Called when a version completed and became active (the registry warms its predictor). */
   onComplete: (rec: ModelVersionRecord) => void;
-  /** Start a worker and warm it up this many ms after the instance started (see above). */
-  warmupAfterMs?: number | null;
+  /** Start a worker and warm it up when this gate opens (see above). */
+  warmupGate?: WarmupGate | null;
 }
 
 /**
@@ -72,16 +74,9 @@ export class Trainer {
   readonly warmupDecided: Promise<void>;
 
   constructor(private readonly opts: TrainerOptions) {
-    const after = opts.warmupAfterMs;
-    this.warmupDecided =
-      after === null || after === undefined
-        ? Promise.resolve()
-        : new Promise((resolve) => {
-            setTimeout(() => {
-              this.warmUp();
-              resolve();
-            }, after).unref();
-          });
+    this.warmupDecided = opts.warmupGate
+      ? opts.warmupGate.opened.then(() => this.warmUp())
+      : Promise.resolve();
   }
 
   /** Starts a worker on the warm-up, unless one is already there (a training came first). */
@@ -143,6 +138,7 @@ export class Trainer {
    */
   async close(): Promise<void> {
     this.closed = true;
+    this.opts.warmupGate?.close();
     const jobs = [...this.jobs.values()];
     for (const j of jobs) {
       j.cancelled = true;

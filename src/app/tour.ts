@@ -39,6 +39,14 @@ export interface TourStep {
   action: TourAction;
   /** Label of the step's button. */
   run: string;
+  /**
+   * What the step talks about (CSS selectors; the box around all of them): the tour's panel sits
+   * beside it, never over it, and scrolls it into view once it is on the page (it appears when the
+   * step has run).
+   */
+  target: string[];
+  /** Where the panel goes: above the target, at its right end or its left start. */
+  side: 'top-end' | 'top-start';
 }
 
 export const TOUR_STEPS: TourStep[] = [
@@ -51,6 +59,8 @@ export const TOUR_STEPS: TourStep[] = [
       sql: 'SELECT * FROM example_db.demo_data.home_rentals LIMIT 10;',
     },
     run: 'Run the query',
+    target: ['.result-grid .ag-header'],
+    side: 'top-end',
   },
   {
     id: 'train',
@@ -64,6 +74,8 @@ FROM example_db (SELECT ${TOUR_COLUMNS} FROM demo_data.home_rentals)
 PREDICT ${TOUR_TARGET};`,
     },
     run: 'Train it',
+    target: ['.m-training-card'],
+    side: 'top-end',
   },
   {
     id: 'predict',
@@ -81,12 +93,18 @@ WHERE ${Object.entries(TOUR_LISTING)
         .join('\n  AND ')};`,
     },
     run: 'Predict',
+    target: ['.result-grid .ag-header'],
+    side: 'top-end',
   },
   {
     id: 'explain',
     title: 'See why',
-    text: 'The same listing on the model’s page: the predicted rent with its interval, and why — a waterfall from the average rent through each input’s push to this prediction: its two rooms and its size push the rent up most, its single bathroom pulls it down, its great location adds. The Describe tab says how far off the model typically is, and warns about anything suspicious.',
+    text: 'The same listing on the model’s page: the predicted rent with its interval, and why: a waterfall from the average rent through each input’s push. Two rooms and the size push the rent up most, the single bathroom pulls it down. Describe says how far off the model typically is.',
     action: { kind: 'model-page', tab: 'predict' },
     run: 'Open the model page',
+    // The prediction with its interval down to the waterfall; the panel above it at the left,
+    // over the form, clear of Send (at the left of the JSON body).
+    target: ['.m-headline', '.m-explain .m-chart'],
+    side: 'top-start',
   },
 ];
