@@ -55,8 +55,8 @@ export default defineConfig({
         // The auth preview starts last: when it answers, everything is up.
         url: `http://127.0.0.1:${authUiPort}/api/status`,
         env: { UI_PORT: String(uiPort), E2E_AUTH_UI_PORT: String(authUiPort) },
-        // A hang guard like the others: the production build it runs first shares the cores with
-        // the type-check and Vitest (scripts/test.sh runs the three at once).
+        // A hang guard like the others: the production build it runs first takes several times
+        // longer on a busy machine.
         timeout: 300_000,
         reuseExistingServer: false,
         stdout: 'ignore',

@@ -4,8 +4,8 @@ import { expect, type Page } from '@playwright/test';
 /**
  * How long a step that trains a model or scores a table may take before the test says so: a hang
  * guard, not a speed check, kept under the test's own 240 s (playwright.config.ts). A training of
- * 10 s on an idle machine takes several times longer while Vitest and the type-check share the two
- * cores (scripts/test.sh runs them at once), and no test may fail because the machine is busy.
+ * 10 s on an idle machine takes several times longer on a busy one (at load 10 on two cores:
+ * 60-90 s), and no test may fail because the machine is busy.
  */
 export const LONG_WORK_MS = 200_000;
 

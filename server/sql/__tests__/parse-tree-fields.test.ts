@@ -92,6 +92,7 @@ const NOT_TREE = new Set([
   'new_categories',
   'out_of_range',
   'p_value',
+  'query_id',
   'rental_price',
 ]);
 
