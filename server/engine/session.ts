@@ -330,6 +330,9 @@ export class EngineSession {
           }
         }
         if (values) prepared.bind(values, types);
+        // Cancelled or timed out while connecting, preparing or guarding: DuckDB's interrupt hit
+        // no running statement then, and this one would run to the statement timeout.
+        if (ended) throw new ReadEnded();
         const result = await prepared.stream();
         const out = await consume(result, ctl, prepared.statementType);
         // An interrupt that came after DuckDB's last chunk still ended the statement early.
