@@ -181,3 +181,22 @@ describe('an early end over HTTP', () => {
     }
   });
 });
+
+describe('an end before the statement runs', () => {
+  it('a statement cancelled while it connects and prepares never runs', async () => {
+    // The client goes away while the session still connects (a thread-pool round trip): DuckDB's
+    // interrupt then hits no running statement, so the session itself must not start it.
+    const ac = new AbortController();
+    const asked = engine().query('CREATE TABLE mindsdb.cancelled_early AS SELECT 1 AS x', {
+      signal: ac.signal,
+    });
+    setImmediate(() => ac.abort());
+    const err = await asked.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ServiceError);
+    expect((err as ServiceError).message).toMatch(/cancel/i);
+    const left = await h.sql(
+      "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'cancelled_early'",
+    );
+    expect(left.data).toEqual([[0]]);
+  });
+});
