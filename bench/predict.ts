@@ -13,7 +13,6 @@ import { startHarness, type Harness } from '../server/test/harness';
 import { percentile, progress, type BenchLine } from './types';
 
 const MODEL = 'bench_home_rentals';
-const URL_PATH = `/api/projects/mindsdb/models/${MODEL}/predict`;
 const LOCATIONS = ['good', 'great', 'poor'];
 const NEIGHBORHOODS = [
   'downtown',
@@ -159,17 +158,7 @@ async function wideClassifier(
   );
   const body = new TextEncoder().encode(JSON.stringify(data));
   const ref = { project: 'mindsdb', name };
-  const post = async () => {
-    const res = await fetch(`${h.url}/api/projects/mindsdb/models/${name}/predict`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body,
-    });
-    const text = await res.text();
-    if (res.status !== 200)
-      throw new Error(`predict answered ${res.status}: ${text.slice(0, 200)}`);
-    return text.length;
-  };
+  const post = async () => (await poster(h, name)(body)).length;
   const bytes = await post();
   await h.instance.models.predict(ref, data);
   const rest: number[] = [];
@@ -184,6 +173,18 @@ async function wideClassifier(
   }
   return { rest: median(rest), inProcess: median(inProcess), bytes };
 }
+
+/** POSTs a body to a model's REST predict; its answer's text (anything but 200 throws). */
+const poster = (h: Harness, model: string) => async (body: string | Uint8Array<ArrayBuffer>) => {
+  const res = await fetch(`${h.url}/api/projects/mindsdb/models/${model}/predict`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`predict answered ${res.status}: ${text.slice(0, 200)}`);
+  return text;
+};
 
 const median = (xs: number[]) =>
   percentile(
@@ -204,17 +205,7 @@ export async function runPredictBench(): Promise<BenchLine[]> {
     if (status.body.status !== 'complete')
       throw new Error(`training ended ${status.body.status}: ${status.body.error}`);
 
-    const post = async (body: string | Uint8Array<ArrayBuffer>) => {
-      const res = await fetch(h.url + URL_PATH, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-      const text = await res.text();
-      if (res.status !== 200)
-        throw new Error(`predict answered ${res.status}: ${text.slice(0, 200)}`);
-      return text;
-    };
+    const post = poster(h, MODEL);
 
     progress('predict: single-row latency over HTTP (1000 requests)');
     const one = rows(200).map((r) => JSON.stringify([r]));
