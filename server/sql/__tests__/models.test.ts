@@ -186,6 +186,28 @@ describe('the tutorial model', () => {
     expect(twice.data[0][1]).not.toBe(row.rental_price);
   });
 
+  it('a view over a single prediction and a table saved from one answer its values', async () => {
+    const where = "WHERE sqft = 823 AND location = 'good'";
+    const [[price]] = (
+      await run(inst, `SELECT rental_price FROM mindsdb.home_rentals_model ${where}`)
+    ).data;
+    // The view is planned on its own (its own context) and read by the outer query.
+    await run(
+      inst,
+      `CREATE VIEW mindsdb.one_prediction AS (SELECT rental_price, sqft FROM mindsdb.home_rentals_model ${where})`,
+    );
+    expect((await run(inst, 'SELECT * FROM mindsdb.one_prediction')).data).toEqual([[price, 823]]);
+    await run(
+      inst,
+      `CREATE TABLE files.one_prediction AS SELECT * FROM mindsdb.home_rentals_model ${where}`,
+    );
+    const saved = await run(
+      inst,
+      'SELECT rental_price, sqft, location, __service_row_id FROM files.one_prediction',
+    );
+    expect(saved.data).toEqual([[price, 823, 'good', 0]]);
+  });
+
   it('resolves bare names in the current project, versions and backtick-quoted versions alike', async () => {
     const q = (from: string, db?: string) =>
       run(
