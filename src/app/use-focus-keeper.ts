@@ -9,13 +9,13 @@
 import { useEffect, useRef, type RefObject } from 'react';
 
 /** True when nothing on the page holds focus (or what held it was removed). */
-export function focusLost(doc: Document): boolean {
+function focusLost(doc: Document): boolean {
   const a = doc.activeElement;
   return !a || a === doc.body || !a.isConnected;
 }
 
 /** Focuses `root`'s first heading when focus was lost; false while the view has none yet. */
-export function focusViewHeading(root: HTMLElement): boolean {
+function focusViewHeading(root: HTMLElement): boolean {
   const doc = root.ownerDocument;
   if (!focusLost(doc)) return true;
   const heading = root.querySelector<HTMLElement>('h1');
