@@ -29,6 +29,8 @@ import {
   type SessionLimits,
   type Ticket,
 } from './session';
+import type { Timings } from './timings';
+import { turns } from './turns';
 import type { JsonValue } from './values';
 
 /** Work running at least this long is listed in the status (`long_running`). */
@@ -77,6 +79,8 @@ export interface SessionOptions {
   queryId?: string;
   /** The request's cancellation: a request cancelled while it waits leaves the line. */
   signal?: AbortSignal;
+  /** Where the request's time goes (timings.ts): admission, classification, its statements. */
+  timings?: Timings;
 }
 
 /** Where a limited session runs: a pool slot or a place in the short lane. */
@@ -290,7 +294,14 @@ export class Engine implements SessionHost {
     this.waiters.push(waiter);
     if (so.short && (this.opts.shortLane ?? 0) > 0) {
       // Asked outside any slot: planning (EXPLAIN) runs nothing and holds no pool connection.
-      const short = await so.short().catch(() => false);
+      const t0 = performance.now();
+      // Judging is short work: heavy JavaScript slices wait while it runs (turns.ts).
+      const done = turns.light();
+      const short = await so
+        .short()
+        .catch(() => false)
+        .finally(done);
+      so.timings?.add('classify', performance.now() - t0);
       if (short && waiter.grant) {
         waiter.short = true;
         this.reorder();
@@ -362,11 +373,16 @@ export class Engine implements SessionHost {
    */
   async session<T>(fn: (s: EngineSession) => Promise<T>, so: SessionOptions = {}): Promise<T> {
     if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
+    const t0 = performance.now();
     const place = so.limited ? await this.acquire(so) : null;
-    const s = new EngineSession(this, this.opts, !!so.limited);
+    so.timings?.add('admit', performance.now() - t0);
+    const s = new EngineSession(this, this.opts, !!so.limited, so.timings);
+    // A request in the short lane has the JavaScript thread before heavy slices (turns.ts).
+    const light = place === 'lane' ? turns.light() : null;
     try {
       return await fn(s);
     } finally {
+      light?.();
       s.close();
       this.release(place);
     }

@@ -81,6 +81,16 @@ export async function buildApp(
       `${new Date().toISOString()} ${req.id} ${req.method} ${req.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`,
     );
   });
+  // A client that leaves before its answer gets no response line above: one line says so (its
+  // statement is cancelled; that is an outcome, never logged as an error).
+  app.addHook('onRequest', async (req, reply) => {
+    reply.raw.once('close', () => {
+      if (reply.raw.writableFinished) return;
+      log.info(
+        `${new Date().toISOString()} ${req.id} ${req.method} ${req.url} client went away before the answer`,
+      );
+    });
+  });
   // The training warm-up waits until requests settle (models/warmup-gate.ts); 'close' also
   // comes for a request its client abandoned.
   app.addHook('onRequest', async (req, reply) => {

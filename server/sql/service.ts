@@ -13,6 +13,7 @@ import type { Monitoring } from '../models/monitoring';
 import type { ModelRegistry } from '../models/registry';
 import type { EngineResult } from '../engine/results';
 import type { EngineSession } from '../engine/session';
+import type { Timings } from '../engine/timings';
 import { lineColumn } from '../engine/position';
 import type { JsonValue } from '../engine/values';
 import { didYouMean, ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
@@ -40,6 +41,8 @@ export interface ExecuteRequest {
   signal?: AbortSignal;
   /** The client's id of the request (`context.query_id`): its place in line shows in the status. */
   queryId?: string;
+  /** Where the request's time goes on the engine (the route's Server-Timing header). */
+  timings?: Timings;
 }
 
 export type ExecuteResponse =
@@ -145,6 +148,7 @@ export class SqlService implements StatementEnv {
       short: () => this.isShort(req),
       queryId: req.queryId,
       signal: req.signal,
+      timings: req.timings,
     });
   }
 
@@ -159,6 +163,7 @@ export class SqlService implements StatementEnv {
       short: () => this.isShort(req),
       queryId: req.queryId,
       signal: req.signal,
+      timings: req.timings,
     });
   }
 
