@@ -81,6 +81,12 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** Where the request's time goes (timings.ts): admission, classification, its statements. */
   timings?: Timings;
+  /**
+   * Ends the request's mark as short work (turns.ts; set by the HTTP edge while it reads the
+   * request): called when the request takes a pool slot or is judged heavy. A short-lane session
+   * keeps it until its answer is sent.
+   */
+  endShortTurn?: () => void;
 }
 
 /** Where a limited session runs: a pool slot or a place in the short lane. */
@@ -268,6 +274,7 @@ export class Engine implements SessionHost {
   private async acquire(so: SessionOptions): Promise<Place> {
     if (this.poolFree()) {
       this.active++;
+      so.endShortTurn?.();
       return 'pool';
     }
     if (this.waiters.length >= this.opts.queueLimit) {
@@ -308,7 +315,11 @@ export class Engine implements SessionHost {
         this.dispatch();
       }
     }
-    return granted;
+    // Waiting as heavy: heavy slices must not wait for it (its own among them, once it runs).
+    if (!waiter.short) so.endShortTurn?.();
+    const place = await granted;
+    if (place === 'pool') so.endShortTurn?.();
+    return place;
   }
 
   private poolFree(): boolean {

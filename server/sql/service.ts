@@ -43,6 +43,8 @@ export interface ExecuteRequest {
   queryId?: string;
   /** Where the request's time goes on the engine (the route's Server-Timing header). */
   timings?: Timings;
+  /** Ends the request's mark as short work once it runs as heavy (SessionOptions.endShortTurn). */
+  endShortTurn?: () => void;
 }
 
 export type ExecuteResponse =
@@ -149,6 +151,7 @@ export class SqlService implements StatementEnv {
       queryId: req.queryId,
       signal: req.signal,
       timings: req.timings,
+      endShortTurn: req.endShortTurn,
     });
   }
 
@@ -164,6 +167,7 @@ export class SqlService implements StatementEnv {
       queryId: req.queryId,
       signal: req.signal,
       timings: req.timings,
+      endShortTurn: req.endShortTurn,
     });
   }
 

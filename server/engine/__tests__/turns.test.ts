@@ -107,4 +107,42 @@ describe("the engine's short work", () => {
     release();
     await heavy;
   });
+
+  it("ends a request's short mark when it takes a pool slot or waits as heavy, not in the lane", async () => {
+    const ended: string[] = [];
+    const mark = (name: string) => () => ended.push(name);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let admitted!: () => void;
+    const running = new Promise<void>((r) => (admitted = r));
+    const a = engine.session(
+      async () => {
+        admitted();
+        await held;
+      },
+      { limited: true, endShortTurn: mark('a') },
+    );
+    await running;
+    expect(ended).toEqual(['a']);
+
+    // Judged heavy: its mark ends while it waits (heavy slices must not wait for it).
+    const b = engine.session(async () => 'b', {
+      limited: true,
+      short: () => Promise.resolve(false),
+      endShortTurn: mark('b'),
+    });
+    while (!ended.includes('b')) await iteration();
+    expect(engine.load.waiting).toBe(1);
+
+    // In the lane: its mark lasts while it runs.
+    const inLane = await engine.session(async () => [...ended], {
+      limited: true,
+      short: () => Promise.resolve(true),
+      endShortTurn: mark('c'),
+    });
+    expect(inLane).toEqual(['a', 'b']);
+    release();
+    expect(await b).toBe('b');
+    await a;
+  });
 });

@@ -98,6 +98,8 @@ export const sqlRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async (
         if (!reply.raw.writableFinished) ac.abort(cancelled());
       });
       if (body.response_format === 'jsonlines' || body.response_format === 'sse') {
+        // A streamed answer may be a big one the instance predicts: not short work.
+        req.shortTurn?.();
         return streamResult(instance, body, body.response_format, reply, ac.signal).catch(
           (err: unknown) => clientGone(err, ac.signal),
         );
@@ -112,6 +114,7 @@ export const sqlRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async (
             signal: ac.signal,
             queryId: body.context?.query_id,
             timings,
+            endShortTurn: req.shortTurn ?? undefined,
           }),
         )
         .catch((err: unknown) => clientGone(err, ac.signal));
