@@ -8,6 +8,7 @@ import { buildApp, type Logger } from '../app';
 import { turns } from '../../engine/turns';
 import { startHarness, sqlOk, type Harness } from '../../test/harness';
 import { waitComplete } from '../../test/models';
+import { trainingCache } from '../../test/training-cache';
 
 /**
  * Two model joins over every row, reduced to one row: each prediction runs in many slices, and
@@ -18,7 +19,7 @@ const JOIN =
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   await sqlOk(
     h,
     'CREATE TABLE mindsdb.t AS SELECT range AS id, range * 0.5 AS a, range * 2.0 + 1 AS y FROM range(100000)',
