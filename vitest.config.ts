@@ -17,6 +17,9 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/**/*.test.ts', 'bench/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // One training cache for the run (server/test/global-setup.ts): files that train the
+          // same demo tables without watching the training opt in and train each request once.
+          globalSetup: ['server/test/global-setup.ts'],
           // Hang guards, not speed checks: a training of 10-15 s on an idle machine takes 8 times
           // longer at load 16 on two cores, and no test may fail because the machine is busy.
           // Tests wait on conditions (a model complete, a process gone), never on the clock.

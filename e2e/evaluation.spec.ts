@@ -135,7 +135,9 @@ test('a presenter picks a threshold from a payoff matrix, saves it and opens whe
   const judged = page.getByRole('status').filter({ hasText: 'against' });
   await expect(judged).toContainText(mine);
   const verdict = await judged.innerText();
-  await expect(page).toHaveURL(/[#&]eval=/);
+  // The key already held the section and threshold: wait until it holds this WHERE (the URL is
+  // written a moment after the change, so a reload at once would open the view without it).
+  await expect.poll(() => evalKey(page.url()).where).toBe(mine);
   await page.reload();
   await expect(page.getByRole('tab', { name: 'Where it is wrong' })).toHaveAttribute(
     'aria-selected',
@@ -152,6 +154,12 @@ test('a presenter picks a threshold from a payoff matrix, saves it and opens whe
   await expect(editorText(page)).toContainText('WHERE');
   await expect(editorText(page)).toContainText(worst.split(' AND ')[0]);
 });
+
+/** The Evaluation tab's `eval=` key of a URL, decoded (empty when absent). */
+function evalKey(url: string): { where?: string } {
+  const raw = new URLSearchParams(new URL(url).hash.slice(1)).get('eval');
+  return raw ? (JSON.parse(raw) as { where?: string }) : {};
+}
 
 /** The model the first test trained, or trained now when this test runs alone. */
 async function ensureModel(request: APIRequestContext) {

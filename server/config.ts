@@ -66,6 +66,11 @@ const EnvSchema = z.object({
   TRAINING_WARMUP_DELAY_MS: z.coerce.number().int().min(0).default(60_000),
   TRAINING_WARMUP_QUIET_MS: z.coerce.number().int().min(0).default(3_000),
   /**
+   * Test suites only: a training whose data, target and options are byte-identical to one trained
+   * before reuses that training's artifact from this folder (server/models/training-cache.ts).
+   */
+  TRAINING_CACHE_DIR: z.string().min(1).optional(),
+  /**
    * Rows a training reads whole; a larger FROM query is sampled where the data lives (PostgreSQL,
    * DuckDB) to this many rows (server/models/training-sample.ts). `USING sample_rows` per model.
    */

@@ -90,6 +90,7 @@ export async function createInstance(config: Config): Promise<Instance> {
     trainingWarmup: config.TRAINING_WARMUP
       ? { quietMs: config.TRAINING_WARMUP_QUIET_MS, unvisitedMs: config.TRAINING_WARMUP_DELAY_MS }
       : null,
+    trainingCacheDir: config.TRAINING_CACHE_DIR ?? null,
     version: VERSION,
     readTimeoutMs: config.STATEMENT_TIMEOUT_MS,
   });

@@ -51,6 +51,7 @@ import {
 import type { ModelCatalog, RemoteDataSource } from './ports';
 import { ModelStore, type ModelVersionRecord, type TimeSeriesSettings } from './store';
 import { Trainer } from './trainer';
+import { TrainingCache } from './training-cache';
 import { TrainingData, type TrainingSource } from './training-data';
 import { WarmupGate } from './warmup-gate';
 
@@ -102,6 +103,8 @@ export interface ModelRegistryOptions {
    * answered, or `unvisitedMs` after start if none came (warmup-gate.ts); null: never.
    */
   trainingWarmup?: { quietMs: number; unvisitedMs: number } | null;
+  /** Reuse finished trainings of identical requests from this folder (training-cache.ts). */
+  trainingCacheDir?: string | null;
   /** Reported in MINDSDB_VERSION. */
   version: string;
   /** How long reading a training's FROM query may take (STATEMENT_TIMEOUT_MS). */
@@ -144,6 +147,7 @@ export class ModelRegistry {
       data: this.data,
       maxConcurrent: opts.maxConcurrentTrainings,
       warmupGate: this.warmupGate,
+      cache: opts.trainingCacheDir ? new TrainingCache(opts.trainingCacheDir) : null,
       // Warms the cache for the first prediction.
       onComplete: (rec) => void this.predictor(rec).catch(() => undefined),
     });

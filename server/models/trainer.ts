@@ -19,6 +19,7 @@ import type { ModelStore, ModelVersionRecord } from './store';
 import { transferables } from './training-columns';
 import type { TrainingData } from './training-data';
 import type { WarmupGate } from './warmup-gate';
+import { type TrainingCache, trainingKey } from './training-cache';
 
 const WORKER_BOOTSTRAP = new URL('../automl-worker/bootstrap.mjs', import.meta.url);
 const WORKER_ENTRY = new URL('../automl-worker/train.ts', import.meta.url).href;
@@ -41,6 +42,8 @@ export interface TrainerOptions {
   onComplete: (rec: ModelVersionRecord) => void;
   /** Start a worker and warm it up when this gate opens (see above). */
   warmupGate?: WarmupGate | null;
+  /** Reuses finished trainings of identical requests (TRAINING_CACHE_DIR: test suites only). */
+  cache?: TrainingCache | null;
 }
 
 /**
@@ -208,7 +211,7 @@ export class Trainer {
             ? store.artifactFile(rec.project, rec.name, rec.baseVersion)
             : undefined,
       };
-      const msg = await this.runWorker(job, request);
+      const msg = await this.trainOrReuse(job, request);
       outcome =
         msg.type === 'done'
           ? { ok: true, accuracy: primaryAccuracy(msg.accuracies) }
@@ -242,6 +245,27 @@ export class Trainer {
     } catch {
       // A full disk: the record in memory has its final state, and a restart marks a version
       // whose state never reached the disk as interrupted, so it is never stuck in training.
+    }
+  }
+
+  /**
+   * Runs the request on a worker, or takes the cached training of an identical request when a
+   * training cache is configured (training-cache.ts: test suites).
+   */
+  private async trainOrReuse(job: Job, request: TrainRequest): Promise<FinalMessage> {
+    const cache = this.opts.cache;
+    if (!cache) return this.runWorker(job, request);
+    // Hashed before the worker runs: the column buffers are transferred to it.
+    const key = trainingKey(request);
+    const got = await cache.acquire(key, request, job.abort.signal);
+    if ('hit' in got) return { type: 'done', accuracies: got.hit.accuracies, trainingTimeMs: 0 };
+    try {
+      const msg = await this.runWorker(job, request);
+      if (got.claim && msg.type === 'done' && !job.cancelled)
+        cache.store(key, request, { accuracies: msg.accuracies });
+      return msg;
+    } finally {
+      if (got.claim) cache.release(got.claim);
     }
   }
 

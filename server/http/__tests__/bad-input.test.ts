@@ -7,6 +7,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 let auth: Harness;
@@ -19,7 +20,11 @@ async function statusAfterTraining(name: string) {
 }
 
 beforeAll(async () => {
-  h = await startHarness({ BODY_LIMIT_BYTES: 1024 * 1024, MAX_QUERY_CHARS: 100_000 });
+  h = await startHarness({
+    ...trainingCache(),
+    BODY_LIMIT_BYTES: 1024 * 1024,
+    MAX_QUERY_CHARS: 100_000,
+  });
   await h.sql('CREATE TABLE mindsdb.precious AS SELECT range AS i FROM range(10)');
   await h.sql(
     'CREATE MODEL mindsdb.good FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
@@ -31,6 +36,7 @@ beforeAll(async () => {
   expect(await statusAfterTraining('good')).toBe('complete');
   expect(await statusAfterTraining('broken')).toBe('error');
   auth = await startHarness({
+    ...trainingCache(),
     AUTH_USERNAME: 'ada',
     AUTH_PASSWORD: 'pw-123456',
     LOGIN_ATTEMPTS_PER_MINUTE: 1000,
@@ -898,7 +904,7 @@ describe('bad-input catalogue', () => {
   }
 
   it('caps the connections one client holds: past MAX_CONNECTIONS_PER_CLIENT a 503, and it recovers', async () => {
-    const capped = await startHarness({ MAX_CONNECTIONS_PER_CLIENT: 20 });
+    const capped = await startHarness({ ...trainingCache(), MAX_CONNECTIONS_PER_CLIENT: 20 });
     const u = new URL(capped.url);
     const open = (): Promise<net.Socket> =>
       new Promise((resolve, reject) => {

@@ -5,10 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ STATEMENT_TIMEOUT_MS: 2000, MAX_RESULT_ROWS: 500 });
+  h = await startHarness({ ...trainingCache(), STATEMENT_TIMEOUT_MS: 2000, MAX_RESULT_ROWS: 500 });
 });
 afterAll(async () => {
   await h.close();

@@ -2,12 +2,14 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 beforeAll(async () => {
   // Long enough for `SELECT 1` on a busy machine (every statement obeys it, the cheap ones too),
   // short next to the 10^13-row join that must be interrupted.
   h = await startHarness({
+    ...trainingCache(),
     STATEMENT_TIMEOUT_MS: 3000,
     MAX_RESULT_ROWS: 1000,
     BODY_LIMIT_BYTES: 64 * 1024,
@@ -105,7 +107,7 @@ describe('streamed results (response_format jsonlines and sse)', () => {
   // the machine is busy (the timeout counts the whole stream, reading included).
   let hs: Harness;
   beforeAll(async () => {
-    hs = await startHarness({ MAX_RESULT_ROWS: 1000 });
+    hs = await startHarness({ ...trainingCache(), MAX_RESULT_ROWS: 1000 });
   });
   afterAll(async () => {
     await hs.close();
@@ -201,7 +203,7 @@ describe('streamed results (response_format jsonlines and sse)', () => {
   });
 
   it('cuts a stream at MAX_STREAM_ROWS, says so in the sse end record and the row_limit of both', async () => {
-    const small = await startHarness({ MAX_STREAM_ROWS: 1000 });
+    const small = await startHarness({ ...trainingCache(), MAX_STREAM_ROWS: 1000 });
     try {
       const sse = await streamed(small.url, 'SELECT range AS i FROM range(5000)', 'sse');
       expect(sse.docs[0].row_limit).toBe(1000);
@@ -233,7 +235,7 @@ describe('streamed results (response_format jsonlines and sse)', () => {
 describe('class 9: results bounded by bytes as well as rows', () => {
   let b: Harness;
   beforeAll(async () => {
-    b = await startHarness({ MAX_RESULT_BYTES: 8 * 1024 * 1024 });
+    b = await startHarness({ ...trainingCache(), MAX_RESULT_BYTES: 8 * 1024 * 1024 });
   });
   afterAll(async () => {
     await b.close();
@@ -266,7 +268,7 @@ describe('class 9: results bounded by bytes as well as rows', () => {
   });
 
   it("caps what a client gets, not the instance's own reads (a model trains on all its rows)", async () => {
-    const small = await startHarness({ MAX_RESULT_BYTES: 10_000 });
+    const small = await startHarness({ ...trainingCache(), MAX_RESULT_BYTES: 10_000 });
     const client = await small.sql('SELECT * FROM example_db.demo_data.home_rentals');
     expect(client.truncated).toBe(true);
     expect(client.data.length).toBeLessThan(300);
@@ -315,7 +317,11 @@ describe('class 9: results bounded by bytes as well as rows', () => {
 describe('class 10: slow and abandoned jsonlines readers release the pool', () => {
   let s: Harness;
   beforeAll(async () => {
-    s = await startHarness({ ENGINE_CONNECTIONS: 2, STATEMENT_TIMEOUT_MS: 1500 });
+    s = await startHarness({
+      ...trainingCache(),
+      ENGINE_CONNECTIONS: 2,
+      STATEMENT_TIMEOUT_MS: 1500,
+    });
   });
   afterAll(async () => {
     await s.close();

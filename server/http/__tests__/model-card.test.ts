@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeSummaryRow, ModelDetail, ModelList } from '../../../contract';
 import { startHarness, waitForModel, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 const BASE = '/api/projects/mindsdb/models';
@@ -34,7 +35,7 @@ function externalReferences(html: string): string[] {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   await sqlOk(
     'CREATE MODEL mindsdb.card_rent FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
   );

@@ -8,6 +8,7 @@ import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeModel } from '../../automl/onnx/proto';
 import { startHarness, sqlOk as sqlOn, waitComplete, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 const BASE = '/api/projects/mindsdb/models';
@@ -84,7 +85,7 @@ const WORDS = `['screen', 'black', 'update', 'charged', 'twice', 'refund', 'parc
 const near = (a: number, b: number) => Math.abs(a - b) <= 1e-5 * Math.max(1, Math.abs(b));
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   await sqlOk(
     'CREATE MODEL mindsdb.rent_onnx FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price USING max_iterations = 60',
   );

@@ -17,6 +17,7 @@ import {
   type RegisteredRoute,
 } from '../openapi';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 type Doc = {
   openapi: string;
@@ -43,7 +44,7 @@ let h: Harness;
 let doc: Doc;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   await h.sql(
     'CREATE MODEL mindsdb.small_model FROM example_db (SELECT sqft, location, rental_price FROM demo_data.home_rentals LIMIT 300) PREDICT rental_price',
   );
@@ -129,7 +130,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('names a route registered outside the declaration style', async () => {
-    const other = await startHarness();
+    const other = await startHarness(trainingCache());
     try {
       // Too late to register on a listening app, so check the function on a fresh one instead.
       const { buildApp, silentLogger } = await import('../app');
@@ -355,7 +356,11 @@ describe('declared response schemas accept real responses', () => {
 
 describe('with auth enabled', () => {
   it('requires a session for the document and marks status, login and logout as public', async () => {
-    const a = await startHarness({ AUTH_USERNAME: 'ada', AUTH_PASSWORD: 'pw-123456' });
+    const a = await startHarness({
+      ...trainingCache(),
+      AUTH_USERNAME: 'ada',
+      AUTH_PASSWORD: 'pw-123456',
+    });
     try {
       expect((await a.get('/api/openapi.json')).status).toBe(401);
       // Swagger UI and everything under it too.

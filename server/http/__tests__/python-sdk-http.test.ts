@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 
@@ -168,7 +169,7 @@ async function waitComplete(version: number | null = null) {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   sdk = api();
 });
 
@@ -312,7 +313,11 @@ describe("GET /api/databases in MindsDB's shape", () => {
 describe('mindsdb_sdk.connect(url, login, password) with authentication on', () => {
   let a: Harness;
   beforeAll(async () => {
-    a = await startHarness({ AUTH_USERNAME: 'ada', AUTH_PASSWORD: 'pw-123456' });
+    a = await startHarness({
+      ...trainingCache(),
+      AUTH_USERNAME: 'ada',
+      AUTH_PASSWORD: 'pw-123456',
+    });
   });
   afterAll(async () => {
     await a?.close();

@@ -14,6 +14,7 @@ import type { InternalAxiosRequestConfig } from 'axios';
 import MindsDBModule, { type Model } from 'mindsdb-js-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 // CommonJS with `exports.default`: under Node's ESM interop the default import is the whole
 // exports object, under a bundler it is `exports.default`; take whichever holds `connect`.
@@ -46,7 +47,7 @@ async function waitForVersion(version: number): Promise<Model> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   // Resolves only if it did not try the cloud login: this instance answers /cloud/login with 404,
   // which connect() would turn into a thrown MindsDbError.
   await MindsDB.connect({ host: h.url, user: '', password: '' });

@@ -14,6 +14,7 @@ import { hostAllowed } from '../../integrations';
 import { startHarness, tempDataDir, type Harness } from '../../test/harness';
 import { rawRequest, rawSocket } from '../../test/http';
 import { spawnInstance } from '../../test/process';
+import { trainingCache } from '../../test/training-cache';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -59,7 +60,11 @@ function spellings(p: string): string[] {
 describe('class 1: authentication on the dispatched route, whatever the spelling', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ AUTH_USERNAME: 'ada', AUTH_PASSWORD: 's3cret-pass' });
+    h = await startHarness({
+      ...trainingCache(),
+      AUTH_USERNAME: 'ada',
+      AUTH_PASSWORD: 's3cret-pass',
+    });
   });
   afterAll(async () => {
     await h.close();
@@ -129,8 +134,9 @@ describe('class 2: cross-site requests and DNS rebinding with auth off', () => {
   let h: Harness;
   let allowed: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness(trainingCache());
     allowed = await startHarness({
+      ...trainingCache(),
       ALLOWED_ORIGINS: ['http://playground.test:5173'],
       ALLOWED_HOSTS: ['instance.test'],
     });
@@ -249,14 +255,14 @@ describe('class 4: sessions, logout and the login limiter', () => {
       AUTH_PASSWORD: 's3cret-pass',
       AUTH_SECRET: 'a-long-enough-secret-for-tests',
     };
-    let h = await startHarness(cfg, dir);
+    let h = await startHarness({ ...trainingCache(), ...cfg }, dir);
     const login = async () =>
       (await h.post('/api/login', { username: 'ada', password: 's3cret-pass' })).body.token;
     const out = await login();
     const kept = await login();
     expect((await h.post('/api/logout', {}, { authorization: `Bearer ${out}` })).status).toBe(200);
     await h.close({ keepData: true });
-    h = await startHarness(cfg, dir);
+    h = await startHarness({ ...trainingCache(), ...cfg }, dir);
     const q = (token: string) =>
       h.post('/api/sql/query', { query: 'SELECT 1' }, { authorization: `Bearer ${token}` });
     expect((await q(out)).status).toBe(401);
@@ -290,7 +296,11 @@ describe('class 4: sessions, logout and the login limiter', () => {
   });
 
   it('answers logout without a valid session 401 over HTTP (and revokes nothing)', async () => {
-    const h = await startHarness({ AUTH_USERNAME: 'ada', AUTH_PASSWORD: 's3cret-pass' });
+    const h = await startHarness({
+      ...trainingCache(),
+      AUTH_USERNAME: 'ada',
+      AUTH_PASSWORD: 's3cret-pass',
+    });
     for (let i = 0; i < 50; i++) {
       const r = await h.post('/api/logout', {}, { authorization: `Bearer forged.${i}` });
       expect(r.status).toBe(401);
@@ -301,6 +311,7 @@ describe('class 4: sessions, logout and the login limiter', () => {
 
   it('does not let another local process lock the real user out by failing with other usernames', async () => {
     const h = await startHarness({
+      ...trainingCache(),
       AUTH_USERNAME: 'ada',
       AUTH_PASSWORD: 's3cret-pass',
       LOGIN_ATTEMPTS_PER_MINUTE: 5,
@@ -344,7 +355,7 @@ describe('class 4: CREATE DATABASE is not a port scanner', () => {
   let listenerPort = 0;
   let accepted = 0;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness(trainingCache());
     // Something that is not PostgreSQL: accepts, answers garbage and closes.
     listener = net.createServer((s) => {
       accepted++;
@@ -386,7 +397,10 @@ describe('class 4: CREATE DATABASE is not a port scanner', () => {
   });
 
   it('refuses hosts outside INTEGRATION_HOSTS without connecting', async () => {
-    const limited = await startHarness({ INTEGRATION_HOSTS: ['db.internal', '10.0.0.0/8'] });
+    const limited = await startHarness({
+      ...trainingCache(),
+      INTEGRATION_HOSTS: ['db.internal', '10.0.0.0/8'],
+    });
     const before = accepted;
     const r = await limited.sql(
       `CREATE DATABASE pg1 WITH ENGINE = 'postgres', PARAMETERS = {"host": "127.0.0.1", "port": ${listenerPort}, "user": "u", "database": "d"}`,
@@ -414,7 +428,11 @@ describe('class 4: CREATE DATABASE is not a port scanner', () => {
 describe("class 11: Fastify's and Node's own errors in the JSON envelope", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ BODY_LIMIT_BYTES: 64 * 1024, MAX_UPLOAD_BYTES: 1000 });
+    h = await startHarness({
+      ...trainingCache(),
+      BODY_LIMIT_BYTES: 64 * 1024,
+      MAX_UPLOAD_BYTES: 1000,
+    });
   });
   afterAll(async () => {
     await h.close();
@@ -507,7 +525,7 @@ describe("class 11: Fastify's and Node's own errors in the JSON envelope", () =>
 
   it('answers predict on a damaged artifact with a 409 naming the model, which then shows error', async () => {
     const dir = tempDataDir();
-    let m = await startHarness({}, dir);
+    let m = await startHarness(trainingCache(), dir);
     await m.sql(
       'CREATE MODEL mindsdb.fragile FROM example_db (SELECT * FROM demo_data.home_rentals LIMIT 300) PREDICT rental_price',
     );
@@ -519,7 +537,7 @@ describe("class 11: Fastify's and Node's own errors in the JSON envelope", () =>
     await m.close({ keepData: true });
     for (const damage of ['{"format": "broken', '{}']) {
       fs.writeFileSync(path.join(dir, 'models', 'mindsdb', 'fragile', '1.json'), damage);
-      m = await startHarness({}, dir);
+      m = await startHarness(trainingCache(), dir);
       const r = await m.post('/api/projects/mindsdb/models/fragile/predict', [{ sqft: 800 }]);
       expect(r.status).toBe(409);
       expect(r.body.error_code).toBe(4);

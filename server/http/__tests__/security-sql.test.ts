@@ -10,10 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exposureProblem, loadConfig } from '../../config';
 import { guardCopy, scanSql } from '../../engine/guard';
 import { startHarness, tempDataDir, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
 });
 afterAll(async () => {
   await h.close();
@@ -112,7 +113,7 @@ describe('class 3: the host file system on the default configuration (auth off)'
   it('opens named host folders with ALLOW_HOST_FILES, and refuses one that holds DATA_DIR', async () => {
     const outside = tempDataDir();
     fs.writeFileSync(path.join(outside, 'x.csv'), 'a\n41\n');
-    const open = await startHarness({ ALLOW_HOST_FILES: [outside] });
+    const open = await startHarness({ ...trainingCache(), ALLOW_HOST_FILES: [outside] });
     expect((await open.sql(`SELECT a + 1 FROM read_csv('${outside}/x.csv')`)).data).toEqual([[42]]);
     expect((await open.sql("SELECT * FROM read_text('/etc/hostname')")).error_code).toBe(10);
     await open.close();
@@ -147,7 +148,7 @@ describe('class 3: the host file system on the default configuration (auth off)'
     };
     fs.writeFileSync(path.join(dir, 'catalog.json'), JSON.stringify(legacy));
     fs.chmodSync(dir, 0o755);
-    let a = await startHarness({}, dir);
+    let a = await startHarness(trainingCache(), dir);
     const text = fs.readFileSync(path.join(dir, 'catalog.json'), 'utf8');
     expect(text).not.toContain('hunter2');
     expect(text).toContain('pg_old');
@@ -160,12 +161,12 @@ describe('class 3: the host file system on the default configuration (auth off)'
     expect(q.error_message).not.toContain('hunter2');
     await a.close({ keepData: true });
     // Restarted with an AUTH_SECRET: the key file still opens them, the next write re-seals.
-    a = await startHarness({ AUTH_SECRET: 'another-secret-of-length' }, dir);
+    a = await startHarness({ ...trainingCache(), AUTH_SECRET: 'another-secret-of-length' }, dir);
     expect((await a.sql('SELECT * FROM pg_old.t')).error_message).toMatch(/127\.0\.0\.1:1/);
     await a.close({ keepData: true });
     // Without the key file nothing opens them: a clear message, the instance still starts.
     fs.rmSync(path.join(dir, 'keys'), { recursive: true });
-    a = await startHarness({}, dir);
+    a = await startHarness(trainingCache(), dir);
     const lost = await a.sql('SELECT * FROM pg_old.t');
     expect(lost.error_message).toMatch(/cannot be decrypted: its key file .* is missing/);
     await a.close();
@@ -246,11 +247,11 @@ describe('class 5: one request never changes what another sees', () => {
 
   it('drops macros shadowing built-ins that an older version let in, at the next start', async () => {
     const dir = tempDataDir();
-    let a = await startHarness({}, dir);
+    let a = await startHarness(trainingCache(), dir);
     // The way an older version let it in: straight to the engine.
     await a.instance.catalog.engine.exec('CREATE MACRO mindsdb.main.round(x, n) AS 0');
     await a.close({ keepData: true });
-    a = await startHarness({}, dir);
+    a = await startHarness(trainingCache(), dir);
     expect((await a.sql('SELECT round(3.14159, 2)')).data).toEqual([[3.14]]);
     await a.close();
   });

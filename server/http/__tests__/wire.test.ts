@@ -8,6 +8,7 @@ import { ErrorBody, ModelDetail, ModelList, PredictResponse } from '../../../con
 import { VERSION } from '../../instance';
 import { startHarness, type Harness } from '../../test/harness';
 import { rawRequest } from '../../test/http';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 const MODEL = '/api/projects/mindsdb/models/wire_model';
@@ -19,7 +20,7 @@ const send = (method: string, path: string, body?: string, headers: Record<strin
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   const c = await h.sql(
     'CREATE MODEL mindsdb.wire_model FROM example_db (SELECT sqft, location, rental_price FROM demo_data.home_rentals LIMIT 300) PREDICT rental_price',
   );
@@ -45,7 +46,11 @@ describe('GET /api/status and /api/util/ping', () => {
   it('answers ping with {"status": "ok"}, and both without a session when auth is on', async () => {
     const r = await h.get('/api/util/ping');
     expect(r).toEqual({ status: 200, body: { status: 'ok' } });
-    const a = await startHarness({ AUTH_USERNAME: 'ada', AUTH_PASSWORD: 'pw-123456' });
+    const a = await startHarness({
+      ...trainingCache(),
+      AUTH_USERNAME: 'ada',
+      AUTH_PASSWORD: 'pw-123456',
+    });
     try {
       expect(await a.get('/api/util/ping')).toEqual({ status: 200, body: { status: 'ok' } });
       const status = await a.get('/api/status');

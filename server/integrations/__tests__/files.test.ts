@@ -8,13 +8,14 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, tempDataDir, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 let dataDir: string;
 
 beforeAll(async () => {
   dataDir = tempDataDir();
-  h = await startHarness({}, dataDir);
+  h = await startHarness(trainingCache(), dataDir);
 });
 
 afterAll(async () => {
@@ -430,7 +431,7 @@ describe("CREATE DATABASE ... ENGINE = 'duckdb'", () => {
 
   it('re-attaches after a restart and detaches on DROP DATABASE', async () => {
     await h.close({ keepData: true });
-    h = await startHarness({}, dataDir);
+    h = await startHarness(trainingCache(), dataDir);
     expect((await h.sql('SELECT count(*) FROM shop.orders')).data).toEqual([[4]]);
     expect(await h.sql('DROP DATABASE shop')).toMatchObject({ type: 'ok' });
     expect((await h.sql('SELECT count(*) FROM shop.orders')).type).toBe('error');

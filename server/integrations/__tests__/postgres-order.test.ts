@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, tempDataDir, waitComplete, type Harness } from '../../test/harness';
 import { startPgServer, type PgTestServer } from './pg-server';
+import { trainingCache } from '../../test/training-cache';
 
 let pgs: PgTestServer;
 let h: Harness;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   );
   await admin.query(`GRANT SELECT ON shuffled TO ${pgs.user}`);
   await admin.end();
-  h = await startHarness({ MAX_RESULT_ROWS: 1_000_000 }, tempDataDir());
+  h = await startHarness({ ...trainingCache(), MAX_RESULT_ROWS: 1_000_000 }, tempDataDir());
   await sql(pgs.createDatabase('pg'));
   await sql(
     'CREATE MODEL mindsdb.pg_m FROM pg (SELECT sqft, location, number_of_rooms, neighborhood, days_on_market, rental_price FROM home_rentals) PREDICT rental_price',

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, tempDataDir, type Harness } from '../../test/harness';
 import { startPgServer, type PgTestServer } from './pg-server';
+import { trainingCache } from '../../test/training-cache';
 
 let pgs: PgTestServer;
 let h: Harness;
@@ -30,7 +31,7 @@ const logged = (re: RegExp) =>
 beforeAll(async () => {
   pgs = await startPgServer();
   dataDir = tempDataDir();
-  h = await startHarness({}, dataDir);
+  h = await startHarness(trainingCache(), dataDir);
 });
 
 afterAll(async () => {
@@ -412,7 +413,7 @@ describe('queries on a PostgreSQL integration', () => {
 describe('lifecycle', () => {
   it('keeps the integration across a restart and reconnects on first use', async () => {
     await h.close({ keepData: true });
-    h = await startHarness({}, dataDir);
+    h = await startHarness(trainingCache(), dataDir);
     expect((await h.sql('SHOW FULL DATABASES')).data).toContainEqual(['pg', 'data', 'postgres']);
     expect((await h.sql('SELECT count(*) FROM pg.home_rentals')).data).toEqual([[5037]]);
   });

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, waitComplete, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 
@@ -44,7 +45,7 @@ let binaryInputs: string[];
 let multiInputs: string[];
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   await sql(`CREATE TABLE files.shapes AS SELECT i % 7 AS a, (i * 13) % 11 AS b,
     CASE WHEN i % 3 = 0 THEN 'red' WHEN i % 3 = 1 THEN 'green' ELSE 'blue' END AS color,
     CASE WHEN (i % 7) + ((i * 13) % 11) < 6 THEN 'small' WHEN (i % 7) + ((i * 13) % 11) < 11 THEN 'medium' ELSE 'large' END AS size

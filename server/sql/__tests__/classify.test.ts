@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
 import { waitForModel } from './model-helpers';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 
@@ -29,7 +30,7 @@ const classify = async (query: string, db?: string) => {
 const count = async () => (await h.sql('SELECT count(*) AS n FROM mindsdb.precious')).data[0][0];
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   await h.sql('CREATE TABLE mindsdb.precious AS SELECT range AS i FROM range(5)');
   await h.sql('CREATE TABLE mindsdb.wide AS SELECT range AS i FROM range(20000)');
 });

@@ -7,11 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
 import { waitForModel } from '../../test/models';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   // Small and exact: y = 2x + 1 (+ 5 when c = 'b'), 2 inputs.
   const created = await h.sql(
     `CREATE TABLE files.small AS SELECT i % 20 AS x, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS c,

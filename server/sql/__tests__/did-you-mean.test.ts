@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closestName, didYouMean } from '../../errors';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 
@@ -16,7 +17,7 @@ async function errorOf(query: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   // The model only has to exist for its name to be known; it need not finish training.
   const r = await h.sql(
     'CREATE MODEL mindsdb.rent_model FROM example_db (SELECT sqft, rental_price FROM demo_data.home_rentals LIMIT 40) PREDICT rental_price',

@@ -8,11 +8,12 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
 import { open, run, waitForModel } from './model-helpers';
+import { trainingCache } from '../../test/training-cache';
 
 let inst: Instance;
 
 beforeAll(async () => {
-  inst = await open();
+  inst = await open(undefined, trainingCache());
   await run(
     inst,
     `CREATE TABLE files.small AS SELECT i % 50 AS x, (i % 50) * 2 + 1 AS y, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS c

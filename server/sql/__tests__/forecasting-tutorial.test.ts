@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 const TUTORIAL = path.join(__dirname, '../../../docs/forecasting.md');
 
@@ -45,7 +46,7 @@ const blocks = tutorial();
 const answers: any[] = [];
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   for (const b of blocks) {
     let r = await h.sql(b.sql);
     // "Wait until its status is complete": the status query, polled.

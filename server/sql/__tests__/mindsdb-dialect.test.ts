@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 
@@ -29,7 +30,7 @@ async function waitFor(name: string, version?: number) {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   await sql(
     'CREATE MODEL mindsdb.home_rentals_model FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
   );

@@ -10,12 +10,13 @@ import type { Instance } from '../../instance';
 import { startPgServer, type PgTestServer } from '../../integrations/__tests__/pg-server';
 import { withPosition } from '../../errors';
 import { fails, objects, open, run, waitForModel } from './model-helpers';
+import { trainingCache } from '../../test/training-cache';
 
 let inst: Instance;
 const HR = 'example_db.demo_data.home_rentals';
 
 beforeAll(async () => {
-  inst = await open();
+  inst = await open(undefined, trainingCache());
   // docs/mindsdb_sql/sql/api/join-on.mdx: the pets, owners and animals tables, as shown there.
   await run(
     inst,

@@ -8,11 +8,12 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
 import { objects, open, run, waitForModel } from './model-helpers';
+import { trainingCache } from '../../test/training-cache';
 
 let inst: Instance;
 
 beforeAll(async () => {
-  inst = await open();
+  inst = await open(undefined, trainingCache());
   await run(
     inst,
     'CREATE MODEL mindsdb.m FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price AS price_alias',

@@ -8,12 +8,13 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
 import { fails, objects, open, run, waitForModel } from './model-helpers';
+import { trainingCache } from '../../test/training-cache';
 
 let inst: Instance;
 const HR = 'example_db.demo_data.home_rentals';
 
 beforeAll(async () => {
-  inst = await open();
+  inst = await open(undefined, trainingCache());
   await run(
     inst,
     `CREATE MODEL mindsdb.home_rentals_model FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price`,

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
 import { objects, open, run, waitForModel } from './model-helpers';
+import { trainingCache } from '../../test/training-cache';
 
 let inst: Instance;
 
@@ -42,7 +43,7 @@ const MODELS = [
 ];
 
 beforeAll(async () => {
-  inst = await open();
+  inst = await open(undefined, trainingCache());
   for (const m of MODELS) await run(inst, m.create);
 });
 

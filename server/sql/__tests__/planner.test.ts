@@ -17,11 +17,12 @@ import { indexQuery, parseQuery, type JNode } from '../syntax/tree';
 import type { ExecContext } from '../types';
 import { open, run, waitForModel } from './model-helpers';
 import type { ServiceError } from '../../errors';
+import { trainingCache } from '../../test/training-cache';
 
 let inst: Instance;
 
 beforeAll(async () => {
-  inst = await open();
+  inst = await open(undefined, trainingCache());
   await run(
     inst,
     `CREATE TABLE files.small AS SELECT i % 50 AS x, (i % 50) * 2 + 1 AS y, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS c

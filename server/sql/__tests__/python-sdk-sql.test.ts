@@ -9,6 +9,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 
@@ -22,7 +23,7 @@ const rows = (r: { column_names: string[]; data: unknown[][] }) =>
   r.data.map((d) => Object.fromEntries(r.column_names.map((c, i) => [c, d[i]])));
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
 });
 
 afterAll(async () => {

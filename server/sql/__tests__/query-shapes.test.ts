@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 
@@ -26,7 +27,7 @@ async function train(statement: string, name: string) {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   await train(
     'CREATE MODEL mindsdb.home_rentals_model FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
     'home_rentals_model',

@@ -8,13 +8,18 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
 import { open, run, waitForModel } from './model-helpers';
+import { trainingCache } from '../../test/training-cache';
 
 let inst: Instance;
 const ROWS = 300_000;
 
 beforeAll(async () => {
   // No SQL sandbox here: it locks DuckDB's configuration, and this file sets 4 threads.
-  inst = await open(undefined, { ALLOW_HOST_FILES: 'all', MAX_RESULT_ROWS: 1_000_000 });
+  inst = await open(undefined, {
+    ...trainingCache(),
+    ALLOW_HOST_FILES: 'all',
+    MAX_RESULT_ROWS: 1_000_000,
+  });
   await inst.catalog.engine.query('SET threads = 4', { internal: true });
   await run(
     inst,

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgServer, type PgTestServer } from '../../integrations/__tests__/pg-server';
 import { startHarness, tempDataDir, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 let pgs: PgTestServer;
@@ -24,7 +25,7 @@ const JOIN = `FROM example_db.demo_data.home_rentals AS t JOIN mindsdb.home_rent
 beforeAll(async () => {
   pgs = await startPgServer();
   dataDir = tempDataDir();
-  h = await startHarness({}, dataDir);
+  h = await startHarness(trainingCache(), dataDir);
   await sql(
     'CREATE MODEL mindsdb.home_rentals_model FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price',
   );
@@ -139,7 +140,7 @@ describe('views over models', () => {
 
   it('keeps views across a restart and drops them with DROP VIEW', async () => {
     await h.close({ keepData: true });
-    h = await startHarness({}, dataDir);
+    h = await startHarness(trainingCache(), dataDir);
     expect((await sql('SELECT count(*) FROM mindsdb.priced')).data).toEqual([[5]]);
     expect(await h.sql('DROP VIEW sales.rentals, sales.expensive')).toMatchObject({
       type: 'ok',

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgServer, type PgTestServer } from '../../integrations/__tests__/pg-server';
 import type { ScoringProgress } from '../plan/progress';
 import { startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 let pgs: PgTestServer;
@@ -54,7 +55,11 @@ const SELECT = (src: string) =>
 
 beforeAll(async () => {
   pgs = await startPgServer();
-  h = await startHarness({ SCORING_BATCH_ROWS: BATCH, MAX_STREAM_ROWS: STREAM_CAP });
+  h = await startHarness({
+    ...trainingCache(),
+    SCORING_BATCH_ROWS: BATCH,
+    MAX_STREAM_ROWS: STREAM_CAP,
+  });
   // Rows whose order follows no column (a hash of the row), numbered so the order can be checked.
   await sql(
     `CREATE TABLE files.src AS SELECT hash(sqft, number_of_rooms, location, days_on_market) % 1000003 AS id, sqft, location, number_of_rooms, rental_price FROM example_db.demo_data.home_rentals ORDER BY hash(sqft * 7, location, days_on_market) LIMIT ${ROWS}`,

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startHarness, waitComplete, type Harness } from '../harness';
+import { trainingCache } from '../training-cache';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** The pages whose commands run, in reading order; http-api.md drops the model near its end. */
@@ -129,8 +130,8 @@ let work: string;
 
 beforeAll(async () => {
   [h, authed] = await Promise.all([
-    startHarness(),
-    startHarness({ AUTH_USERNAME: USER, AUTH_PASSWORD: PASSWORD }),
+    startHarness(trainingCache()),
+    startHarness({ ...trainingCache(), AUTH_USERNAME: USER, AUTH_PASSWORD: PASSWORD }),
   ]);
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'docs-commands-'));
   // The files the upload examples send.

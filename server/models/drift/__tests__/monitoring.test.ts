@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiffReport, DriftReport, EffectsReport } from '../../../../contract';
 import { startHarness, type Harness } from '../../../test/harness';
+import { trainingCache } from '../../../test/training-cache';
 
 let h: Harness;
 
@@ -21,7 +22,7 @@ const objects = (t: { column_names: string[]; data: unknown[][] }) =>
   t.data.map((row) => Object.fromEntries(t.column_names.map((c, i) => [c, row[i]])));
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   // y = 3 x + 50 [city = 'a'] + noise; z is noise. The shifted copy moves x up by 40 and puts a
   // quarter of the rows in a city training never saw.
   await sql(`CREATE TABLE files.rent AS SELECT (i % 97) * 1.0 AS x,

@@ -6,12 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EffectsReport } from '../../../../contract';
 import { startHarness, type Harness } from '../../../test/harness';
+import { trainingCache } from '../../../test/training-cache';
 
 let h: Harness;
 const base = '/api/projects/mindsdb/models/band_model.1/effects';
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness(trainingCache());
   // The band follows x alone: low below 10, mid from 10 to 19, high from 20; z is noise.
   const t = await h.sql(`CREATE TABLE files.bands AS SELECT i % 30 AS x, (i * 7) % 5 AS z,
       CASE WHEN i % 30 < 10 THEN 'low' WHEN i % 30 < 20 THEN 'mid' ELSE 'high' END AS band

@@ -15,6 +15,7 @@ import {
   tempDir,
   waitForModel,
 } from '../../../sql/__tests__/model-helpers';
+import { trainingCache } from '../../../test/training-cache';
 
 let inst: Instance;
 let app: FastifyInstance;
@@ -34,7 +35,7 @@ const churn = { project: 'mindsdb', name: 'churn' };
 const rentals = { project: 'mindsdb', name: 'rentals' };
 
 beforeAll(async () => {
-  inst = await open(dataDir);
+  inst = await open(dataDir, trainingCache());
   await run(
     inst,
     `CREATE MODEL mindsdb.churn FROM example_db (SELECT * FROM demo_data.customer_churn) PREDICT Exited`,
@@ -365,7 +366,7 @@ describe('a regression (home_rentals)', () => {
   it('a version without evidence answers "retrain to see this"', async () => {
     fs.rmSync(inst.models.store.evidenceFile('mindsdb', 'rentals', 1));
     await inst.close();
-    inst = await open(dataDir);
+    inst = await open(dataDir, trainingCache());
     const s = await inst.models.evaluation.summary(rentals);
     expect(s.available).toBe(false);
     expect(s.reason).toMatch(/retrain/);

@@ -1,0 +1,34 @@
+/**
+ * Vitest's global set-up of the server tests: one training cache folder for the whole run, shared
+ * by every test process (server/models/training-cache.ts), removed at the end. Test files opt in
+ * with `trainingCache()` (./models.ts) where no test watches a training run.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { HITS } from '../models/training-cache';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    trainingCacheDir: string;
+  }
+}
+
+export default function setup(project: TestProject): () => void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'playground-training-cache-'));
+  project.provide('trainingCacheDir', dir);
+  return () => {
+    const stored = fs.readdirSync(dir).filter((f) => /^[0-9a-f]{64}$/.test(f)).length;
+    let reused = 0;
+    try {
+      reused = fs.readFileSync(path.join(dir, HITS), 'utf8').split('\n').filter(Boolean).length;
+    } catch {
+      // no reuse
+    }
+    process.stdout.write(
+      `\nTraining cache: ${reused} trainings reused, ${stored} trained and kept\n`,
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+}
