@@ -3,7 +3,7 @@
  * BY / GROUP BY / WINDOW / HORIZON, the SQL it shows), watch it train, read the time-series part of
  * Describe, then the forecast chart (axis labels, one point per forecast step, the interval band,
  * the group selector), the Forecast tab's horizon and rows, What-if, and the one-click line chart
- * of a forecast query in the SQL results. E2E_DOCS_SCREENSHOTS=1 refreshes
+ * of a forecast query in the SQL results. DOCS_SCREENSHOTS=1 (as the other specs) refreshes
  * docs/model-forecast.png from the chart.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -62,7 +62,7 @@ test('create a time-series model through the form and read its forecast chart', 
   await expect(chart(page).locator('.forecast-point')).toHaveCount(4);
   await expect(chart(page).locator('.forecast-band path.recharts-area-area')).toHaveCount(1);
   await expect(chart(page).locator('.history-line path.recharts-line-curve')).toHaveCount(1);
-  if (process.env.E2E_DOCS_SCREENSHOTS) {
+  if (process.env.DOCS_SCREENSHOTS === '1') {
     await page
       .getByRole('region', { name: 'Forecast' })
       .screenshot({ path: 'docs/model-forecast.png' });

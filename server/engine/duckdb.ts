@@ -29,6 +29,8 @@ import {
   type SessionLimits,
   type Ticket,
 } from './session';
+import type { Timings } from './timings';
+import { turns } from './turns';
 import type { JsonValue } from './values';
 
 /** Work running at least this long is listed in the status (`long_running`). */
@@ -77,6 +79,14 @@ export interface SessionOptions {
   queryId?: string;
   /** The request's cancellation: a request cancelled while it waits leaves the line. */
   signal?: AbortSignal;
+  /** Where the request's time goes (timings.ts): admission, classification, its statements. */
+  timings?: Timings;
+  /**
+   * Ends the request's mark as short work (turns.ts; set by the HTTP edge while it reads the
+   * request): called when the request takes a pool slot or is judged heavy. A short-lane session
+   * keeps it until its answer is sent.
+   */
+  endShortTurn?: () => void;
 }
 
 /** Where a limited session runs: a pool slot or a place in the short lane. */
@@ -264,6 +274,7 @@ export class Engine implements SessionHost {
   private async acquire(so: SessionOptions): Promise<Place> {
     if (this.poolFree()) {
       this.active++;
+      so.endShortTurn?.();
       return 'pool';
     }
     if (this.waiters.length >= this.opts.queueLimit) {
@@ -290,14 +301,25 @@ export class Engine implements SessionHost {
     this.waiters.push(waiter);
     if (so.short && (this.opts.shortLane ?? 0) > 0) {
       // Asked outside any slot: planning (EXPLAIN) runs nothing and holds no pool connection.
-      const short = await so.short().catch(() => false);
+      const t0 = performance.now();
+      // Judging is short work: heavy JavaScript slices wait while it runs (turns.ts).
+      const done = turns.light();
+      const short = await so
+        .short()
+        .catch(() => false)
+        .finally(done);
+      so.timings?.add('classify', performance.now() - t0);
       if (short && waiter.grant) {
         waiter.short = true;
         this.reorder();
         this.dispatch();
       }
     }
-    return granted;
+    // Waiting as heavy: heavy slices must not wait for it (its own among them, once it runs).
+    if (!waiter.short) so.endShortTurn?.();
+    const place = await granted;
+    if (place === 'pool') so.endShortTurn?.();
+    return place;
   }
 
   private poolFree(): boolean {
@@ -362,11 +384,16 @@ export class Engine implements SessionHost {
    */
   async session<T>(fn: (s: EngineSession) => Promise<T>, so: SessionOptions = {}): Promise<T> {
     if (this.closed) throw new ServiceError(ERROR_CODES.BUSY, 'The instance is shutting down');
+    const t0 = performance.now();
     const place = so.limited ? await this.acquire(so) : null;
-    const s = new EngineSession(this, this.opts, !!so.limited);
+    so.timings?.add('admit', performance.now() - t0);
+    const s = new EngineSession(this, this.opts, !!so.limited, so.timings);
+    // A request in the short lane has the JavaScript thread before heavy slices (turns.ts).
+    const light = place === 'lane' ? turns.light() : null;
     try {
       return await fn(s);
     } finally {
+      light?.();
       s.close();
       this.release(place);
     }

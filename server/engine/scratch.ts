@@ -17,6 +17,7 @@ import {
 } from '@duckdb/node-api';
 import type { EngineSession } from './session';
 import { quoteIdent } from './quote';
+import { heavyTurn } from './turns';
 import type { JsonValue } from './values';
 
 const CHUNK = 2048;
@@ -73,8 +74,8 @@ async function load(
     try {
       for (let off = 0; off < n; off += CHUNK) {
         // The appender runs on the event loop's thread: other requests get a turn between
-        // chunks (a million rows held it for about a second).
-        if (off > 0) await new Promise((r) => setImmediate(r));
+        // chunks (a million rows held it for about a second), short ones first (turns.ts).
+        if (off > 0) await heavyTurn();
         const m = Math.min(CHUNK, n - off);
         const chunk = DuckDBDataChunk.create(types, m);
         for (let j = 0; j < columns.length; j++) {

@@ -47,6 +47,7 @@ import {
   type StreamSink,
   type StreamSummary,
 } from './results';
+import type { Timings } from './timings';
 
 export interface QueryOptions {
   /** Catalog to `USE` before running (the request's context.db). */
@@ -164,11 +165,15 @@ export class EngineSession {
     private readonly engine: SessionHost,
     private readonly opts: SessionLimits,
     private readonly client = false,
+    private readonly timings?: Timings,
   ) {}
 
   /** The open connection (only while a statement or raw job of this session is running). */
   private async conn(): Promise<DuckDBConnection> {
-    if (!this.connection) this.connection = await this.engine.connect();
+    if (this.connection) return this.connection;
+    const t0 = performance.now();
+    this.connection = await this.engine.connect();
+    this.timings?.add('connect', performance.now() - t0);
     return this.connection;
   }
 
@@ -318,6 +323,7 @@ export class EngineSession {
           sql = guarded.sql;
         }
       }
+      const preparing = performance.now();
       const prepared = await prepareOne(conn, sql);
       try {
         let before: Set<string> | null = null;
@@ -333,8 +339,11 @@ export class EngineSession {
         // Cancelled or timed out while connecting, preparing or guarding: DuckDB's interrupt hit
         // no running statement then, and this one would run to the statement timeout.
         if (ended) throw new ReadEnded();
+        const executing = performance.now();
+        this.timings?.add('prepare', executing - preparing);
         const result = await prepared.stream();
         const out = await consume(result, ctl, prepared.statementType);
+        this.timings?.add('execute', performance.now() - executing);
         // An interrupt that came after DuckDB's last chunk still ended the statement early.
         if (ended) throw new ReadEnded();
         if (inTransaction) {

@@ -29,6 +29,14 @@ import { sqlRoutes } from './routes/sql';
 import { sqlClassifyRoutes } from './routes/sql-classify';
 import { statusRoutes } from './routes/status';
 import { zodValidatorCompiler } from './validate';
+import { turns } from '../engine/turns';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Ends the request's mark as short work (engine/turns.ts); null when it has none. */
+    shortTurn: (() => void) | null;
+  }
+}
 
 export interface Logger {
   info(msg: string): void;
@@ -80,6 +88,28 @@ export async function buildApp(
     log.info(
       `${new Date().toISOString()} ${req.id} ${req.method} ${req.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`,
     );
+  });
+  // A client that leaves before its answer gets no response line above: one line says so (its
+  // statement is cancelled; that is an outcome, never logged as an error).
+  app.addHook('onRequest', async (req, reply) => {
+    reply.raw.once('close', () => {
+      if (reply.raw.writableFinished) return;
+      log.info(
+        `${new Date().toISOString()} ${req.id} ${req.method} ${req.url} client went away before the answer`,
+      );
+    });
+  });
+  // SQL requests and the status call are short work until the engine says otherwise
+  // (engine/turns.ts): heavy JavaScript slices wait while one is read, routed and answered. The SQL
+  // route hands the mark to the engine, which ends it when the request takes a pool slot or waits
+  // as heavy. Routes that predict themselves are never marked (their own slices would wait).
+  app.decorateRequest('shortTurn', null);
+  app.addHook('onRequest', async (req, reply) => {
+    const url = req.url.split('?')[0];
+    if (url !== '/api/sql/query' && url !== '/api/sql/classify' && url !== '/api/status') return;
+    const end = turns.light();
+    req.shortTurn = end;
+    reply.raw.once('close', end);
   });
   // The training warm-up waits until requests settle (models/warmup-gate.ts); 'close' also
   // comes for a request its client abandoned.

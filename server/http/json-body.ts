@@ -4,11 +4,63 @@
  * state: the types a cross-site form can send (text/plain, form encoding) are refused by the
  * request guard before any parser runs.
  */
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERROR_CODES, ServiceError } from '../errors';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 const MAX_JSON_DEPTH = 64;
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * Whether a parsed JSON value needs none of the checks below: numbers finite, nesting within
+ * `limit`, no `__proto__` or `constructor` key (Fastify's parser judges those). One walk without
+ * paths: a 10k-row predict body took 17 ms in `inspectJson` and 25 ms in the parser's two scans
+ * of the text for those keys; the rare body that is not clean goes the full way.
+ */
+function cleanJson(value: unknown, limit: number): boolean {
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length) {
+    const v = stack.pop() as object;
+    const d = depths.pop()!;
+    if (d > limit) return false;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const c: unknown = v[i];
+        if (typeof c === 'number') {
+          if (!Number.isFinite(c)) return false;
+        } else if (c !== null && typeof c === 'object') {
+          stack.push(c);
+          depths.push(d + 1);
+        }
+      }
+      continue;
+    }
+    if (hasOwn.call(v, '__proto__') || hasOwn.call(v, 'constructor')) return false;
+    for (const k in v) {
+      const c: unknown = (v as Record<string, unknown>)[k];
+      if (typeof c === 'number') {
+        if (!Number.isFinite(c)) return false;
+      } else if (c !== null && typeof c === 'object') {
+        stack.push(c);
+        depths.push(d + 1);
+      }
+    }
+  }
+  return true;
+}
+
+/** Parses `text` when the fast path may: plain JSON.parse and `cleanJson`; else undefined. */
+function parseClean(text: string, limit: number): { value: unknown } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value !== null && typeof value === 'object' && !cleanJson(value, limit)) return undefined;
+  return { value };
+}
 
 /**
  * Walks a parsed JSON value iteratively: its nesting depth (counting stops past `limit`), and the
@@ -49,17 +101,17 @@ export function registerJsonBody(app: FastifyInstance): BodyParser {
     done: (err: Error | null, value?: unknown) => void,
   ) => void;
   const parse: BodyParser = (req, body, done) => {
-    let text: string;
-    try {
-      text = utf8.decode(body);
-    } catch {
-      return done(badInput('Request body is not valid UTF-8'), undefined);
-    }
+    if (!isUtf8(body)) return done(badInput('Request body is not valid UTF-8'), undefined);
+    let text = body.toString('utf8');
+    // As the decoder of the WHATWG encoding standard does.
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     if (text.trim() === '') {
       // A GET that says JSON but sends nothing (a client's default headers) has no body.
       if (req.method === 'GET') return done(null, undefined);
       return done(badInput('Request body is empty; expected JSON'), undefined);
     }
+    const fast = parseClean(text, MAX_JSON_DEPTH);
+    if (fast) return done(null, fast.value);
     defaultJson(req, text, (err, value) => {
       if (err) return done(badInput(`Request body is not valid JSON: ${err.message}`), undefined);
       const seen = inspectJson(value, MAX_JSON_DEPTH);

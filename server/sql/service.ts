@@ -13,6 +13,7 @@ import type { Monitoring } from '../models/monitoring';
 import type { ModelRegistry } from '../models/registry';
 import type { EngineResult } from '../engine/results';
 import type { EngineSession } from '../engine/session';
+import type { Timings } from '../engine/timings';
 import { lineColumn } from '../engine/position';
 import type { JsonValue } from '../engine/values';
 import { didYouMean, ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
@@ -40,6 +41,10 @@ export interface ExecuteRequest {
   signal?: AbortSignal;
   /** The client's id of the request (`context.query_id`): its place in line shows in the status. */
   queryId?: string;
+  /** Where the request's time goes on the engine (the route's Server-Timing header). */
+  timings?: Timings;
+  /** Ends the request's mark as short work once it runs as heavy (SessionOptions.endShortTurn). */
+  endShortTurn?: () => void;
 }
 
 export type ExecuteResponse =
@@ -145,6 +150,8 @@ export class SqlService implements StatementEnv {
       short: () => this.isShort(req),
       queryId: req.queryId,
       signal: req.signal,
+      timings: req.timings,
+      endShortTurn: req.endShortTurn,
     });
   }
 
@@ -159,6 +166,8 @@ export class SqlService implements StatementEnv {
       short: () => this.isShort(req),
       queryId: req.queryId,
       signal: req.signal,
+      timings: req.timings,
+      endShortTurn: req.endShortTurn,
     });
   }
 

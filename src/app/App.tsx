@@ -42,6 +42,7 @@ import {
   writeSqlToUrl,
 } from './url-sync';
 import { isModelsView, ModelsView } from './views';
+import { useFocusOnViewChange } from './use-focus-keeper';
 import { useSidebar } from './use-sidebar';
 import { useSqlRunner } from './use-sql-runner';
 
@@ -65,6 +66,11 @@ export function App() {
   const status = useQuery(statusQueryOptions());
   const runner = useSqlRunner();
   const editorRef = useRef<SqlEditorHandle>(null);
+  const mainRef = useRef<HTMLElement>(null);
+  useFocusOnViewChange(
+    mainRef,
+    [url.view, url.extra.project ?? '', url.extra.model ?? ''].join('\u0000'),
+  );
   const completion = useMemo(() => createCompletionSource(qc), [qc]);
   const presenting = useStore(presentationStore);
   const sidebar = useSidebar(presenting);
@@ -269,7 +275,7 @@ export function App() {
             setView('create-model', { db, ...(schema ? { schema } : {}), table });
           }}
         />
-        <main className="main">
+        <main className="main" ref={mainRef}>
           {isModelsView(url.view) ? (
             <ModelsView
               url={url}

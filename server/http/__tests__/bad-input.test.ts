@@ -492,6 +492,24 @@ const cases: Case[] = [
     code: 3,
     message: /number at data\[0\]\.sqft is too large/,
   },
+  {
+    name: 'predict: prototype poisoning in the second row',
+    method: 'POST',
+    path: `${P}/good/predict`,
+    body: '[{"sqft": 800}, {"sqft": 900, "__proto__": {"location": "good"}}]',
+    status: 400,
+    code: 3,
+    message: /not valid JSON/,
+  },
+  {
+    name: 'predict: constructor.prototype poisoning in a row',
+    method: 'POST',
+    path: `${P}/good/predict`,
+    body: '[{"sqft": 800, "constructor": {"prototype": {"x": 1}}}]',
+    status: 400,
+    code: 3,
+    message: /not valid JSON/,
+  },
   // GET .../describe
   {
     name: 'describe: unknown attribute in the query string',

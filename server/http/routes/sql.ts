@@ -15,6 +15,7 @@ import {
 } from '../../../contract';
 import { ERROR_CODES, ServiceError } from '../../errors';
 import type { Instance } from '../../instance';
+import { Timings } from '../../engine/timings';
 import { errorFields } from '../errors';
 import { sendJsonStream } from '../json-stream';
 import { changed, streamResult } from '../sql-stream';
@@ -22,6 +23,19 @@ import { answer } from '../responses';
 
 /** Results up to this many rows are serialised in one go (small, and the fastest path). */
 const SMALL_ROWS = 1000;
+
+/**
+ * A client that went away mid-statement is an outcome, not a failure of the instance: an
+ * AbortError on the way (a library's own, whatever the signal's reason) becomes the cancel error,
+ * answered (to nobody) and logged as the request's one info line, never as a 500 with a stack.
+ */
+function clientGone(err: unknown, signal: AbortSignal): never {
+  if (signal.aborted && err instanceof Error && err.name === 'AbortError') throw cancelled();
+  throw err;
+}
+
+const cancelled = () =>
+  new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
 
 const envelopeError = (description: string) => answer(description, SqlErrorResponse);
 
@@ -77,21 +91,34 @@ export const sqlRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async (
           `query is ${body.query.length} characters long; the limit is ${instance.config.MAX_QUERY_CHARS}`,
         );
       }
-      // Interrupt the engine when the client goes away (the playground's Cancel button).
+      // Interrupt the engine when the client goes away (the playground's Cancel button). The
+      // reason is the cancel error, so every `signal.throwIfAborted()` on the way throws it.
       const ac = new AbortController();
       reply.raw.on('close', () => {
-        if (!reply.raw.writableFinished) ac.abort();
+        if (!reply.raw.writableFinished) ac.abort(cancelled());
       });
       if (body.response_format === 'jsonlines' || body.response_format === 'sse') {
-        return streamResult(instance, body, body.response_format, reply, ac.signal);
+        // A streamed answer may be a big one the instance predicts: not short work.
+        req.shortTurn?.();
+        return streamResult(instance, body, body.response_format, reply, ac.signal).catch(
+          (err: unknown) => clientGone(err, ac.signal),
+        );
       }
-      const r = await instance.sql.execute({
-        query: body.query,
-        db: body.context?.db,
-        params: body.params,
-        signal: ac.signal,
-        queryId: body.context?.query_id,
-      });
+      const timings = new Timings();
+      const r = await timings
+        .time('total', () =>
+          instance.sql.execute({
+            query: body.query,
+            db: body.context?.db,
+            params: body.params,
+            signal: ac.signal,
+            queryId: body.context?.query_id,
+            timings,
+            endShortTurn: req.shortTurn ?? undefined,
+          }),
+        )
+        .catch((err: unknown) => clientGone(err, ac.signal));
+      reply.header('server-timing', timings.header());
       const { db, ...rest } = r;
       // Only `db` goes back: echoing arbitrary client keys would echo arbitrary payloads.
       const context = { db };

@@ -24,7 +24,7 @@ export async function open(
   );
 }
 
-export type Table = { column_names: string[]; data: any[][] };
+export type Table = { column_names: string[]; data: any[][]; column_types?: string[] };
 
 /** Runs SQL that must succeed; returns the table (or ok) result. */
 export async function run(

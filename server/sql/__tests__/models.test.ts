@@ -158,9 +158,54 @@ describe('the tutorial model', () => {
       location: 'good',
       number_of_rooms: null,
       rental_price_original: null,
+      __service_row_id: 0,
+      select_data_query: null,
+      when_data: null,
     });
     expect(row.rental_price_min).toBeLessThanOrEqual(row.rental_price);
     expect(row.rental_price_confidence).toBeGreaterThan(0);
+    // Typed as the model's columns (the row is a relation of typed values, not a table).
+    expect(t.column_types).toEqual([
+      ...['DOUBLE', 'DOUBLE', 'DOUBLE', 'VARCHAR', 'DOUBLE', 'DOUBLE', 'VARCHAR'],
+      ...['DOUBLE', 'DOUBLE', 'DOUBLE', 'DOUBLE', 'BOOLEAN', 'DOUBLE', 'VARCHAR'],
+      ...['BIGINT', 'VARCHAR', 'VARCHAR'],
+    ]);
+    // The same prediction as the batch form's for that row.
+    const joined = await run(
+      inst,
+      "SELECT m.rental_price, m.rental_price_min, m.rental_price_max FROM (SELECT 823 AS sqft, 'good' AS location) AS t JOIN mindsdb.home_rentals_model AS m",
+    );
+    expect(joined.data).toEqual([[row.rental_price, row.rental_price_min, row.rental_price_max]]);
+    // Read twice in one statement (a self-join and a subquery), each reference its own row.
+    const twice = await run(
+      inst,
+      "SELECT a.rental_price AS a, b.rental_price AS b, (SELECT rental_price FROM mindsdb.home_rentals_model WHERE sqft = 823 AND location = 'good') AS c FROM (SELECT * FROM mindsdb.home_rentals_model WHERE sqft = 823 AND location = 'good') AS a, (SELECT * FROM mindsdb.home_rentals_model WHERE sqft = 1500 AND location = 'great') AS b",
+    );
+    expect(twice.data[0][0]).toBe(row.rental_price);
+    expect(twice.data[0][2]).toBe(row.rental_price);
+    expect(twice.data[0][1]).not.toBe(row.rental_price);
+  });
+
+  it('a view over a single prediction and a table saved from one answer its values', async () => {
+    const where = "WHERE sqft = 823 AND location = 'good'";
+    const [[price]] = (
+      await run(inst, `SELECT rental_price FROM mindsdb.home_rentals_model ${where}`)
+    ).data;
+    // The view is planned on its own (its own context) and read by the outer query.
+    await run(
+      inst,
+      `CREATE VIEW mindsdb.one_prediction AS (SELECT rental_price, sqft FROM mindsdb.home_rentals_model ${where})`,
+    );
+    expect((await run(inst, 'SELECT * FROM mindsdb.one_prediction')).data).toEqual([[price, 823]]);
+    await run(
+      inst,
+      `CREATE TABLE files.one_prediction AS SELECT * FROM mindsdb.home_rentals_model ${where}`,
+    );
+    const saved = await run(
+      inst,
+      'SELECT rental_price, sqft, location, __service_row_id FROM files.one_prediction',
+    );
+    expect(saved.data).toEqual([[price, 823, 'good', 0]]);
   });
 
   it('resolves bare names in the current project, versions and backtick-quoted versions alike', async () => {

@@ -9,6 +9,7 @@ import type { Instance } from '../../instance';
 import type { EngineSession } from '../../engine/session';
 import { runSteps } from '../plan/execute';
 import { planQuery } from '../plan/query';
+import { paramsOf } from '../plan/state';
 import { resolveTable } from '../plan/names';
 import { toDuckText } from '../syntax/dialect';
 import { StatementSource } from '../syntax/source';
@@ -86,7 +87,9 @@ async function plan(sql: string, db = 'mindsdb') {
     }
     const result =
       q.target.kind === 'duckdb'
-        ? await session.query(q.sql, { db: q.target.db }).catch((e: Error) => e)
+        ? await session
+            .query(q.sql, { db: q.target.db, params: paramsOf(q.sql, ctx.params) })
+            .catch((e: Error) => e)
         : null;
     return {
       sql: q.sql,
@@ -237,9 +240,14 @@ describe('the SQL DuckDB runs', () => {
     const p = await plan(
       'SELECT y, y_confidence > 0 AS sure FROM mindsdb.small_m WHERE x = 10 AND c = "a"',
     );
-    expect(p.sql).toBe(
-      'SELECT y, y_confidence > 0 AS sure FROM temp.main."__mdb_one_1" AS "small_m" WHERE TRUE AND TRUE',
+    // The row is a relation of typed parameters the predict step gives values: no TEMP table is
+    // created, filled or dropped (three engine round trips of the form's five).
+    expect(p.sql).toMatch(
+      /^SELECT y, y_confidence > 0 AS sure FROM \(SELECT CAST\(\$__mdb_one_1_0 AS DOUBLE\) AS "x", CAST\(\$__mdb_one_1_1 AS VARCHAR\) AS "c", CAST\(\$__mdb_one_1_2 AS DOUBLE\) AS "y", .* CAST\(NULL AS VARCHAR\) AS "when_data"\) AS "small_m" WHERE TRUE AND TRUE$/,
     );
+    expect(p.steps).toEqual(['predict']);
+    expect(p.planned).toEqual({});
+    expect(p.temps).toEqual({});
     const [[y, sure]] = (p.result as { rows: [number, boolean][] }).rows;
     expect(Math.abs(y - 21)).toBeLessThan(10);
     expect(sure).toBe(true);

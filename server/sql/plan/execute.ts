@@ -12,7 +12,7 @@ import { inputColumns } from '../../models/predict/columns';
 import type { ExecContext, SqlEnv } from '../types';
 import { runForecast } from './forecast';
 import { dropTemp, readColumns, stepQuery } from './run-sql';
-import { paramsOf, transpose } from './state';
+import { paramsOf, transpose, valueParam } from './state';
 import type { PlannedQuery, PredictStep, Step } from './steps';
 import { systemRows } from './system';
 
@@ -134,31 +134,20 @@ async function predict(env: SqlEnv, ctx: ExecContext, s: PredictStep): Promise<v
   if (s.single) {
     const p = await env.models.predictColumns(s.model, columns, 1, { explain: s.explain });
     const ins = inputColumns(p.description);
-    const values: JsonValue[][] = [
-      ...ins.map((c) => [p.inputs[c.name][0] as JsonValue]),
-      ...p.values.map((v) => [v[0]]),
-      [0],
-      [null],
-      [null],
+    const values: JsonValue[] = [
+      ...ins.map((c) => p.inputs[c.name][0] as JsonValue),
+      ...p.values.map((v) => v[0]),
     ];
-    // One INSERT into the placeholder the planner made with these columns: dropping it and
-    // creating it again through the appender was two more engine round trips (of ~17 ms).
-    const params: Record<string, unknown> = {};
-    values.forEach(([v], i) => {
-      params[`__mdb_v${i}`] =
+    // The planned relation reads these as parameters (PlanState.valuesName): no engine work.
+    const params = (ctx.params ??= {});
+    values.forEach((v, i) => {
+      params[valueParam(s.into, i)] =
         typeof v === 'number' && !Number.isFinite(v)
           ? null
           : v !== null && typeof v === 'object'
             ? JSON.stringify(v)
             : v;
     });
-    await stepQuery(
-      ctx,
-      undefined,
-      `INSERT INTO temp.main.${quoteIdent(s.into)} VALUES (${values.map((_, i) => `$__mdb_v${i}`).join(', ')})`,
-      `predicting one row of model '${s.label}'`,
-      { params, internal: true },
-    );
     return;
   }
   const p = await env.models.predictColumns(s.model, columns, n, {

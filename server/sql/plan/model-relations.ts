@@ -15,7 +15,7 @@ import { readsExplainColumn } from './explain-use';
 import { modelInputs } from './model-inputs';
 import { hideFromStars } from './order';
 import { aliasOf, lower, modelInfo, refusal, type Item, type ModelInfo } from './model-refs';
-import { PlanState, literalValue, type KeyPart, type Span } from './state';
+import { PlanState, literalValue, tempType, valueParam, type KeyPart, type Span } from './state';
 import { SERVICE_COLUMNS } from './steps';
 
 /** The span of a table reference's name (not its alias). */
@@ -102,41 +102,57 @@ export async function single(st: PlanState, sel: SelectInfo, item: Item): Promis
   }
   const label = `${info.ref.project}.${info.ref.name}`;
   const record = st.env.models.ready(info.ref);
-  const into = st.tempName('one');
   if (info.desc.timeseries) {
     // WINDOW 1: the one row is the history; the answer is the forecast after it.
+    const into = st.tempName('one');
     const predictor = await st.env.models.predictor(record);
     if (!isForecaster(predictor)) throw new Error(`model ${label} has no forecaster`);
     await st.addStep(
       { kind: 'forecast-row', model: info.ref, label, row, into },
       { columns: forecastColumns(record, predictor) },
     );
-  } else {
-    assertKnownColumns(label, info.desc, Object.keys(row));
-    await st.addStep(
-      {
-        kind: 'predict',
-        model: info.ref,
-        label,
-        relation: null,
-        inputs: null,
-        sources: Object.entries(row).map(([column, value]) => ({ column, value })),
-        explain: explainWanted(st, sel, item, info, null),
-        db: undefined,
-        single: true,
-        outputs: info.outputs,
-        into,
-      },
-      { columns: [...inputColumns(info.desc), ...info.outputs, ...SERVICE_COLUMNS] },
-    );
-    recordModelRelation(st, {
-      ...originOf(st, sel, item, info, 0),
-      star: [...inputColumns(info.desc), ...info.outputs, ...SERVICE_COLUMNS].map((c) => c.name),
-      inputs: [],
-      values: row,
-    });
+    await replaceModel(st, item, PlanState.tempSql(into), aliasOf(item));
+    return;
   }
-  await replaceModel(st, item, PlanState.tempSql(into), aliasOf(item));
+  assertKnownColumns(label, info.desc, Object.keys(row));
+  const columns = [...inputColumns(info.desc), ...info.outputs];
+  // No TEMP table: the row is a relation of typed parameters the step gives values (creating,
+  // filling and dropping a table were three of the form's five engine round trips).
+  const into = st.valuesName('one', columns.length);
+  st.steps.push({
+    kind: 'predict',
+    model: info.ref,
+    label,
+    relation: null,
+    inputs: null,
+    sources: Object.entries(row).map(([column, value]) => ({ column, value })),
+    explain: explainWanted(st, sel, item, info, null),
+    db: undefined,
+    single: true,
+    outputs: info.outputs,
+    into,
+  });
+  recordModelRelation(st, {
+    ...originOf(st, sel, item, info, 0),
+    star: [...columns, ...SERVICE_COLUMNS].map((c) => c.name),
+    inputs: [],
+    values: row,
+  });
+  await replaceModel(st, item, singleRowRelation(into, columns), aliasOf(item));
+}
+
+/**
+ * One predicted row as a relation: each input and output column a typed parameter
+ * (`$<into>_<i>`, given by the step), then MindsDB's service columns.
+ */
+function singleRowRelation(into: string, columns: readonly { name: string; type: string }[]) {
+  const cells = columns.map(
+    (c, i) => `CAST($${valueParam(into, i)} AS ${tempType(c.type)}) AS ${quoteIdent(c.name)}`,
+  );
+  const service = SERVICE_COLUMNS.map(
+    (c) => `CAST(${c.type === 'BIGINT' ? '0' : 'NULL'} AS ${c.type}) AS ${quoteIdent(c.name)}`,
+  );
+  return `(SELECT ${[...cells, ...service].join(', ')})`;
 }
 
 /** What column-origins.ts is told of every model relation (issue 27: the grid's "why"). */

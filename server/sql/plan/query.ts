@@ -443,6 +443,8 @@ async function subplan(st: PlanState, source: string, inner: PlannedQuery): Prom
 
 /** The context of a view's or native query's own plan. */
 function innerContext(ctx: ExecContext): ExecContext {
+  // One params object for both: values an inner step computes are read by the outer SQL too.
+  ctx.params ??= {};
   return { ...ctx, depth: ctx.depth + 1, qualify: ctx.inline };
 }
 

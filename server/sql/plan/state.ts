@@ -153,6 +153,18 @@ export class PlanState {
     return name;
   }
 
+  /**
+   * A fresh name for `n` values a step computes and the final SQL reads as parameters
+   * (`$<name>_<i>`, see `valueParam`): bound to NULL while planning, so what is planned after
+   * binds, and given by the step when it runs.
+   */
+  valuesName(kind: string, n: number): string {
+    const name = `__mdb_${kind}_${++this.ctx.seq.n}`;
+    const params = (this.ctx.params ??= {});
+    for (let i = 0; i < n; i++) params[valueParam(name, i)] = null;
+    return name;
+  }
+
   /** The SQL of a TEMP table name. */
   static tempSql(name: string): string {
     return `temp.main.${quoteIdent(name)}`;
@@ -279,8 +291,11 @@ export class PlanState {
 export type PlaceholderSchema =
   { columns: { name: string; type: string }[] } | { query: string; db?: string };
 
+/** The parameter name of a step's `i`-th value (see `PlanState.valuesName`). */
+export const valueParam = (name: string, i: number) => `${name}_${i}`;
+
 /** A computed column type as the TEMP table holds it (see engine/scratch.ts's loader). */
-const tempType = (t: string) => (t === 'JSON' ? 'VARCHAR' : t);
+export const tempType = (t: string) => (t === 'JSON' ? 'VARCHAR' : t);
 
 /**
  * Creates a step's TEMP table empty: from a column list, or with the columns a query answers

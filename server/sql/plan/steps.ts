@@ -92,7 +92,11 @@ export interface PredictStep {
   unread?: string[];
   /** The DuckDB database `relation` runs in. */
   db: string | undefined;
-  /** One prediction with its inputs and MindsDB's service columns (`FROM model WHERE ...`). */
+  /**
+   * One prediction with its inputs and MindsDB's service columns (`FROM model WHERE ...`): no
+   * TEMP table, the step gives its values to the parameters `$<into>_<i>` the planned relation
+   * reads (PlanState.valuesName).
+   */
   single: boolean;
   outputs: OutputColumn[];
   into: string;

@@ -1,7 +1,9 @@
 /** The create form's last card: the CREATE MODEL it runs, Train, and the training followed live. */
+import { useRef } from 'react';
 import { Card } from '../../../components/ui/Card';
 import { StatusBadge } from '../../../components/ui/StatusBadge';
 import { isBusyStatus, type ModelVersion } from '../api';
+import { useReveal } from '../../../lib/use-reveal';
 import { TrainingProgress, type ModelsNav } from '../shared';
 
 interface Props {
@@ -28,6 +30,9 @@ export function TrainPanel({
   onTrain,
   nav,
 }: Props) {
+  // The training just started is what the audience should watch: bring its card into view.
+  const trainingRef = useRef<HTMLDivElement>(null);
+  useReveal(trainingRef, training);
   return (
     <Card
       title="3. Train"
@@ -59,7 +64,7 @@ export function TrainPanel({
         </div>
       )}
       {training && (
-        <div className="m-training" role="status" aria-label="Training status">
+        <div ref={trainingRef} className="m-training" role="status" aria-label="Training status">
           <div className="m-status-row">
             <strong>
               {training.project}.{training.name}

@@ -15,7 +15,7 @@ import {
 import type { ClassificationMetrics } from '../../../../contract';
 import { Card } from '../../../components/ui/Card';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
-import { ChartBox, formatPercent, usePaperTheme, type ChartFont } from '../shared';
+import { axisCaption, ChartBox, formatPercent, usePaperTheme, type ChartFont } from '../shared';
 import { calibrationSummary, classText, confusionTable, countOf } from './model-quality';
 
 type Theme = 'light' | 'dark';
@@ -149,13 +149,7 @@ function CalibrationChart({
               stroke={c.text}
               tick={tick}
               tickFormatter={pct}
-              label={{
-                value: 'reported confidence',
-                position: 'insideBottom',
-                offset: -12,
-                fill: c.text,
-                fontSize: font.label,
-              }}
+              label={axisCaption('reported confidence', font, c.text)}
             />
             <YAxis
               type="number"

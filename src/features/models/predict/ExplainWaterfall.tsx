@@ -15,6 +15,7 @@ import {
   YAxis,
 } from 'recharts';
 import {
+  axisCaption,
   ChartBox,
   usePaperTheme,
   categoryAxisWidth,
@@ -126,13 +127,7 @@ export function ExplainWaterfall({ view, target, theme }: Props) {
               tick={{ fill: c.text, fontSize: font.tick }}
               tickFormatter={(v: number) => formatNumber(v)}
               allowDataOverflow
-              label={{
-                value: waterfallAxisLabel(task, target),
-                position: 'insideBottom',
-                offset: -14,
-                fill: c.text,
-                fontSize: font.label,
-              }}
+              label={axisCaption(waterfallAxisLabel(task, target), font, c.text, -14)}
             />
             <YAxis
               type="category"

@@ -10,7 +10,7 @@ import type { AxisDomain } from 'recharts/types/util/types';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
 import { ChartBox, usePaperTheme } from './ChartBox';
-import { categoryAxisWidth, chartFont } from './chart-style';
+import { axisCaption, categoryAxisWidth, chartFont } from './chart-style';
 
 interface ColumnBarsProps<Row extends { column: string }> {
   data: Row[];
@@ -52,15 +52,7 @@ export function ColumnBars<Row extends { column: string }>({
             stroke={c.text}
             tick={tick}
             tickFormatter={x.format}
-            label={
-              x.label && {
-                value: x.label,
-                position: 'insideBottom',
-                offset: -12,
-                fill: c.text,
-                fontSize: font.label,
-              }
-            }
+            label={x.label && axisCaption(x.label, font, c.text)}
           />
           <YAxis
             type="category"

@@ -17,3 +17,11 @@ export function categoryAxisWidth(labels: readonly string[], font: ChartFont, ma
   const longest = labels.reduce((m, l) => Math.max(m, l.length), 0);
   return Math.min(max, Math.max(60, Math.ceil(longest * font.charWidth) + 14));
 }
+
+/**
+ * The caption under a horizontal axis, the same on every chart of the model pages (the offset
+ * keeps it below the tick labels; charts with taller ticks pass a larger one).
+ */
+export function axisCaption(value: string, font: ChartFont, fill: string, offset = -12) {
+  return { value, position: 'insideBottom' as const, offset, fill, fontSize: font.label };
+}

@@ -3,7 +3,7 @@ export { ChartBox, usePaperTheme } from './ChartBox';
 export { ColumnBars } from './ColumnBars';
 export { Crumbs } from './Crumbs';
 export { NotReady, TrainingProgress, versionLabel, VersionSelect } from './ModelStatus';
-export { categoryAxisWidth, chartFont, type ChartFont } from './chart-style';
+export { axisCaption, categoryAxisWidth, chartFont, type ChartFont } from './chart-style';
 export {
   accuracyLabel,
   formatMetric,

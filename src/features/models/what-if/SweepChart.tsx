@@ -18,7 +18,14 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { ChartBox, usePaperTheme, chartFont, formatNumber, niceTicks } from '../shared';
+import {
+  axisCaption,
+  ChartBox,
+  usePaperTheme,
+  chartFont,
+  formatNumber,
+  niceTicks,
+} from '../shared';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
 import type { SweepKind, SweepPoint, SweepValue } from './sweep';
@@ -60,13 +67,7 @@ export function SweepChart({ points, classes, kind, column, target, current, the
     if (Array.isArray(v)) return [`${formatNumber(v[0])} – ${formatNumber(v[1])}`, String(name)];
     return [classifier ? `${(Number(v) * 100).toFixed(1)}%` : formatNumber(v), String(name)];
   };
-  const xLabel = {
-    value: column,
-    position: 'insideBottom' as const,
-    offset: -12,
-    fill: c.text,
-    fontSize: font.label,
-  };
+  const xLabel = axisCaption(column, font, c.text);
   const yAxis = (
     <YAxis
       stroke={c.text}
