@@ -40,6 +40,7 @@ const CANDIDATE_LABELS: Record<CandidateName, string> = {
   ets: 'exponential smoothing (ETS), its form chosen per series by AICc',
   arima: 'seasonal ARIMA, its order chosen per series by AICc',
   combination: 'combination: the mean of Theta, ETS and ARIMA',
+  ensemble: 'ensemble: the mean of the candidates the validation could not tell apart',
   gbm_direct: 'gradient-boosted trees on lags, one model per step ahead',
   gbm_recursive: 'gradient-boosted trees on lags, one step at a time',
 };
@@ -154,9 +155,11 @@ export function assembleArtifact(p: {
   });
   const trees = part ? part.gbm.nTrees : 0;
   const usedNames = p.used.map((c) => scored[c].name);
+  const ensemble = scored.find((s) => s.name === 'ensemble')?.members ?? [];
   const candidatesStage = usedNames
     .map((n) => {
       const k = groupsOf[scored.findIndex((s) => s.name === n)];
+      if (n === 'ensemble') return `ensemble (mean of ${ensemble.join(', ')}): ${k}`;
       if (n === 'gbm_direct' || n === 'gbm_recursive') {
         return `GBM ${n === 'gbm_direct' ? 'direct' : 'recursive'} (${trees} trees, ${part ? part.gbm.maxLeaves : 0} leaves): ${k}`;
       }
@@ -177,7 +180,9 @@ export function assembleArtifact(p: {
       name: s.name,
       label: partial(s)
         ? `${CANDIDATE_LABELS[s.name]}; scored on the last validation fold only (too few rows to refit it before the earlier ones), so not comparable and not chosen`
-        : CANDIDATE_LABELS[s.name],
+        : s.name === 'ensemble'
+          ? `${CANDIDATE_LABELS.ensemble}: ${ensemble.join(', ')}`
+          : CANDIDATE_LABELS[s.name],
       mase: round(sel.mase[c], 6),
       mae: round(sel.mae[c], 6),
       trainingTime: round(s.trainingTime, 3),
@@ -193,7 +198,7 @@ export function assembleArtifact(p: {
     return {
       group: s.labels,
       candidate: name,
-      model: modelLabel(name, g, p.local),
+      model: modelLabel(name, g, p.local, ensemble),
       mase: Number.isFinite(sel.ownMase[g]) ? round(sel.ownMase[g], 4) : null,
       reason: sel.reason[g],
     };
@@ -275,6 +280,7 @@ export function assembleArtifact(p: {
       selected: best.name,
       gbm: part ? serializeGBM(part.gbm) : null,
       ...(p.gbmKind ? { gbmKind: p.gbmKind } : {}),
+      ...(usedNames.includes('ensemble') ? { ensemble } : {}),
       zScale: part ? part.zScale : { mean: 0, std: 1 },
       linear: part?.linear ? serializeLinearPart(part.linear) : null,
       thresholds: part ? part.thresholds.map((t) => (t ? toBase64(t) : null)) : [],
@@ -323,7 +329,11 @@ function modelLabel(
   name: CandidateName,
   g: number,
   local: Partial<Record<LocalName, (LocalFit | null)[]>>,
+  ensemble: CandidateName[],
 ): string {
+  if (name === 'ensemble') {
+    return `mean of ${ensemble.map((n) => modelLabel(n, g, local, [])).join('; ')}`;
+  }
   if (name === 'ets' || name === 'theta' || name === 'arima') {
     const f = local[name]?.[g];
     return f ? localLabel(f) : `${name} (too short to fit: seasonal-naive)`;

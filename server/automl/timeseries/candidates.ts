@@ -70,6 +70,8 @@ export interface Scored {
   mainFits?: (LocalFit | null)[];
   /** Per fold: that fold's models forecasting the main split's origins (for the skill factor). */
   onMain?: (FoldRun | null)[];
+  /** The ensemble: the candidates it averages. */
+  members?: CandidateName[];
 }
 
 /** The validation set-up every candidate is scored on. */
@@ -289,7 +291,8 @@ function scoreLocals(v: ValidationContext): Scored[] {
         const main = mainFits[g];
         const hint = fold.index === 0 ? v.hint : main ? sameForm(main) : null;
         if (hint === null) continue;
-        fits[g] = fitLocal(name, series[g].y, 0, end, spec.period, hint);
+        const clock = spec.yearStep ? { t: series[g].t, step: spec.yearStep } : undefined;
+        fits[g] = fitLocal(name, series[g].y, 0, end, spec.period, hint, clock);
         if (fold.index === 0) mainFits[g] = fits[g];
       }
       const candidate = { name, fits };
@@ -360,6 +363,37 @@ function combine(locals: Scored[], v: ValidationContext): Scored {
   };
   setSkill(s, v.folds);
   return s;
+}
+
+/**
+ * The ensemble of candidates the validation windows cannot tell apart: the mean of their
+ * forecasts, fold by fold (an earlier fold's residuals scaled by the mean of the members' skill
+ * factors). Every member ran on every fold (selection.ts only ties eligible candidates).
+ */
+export function ensembleOf(members: Scored[], folds: Fold[]): Scored {
+  const runs = folds.map((fold) => {
+    const parts = members.map((m) => m.runs[fold.index]!);
+    const run = meanRun(parts);
+    run.factor = parts.reduce((a, r) => a + r.factor, 0) / parts.length;
+    return run;
+  });
+  return {
+    name: 'ensemble',
+    candidate: { name: 'ensemble', members: members.map((m) => m.candidate) },
+    runs,
+    trainingTime: 0,
+    members: members.map((m) => m.name),
+  };
+}
+
+/** The candidates `s` forecasts with: itself, its members, and theirs (the combination's locals). */
+export function namesIn(s: Pick<Scored, 'name' | 'members'>): CandidateName[] {
+  if (s.name === 'combination') return ['combination', ...LOCAL_NAMES];
+  if (s.name === 'ensemble') {
+    const inner = (s.members ?? []).flatMap((n) => namesIn({ name: n }));
+    return ['ensemble', ...new Set(inner)];
+  }
+  return [s.name];
 }
 
 export function ratio(a: number, b: number): number {

@@ -9,6 +9,8 @@ export type CandidateName =
   | 'ets'
   | 'arima'
   | 'combination'
+  /** The mean of the candidates the validation windows could not tell apart (set by selection). */
+  | 'ensemble'
   | 'gbm_direct'
   | 'gbm_recursive';
 

@@ -22,6 +22,7 @@ import {
   packRows,
   runCandidate,
 } from './model';
+import { FORCEABLE } from './options';
 import { forecastHalfWidths } from './recalibrate';
 import { buildSeries } from './series';
 import { type LocalFit, type LocalName, LOCAL_NAMES, fitLocal } from './stat/local';
@@ -90,7 +91,19 @@ export function validateTimeSeriesArtifact(a: unknown): asserts a is TimeSeriesA
     throw new AutoMLError('model artifact has a malformed interval recalibration record');
   }
   const m = x.model!;
-  const names = m.perSeries ? m.perSeries.names : [m.selected];
+  const chosen = m.perSeries ? m.perSeries.names : [m.selected];
+  if (
+    chosen.includes('ensemble') &&
+    !(
+      Array.isArray(m.ensemble) &&
+      m.ensemble.length >= 2 &&
+      m.ensemble.every((n) => n !== 'ensemble' && FORCEABLE.includes(n))
+    )
+  ) {
+    throw new AutoMLError('model artifact has a malformed ensemble');
+  }
+  // Every candidate the groups forecast with, an ensemble's members included.
+  const names = [...chosen, ...(chosen.includes('ensemble') ? m.ensemble! : [])];
   if (names.some((n) => isGbm(n)) && !m.gbm) {
     throw new AutoMLError(
       `model artifact selects ${names.find((n) => isGbm(n))} but holds no trees`,
@@ -105,10 +118,10 @@ export function validateTimeSeriesArtifact(a: unknown): asserts a is TimeSeriesA
     if (
       !Array.isArray(ps.choice) ||
       ps.choice.length !== G ||
-      ps.choice.some((c) => !Number.isInteger(c) || c < 0 || c >= names.length) ||
+      ps.choice.some((c) => !Number.isInteger(c) || c < 0 || c >= chosen.length) ||
       !Array.isArray(ps.widthFactor) ||
       ps.widthFactor.length !== G ||
-      !names.includes(m.selected) ||
+      !chosen.includes(m.selected) ||
       locals.some((l) => !Array.isArray(ps.local?.[l]) || ps.local[l].length !== G)
     ) {
       throw new AutoMLError('model artifact has a malformed per-series choice');
@@ -293,7 +306,9 @@ class ArtifactForecaster implements Forecaster {
         slot = next++;
         fitted.set(s.y, slot);
         for (const l of locals) {
-          extra.get(l)!.push(fitLocal(l, s.y, 0, s.y.length - 1, this.spec.period, hint));
+          const step = this.spec.yearStep;
+          const clock = step ? { t: s.t, step } : undefined;
+          extra.get(l)!.push(fitLocal(l, s.y, 0, s.y.length - 1, this.spec.period, hint, clock));
         }
       }
       s.slot = slot;
@@ -423,7 +438,9 @@ export function loadForecaster(a: TimeSeriesArtifact): Forecaster {
 function localNamesOf(c: Candidate): LocalName[] {
   if (isLocal(c.name)) return [c.name];
   if (c.name === 'combination') return c.members.map((m) => m.name);
-  if (c.name === 'per_series') return [...new Set(c.members.flatMap(localNamesOf))];
+  if (c.name === 'per_series' || c.name === 'ensemble') {
+    return [...new Set(c.members.flatMap(localNamesOf))];
+  }
   return [];
 }
 
@@ -436,7 +453,7 @@ function extendFits(c: Candidate, extra: Map<LocalName, (LocalFit | null)[]>): C
   if (c.name === 'combination') {
     return { name: c.name, members: c.members.map((m) => extendFits(m, extra) as LocalCandidate) };
   }
-  if (c.name === 'per_series') {
+  if (c.name === 'per_series' || c.name === 'ensemble') {
     return { ...c, members: c.members.map((m) => extendFits(m, extra)) };
   }
   return c;
@@ -465,6 +482,7 @@ function candidateOf(a: TimeSeriesArtifact): Candidate {
     if (name === 'combination') {
       return { name, members: LOCAL_NAMES.map((l) => ({ name: l, fits: fitsOf(l) })) };
     }
+    if (name === 'ensemble') return { name, members: (m.ensemble ?? []).map(member) };
     return { name };
   };
   if (!ps) return member(m.selected);

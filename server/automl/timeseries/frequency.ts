@@ -153,6 +153,14 @@ export function seasonalPeriod(f: Frequency): number {
   return 1;
 }
 
+/**
+ * The step of a daily series, whose statistical candidates may also model a yearly season
+ * (stat/yearly.ts); undefined for other frequencies.
+ */
+export function yearlyStep(f: Frequency): number | undefined {
+  return f.unit === 'ms' && f.ms === DAY ? DAY : undefined;
+}
+
 /** Calendar parts of the target timestamp that vary at this frequency. */
 export function calendarParts(f: Frequency): CalendarPart[] {
   if (f.unit === 'number') return [];

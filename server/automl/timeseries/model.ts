@@ -29,7 +29,8 @@ const COMPILE_MIN_ROWS = 2000;
  * Forecast origins. Origin i's history (at most `packRows(spec)` rows, at least `window`) sits at
  * buf[i * stride ...] with len[i] rows; the recursive candidate appends its predictions after it.
  * times[i * H + k - 1] is the timestamp of step k; groups[i * G ...] the group feature codes;
- * slot[i] the origin's series among the per-series models (-1: none).
+ * slot[i] the origin's series among the per-series models (-1: none); last[i] the time of its
+ * last history row (NaN without one).
  */
 export interface Origins {
   n: number;
@@ -40,6 +41,7 @@ export interface Origins {
   times: Float64Array;
   groups: Int32Array;
   slot: Int32Array;
+  last: Float64Array;
 }
 
 /** Rows of history packed per origin: the features' lookback, or the local models' when longer. */
@@ -94,6 +96,8 @@ export type Candidate =
   | LocalCandidate
   /** The mean of its members' forecasts (each origin's finite ones). */
   | { name: 'combination'; members: LocalCandidate[] }
+  /** The same mean over any candidates (those validation could not tell apart). */
+  | { name: 'ensemble'; members: Candidate[] }
   /**
    * Each series its own candidate: members[choice[slot]], members[fallback] for origins without
    * a slot (or a slot beyond `choice`).
@@ -187,7 +191,7 @@ function predictInto(
   if (c.name === 'gbm_direct') runDirect(c.part, spec, layout, o, pred);
   else if (c.name === 'gbm_recursive') runRecursive(c.part, spec, layout, o, pred);
   else if (c.name === 'per_series') runPerSeries(c, spec, layout, o, pred);
-  else if (c.name === 'combination') {
+  else if (c.name === 'combination' || c.name === 'ensemble') {
     const sum = new Float64Array(n * H);
     const count = new Float64Array(n * H);
     const part = new Float64Array(n * H);
@@ -207,7 +211,8 @@ function predictInto(
       const start = i * stride;
       const end = start + len[i] - 1;
       const fit = o.slot[i] >= 0 ? fits[o.slot[i]] : null;
-      if (fit) localForecast(fit, buf, start, end, H, pred, i * H);
+      const steps = o.times.subarray(i * H, i * H + H);
+      if (fit) localForecast(fit, buf, start, end, H, pred, i * H, o.last[i], steps);
       else {
         for (let k = 1; k <= H; k++)
           pred[i * H + k - 1] = baselineForecast('seasonal_naive', buf, start, end, k, spec);
@@ -260,14 +265,16 @@ function subsetOrigins(o: Origins, idx: number[]): Origins {
   const times = new Float64Array(n * H);
   const groups = new Int32Array(n * G);
   const slot = new Int32Array(n);
+  const last = new Float64Array(n);
   idx.forEach((i, r) => {
     buf.set(o.buf.subarray(i * stride, i * stride + o.len[i]), r * stride);
     len[r] = o.len[i];
     times.set(o.times.subarray(i * H, i * H + H), r * H);
     groups.set(o.groups.subarray(i * G, i * G + G), r * G);
     slot[r] = o.slot[i];
+    last[r] = o.last[i];
   });
-  return { n, H, stride, buf, len, times, groups, slot };
+  return { n, H, stride, buf, len, times, groups, slot, last };
 }
 
 function runDirect(
@@ -367,19 +374,21 @@ export function packOrigins(src: OriginSource[], spec: FeatureSpec, H: number, G
   const times = new Float64Array(n * H);
   const groups = new Int32Array(n * G);
   const slot = new Int32Array(n);
+  const last = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const s = src[i];
     slot[i] = s.slot ?? -1;
+    last[i] = s.t[s.end] ?? NaN;
     const from = Math.max(0, s.end - rows + 1);
     len[i] = s.end - from + 1;
     buf.set(s.y.subarray(from, s.end + 1), i * stride);
-    const last = s.t.length - 1;
+    const final = s.t.length - 1;
     for (let k = 1; k <= H; k++) {
       const j = s.end + k;
       times[i * H + k - 1] =
-        j <= last ? s.t[j] : s.freq ? stepTime(s.t[last], s.freq, j - last) : NaN;
+        j <= final ? s.t[j] : s.freq ? stepTime(s.t[final], s.freq, j - final) : NaN;
     }
     for (let g = 0; g < G; g++) groups[i * G + g] = s.codes[g];
   }
-  return { n, H, stride, buf, len, times, groups, slot };
+  return { n, H, stride, buf, len, times, groups, slot, last };
 }

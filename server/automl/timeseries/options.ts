@@ -6,8 +6,11 @@ import { AutoMLError } from '../errors';
 import { resolveSettings } from '../options';
 import type { CandidateName, ForecastTrainOptions } from './types';
 
-/** Candidates USING model = '<name>' may force on every group (besides 'auto' and 'gbm'). */
-const FORCEABLE: readonly CandidateName[] = [
+/**
+ * Candidates USING model = '<name>' may force on every group (besides 'auto' and 'gbm'): all but
+ * the ensemble, whose members only the validation decides (they are also what it may average).
+ */
+export const FORCEABLE: readonly CandidateName[] = [
   'seasonal_naive',
   'naive',
   'drift',

@@ -4,8 +4,12 @@
 // validation is a few forecast windows, too few to tell close candidates apart (with nine
 // candidates, one of them beats the set's on most series by chance), so a series takes another
 // candidate only when its own windows say so clearly: its errors lower than the set candidate's
-// by more than two standard errors of the paired difference. Series outside the validated sample
-// of a large set take the set's choice.
+// by more than three standard errors of the paired difference. Series outside the validated
+// sample of a large set take the set's choice. When the pooled windows cannot tell the best
+// candidate from one or two others either, the mean of their forecasts (the ensemble,
+// tiedCandidates) is the set's choice when it validated 2 % better than the pick: a combination
+// of forecasts of about equal accuracy errs less than either, and it does not stake the forecast
+// on which of them the few windows happened to favour.
 
 import { AutoMLError } from '../errors';
 import type { Fold, Scored } from './candidates';
@@ -18,6 +22,18 @@ const TIE = 0.01;
 const EVIDENCE_Z = 3;
 /** Non-overlapping forecast windows a series needs before its own evidence counts at all. */
 const MIN_WINDOWS = 3;
+/**
+ * A candidate ties with the best when the best's pooled advantage over it is under this many
+ * standard errors (non-overlapping windows counted as the independent ones) ...
+ */
+const TIE_Z = 2;
+/** ... and its pooled MASE is within this factor of the best's (a mean with a much worse
+ * forecast errs more than the best alone, unless their errors are nearly independent). */
+const TIE_RATIO = 1.15;
+/** Candidates an ensemble averages at most (the best and the next tied ones). */
+const ENSEMBLE_MAX = 3;
+/** Share of the pick's validation MASE the ensemble must improve on to be the set's choice. */
+const ENSEMBLE_GAIN = 0.02;
 
 export interface Selection {
   /** Per series: index into `scored` of its candidate. */
@@ -37,9 +53,60 @@ export interface Selection {
   worse: number;
 }
 
-/** Candidates a series may choose: all but a GBM that was not refitted on the earlier folds. */
+/**
+ * Candidates a series may choose: all but a GBM that was not refitted on the earlier folds (and
+ * the ensemble, which only the set chooses).
+ */
 function eligible(s: Scored): boolean {
-  return !isGbm(s.name) || s.runs.every((r) => r !== null);
+  return s.name !== 'ensemble' && (!isGbm(s.name) || s.runs.every((r) => r !== null));
+}
+
+/** Per candidate: its error over seasonal-naive's, pooled over the validated series. */
+function pooledMase(t: ReturnType<typeof tally>, C: number, validated: number[]): number[] {
+  return Array.from({ length: C }, (_, c) => {
+    let e = 0;
+    let b = 0;
+    for (const g of validated) {
+      e += t.err[c][g];
+      b += t.base[c][g];
+    }
+    return rel(e, b);
+  });
+}
+
+/**
+ * The candidates the validation cannot tell apart, best first: the best by pooled MASE and up to
+ * ENSEMBLE_MAX - 1 others within TIE_RATIO of its MASE whose paired per-origin errors it does not
+ * beat by TIE_Z standard errors. Fewer than two: nothing to combine.
+ */
+export function tiedCandidates(
+  scored: Scored[],
+  folds: Fold[],
+  nSeries: number,
+  validated: number[],
+): number[] {
+  const C = scored.length;
+  const t = tally(scored, folds, nSeries);
+  const mase = pooledMase(t, C, validated);
+  const order = Array.from({ length: C }, (_, c) => c)
+    .filter((c) => eligible(scored[c]) && Number.isFinite(mase[c]))
+    .sort((a, b) => mase[a] - mase[b] || a - b);
+  if (order.length < 2) return [];
+  const best = order[0];
+  const idx = Array.from({ length: t.originSeries.length }, (_, i) => i);
+  // Consecutive origins share all but one of their H targets: H of them are one window's worth.
+  const H = folds[0].packed.H;
+  let windows = 0;
+  for (const g of validated) windows += t.windows[g];
+  const independent = Math.max(2, windows / H);
+  const out = [best];
+  for (const c of order.slice(1)) {
+    if (out.length >= ENSEMBLE_MAX) break;
+    if (!(mase[c] <= TIE_RATIO * mase[best] + 1e-12)) break;
+    const z = advantage(t.perOrigin[best], t.perOrigin[c], idx, independent);
+    if (z < TIE_Z || Number.isNaN(z)) out.push(c);
+  }
+  return out.length >= 2 ? out : [];
 }
 
 /**
@@ -141,16 +208,9 @@ export function selectCandidates(
   forced: 'gbm' | CandidateName | null,
 ): Selection {
   const C = scored.length;
-  const { err, base, abs, count, windows, perOrigin, originSeries } = tally(scored, folds, nSeries);
-  const mase = scored.map((_, c) => {
-    let e = 0;
-    let b = 0;
-    for (const g of validated) {
-      e += err[c][g];
-      b += base[c][g];
-    }
-    return rel(e, b);
-  });
+  const t = tally(scored, folds, nSeries);
+  const { err, base, abs, count, windows, perOrigin, originSeries } = t;
+  const mase = pooledMase(t, C, validated);
   const mae = scored.map((_, c) => (count[c] > 0 ? abs[c] / count[c] : NaN));
   const hasGbm = scored.some((s) => isGbm(s.name) && eligible(s));
   if (forced && forced !== 'gbm' && !scored.some((s) => s.name === forced)) {
@@ -162,7 +222,13 @@ export function selectCandidates(
     forced && forced !== 'gbm'
       ? scored[c].name === forced
       : eligible(scored[c]) && (forced !== 'gbm' || !hasGbm || isGbm(scored[c].name));
-  const setChoice = pick((c) => mase[c], C, ok);
+  let setChoice = pick((c) => mase[c], C, ok);
+  // The ensemble of the tied candidates when it validated better than the pick by ENSEMBLE_GAIN:
+  // the most complex candidate must earn its place (members that forecast alike, such as naive
+  // and an ETS that found a random walk, gain nothing from their mean), and its members were
+  // picked as the best on these very windows, so its score flatters it.
+  const ens = scored.findIndex((s) => s.name === 'ensemble');
+  if (!forced && ens >= 0 && mase[ens] < mase[setChoice] * (1 - ENSEMBLE_GAIN)) setChoice = ens;
   const choice = new Int32Array(nSeries).fill(setChoice);
   const ownMase = new Float64Array(nSeries).fill(NaN);
   const baseError = new Float64Array(nSeries);
@@ -200,6 +266,10 @@ export function selectCandidates(
         `(MASE ${m} against ${own(setChoice).toFixed(2)})`;
     } else if (forced) {
       reason[g] = `USING model = '${forced}' (MASE ${m} on this group)`;
+    } else if (c === ens) {
+      reason[g] =
+        `the set's choice: the mean of ${scored[ens].members!.join(', ')}, which the validation ` +
+        `windows could not tell apart (MASE ${m} on this group)`;
     } else {
       const ownBest = pick(own, C, ok);
       reason[g] =

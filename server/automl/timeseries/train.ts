@@ -1,9 +1,10 @@
 // Training a forecaster: rows -> series (series.ts) -> frequency, season and feature spec -> a
 // time-ordered split and earlier folds -> candidates (baselines, Theta, ETS, seasonal ARIMA, their
-// combination, a direct and a recursive GBM) forecasting the same origins of every fold -> each
-// series' choice (selection.ts) -> conformal half-widths per step and level from the chosen
-// candidates' residuals -> local models refitted on each whole series, the GBM on all examples ->
-// the artifact.
+// combination, a direct and a recursive GBM; a daily series' statistical models also carry its
+// yearly season) forecasting the same origins of every fold -> the ensemble of the candidates
+// validation cannot tell apart -> each series' choice (selection.ts) -> conformal half-widths
+// per step and level from the chosen candidates' residuals -> local models refitted on each whole
+// series, the GBM on all examples -> the artifact.
 
 import type { ColumnarData, Dataset, ResolvedSettings } from '../api';
 import { type Table, tableFromDataset, validateTable } from '../data/table';
@@ -13,14 +14,20 @@ import { now, progress } from '../pipeline/progress';
 import { Rng } from '../prng';
 import { assembleArtifact } from './artifact';
 import { calibrateIntervals } from './calibration';
-import { type ValidationContext, buildFolds, scoreCandidates } from './candidates';
+import {
+  type ValidationContext,
+  buildFolds,
+  ensembleOf,
+  namesIn,
+  scoreCandidates,
+} from './candidates';
 import { type ExampleContext, calendarRows, originsFrom, timeSplit } from './examples';
 import { MAX_LAGS, featureLayout, groupCodes } from './features';
-import { calendarParts, inferFrequency, seasonalPeriod } from './frequency';
+import { calendarParts, inferFrequency, seasonalPeriod, yearlyStep } from './frequency';
 import { refitGbm } from './gbm-fit';
 import { type GbmPart, type OriginSource, isGbm, isLocal } from './model';
 import { type TsColumns, checkOptions, forcedCandidate, tsSettings } from './options';
-import { selectCandidates } from './selection';
+import { selectCandidates, tiedCandidates } from './selection';
 import { type Series, buildSeries, findColumn } from './series';
 import { type LocalFit, type LocalHint, type LocalName, fitLocal, sameForm } from './stat/local';
 import type { EtsForm } from './stat/ets';
@@ -135,6 +142,7 @@ function trainWith(
     calendar: calendarParts(freq),
     groupCats: groupCategories(series, groupBy.length),
     statLookback,
+    ...(yearlyStep(freq) ? { yearStep: yearlyStep(freq) } : {}),
     scaleRows: Math.min(statLookback, Math.max(W, 3 * period, SCALE_ROWS)),
   };
   const layout = featureLayout(spec);
@@ -170,6 +178,16 @@ function trainWith(
   };
   const scored = scoreCandidates(validation);
   const forced = cols.candidate ?? (settings.model === 'gbm' ? 'gbm' : null);
+  if (!forced) {
+    const tied = tiedCandidates(scored, folds, series.length, validated);
+    if (tied.length >= 2)
+      scored.push(
+        ensembleOf(
+          tied.map((c) => scored[c]),
+          folds,
+        ),
+      );
+  }
   const sel = selectCandidates(scored, folds, series.length, validated, forced);
 
   progress(onProgress, 4);
@@ -189,28 +207,22 @@ function trainWith(
   const hint = sampleHint(scored);
   const used = [...new Set([...sel.choice, sel.setChoice])].sort((a, b) => a - b);
   const needLocal = new Set<LocalName>();
-  for (const c of used) {
-    const name = scored[c].name;
-    if (isLocal(name)) needLocal.add(name);
-    if (name === 'combination')
-      for (const l of ['theta', 'ets', 'arima'] as const) needLocal.add(l);
-  }
+  for (const c of used) for (const n of namesIn(scored[c])) if (isLocal(n)) needLocal.add(n);
   const local: Partial<Record<LocalName, (LocalFit | null)[]>> = {};
   for (const name of needLocal) {
     const mainFits = scored.find((s) => s.name === name)!.mainFits!;
     local[name] = series.map((s, g) => {
-      const usesIt = (c: number) =>
-        scored[c].name === name || (scored[c].name === 'combination' && isLocal(name));
-      if (!usesIt(sel.choice[g])) return null;
+      if (!namesIn(scored[sel.choice[g]]).includes(name)) return null;
       const main = mainFits[g];
-      return fitLocal(name, s.y, 0, s.y.length - 1, period, main ? sameForm(main) : hint);
+      const clock = spec.yearStep ? { t: s.t, step: spec.yearStep } : undefined;
+      return fitLocal(name, s.y, 0, s.y.length - 1, period, main ? sameForm(main) : hint, clock);
     });
   }
   let part: GbmPart | null = null;
   let gbmKind: 'gbm_direct' | 'gbm_recursive' | undefined;
-  const gbmUsed = used.find((c) => isGbm(scored[c].name));
-  if (gbmUsed !== undefined) {
-    const g = scored[gbmUsed];
+  const gbmName = used.flatMap((c) => namesIn(scored[c])).find((n) => isGbm(n));
+  if (gbmName !== undefined) {
+    const g = scored.find((s) => s.name === gbmName)!;
     gbmKind = g.name as 'gbm_direct' | 'gbm_recursive';
     part = (g.candidate as { part: GbmPart }).part;
     const fit = g.fit!;

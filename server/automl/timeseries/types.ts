@@ -150,6 +150,11 @@ export interface FeatureSpec {
    */
   statLookback?: number;
   /**
+   * A daily series' step in ms: its statistical candidates may model a yearly season by Fourier
+   * terms of the time of year (stat/yearly.ts). Absent for other frequencies and older artifacts.
+   */
+  yearStep?: number;
+  /**
    * Rows the origin's scale (the unit of errors and interval widths) is measured over; absent in
    * older artifacts, whose scale is the features' window's.
    */
@@ -184,6 +189,8 @@ export interface TimeSeriesArtifact {
     /** The GBM candidate kept (gbm_direct or gbm_recursive), when one is used. */
     gbm: SerializedGBM | null;
     gbmKind?: 'gbm_direct' | 'gbm_recursive';
+    /** The candidates the `ensemble` averages, when a group uses it. */
+    ensemble?: CandidateName[];
     /**
      * Each training group's own candidate (absent in artifacts from before per-series choice:
      * every group uses `selected`).

@@ -1,7 +1,7 @@
 // The forecaster's choice among its candidates on series whose best forecaster is known: a pure
-// season (seasonal-naive, exact), random walks (naive), a straight line (drift, exact); USING
-// model forcing one candidate; a group never seen in training forecast by the set's statistical
-// model fitted on its own history.
+// season (seasonal-naive, exact), random walks (naive), a straight line (drift, exact); the mean
+// of the candidates validation cannot tell apart; USING model forcing one candidate; a group
+// never seen in training forecast by the set's statistical model fitted on its own history.
 import { describe, expect, it } from 'vitest';
 import type { CellValue, Dataset } from '../../api';
 import { gauss } from '../../__tests__/helpers';
@@ -124,6 +124,37 @@ describe('USING model', () => {
     expect(used(a)).toEqual(['ets']);
     expect(a.timeseries.candidate).toBe('ets');
     for (const c of a.description.timeseries!.choices!) expect(c.model).toMatch(/^ETS\(/);
+  });
+
+  it('forecasts with the mean of the candidates validation could not tell apart (the ensemble)', () => {
+    const a = trainForecaster(d, opts);
+    const ts = a.description.timeseries!;
+    expect(ts.selected).toBe('ensemble');
+    const members = a.model.ensemble!;
+    expect(members.length).toBeGreaterThanOrEqual(2);
+    const board = ts.leaderboard!;
+    const row = board.find((r) => r.name === 'ensemble')!;
+    expect(row.label).toContain(members.join(', '));
+    for (const m of members) {
+      expect(row.mase).toBeLessThanOrEqual(board.find((r) => r.name === m)!.mase);
+    }
+    // Each group that uses it forecasts the mean of its members' forecasts, each member as the
+    // model forced to it forecasts (the same fits: the artifact keeps every member).
+    const forecastOf = (x: TimeSeriesArtifact) =>
+      loadPredictor(x)
+        .forecast(columnsOf(d), d.rows.length)
+        .rows.map((r) => Number(r[2]));
+    const own = forecastOf(a);
+    const theirs = members.map((m) =>
+      forecastOf(trainForecaster(d, { ...opts, using: { model: m } })),
+    );
+    const groups = ts.choices!.map((c) => c.candidate);
+    expect(groups.filter((c) => c === 'ensemble').length).toBeGreaterThan(0);
+    own.forEach((v, i) => {
+      if (groups[Math.floor(i / opts.horizon)] !== 'ensemble') return;
+      const mean = theirs.reduce((acc, f) => acc + f[i], 0) / members.length;
+      expect(v).toBeCloseTo(mean, 6);
+    });
   });
 
   it('names the candidates it accepts when given one it does not', () => {

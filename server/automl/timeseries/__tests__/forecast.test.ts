@@ -118,6 +118,8 @@ describe('quality and intervals', () => {
       'combination',
       'gbm_direct',
       'gbm_recursive',
+      // The mean of the best candidates the validation windows could not tell apart.
+      'ensemble',
     ]);
     const ts = d.timeseries!;
     // The leaderboard: every candidate with its validation MASE, best first; the groups using it.

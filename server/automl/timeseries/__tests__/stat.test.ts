@@ -1,7 +1,8 @@
 // The statistical candidates on series whose right answer is known: a pure season (seasonal-naive
 // and ETS exact), a straight line (drift exact, Theta exactly half the slope ahead), an AR(1)
 // (ARIMA finds the order and the coefficient), the exact ARMA likelihood against statsmodels'
-// numbers, and the tests that decide seasons and differences.
+// numbers, the tests that decide seasons and differences, and the yearly season of daily series
+// (found and followed with two years of history, not imagined in a weekly-only one).
 import { describe, expect, it } from 'vitest';
 import { gauss } from '../../__tests__/helpers';
 import { Rng } from '../../prng';
@@ -10,7 +11,9 @@ import { armaAutocovariances, armaLikelihood } from '../stat/arma-likelihood';
 import { etsForecast, etsName, fitEts } from '../stat/ets';
 import { levenbergMarquardt, nelderMead } from '../stat/optimize';
 import { firstDifferences, seasonalIndices, seasonalStrength, seasonalTest } from '../stat/season';
+import { fitLocal, localForecast } from '../stat/local';
 import { fitTheta, thetaForecast } from '../stat/theta';
+import { YEAR_MS, fitYearly } from '../stat/yearly';
 
 const SEASON = [4, -1, 6, -3, 2, -8];
 
@@ -212,5 +215,79 @@ describe('season and difference tests', () => {
     const rng = new Rng(6);
     const q = Float64Array.from({ length: 200 }, (_, t) => 0.01 * t * t + gauss(rng));
     expect(firstDifferences(q, 200)).toBe(2);
+  });
+});
+
+describe('yearly season of daily series', () => {
+  const DAY = 864e5;
+  const t0 = Date.UTC(2020, 0, 1);
+  // Zero crossing of the season on the way up: its steepest rise.
+  const spring = Date.UTC(2020, 2, 20);
+  const WEEK = [0, 1, 1.5, 1, 0.5, -2, -2];
+  /** 50 + 10 sin(time of year) + a weekly pattern (+ AR(1) noise): n days from 2020-01-01. */
+  function daily(n: number, seed: number, yearly = 10) {
+    const rng = new Rng(seed);
+    const t = Float64Array.from({ length: n }, (_, i) => t0 + i * DAY);
+    const clean = Float64Array.from(
+      t,
+      (x, i) => 50 + yearly * Math.sin((2 * Math.PI * (x - spring)) / YEAR_MS) + WEEK[i % 7],
+    );
+    let e = 0;
+    const y = Float64Array.from(clean, (v) => v + (e = 0.5 * e + gauss(rng)));
+    return { t, y, clean };
+  }
+
+  it('finds a yearly season in two years of history, its amplitude within 10 %', () => {
+    const { t, y } = daily(800, 1);
+    const terms = fitYearly(y, t, 0, y.length - 1, DAY)!;
+    expect(terms).not.toBeNull();
+    const [a, b] = terms.coef;
+    expect(Math.hypot(a, b)).toBeGreaterThan(9);
+    expect(Math.hypot(a, b)).toBeLessThan(11);
+  });
+
+  it('finds none in a weekly-only series of three years, nor in a year and a half', () => {
+    const weekly = daily(1100, 2, 0);
+    expect(fitYearly(weekly.y, weekly.t, 0, weekly.y.length - 1, DAY)).toBeNull();
+    const short = daily(550, 3);
+    expect(fitYearly(short.y, short.t, 0, short.y.length - 1, DAY)).toBeNull();
+  });
+
+  it("follows the season's rise in a 56-day forecast where the weekly model alone stays flat", () => {
+    // Trained to 2022-03-06, two weeks before the season's steepest rise.
+    const H = 56;
+    const { t, y, clean } = daily(796 + H, 4);
+    const end = 795;
+    const clock = { t, step: DAY };
+    const rise = (f: ArrayLike<number>) => {
+      let first = 0;
+      let last = 0;
+      for (let k = 0; k < 7; k++) {
+        first += f[k] / 7;
+        last += f[H - 7 + k] / 7;
+      }
+      return last - first;
+    };
+    const truth = clean.subarray(end + 1, end + 1 + H);
+    expect(rise(truth)).toBeGreaterThan(5);
+    // ARIMA keeps its weekly model alone (see fitLocal).
+    expect(fitLocal('arima', y, 0, end, 7, {}, clock)!.yearly).toBeUndefined();
+    for (const name of ['ets', 'theta'] as const) {
+      const fit = fitLocal(name, y, 0, end, 7, {}, clock)!;
+      expect(fit.yearly).toBeDefined();
+      // Forecast from the last 400 rows, as the forecaster packs them.
+      const out = new Float64Array(H);
+      const steps = t.subarray(end + 1, end + 1 + H);
+      localForecast(fit, y, end - 399, end, H, out, 0, t[end], steps);
+      expect(Math.abs(rise(out) - rise(truth))).toBeLessThan(1.5);
+      let mae = 0;
+      for (let k = 0; k < H; k++) mae += Math.abs(out[k] - truth[k]) / H;
+      expect(mae).toBeLessThan(1.5);
+      // The same model without the yearly terms misses most of the rise.
+      const plain = fitLocal(name, y, 0, end, 7)!;
+      const flat = new Float64Array(H);
+      localForecast(plain, y, end - 399, end, H, flat, 0);
+      expect(Math.abs(rise(flat) - rise(truth))).toBeGreaterThan(2.5);
+    }
   });
 });

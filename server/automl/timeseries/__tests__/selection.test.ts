@@ -1,0 +1,112 @@
+// Selection among candidates whose validation forecasts are made up here, so the right answer is
+// known: two candidates of equal skill with independent errors are averaged (the mean errs less
+// than either, and is chosen), a clearly worse one is not averaged in, and "clearly" depends on
+// how many windows the evidence has.
+import { describe, expect, it } from 'vitest';
+import { gauss } from '../../__tests__/helpers';
+import { Rng } from '../../prng';
+import { type Fold, type Scored, ensembleOf } from '../candidates';
+import type { Candidate, Origins } from '../model';
+import { selectCandidates, tiedCandidates } from '../selection';
+import type { CandidateName } from '../types';
+
+/** One series' fold of `n` one-step origins, its truth a random walk. */
+function foldOf(n: number, rng: Rng): { fold: Fold; truth: number[] } {
+  const truth: number[] = [];
+  let y = 100;
+  for (let i = 0; i < n; i++) truth.push((y += gauss(rng)));
+  const fold: Fold = {
+    index: 0,
+    cut: new Int32Array([0]),
+    origins: truth.map((_, i): [number, number] => [0, i]),
+    packed: { n, H: 1 } as Origins,
+    truth: (i, k) => (k === 1 ? truth[i] : NaN),
+    age: new Float64Array(n),
+  };
+  return { fold, truth };
+}
+
+/** A candidate forecasting the truth plus `noise` times its own independent errors. */
+function candidate(name: CandidateName, truth: number[], noise: number, rng: Rng): Scored {
+  const pred = Float64Array.from(truth, (y) => y + noise * gauss(rng));
+  return {
+    name,
+    candidate: { name } as Candidate,
+    runs: [{ pred, scale: new Float64Array(truth.length).fill(1), factor: 1 }],
+    trainingTime: 0,
+  };
+}
+
+/** Mean absolute error of a candidate's forecasts. */
+function mae(s: Scored, truth: number[]): number {
+  return truth.reduce((a, y, i) => a + Math.abs(y - s.runs[0]!.pred[i]), 0) / truth.length;
+}
+
+describe('the ensemble of candidates validation cannot tell apart', () => {
+  it('averages two equally good candidates with independent errors, and the mean errs less than either', () => {
+    const rng = new Rng(3);
+    const { fold, truth } = foldOf(60, rng);
+    const scored = [
+      candidate('seasonal_naive', truth, 3, rng),
+      candidate('theta', truth, 1.8, rng),
+      candidate('ets', truth, 1, rng),
+      candidate('arima', truth, 1, rng),
+    ];
+    const tied = tiedCandidates(scored, [fold], 1, [0]).map((c) => scored[c].name);
+    // Theta errs 1.8 times as much: not within the tie ratio, whatever its windows say.
+    expect(tied.sort()).toEqual(['arima', 'ets']);
+    const ens = ensembleOf(
+      scored.filter((s) => tied.includes(s.name)),
+      [fold],
+    );
+    expect(ens.members!.sort()).toEqual(['arima', 'ets']);
+    // The mean of the two forecasts, origin by origin.
+    const [a, b] = scored.filter((s) => tied.includes(s.name));
+    truth.forEach((_, i) => {
+      expect(ens.runs[0]!.pred[i]).toBeCloseTo((a.runs[0]!.pred[i] + b.runs[0]!.pred[i]) / 2, 12);
+    });
+    // Independent errors of equal size: the mean's error is about 1 / sqrt(2) of either's.
+    expect(mae(ens, truth)).toBeLessThan(0.85 * Math.min(mae(a, truth), mae(b, truth)));
+    const all = [...scored, ens];
+    const sel = selectCandidates(all, [fold], 1, [0], null);
+    expect(all[sel.setChoice].name).toBe('ensemble');
+    expect(sel.choice[0]).toBe(all.length - 1);
+    expect(sel.reason[0]).toMatch(/^the set's choice: the mean of (ets, arima|arima, ets)/);
+    // Forcing a candidate never takes the ensemble.
+    const forced = selectCandidates(all, [fold], 1, [0], 'ets');
+    expect(all[forced.setChoice].name).toBe('ets');
+  });
+
+  it('does not average in a candidate the windows show clearly worse, but does when they are few', () => {
+    const rng = new Rng(8);
+    // ARIMA's errors are ETS's, in another order and 12 % larger: within the tie ratio on any
+    // number of windows, so only the evidence (their paired differences) decides.
+    const make = (n: number) => {
+      const { fold, truth } = foldOf(n, rng);
+      const e = truth.map(() => gauss(rng));
+      const withErrors = (name: CandidateName, err: number[]): Scored => ({
+        ...candidate(name, truth, 0, rng),
+        runs: [
+          {
+            pred: Float64Array.from(truth, (y, i) => y + err[i]),
+            scale: fold.age.map(() => 1),
+            factor: 1,
+          },
+        ],
+      });
+      const scored = [
+        candidate('seasonal_naive', truth, 3, rng),
+        withErrors('ets', e),
+        withErrors(
+          'arima',
+          [...e].reverse().map((x) => 1.12 * x),
+        ),
+      ];
+      return tiedCandidates(scored, [fold], 1, [0]).map((c) => scored[c].name);
+    };
+    // 4,000 windows tell 12 % apart (several standard errors) ...
+    expect(make(4000)).toEqual([]);
+    // ... 10 cannot.
+    expect(make(10)).toEqual(['ets', 'arima']);
+  });
+});
