@@ -42,4 +42,36 @@ describe('predictInSlices', () => {
     expect(sliced.values).toEqual(whole.values);
     expect(sliced.inputs).toEqual(whole.inputs);
   });
+  it('stops at the next slice once its statement is cancelled, with the cancel as the error', async () => {
+    const rows: CellValue[][] = [];
+    for (let i = 0; i < 200; i++) rows.push([i % 13, (i % 13) * 3]);
+    const predictor = loadPredictor(
+      train({ columns: ['a', 'y'], rows }, { target: 'y', using: { max_iterations: 5 } }),
+    );
+    // Counts the slices predicted: each one asks the predictor for its rows.
+    let sliced = 0;
+    const counting = new Proxy(predictor, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver);
+        if (key !== 'predictColumns' && key !== 'predict') return v;
+        return (...args: unknown[]) => {
+          sliced++;
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const n = 4 * PREDICT_SLICE_ROWS;
+    const columns = { a: Array.from({ length: n }, (_, i) => i % 13) };
+    const ac = new AbortController();
+    const reason = new Error('cancelled by the client');
+    // The cancel arrives while the first slice's turn is given away.
+    setImmediate(() => ac.abort(reason));
+    await expect(
+      predictInSlices(record, counting, columns, n, {
+        unknownColumns: 'ignore',
+        signal: ac.signal,
+      }),
+    ).rejects.toBe(reason);
+    expect(sliced).toBe(1);
+  });
 });

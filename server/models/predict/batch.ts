@@ -38,6 +38,11 @@ export interface PredictOptions {
    * passes those its statement cannot reference; `_explain`'s text is the costly one).
    */
   unread?: readonly string[];
+  /**
+   * The statement's signal: a cancelled or timed-out statement stops predicting at the next slice
+   * (`predictInSlices`) with the signal's reason, instead of predicting the rest for no one.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ColumnarPrediction {
@@ -259,7 +264,10 @@ export async function predictInSlices(
   const names = Object.keys(columns);
   let out: ColumnarPrediction | null = null;
   for (let start = 0; start < n; start += PREDICT_SLICE_ROWS) {
-    if (start > 0) await heavyTurn();
+    if (start > 0) {
+      await heavyTurn();
+      opts.signal?.throwIfAborted();
+    }
     const end = Math.min(n, start + PREDICT_SLICE_ROWS);
     const slice: Record<string, readonly unknown[]> = {};
     for (const c of names) slice[c] = columns[c].slice(start, end);

@@ -154,6 +154,7 @@ async function predict(env: SqlEnv, ctx: ExecContext, s: PredictStep): Promise<v
     unknownColumns: 'ignore',
     explain: s.explain,
     unread: s.unread,
+    signal: ctx.signal,
   });
   await dropTemp(ctx, s.into);
   await loadTempTable(ctx.session, s.into, p.columns, p.values, n);
