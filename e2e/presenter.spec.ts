@@ -368,8 +368,10 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Ta
 
 /** Moves a focused <select> by arrow keys until it shows `value` (a closed select changes at once). */
 async function arrowSelect(page: Page, select: Locator, value: string) {
+  // As many presses as there are options: the instance holds every spec's models.
+  const options = await select.locator('option').count();
   for (const key of ['ArrowDown', 'ArrowUp'])
-    for (let i = 0; i < 12 && (await select.inputValue()) !== value; i++)
+    for (let i = 0; i < options && (await select.inputValue()) !== value; i++)
       await page.keyboard.press(key);
   await expect(select).toHaveValue(value);
 }

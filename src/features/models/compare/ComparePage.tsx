@@ -12,6 +12,7 @@ import { Crumbs, type ModelsNav } from '../shared';
 import {
   compareMetrics,
   formatModelRef,
+  otherModelToCompare,
   parseModelRef,
   refLabel,
   sameRef,
@@ -65,7 +66,7 @@ export function ComparePage({ params, theme, nav }: Props) {
       nav.replaceParams({ b: formatModelRef({ ...refA, version: other.version }) });
       return;
     }
-    const model = siblings.data?.find((m) => m.name !== refA.model && m.status === 'complete');
+    const model = otherModelToCompare(siblings.data ?? [], refA.model, A.chosen?.predict);
     if (model)
       nav.replaceParams({ b: formatModelRef({ project: refA.project, model: model.name }) });
   }, [refA, refB, A.versions, A.chosen, siblings.data, nav]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DescribeSummaryRow } from '../../../../contract';
 import {
+  otherModelToCompare,
   compareImportances,
   compareMetrics,
   comparePredictions,
@@ -163,5 +164,22 @@ describe('rowsSource', () => {
 
   it('falls back to A and names what B will get as missing', () => {
     expect(rowsSource(['sqft', 'x'], ['sqft', 'y'])).toEqual({ side: 'a', missing: ['y'] });
+  });
+});
+
+describe('otherModelToCompare', () => {
+  const m = (name: string, predict: string, status = 'complete') => ({ name, predict, status });
+  it('prefers a complete model of the same target, in any spelling', () => {
+    const models = [
+      m('house_forecaster', 'ma'),
+      m('rentals_training', 'rental_price', 'training'),
+      m('rentals_b', 'Rental_Price'),
+      m('rentals_a', 'rental_price'),
+    ];
+    expect(otherModelToCompare(models, 'RENTALS_A', 'rental_price')?.name).toBe('rentals_b');
+  });
+  it('falls back to any other complete model, and to none', () => {
+    expect(otherModelToCompare([m('a', 'y'), m('b', 'z')], 'a', 'y')?.name).toBe('b');
+    expect(otherModelToCompare([m('a', 'y'), m('b', 'z', 'error')], 'a', 'y')).toBeUndefined();
   });
 });

@@ -127,6 +127,21 @@ function betterSide(
   return a > b === higher ? 'a' : 'b';
 }
 
+/**
+ * The model B defaults to when only A is given and A has no other complete version: a complete
+ * model of the project that predicts the same column (a fair comparison), else any other
+ * complete one.
+ */
+export function otherModelToCompare<
+  M extends { name: string; status: string; predict?: string | null },
+>(models: readonly M[], aName: string, aTarget: string | null | undefined): M | undefined {
+  const others = models.filter(
+    (m) => m.name.toLowerCase() !== aName.toLowerCase() && m.status === 'complete',
+  );
+  const target = aTarget?.toLowerCase();
+  return others.find((m) => !!target && m.predict?.toLowerCase() === target) ?? others[0];
+}
+
 /** Rows for the metrics table: only metrics at least one side has. */
 export function compareMetrics(
   a: DescribeSummaryRow | undefined,
