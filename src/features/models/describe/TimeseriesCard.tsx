@@ -2,19 +2,7 @@
 import type { DescribeTimeseries } from '../../../../contract';
 import { Card } from '../../../components/ui/Card';
 import { formatMetric, formatPercent } from '../shared';
-
-const FORECASTERS: Record<string, string> = {
-  gbm_direct: 'Gradient boosting, one model per step ahead',
-  gbm_recursive: 'Gradient boosting, one step at a time',
-  seasonal_naive: 'Repeat last season',
-  naive: 'Repeat the last value',
-  drift: 'Extend the trend',
-};
-
-/** The selected forecaster in words (an unknown one at least without underscores). */
-function forecasterLabel(name: string): string {
-  return FORECASTERS[name] ?? name.replace(/_/g, ' ');
-}
+import { forecasterLabel } from './forecaster-label';
 
 /** A time-series model's clauses, frequency, selected candidate and accuracy per forecast step. */
 export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
