@@ -83,9 +83,12 @@ export function replaceViewParams(params: Record<string, string | undefined>) {
 }
 
 /** Writes the SQL view's state (the active tab's SQL and database) into the hash now; a blank
- * editor leaves the hash clean. */
+ * editor leaves the hash clean. `view` is the view the write was meant for: when the URL has moved
+ * to another view since (a link opened, a navigation while a debounced write waited), the write
+ * is dropped, never turning the URL back to the old view. */
 export function writeSqlToUrl(sql: string, db: string, view: string) {
   const cur = decodeHash(window.location.hash);
+  if (cur.view !== view) return;
   const inSql = view === 'sql' && sql.trim() !== '';
   replaceHash(
     encodeHash({ ...cur, view, sql: inSql ? sql : undefined, db: inSql ? db : undefined }),
