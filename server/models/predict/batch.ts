@@ -249,9 +249,17 @@ function contributionsJson(
  */
 export const PREDICT_SLICE_ROWS = 4096;
 
+/** Predicts one slice as `predictBatch` does, somewhere else (models/predict-thread). */
+export type SlicePredictor = (
+  columns: Record<string, readonly unknown[]>,
+  n: number,
+) => Promise<ColumnarPrediction>;
+
 /**
- * `predictBatch` over big batches in slices of PREDICT_SLICE_ROWS rows, yielding to the event loop
- * between slices. Tabular predictions are row by row, so the slices put together equal one batch.
+ * `predictBatch` over big batches in slices of PREDICT_SLICE_ROWS rows. In this thread (no
+ * `elsewhere`) it yields to the event loop between slices, waiting for its turn behind short
+ * requests; with `elsewhere` each slice is predicted there while this thread serves others.
+ * Tabular predictions are row by row, so the slices put together equal one batch.
  */
 export async function predictInSlices(
   record: ModelVersionRecord,
@@ -259,19 +267,24 @@ export async function predictInSlices(
   columns: Record<string, readonly unknown[]>,
   n: number,
   opts: PredictOptions = {},
+  elsewhere?: SlicePredictor,
 ): Promise<ColumnarPrediction> {
-  if (n <= PREDICT_SLICE_ROWS) return predictBatch(record, predictor, columns, n, opts);
+  const predictSlice =
+    elsewhere ??
+    ((cols: Record<string, readonly unknown[]>, m: number) =>
+      predictBatch(record, predictor, cols, m, opts));
+  if (n <= PREDICT_SLICE_ROWS) return predictSlice(columns, n);
   const names = Object.keys(columns);
   let out: ColumnarPrediction | null = null;
   for (let start = 0; start < n; start += PREDICT_SLICE_ROWS) {
     if (start > 0) {
-      await heavyTurn();
+      if (!elsewhere) await heavyTurn();
       opts.signal?.throwIfAborted();
     }
     const end = Math.min(n, start + PREDICT_SLICE_ROWS);
     const slice: Record<string, readonly unknown[]> = {};
     for (const c of names) slice[c] = columns[c].slice(start, end);
-    const p = predictBatch(record, predictor, slice, end - start, opts);
+    const p = await predictSlice(slice, end - start);
     if (!out) {
       out = p;
       continue;
