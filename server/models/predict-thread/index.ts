@@ -12,6 +12,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { ModelDescription } from '../../automl/index';
+import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES, type ErrorCode, ServiceError } from '../../errors';
 import type { ColumnarPrediction, PredictOptions } from '../predict/batch';
 import type { ModelVersionRecord } from '../store';
@@ -74,7 +75,7 @@ export class PredictThread {
       description,
       inputs: reply.inputs,
       columns: reply.columns,
-      values: reply.values,
+      values: reply.values.map((v) => v ?? new Array<JsonValue>(n).fill(null)),
       explained: reply.explained,
     };
   }

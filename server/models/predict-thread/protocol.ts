@@ -27,7 +27,10 @@ export type PredictThreadRequest =
   | { t: 'forget'; version: VersionKey };
 
 /** What the slice's `ColumnarPrediction` carries that the caller does not already have. */
-type PredictedSlice = Pick<ColumnarPrediction, 'inputs' | 'columns' | 'values' | 'explained'>;
+type PredictedSlice = Pick<ColumnarPrediction, 'inputs' | 'columns' | 'explained'> & {
+  /** Null for a column of nulls only (the unread ones): not copied value by value. */
+  values: (ColumnarPrediction['values'][number] | null)[];
+};
 
 export type PredictThreadReply =
   | ({ id: number; ok: true } & PredictedSlice)

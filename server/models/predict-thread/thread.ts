@@ -51,7 +51,7 @@ port.on('message', (msg: PredictThreadRequest) => {
           ok: true,
           inputs: p.inputs,
           columns: p.columns,
-          values: p.values,
+          values: p.values.map((v) => (v.every((x) => x === null) ? null : v)),
           explained: p.explained,
         };
       } catch (err) {
