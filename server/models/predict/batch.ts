@@ -275,7 +275,7 @@ export async function predictInSlices(
       predictBatch(record, predictor, cols, m, opts));
   if (n <= PREDICT_SLICE_ROWS) return predictSlice(columns, n);
   const names = Object.keys(columns);
-  let out: ColumnarPrediction | null = null;
+  const parts: ColumnarPrediction[] = [];
   for (let start = 0; start < n; start += PREDICT_SLICE_ROWS) {
     if (start > 0) {
       if (!elsewhere) await heavyTurn();
@@ -284,19 +284,18 @@ export async function predictInSlices(
     const end = Math.min(n, start + PREDICT_SLICE_ROWS);
     const slice: Record<string, readonly unknown[]> = {};
     for (const c of names) slice[c] = columns[c].slice(start, end);
-    const p = await predictSlice(slice, end - start);
-    if (!out) {
-      out = p;
-      continue;
-    }
-    for (const [c, values] of Object.entries(p.inputs)) appendAll(out.inputs[c], values);
-    p.values.forEach((values, i) => appendAll(out!.values[i], values));
-    out.explained ||= p.explained;
+    parts.push(await predictSlice(slice, end - start));
   }
-  return out!;
-}
-
-/** `target.push(...items)` without the argument-count limit of a spread. */
-function appendAll<T>(target: T[], items: readonly T[]): void {
-  for (let i = 0; i < items.length; i++) target.push(items[i]);
+  // Joined once per column by the engine's own concat (a loop of pushes held the event loop's
+  // thread 0.3 s beside eight model joins).
+  const [first, ...rest] = parts;
+  const inputs: Record<string, CellValue[]> = {};
+  for (const c of Object.keys(first.inputs))
+    inputs[c] = first.inputs[c].concat(...rest.map((p) => p.inputs[c]));
+  return {
+    ...first,
+    inputs,
+    values: first.values.map((v, i) => v.concat(...rest.map((p) => p.values[i]))),
+    explained: parts.some((p) => p.explained),
+  };
 }
