@@ -46,22 +46,34 @@ fi
 timings=.tmp/test-timings
 rm -rf "$timings" && mkdir -p "$timings"
 
-# The type-check and ESLint each use one core: they run side by side, each into its own log, shown
-# in turn when both are done; then the format check and unused exports.
+# Two halves of about equal CPU, side by side (each uses one core): ESLint alone (its typed rules
+# build their own program), and the type-check, the format check and the unused exports in turn.
+# Each check writes its own log and status; the logs are shown in order once both halves are done.
 static_checks() {
-  local rc=0 tc=0 logs=.tmp/static
-  mkdir -p "$logs"
-  npm run --silent typecheck >"$logs/typecheck.log" 2>&1 &
-  local typecheck=$!
-  npx eslint . --max-warnings=0 >"$logs/eslint.log" 2>&1 || rc=1
-  wait "$typecheck" || tc=1
+  local logs=.tmp/static rc=0
+  rm -rf "$logs" && mkdir -p "$logs"
+  check() { # name, command...: runs the command into the name's log and keeps its status
+    local name=$1
+    shift
+    local status=0
+    "$@" >"$logs/$name.log" 2>&1 || status=$?
+    echo "$status" >"$logs/$name.rc"
+  }
+  {
+    check typecheck npm run --silent typecheck
+    check prettier npx prettier --check . --log-level warn
+    check knip npx knip
+  } &
+  check eslint npx eslint . --max-warnings=0
+  wait
   step 'Type-check (node side, browser, contract, e2e, bench)'
   cat "$logs/typecheck.log"
   step 'Lint (ESLint: types, import cycles, the dependency rule, a11y), format, unused exports'
-  cat "$logs/eslint.log"
-  npx prettier --check . --log-level warn || rc=1
-  npx knip || rc=1
-  return $((rc | tc))
+  cat "$logs/eslint.log" "$logs/prettier.log" "$logs/knip.log"
+  for name in typecheck eslint prettier knip; do
+    [ "$(cat "$logs/$name.rc")" = 0 ] || { echo "$name failed" >&2; rc=1; }
+  done
+  return $rc
 }
 
 unit_tests() {
