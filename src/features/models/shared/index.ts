@@ -3,7 +3,7 @@ export { ChartBox, usePaperTheme } from './charts/ChartBox';
 export { ColumnBars } from './charts/ColumnBars';
 export { Crumbs } from './Crumbs';
 export { NotReady, TrainingProgress, versionLabel, VersionSelect } from './ModelStatus';
-export { chartAxes, chartFont, type ChartAxes, type ChartFont } from './charts/chart-style';
+export { chartAxes, chartFont, type ChartFont } from './charts/chart-style';
 export {
   accuracyLabel,
   formatMetric,

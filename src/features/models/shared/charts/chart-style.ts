@@ -24,7 +24,7 @@ export function categoryAxisWidth(labels: readonly string[], font: ChartFont, ma
 }
 
 /** An axis's caption as recharts draws it (`label` of `XAxis`/`YAxis`). */
-export interface AxisCaption {
+interface AxisCaption {
   value: string;
   position: 'insideBottom' | 'insideLeft';
   /** Away from the plot (recharts' own 5 when absent). */
