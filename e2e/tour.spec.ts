@@ -1,9 +1,11 @@
 /**
  * For demos: the guided first-run sample (query the demo data, train, predict, see why) that a
  * presenter can replay, and presentation mode (larger type, no editor chrome).
+ * `DOCS_SCREENSHOTS=1` refreshes docs/guided-tour.png (step 4: the listing's why).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { editorText, LONG_WORK_MS, openApp, resultStatus, setSql } from './helpers';
+import { docsScreenshot } from './model-setup';
 
 /**
  * The tour's panel sits beside what its step describes: the two boxes do not meet, and the
@@ -97,6 +99,7 @@ test('the guided tour walks from the demo data to a trained model, a prediction 
   // The waterfall it talks about is scrolled into view, the panel beside it and off Send.
   const send = page.getByRole('button', { name: /Send/ });
   await expectBeside(page, chart, [headline, send]);
+  await docsScreenshot(page, 'guided-tour.png');
 
   // On a 1280x720 projector in presentation mode (the model trained above): each step's panel
   // still sits beside its target.

@@ -10,11 +10,8 @@ import { needsLogin } from '../features/connection/connection-state';
 import { LoginForm } from '../features/connection/LoginForm';
 import type { SqlEditorHandle } from '../features/sql-editor/SqlEditor';
 import { planRun } from '../features/sql-editor/run-plan';
-import { activateTab, activeTab, addTab, closeTab, updateTab } from '../features/tabs/tab-store';
-import { defaultStore, readJson, writeJson } from '../lib/storage';
+import { activeTab, addTab, updateTab } from '../features/tabs/tab-store';
 import { useStore } from '../lib/use-store';
-import { modelUrlParams } from '../features/models/shared';
-import { encodeForm } from '../features/models/inputs';
 import { createCompletionSource } from './completion-source';
 import { ConfirmRunDialog, type LinkRun } from './ConfirmRunDialog';
 import { ShareDialog } from './ShareDialog';
@@ -22,14 +19,6 @@ import { ShortcutSheet } from './ShortcutSheet';
 import { Sidebar } from './Sidebar';
 import { SqlWorkspace } from './SqlWorkspace';
 import { historyStore, presentationStore, tabStore, themeStore } from './stores';
-import {
-  TOUR_LISTING,
-  TOUR_MODEL,
-  TOUR_PROJECT,
-  TOUR_SEEN_KEY,
-  TOUR_TAB_TITLE,
-  type TourStep,
-} from './tour';
 import { TourPanel } from './TourPanel';
 import { TopBar } from './TopBar';
 import { decodeHash, encodeHash } from './url-state';
@@ -43,18 +32,10 @@ import {
 } from './url-sync';
 import { isModelsView, ModelsView } from './views';
 import { useFocusOnViewChange } from './use-focus-keeper';
+import { useAppShortcuts } from './use-app-shortcuts';
 import { useSidebar } from './use-sidebar';
 import { useSqlRunner } from './use-sql-runner';
-
-function isTypingTarget(t: EventTarget | null): boolean {
-  const el = t as HTMLElement | null;
-  return (
-    !!el &&
-    (el.isContentEditable ||
-      /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) ||
-      !!el.closest?.('.monaco-editor'))
-  );
-}
+import { useTour } from './use-tour';
 
 export function App() {
   const theme = useStore(themeStore);
@@ -74,21 +55,14 @@ export function App() {
   const completion = useMemo(() => createCompletionSource(qc), [qc]);
   const presenting = useStore(presentationStore);
   const sidebar = useSidebar(presenting);
-  const [tourStep, setTourStep] = useState<number | null>(null);
-  const [tourSeen, setTourSeen] = useState(() =>
-    readJson(defaultStore(), TOUR_SEEN_KEY, (v) => (v === true ? true : undefined), false),
-  );
-  const startTour = () => {
-    setTourStep(0);
-    setTourSeen(true);
-    writeJson(defaultStore(), TOUR_SEEN_KEY, true);
-  };
   const [help, setHelp] = useState(false);
+  useAppShortcuts(setHelp, runner.forget);
   useSqlInUrl(tab.sql, tab.db, url.view);
   const [share, setShare] = useState(false);
   const [confirmRun, setConfirmRun] = useState<LinkRun | null>(null);
   const [modelRun, setModelRun] = useState(false);
   const runTab = runner.run;
+  const tour = useTour(url.view, runTab);
 
   // A link with run=1 runs at once only when the instance judges (POST /api/sql/classify) that
   // every statement only reads and none is expensive or unusual; anything else, or an instance
@@ -130,28 +104,6 @@ export function App() {
     return () => window.removeEventListener('hashchange', handle);
   }, []);
 
-  /** Runs a tour step: its SQL in the tour's own tab, or the model page with the tour's listing. */
-  const runTourStep = (step: TourStep) => {
-    if (step.action.kind === 'model-page') {
-      const form = encodeForm({ rows: [{ ...TOUR_LISTING }], selected: 0 });
-      setView(
-        'model',
-        { ...modelUrlParams(TOUR_PROJECT, TOUR_MODEL, step.action.tab), ...(form ? { form } : {}) },
-        true,
-      );
-      return;
-    }
-    const sql = step.action.sql;
-    if (url.view !== 'sql') setView('sql');
-    const own = tabStore.get().tabs.find((t) => t.title === TOUR_TAB_TITLE);
-    tabStore.set((s) =>
-      own
-        ? updateTab(activateTab(s, own.id), own.id, { sql })
-        : addTab(s, { sql, title: TOUR_TAB_TITLE, db: 'mindsdb' }),
-    );
-    void runTab(tabStore.get().activeId, planRun(sql, 'script', 0));
-  };
-
   /** The link to the current view (the SQL view's state written first), optionally with run=1. */
   const linkFor = (run: boolean) => {
     if (url.view === 'sql') writeSqlToUrl(tab.sql, tab.db, url.view);
@@ -186,29 +138,6 @@ export function App() {
     [runner, url.view],
   );
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === '?' && !isTypingTarget(e.target)) {
-        e.preventDefault();
-        setHelp(true);
-      } else if (e.altKey && !e.ctrlKey && !e.metaKey) {
-        const s = tabStore.get();
-        const i = s.tabs.findIndex((t) => t.id === s.activeId);
-        if (e.code === 'KeyN') tabStore.set(addTab(s));
-        else if (e.code === 'KeyW') {
-          runner.forget(s.activeId);
-          tabStore.set(closeTab(s, s.activeId));
-        } else if (e.key === 'ArrowRight' && i < s.tabs.length - 1)
-          tabStore.set(activateTab(s, s.tabs[i + 1].id));
-        else if (e.key === 'ArrowLeft' && i > 0) tabStore.set(activateTab(s, s.tabs[i - 1].id));
-        else return;
-        e.preventDefault();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [runner]);
-
   return (
     <div className="app">
       <TopBar
@@ -231,9 +160,9 @@ export function App() {
             </button>
             <button
               className="btn small"
-              aria-pressed={tourStep !== null}
+              aria-pressed={tour.step !== null}
               title="A guided sample in four steps: query, train, predict, see why"
-              onClick={() => (tourStep === null ? startTour() : setTourStep(null))}
+              onClick={() => (tour.step === null ? tour.start() : tour.setStep(null))}
             >
               Tour
             </button>
@@ -293,17 +222,17 @@ export function App() {
               onOpenSql={openSql}
               presenting={presenting}
               welcomeExtra={
-                <div className={`tour-offer${tourSeen ? ' seen' : ''}`}>
+                <div className={`tour-offer${tour.seen ? ' seen' : ''}`}>
                   <div>
                     <strong>
-                      {tourSeen ? 'The guided tour' : 'New here? Take the guided tour'}
+                      {tour.seen ? 'The guided tour' : 'New here? Take the guided tour'}
                     </strong>
                     <span className="muted">
                       Four steps on the demo data: query it, train a model, predict, see why.
                     </span>
                   </div>
-                  <button className={`btn${tourSeen ? '' : ' primary'}`} onClick={startTour}>
-                    {tourSeen ? 'Replay the tour' : 'Start the tour'}
+                  <button className={`btn${tour.seen ? '' : ' primary'}`} onClick={tour.start}>
+                    {tour.seen ? 'Replay the tour' : 'Start the tour'}
                   </button>
                 </div>
               }
@@ -311,12 +240,12 @@ export function App() {
           )}
         </main>
       </div>
-      {tourStep !== null && (
+      {tour.step !== null && (
         <TourPanel
-          step={tourStep}
-          onStep={setTourStep}
-          onClose={() => setTourStep(null)}
-          onRun={runTourStep}
+          step={tour.step}
+          onStep={tour.setStep}
+          onClose={() => tour.setStep(null)}
+          onRun={tour.run}
         />
       )}
       {help && <ShortcutSheet onClose={() => setHelp(false)} />}

@@ -63,13 +63,12 @@ export function ComparePage({ params, theme, nav }: Props) {
       .reverse()
       .find((v) => v.status === 'complete' && v.version !== shown);
     if (other) {
-      nav.replaceParams({ b: formatModelRef({ ...refA, version: other.version }) });
+      setB({ ...refA, version: other.version });
       return;
     }
     const model = otherModelToCompare(siblings.data ?? [], refA.model, A.chosen?.predict);
-    if (model)
-      nav.replaceParams({ b: formatModelRef({ project: refA.project, model: model.name }) });
-  }, [refA, refB, A.versions, A.chosen, siblings.data, nav]);
+    if (model) setB({ project: refA.project, model: model.name });
+  }, [refA, refB, A.versions, A.chosen, siblings.data, setB]);
 
   const metrics = useMemo(() => compareMetrics(A.describe, B.describe), [A.describe, B.describe]);
   const labelA = refA ? refLabel(refA, A.chosen?.version) : 'A';

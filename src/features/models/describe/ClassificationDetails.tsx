@@ -15,7 +15,7 @@ import {
 import type { ClassificationMetrics } from '../../../../contract';
 import { Card } from '../../../components/ui/Card';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
-import { axisCaption, ChartBox, formatPercent, usePaperTheme, type ChartFont } from '../shared';
+import { chartAxes, ChartBox, formatPercent, usePaperTheme, type ChartFont } from '../shared';
 import { calibrationSummary, classText, confusionTable, countOf } from './model-quality';
 
 type Theme = 'light' | 'dark';
@@ -125,8 +125,10 @@ function CalibrationChart({
   const c = CHART_COLORS[paper];
   const summary = calibrationSummary(bins);
   const data = bins.filter((b) => b.count > 0);
-  const tick = { fill: c.text, fontSize: font.tick };
+  const axes = chartAxes(font, c.text);
   const pct = (v: number) => `${Math.round(v * 100)}%`;
+  // Both axes are shares of rows, 0 to 100%.
+  const shares = { type: 'number' as const, domain: [0, 1], tickFormatter: pct };
   return (
     <Card title="Can its confidence be trusted?" label="Calibration" className="m-print-keep">
       {summary && <p className="m-explain-sentence">{summary.text}</p>}
@@ -142,32 +144,17 @@ function CalibrationChart({
           <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 8 }}>
             <CartesianGrid stroke={c.grid} />
             <XAxis
-              type="number"
+              {...axes.x('reported confidence')}
+              {...shares}
               dataKey="confidence"
               name="reported confidence"
-              domain={[0, 1]}
-              stroke={c.text}
-              tick={tick}
-              tickFormatter={pct}
-              label={axisCaption('reported confidence', font, c.text)}
             />
             <YAxis
-              type="number"
+              {...axes.y('how often right')}
+              {...shares}
               dataKey="observed"
               name="observed accuracy"
-              domain={[0, 1]}
-              stroke={c.text}
-              tick={tick}
-              tickFormatter={pct}
               width={56}
-              label={{
-                value: 'how often right',
-                angle: -90,
-                position: 'insideLeft',
-                fill: c.text,
-                fontSize: font.label,
-                style: { textAnchor: 'middle' },
-              }}
             />
             <ZAxis type="number" dataKey="count" name="rows" range={[30, 400]} />
             <Tooltip formatter={(v, name) => (name === 'rows' ? v : pct(Number(v)))} />

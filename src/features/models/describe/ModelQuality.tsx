@@ -16,6 +16,7 @@ import {
 import {
   ChartBox,
   usePaperTheme,
+  chartAxes,
   chartFont,
   type ChartFont,
   formatNumber,
@@ -130,39 +131,24 @@ function ScatterPanel({
 }) {
   const c = CHART_COLORS[usePaperTheme(theme)];
   const height = font.tick > 12 ? 380 : 300;
+  const axes = chartAxes(font, c.text);
   const axis = (a: Axis) => ({
     type: 'number' as const,
     dataKey: a.key,
     name: a.label,
     domain: a.domain,
     ticks: a.ticks,
-    stroke: c.text,
-    tick: { fill: c.text, fontSize: font.tick },
     tickFormatter: (v: number) => formatNumber(v),
     allowDataOverflow: true,
   });
-  const text = { value: '', fill: c.text, fontSize: font.label };
   return (
     <Card title={title} label={label}>
       <figure className="m-chart" role="img" aria-label={description} style={{ height }}>
         <ChartBox height={height}>
           <ScatterChart margin={{ top: 8, right: 16, bottom: 24, left: 8 }}>
             <CartesianGrid stroke={c.grid} />
-            <XAxis
-              {...axis(x)}
-              label={{ ...text, value: x.label, position: 'insideBottom', offset: -12 }}
-            />
-            <YAxis
-              {...axis(y)}
-              width={72}
-              label={{
-                ...text,
-                value: y.label,
-                angle: -90,
-                position: 'insideLeft',
-                style: { textAnchor: 'middle' },
-              }}
-            />
+            <XAxis {...axes.x(x.label)} {...axis(x)} />
+            <YAxis {...axes.y(y.label)} {...axis(y)} width={72} />
             <ZAxis range={[18, 18]} />
             <Tooltip formatter={(v) => formatNumber(v)} />
             {lines}

@@ -16,7 +16,7 @@ import {
 } from 'recharts';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
-import { ChartBox, chartFont, ColumnBars, usePaperTheme } from '../shared';
+import { ChartBox, chartAxes, chartFont, ColumnBars, usePaperTheme } from '../shared';
 import { LEVEL_WORDS, type HistogramBar } from './drift-view';
 import type { DriftLevel } from '../../../../contract';
 
@@ -33,8 +33,8 @@ export function PsiChart({
   theme: 'light' | 'dark';
 }) {
   const presenting = usePresenting();
-  const font = chartFont(presenting);
   const c = CHART_COLORS[usePaperTheme(theme)];
+  const axes = chartAxes(chartFont(presenting), c.text);
   const height = Math.max(160, bars.length * (presenting ? 34 : 28) + 70);
   const colour = (l: DriftLevel) =>
     l === 'drifted' ? c.up : l === 'moderate' ? c.series[1] : c.down;
@@ -58,7 +58,7 @@ export function PsiChart({
           x={threshold}
           stroke={c.muted}
           strokeDasharray="4 4"
-          label={{ value: 'drift', fill: c.text, fontSize: font.tick, position: 'top' }}
+          label={axes.mark('drift')}
         />
         <Bar dataKey="psi" name="PSI" isAnimationActive={false}>
           {bars.map((b) => (
@@ -86,7 +86,7 @@ export function HistogramChart({
   const presenting = usePresenting();
   const font = chartFont(presenting);
   const c = CHART_COLORS[usePaperTheme(theme)];
-  const tick = { fill: c.text, fontSize: font.tick };
+  const axes = chartAxes(font, c.text);
   const height = presenting ? 340 : 260;
   const id = `drift-hist-${unit.replace(/[^\w-]/g, '_')}`;
   return (
@@ -104,32 +104,11 @@ export function HistogramChart({
         <ChartBox height={height}>
           <BarChart data={bars} margin={{ top: 8, right: 16, bottom: 28, left: 8 }}>
             <CartesianGrid stroke={c.grid} vertical={false} />
-            <XAxis
-              dataKey="label"
-              stroke={c.text}
-              tick={tick}
-              interval="preserveStartEnd"
-              label={{
-                value: unit,
-                position: 'insideBottom',
-                offset: -16,
-                fill: c.text,
-                fontSize: font.label,
-              }}
-            />
+            <XAxis {...axes.x(unit, -16)} dataKey="label" interval="preserveStartEnd" />
             <YAxis
-              stroke={c.text}
-              tick={tick}
+              {...axes.y('share of rows (%)')}
               tickFormatter={pctTick}
               width={presenting ? 64 : 52}
-              label={{
-                value: 'share of rows (%)',
-                angle: -90,
-                position: 'insideLeft',
-                fill: c.text,
-                fontSize: font.label,
-                style: { textAnchor: 'middle' },
-              }}
             />
             <Tooltip formatter={(v, n) => [pct1(Number(v)), String(n)]} />
             <Legend verticalAlign="top" height={26} />

@@ -10,7 +10,14 @@ import { Bar, BarChart, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxi
 import type { EffectCurve, EffectsReport } from '../../../../contract';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
-import { ChartBox, chartFont, formatPercent, type ModelTabProps, usePaperTheme } from '../shared';
+import {
+  ChartBox,
+  chartAxes,
+  chartFont,
+  formatPercent,
+  type ModelTabProps,
+  usePaperTheme,
+} from '../shared';
 import { effectsQuery } from './api';
 import { curvePoints, effectSentence, formatOutput, yRange } from './effects-view';
 import '../drift/drift.css';
@@ -107,7 +114,7 @@ function EffectCurveView({
   const presenting = usePresenting();
   const font = chartFont(presenting);
   const c = CHART_COLORS[usePaperTheme(theme)];
-  const tick = { fill: c.text, fontSize: font.tick };
+  const axes = chartAxes(font, c.text);
   const { points, iceKeys } = curvePoints(curve);
   const [lo, hi] = yRange(points, iceKeys);
   const fmt = (v: number) => formatOutput(v, report.task);
@@ -118,24 +125,12 @@ function EffectCurveView({
   const sentence = effectSentence(curve, report);
   const xAxis = (withLabel: boolean) => (
     <XAxis
+      {...axes.x(withLabel ? curve.column : undefined)}
       dataKey="x"
       type={numeric ? 'number' : 'category'}
       domain={numeric ? ['dataMin', 'dataMax'] : undefined}
-      stroke={c.text}
-      tick={tick}
       tickFormatter={(v: number | string) =>
         typeof v === 'number' ? (points.find((p) => p.x === v)?.label ?? String(v)) : v
-      }
-      label={
-        withLabel
-          ? {
-              value: curve.column,
-              position: 'insideBottom',
-              offset: -12,
-              fill: c.text,
-              fontSize: font.label,
-            }
-          : undefined
       }
     />
   );
@@ -152,20 +147,11 @@ function EffectCurveView({
             <CartesianGrid stroke={c.grid} />
             {xAxis(true)}
             <YAxis
-              stroke={c.text}
-              tick={tick}
+              {...axes.y(report.output)}
               width={yWidth}
               domain={[lo, hi]}
               allowDataOverflow
               tickFormatter={fmt}
-              label={{
-                value: report.output,
-                angle: -90,
-                position: 'insideLeft',
-                fill: c.text,
-                fontSize: font.label,
-                style: { textAnchor: 'middle' },
-              }}
             />
             <Tooltip
               formatter={(v, n) => [fmt(Number(v)), n === 'average' ? 'average' : 'a row']}
@@ -204,7 +190,7 @@ function EffectCurveView({
         <ChartBox height={distHeight}>
           <BarChart data={points} margin={{ top: 4, right: 24, bottom: 4, left: 8 }}>
             {xAxis(false)}
-            <YAxis stroke={c.text} tick={tick} width={yWidth} allowDecimals={false} />
+            <YAxis {...axes.y()} width={yWidth} allowDecimals={false} />
             <Tooltip formatter={(v) => [String(v), 'rows']} />
             <Bar dataKey="rows" name="rows" fill={c.band} isAnimationActive={false} />
           </BarChart>

@@ -18,6 +18,7 @@ import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
 import {
   ChartBox,
+  chartAxes,
   chartFont,
   formatNumber,
   NumbersTable,
@@ -62,15 +63,8 @@ export function EvalChart({
   const c = CHART_COLORS[usePaperTheme(theme)];
   const height = font.tick > 12 ? 360 : 280;
   const fmt = (v: number) => (percentAxes ? `${Math.round(v * 100)}%` : formatNumber(v));
-  const axis = {
-    type: 'number' as const,
-    dataKey: 'x',
-    stroke: c.text,
-    tick: { fill: c.text, fontSize: font.tick },
-    tickFormatter: fmt,
-    allowDataOverflow: true,
-  };
-  const text = { fill: c.text, fontSize: font.label };
+  const axes = chartAxes(font, c.text);
+  const axis = { type: 'number' as const, tickFormatter: fmt, allowDataOverflow: true };
   return (
     <figure className="ev-figure">
       <figcaption className="ev-figure-title">{title}</figcaption>
@@ -79,22 +73,17 @@ export function EvalChart({
           <LineChart margin={{ top: 8, right: 20, bottom: 28, left: 12 }}>
             <CartesianGrid stroke={c.grid} />
             <XAxis
+              {...axes.x(x.label, -16)}
               {...axis}
+              dataKey="x"
               domain={x.domain ?? ['auto', 'auto']}
-              label={{ ...text, value: x.label, position: 'insideBottom', offset: -16 }}
             />
             <YAxis
+              {...axes.y(y.label)}
               {...axis}
               dataKey="y"
               width={72}
               domain={y.domain ?? ['auto', 'auto']}
-              label={{
-                ...text,
-                value: y.label,
-                angle: -90,
-                position: 'insideLeft',
-                style: { textAnchor: 'middle' },
-              }}
             />
             <Tooltip formatter={(v) => (typeof v === 'number' ? fmt(v) : String(v))} />
             {series.length > 1 && <Legend verticalAlign="top" height={28} />}

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import type { UrlCodec } from '../../../lib/use-url-state';
 import type { EvalSection } from './eval-tabs';
-import type { PayoffText } from './ThresholdView';
+import type { PayoffText } from './threshold/threshold-model';
 
 /** A link's key beyond this many characters is not written (browsers and chats cut long URLs). */
 const MAX_KEY = 4000;

@@ -6,7 +6,6 @@ import {
   Area,
   CartesianGrid,
   ComposedChart,
-  Label,
   Legend,
   Line,
   ResponsiveContainer,
@@ -15,7 +14,8 @@ import {
   YAxis,
 } from 'recharts';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
-import { formatMetric } from '../shared';
+import { usePresenting } from '../../../lib/use-presenting';
+import { chartAxes, chartFont, formatMetric } from '../shared';
 import type { ChartPoint } from './timeseries';
 
 interface Props {
@@ -39,7 +39,8 @@ export function ForecastChart({ points, xLabel, yLabel, theme, title, height = 3
   const c = CHART_COLORS[theme];
   const steps = points.filter((p) => p.band).length;
   const scenario = points.some((p) => p.scenario !== undefined);
-  const axis = { stroke: c.text, tick: { fill: c.text, fontSize: 11 } };
+  // Presenting, the ticks and captions grow like every other chart's (read from the back).
+  const axes = chartAxes(chartFont(usePresenting()), c.text);
   return (
     <figure
       className="m-chart m-forecast-chart"
@@ -50,17 +51,13 @@ export function ForecastChart({ points, xLabel, yLabel, theme, title, height = 3
       <ResponsiveContainer width="100%" height="100%">
         <ComposedChart data={points} margin={{ top: 8, right: 24, bottom: 28, left: 24 }}>
           <CartesianGrid stroke={c.grid} />
-          <XAxis dataKey="x" {...axis} minTickGap={24}>
-            <Label value={xLabel} position="insideBottom" offset={-16} fill={c.text} />
-          </XAxis>
+          <XAxis {...axes.x(xLabel, -16)} dataKey="x" minTickGap={24} />
           <YAxis
-            {...axis}
+            {...axes.y(yLabel, -12)}
             width={72}
             domain={['auto', 'auto']}
             tickFormatter={(v: number) => formatMetric(v)}
-          >
-            <Label value={yLabel} angle={-90} position="insideLeft" offset={-12} fill={c.text} />
-          </YAxis>
+          />
           <Tooltip
             formatter={(v) =>
               Array.isArray(v)

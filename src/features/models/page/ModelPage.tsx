@@ -81,6 +81,10 @@ export function ModelPage({
   // group and a horizon instead of editing a row.
   const ts = timeseriesOf(active);
   const target = active?.predict ?? inputs.target ?? '';
+  const tabs = MODEL_TABS.map((t) => ({
+    id: t.id,
+    label: ts && t.id === 'predict' ? 'Forecast' : t.label,
+  }));
   const forecastPanel = (mode: 'overview' | 'predict' | 'what-if') =>
     ts && active?.status === 'complete' ? (
       <ForecastPanel
@@ -151,10 +155,7 @@ export function ModelPage({
             className="m-tabs"
             label="Model"
             idPrefix="m"
-            tabs={MODEL_TABS.map((t) => ({
-              id: t.id,
-              label: ts && t.id === 'predict' ? 'Forecast' : t.label,
-            }))}
+            tabs={tabs}
             selected={tab}
             onSelect={openTab}
           />
@@ -164,6 +165,8 @@ export function ModelPage({
             id={`m-panel-${tab}`}
             aria-labelledby={`m-tab-${tab}`}
           >
+            {/* The outline a screen reader walks: h1 the model, h2 the tab, h3 its cards. */}
+            <h2 className="sr-only">{tabs.find((t) => t.id === tab)?.label}</h2>
             {tab === 'overview' && (
               <OverviewTab
                 project={project}

@@ -15,10 +15,9 @@ import {
   YAxis,
 } from 'recharts';
 import {
-  axisCaption,
   ChartBox,
   usePaperTheme,
-  categoryAxisWidth,
+  chartAxes,
   chartFont,
   formatNumber,
   formatSigned,
@@ -57,6 +56,7 @@ export function ExplainWaterfall({ view, target, theme }: Props) {
   const font = chartFont(presenting);
   const paper = usePaperTheme(theme);
   const c = CHART_COLORS[paper];
+  const axes = chartAxes(font, c.text);
   const ex = view.explain;
   const task = ex ? explainedTask(ex, view.probabilities) : 'regression';
   const classifier = task !== 'regression';
@@ -120,26 +120,14 @@ export function ExplainWaterfall({ view, target, theme }: Props) {
           >
             <CartesianGrid horizontal={false} stroke={c.grid} />
             <XAxis
+              {...axes.x(waterfallAxisLabel(task, target), -14)}
               type="number"
               domain={domain}
               ticks={niceTicks(domain)}
-              stroke={c.text}
-              tick={{ fill: c.text, fontSize: font.tick }}
               tickFormatter={(v: number) => formatNumber(v)}
               allowDataOverflow
-              label={axisCaption(waterfallAxisLabel(task, target), font, c.text, -14)}
             />
-            <YAxis
-              type="category"
-              dataKey="label"
-              width={categoryAxisWidth(
-                data.map((d) => d.label),
-                font,
-              )}
-              stroke={c.text}
-              tick={{ fill: c.text, fontSize: font.tick }}
-              interval={0}
-            />
+            <YAxis {...axes.category(data.map((d) => d.label))} dataKey="label" />
             <ReferenceLine x={w.base} stroke={c.muted} strokeDasharray="3 3" />
             <Bar dataKey="range" isAnimationActive={false} minPointSize={2}>
               {data.map((d) => (

@@ -14,8 +14,9 @@ import {
   YAxis,
 } from 'recharts';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
+import { usePresenting } from '../../../lib/use-presenting';
 import { intervalPoints, type PredictionView } from '../inputs';
-import { formatNumber } from '../shared';
+import { chartAxes, chartFont, formatNumber } from '../shared';
 
 const CHART_ROWS = 100;
 
@@ -35,6 +36,7 @@ export function IntervalChart({
   theme: 'light' | 'dark';
 }) {
   const c = CHART_COLORS[theme];
+  const axes = chartAxes(chartFont(usePresenting()), c.text);
   const points = useMemo(() => intervalPoints(views, CHART_ROWS), [views]);
   if (points.length === 0) return null;
   return (
@@ -45,24 +47,11 @@ export function IntervalChart({
       style={{ height: points.length <= 3 ? 150 : 220 }}
     >
       <ResponsiveContainer width="100%" height="100%">
-        <ComposedChart data={points} margin={{ top: 10, right: 20, bottom: 4, left: 8 }}>
+        <ComposedChart data={points} margin={{ top: 10, right: 20, bottom: 24, left: 8 }}>
           <CartesianGrid stroke={c.grid} vertical={false} />
-          <XAxis
-            dataKey="row"
-            type="category"
-            stroke={c.text}
-            tick={{ fill: c.text, fontSize: 11 }}
-            label={{
-              value: 'row',
-              position: 'insideBottomRight',
-              offset: -2,
-              fill: c.text,
-              fontSize: 11,
-            }}
-          />
+          <XAxis {...axes.x('row')} dataKey="row" type="category" />
           <YAxis
-            stroke={c.text}
-            tick={{ fill: c.text, fontSize: 11 }}
+            {...axes.y()}
             domain={['auto', 'auto']}
             width={70}
             tickFormatter={(v: number) => formatNumber(v)}
@@ -98,6 +87,7 @@ export function ProbabilityChart({
   theme: 'light' | 'dark';
 }) {
   const c = CHART_COLORS[theme];
+  const axes = chartAxes(chartFont(usePresenting()), c.text);
   const data = views.slice(0, 40).map((v) => ({
     row: v.index + 1,
     ...Object.fromEntries(classes.map((k) => [`p_${k}`, v.probabilities[k] ?? 0])),
@@ -113,19 +103,12 @@ export function ProbabilityChart({
         <BarChart data={data} layout="vertical" margin={{ top: 4, right: 20, bottom: 4, left: 8 }}>
           <CartesianGrid stroke={c.grid} horizontal={false} />
           <XAxis
+            {...axes.x()}
             type="number"
             domain={[0, 1]}
-            stroke={c.text}
-            tick={{ fill: c.text, fontSize: 11 }}
             tickFormatter={(v: number) => `${Math.round(v * 100)}%`}
           />
-          <YAxis
-            type="category"
-            dataKey="row"
-            stroke={c.text}
-            tick={{ fill: c.text, fontSize: 11 }}
-            width={40}
-          />
+          <YAxis {...axes.y()} type="category" dataKey="row" width={40} />
           <Tooltip formatter={(v) => `${(Number(v) * 100).toFixed(1)}%`} />
           <Legend />
           {classes.map((k, i) => (

@@ -1,9 +1,9 @@
 /** What every room of the models feature shares: navigation, number and metric words, chart sizing, status pieces. */
-export { ChartBox, usePaperTheme } from './ChartBox';
-export { ColumnBars } from './ColumnBars';
+export { ChartBox, usePaperTheme } from './charts/ChartBox';
+export { ColumnBars } from './charts/ColumnBars';
 export { Crumbs } from './Crumbs';
 export { NotReady, TrainingProgress, versionLabel, VersionSelect } from './ModelStatus';
-export { axisCaption, categoryAxisWidth, chartFont, type ChartFont } from './chart-style';
+export { chartAxes, chartFont, type ChartFont } from './charts/chart-style';
 export {
   accuracyLabel,
   formatMetric,
@@ -36,6 +36,6 @@ export {
   type ModelTabProps,
   modelUrlParams,
 } from './nav';
-export { niceDomain, niceStep, niceTicks } from './nice-scale';
-export { NumbersTable, type NumbersTableProps } from './NumbersTable';
+export { niceDomain, niceStep, niceTicks } from './charts/nice-scale';
+export { NumbersTable, type NumbersTableProps } from './charts/NumbersTable';
 export { curlSnippet, fetchSnippet } from './snippets';

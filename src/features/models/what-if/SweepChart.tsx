@@ -18,14 +18,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import {
-  axisCaption,
-  ChartBox,
-  usePaperTheme,
-  chartFont,
-  formatNumber,
-  niceTicks,
-} from '../shared';
+import { chartAxes, ChartBox, usePaperTheme, chartFont, formatNumber, niceTicks } from '../shared';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
 import type { SweepKind, SweepPoint, SweepValue } from './sweep';
@@ -54,7 +47,7 @@ export function SweepChart({ points, classes, kind, column, target, current, the
   const classifier = classes.length > 0;
   const yDomain: [number, number] = scale.domain ?? [0, 1];
   const yTick = classifier ? pctTick : (v: number) => formatNumber(v);
-  const tick = { fill: c.text, fontSize: font.tick };
+  const axes = chartAxes(font, c.text);
   const height = presenting ? 420 : 340;
   const data = points.map((p) => ({
     ...p,
@@ -67,24 +60,15 @@ export function SweepChart({ points, classes, kind, column, target, current, the
     if (Array.isArray(v)) return [`${formatNumber(v[0])} – ${formatNumber(v[1])}`, String(name)];
     return [classifier ? `${(Number(v) * 100).toFixed(1)}%` : formatNumber(v), String(name)];
   };
-  const xLabel = axisCaption(column, font, c.text);
+  const xAxis = axes.x(column);
   const yAxis = (
     <YAxis
-      stroke={c.text}
-      tick={tick}
+      {...axes.y(classifier ? 'probability' : target)}
       width={presenting ? 90 : 72}
       domain={yDomain}
       ticks={scale.domain ? niceTicks(scale.domain) : undefined}
       allowDataOverflow
       tickFormatter={yTick}
-      label={{
-        value: classifier ? 'probability' : target,
-        angle: -90,
-        position: 'insideLeft',
-        fill: c.text,
-        fontSize: font.label,
-        style: { textAnchor: 'middle' },
-      }}
     />
   );
   const description =
@@ -97,7 +81,7 @@ export function SweepChart({ points, classes, kind, column, target, current, the
     chart = (
       <BarChart data={data} margin={{ top: 10, right: 24, bottom: 24, left: 8 }}>
         <CartesianGrid stroke={c.grid} vertical={false} />
-        <XAxis dataKey="label" stroke={c.text} tick={tick} interval={0} label={xLabel} />
+        <XAxis {...xAxis} dataKey="label" interval={0} />
         {yAxis}
         <Tooltip formatter={tooltipValue} />
         <Legend verticalAlign="top" height={28} />
@@ -116,15 +100,7 @@ export function SweepChart({ points, classes, kind, column, target, current, the
     chart = (
       <ComposedChart data={data} margin={{ top: 10, right: 24, bottom: 24, left: 8 }}>
         <CartesianGrid stroke={c.grid} vertical={false} />
-        <XAxis
-          dataKey="label"
-          type="category"
-          scale="band"
-          stroke={c.text}
-          tick={tick}
-          interval={0}
-          label={xLabel}
-        />
+        <XAxis {...xAxis} dataKey="label" type="category" scale="band" interval={0} />
         {yAxis}
         <Tooltip
           formatter={(_v, _n, item) => {
@@ -149,7 +125,7 @@ export function SweepChart({ points, classes, kind, column, target, current, the
             x={String(current)}
             stroke={c.muted}
             strokeDasharray="4 4"
-            label={{ value: 'form value', fill: c.text, fontSize: font.tick, position: 'top' }}
+            label={axes.mark('form value')}
           />
         )}
       </ComposedChart>
@@ -161,11 +137,9 @@ export function SweepChart({ points, classes, kind, column, target, current, the
         <XAxis
           dataKey="x"
           type="number"
+          {...xAxis}
           domain={['dataMin', 'dataMax']}
-          stroke={c.text}
-          tick={tick}
           tickFormatter={(v: number) => formatNumber(v)}
-          label={xLabel}
         />
         {yAxis}
         <Tooltip
@@ -210,7 +184,7 @@ export function SweepChart({ points, classes, kind, column, target, current, the
             x={current}
             stroke={c.muted}
             strokeDasharray="4 4"
-            label={{ value: 'form value', fill: c.text, fontSize: font.tick, position: 'top' }}
+            label={axes.mark('form value')}
           />
         )}
       </ComposedChart>

@@ -5,9 +5,9 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Card } from '../../../components/ui/Card';
-import { formatPercent } from '../shared';
-import { type EvaluationTarget, slicesQuery } from './api';
+import { Card } from '../../../../components/ui/Card';
+import { formatPercent } from '../../shared';
+import { type EvaluationTarget, slicesQuery } from '../api';
 import { errorText, sliceTreeRows, whereProblem } from './slices-model';
 
 export function SlicesPanel({

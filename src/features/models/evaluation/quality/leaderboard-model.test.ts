@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Leaderboard } from '../../../../contract';
+import type { Leaderboard } from '../../../../../contract';
 import { formatBytes, formatSpeed, leaderboardTable, scoreNote } from './leaderboard-model';
 
 const cand = (name: string, score: number, selected = false) => ({

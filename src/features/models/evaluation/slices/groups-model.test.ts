@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GroupsView } from '../../../../contract';
+import type { GroupsView } from '../../../../../contract';
 import { fourFifthsSentence, groupsTable } from './groups-model';
 
 const classifier: GroupsView = {

@@ -2,7 +2,7 @@
  * The error-slice tree as rows (indented by depth, for a table a screen reader can follow) and a
  * user's WHERE checked before it is sent to be judged on the held-out rows.
  */
-import type { SliceNode, SlicesView } from '../../../../contract';
+import type { SliceNode, SlicesView } from '../../../../../contract';
 
 export interface SliceTreeRow {
   where: string;

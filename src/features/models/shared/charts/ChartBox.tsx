@@ -5,7 +5,7 @@
  */
 import { cloneElement, type ReactElement } from 'react';
 import { ResponsiveContainer } from 'recharts';
-import { usePrinting } from '../../../lib/use-printing';
+import { usePrinting } from '../../../../lib/use-printing';
 
 /** CSS pixels: A4/Letter at 96 dpi minus ~12 mm margins and a card's padding. */
 const PRINT_CHART_WIDTH = 640;

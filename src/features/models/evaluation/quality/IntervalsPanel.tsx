@@ -4,12 +4,12 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { CoverageCell, EvaluationColumn } from '../../../../contract';
-import { Card } from '../../../components/ui/Card';
-import { formatNumber, formatPercent, NumbersTable } from '../shared';
-import { type EvaluationTarget, intervalsQuery } from './api';
+import type { CoverageCell, EvaluationColumn } from '../../../../../contract';
+import { Card } from '../../../../components/ui/Card';
+import { formatNumber, formatPercent, NumbersTable } from '../../shared';
+import { type EvaluationTarget, intervalsQuery } from '../api';
 import { brokenPromises, coverageVerdict, VERDICT_WORDS } from './coverage-model';
-import { EvalChart } from './EvalChart';
+import { EvalChart } from '../EvalChart';
 
 type Cell = z.infer<typeof CoverageCell>;
 

@@ -4,8 +4,8 @@
  * warnings apply to every candidate (they were all trained on the same columns), so a leak or an
  * identifier input makes every score suspect, the best one most of all (issue 24, item 3).
  */
-import type { Leaderboard } from '../../../../contract';
-import { suspectReasons } from '../warnings';
+import type { Leaderboard } from '../../../../../contract';
+import { suspectReasons } from '../../warnings';
 
 export interface LeaderboardRow {
   name: string;

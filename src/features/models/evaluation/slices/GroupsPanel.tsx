@@ -4,9 +4,9 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { EvaluationColumn } from '../../../../contract';
-import { Card } from '../../../components/ui/Card';
-import { type EvaluationTarget, groupsQuery } from './api';
+import type { EvaluationColumn } from '../../../../../contract';
+import { Card } from '../../../../components/ui/Card';
+import { type EvaluationTarget, groupsQuery } from '../api';
 import { fourFifthsSentence, groupsTable } from './groups-model';
 
 export function GroupsPanel({

@@ -1,10 +1,10 @@
 /** Calibration: a reliability diagram (predicted probability against how often it happened). */
 import { useQuery } from '@tanstack/react-query';
-import { Card } from '../../../components/ui/Card';
-import { formatNumber, formatPercent } from '../shared';
-import { type EvaluationTarget, calibrationQuery } from './api';
+import { Card } from '../../../../components/ui/Card';
+import { formatNumber, formatPercent } from '../../shared';
+import { type EvaluationTarget, calibrationQuery } from '../api';
 import { calibrationPoints } from './coverage-model';
-import { EvalChart } from './EvalChart';
+import { EvalChart } from '../EvalChart';
 
 export function CalibrationPanel({
   target,

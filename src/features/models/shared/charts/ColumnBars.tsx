@@ -7,10 +7,10 @@
 import type { ReactNode } from 'react';
 import { BarChart, CartesianGrid, XAxis, YAxis } from 'recharts';
 import type { AxisDomain } from 'recharts/types/util/types';
-import { CHART_COLORS } from '../../../components/ui/grid-theme';
-import { usePresenting } from '../../../lib/use-presenting';
+import { CHART_COLORS } from '../../../../components/ui/grid-theme';
+import { usePresenting } from '../../../../lib/use-presenting';
 import { ChartBox, usePaperTheme } from './ChartBox';
-import { axisCaption, categoryAxisWidth, chartFont } from './chart-style';
+import { chartAxes, chartFont } from './chart-style';
 
 interface ColumnBarsProps<Row extends { column: string }> {
   data: Row[];
@@ -36,7 +36,7 @@ export function ColumnBars<Row extends { column: string }>({
 }: ColumnBarsProps<Row>) {
   const font = chartFont(usePresenting());
   const c = CHART_COLORS[usePaperTheme(theme)];
-  const tick = { fill: c.text, fontSize: font.tick };
+  const axes = chartAxes(font, c.text);
   return (
     <div role="img" aria-label={summary} style={{ height }}>
       <ChartBox height={height}>
@@ -46,25 +46,8 @@ export function ColumnBars<Row extends { column: string }>({
           margin={{ top: 4, right, bottom: x.label ? 24 : 4, left: 8 }}
         >
           <CartesianGrid stroke={c.grid} horizontal={false} />
-          <XAxis
-            type="number"
-            domain={x.domain}
-            stroke={c.text}
-            tick={tick}
-            tickFormatter={x.format}
-            label={x.label && axisCaption(x.label, font, c.text)}
-          />
-          <YAxis
-            type="category"
-            dataKey="column"
-            stroke={c.text}
-            tick={tick}
-            interval={0}
-            width={categoryAxisWidth(
-              data.map((d) => d.column),
-              font,
-            )}
-          />
+          <XAxis {...axes.x(x.label)} type="number" domain={x.domain} tickFormatter={x.format} />
+          <YAxis {...axes.category(data.map((d) => d.column))} dataKey="column" />
           {children}
         </BarChart>
       </ChartBox>

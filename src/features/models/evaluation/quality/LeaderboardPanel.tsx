@@ -4,11 +4,11 @@
  * warnings are carried here, and a better score from a leaky model is called suspect.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { modelKeys } from '../../../api/keys';
-import { Card } from '../../../components/ui/Card';
-import { formatNumber, formatSeconds, metricLabel } from '../shared';
-import { RankingCaveat } from '../warnings';
-import { type EvaluationTarget, leaderboardQuery, serveMutation } from './api';
+import { modelKeys } from '../../../../api/keys';
+import { Card } from '../../../../components/ui/Card';
+import { formatNumber, formatSeconds, metricLabel } from '../../shared';
+import { RankingCaveat } from '../../warnings';
+import { type EvaluationTarget, leaderboardQuery, serveMutation } from '../api';
 import { formatBytes, formatSpeed, leaderboardTable, scoreNote } from './leaderboard-model';
 
 export function LeaderboardPanel({ target }: { target: EvaluationTarget }) {

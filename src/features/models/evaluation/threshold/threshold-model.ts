@@ -4,7 +4,7 @@
  * and rates at the dragged threshold in O(1), the profit curve and its best threshold once per
  * payoff change, and the points the ROC / precision-recall / gains charts draw.
  */
-import type { ThresholdView } from '../../../../contract/evaluation';
+import type { ThresholdView } from '../../../../../contract/evaluation';
 import {
   bestThreshold,
   cumulate,
@@ -14,7 +14,7 @@ import {
   profitCurve,
   stepOf,
   type ThresholdPoint,
-} from '../../../../contract/threshold';
+} from '../../../../../contract/threshold';
 
 export type { Payoff };
 
@@ -71,4 +71,15 @@ export function outcomeNames(positive: string, negative: string) {
     tn: `${negative} left alone (predicted ${negative}, was ${negative})`,
     fn: `${positive} missed (predicted ${negative}, was ${positive})`,
   };
+}
+
+/** The payoff matrix as typed (numbers still text), with the names and currency in the user's words. */
+export interface PayoffText {
+  tp: string;
+  fp: string;
+  tn: string;
+  fn: string;
+  currency: string;
+  positiveName: string;
+  negativeName: string;
 }

@@ -3,7 +3,7 @@
  * and the selection ratio the four-fifths rule judges; regression: MAE and bias), with each ratio
  * below 4/5 marked unless its group is too small to judge.
  */
-import type { GroupsView } from '../../../../contract';
+import type { GroupsView } from '../../../../../contract';
 
 const pct = (v: number | null | undefined) =>
   v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`;

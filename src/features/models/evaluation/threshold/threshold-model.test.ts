@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ThresholdView } from '../../../../contract/evaluation';
+import type { ThresholdView } from '../../../../../contract/evaluation';
 import {
   gainsPoints,
   outcomeNames,

@@ -3,7 +3,7 @@
  * screen readers and for anyone who wants the figures): a caption, column heads, and rows whose
  * numbers are formatted the one way the models pages write numbers.
  */
-import { formatNumber } from './format-number';
+import { formatNumber } from '../format-number';
 
 export interface NumbersTableProps {
   caption: string;

@@ -1,7 +1,8 @@
 /** Loads the threshold view of the version shown and hands it, with the page's state, to ThresholdView. */
 import { useQuery } from '@tanstack/react-query';
-import { type EvaluationTarget, thresholdQuery } from './api';
-import { type PayoffText, ThresholdView } from './ThresholdView';
+import { type EvaluationTarget, thresholdQuery } from '../api';
+import type { PayoffText } from './threshold-model';
+import { ThresholdView } from './ThresholdView';
 
 export function ThresholdPanel({
   target,

@@ -5,7 +5,7 @@
  * noise; a decile of 4,000 is not).
  */
 import type { z } from 'zod';
-import type { CalibrationView, CoverageCell } from '../../../../contract';
+import type { CalibrationView, CoverageCell } from '../../../../../contract';
 
 type Calibration = z.infer<typeof CalibrationView>;
 type Cell = z.infer<typeof CoverageCell>;
