@@ -7,19 +7,15 @@
  * DOCS_SCREENSHOTS=1 it also takes docs/evaluation.md's screenshots.
  */
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page, test } from '@playwright/test';
+import { axeViolations } from './axe';
 import { editorText } from './helpers';
 import { docsScreenshot, openHash, trainModel, waitComplete } from './model-setup';
 
 const MODEL = 'e2e_eval_churn';
 
 async function expectNoSeriousAxe(page: Page, what: string) {
-  const r = await new AxeBuilder({ page }).include('[role="tabpanel"]').analyze();
-  const bad = r.violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad, `axe on ${what}`).toEqual([]);
+  expect(await axeViolations(page, { include: '[role="tabpanel"]' }), `axe on ${what}`).toEqual([]);
 }
 
 test('a presenter picks a threshold from a payoff matrix, saves it and opens where the model is wrong in SQL', async ({

@@ -6,19 +6,20 @@
  * keyboard); each view passes axe (WCAG 2 A/AA) in Chromium. `DOCS_SCREENSHOTS=1` refreshes the
  * tutorial's screenshots (docs/evaluation.md).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { axeViolations } from './axe';
 import { editorText, LONG_WORK_MS, openApp, resultStatus, setSql } from './helpers';
 import { docsScreenshot, openHash, trainModel, waitComplete } from './model-setup';
 
 const MODEL = 'e2e_monitoring_rentals';
 
 async function expectAccessible(page: Page, what: string, where = '.m-panel') {
-  const r = await new AxeBuilder({ page }).include(where).withTags(['wcag2a', 'wcag2aa']).analyze();
-  expect(
-    r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    what,
-  ).toEqual([]);
+  const found = await axeViolations(page, {
+    include: where,
+    tags: ['wcag2a', 'wcag2aa'],
+    impacts: 'all',
+  });
+  expect(found, what).toEqual([]);
 }
 
 test('drift verdict on this month’s data, retrain, version diff and effects', async ({

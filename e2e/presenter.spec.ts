@@ -2,16 +2,17 @@
  * The demo as a presenter gives it (issue 24), at 1366x768, at 1280x720 in presentation mode and at
  * 1920x1080, light and dark: the README's query, training a model through the create form (the live
  * training card until it is trained, once for the file, presenting in the dark theme; each
- * journey then shows the filled form), predict, why, what-if, the card link, compare and the demo
- * forecaster's chart with its band each show their result in the viewport, no label or editor line
- * is cut when presenting, axe finds no serious or critical violation, and no metric is shown by its
- * raw key; the leak is a lesson (the banner's advice, "retrain without initial_price", is one
+ * journey then shows the Models list, the form as it opens and filled), predict, why, what-if, the
+ * card link, Describe, compare and the demo forecaster's chart with its band each show their result
+ * in the viewport, no label or editor line is cut when presenting, axe finds no serious or critical
+ * violation on any of these screens (this file is where every demo screen meets axe, at each size
+ * and in both themes), and no metric is shown by its raw key; the leak is a lesson (the banner's advice, "retrain without initial_price", is one
  * click); the same journey runs by keyboard alone at every size, focus visible at every stop and
  * never lost when a view changes. `DOCS_SCREENSHOTS=1` refreshes the README's playground,
  * dark-mode, presentation-mode and predict-form screenshots.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { axeViolations as seriousViolations } from './axe';
 import { editorInput, LONG_WORK_MS, openApp, resultStatus, setSql } from './helpers';
 import { docsScreenshot, openHash, waitComplete } from './model-setup';
 
@@ -36,14 +37,6 @@ function field(page: Page, name: string) {
 const pageText = (page: Page) => page.locator('body').innerText();
 
 const RAW_KEYS = /\b(r2_score|bounded_ts_accuracy|mase|balanced_accuracy_score)\b/;
-
-/** The serious and critical axe violations, each as "rule: target(s)" so a failure says where. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 /** Visible labels (and the editor's lines) whose text is cut: wider than their box. */
 function cutTexts(page: Page) {
@@ -89,13 +82,18 @@ async function openAt(page: Page, size: Size, theme: 'light' | 'dark') {
  * demo rentals without the leaking column, a small training budget; the statement it will run is
  * shown in view.
  */
-async function fillCreateForm(page: Page) {
+async function fillCreateForm(page: Page, judge?: (screen: string) => Promise<void>) {
   await page
     .getByRole('navigation', { name: 'Views' })
     .getByRole('button', { name: 'Models' })
     .click();
+  if (judge) {
+    await expect(page.getByRole('main')).toContainText(HONEST);
+    await judge('Models list');
+  }
   await page.getByRole('button', { name: '+ New model' }).click();
   await expect(page.getByRole('heading', { name: 'Create a model' })).toBeVisible();
+  if (judge) await judge('Create form as it opens');
   await page.getByRole('tab', { name: 'Query', exact: true }).click();
   await page.getByLabel('Training query').fill(HONEST_QUERY);
   // The target list follows the query's columns (asked of the instance once typing pauses).
@@ -195,7 +193,7 @@ for (const theme of ['light', 'dark'] as const)
       if (size.present && theme === 'light') await docsScreenshot(page, 'presentation-mode.png');
 
       // Train: the create form filled in, its statement and Train in view (trained once, above).
-      await fillCreateForm(page);
+      await fillCreateForm(page, judge);
       await judge('Create form');
 
       // Predict and why: the answer to Send, then its waterfall, on screen.
@@ -238,6 +236,11 @@ for (const theme of ['light', 'dark'] as const)
           .getByRole('link', { name: 'Export model card' }),
       ).toHaveAttribute('href', `/api/projects/mindsdb/models/${HONEST}/card?download=1`);
       await judge('Overview');
+
+      // Describe: what the model learned, its predicted-vs-actual chart shown.
+      await page.getByRole('tab', { name: 'Describe', exact: true }).click();
+      await expect(page.getByRole('img', { name: /^Predicted vs actual/ })).toBeVisible();
+      await judge('Describe');
 
       // Compare with the leaky model: the metrics in view, its "better" marked suspect.
       await openHash(page, `#view=compare&a=mindsdb.${HONEST}&b=mindsdb.${LEAKY}`);

@@ -66,38 +66,97 @@ async function load(
 ): Promise<void> {
   if (columns.length === 0) throw new Error(`temp table ${name} needs at least one column`);
   const types = columns.map((c) => (c.type === 'BIGINT' ? BIGINT : duckType(c.type)));
-  const table = `temp.main.${quoteIdent(name)}`;
+  // Columns without a single value (a model join's prediction columns its statement never reads:
+  // six of seven in a plain join) are not written value by value on this thread (each null is a
+  // bit set through BigInts in the bindings: a second of the event loop's thread beside eight
+  // joins): the others are appended to a staging table and DuckDB adds the nulls.
+  const empty = columns.map((_, j) => n > 0 && allNull(values[j], n));
+  if (!empty.some(Boolean) || empty.every(Boolean)) {
+    await create(conn, name, columns, types);
+    await append(conn, name, columns, types, values, n);
+    for (const c of columns) {
+      if (c.type === 'TIMESTAMP') {
+        await conn.run(
+          `ALTER TABLE temp.main.${quoteIdent(name)} ALTER COLUMN ${quoteIdent(c.name)} TYPE TIMESTAMP`,
+        );
+      }
+    }
+    return;
+  }
+  const staging = `${name}__values`;
+  const kept = columns.filter((_, j) => !empty[j]);
+  const keptTypes = types.filter((_, j) => !empty[j]);
+  await create(conn, staging, kept, keptTypes);
+  try {
+    await append(
+      conn,
+      staging,
+      kept,
+      keptTypes,
+      values.filter((_, j) => !empty[j]),
+      n,
+    );
+    const list = columns.map((c, j) => {
+      const type = c.type === 'TIMESTAMP' ? 'TIMESTAMP' : types[j].toString();
+      const value = empty[j] ? 'NULL' : quoteIdent(c.name);
+      return `CAST(${value} AS ${type}) AS ${quoteIdent(c.name)}`;
+    });
+    // In rowid order: the table's rowids stay the row positions.
+    await conn.run(
+      `CREATE TEMP TABLE ${quoteIdent(name)} AS SELECT ${list.join(', ')} FROM temp.main.${quoteIdent(staging)} ORDER BY rowid`,
+    );
+  } finally {
+    await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(staging)}`);
+  }
+}
+
+async function create(
+  conn: DuckDBConnection,
+  name: string,
+  columns: { name: string; type: ScratchType }[],
+  types: DuckDBType[],
+): Promise<void> {
   const defs = columns.map((c, i) => `${quoteIdent(c.name)} ${types[i].toString()}`);
   await conn.run(`CREATE TEMP TABLE ${quoteIdent(name)} (${defs.join(', ')})`);
-  if (n > 0 && columns.length > 0) {
-    const appender = await conn.createAppender(name, 'main', 'temp');
-    try {
-      for (let off = 0; off < n; off += CHUNK) {
-        // The appender runs on the event loop's thread: other requests get a turn between
-        // chunks (a million rows held it for about a second), short ones first (turns.ts).
-        if (off > 0) await heavyTurn();
-        const m = Math.min(CHUNK, n - off);
-        const chunk = DuckDBDataChunk.create(types, m);
-        for (let j = 0; j < columns.length; j++) {
-          const col = new Array<DuckDBValue>(m);
-          const src = values[j];
-          const t = columns[j].type;
-          for (let i = 0; i < m; i++)
-            col[i] = t === 'BIGINT' ? toBigInt(src[off + i]) : toDuck(src[off + i], t);
-          chunk.setColumnValues(j, col);
-        }
-        appender.appendDataChunk(chunk);
+}
+
+/** Appends the rows in order: the table's rowids are the row positions. */
+async function append(
+  conn: DuckDBConnection,
+  name: string,
+  columns: { name: string; type: ScratchType }[],
+  types: DuckDBType[],
+  values: JsonValue[][],
+  n: number,
+): Promise<void> {
+  if (n === 0) return;
+  const appender = await conn.createAppender(name, 'main', 'temp');
+  try {
+    for (let off = 0; off < n; off += CHUNK) {
+      // The appender runs on the event loop's thread: other requests get a turn between
+      // chunks (a million rows held it for about a second), short ones first (turns.ts).
+      if (off > 0) await heavyTurn();
+      const m = Math.min(CHUNK, n - off);
+      const chunk = DuckDBDataChunk.create(types, m);
+      for (let j = 0; j < columns.length; j++) {
+        const col = new Array<DuckDBValue>(m);
+        const src = values[j];
+        const t = columns[j].type;
+        for (let i = 0; i < m; i++)
+          col[i] = t === 'BIGINT' ? toBigInt(src[off + i]) : toDuck(src[off + i], t);
+        chunk.setColumnValues(j, col);
       }
-      appender.flushSync();
-    } finally {
-      appender.closeSync();
+      appender.appendDataChunk(chunk);
     }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
   }
-  for (const c of columns) {
-    if (c.type === 'TIMESTAMP') {
-      await conn.run(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdent(c.name)} TYPE TIMESTAMP`);
-    }
-  }
+}
+
+function allNull(values: readonly JsonValue[], n: number): boolean {
+  for (let i = 0; i < n; i++) if (values[i] !== null && values[i] !== undefined) return false;
+  return true;
 }
 
 function toBigInt(v: JsonValue | undefined): DuckDBValue {

@@ -43,6 +43,7 @@ import {
 } from './predict/batch';
 import { PredictorCache } from './predict/cache';
 import { predictionJsonPieces, rowObjectPieces } from './predict/json-rows';
+import { PREDICT_THREAD_MIN_ROWS, PredictThread } from './predict-thread/index';
 import {
   forecastBatch,
   forecastRows,
@@ -119,6 +120,8 @@ export class ModelRegistry {
   private readonly trainer: Trainer;
   private readonly warmupGate: WarmupGate | null;
   private readonly predictors = new PredictorCache();
+  /** Where big batches are predicted, off the thread that answers requests (predict-thread/). */
+  readonly predictThread = new PredictThread();
   private readonly evidences = new EvidenceCache();
   /**
    * Rows explained since start. Explanations cost far more than predictions, so callers ask for
@@ -436,12 +439,31 @@ export class ModelRegistry {
   ): Promise<ColumnarPrediction> {
     const record = this.ready(ref);
     const predictor = await this.predictor(record);
-    // Big batches in slices, so the event loop serves other requests meanwhile.
     const p = isForecaster(predictor)
       ? predictBatch(record, predictor, columns, n, opts)
-      : await predictInSlices(record, predictor, columns, n, opts);
+      : await this.predictTabular(record, predictor, columns, n, opts);
     if (p.explained) this.stats.explainedRows += n;
     return p;
+  }
+
+  /**
+   * A tabular batch: small ones here, big ones on the prediction thread in slices, so the thread
+   * that answers every request is not held by a prediction (predict-thread/).
+   */
+  private predictTabular(
+    record: ModelVersionRecord,
+    predictor: Predictor,
+    columns: Record<string, readonly unknown[]>,
+    n: number,
+    opts: PredictOptions,
+  ): Promise<ColumnarPrediction> {
+    if (n < PREDICT_THREAD_MIN_ROWS) {
+      return Promise.resolve(predictBatch(record, predictor, columns, n, opts));
+    }
+    const file = this.store.artifactFile(record.project, record.name, record.version);
+    return predictInSlices(record, predictor, columns, n, opts, (slice, m) =>
+      this.predictThread.predict(record, file, predictor.description, slice, m, opts),
+    );
   }
 
   /**
@@ -501,7 +523,7 @@ export class ModelRegistry {
     }
     return {
       kind: 'tabular',
-      tabular: predictBatch(record, predictor, columns, rows.length, opts),
+      tabular: await this.predictTabular(record, predictor, columns, rows.length, opts),
     };
   }
 
@@ -678,7 +700,7 @@ export class ModelRegistry {
    * turns into `error: interrupted by a restart of the instance`.
    */
   async close(): Promise<void> {
-    await Promise.all([this.trainer.close(), this.evaluation.close()]);
+    await Promise.all([this.trainer.close(), this.evaluation.close(), this.predictThread.close()]);
   }
 
   // ---- internals -----------------------------------------------------------------------------
@@ -747,6 +769,7 @@ export class ModelRegistry {
     for (const r of recs) {
       this.trainer.cancel(r);
       this.predictors.delete(r);
+      this.predictThread.forget(r);
       this.evidences.delete(r);
     }
     this.store.remove(recs);

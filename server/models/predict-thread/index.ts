@@ -1,0 +1,152 @@
+/**
+ * The prediction thread: big batches (a model join's input rows, a large predict body) are
+ * predicted on a worker thread, one slice at a time, so the process's one JavaScript thread, which
+ * answers every request, is not held by a prediction (issue 22, item 6: a `SELECT 1` beside eight
+ * model joins waited up to 105x its idle p50 while slices of the joins' predictions ran on it).
+ *
+ * Why not the engine's own thread pool (automl/threads): its joins wait with Atomics.wait, built
+ * for a training that stays one synchronous call on its own worker; the instance's thread must
+ * never block. One thread, not one per join: the joins' slices take turns in it in arrival order
+ * (the same total work as on the instance's thread, on the second core), and each request has at
+ * most one slice in flight, so memory stays the slice's size whatever the batch.
+ */
+import { Worker } from 'node:worker_threads';
+import type { ModelDescription } from '../../automl/index';
+import type { JsonValue } from '../../engine/values';
+import { ERROR_CODES, type ErrorCode, ServiceError } from '../../errors';
+import type { ColumnarPrediction, PredictOptions } from '../predict/batch';
+import type { ModelVersionRecord } from '../store';
+import type { PredictThreadReply, PredictThreadRequest, VersionKey } from './protocol';
+
+const BOOTSTRAP = new URL('../../automl-worker/bootstrap.mjs', import.meta.url);
+const ENTRY = new URL('./thread.ts', import.meta.url).href;
+
+/**
+ * Batches from this many rows go to the thread; smaller ones are predicted in place (a few
+ * milliseconds at most, less than the round trip: a single-row predict stays where it is).
+ */
+export const PREDICT_THREAD_MIN_ROWS = 1024;
+
+interface Pending {
+  resolve: (reply: PredictThreadReply) => void;
+  reject: (err: Error) => void;
+}
+
+export class PredictThread {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+  /** Threads started so far, and slices predicted there (tests and diagnostics read them). */
+  readonly stats = { started: 0, slices: 0 };
+
+  /**
+   * Predicts one slice on the thread, as `predictBatch(record, predictor, columns, n, opts)`
+   * would here: the same columns and values, the same errors (a ServiceError keeps its code).
+   */
+  async predict(
+    record: ModelVersionRecord,
+    artifactFile: string,
+    description: ModelDescription,
+    columns: Record<string, readonly unknown[]>,
+    n: number,
+    opts: PredictOptions,
+  ): Promise<ColumnarPrediction> {
+    const { signal: _signal, ...plain } = opts;
+    const { project, name, version, targetAlias } = record;
+    const reply = await this.send((id) => ({
+      t: 'predict',
+      id,
+      record: { project, name, version, targetAlias },
+      artifactFile,
+      columns,
+      n,
+      opts: plain,
+    }));
+    if (!reply.ok) {
+      const { message, service } = reply.error;
+      throw service
+        ? new ServiceError(service.code, message, service.httpStatus)
+        : new Error(message);
+    }
+    this.stats.slices++;
+    return {
+      record,
+      description,
+      inputs: reply.inputs,
+      columns: reply.columns,
+      values: reply.values.map((v) => v ?? new Array<JsonValue>(n).fill(null)),
+      ...(reply.texts ? { texts: reply.texts } : {}),
+      explained: reply.explained,
+    };
+  }
+
+  /** Drops a version's compiled predictor from the thread (the version went away). */
+  forget(version: VersionKey): void {
+    this.worker?.postMessage({
+      t: 'forget',
+      version: { project: version.project, name: version.name, version: version.version },
+    } satisfies PredictThreadRequest);
+  }
+
+  /** Stops the thread; slices in flight fail with the instance's shutdown. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const w = this.worker;
+    this.worker = null;
+    this.failAll(ERROR_CODES.BUSY, 'the instance is shutting down');
+    if (w) await w.terminate();
+  }
+
+  private send(make: (id: number) => PredictThreadRequest): Promise<PredictThreadReply> {
+    if (this.closed)
+      return Promise.reject(stopped(ERROR_CODES.BUSY, 'the instance is shutting down'));
+    const id = this.nextId++;
+    const w = this.thread();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      // A thread with work keeps the process alive; an idle one does not.
+      if (this.pending.size === 1) w.ref();
+      try {
+        w.postMessage(make(id));
+      } catch (err) {
+        // A value that cannot be copied to the thread: this slice fails, nothing waits for it.
+        this.pending.delete(id);
+        if (this.pending.size === 0) w.unref();
+        reject(err);
+      }
+    });
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    this.stats.started++;
+    const w = new Worker(BOOTSTRAP, { workerData: { entry: ENTRY } });
+    w.unref();
+    w.on('message', (reply: PredictThreadReply) => {
+      const p = this.pending.get(reply.id);
+      if (!p) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) w.unref();
+      p.resolve(reply);
+    });
+    // An error ends in an exit, which fails what was in flight; the next slice starts a new one.
+    w.on('error', () => undefined);
+    w.on('exit', (code) => {
+      if (this.worker !== w) return;
+      this.worker = null;
+      this.failAll(ERROR_CODES.INTERNAL, `it stopped (exit code ${code}); run the statement again`);
+    });
+    this.worker = w;
+    return w;
+  }
+
+  private failAll(code: ErrorCode, why: string): void {
+    const all = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of all) p.reject(stopped(code, why));
+  }
+}
+
+const stopped = (code: ErrorCode, why: string) =>
+  new ServiceError(code, `The prediction thread could not finish the prediction: ${why}`);

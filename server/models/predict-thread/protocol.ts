@@ -1,0 +1,42 @@
+/**
+ * Messages between the instance's thread (index.ts) and the prediction thread (thread.ts): one
+ * slice of a batch to predict, the slice's columns back, or a version to forget.
+ */
+import type { ErrorCode } from '../../errors';
+import type { ColumnarPrediction, PredictOptions } from '../predict/batch';
+import type { ModelVersionRecord } from '../store';
+
+/** Which version a predictor belongs to. */
+export type VersionKey = Pick<ModelVersionRecord, 'project' | 'name' | 'version'>;
+
+type SliceRecord = VersionKey & Pick<ModelVersionRecord, 'targetAlias'>;
+
+export type PredictThreadRequest =
+  | {
+      t: 'predict';
+      id: number;
+      /** What `predictBatch` reads of the record: names for errors and the prediction columns. */
+      record: SliceRecord;
+      /** The version's artifact, which the thread reads and compiles once (its own cache). */
+      artifactFile: string;
+      columns: Record<string, readonly unknown[]>;
+      n: number;
+      /** The options but the signal (a cancel is checked between slices, in the caller). */
+      opts: Omit<PredictOptions, 'signal'>;
+    }
+  | { t: 'forget'; version: VersionKey };
+
+/** What the slice's `ColumnarPrediction` carries that the caller does not already have. */
+type PredictedSlice = Pick<ColumnarPrediction, 'inputs' | 'columns' | 'explained' | 'texts'> & {
+  /** Null for a column of nulls only (the unread ones): not copied value by value. */
+  values: (ColumnarPrediction['values'][number] | null)[];
+};
+
+export type PredictThreadReply =
+  | ({ id: number; ok: true } & PredictedSlice)
+  | {
+      id: number;
+      ok: false;
+      /** A ServiceError's code and status; none: another error (the message only). */
+      error: { message: string; service: { code: ErrorCode; httpStatus: number } | null };
+    };

@@ -1,0 +1,73 @@
+// Entry of the prediction thread (index.ts starts it by URL through the training worker's
+// bootstrap; nothing imports it): predicts slices of big batches with the same `predictBatch` the
+// instance's thread runs, so the answers are the same bytes, while that thread keeps answering
+// other requests. Predictors are read from their artifacts here (a few kept, the last used).
+import { parentPort } from 'node:worker_threads';
+import { ServiceError } from '../../errors';
+import { predictBatch } from '../predict/batch';
+import { PredictorCache } from '../predict/cache';
+import type { ModelVersionRecord } from '../store';
+import type { PredictThreadReply, PredictThreadRequest, VersionKey } from './protocol';
+
+/** Compiled predictors kept: a model join uses one; more than a few at once is rare. */
+const KEPT = 4;
+
+const predictors = new PredictorCache();
+/** The versions in `predictors`, least recently used first. */
+const kept: VersionKey[] = [];
+
+const same = (a: VersionKey, b: VersionKey) =>
+  a.project === b.project && a.name === b.name && a.version === b.version;
+
+function forget(v: VersionKey): void {
+  const i = kept.findIndex((k) => same(k, v));
+  if (i >= 0) kept.splice(i, 1);
+  predictors.delete(v as ModelVersionRecord);
+}
+
+function use(v: VersionKey): void {
+  forget(v);
+  kept.push({ project: v.project, name: v.name, version: v.version });
+  while (kept.length > KEPT) forget(kept[0]);
+}
+
+const port = parentPort!;
+
+port.on('message', (msg: PredictThreadRequest) => {
+  if (msg.t === 'forget') {
+    forget(msg.version);
+    return;
+  }
+  // The fields predictBatch and the cache read (SliceRecord); the rest stays with the instance.
+  const record = msg.record as ModelVersionRecord;
+  void predictors.get(record, msg.artifactFile).then(
+    (predictor) => {
+      let reply: PredictThreadReply;
+      try {
+        use(record);
+        const p = predictBatch(record, predictor, msg.columns, msg.n, msg.opts);
+        reply = {
+          id: msg.id,
+          ok: true,
+          inputs: p.inputs,
+          columns: p.columns,
+          values: p.values.map((v) => (v.every((x) => x === null) ? null : v)),
+          ...(p.texts ? { texts: p.texts } : {}),
+          explained: p.explained,
+        };
+      } catch (err) {
+        reply = failure(msg.id, err);
+      }
+      port.postMessage(reply);
+    },
+    (err: unknown) => port.postMessage(failure(msg.id, err)),
+  );
+});
+
+/** An error as the caller rethrows it: a ServiceError keeps its code and status. */
+function failure(id: number, err: unknown): PredictThreadReply {
+  const message = err instanceof Error ? err.message : String(err);
+  const service =
+    err instanceof ServiceError ? { code: err.code, httpStatus: err.httpStatus } : null;
+  return { id, ok: false, error: { message, service } };
+}
