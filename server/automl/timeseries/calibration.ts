@@ -4,7 +4,13 @@
 
 import { round } from '../pipeline/describe';
 import { type Fold, type Scored, ratio } from './candidates';
-import { ageWeight, calibrationSketch, trainingSpan, weightedConformalQuantile } from './intervals';
+import {
+  ageWeight,
+  calibrationSketch,
+  trainingSpan,
+  weightedConformalQuantile,
+  weightedConformalQuantiles,
+} from './intervals';
 import type { Selection } from './selection';
 import type { Series } from './series';
 import type { ForecastCoverage, TimeSeriesArtifact, TimeSeriesDescription } from './types';
@@ -182,17 +188,17 @@ function levelWidths(res: number[][], w: number[][], levels: number[]): number[]
       return u;
     }),
   );
-  return levels.map((level) => {
-    const pooled = weightedConformalQuantile(allU, allW, level);
+  const pooled = weightedConformalQuantiles(allU, allW, levels);
+  const own = stepU.map((u, k) => weightedConformalQuantiles(u, w[k], levels));
+  return levels.map((_, l) => {
     const out: number[] = [];
     let prev = 0;
     for (let k = 0; k < H; k++) {
       const n = res[k].length;
-      let q = pooled;
+      let q = pooled[l];
       if (n > 0) {
-        const own = weightedConformalQuantile(stepU[k], w[k], level);
         const a = n / (n + STEP_SHAPE_PRIOR);
-        q = a * own + (1 - a) * pooled;
+        q = a * own[k][l] + (1 - a) * pooled[l];
       }
       const hw = Number.isFinite(q) ? sigma[k] * q : prev;
       prev = Math.max(prev, hw);

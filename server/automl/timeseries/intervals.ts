@@ -14,18 +14,40 @@ export function weightedConformalQuantile(
   weights: readonly number[],
   level: number,
 ): number {
+  return weightedConformalQuantiles(scores, weights, [level])[0];
+}
+
+/**
+ * weightedConformalQuantile at each of `levels`, from one sort of the scores (the sketch a model
+ * keeps asks for 64 levels of every step's residuals: a sort per level took 12 s of the 75 s a
+ * 1,000-group set trained in).
+ */
+export function weightedConformalQuantiles(
+  scores: readonly number[],
+  weights: readonly number[],
+  levels: readonly number[],
+): number[] {
   const n = scores.length;
-  if (n === 0) return Infinity;
+  if (n === 0) return levels.map(() => Infinity);
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[a] - scores[b]);
   let total = 1;
   for (const w of weights) total += w;
-  const need = level * total;
+  // Cumulative weight in score order: non-decreasing, so each level's first index that reaches
+  // its share is found by bisection.
+  const cum = new Float64Array(n);
   let acc = 0;
-  for (const i of order) {
-    acc += weights[i];
-    if (acc >= need - 1e-9) return scores[i];
-  }
-  return scores[order[n - 1]];
+  for (let j = 0; j < n; j++) cum[j] = acc += weights[order[j]];
+  return levels.map((level) => {
+    const need = level * total - 1e-9;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cum[mid] >= need) hi = mid;
+      else lo = mid + 1;
+    }
+    return scores[order[Math.min(lo, n - 1)]];
+  });
 }
 
 /** Weight of a residual `age` validation periods old (Infinity: all weigh 1). */

@@ -5,7 +5,7 @@ import { type CellValue, loadPredictor, trainForecaster } from '../../index';
 import { Rng } from '../../prng';
 import { buildSeries } from '../series';
 import { type Calibration, chooseHalfLife } from '../calibration';
-import { weightedConformalQuantile } from '../intervals';
+import { weightedConformalQuantile, weightedConformalQuantiles } from '../intervals';
 import { timeSplit, trainingExamples } from '../examples';
 import { conformalQuantile } from '../../analysis/conformal';
 import { tableFromDataset } from '../../data/table';
@@ -77,6 +77,25 @@ describe('interval calibration', () => {
     const w = [...ones, ...r.map(() => 0.001)];
     expect(weightedConformalQuantile(old, w, 0.9)).toBeLessThan(1);
     expect(weightedConformalQuantile([], [], 0.9)).toBe(Infinity);
+  });
+
+  it('answers every level from one sort as the one-level quantile does (ties, zero weights)', () => {
+    const rng = new Rng(9);
+    const r = Array.from({ length: 301 }, () => Math.round(rng.next() * 40) / 4);
+    const w = r.map((_, i) => (i % 17 === 0 ? 0 : 0.2 + rng.next()));
+    const levels = [0.01, 0.5, 0.8, 0.9, 0.95, 0.999, 1];
+    // The definition, level by level: the smallest score whose cumulative weight in score order
+    // reaches the level's share of the total weight plus the forecast's own (1).
+    const byDefinition = (level: number) => {
+      const order = r.map((_, i) => i).sort((a, b) => r[a] - r[b]);
+      const need = level * (w.reduce((a, b) => a + b, 0) + 1);
+      let acc = 0;
+      for (const i of order) if ((acc += w[i]) >= need - 1e-9) return r[i];
+      return r[order[order.length - 1]];
+    };
+    expect(weightedConformalQuantiles(r, w, levels)).toEqual(levels.map(byDefinition));
+    expect(levels.map((l) => weightedConformalQuantile(r, w, l))).toEqual(levels.map(byDefinition));
+    expect(weightedConformalQuantiles([], [], [0.5, 0.9])).toEqual([Infinity, Infinity]);
   });
 
   const calibration = (early: number[], main: number[], ages: number[]): Calibration => ({

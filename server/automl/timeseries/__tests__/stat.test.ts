@@ -149,6 +149,40 @@ describe('ARIMA', () => {
     for (const v of f) expect(Math.abs(v - y[299])).toBeLessThan(1.5);
   });
 
+  it("refits a large set's shortlisted orders on another series: the best, by maximum likelihood", () => {
+    // An MA(1) after one difference (theta -0.6): of the shortlist found on other series, the
+    // conditional fits rank (0,1,1) first and only it is refined by the exact likelihood.
+    const rng = new Rng(11);
+    let prev = gauss(rng);
+    let level = 100;
+    const y = Float64Array.from({ length: 120 }, () => {
+      const e = gauss(rng);
+      level += e - 0.6 * prev;
+      prev = e;
+      return level;
+    });
+    const plan = { d: 1, D: 0, m: 1 };
+    const order = (p: number, q: number) => ({
+      p,
+      d: 1,
+      q,
+      P: 0,
+      D: 0,
+      Q: 0,
+      m: 1,
+      constant: false,
+    });
+    const shortlist = [order(1, 0), order(0, 1), order(2, 0)];
+    const fit = fitArima(y, 0, 119, 1, { plan, orders: shortlist })!;
+    expect([fit.p, fit.q]).toEqual([0, 1]);
+    expect(Math.abs(fit.ma[0] + 0.6)).toBeLessThan(0.15);
+    // The exact likelihood's estimates and AICc, as fitting that order alone finds them (the
+    // conditional fits start from another row: the shortlist's longest AR part).
+    const alone = fitArima(y, 0, 119, 1, { plan, orders: [order(0, 1)] })!;
+    expect(fit.ma[0]).toBeCloseTo(alone.ma[0], 3);
+    expect(fit.aicc).toBeCloseTo(alone.aicc, 2);
+  });
+
   it('maps partial autocorrelations inside (-1, 1) to a stationary AR polynomial', () => {
     expect(pacfToAr([0.5])).toEqual([0.5]);
     const [a, b] = pacfToAr([0.5, -0.3]);

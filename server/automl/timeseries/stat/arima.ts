@@ -322,7 +322,8 @@ export function arimaPlan(y: ArrayLike<number>, start: number, end: number, m: n
  * The order with the lowest AICc by a stepwise search (auto.arima's): start from
  * (2,2)(1,1), (0,0)(0,0), (1,0)(1,0), (0,1)(0,1), then move one of p, q, P, Q by one (or p and q
  * together) and toggle the constant while AICc improves. `orders`, when given, are the only
- * ones tried (a search done on similar series). Null when no order can be fitted.
+ * ones tried (a search done on similar series), ranked by their conditional fits and the best
+ * refined by maximum likelihood. Null when no order can be fitted.
  */
 export function fitArima(
   y: ArrayLike<number>,
@@ -382,17 +383,28 @@ export function fitArima(
     return false;
   };
   if (opts.orders) {
-    for (const o of opts.orders)
-      consider({
-        ...o,
-        d,
-        D,
-        m: mm,
-        constant: allowConstant && o.constant,
-        P: seasonal ? o.P : 0,
-        Q: seasonal ? o.Q : 0,
-      });
-    return best;
+    // Orders found on other series (a large set's sample) are ranked by their conditional fits'
+    // AICc and only the best is refined by maximum likelihood, as auto.arima's `approximation`
+    // does for long series: the refit of 900 series outside a 100-series sample spent two thirds
+    // of its time on the exact likelihoods of orders it then dropped.
+    let first: OrderFit | null = null;
+    for (const o of opts.orders) {
+      const css = fitOrder(
+        {
+          ...o,
+          d,
+          D,
+          m: mm,
+          constant: allowConstant && o.constant,
+          P: seasonal ? o.P : 0,
+          Q: seasonal ? o.Q : 0,
+        },
+        w,
+        from,
+      );
+      if (css && (!first || css.fit.aicc < first.fit.aicc - 1e-9)) first = css;
+    }
+    return first && (fitOrderML(first.fit, w, first.u) ?? first.fit);
   }
   const c = d + D <= 1;
   for (const o of [
