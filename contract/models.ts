@@ -87,15 +87,22 @@ const jsonTypeName = (v: unknown) =>
 
 /**
  * One input row of a prediction: column name -> value. Values are cast to the types the model
- * was trained on (`"1000"` -> 1000); missing inputs are null.
+ * was trained on (`"1000"` -> 1000); missing inputs are null. Checked as an object and passed on
+ * as it is: a record schema copied every row key by key (a 10k-row body of 64 inputs: ~100 ms),
+ * and the values are judged where they are cast. Documented as the record it is.
  */
-const PredictInputRow = z.record(z.string(), z.unknown(), {
-  error: (iss) => {
-    const i = iss.path?.at(-1);
-    const row = typeof i === 'number' ? `row ${i + 1}` : 'a row';
-    return `${row} is ${jsonTypeName(iss.input)}, not an object of column values like {"sqft": 823}`;
-  },
-});
+const PredictInputRow = z
+  .custom<Record<string, unknown>>(
+    (v) => v !== null && typeof v === 'object' && !Array.isArray(v),
+    {
+      error: (iss) => {
+        const i = iss.path?.at(-1);
+        const row = typeof i === 'number' ? `row ${i + 1}` : 'a row';
+        return `${row} is ${jsonTypeName(iss.input)}, not an object of column values like {"sqft": 823}`;
+      },
+    },
+  )
+  .meta({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} });
 /** The spec's predict body: a JSON array of row objects. An empty array predicts nothing (200 []). */
 export const PredictRows = z.array(PredictInputRow, {
   error: (iss) => `must be an array of row objects, got ${jsonTypeName(iss.input)}`,

@@ -43,12 +43,8 @@ function* pieces(value: unknown): Generator<string> {
   yield first ? '{}' : '}';
 }
 
-/**
- * The JSON text of `value` as a stream: the top-level object's keys in order, arrays (of rows,
- * of row objects) written in batches. Same text as JSON.stringify, without the one big string.
- */
-function jsonStream(value: unknown): Readable {
-  const it = pieces(value);
+/** Text pieces as a byte stream, pushed until the socket's buffer is full. */
+function textStream(it: Iterator<string>): Readable {
   return new Readable({
     read() {
       let size = 0;
@@ -67,8 +63,15 @@ function jsonStream(value: unknown): Readable {
 
 /**
  * Answers `value` as JSON written in pieces (a stream, which Fastify sends as it is, past the
- * route's serializer; the route's declared schema still documents it).
+ * route's serializer; the route's declared schema still documents it): the top-level object's
+ * keys in order, arrays (of rows, of row objects) written in batches. Same text as
+ * JSON.stringify, without the one big string.
  */
 export function sendJsonStream(reply: FastifyReply, value: unknown): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(jsonStream(value));
+  return sendJsonPieces(reply, pieces(value));
+}
+
+/** Answers JSON text the caller wrote in pieces (e.g. a prediction written from its columns). */
+export function sendJsonPieces(reply: FastifyReply, text: Iterable<string>): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(textStream(text[Symbol.iterator]()));
 }

@@ -42,6 +42,7 @@ import {
   type PredictOptions,
 } from './predict/batch';
 import { PredictorCache } from './predict/cache';
+import { predictionJsonPieces, rowObjectPieces } from './predict/json-rows';
 import { PREDICT_THREAD_MIN_ROWS, PredictThread } from './predict-thread/index';
 import {
   forecastBatch,
@@ -475,22 +476,55 @@ export class ModelRegistry {
     rows: readonly unknown[],
     opts: PredictOptions & Pick<ForecastRequest, 'horizon'> = {},
   ): Promise<Record<string, JsonValue>[]> {
+    const p = await this.predictObjects(ref, rows, opts);
+    return p.kind === 'forecast'
+      ? forecastRows(p.forecast)
+      : predictionRows(p.tabular, rows.length);
+  }
+
+  /**
+   * The REST predict answer of `predict`'s rows, each with MindsDB's `__mindsdb_row_id` beside
+   * `__service_row_id`, as JSON text in pieces: a tabular model's rows are written from the
+   * columns (predict/json-rows.ts), never built as objects.
+   */
+  async predictJson(
+    ref: ModelRef,
+    rows: readonly unknown[],
+    opts: PredictOptions & Pick<ForecastRequest, 'horizon'> = {},
+  ): Promise<Iterable<string>> {
+    const p = await this.predictObjects(ref, rows, { ...opts, texts: true });
+    return p.kind === 'forecast'
+      ? rowObjectPieces(forecastRows(p.forecast))
+      : predictionJsonPieces(p.tabular, rows.length);
+  }
+
+  private async predictObjects(
+    ref: ModelRef,
+    rows: readonly unknown[],
+    opts: PredictOptions & Pick<ForecastRequest, 'horizon'>,
+  ): Promise<
+    | { kind: 'forecast'; forecast: ColumnarForecast }
+    | { kind: 'tabular'; tabular: ColumnarPrediction }
+  > {
     const columns = columnsOfRows(rows);
     const record = this.ready(ref);
     const predictor = await this.predictor(record);
     // A time-series model reads the rows as history and answers its forecast after each group.
     if (isForecaster(predictor)) {
-      return forecastRows(
-        forecastBatch(record, predictor, columns, rows.length, { horizon: opts.horizon }),
-      );
+      const forecast = forecastBatch(record, predictor, columns, rows.length, {
+        horizon: opts.horizon,
+      });
+      return { kind: 'forecast', forecast };
     }
     if (opts.horizon !== undefined) {
       throw badInput(
         `Model '${record.project}.${record.name}' is not a time-series model; params.horizon applies only to models trained with ORDER BY ... WINDOW ... HORIZON`,
       );
     }
-    const p = await this.predictTabular(record, predictor, columns, rows.length, opts);
-    return predictionRows(p, rows.length);
+    return {
+      kind: 'tabular',
+      tabular: await this.predictTabular(record, predictor, columns, rows.length, opts),
+    };
   }
 
   /**

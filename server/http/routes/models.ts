@@ -28,7 +28,7 @@ import type { ModelRef, ModelRegistry } from '../../models/registry';
 import type { ModelVersionRecord } from '../../models/store';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
 import type { Instance } from '../../instance';
-import { sendJsonStream } from '../json-stream';
+import { sendJsonPieces } from '../json-stream';
 import { answer, ERROR_RESPONSES, problem } from '../responses';
 import { issueMessages, validate } from '../validate';
 
@@ -235,10 +235,9 @@ export const modelRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async 
         return [];
       }
       const explain = !Array.isArray(body) && body.params?.explain === true;
-      const out = await models.predict(ref, rows, { ...forecastParams(body), explain });
-      for (const row of out) row.__mindsdb_row_id = row.__service_row_id;
-      // Written a batch of rows at a time: a big batch never becomes one string.
-      return sendJsonStream(reply, out);
+      const pieces = await models.predictJson(ref, rows, { ...forecastParams(body), explain });
+      // Written a piece at a time: a big answer never becomes one string.
+      return sendJsonPieces(reply, pieces);
     },
   });
 

@@ -9,7 +9,7 @@ import type { Predictor } from '../../automl/index';
 import { ERROR_CODES, ServiceError } from '../../errors';
 import { startHarness, sqlOk, waitComplete, type Harness } from '../../test/harness';
 import { trainingCache } from '../../test/training-cache';
-import { PREDICT_SLICE_ROWS, predictBatch } from '../predict/batch';
+import { PREDICT_SLICE_ROWS, predictBatch, predictionRows } from '../predict/batch';
 import { PredictThread } from '../predict-thread/index';
 import type { ModelVersionRecord } from '../store';
 
@@ -117,6 +117,19 @@ describe('the prediction thread', () => {
       message: (here as ServiceError).message,
       httpStatus: 400,
     });
+  });
+
+  it('answers a big REST predict from the thread with the bytes of the rows predicted here', async () => {
+    const rows = wide.a.map((a, i) => ({ a, b: wide.b[i] }));
+    const res = await fetch(`${h.url}/api/projects/mindsdb/models/sl_class/predict`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(rows),
+    });
+    expect(res.status).toBe(200);
+    const here = predictBatch(rec, predictor, wide, ROWS);
+    const objects = predictionRows(here, ROWS).map((r, i) => ({ ...r, __mindsdb_row_id: i }));
+    expect(await res.text()).toBe(JSON.stringify(objects));
   });
 
   it('fails a slice whose artifact is gone, and slices in flight when it closes, by name', async () => {

@@ -76,6 +76,7 @@ export class PredictThread {
       inputs: reply.inputs,
       columns: reply.columns,
       values: reply.values.map((v) => v ?? new Array<JsonValue>(n).fill(null)),
+      ...(reply.texts ? { texts: reply.texts } : {}),
       explained: reply.explained,
     };
   }

@@ -27,7 +27,7 @@ export type PredictThreadRequest =
   | { t: 'forget'; version: VersionKey };
 
 /** What the slice's `ColumnarPrediction` carries that the caller does not already have. */
-type PredictedSlice = Pick<ColumnarPrediction, 'inputs' | 'columns' | 'explained'> & {
+type PredictedSlice = Pick<ColumnarPrediction, 'inputs' | 'columns' | 'explained' | 'texts'> & {
   /** Null for a column of nulls only (the unread ones): not copied value by value. */
   values: (ColumnarPrediction['values'][number] | null)[];
 };

@@ -52,6 +52,7 @@ port.on('message', (msg: PredictThreadRequest) => {
           inputs: p.inputs,
           columns: p.columns,
           values: p.values.map((v) => (v.every((x) => x === null) ? null : v)),
+          ...(p.texts ? { texts: p.texts } : {}),
           explained: p.explained,
         };
       } catch (err) {

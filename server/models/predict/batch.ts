@@ -43,6 +43,13 @@ export interface PredictOptions {
    * (`predictInSlices`) with the signal's reason, instead of predicting the rest for no one.
    */
   signal?: AbortSignal;
+  /**
+   * Keep each prediction cell's JSON text (`texts`) for an answer written as text (REST,
+   * predict/json-rows.ts): the numbers are then turned into text once, for the column and the
+   * `_explain` text alike, and `_explain` is built as the JSON string it is sent as (its `values`
+   * are left null). Formatting the numbers twice cost more than predicting them.
+   */
+  texts?: boolean;
 }
 
 export interface ColumnarPrediction {
@@ -53,6 +60,8 @@ export interface ColumnarPrediction {
   /** `<target>`, `<target>_confidence`, ... (see `predictionColumns`) and their values. */
   columns: OutputColumn[];
   values: JsonValue[][];
+  /** With `texts`: each prediction cell as JSON text (`_explain` as a JSON string), by column. */
+  texts?: string[][];
   /** Whether `<target>_explain` carries the feature contributions. */
   explained: boolean;
 }
@@ -105,34 +114,61 @@ export function predictBatch(
   }
   const outputs = predictionColumns(desc, record.targetAlias);
   const unread = new Set(opts.unread ?? []);
+  const built = predictionValues(desc, preds, truth, {
+    explained,
+    withExplain: !unread.has(outputs.at(-1)!.name),
+    texts: opts.texts === true,
+  });
+  const none = (j: number) => unread.has(outputs[j].name);
   return {
     record,
     description: desc,
     inputs,
     columns: outputs,
-    values: predictionValues(desc, preds, truth, explained, !unread.has(outputs.at(-1)!.name)).map(
-      (v, j) => (unread.has(outputs[j].name) ? new Array<JsonValue>(n).fill(null) : v),
-    ),
+    values: built.values.map((v, j) => (none(j) ? new Array<JsonValue>(n).fill(null) : v)),
+    ...(built.texts
+      ? { texts: built.texts.map((t, j) => (none(j) ? new Array<string>(n).fill('null') : t)) }
+      : {}),
     explained: explained !== null,
   };
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** Rows given as objects (the HTTP predict body, a SQL WHERE) as columns keyed by their names. */
+/**
+ * Rows given as objects (the HTTP predict body, a SQL WHERE) as columns keyed by their names.
+ * Rows of one shape list their keys in one order, so each key is first compared with the name
+ * that followed the previous key (one comparison of interned strings) and looked up only when it
+ * differs: a 10k-row body of 64 inputs spent most of its conversion looking keys up.
+ */
 export function columnsOfRows(rows: readonly unknown[]): Record<string, unknown[]> {
   const n = rows.length;
-  const columns: Record<string, unknown[]> = {};
-  rows.forEach((row, i) => {
+  const names: string[] = [];
+  const values: unknown[][] = [];
+  const index = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const row = rows[i];
     if (row === null || typeof row !== 'object' || Array.isArray(row)) {
       throw badInput(`Row ${i + 1} is not an object of column values`);
     }
-    // for...in, not Object.entries: no pair arrays per cell (a 10k-row body took 19 ms here).
+    let next = 0;
+    // for...in, not Object.entries: no pair arrays per cell.
     for (const k in row) {
-      if (hasOwn.call(row, k))
-        (columns[k] ??= new Array(n).fill(null))[i] = (row as Record<string, unknown>)[k];
+      if (!hasOwn.call(row, k)) continue;
+      let c = names[next] === k ? next : index.get(k);
+      if (c === undefined) {
+        c = names.length;
+        names.push(k);
+        index.set(k, c);
+        values.push(new Array(n).fill(null));
+      }
+      values[c][i] = (row as Record<string, unknown>)[k];
+      next = c + 1;
     }
-  });
+  }
+  // No prototype: a column may be called anything, `__proto__` included.
+  const columns: Record<string, unknown[]> = Object.create(null);
+  names.forEach((k, c) => (columns[k] = values[c]));
   return columns;
 }
 
@@ -155,28 +191,60 @@ export function predictionRows(p: ColumnarPrediction, n: number): Record<string,
   return out;
 }
 
-/** JSON text of a scalar (numbers are finite here: `finite` ran first). */
-const json = (v: JsonValue): string =>
-  v === null
-    ? 'null'
-    : typeof v === 'number' || typeof v === 'boolean'
-      ? String(v)
-      : JSON.stringify(v);
+/** Strings up to this length are quoted once per batch and reused (labels, categories). */
+const CACHED_STRING = 64;
+const CACHE_LIMIT = 4096;
+
+/**
+ * A writer of JSON text for scalar cells, as JSON.stringify writes them inside an object or array
+ * (non-finite numbers as null); short strings are quoted once per writer, since a batch repeats
+ * its labels and categories.
+ */
+export function jsonCells(): (v: JsonValue) => string {
+  const quoted = new Map<string, string>();
+  return (v) => {
+    if (v === null) return 'null';
+    switch (typeof v) {
+      case 'number':
+        return Number.isFinite(v) ? '' + v : 'null';
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'string': {
+        if (v.length > CACHED_STRING) return JSON.stringify(v);
+        let q = quoted.get(v);
+        if (q === undefined) {
+          q = JSON.stringify(v);
+          if (quoted.size < CACHE_LIMIT) quoted.set(v, q);
+        }
+        return q;
+      }
+      default:
+        return JSON.stringify(v) ?? 'null';
+    }
+  };
+}
 
 export const finite = (x: number | null | undefined) =>
   typeof x === 'number' && Number.isFinite(x) ? x : null;
 
 /**
- * Builds the prediction columns' values (aligned with `predictionColumns`). `_anomaly` falls back
- * to "truth outside the interval" when the engine left it null but a numeric truth is known.
+ * JSON text as the content of a JSON string (quotes and backslashes escaped; JSON text holds no
+ * raw control characters or lone surrogates): the same as JSON.stringify(text) without its quotes.
+ */
+const escapeJsonText = (text: string) => text.replace(/[\\"]/g, '\\$&');
+
+/**
+ * Builds the prediction columns' values (aligned with `predictionColumns`), and with `texts`
+ * their JSON text (see PredictOptions.texts). `_anomaly` falls back to "truth outside the
+ * interval" when the engine left it null but a numeric truth is known.
  */
 function predictionValues(
   desc: ModelDescription,
   preds: Prediction[],
   truth: CellValue[] | null,
-  explained: Explanation[] | null = null,
-  withExplain = true,
-): JsonValue[][] {
+  o: { explained: Explanation[] | null; withExplain: boolean; texts: boolean },
+): { values: JsonValue[][]; texts: string[][] | null } {
+  const { explained, withExplain } = o;
   const n = preds.length;
   const regression = desc.task === 'regression';
   const value: JsonValue[] = new Array(n);
@@ -186,8 +254,25 @@ function predictionValues(
   const anomaly: JsonValue[] = new Array(n);
   const original: JsonValue[] = new Array(n);
   const explain: JsonValue[] = new Array(n);
-  // `"column":` of each input, made once per batch.
-  const keys = explained ? desc.inputs.map((c) => [c, `${JSON.stringify(c)}:`] as const) : null;
+  const json = jsonCells();
+  // The `_explain` text is built once, either as itself or (texts) as the JSON string it is sent
+  // as: then its quotes are written escaped and the strings in it escaped once per distinct value.
+  const q = o.texts ? '\\"' : '"';
+  const escaped = new Map<string, string>();
+  const inner = o.texts
+    ? (t: string) => {
+        if (t.charCodeAt(0) !== 34) return t;
+        let e = escaped.get(t);
+        if (e === undefined) escaped.set(t, (e = escapeJsonText(t)));
+        return e;
+      }
+    : (t: string) => t;
+  const texts = o.texts ? Array.from({ length: 7 }, () => new Array<string>(n)) : null;
+  // `"column":` of each input and `,"probability_class_<c>":` of each class, made once per batch.
+  const keys = explained
+    ? desc.inputs.map((c) => [c, `${inner(JSON.stringify(c))}:`] as const)
+    : null;
+  const classKeys = new Map<string, string>();
   for (let i = 0; i < n; i++) {
     const p = preds[i];
     const tr = truth ? truth[i] : null;
@@ -204,23 +289,46 @@ function predictionValues(
     hi[i] = upper;
     anomaly[i] = an ?? null;
     original[i] = tr;
+    const tv = json(v);
+    const tc = json(conf[i]);
+    const ta = json(an ?? null);
+    const tt = json(tr);
+    const tl = json(lower);
+    const tu = json(upper);
+    if (texts) {
+      texts[0][i] = tv;
+      texts[1][i] = tc;
+      texts[2][i] = tl;
+      texts[3][i] = tu;
+      texts[4][i] = ta;
+      texts[5][i] = tt;
+    }
+    explain[i] = null;
     if (!withExplain) {
-      explain[i] = null;
+      if (texts) texts[6][i] = 'null';
       continue;
     }
     // Built as text directly: JSON.stringify of a fresh object per row was the largest cost of
     // batch prediction after the engine itself. Same bytes as JSON.stringify would produce.
-    let ex = `{"predicted_value":${json(v)},"confidence":${json(conf[i])},"anomaly":${json(an ?? null)},"truth":${json(tr)},"confidence_lower_bound":${json(lower)},"confidence_upper_bound":${json(upper)}`;
+    let ex = `{${q}predicted_value${q}:${inner(tv)},${q}confidence${q}:${tc},${q}anomaly${q}:${ta},${q}truth${q}:${inner(tt)},${q}confidence_lower_bound${q}:${tl},${q}confidence_upper_bound${q}:${tu}`;
     if (p.probabilities) {
-      for (const cls in p.probabilities)
-        ex += `,${JSON.stringify(`probability_class_${cls}`)}:${json(finite(p.probabilities[cls]))}`;
+      for (const cls in p.probabilities) {
+        let key = classKeys.get(cls);
+        if (key === undefined)
+          classKeys.set(cls, (key = `,${inner(JSON.stringify(`probability_class_${cls}`))}:`));
+        ex += key + json(finite(p.probabilities[cls]));
+      }
     }
-    if (explained) ex += contributionsJson(explained[i], keys!, regression);
-    explain[i] = ex + '}';
+    if (explained) ex += contributionsJson(explained[i], keys!, regression, json, q, inner);
+    if (texts) texts[6][i] = `"${ex}}"`;
+    else explain[i] = ex + '}';
   }
-  return regression
-    ? [value, conf, lo, hi, anomaly, original, explain]
-    : [value, conf, anomaly, original, explain];
+  const pick = <T>(cols: T[]) =>
+    regression ? cols : [cols[0], cols[1], cols[4], cols[5], cols[6]];
+  return {
+    values: pick([value, conf, lo, hi, anomaly, original, explain]),
+    texts: texts ? pick(texts) : null,
+  };
 }
 
 /**
@@ -231,6 +339,9 @@ function contributionsJson(
   e: Explanation,
   keys: readonly (readonly [string, string])[],
   regression: boolean,
+  json: (v: JsonValue) => string,
+  q: string,
+  inner: (text: string) => string,
 ): string {
   let fc = '';
   for (const [c, key] of keys) {
@@ -238,7 +349,7 @@ function contributionsJson(
     fc += `${fc === '' ? '' : ','}${key}${v}`;
   }
   const cls = regression || e.class === undefined ? null : e.class;
-  return `,"base_value":${json(finite(e.baseValue))},"feature_contributions":{${fc}},"explained_value":${json(finite(e.value))},"explained_class":${json(cls)}`;
+  return `,${q}base_value${q}:${json(finite(e.baseValue))},${q}feature_contributions${q}:{${fc}},${q}explained_value${q}:${json(finite(e.value))},${q}explained_class${q}:${inner(json(cls))}`;
 }
 
 /**
@@ -296,6 +407,9 @@ export async function predictInSlices(
     ...first,
     inputs,
     values: first.values.map((v, i) => v.concat(...rest.map((p) => p.values[i]))),
+    ...(first.texts
+      ? { texts: first.texts.map((t, i) => t.concat(...rest.map((p) => p.texts![i]))) }
+      : {}),
     explained: parts.some((p) => p.explained),
   };
 }
