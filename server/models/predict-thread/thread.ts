@@ -7,35 +7,20 @@ import { ServiceError } from '../../errors';
 import { predictBatch } from '../predict/batch';
 import { PredictorCache } from '../predict/cache';
 import type { ModelVersionRecord } from '../store';
-import type { PredictThreadReply, PredictThreadRequest, VersionKey } from './protocol';
+import { KeptVersions } from './kept';
+import type { PredictThreadReply, PredictThreadRequest } from './protocol';
 
 /** Compiled predictors kept: a model join uses one; more than a few at once is rare. */
 const KEPT = 4;
 
 const predictors = new PredictorCache();
-/** The versions in `predictors`, least recently used first. */
-const kept: VersionKey[] = [];
-
-const same = (a: VersionKey, b: VersionKey) =>
-  a.project === b.project && a.name === b.name && a.version === b.version;
-
-function forget(v: VersionKey): void {
-  const i = kept.findIndex((k) => same(k, v));
-  if (i >= 0) kept.splice(i, 1);
-  predictors.delete(v as ModelVersionRecord);
-}
-
-function use(v: VersionKey): void {
-  forget(v);
-  kept.push({ project: v.project, name: v.name, version: v.version });
-  while (kept.length > KEPT) forget(kept[0]);
-}
+const kept = new KeptVersions({ delete: (v) => predictors.delete(v as ModelVersionRecord) }, KEPT);
 
 const port = parentPort!;
 
 port.on('message', (msg: PredictThreadRequest) => {
   if (msg.t === 'forget') {
-    forget(msg.version);
+    kept.forget(msg.version);
     return;
   }
   // The fields predictBatch and the cache read (SliceRecord); the rest stays with the instance.
@@ -44,7 +29,7 @@ port.on('message', (msg: PredictThreadRequest) => {
     (predictor) => {
       let reply: PredictThreadReply;
       try {
-        use(record);
+        kept.use(record);
         const p = predictBatch(record, predictor, msg.columns, msg.n, msg.opts);
         reply = {
           id: msg.id,
