@@ -7,11 +7,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Bar, Legend, Tooltip } from 'recharts';
-import type { DiffReport, DiffRequest } from '../../../../contract';
-import { CHART_COLORS } from '../../../components/ui/grid-theme';
-import { usePresenting } from '../../../lib/use-presenting';
-import { modelVersionsQueryOptions } from '../api';
-import { ColumnBars, type ModelTabProps, usePaperTheme } from '../shared';
+import type { DiffReport, DiffRequest } from '../../../../../contract';
+import { CHART_COLORS } from '../../../../components/ui/grid-theme';
+import { usePresenting } from '../../../../lib/use-presenting';
+import { modelVersionsQueryOptions } from '../../api';
+import { ColumnBars, type ModelTabProps, usePaperTheme } from '../../shared';
 import { diffQuery } from './api';
 import { againstChoices, diffTableRows, fmt, sourceText, weightBars } from './diff-view';
 import '../drift/drift.css';

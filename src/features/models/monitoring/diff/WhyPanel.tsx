@@ -6,13 +6,13 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { modelKeys } from '../../../api/keys';
-import { describeQueryOptions, predict } from '../api';
-import { toPredictionViews } from '../inputs';
-import { ExplainWaterfall } from '../predict';
-import { formatNumber } from '../shared';
+import { modelKeys } from '../../../../api/keys';
+import { describeQueryOptions, predict } from '../../api';
+import { toPredictionViews } from '../../inputs';
+import { ExplainWaterfall } from '../../predict';
+import { formatNumber } from '../../shared';
 import { missingInputs, sameValue, whyRequestBody, whyTitle, type WhySource } from './why';
-import '../shared/insights.css';
+import '../../shared/insights.css';
 import './why.css';
 
 interface Props extends WhySource {

@@ -5,9 +5,9 @@
  * `modelKeys.monitoring`.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { DiffReport, type DiffRequest } from '../../../../contract';
-import { requestJson } from '../../../api/http';
-import { modelKeys } from '../../../api/keys';
+import { DiffReport, type DiffRequest } from '../../../../../contract';
+import { requestJson } from '../../../../api/http';
+import { modelKeys } from '../../../../api/keys';
 
 export interface DiffTarget {
   project: string;

@@ -1,5 +1,5 @@
 /** A small hand-built version diff for the diff view's tests (shaped as contract/monitoring.ts). */
-import type { DiffReport } from '../../../../contract';
+import type { DiffReport } from '../../../../../contract';
 
 export const diff: DiffReport = {
   project: 'mindsdb',

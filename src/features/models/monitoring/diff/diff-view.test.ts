@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DiffReport } from '../../../../contract';
-import type { ModelVersion } from '../api';
+import { DiffReport } from '../../../../../contract';
+import type { ModelVersion } from '../../api';
 import { againstChoices, diffTableRows, signed, sourceText, weightBars } from './diff-view';
 import { diff } from './diff-fixture';
 

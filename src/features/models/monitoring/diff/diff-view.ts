@@ -4,8 +4,8 @@
  * change, the inputs whose contributions moved) and the inputs that count more or less. Pure, so
  * every figure the view draws is tested here.
  */
-import type { DiffReport, DiffRow } from '../../../../contract';
-import type { ModelVersion } from '../api';
+import type { DiffReport, DiffRow } from '../../../../../contract';
+import type { ModelVersion } from '../../api';
 
 /** Complete versions other than the shown one, newest first, and the one to start with (the previous). */
 export function againstChoices(

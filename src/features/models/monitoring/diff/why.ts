@@ -4,7 +4,7 @@
  * say beside the waterfall: inputs the result did not carry, and an explanation whose prediction
  * is not the value shown (then the inputs were not the row's whole story).
  */
-import { formatNumber } from '../shared';
+import { formatNumber } from '../../shared';
 
 export interface WhySource {
   project: string;

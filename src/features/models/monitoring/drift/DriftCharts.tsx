@@ -14,11 +14,11 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { CHART_COLORS } from '../../../components/ui/grid-theme';
-import { usePresenting } from '../../../lib/use-presenting';
-import { ChartBox, chartAxes, chartFont, ColumnBars, usePaperTheme } from '../shared';
+import { CHART_COLORS } from '../../../../components/ui/grid-theme';
+import { usePresenting } from '../../../../lib/use-presenting';
+import { ChartBox, chartAxes, chartFont, ColumnBars, usePaperTheme } from '../../shared';
 import { LEVEL_WORDS, type HistogramBar } from './drift-view';
-import type { DriftLevel } from '../../../../contract';
+import type { DriftLevel } from '../../../../../contract';
 
 const pctTick = (v: number) => `${Math.round(v * 100)}%`;
 const pct1 = (v: number) => `${(v * 100).toFixed(1)}%`;

@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { modelVersionsQueryOptions, type ModelVersion } from '../api';
-import type { ModelsNav } from '../shared';
+import { modelVersionsQueryOptions, type ModelVersion } from '../../api';
+import type { ModelsNav } from '../../shared';
 import { DriftTab } from './DriftTab';
 import { report } from './report-fixture';
 

@@ -6,9 +6,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
-import type { DriftReport } from '../../../../contract';
-import { modelVersionsQueryOptions } from '../api';
-import { formatPercent, type ModelTabProps } from '../shared';
+import type { DriftReport } from '../../../../../contract';
+import { modelVersionsQueryOptions } from '../../api';
+import { formatPercent, type ModelTabProps } from '../../shared';
 import { computeDriftMutation, latestDriftQuery } from './api';
 import { HistogramChart, PsiChart } from './DriftCharts';
 import {

@@ -4,9 +4,9 @@
  * with contract/monitoring.ts; keys from `modelKeys.monitoring`.
  */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
-import { DriftReport, type DriftRequest } from '../../../../contract';
-import { ApiError, requestJson } from '../../../api/http';
-import { modelKeys } from '../../../api/keys';
+import { DriftReport, type DriftRequest } from '../../../../../contract';
+import { ApiError, requestJson } from '../../../../api/http';
+import { modelKeys } from '../../../../api/keys';
 
 export interface DriftTarget {
   project: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DriftReport } from '../../../../contract';
+import { DriftReport } from '../../../../../contract';
 import {
   columnNote,
   driftRows,

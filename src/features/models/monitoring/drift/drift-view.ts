@@ -12,8 +12,8 @@ import type {
   DriftReport,
   DriftTest,
   DriftVerdict,
-} from '../../../../contract';
-import { qualifiedName, quoteIdent } from '../../../api/catalog-parse';
+} from '../../../../../contract';
+import { qualifiedName, quoteIdent } from '../../../../api/catalog-parse';
 
 export type Tone = 'ok' | 'warn' | 'bad';
 

@@ -1,5 +1,5 @@
 /** A small hand-built drift report for the drift tab's tests (shaped as contract/monitoring.ts). */
-import type { DriftColumn, DriftReport } from '../../../../contract';
+import type { DriftColumn, DriftReport } from '../../../../../contract';
 
 const bins = (ref: number[], cur: number[], labels: string[]) => {
   const r = ref.reduce((a, b) => a + b, 0);

@@ -4,9 +4,9 @@
  * information_schema, so MindsDB servers answer too.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { quoteString } from '../../../api/catalog-parse';
-import { modelKeys } from '../../../api/keys';
-import { runSql } from '../../../api/sql-query';
+import { quoteString } from '../../../../api/catalog-parse';
+import { modelKeys } from '../../../../api/keys';
+import { runSql } from '../../../../api/sql-query';
 import type { SimilarTable } from './drift-view';
 
 async function fetchSimilarTables(base: string, signal?: AbortSignal): Promise<SimilarTable[]> {

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ModelsNav } from '../shared';
+import type { ModelsNav } from '../../shared';
 import { EffectsTab } from './EffectsTab';
 import { effects } from './effects-fixture';
 

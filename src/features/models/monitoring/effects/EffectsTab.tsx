@@ -7,9 +7,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Bar, BarChart, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
-import type { EffectCurve, EffectsReport } from '../../../../contract';
-import { CHART_COLORS } from '../../../components/ui/grid-theme';
-import { usePresenting } from '../../../lib/use-presenting';
+import type { EffectCurve, EffectsReport } from '../../../../../contract';
+import { CHART_COLORS } from '../../../../components/ui/grid-theme';
+import { usePresenting } from '../../../../lib/use-presenting';
 import {
   ChartBox,
   chartAxes,
@@ -17,7 +17,7 @@ import {
   formatPercent,
   type ModelTabProps,
   usePaperTheme,
-} from '../shared';
+} from '../../shared';
 import { effectsQuery } from './api';
 import { curvePoints, effectSentence, formatOutput, yRange } from './effects-view';
 import '../drift/drift.css';

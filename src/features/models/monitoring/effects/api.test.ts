@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { modelKeys } from '../../../api/keys';
+import { modelKeys } from '../../../../api/keys';
 import { effectsQuery } from './api';
 import { effects } from './effects-fixture';
 

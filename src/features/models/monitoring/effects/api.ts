@@ -4,9 +4,9 @@
  * caches curves per version, so the answer is kept long here too.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { EffectsReport } from '../../../../contract';
-import { requestJson } from '../../../api/http';
-import { modelKeys } from '../../../api/keys';
+import { EffectsReport } from '../../../../../contract';
+import { requestJson } from '../../../../api/http';
+import { modelKeys } from '../../../../api/keys';
 
 export interface EffectsTarget {
   project: string;

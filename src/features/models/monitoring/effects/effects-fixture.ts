@@ -1,5 +1,5 @@
 /** A small hand-built effects report for the effects tab's tests (shaped as contract/monitoring.ts). */
-import type { EffectsReport } from '../../../../contract';
+import type { EffectsReport } from '../../../../../contract';
 
 export const effects: EffectsReport = {
   project: 'mindsdb',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EffectsReport } from '../../../../contract';
+import { EffectsReport } from '../../../../../contract';
 import {
   curvePoints,
   effectSentence,

@@ -3,7 +3,7 @@
  * for the chart (the average and a readable sample of ICE lines), the y range they need, the
  * curve as a table and its effect in one sentence. Pure, so every figure is tested here.
  */
-import type { EffectCurve, EffectsReport } from '../../../../contract';
+import type { EffectCurve, EffectsReport } from '../../../../../contract';
 
 /** ICE lines drawn at most: more turn into a grey mass. */
 const MAX_ICE_LINES = 20;
