@@ -34,8 +34,6 @@ import {
   type GridViewState,
 } from './grid-model';
 
-export type { CellRef };
-
 ModuleRegistry.registerModules([AllCommunityModule]);
 
 export const GRID_RENDERED_MARK = 'grid-rendered';
