@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { filesQueryOptions } from '../../api/files';
-import { Overlay } from '../../components/ui/Overlay';
+import { DialogHeader, Overlay } from '../../components/ui/Overlay';
 import { useFileDrop } from './use-file-drop';
 import { useUpload } from './use-upload';
 import {
@@ -85,12 +85,7 @@ export function UploadDialog({
         aria-label="Upload file"
         tabIndex={-1}
       >
-        <header className="dialog-header">
-          <h2>Upload file</h2>
-          <button className="icon-btn" aria-label="Close" onClick={close}>
-            ×
-          </button>
-        </header>
+        <DialogHeader title="Upload file" onClose={close} />
         {state.kind === 'done' ? (
           <UploadSuccess
             state={state}
