@@ -183,6 +183,24 @@ describe('scoring in batches', () => {
     expect(saved.data).toEqual(expected.data);
   });
 
+  it("a value its PostgreSQL column cannot hold fails the statement with PostgreSQL's message and writes nothing (never cut to fit)", async () => {
+    const admin = await pgs.admin();
+    try {
+      await admin.query('CREATE TABLE narrow (id bigint, location varchar(3), predicted float8)');
+      await admin.query(`GRANT ALL ON narrow TO ${pgs.user}`);
+    } finally {
+      await admin.end();
+    }
+    const r = await h.sql(
+      'INSERT INTO pg.narrow (SELECT t.id, t.location, m.rental_price AS predicted FROM pg.src AS t JOIN mindsdb.small AS m)',
+    );
+    expect(r).toMatchObject({ type: 'error' });
+    expect((r as { error_message: string }).error_message).toMatch(
+      /value too long for type character varying\(3\)/,
+    );
+    expect((await sql('SELECT * FROM pg (SELECT count(*) FROM narrow)')).data).toEqual([[0]]);
+  });
+
   it('INSERT INTO files.t from PostgreSQL into DuckDB, columns matched by name', async () => {
     await sql('CREATE TABLE files.appended (predicted DOUBLE, id BIGINT)');
     const r = await sql(
