@@ -64,9 +64,9 @@ HORIZON 4`;
 /** Opens the app at a size and theme, presenting or not (remembered by the app). */
 async function openAt(page: Page, size: Size, theme: 'light' | 'dark') {
   await page.setViewportSize({ width: size.width, height: size.height });
+  // The stored theme is in place before the app starts: one page load, not a load and a reload.
+  await page.addInitScript((t) => localStorage.setItem('smp.theme', JSON.stringify(t)), theme);
   await openApp(page);
-  await page.evaluate((t) => localStorage.setItem('smp.theme', JSON.stringify(t)), theme);
-  await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
   const present = page.getByRole('button', {
     name: size.present ? 'Present' : 'Exit presentation',
@@ -315,9 +315,6 @@ test('the leak as a lesson: fold the banner, then retrain without initial_price 
 });
 
 /** True when focus is inside one of the Monaco editors (the SQL editor, the JSON body). */
-const focusedInEditor = (page: Page) =>
-  page.evaluate(() => !!document.activeElement?.closest('.monaco-editor'));
-
 /**
  * What a keyboard user sees of the focus: '' when the focused control shows it (an outline or
  * ring on it; the editor's pane; the grid's cell border), else what holds focus unseen.
@@ -350,6 +347,11 @@ function unseenFocus(page: Page) {
  * Presses Tab (or Shift+Tab) until `target` (or something inside it) has focus, leaving an editor
  * the documented way (Escape, then Tab) when the walk enters one; bounded by `max` presses. Then
  * the focus must be visible.
+ *
+ * The target is found once (a role locator computes accessible names across the whole page, and
+ * the walk asks after every press) and asked through its handle: one round trip a press says
+ * whether it holds focus and whether an editor does. A target React replaced meanwhile is found
+ * again; the last word is the locator's own.
  */
 async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Tab', max = 150) {
   const holds = () =>
@@ -357,10 +359,26 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Ta
       (els) =>
         els.length === 1 && !!document.activeElement && els[0].contains(document.activeElement),
     );
-  for (let i = 0; i < max && !(await holds()); i++) {
-    if (await focusedInEditor(page)) await page.keyboard.press('Escape');
+  let handle = await target.elementHandle();
+  for (let i = 0; i < max; i++) {
+    const now = await handle.evaluate((el) => {
+      const active = document.activeElement;
+      return {
+        attached: el.isConnected,
+        holds: !!active && el.contains(active),
+        inEditor: !!active?.closest('.monaco-editor'),
+      };
+    });
+    if (!now.attached) {
+      await handle.dispose();
+      handle = await target.elementHandle();
+      continue;
+    }
+    if (now.holds) break;
+    if (now.inEditor) await page.keyboard.press('Escape');
     await page.keyboard.press(key);
   }
+  await handle.dispose();
   const at = await page.evaluate(() => {
     const el = document.activeElement;
     return `${el?.tagName.toLowerCase()} "${(el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim().slice(0, 40)}"`;
