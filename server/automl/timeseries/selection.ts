@@ -13,6 +13,7 @@
 
 import { AutoMLError } from '../errors';
 import type { Fold, Scored } from './candidates';
+import { advantage } from './evidence';
 import { isGbm } from './model';
 import type { CandidateName } from './types';
 
@@ -159,29 +160,6 @@ function tally(scored: Scored[], folds: Fold[], nSeries: number) {
     }
   }
   return { err, base, abs, count, windows, perOrigin, originSeries };
-}
-
-/**
- * How clearly candidate c beats d on a series' origins: the mean paired difference of their
- * per-origin errors over its standard error (overlapping windows counted as `windows`
- * independent ones); -Infinity-safe: NaN when they share no origin.
- */
-function advantage(a: Float64Array, b: Float64Array, idx: number[], windows: number): number {
-  let n = 0;
-  let sum = 0;
-  let sq = 0;
-  for (const i of idx) {
-    const d = b[i] - a[i];
-    if (!Number.isFinite(d)) continue;
-    n++;
-    sum += d;
-    sq += d * d;
-  }
-  if (n < 2) return NaN;
-  const mean = sum / n;
-  const sd = Math.sqrt(Math.max(0, sq / n - mean * mean) * (n / (n - 1)));
-  const se = sd / Math.sqrt(Math.max(1, Math.min(n, windows)));
-  return se > 0 ? mean / se : mean > 0 ? Infinity : 0;
 }
 
 const rel = (e: number, b: number) => (b > 0 ? e / b : e > 0 ? Infinity : 1);
