@@ -215,13 +215,17 @@ export function selectCandidates(
       ? `the set's choice (its candidates were validated on a sample of ${validated.length} of ${nSeries} groups)`
       : "the set's choice",
   );
+  const H = folds[0].packed.H;
   const originsOf = Array.from({ length: nSeries }, (): number[] => []);
   originSeries.forEach((g, i) => originsOf[g].push(i));
   let worse = 0;
   const setName = scored[setChoice].name;
   for (const g of validated) {
     const own = (c: number) => rel(err[c][g], base[c][g]);
-    const w = windows[g];
+    // Consecutive origins share all but one of their H targets: H of them are one window's worth
+    // (counted as independent, 12 overlapping monthly origins claimed sqrt(12) times the evidence
+    // they hold, and series of unemployment left the set's ETS for an ARIMA that erred more).
+    const w = windows[g] / H;
     let c = setChoice;
     if (w >= MIN_WINDOWS) {
       // Candidates that beat the set's clearly on this series; the best of them by its own MASE.
