@@ -172,14 +172,14 @@ export function assembleArtifact(p: {
     `Candidates per series by rolling-origin MASE(${candidatesStage})`,
     `Conformal per step and level(${settings.confidence}, rolling origins, ${intervals.halfLife === Infinity ? 'equal weights' : `half-life ${intervals.halfLife} validation periods`})`,
   ];
-  // A GBM that could not be refitted before the earlier folds' cuts is scored on the last fold
+  // A GBM not refitted before the earlier folds' cuts (too few rows, or not worth it) is scored on the last fold
   // alone: not comparable with the others, so never chosen; said in its label and listed last.
   const partial = (s: Scored) => isGbm(s.name) && s.runs.some((r) => r === null);
   const leaderboard: ForecastLeaderboardRow[] = scored
     .map((s, c) => ({
       name: s.name,
       label: partial(s)
-        ? `${CANDIDATE_LABELS[s.name]}; scored on the last validation fold only (too few rows to refit it before the earlier ones), so not comparable and not chosen`
+        ? `${CANDIDATE_LABELS[s.name]}; scored on the last validation fold only (${s.mainOnly ?? 'not refitted before the earlier ones'}), so not comparable and not chosen`
         : s.name === 'ensemble'
           ? `${CANDIDATE_LABELS.ensemble}: ${ensemble.join(', ')}`
           : CANDIDATE_LABELS[s.name],

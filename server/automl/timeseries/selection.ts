@@ -13,6 +13,7 @@
 
 import { AutoMLError } from '../errors';
 import type { Fold, Scored } from './candidates';
+import { advantage } from './evidence';
 import { isGbm } from './model';
 import type { CandidateName } from './types';
 
@@ -161,29 +162,6 @@ function tally(scored: Scored[], folds: Fold[], nSeries: number) {
   return { err, base, abs, count, windows, perOrigin, originSeries };
 }
 
-/**
- * How clearly candidate c beats d on a series' origins: the mean paired difference of their
- * per-origin errors over its standard error (overlapping windows counted as `windows`
- * independent ones); -Infinity-safe: NaN when they share no origin.
- */
-function advantage(a: Float64Array, b: Float64Array, idx: number[], windows: number): number {
-  let n = 0;
-  let sum = 0;
-  let sq = 0;
-  for (const i of idx) {
-    const d = b[i] - a[i];
-    if (!Number.isFinite(d)) continue;
-    n++;
-    sum += d;
-    sq += d * d;
-  }
-  if (n < 2) return NaN;
-  const mean = sum / n;
-  const sd = Math.sqrt(Math.max(0, sq / n - mean * mean) * (n / (n - 1)));
-  const se = sd / Math.sqrt(Math.max(1, Math.min(n, windows)));
-  return se > 0 ? mean / se : mean > 0 ? Infinity : 0;
-}
-
 const rel = (e: number, b: number) => (b > 0 ? e / b : e > 0 ? Infinity : 1);
 
 /** The simplest (earliest) candidate within TIE of the lowest score, among `ok`. */
@@ -237,13 +215,17 @@ export function selectCandidates(
       ? `the set's choice (its candidates were validated on a sample of ${validated.length} of ${nSeries} groups)`
       : "the set's choice",
   );
+  const H = folds[0].packed.H;
   const originsOf = Array.from({ length: nSeries }, (): number[] => []);
   originSeries.forEach((g, i) => originsOf[g].push(i));
   let worse = 0;
   const setName = scored[setChoice].name;
   for (const g of validated) {
     const own = (c: number) => rel(err[c][g], base[c][g]);
-    const w = windows[g];
+    // Consecutive origins share all but one of their H targets: H of them are one window's worth
+    // (counted as independent, 12 overlapping monthly origins claimed sqrt(12) times the evidence
+    // they hold, and series of unemployment left the set's ETS for an ARIMA that erred more).
+    const w = windows[g] / H;
     let c = setChoice;
     if (w >= MIN_WINDOWS) {
       // Candidates that beat the set's clearly on this series; the best of them by its own MASE.

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { gauss } from '../../__tests__/helpers';
 import { Rng } from '../../prng';
-import { type Fold, type Scored, ensembleOf } from '../candidates';
+import { type Fold, type Scored, ensembleOf, outclassed } from '../candidates';
 import type { Candidate, Origins } from '../model';
 import { selectCandidates, tiedCandidates } from '../selection';
 import type { CandidateName } from '../types';
@@ -40,6 +40,22 @@ function candidate(name: CandidateName, truth: number[], noise: number, rng: Rng
 /** Mean absolute error of a candidate's forecasts. */
 function mae(s: Scored, truth: number[]): number {
   return truth.reduce((a, y, i) => a + Math.abs(y - s.runs[0]!.pred[i]), 0) / truth.length;
+}
+
+/** A candidate forecasting the truth plus the given errors, origin by origin. */
+function withErrors(name: CandidateName, fold: Fold, truth: number[], err: number[]): Scored {
+  return {
+    name,
+    candidate: { name } as Candidate,
+    runs: [
+      {
+        pred: Float64Array.from(truth, (y, i) => y + err[i]),
+        scale: fold.age.map(() => 1),
+        factor: 1,
+      },
+    ],
+    trainingTime: 0,
+  };
 }
 
 describe('the ensemble of candidates validation cannot tell apart', () => {
@@ -84,21 +100,13 @@ describe('the ensemble of candidates validation cannot tell apart', () => {
     const make = (n: number) => {
       const { fold, truth } = foldOf(n, rng);
       const e = truth.map(() => gauss(rng));
-      const withErrors = (name: CandidateName, err: number[]): Scored => ({
-        ...candidate(name, truth, 0, rng),
-        runs: [
-          {
-            pred: Float64Array.from(truth, (y, i) => y + err[i]),
-            scale: fold.age.map(() => 1),
-            factor: 1,
-          },
-        ],
-      });
       const scored = [
         candidate('seasonal_naive', truth, 3, rng),
-        withErrors('ets', e),
+        withErrors('ets', fold, truth, e),
         withErrors(
           'arima',
+          fold,
+          truth,
           [...e].reverse().map((x) => 1.12 * x),
         ),
       ];
@@ -108,5 +116,75 @@ describe('the ensemble of candidates validation cannot tell apart', () => {
     expect(make(4000)).toEqual([]);
     // ... 10 cannot.
     expect(make(10)).toEqual(['ets', 'arima']);
+  });
+});
+
+describe('a GBM the last fold already rules out', () => {
+  // The GBM's errors are ETS's, in another order and `ratio` times as large, on n origins.
+  const make = (n: number, ratio: number) => {
+    const rng = new Rng(21);
+    const { fold, truth } = foldOf(n, rng);
+    const e = truth.map(() => gauss(rng));
+    const scored = [candidate('seasonal_naive', truth, 3, rng), withErrors('ets', fold, truth, e)];
+    const gbm = withErrors(
+      'gbm_recursive',
+      fold,
+      truth,
+      [...e].reverse().map((x) => ratio * x),
+    );
+    return outclassed(gbm, scored, fold);
+  };
+
+  it('is not refitted on the earlier folds when the best candidate beats it beyond the noise', () => {
+    // 30 % more error on 2,000 windows: many standard errors.
+    expect(make(2000, 1.3)).toMatch(
+      /^it erred 30 % more than ets on the last validation fold \(\d+\.\d standard errors\), so it could not be chosen/,
+    );
+  });
+
+  it('is refitted when the windows are too few to tell, or it is as good', () => {
+    expect(make(12, 1.3)).toBeNull();
+    expect(make(2000, 1)).toBeNull();
+    expect(make(2000, 0.9)).toBeNull();
+  });
+});
+
+describe("a series leaving the set's choice", () => {
+  it('counts H overlapping origins as one window of evidence, not H', () => {
+    // Two series, 60 origins each, 6 steps per origin: on series 1 ARIMA errs 0.45 less than ETS
+    // per origin, 5 standard errors if the 60 origins were independent, 2 with their overlap
+    // counted (10 windows): not the clear evidence a series needs to leave the set's ETS.
+    const rng = new Rng(5);
+    const H = 6;
+    const n = 60;
+    const origins: [number, number][] = [];
+    for (let g = 0; g < 2; g++) for (let i = 0; i < n; i++) origins.push([g, 20 + i]);
+    const fold: Fold = {
+      index: 0,
+      cut: new Int32Array([20, 20]),
+      origins,
+      packed: { n: origins.length, H } as Origins,
+      truth: () => 0,
+      age: new Float64Array(origins.length),
+    };
+    const make = (name: CandidateName, err: (g: number) => number): Scored => {
+      const pred = new Float64Array(origins.length * H);
+      origins.forEach(([g], i) => pred.fill(err(g), i * H, (i + 1) * H));
+      return {
+        name,
+        candidate: { name } as Candidate,
+        runs: [{ pred, scale: new Float64Array(origins.length).fill(1), factor: 1 }],
+        trainingTime: 0,
+      };
+    };
+    const scored = [
+      make('seasonal_naive', () => 3),
+      make('ets', () => 1 + 0.5 * gauss(rng)),
+      make('arima', (g) => (g === 0 ? 2 : 0.55) + 0.5 * gauss(rng)),
+    ];
+    const sel = selectCandidates(scored, [fold], 2, [0, 1], null);
+    expect(scored[sel.setChoice].name).toBe('ets');
+    expect([...sel.choice].map((c) => scored[c].name)).toEqual(['ets', 'ets']);
+    expect(sel.reason[1]).toMatch(/this group's 10\.0 validation windows favour arima/);
   });
 });
