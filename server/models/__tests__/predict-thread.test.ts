@@ -51,7 +51,7 @@ afterAll(async () => {
 /** Counts the calls this thread's predictor gets while `run` runs. */
 async function callsHere(run: () => Promise<unknown>): Promise<number> {
   let calls = 0;
-  const keys = ['predict', 'predictColumns', 'explainColumns'] as const;
+  const keys = ['predict', 'predictColumns', 'predictTable', 'explainColumns'] as const;
   const own = predictor as unknown as Record<string, unknown>;
   const saved = keys.map((k) => Object.getOwnPropertyDescriptor(own, k));
   for (const k of keys) {
