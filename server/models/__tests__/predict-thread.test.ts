@@ -132,6 +132,25 @@ describe('the prediction thread', () => {
     expect(await res.text()).toBe(JSON.stringify(objects));
   });
 
+  it('copies back only the inputs the cast changed: the caller keeps the columns it sent', async () => {
+    const file = h.instance.models.store.artifactFile('mindsdb', 'sl_class', rec.version);
+    // `A` as sent (numbers, any spelling), `b` as text the cast turns into numbers.
+    const sent = { A: wide.a.slice(0, 50), b: wide.b.slice(0, 50).map(String) };
+    const p = await h.instance.models.predictThread.predict(
+      rec,
+      file,
+      predictor.description,
+      sent,
+      50,
+      {},
+    );
+    expect(p.inputs.a).toBe(sent.A);
+    expect(p.inputs.b).toEqual(wide.b.slice(0, 50));
+    const here = predictBatch(rec, predictor, sent, 50);
+    expect(p.inputs).toEqual(here.inputs);
+    expect(p.values).toEqual(here.values);
+  });
+
   it('fails a slice whose artifact is gone, and slices in flight when it closes, by name', async () => {
     const thread = new PredictThread();
     const lost = await thread

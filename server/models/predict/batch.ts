@@ -48,7 +48,8 @@ export interface PredictOptions {
    * Keep each prediction cell's JSON text (`texts`) for an answer written as text (REST,
    * predict/json-rows.ts): the numbers are then turned into text once, for the column and the
    * `_explain` text alike, and `_explain` is built as the JSON string it is sent as (its `values`
-   * are left null). Formatting the numbers twice cost more than predicting them.
+   * are left null). Formatting the numbers twice cost more than predicting them. A batch
+   * predicted on the prediction thread then comes back with its text only (all `values` null).
    */
   texts?: boolean;
 }
@@ -85,13 +86,7 @@ export function predictBatch(
   if ((opts.unknownColumns ?? 'error') === 'error') {
     assertKnownColumns(label(record), desc, Object.keys(columns));
   }
-  const byLower = new Map(Object.keys(columns).map((k) => [k.toLowerCase(), k]));
-  const canonical: Record<string, readonly unknown[]> = {};
-  for (const c of [...desc.inputs, desc.target]) {
-    const k = byLower.get(c.toLowerCase());
-    if (k !== undefined) canonical[c] = columns[k];
-  }
-  const { inputs, truth } = castColumns(desc, canonical, n);
+  const { inputs, truth } = castColumns(desc, canonicalColumns(desc, columns), n);
   const engineCols: Record<string, CellValue[]> = { ...inputs };
   if (truth) engineCols[desc.target] = truth;
   let preds: PredictionColumns;
@@ -133,6 +128,23 @@ export function predictBatch(
       : {}),
     explained: explained !== null,
   };
+}
+
+/**
+ * The columns of a batch a model reads (its inputs and target), keyed by the model's own names:
+ * `columns` may spell them in any case.
+ */
+export function canonicalColumns(
+  desc: ModelDescription,
+  columns: Record<string, readonly unknown[]>,
+): Record<string, readonly unknown[]> {
+  const byLower = new Map(Object.keys(columns).map((k) => [k.toLowerCase(), k]));
+  const canonical: Record<string, readonly unknown[]> = {};
+  for (const c of [...desc.inputs, desc.target]) {
+    const k = byLower.get(c.toLowerCase());
+    if (k !== undefined) canonical[c] = columns[k];
+  }
+  return canonical;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
