@@ -5,6 +5,8 @@
  * class order: array-index-like labels first, ascending, then the others in class order).
  */
 import { describe, expect, it } from 'vitest';
+import { compilesWell } from '../gbm/compile';
+import { deserializeGBM } from '../gbm/serialize';
 import { type CellValue, loadPredictor, train } from '../index';
 
 /** 120 rows, 4 classes whose labels objects reorder ('10' and '2' are array indexes). */
@@ -19,7 +21,24 @@ function labelled(labels: string[]) {
 
 describe('predictTable', () => {
   const labels = ['zeta', '10', 'alpha', '2'];
-  const predictor = loadPredictor(labelled(labels));
+  const artifact = labelled(labels);
+  const predictor = loadPredictor(artifact);
+
+  it("walks a multiclass model's vector-leaf trees instead of compiling them, to the same numbers", () => {
+    const gbm = deserializeGBM(artifact.model.gbm!);
+    expect(gbm.leafDim).toBe(4);
+    expect(compilesWell(gbm)).toBe(false);
+    expect(compilesWell({ leafDim: 1 })).toBe(true);
+    // A batch big enough to compile, predicted by a fresh predictor and by one that has walked.
+    const m = 600;
+    const big = {
+      a: Array.from({ length: m }, (_, i) => i % 8),
+      b: Array.from({ length: m }, (_, i) => i % 7),
+    };
+    const fresh = loadPredictor(artifact).predictTable!(big, m);
+    expect(predictor.predictTable!(big, m)).toEqual(fresh);
+  });
+
   const n = 30;
   const cols: Record<string, CellValue[]> = {
     a: Array.from({ length: n }, (_, i) => (i * 3) % 8),

@@ -34,7 +34,7 @@ import {
 import { AutoMLError } from '../errors';
 import { thresholdClass } from '../evaluation/decision';
 import { explainBatch } from '../explain/explain';
-import { type CompiledTree, compileTrees, predictRawCompiled } from '../gbm/compile';
+import { type CompiledTree, compilesWell, compileTrees, predictRawCompiled } from '../gbm/compile';
 import type { GBMModel } from '../gbm/model';
 import { predictRaw } from '../gbm/predict';
 import { deserializeGBM } from '../gbm/serialize';
@@ -64,7 +64,8 @@ export function validateArtifact(a: unknown): asserts a is ModelArtifact {
 
 /** The model's trees and the scale's, compiled to JS. */
 interface Compiled {
-  main: CompiledTree[];
+  /** Null: the model's trees are walked (see `compilesWell`). */
+  main: CompiledTree[] | null;
   scale: CompiledTree[] | null;
 }
 
@@ -319,7 +320,7 @@ class ArtifactPredictor implements Predictor {
     if (n < 256 && this.rowsSeen < 5000) return null;
     try {
       this.compiled = {
-        main: this.gbm ? compileTrees(this.gbm) : [],
+        main: this.gbm && compilesWell(this.gbm) ? compileTrees(this.gbm) : null,
         scale: this.scale ? compileTrees(this.scale.gbm) : null,
       };
     } catch {
@@ -341,7 +342,7 @@ class ArtifactPredictor implements Predictor {
     const bins = this.gbm || this.scale ? binStreams(this.layout, streams, n, stride) : null;
     const trees = this.compiledTrees(n);
     if (this.gbm && bins) {
-      if (trees) predictRawCompiled(this.gbm, trees.main, bins, stride, n, raw);
+      if (trees?.main) predictRawCompiled(this.gbm, trees.main, bins, stride, n, raw);
       else predictRaw(this.gbm, bins, stride, n, raw);
     }
     let lin: LinearRows | null = null;
