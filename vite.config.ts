@@ -21,6 +21,13 @@ import { FIRST_SCREEN } from './scripts/dev-ready.mjs';
 
 const srcDir = fileURLToPath(new URL('./src/', import.meta.url));
 
+/** The Monaco features the app imports (src/lib/monaco-features.ts is their one list). */
+const MONACO_FEATURES = [
+  ...readFileSync(new URL('./src/lib/monaco-features.ts', import.meta.url), 'utf8').matchAll(
+    /^import '(monaco-editor\/[^']+)';$/gm,
+  ),
+].map((m) => m[1]);
+
 /** `npm run dev` first visit in under 3 s (README: figures): what to prepare before it. */
 const DEV_PREBUNDLE = [
   'react',
@@ -29,7 +36,7 @@ const DEV_PREBUNDLE = [
   '@tanstack/react-query',
   'zod',
   'monaco-editor/editor/editor.api',
-  'monaco-editor/features/register.all',
+  ...MONACO_FEATURES,
   '@monaco-editor/react',
   'ag-grid-community',
   'ag-grid-react',
@@ -57,6 +64,22 @@ const inlineMonacoCss = {
     );
     const code = `const s = document.createElement('style');\ns.textContent = ${JSON.stringify(css)};\ndocument.head.appendChild(s);\n`;
     return { code, moduleType: 'js' as const };
+  },
+};
+
+/**
+ * Monaco 0.55-0.57's `internal/common/workers.js` (what a language worker such as JSON's starts
+ * through) side-imports every editor contribution, so opening the JSON body editor would load all
+ * that src/lib/monaco-features.ts leaves out (microsoft/monaco-editor#5162, open). Its code stays;
+ * only those side imports are dropped, in the build and in the dev pre-bundle alike.
+ */
+const MONACO_WORKERS = '/monaco-editor/esm/vs/internal/common/workers.js';
+const slimMonacoWorkers = {
+  name: 'slim-monaco-workers',
+  transform(code: string, id: string) {
+    if (!id.split('?')[0].endsWith(MONACO_WORKERS)) return null;
+    const slim = code.replace(/^import '\.\.\/\.\.\/(editor|base)\/[^']+';\n/gm, '');
+    return { code: slim, map: null };
   },
 };
 
@@ -131,7 +154,7 @@ const proxy: ProxyOptions = {
 };
 
 export default defineConfig({
-  plugins: [react(), linkDepSourcemaps],
+  plugins: [react(), linkDepSourcemaps, slimMonacoWorkers],
   server: {
     host: '127.0.0.1',
     port: Number(process.env.UI_PORT ?? 5173),
@@ -159,7 +182,7 @@ export default defineConfig({
     // for the crawl of every import (seconds on a busy machine); a dependency found later is
     // bundled then.
     holdUntilCrawlEnd: false,
-    rolldownOptions: { plugins: [inlineMonacoCss] },
+    rolldownOptions: { plugins: [inlineMonacoCss, slimMonacoWorkers] },
   },
   build: {
     target: 'es2022',

@@ -155,6 +155,7 @@ export const CalibrationView = z.object({
   brier: Num,
   ece: Num,
 });
+export type CalibrationView = z.infer<typeof CalibrationView>;
 
 export const CoverageCell = z.object({
   label: z.string(),

@@ -167,3 +167,36 @@ export function duckStorage(oid: number): {
       return { load: 'VARCHAR' };
   }
 }
+
+/** Characters COPY's text format escapes with a backslash. */
+const COPY_SPECIAL = /[\\\t\n\r]/;
+const COPY_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+};
+
+/** One value in COPY's text format: `\N` for null, objects as JSON, backslash escapes. */
+function copyValue(v: JsonValue | undefined): string {
+  if (v === null || v === undefined) return '\\N';
+  if (typeof v === 'number') return String(v);
+  const s = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return COPY_SPECIAL.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]) : s;
+}
+
+/**
+ * The first `width` values of each row as the data of `COPY ... FROM STDIN` (text format: tab
+ * between values, a newline after each row), which PostgreSQL parses into the columns' types as
+ * it would cast the same text.
+ */
+export function copyText(rows: readonly JsonValue[][], width: number): string {
+  const lines = new Array<string>(rows.length);
+  const cells = new Array<string>(width);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i];
+    for (let j = 0; j < width; j++) cells[j] = copyValue(row[j]);
+    lines[i] = cells.join('\t');
+  }
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}

@@ -9,7 +9,9 @@
  * bounded for reads of any size without rewriting the user's SQL, and works for any query,
  * including ones that end in their own LIMIT/ORDER BY or are not wrappable as a subquery.
  */
+import { finished } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import {
   ERROR_CODES,
   ServiceError,
@@ -347,18 +349,33 @@ export class PostgresIntegration {
         sql: string,
         values?: unknown[],
       ) => Promise<{ rowCount: number | null; rows: JsonValue[][] }>,
+      copyIn: (sql: string, data: string) => Promise<number>,
     ) => Promise<T>,
     o: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<T> {
+    const check = () => {
+      if (o.signal?.aborted)
+        throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
+    };
     return this.inTransaction(
       o,
       (client) =>
-        fn(async (sql, values) => {
-          if (o.signal?.aborted)
-            throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
-          const r = await client.query({ text: sql, values, rowMode: 'array' });
-          return { rowCount: r.rowCount ?? null, rows: r.rows.map(rowToJson) };
-        }),
+        fn(
+          async (sql, values) => {
+            check();
+            const r = await client.query({ text: sql, values, rowMode: 'array' });
+            return { rowCount: r.rowCount ?? null, rows: r.rows.map(rowToJson) };
+          },
+          async (sql, data) => {
+            check();
+            // `COPY ... FROM STDIN`: PostgreSQL parses the rows straight into the table (no
+            // statement text, parameters or casts per value, as an INSERT of arrays has).
+            const stream = client.query(copyFrom(sql));
+            stream.end(data);
+            await finished(stream);
+            return stream.rowCount;
+          },
+        ),
       false,
     );
   }

@@ -4,7 +4,7 @@
  * statement that changes anything runs.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Overlay } from '../components/ui/Overlay';
+import { DialogHeader, Overlay } from '../components/ui/Overlay';
 
 interface Props {
   /** The link, with or without the request to run on open. */
@@ -37,12 +37,7 @@ export function ShareDialog({ linkFor, runLabel, onClose }: Props) {
   return (
     <Overlay onBackdropClick={onClose} onEscape={onClose}>
       <div className="dialog share" role="dialog" aria-modal="true" aria-label="Share this view">
-        <header className="dialog-header">
-          <h2>Share this view</h2>
-          <button className="icon-btn" aria-label="Close" onClick={onClose}>
-            ×
-          </button>
-        </header>
+        <DialogHeader title="Share this view" onClose={onClose} />
         <p className="muted">
           The link opens this view as it is now: the SQL and its database, or the model page with
           its tab and form values.

@@ -1,6 +1,6 @@
 /** Keyboard shortcut sheet (opened with `?`). */
 import { useEffect, useRef } from 'react';
-import { Overlay } from '../components/ui/Overlay';
+import { DialogHeader, Overlay } from '../components/ui/Overlay';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const mod = isMac ? '⌘' : 'Ctrl';
@@ -41,12 +41,7 @@ export function ShortcutSheet({ onClose }: { onClose(): void }) {
         aria-label="Keyboard shortcuts"
         tabIndex={-1}
       >
-        <header className="dialog-header">
-          <h2>Keyboard shortcuts</h2>
-          <button className="icon-btn" aria-label="Close" onClick={onClose}>
-            ×
-          </button>
-        </header>
+        <DialogHeader title="Keyboard shortcuts" onClose={onClose} />
         <table className="shortcuts">
           <tbody>
             {SHORTCUTS.map(([k, what]) => (

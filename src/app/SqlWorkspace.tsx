@@ -35,7 +35,7 @@ const TrainingCard = lazy(() =>
 );
 
 const WhyPanel = lazy(() =>
-  import('../features/models/diff').then((m) => ({ default: m.WhyPanel })),
+  import('../features/models/monitoring').then((m) => ({ default: m.WhyPanel })),
 );
 
 /** The grid's code loads once the editor is up (not competing with it on the first visit). */

@@ -1,12 +1,12 @@
 /**
  * Monaco from the local `monaco-editor` package (no CDN), shared by every editor in the app: the
- * editor API with the standard contributions, the workers (the base one, and JSON's for the
- * predict body), and the app's light/dark themes. Imported lazily with the editors so the first
- * load stays small.
+ * editor API with the contributions the app uses (./monaco-features.ts, not all of Monaco's), the
+ * workers (the base one, and JSON's for the predict body), and the app's light/dark themes.
+ * Imported lazily with the editors so the first load stays small.
  */
 import { loader } from '@monaco-editor/react';
 import * as monaco from 'monaco-editor/editor/editor.api';
-import 'monaco-editor/features/register.all';
+import './monaco-features';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
 

@@ -331,6 +331,10 @@ function predictionValues(
     hi[i] = upper;
     anomaly[i] = an;
     original[i] = tr;
+    explain[i] = null;
+    // The cells' JSON text is for `texts` and `_explain` only: a join that reads neither (a big
+    // table scored into another) skips it (number-to-text was most of this loop's time).
+    if (!texts && !withExplain) continue;
     const tv = json(v);
     const tc = json(conf[i]);
     const ta = json(an);
@@ -345,7 +349,6 @@ function predictionValues(
       texts[4][i] = ta;
       texts[5][i] = tt;
     }
-    explain[i] = null;
     if (!withExplain) {
       if (texts) texts[6][i] = 'null';
       continue;

@@ -155,6 +155,52 @@ describe('scoring in batches', () => {
     expect(norm(after.data)).toEqual(norm([...expected.data, ...good]));
   });
 
+  it('a PostgreSQL target gets each batch as one COPY FROM STDIN (no INSERT), with text values as the unbatched answer has them', async () => {
+    // Values COPY's text format must escape: tabs, newlines, backslashes, the text `\N`, and an
+    // empty string beside a NULL.
+    const admin = await pgs.admin();
+    try {
+      await admin.query(
+        `CREATE TABLE odd AS SELECT id, sqft, location, number_of_rooms, (ARRAY[E'a\\tb', E'line\\nnext\\r', E'back\\\\slash', '\\N', '', NULL, 'plain ü', E'\\\\.'])[1 + (abs(id) % 8)::int] AS note FROM src`,
+      );
+      await admin.query(`GRANT SELECT ON odd TO ${pgs.user}`);
+    } finally {
+      await admin.end();
+    }
+    const query = `SELECT t.id, t.note, m.rental_price AS predicted FROM pg.odd AS t JOIN mindsdb.small AS m`;
+    const expected = await sql(query);
+    const notes = new Set(expected.data.map((row) => row[1]));
+    for (const v of ['a\tb', 'line\nnext\r', 'back\\slash', '\\N', '', null, '\\.'])
+      expect(notes).toContain(v);
+    const from = pgs.log().length;
+    await sql(`CREATE TABLE pg.odd_scored (${query})`);
+    const log = pgs.log().slice(from);
+    expect(
+      log.match(/COPY "?odd_scored"? \("?id"?, "?note"?, "?predicted"?\) FROM STDIN/g),
+    ).toHaveLength(Math.ceil(ROWS / BATCH));
+    expect(log).not.toMatch(/INSERT INTO "?odd_scored"?/);
+    const saved = await sql('SELECT * FROM pg (SELECT * FROM odd_scored)');
+    expect(saved.data).toEqual(expected.data);
+  });
+
+  it("a value its PostgreSQL column cannot hold fails the statement with PostgreSQL's message and writes nothing (never cut to fit)", async () => {
+    const admin = await pgs.admin();
+    try {
+      await admin.query('CREATE TABLE narrow (id bigint, location varchar(3), predicted float8)');
+      await admin.query(`GRANT ALL ON narrow TO ${pgs.user}`);
+    } finally {
+      await admin.end();
+    }
+    const r = await h.sql(
+      'INSERT INTO pg.narrow (SELECT t.id, t.location, m.rental_price AS predicted FROM pg.src AS t JOIN mindsdb.small AS m)',
+    );
+    expect(r).toMatchObject({ type: 'error' });
+    expect((r as { error_message: string }).error_message).toMatch(
+      /value too long for type character varying\(3\)/,
+    );
+    expect((await sql('SELECT * FROM pg (SELECT count(*) FROM narrow)')).data).toEqual([[0]]);
+  });
+
   it('INSERT INTO files.t from PostgreSQL into DuckDB, columns matched by name', async () => {
     await sql('CREATE TABLE files.appended (predicted DOUBLE, id BIGINT)');
     const r = await sql(

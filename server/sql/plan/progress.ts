@@ -54,7 +54,8 @@ export class ScoringJobs {
     };
     this.jobs.add(job);
     const report = (ended: boolean) => {
-      if (this.listeners.size === 0) return;
+      // The total is counted on another connection and may come after the end: not reported.
+      if (this.listeners.size === 0 || (!ended && !this.jobs.has(job))) return;
       const p = this.describe(job, Date.now());
       for (const fn of this.listeners) fn(p, ended);
     };

@@ -2,8 +2,9 @@
  * Scoring in batches (issue 28): a query planned with a stream (plan/stream-plan.ts) reads its
  * data side chunk by chunk (a PostgreSQL server-side cursor, or rowid ranges of a DuckDB table)
  * into the data's TEMP table, runs the plan's later steps (the predictions of that chunk) and hands
- * each chunk's final SQL to `onChunk` (which writes or streams its rows). At most one chunk of
- * source rows, its predictions and its answer are in memory at a time, whatever the table's size.
+ * each chunk's final SQL to `onChunk` (which writes or streams its rows). From PostgreSQL the
+ * next chunk is fetched and loaded while the current one is predicted and written, so at most
+ * three chunks are in memory at a time, whatever the table's size.
  */
 import { quoteIdent } from '../../engine/quote';
 import { ERROR_CODES, ServiceError } from '../../errors';
@@ -16,6 +17,16 @@ import type { PlannedQuery, Step } from './steps';
 
 /** How long the count of a PostgreSQL source (the progress's total) may take before it is left unknown. */
 const COUNT_TIMEOUT_MS = 30_000;
+
+/** Gives the TEMP table `from` the name `to` (replacing it): a loaded chunk becomes the data. */
+async function renameTemp(ctx: ExecContext, from: string, to: string): Promise<void> {
+  const o = { internal: true } as const;
+  await ctx.session.query(`DROP TABLE IF EXISTS temp.main.${quoteIdent(to)}`, o);
+  await ctx.session.query(
+    `ALTER TABLE temp.main.${quoteIdent(from)} RENAME TO ${quoteIdent(to)}`,
+    o,
+  );
+}
 
 const cancelled = () =>
   new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
@@ -51,21 +62,51 @@ export async function scoreInBatches(
       .then((r) => job.setTotal(Number(r.rows[0]?.[0])))
       .catch(() => undefined);
     let chunks = 0;
+    // Two stages overlap: a chunk is loaded into `next` while the chunk before it is predicted
+    // (on the prediction thread) and written; `next` then takes the data table's name. At most
+    // three chunks are held: the one in its steps, the one loading, the next FETCH.
+    const into = step.into;
+    const next = `${into}_next`;
+    let running: Promise<void> | null = null;
+    const settle = async () => {
+      const r = running;
+      running = null;
+      if (r) await r;
+    };
     const read = (sql: string) =>
       integ.readRows(
         sql,
         async (chunk, columns) => {
           chunks++;
           if (ctx.signal?.aborted) throw cancelled();
-          await loadRowsIntoTemp(ctx.session, step.into, columns, chunk);
-          await runSteps(env, ctx, after);
-          await onChunk();
-          job.add(chunk.length);
+          await loadRowsIntoTemp(ctx.session, next, columns, chunk);
+          await settle();
+          if (ctx.signal?.aborted) throw cancelled();
+          await renameTemp(ctx, next, into);
+          const n = chunk.length;
+          const run = (async () => {
+            await runSteps(env, ctx, after);
+            await onChunk();
+            job.add(n);
+          })();
+          // Awaited by the next chunk or at the end; not unhandled meanwhile.
+          run.catch(() => undefined);
+          running = run;
         },
         { chunkRows: rows, timeoutMs, signal: ctx.signal },
       );
+    const readAll = async (sql: string) => {
+      try {
+        await read(sql);
+      } catch (err) {
+        // Nothing of this statement may still use the session once it has failed.
+        await settle().catch(() => undefined);
+        throw err;
+      }
+      await settle();
+    };
     try {
-      await read(step.sql);
+      await readAll(step.sql);
     } catch (err) {
       // A pushed-down condition PostgreSQL reads differently: unfiltered (DuckDB filters anyway).
       const retry =
@@ -74,7 +115,7 @@ export async function scoreInBatches(
         !ctx.signal?.aborted &&
         !(err instanceof ServiceError && err.code === ERROR_CODES.TIMEOUT);
       if (!retry) throw err;
-      await read(step.unfiltered!);
+      await readAll(step.unfiltered!);
     }
     return;
   }

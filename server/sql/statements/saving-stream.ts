@@ -7,6 +7,7 @@
  * Progress (rows done of total, rate, time left) is in GET /api/status while it runs.
  */
 import type { JsonValue } from '../../engine/values';
+import { copyText } from '../../integrations/pg-values';
 import { pgIdent } from '../../integrations/postgres';
 import { scoreInBatches } from '../plan/stream';
 import type { PlannedQuery } from '../plan/steps';
@@ -26,6 +27,22 @@ function runFinal(ctx: ExecContext, q: PlannedQuery, sql: string) {
     script: q.src.script,
     ...ALL,
   });
+}
+
+/** Runs the plan's final SQL on the request's session, handing its rows over chunk by chunk. */
+function streamFinal(ctx: ExecContext, q: PlannedQuery, onRows: (rows: JsonValue[][]) => void) {
+  return ctx.session.stream(
+    q.sql,
+    {
+      db: q.target.kind === 'duckdb' ? q.target.db : undefined,
+      params: paramsOf(q.sql, ctx.params),
+      signal: ctx.signal,
+      sourceOffset: q.src.scriptOffset(q.rw),
+      script: q.src.script,
+      maxRows: Number.MAX_SAFE_INTEGER,
+    },
+    { header: () => undefined, rows: onRows, ok: () => undefined },
+  );
 }
 
 function startJob(env: StatementEnv, x: StatementInput, q: PlannedQuery, target: string) {
@@ -95,13 +112,10 @@ export function pgType(duck: string): string {
   return map[t] ?? 'text';
 }
 
-const asText = (v: JsonValue): string | null =>
-  v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : String(v);
-
 /**
  * Into a PostgreSQL integration's table (`table`: its quoted name): created there with matching
- * types (`create`), each batch one `INSERT ... SELECT FROM unnest($1::text[], ...)` (one array
- * parameter a column, cast to the column's type), all in one transaction.
+ * types (`create`), each batch one `COPY ... FROM STDIN` (text format: PostgreSQL parses each
+ * value into its column's type), all in one transaction.
  */
 export async function streamToPostgres(
   env: StatementEnv,
@@ -116,45 +130,36 @@ export async function streamToPostgres(
   const job = startJob(env, x, q, target.label);
   try {
     return await integ.writeTransaction(
-      async (exec) => {
-        let types: string[];
+      async (exec, copyIn) => {
+        // COPY parses each value as an INSERT assigns it: a value too long for a varchar(n)
+        // column is an error, as in PostgreSQL's own INSERT, never cut.
         const columns = o.columns ?? shape.columns;
         if (o.create) {
           if (o.create.orReplace) await exec(`DROP TABLE IF EXISTS ${target.table}`);
-          types = shape.types.map(pgType);
+          const types = shape.types.map(pgType);
           const defs = shape.columns.map((c, i) => `${pgIdent(c)} ${types[i]}`);
           await exec(
             `CREATE TABLE ${o.create.ifNotExists ? 'IF NOT EXISTS ' : ''}${target.table} (${defs.join(', ')})`,
           );
         }
-        // The target's own column types (an existing table, or one IF NOT EXISTS kept).
-        const r = await exec(
-          `SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped`,
-          [target.table],
-        );
-        const typeOf = new Map(r.rows.map((row) => [String(row[0]), String(row[1])]));
-        const lower = new Map(r.rows.map((row) => [String(row[0]).toLowerCase(), String(row[1])]));
-        types = columns.map((c) => typeOf.get(c) ?? lower.get(c.toLowerCase()) ?? 'text');
         const width = Math.min(columns.length, shape.columns.length);
-        const u = Array.from({ length: width }, (_, i) => `c${i + 1}`);
-        const insert =
-          `INSERT INTO ${target.table} (${columns.slice(0, width).map(pgIdent).join(', ')}) ` +
-          `SELECT ${u.map((c, i) => `__u.${c}::${types[i]}`).join(', ')} ` +
-          `FROM unnest(${u.map((_, i) => `$${i + 1}::text[]`).join(', ')}) AS __u(${u.join(', ')})`;
+        const copy = `COPY ${target.table} (${columns.slice(0, width).map(pgIdent).join(', ')}) FROM STDIN`;
         let n = 0;
-        // A batch's INSERT runs in PostgreSQL while the next batch is read and predicted here
-        // (one INSERT in flight at most: its rows are the only batch held beside the current one).
+        // A batch's COPY runs in PostgreSQL while the next batch is read and predicted here
+        // (one COPY in flight at most: its rows are the only batch held beside the current one).
         let pending: Promise<number> | null = null;
         const settle = async () => {
           if (pending) n += await pending;
           pending = null;
         };
         await scoreInBatches(env, ctx, q, env.scoringBatchRows, job, async () => {
-          const rows = (await runFinal(ctx, q, q.sql)).rows;
-          if (rows.length === 0) return;
-          const arrays = u.map((_, j) => rows.map((row) => asText(row[j])));
+          // The batch's answer as COPY text, DuckDB's chunk by chunk (no row array for the batch).
+          const parts: string[] = [];
+          await streamFinal(ctx, q, (rows) => void parts.push(copyText(rows, width)));
+          if (parts.length === 0) return;
+          const data = parts.length === 1 ? parts[0] : parts.join('');
           await settle();
-          const sent: Promise<number> = exec(insert, arrays).then((r) => r.rowCount ?? rows.length);
+          const sent = copyIn(copy, data);
           // Rejections surface at the next settle (or the last); not unhandled meanwhile.
           sent.catch(() => undefined);
           pending = sent;

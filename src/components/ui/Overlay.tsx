@@ -2,7 +2,8 @@
  * The backdrop of a modal dialog. It has no role of its own (the dialog inside carries the role
  * and the name): a click on the backdrop itself, outside the dialog, is the mouse's way out, and
  * Escape pressed anywhere inside is the keyboard's. Leave either out to keep the dialog open
- * (a question that must be answered, an upload that is running).
+ * (a question that must be answered, an upload that is running). `DialogHeader` is the dialog's
+ * title row with its close button.
  */
 import type { HTMLAttributes } from 'react';
 
@@ -36,5 +37,17 @@ export function Overlay({ onBackdropClick, onEscape, children, ...rest }: Props)
     >
       {children}
     </div>
+  );
+}
+
+/** A dialog's title row: its heading and the × that closes it. */
+export function DialogHeader({ title, onClose }: { title: string; onClose(): void }) {
+  return (
+    <header className="dialog-header">
+      <h2>{title}</h2>
+      <button className="icon-btn" aria-label="Close" onClick={onClose}>
+        ×
+      </button>
+    </header>
   );
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { TableInfo } from '../../api/catalog-parse';
-import { groupBySchema, projectModels, selectStarSql, sortDatabases } from './explorer-tree';
+import {
+  databaseLook,
+  groupBySchema,
+  indent,
+  modelTitle,
+  nodeTitle,
+  projectModels,
+  selectStarSql,
+  sortDatabases,
+} from './explorer-tree';
 
 const t = (name: string, schema?: string, kind: TableInfo['kind'] = 'table'): TableInfo => ({
   db: 'example_db',
@@ -53,5 +62,38 @@ describe('helpers', () => {
     expect(selectStarSql({ db: 'example_db', schema: 'demo_data', name: 'home rentals' })).toBe(
       'SELECT * FROM example_db.demo_data.`home rentals` LIMIT 100;',
     );
+  });
+});
+
+describe('node words', () => {
+  it('a project says so, a data database names its engine, a system one has its own icon', () => {
+    expect(databaseLook({ type: 'project', engine: null })).toEqual({
+      icon: 'project',
+      detail: 'project',
+    });
+    expect(databaseLook({ type: 'data', engine: 'postgres' })).toEqual({
+      icon: 'db',
+      detail: 'postgres',
+    });
+    expect(databaseLook({ type: 'system', engine: null })).toEqual({
+      icon: 'system',
+      detail: undefined,
+    });
+  });
+
+  it('indents a level a step of 14 px from 6 px', () => {
+    expect([1, 2, 3, 4].map(indent)).toEqual([6, 20, 34, 48]);
+  });
+
+  it('titles a node by its own title, else by how to insert its name, else its label', () => {
+    expect(nodeTitle('rentals', '"rentals"')).toBe('rentals · double-click or drag to insert');
+    expect(nodeTitle('models', 'mindsdb.models', 'The models table')).toBe('The models table');
+    expect(nodeTitle('loading')).toBe('loading');
+  });
+
+  it('titles a model by its error first, else by what it predicts', () => {
+    expect(modelTitle({ error: 'bad column', predict: 'price' })).toBe('Error: bad column');
+    expect(modelTitle({ error: null, predict: 'price' })).toBe('Predicts price');
+    expect(modelTitle({})).toBeUndefined();
   });
 });

@@ -49,3 +49,25 @@ export function tableRef(t: Pick<TableInfo, 'db' | 'schema' | 'name'>): string {
 export function selectStarSql(t: Pick<TableInfo, 'db' | 'schema' | 'name'>): string {
   return `SELECT * FROM ${tableRef(t)} LIMIT 100;`;
 }
+
+/** A database's icon and the word beside its name (a project says so; a data one its engine). */
+export function databaseLook(db: Pick<DatabaseInfo, 'type' | 'engine'>): {
+  icon: string;
+  detail: string | undefined;
+} {
+  if (db.type === 'project') return { icon: 'project', detail: 'project' };
+  return { icon: db.type === 'system' ? 'system' : 'db', detail: db.engine ?? undefined };
+}
+
+/** A node's left padding in px: a level a step, the first one flush with the chevrons. */
+export const indent = (level: number) => 6 + (level - 1) * 14;
+
+/** A node's tooltip: its own, else how to insert its name when it has one. */
+export function nodeTitle(label: string, insertText?: string, title?: string): string {
+  return title ?? (insertText ? `${label} · double-click or drag to insert` : label);
+}
+
+/** A model's tooltip: its error, else what it predicts. */
+export function modelTitle(m: Pick<ModelInfo, 'error' | 'predict'>): string | undefined {
+  return m.error ? `Error: ${m.error}` : m.predict ? `Predicts ${m.predict}` : undefined;
+}

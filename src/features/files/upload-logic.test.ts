@@ -7,7 +7,10 @@ import {
   fileNameError,
   formatBytes,
   formatProgress,
+  loadedCounts,
+  nameHint,
   percent,
+  progressWords,
   sanitizeFileName,
   selectFileSql,
   uploadKind,
@@ -112,5 +115,41 @@ describe('drag and drop', () => {
     const g = new File(['b'], 'b.csv');
     expect(droppedFile({ files: [f, g] } as unknown as DataTransfer)).toBe(f);
     expect(droppedFile({ files: [] } as unknown as DataTransfer)).toBeNull();
+  });
+});
+
+describe('dialog words', () => {
+  it('the name hint: the error once a file is chosen, a replace warning, else the rule', () => {
+    expect(nameHint('', { chosen: true, error: 'Enter a table name', exists: false })).toEqual({
+      text: 'Enter a table name',
+      error: true,
+    });
+    expect(nameHint('', { chosen: false, error: 'Enter a table name', exists: false })).toEqual({
+      text: 'Letters, digits and underscores.',
+      error: false,
+    });
+    expect(nameHint('sales', { chosen: true, error: null, exists: true })).toEqual({
+      text: 'files.sales exists: uploading replaces it.',
+      error: false,
+    });
+  });
+
+  it('progress: bytes sent while sending, the table being built after', () => {
+    expect(progressWords({ kind: 'sending', name: 's', loaded: 512, total: 2048 })).toEqual({
+      pct: 25,
+      valueText: '512 B of 2 KB (25%)',
+      status: 'Uploading… 512 B of 2 KB (25%)',
+    });
+    expect(progressWords({ kind: 'loading', name: 's', total: 2048 })).toEqual({
+      pct: 100,
+      valueText: 'Sent; loading into files.s',
+      status: 'Sent 2 KB; loading into files.s…',
+    });
+  });
+
+  it('counts rows and columns in words, singular for one, unknown when the server gave none', () => {
+    expect(loadedCounts(1234, 3)).toBe('1,234 rows, 3 columns');
+    expect(loadedCounts(1, 1)).toBe('1 row, 1 column');
+    expect(loadedCounts(null, 2)).toBe('unknown number of rows, 2 columns');
   });
 });

@@ -1,6 +1,14 @@
 /** Pure helpers of the file upload: table names from file names, accepted types, progress text. */
 import { quoteIdent } from '../../api/catalog-parse';
-import { FileName } from '../../../contract';
+import { FileName, type FileInfo } from '../../../contract';
+
+/** An upload: idle -> sending (progress) -> loading (the table is built) -> done | failed. */
+export type UploadState =
+  | { kind: 'idle' }
+  | { kind: 'sending'; name: string; loaded: number; total: number }
+  | { kind: 'loading'; name: string; total: number }
+  | { kind: 'done'; info: FileInfo }
+  | { kind: 'failed'; name: string; message: string };
 
 /** The database uploads land in: `files.<name>`. */
 export const FILES_DB = 'files';
@@ -124,4 +132,42 @@ export function droppedFile(dt: Pick<DataTransfer, 'files'> | null): File | null
 /** Whether a drag carries files (its `types` list `Files`; the files themselves are hidden). */
 export function dragHasFiles(dt: Pick<DataTransfer, 'types'> | null): boolean {
   return !!dt && Array.from(dt.types).includes('Files');
+}
+
+/** The line under the table name: why it cannot be used, that it replaces one, or the rule. */
+export function nameHint(
+  name: string,
+  o: { chosen: boolean; error: string | null; exists: boolean },
+): { text: string; error: boolean } {
+  if (o.chosen && o.error) return { text: o.error, error: true };
+  if (o.exists) return { text: `${FILES_DB}.${name} exists: uploading replaces it.`, error: false };
+  return { text: 'Letters, digits and underscores.', error: false };
+}
+
+/** The progress bar's fill, its spoken value and the status line, while sending or loading. */
+export function progressWords(s: Extract<UploadState, { kind: 'sending' | 'loading' }>): {
+  pct: number;
+  valueText: string;
+  status: string;
+} {
+  if (s.kind === 'sending')
+    return {
+      pct: percent(s.loaded, s.total),
+      valueText: formatProgress(s.loaded, s.total),
+      status: `Uploading… ${formatProgress(s.loaded, s.total)}`,
+    };
+  return {
+    pct: 100,
+    valueText: `Sent; loading into ${FILES_DB}.${s.name}`,
+    status: `Sent ${formatBytes(s.total)}; loading into ${FILES_DB}.${s.name}…`,
+  };
+}
+
+/** `1,234 rows, 3 columns` (one row, one column; an unknown count says so). */
+export function loadedCounts(rowCount: number | null | undefined, columns: number): string {
+  const rows =
+    rowCount == null
+      ? 'unknown number of rows'
+      : `${rowCount.toLocaleString('en-US')} ${rowCount === 1 ? 'row' : 'rows'}`;
+  return `${rows}, ${columns} ${columns === 1 ? 'column' : 'columns'}`;
 }

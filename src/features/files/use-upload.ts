@@ -5,18 +5,10 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { FileInfo } from '../../../contract';
 import { uploadFile } from '../../api/files';
 import { isAbortError } from '../../api/http';
 import { catalogKeys, fileKeys } from '../../api/keys';
-import { FILES_DB } from './upload-logic';
-
-export type UploadState =
-  | { kind: 'idle' }
-  | { kind: 'sending'; name: string; loaded: number; total: number }
-  | { kind: 'loading'; name: string; total: number }
-  | { kind: 'done'; info: FileInfo }
-  | { kind: 'failed'; name: string; message: string };
+import { FILES_DB, type UploadState } from './upload-logic';
 
 export function useUpload() {
   const qc = useQueryClient();

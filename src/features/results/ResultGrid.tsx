@@ -7,21 +7,11 @@ import {
   ModuleRegistry,
   type CellContextMenuEvent,
   type CellKeyDownEvent,
-  type ColDef,
   type GridApi,
   type GridReadyEvent,
 } from 'ag-grid-community';
 import { AgGridReact } from 'ag-grid-react';
 import { useMemo, useRef, useState, type Ref, useImperativeHandle } from 'react';
-import {
-  compareValues,
-  type GridViewState,
-  formatCell,
-  fullText,
-  isExpandable,
-  rowToTsv,
-  type GridColumn,
-} from './grid-model';
 import {
   darkGridTheme,
   LARGE_GRID_FONT_PX,
@@ -32,65 +22,21 @@ import {
   lightGridTheme,
 } from '../../components/ui/grid-theme';
 import { useMediaQuery } from '../../lib/use-media-query';
-import { layoutColumns, MAX_COLUMN_PX, spreadWidth, type MeasureText } from './column-layout';
+import { CellMenu } from './CellMenu';
+import { layoutColumns } from './column-layout';
+import { toColumnDefs, type Row } from './grid-columns';
+import { canvasMeasure, fillSpareWidth } from './grid-measure';
+import {
+  fullText,
+  rowToTsv,
+  type CellRef,
+  type GridColumn,
+  type GridViewState,
+} from './grid-model';
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
-/** Measures text with the grid's own fonts (a canvas); undefined where there is no canvas. */
-/**
- * Spreads the grid's spare width over its columns (never shrinks them): a narrow header is not cut
- * while the grid has room to its right. No column grows past MAX_COLUMN_PX this way, so a long
- * text stays capped (spreadWidth).
- */
-function fillSpareWidth(api: GridApi<Row>, wrapper: HTMLElement | null) {
-  if (!wrapper) return;
-  const columns = api.getAllDisplayedColumns();
-  const pinned = columns.filter((c) => c.getPinned()).reduce((n, c) => n + c.getActualWidth(), 0);
-  const centre = columns.filter((c) => !c.getPinned());
-  // Room for a vertical scroll bar and the borders, so filling never adds a horizontal one.
-  const room = wrapper.clientWidth - pinned - 20;
-  const before = centre.map((c) => c.getActualWidth());
-  const after = spreadWidth(before, room, MAX_COLUMN_PX);
-  if (after.every((w, i) => w === before[i])) return;
-  api.setColumnWidths(centre.map((c, i) => ({ key: c, newWidth: after[i] })));
-}
-
-function canvasMeasure(el: Element | null, large: boolean, wide: boolean): MeasureText | undefined {
-  const ctx = document.createElement('canvas').getContext?.('2d');
-  if (!ctx || !el) return undefined;
-  const style = getComputedStyle(el);
-  const family = style.fontFamily || 'sans-serif';
-  const mono = style.getPropertyValue('--mono') || 'monospace';
-  const px = large ? LARGE_GRID_FONT_PX : wide ? WIDE_GRID_FONT_PX : 12.5;
-  const fonts = {
-    header: `600 ${px}px ${family}`,
-    json: `${px - 1}px ${mono}`,
-    other: `${px}px ${family}`,
-  };
-  const cache = new Map<string, number>();
-  return (text, kind) => {
-    const font = kind === 'header' ? fonts.header : kind === 'json' ? fonts.json : fonts.other;
-    const key = `${font}|${text}`;
-    let w = cache.get(key);
-    if (w === undefined) {
-      ctx.font = font;
-      w = ctx.measureText(text).width;
-      cache.set(key, w);
-    }
-    return w;
-  };
-}
-
 export const GRID_RENDERED_MARK = 'grid-rendered';
-
-type Row = unknown[];
-
-export interface CellRef {
-  column: GridColumn;
-  value: unknown;
-  row: Row;
-  rowIndex: number;
-}
 
 export interface ResultGridHandle {
   /** Rows in the grid's current sort and filter order. */
@@ -179,55 +125,9 @@ export function ResultGrid({
       ),
     [columns, rows, knownTargets, measure, large, wide],
   );
-  const columnDefs = useMemo<ColDef<Row>[]>(
-    () => [
-      {
-        colId: '__row',
-        headerName: '#',
-        valueGetter: (p) => (p.node?.rowIndex ?? 0) + 1,
-        width: Math.max(48, String(rows.length).length * 9 + 24),
-        pinned: 'left',
-        sortable: false,
-        filter: false,
-        resizable: false,
-        suppressMovable: true,
-        cellClass: 'cell-rownum',
-      },
-      ...columns.map<ColDef<Row>>((c, i) => ({
-        colId: c.id,
-        headerName: c.name,
-        headerTooltip: `${c.name}${c.type ? ` · ${c.type}` : ''}${layout[i].prediction ? ' · prediction' : ''}${canExplain && explainable?.has(c.index) ? ' · click a value to see why' : ''}`,
-        valueGetter: (p) => p.data?.[c.index],
-        valueFormatter: (p) => formatCell(p.value, 300),
-        comparator: (a, b) => compareValues(a, b, c.kind),
-        filter: c.kind === 'number' ? 'agNumberColumnFilter' : 'agTextColumnFilter',
-        filterValueGetter:
-          c.kind === 'number'
-            ? (p) => {
-                const v = p.data?.[c.index];
-                return v === null || v === undefined ? null : Number(v);
-              }
-            : (p) => {
-                const v = p.data?.[c.index];
-                return v === null || v === undefined ? null : fullText(v, false);
-              },
-        headerClass: [
-          c.kind === 'number' ? 'ag-right-aligned-header' : '',
-          layout[i].prediction ? 'col-prediction' : '',
-        ],
-        cellClass: [
-          c.kind === 'number' ? 'cell-number ag-right-aligned-cell' : `cell-${c.kind}`,
-          layout[i].prediction ? 'cell-prediction' : '',
-          canExplain && explainable?.has(c.index) ? 'cell-why' : '',
-        ],
-        cellClassRules: {
-          'cell-null': (p) => p.value === null || p.value === undefined,
-          'cell-expandable': (p) => isExpandable(p.value),
-        },
-        width: layout[i].width,
-        ...(layout[i].pinned ? { pinned: 'left' as const } : {}),
-      })),
-    ],
+  const columnDefs = useMemo(
+    () =>
+      toColumnDefs(columns, layout, rows.length, (c) => canExplain && !!explainable?.has(c.index)),
     [columns, rows.length, layout, explainable, canExplain],
   );
 
@@ -261,11 +161,6 @@ export function ResultGrid({
     const cell = cellOf(e.column.getColId(), e.data, e.rowIndex);
     if (!ev || !cell) return;
     setMenu({ x: ev.clientX, y: ev.clientY, cell });
-  };
-
-  const menuAction = (fn: (c: CellRef) => void) => () => {
-    if (menu) fn(menu.cell);
-    setMenu(null);
   };
 
   return (
@@ -326,56 +221,16 @@ export function ResultGrid({
         animateRows={false}
       />
       {menu && (
-        <>
-          {/* Click-away for the mouse; the keyboard's way out is Escape. */}
-          <div
-            className="menu-backdrop"
-            role="presentation"
-            onClick={() => setMenu(null)}
-            onContextMenu={(e) => {
-              e.preventDefault();
-              setMenu(null);
-            }}
-          />
-          <div className="context-menu" role="menu" style={{ left: menu.x, top: menu.y }}>
-            <button
-              role="menuitem"
-              onClick={menuAction((c) => {
-                void copy(fullText(c.value, false));
-                onCopied('cell');
-              })}
-            >
-              Copy value
-            </button>
-            <button
-              role="menuitem"
-              onClick={menuAction((c) => {
-                void copy(rowToTsv(c.row));
-                onCopied('row');
-              })}
-            >
-              Copy row (TSV)
-            </button>
-            <button
-              role="menuitem"
-              onClick={menuAction((c) => {
-                const o: Record<string, unknown> = {};
-                columns.forEach(
-                  (col) =>
-                    (o[col.name in o ? `${col.name}_${col.index}` : col.name] =
-                      c.row[col.index] ?? null),
-                );
-                void copy(JSON.stringify(o, null, 2));
-                onCopied('row as JSON');
-              })}
-            >
-              Copy row as JSON
-            </button>
-            <button role="menuitem" onClick={menuAction(onOpenCell)}>
-              Show full value
-            </button>
-          </div>
-        </>
+        <CellMenu
+          at={menu}
+          onClose={() => setMenu(null)}
+          onCopy={(text, what) => {
+            void copy(text);
+            onCopied(what);
+          }}
+          onOpen={() => onOpenCell(menu.cell)}
+          columns={columns}
+        />
       )}
     </div>
   );

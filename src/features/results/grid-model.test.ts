@@ -6,6 +6,7 @@ import {
   isExpandable,
   kindFromType,
   kindFromValues,
+  rowToJson,
   rowToTsv,
   toGridColumns,
 } from './grid-model';
@@ -108,5 +109,12 @@ describe('compareValues', () => {
   });
   it('sorts text lexically', () => {
     expect(['b', 'a', null].sort((a, b) => compareValues(a, b, 'text'))).toEqual([null, 'a', 'b']);
+  });
+});
+
+describe('rowToJson', () => {
+  it('names values by column, a repeated name with its index, missing values as null', () => {
+    const cols = toGridColumns(['id', 'name', 'id'], []);
+    expect(JSON.parse(rowToJson(cols, [1, undefined, 2]))).toEqual({ id: 1, name: null, id_2: 2 });
   });
 });

@@ -132,3 +132,19 @@ export function compareValues(a: unknown, b: unknown, kind: ColumnKind): number 
 export function rowToTsv(row: readonly unknown[]): string {
   return row.map((v) => (v === null || v === undefined ? '' : fullText(v, false))).join('\t');
 }
+
+/** A cell of the result: its column, value, whole row and row index (as displayed). */
+export interface CellRef {
+  column: GridColumn;
+  value: unknown;
+  row: unknown[];
+  rowIndex: number;
+}
+
+/** Row as a JSON object by column name; a repeated name gets its index (`id`, `id_2`). */
+export function rowToJson(columns: readonly GridColumn[], row: readonly unknown[]): string {
+  const o: Record<string, unknown> = {};
+  for (const col of columns)
+    o[col.name in o ? `${col.name}_${col.index}` : col.name] = row[col.index] ?? null;
+  return JSON.stringify(o, null, 2);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitStatements } from '../../lib/sql/split';
-import { scriptSummary, statusText } from './result-view';
+import { outcomeProblem, scriptSummary, statusText } from './result-view';
 
 const ctx = { db: 'mindsdb' };
 
@@ -79,5 +79,36 @@ describe('scriptSummary', () => {
     expect(
       scriptSummary({ total: 1, results: [], cancelled: false, db: 'x', durationMs: 1 }),
     ).toBeUndefined();
+  });
+});
+
+describe('outcomeProblem', () => {
+  const [first] = splitStatements('SELECT nme FROM t');
+  const base = { total: 1, results: [], cancelled: false, db: 'mindsdb', durationMs: 3 };
+  it('gives a SQL error in words with the engine text and the statement', () => {
+    const message = 'Binder Error: Referenced column "nme" not found. Did you mean "name"?';
+    const p = outcomeProblem({
+      ...base,
+      error: {
+        statement: first,
+        response: {
+          type: 'error',
+          column_names: [],
+          context: ctx,
+          error_code: 1,
+          error_message: message,
+        },
+        durationMs: 3,
+      },
+    });
+    expect(p?.text).toBe(message);
+    expect(p?.words?.suggestion).toBe('name');
+    expect(p?.sql).toBe('SELECT nme FROM t');
+  });
+  it('gives a transport failure as it came, with no words; nothing for a clean run', () => {
+    expect(outcomeProblem({ ...base, failure: { statement: first, message: 'HTTP 502' } })).toEqual(
+      { text: 'HTTP 502', words: undefined, sql: 'SELECT nme FROM t' },
+    );
+    expect(outcomeProblem(base)).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@
 import type { SqlOkResponse, SqlTableResponse } from '../../../contract';
 import type { ScriptOutcome } from '../../lib/sql/execute-script';
 import { formatCount, formatDuration } from '../../lib/format';
+import { errorWords, type ErrorWords } from './error-words';
 
 export type ResultState =
   | { kind: 'idle' }
@@ -39,4 +40,20 @@ export function scriptSummary(o: ScriptOutcome): string | undefined {
     return `Stopped at statement ${ran + (o.failure ? 1 : 0)} of ${o.total}`;
   if (o.cancelled) return `Cancelled after ${ran} of ${o.total} statements`;
   return `${o.total} statements ran in ${formatDuration(o.durationMs)}`;
+}
+
+/** What stopped a run, for its banner: the message, its words (SQL errors), the statement. */
+export function outcomeProblem(
+  o: ScriptOutcome,
+): { text: string; words: ErrorWords | undefined; sql: string | undefined } | undefined {
+  if (o.error) {
+    const r = o.error.response;
+    return {
+      text: r.error_message,
+      words: errorWords(r.error_code, r.error_message, r.error_position),
+      sql: o.error.statement.sql,
+    };
+  }
+  if (o.failure) return { text: o.failure.message, words: undefined, sql: o.failure.statement.sql };
+  return undefined;
 }

@@ -22,3 +22,14 @@ export function rowInputs(origin: ColumnOrigin, row: readonly unknown[]): Record
   for (const [name, at] of Object.entries(origin.inputs)) inputs[name] = row[at] ?? null;
   return inputs;
 }
+
+/** A predicted value to explain: its model, the row's inputs as the result carries them. */
+export interface WhyCell {
+  origin: ColumnOrigin;
+  /** The column's name in the result (an alias, maybe). */
+  columnName: string;
+  value: unknown;
+  rowIndex: number;
+  /** The inputs the result carries (an input absent here was in neither result nor query). */
+  inputs: Record<string, unknown>;
+}

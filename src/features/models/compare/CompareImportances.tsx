@@ -1,10 +1,9 @@
 /** Both models' input importances in one bar chart, column by column. */
 import { Bar, Legend, Tooltip } from 'recharts';
 import type { DescribeSummaryRow } from '../../../../contract';
-import { Card } from '../../../components/ui/Card';
 import { CHART_COLORS } from '../../../components/ui/grid-theme';
 import { usePresenting } from '../../../lib/use-presenting';
-import { ColumnBars, formatPercent, usePaperTheme } from '../shared';
+import { ColumnBars, formatPercent, ImportancesCard, usePaperTheme } from '../shared';
 import { compareImportances } from './compare';
 
 export function CompareImportances({
@@ -28,29 +27,19 @@ export function CompareImportances({
     .map((r) => `${r.column} ${formatPercent(r.a)} vs ${formatPercent(r.b)}`)
     .join(', ');
   return (
-    <Card
-      title="Which inputs matter"
-      label="Compared importances"
-      actions={
-        <span className="muted small">
-          share of the prediction’s quality each input carries (permutation importance)
-        </span>
-      }
-    >
-      <figure className="m-chart">
-        <ColumnBars
-          data={data}
-          summary={`Importances of ${nameA} vs ${nameB}: ${text}`}
-          height={Math.max(140, rows.length * (presenting ? 52 : 40) + 60)}
-          theme={theme}
-          x={{ domain: [0, 'auto'], format: (v) => formatPercent(v, 0) }}
-        >
-          <Tooltip formatter={(v) => formatPercent(Number(v))} />
-          <Legend verticalAlign="top" height={26} itemSorter="dataKey" />
-          <Bar dataKey="a" name={nameA} fill={c.accent} isAnimationActive={false} />
-          <Bar dataKey="b" name={nameB} fill={c.series[1]} isAnimationActive={false} />
-        </ColumnBars>
-      </figure>
-    </Card>
+    <ImportancesCard label="Compared importances">
+      <ColumnBars
+        data={data}
+        summary={`Importances of ${nameA} vs ${nameB}: ${text}`}
+        height={Math.max(140, rows.length * (presenting ? 52 : 40) + 60)}
+        theme={theme}
+        x={{ domain: [0, 'auto'], format: (v) => formatPercent(v, 0) }}
+      >
+        <Tooltip formatter={(v) => formatPercent(Number(v))} />
+        <Legend verticalAlign="top" height={26} itemSorter="dataKey" />
+        <Bar dataKey="a" name={nameA} fill={c.accent} isAnimationActive={false} />
+        <Bar dataKey="b" name={nameB} fill={c.series[1]} isAnimationActive={false} />
+      </ColumnBars>
+    </ImportancesCard>
   );
 }

@@ -7,9 +7,7 @@
 import type { ReactNode } from 'react';
 import { DescribeTab } from '../describe';
 import { EvaluationTab } from '../evaluation';
-import { DiffTab } from '../diff';
-import { DriftTab } from '../drift';
-import { EffectsTab } from '../effects';
+import { DiffTab, DriftTab, EffectsTab } from '../monitoring';
 import type { ModelTab, ModelTabProps } from '../shared';
 
 export const ROOM_TABS: Partial<Record<ModelTab, (props: ModelTabProps) => ReactNode>> = {

@@ -2,6 +2,7 @@
 export { ChartBox, usePaperTheme } from './charts/ChartBox';
 export { ColumnBars } from './charts/ColumnBars';
 export { Crumbs } from './Crumbs';
+export { ImportancesCard } from './charts/ImportancesCard';
 export { NotReady, TrainingProgress, versionLabel, VersionSelect } from './ModelStatus';
 export { chartAxes, chartFont, type ChartFont } from './charts/chart-style';
 export {

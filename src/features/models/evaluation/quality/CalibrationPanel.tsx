@@ -1,6 +1,8 @@
 /** Calibration: a reliability diagram (predicted probability against how often it happened). */
 import { useQuery } from '@tanstack/react-query';
+import type { CalibrationView } from '../../../../../contract/evaluation';
 import { Card } from '../../../../components/ui/Card';
+import { QueryState } from '../../../../components/ui/QueryState';
 import { formatNumber, formatPercent } from '../../shared';
 import { type EvaluationTarget, calibrationQuery } from '../api';
 import { calibrationPoints } from './coverage-model';
@@ -14,14 +16,14 @@ export function CalibrationPanel({
   theme: 'light' | 'dark';
 }) {
   const q = useQuery(calibrationQuery(target));
-  if (q.isPending) return <p className="muted">Loading the calibration…</p>;
-  if (q.isError)
-    return (
-      <p className="m-error" role="alert">
-        Could not load the calibration: {q.error.message}
-      </p>
-    );
-  const v = q.data;
+  return (
+    <QueryState query={q} loading="Loading the calibration…" error="Could not load the calibration">
+      {(v) => <Calibration v={v} theme={theme} />}
+    </QueryState>
+  );
+}
+
+function Calibration({ v, theme }: { v: CalibrationView; theme: 'light' | 'dark' }) {
   const what =
     v.kind === 'positive-class'
       ? `probability of '${String(v.positive)}'`

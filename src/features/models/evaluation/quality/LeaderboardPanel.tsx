@@ -5,7 +5,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { modelKeys } from '../../../../api/keys';
+import type { Leaderboard } from '../../../../../contract/evaluation';
 import { Card } from '../../../../components/ui/Card';
+import { QueryState } from '../../../../components/ui/QueryState';
 import { formatNumber, formatSeconds, metricLabel } from '../../shared';
 import { RankingCaveat } from '../../warnings';
 import { type EvaluationTarget, leaderboardQuery, serveMutation } from '../api';
@@ -13,27 +15,28 @@ import { formatBytes, formatSpeed, leaderboardTable, scoreNote } from './leaderb
 
 export function LeaderboardPanel({ target }: { target: EvaluationTarget }) {
   const q = useQuery(leaderboardQuery(target));
+  return (
+    <QueryState query={q} loading="Loading the candidates…" error="Could not load the leaderboard">
+      {(board) => <Candidates board={board} target={target} />}
+    </QueryState>
+  );
+}
+
+function Candidates({ board, target }: { board: Leaderboard; target: EvaluationTarget }) {
   const qc = useQueryClient();
   const serve = useMutation({
     ...serveMutation(target),
     onSuccess: () =>
       qc.invalidateQueries({ queryKey: modelKeys.detail(target.project, target.model) }),
   });
-  if (q.isPending) return <p className="muted">Loading the candidates…</p>;
-  if (q.isError)
-    return (
-      <p className="m-error" role="alert">
-        Could not load the leaderboard: {q.error.message}
-      </p>
-    );
-  const t = leaderboardTable(q.data);
+  const t = leaderboardTable(board);
   return (
     <Card title="Which candidate won" label="Leaderboard">
       <p className="muted">
         Every candidate the AutoML trained, scored on held-out rows none of them trained on, best
         first by {metricLabel(t.metric)}. Making another serve trains a new version; this one stays.
       </p>
-      <RankingCaveat models={[{ name: 'Every candidate', warnings: q.data.warnings }]} />
+      <RankingCaveat models={[{ name: 'Every candidate', warnings: board.warnings }]} />
       <div className="ev-scroll">
         <table className="m-table ev-leaderboard">
           <caption className="ev-sr-only">Candidates, best score first</caption>

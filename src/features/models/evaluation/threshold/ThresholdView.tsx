@@ -21,26 +21,30 @@ import {
   thresholdModel,
 } from './threshold-model';
 
-export function ThresholdView({
-  view,
-  target,
-  baseVersion,
-  threshold,
-  onThreshold,
-  payoffText,
-  onPayoffText,
-  theme,
-}: {
+export interface ThresholdViewProps {
   view: View;
   target: EvaluationTarget;
   /** The version shown (what Undo after a save makes serve again). */
   baseVersion: number;
-  threshold: number;
+  /** The threshold looked at; null: the one the version decides with (0.5 when none is saved). */
+  threshold: number | null;
   onThreshold(t: number): void;
   payoffText: PayoffText;
   onPayoffText(p: PayoffText): void;
   theme: 'light' | 'dark';
-}) {
+}
+
+export function ThresholdView({
+  view,
+  target,
+  baseVersion,
+  threshold: asked,
+  onThreshold,
+  payoffText,
+  onPayoffText,
+  theme,
+}: ThresholdViewProps) {
+  const threshold = asked ?? view.decision?.threshold ?? 0.5;
   const model = useMemo(() => thresholdModel(view), [view]);
   const payoff = parsePayoff(payoffText);
   const hasPayoff = payoff !== null && Object.values(payoff).some((v) => v !== 0);
