@@ -28,6 +28,7 @@ export type {
   ModelMetrics,
   ModelWarning,
   Prediction,
+  PredictionColumns,
   Predictor,
   TrainOptions,
   TrainProgress,

@@ -1,7 +1,8 @@
 // Prediction from a saved artifact: decode the model once, then for each batch cast the inputs to
 // the training types, encode them exactly as in training, score, and attach intervals /
-// probabilities / anomaly flags. Batches are columnar internally (typed arrays, no per-row
-// intermediate objects); only the returned Prediction objects are allocated per row.
+// probabilities / anomaly flags. Batches are columnar throughout (typed arrays, no per-row
+// objects): `predictTable` answers columns, a class probability per Float64Array; the
+// `Prediction` objects of `predict` / `predictColumns` are made from them.
 
 import type {
   CellValue,
@@ -9,6 +10,7 @@ import type {
   ModelArtifact,
   ModelDescription,
   Prediction,
+  PredictionColumns,
   Predictor,
 } from '../api';
 import {
@@ -32,7 +34,7 @@ import {
 import { AutoMLError } from '../errors';
 import { thresholdClass } from '../evaluation/decision';
 import { explainBatch } from '../explain/explain';
-import { type CompiledTree, compileTrees, predictRawCompiled } from '../gbm/compile';
+import { type CompiledTree, compilesWell, compileTrees, predictRawCompiled } from '../gbm/compile';
 import type { GBMModel } from '../gbm/model';
 import { predictRaw } from '../gbm/predict';
 import { deserializeGBM } from '../gbm/serialize';
@@ -62,7 +64,8 @@ export function validateArtifact(a: unknown): asserts a is ModelArtifact {
 
 /** The model's trees and the scale's, compiled to JS. */
 interface Compiled {
-  main: CompiledTree[];
+  /** Null: the model's trees are walked (see `compilesWell`). */
+  main: CompiledTree[] | null;
   scale: CompiledTree[] | null;
 }
 
@@ -87,6 +90,12 @@ class ArtifactPredictor implements Predictor {
   private readonly labels: (string | number | boolean)[];
   private readonly labelStrings: string[];
   private readonly classCode: Map<string, number>;
+  /**
+   * The keys of a row's `probabilities` object in its key order and the class each holds: an
+   * object assigned `labelStrings[k] = p_k` in class order puts array-index-like keys first and
+   * keeps a repeated key once, with its last class (`__proto__` is no key).
+   */
+  private readonly probabilityKeys: { names: string[]; index: number[] };
   private readonly targetKind: ValueKind;
   /** Missing-input calibration: per group, the first tree feature of each of its columns. */
   private readonly missGroups: number[][] | null = null;
@@ -122,6 +131,10 @@ class ArtifactPredictor implements Predictor {
       this.threshold = { value: t, positive: pos < 0 ? 1 : pos };
     }
     this.classCode = new Map((a.classes?.keys ?? []).map((k, i) => [k, i]));
+    const order: Record<string, number> = {};
+    this.labelStrings.forEach((s, k) => (order[s] = k));
+    const names = Object.keys(order);
+    this.probabilityKeys = { names, index: names.map((s) => order[s]) };
     this.targetKind = a.target_info.valueKind;
     const red = a.model.reduced;
     const redEnc = red ? this.encs.findIndex((e) => e.column === red.column) : -1;
@@ -238,8 +251,12 @@ class ArtifactPredictor implements Predictor {
   }
 
   predictColumns(columns: Record<string, CellValue[]>, n: number): Prediction[] {
+    return predictionsOf(this.predictTable(columns, n), n);
+  }
+
+  predictTable(columns: Record<string, CellValue[]>, n: number): PredictionColumns {
     const cols = this.encs.map((e) => columns[e.column]);
-    return this.run(cols, columns[this.target] ?? null, n);
+    return this.table(cols, columns[this.target] ?? null, n);
   }
 
   explain(rows: Record<string, unknown>[]): Explanation[] {
@@ -303,7 +320,7 @@ class ArtifactPredictor implements Predictor {
     if (n < 256 && this.rowsSeen < 5000) return null;
     try {
       this.compiled = {
-        main: this.gbm ? compileTrees(this.gbm) : [],
+        main: this.gbm && compilesWell(this.gbm) ? compileTrees(this.gbm) : null,
         scale: this.scale ? compileTrees(this.scale.gbm) : null,
       };
     } catch {
@@ -325,7 +342,7 @@ class ArtifactPredictor implements Predictor {
     const bins = this.gbm || this.scale ? binStreams(this.layout, streams, n, stride) : null;
     const trees = this.compiledTrees(n);
     if (this.gbm && bins) {
-      if (trees) predictRawCompiled(this.gbm, trees.main, bins, stride, n, raw);
+      if (trees?.main) predictRawCompiled(this.gbm, trees.main, bins, stride, n, raw);
       else predictRaw(this.gbm, bins, stride, n, raw);
     }
     let lin: LinearRows | null = null;
@@ -345,16 +362,22 @@ class ArtifactPredictor implements Predictor {
     return { streams, raw, bins, stride, lin, reduced, trees };
   }
 
-  private run(
+  /**
+   * The predictions of a batch as columns. Classifiers' probability columns are keyed as an
+   * object assigned `labelStrings[k]` in class order keys them (array-index-like labels first,
+   * a repeated key once with its last class): `predictionsOf` builds the same objects from them.
+   */
+  private table(
     cols: (ArrayLike<unknown> | undefined)[],
     truth: ArrayLike<unknown> | null,
     n: number,
-  ): Prediction[] {
+  ): PredictionColumns {
     const K = this.K;
     const F = this.layout.features.length;
     const { streams, raw, bins, trees } = this.score(cols, n);
-    const out = new Array<Prediction>(n);
     const masks = this.missingMasks(streams, n);
+    const anomaly = new Int8Array(n).fill(-1);
+    const confidence = new Float64Array(n);
     if (this.task === 'regression') {
       const widths = this.missHalfWidths;
       // Adaptive widths: the multiplier times the row's scale, in the target's units.
@@ -362,47 +385,93 @@ class ArtifactPredictor implements Predictor {
         ? scaleInPlace(this.scale, bins!, F, n, raw, trees?.scale ?? null)
         : null;
       if (unit) for (let i = 0; i < n; i++) unit[i] *= this.yStd;
+      const value = new Float64Array(n);
+      const lower = new Float64Array(n);
+      const upper = new Float64Array(n);
+      confidence.fill(this.description.confidenceLevel);
       for (let i = 0; i < n; i++) {
         let hw = masks && masks[i] ? widths![masks[i]] : this.halfWidth;
         if (unit) hw *= unit[i];
         const v = this.yMean + this.yStd * raw[i];
-        const lower = v - hw;
-        const upper = v + hw;
-        let anomaly: boolean | null = null;
+        value[i] = v;
+        lower[i] = v - hw;
+        upper[i] = v + hw;
         if (truth && !isMissing(truth[i])) {
           const t = parseNumber(truth[i]);
-          if (!Number.isNaN(t)) anomaly = t < lower || t > upper;
+          if (!Number.isNaN(t)) anomaly[i] = t < v - hw || t > v + hw ? 1 : 0;
         }
-        out[i] = { value: v, confidence: this.description.confidenceLevel, lower, upper, anomaly };
       }
-      return out;
+      return { value, confidence, lower, upper, anomaly, probabilities: null };
     }
     const nC = this.labels.length;
     const probs = new Float64Array(nC);
+    const value = new Array<string | number | boolean>(n);
+    const { names, index } = this.probabilityKeys;
+    const columns = names.map(() => new Float64Array(n));
     for (let i = 0; i < n; i++) {
       const cal = masks && masks[i] ? this.missCals![masks[i]] : this.cal!;
       classProbabilities(raw, i * K, K, cal, probs);
       const c = this.decide(raw, i, probs);
-      const probabilities: Record<string, number> = {};
-      for (let k = 0; k < nC; k++) probabilities[this.labelStrings[k]] = probs[k];
-      let anomaly: boolean | null = null;
+      for (let j = 0; j < columns.length; j++) columns[j][i] = probs[index[j]];
       if (truth && !isMissing(truth[i])) {
         const key = categoryKey(truth[i], this.targetKind);
         const tc = key === null ? undefined : this.classCode.get(key);
         // Anomalous: the truth is outside the conformal prediction set (an unknown class always is).
-        anomaly = tc === undefined ? true : tc !== c && 1 - probs[tc] > cal.setThreshold;
+        anomaly[i] = tc === undefined || (tc !== c && 1 - probs[tc] > cal.setThreshold) ? 1 : 0;
       }
+      value[i] = this.labels[c];
+      confidence[i] = probs[c];
+    }
+    return {
+      value,
+      confidence,
+      lower: null,
+      upper: null,
+      anomaly,
+      probabilities: { names, columns },
+    };
+  }
+
+  private run(
+    cols: (ArrayLike<unknown> | undefined)[],
+    truth: ArrayLike<unknown> | null,
+    n: number,
+  ): Prediction[] {
+    return predictionsOf(this.table(cols, truth, n), n);
+  }
+}
+
+/** The `Prediction` objects of a batch's columns (the same values and keys as before columns). */
+function predictionsOf(t: PredictionColumns, n: number): Prediction[] {
+  const out = new Array<Prediction>(n);
+  const an = (i: number) => (t.anomaly[i] < 0 ? null : t.anomaly[i] === 1);
+  if (!t.probabilities) {
+    const value = t.value as Float64Array;
+    for (let i = 0; i < n; i++) {
       out[i] = {
-        value: this.labels[c],
-        confidence: probs[c],
-        lower: null,
-        upper: null,
-        anomaly,
-        probabilities,
+        value: value[i],
+        confidence: t.confidence[i],
+        lower: t.lower![i],
+        upper: t.upper![i],
+        anomaly: an(i),
       };
     }
     return out;
   }
+  const { names, columns } = t.probabilities;
+  for (let i = 0; i < n; i++) {
+    const probabilities: Record<string, number> = {};
+    for (let j = 0; j < names.length; j++) probabilities[names[j]] = columns[j][i];
+    out[i] = {
+      value: t.value[i],
+      confidence: t.confidence[i],
+      lower: null,
+      upper: null,
+      anomaly: an(i),
+      probabilities,
+    };
+  }
+  return out;
 }
 
 export function loadPredictor(a: ModelArtifact): Predictor {

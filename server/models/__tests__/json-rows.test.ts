@@ -92,6 +92,22 @@ describe('predictionJsonPieces', () => {
     }
   });
 
+  it('writes probability classes in the key order of the objects it answered with before', () => {
+    // '2' and '10' are array indexes: an object assigned the labels in class order lists them
+    // first, ascending; `constructor` is an own key like any other, `__proto__` none.
+    const labels = ['zeta', '10', 'constructor', '2', '__proto__'];
+    const cls: CellValue[][] = Array.from({ length: 100 }, (_, i) => [i % 5, labels[i % 5]]);
+    const input = { a: Array.from({ length: n }, (_, i) => (i * 3) % 5) };
+    const a = answers(['a', 'label'], cls, 'label', input, { explain: false });
+    expect(a.written).toBe(a.expected);
+    const ex = JSON.parse(JSON.parse(a.written)[0].label_explain);
+    const inClassOrder: Record<string, number> = {};
+    for (const l of [...labels].sort()) inClassOrder[l] = 0;
+    expect(Object.keys(ex).filter((k) => k.startsWith('probability_class_'))).toEqual(
+      Object.keys(inClassOrder).map((k) => `probability_class_${k}`),
+    );
+  });
+
   it('keeps the object order of column names objects put first (array indexes)', () => {
     const data: CellValue[][] = Array.from({ length: 60 }, (_, i) => [i % 7, i % 3, i * 2]);
     const input = {

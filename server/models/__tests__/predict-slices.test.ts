@@ -53,7 +53,7 @@ describe('predictInSlices', () => {
     const counting = new Proxy(predictor, {
       get(target, key, receiver) {
         const v = Reflect.get(target, key, receiver);
-        if (key !== 'predictColumns' && key !== 'predict') return v;
+        if (key !== 'predictTable' && key !== 'predictColumns' && key !== 'predict') return v;
         return (...args: unknown[]) => {
           sliced++;
           return (v as (...a: unknown[]) => unknown).apply(target, args);

@@ -51,7 +51,7 @@ afterAll(async () => {
 /** Counts the calls this thread's predictor gets while `run` runs. */
 async function callsHere(run: () => Promise<unknown>): Promise<number> {
   let calls = 0;
-  const keys = ['predict', 'predictColumns', 'explainColumns'] as const;
+  const keys = ['predict', 'predictColumns', 'predictTable', 'explainColumns'] as const;
   const own = predictor as unknown as Record<string, unknown>;
   const saved = keys.map((k) => Object.getOwnPropertyDescriptor(own, k));
   for (const k of keys) {
@@ -130,6 +130,25 @@ describe('the prediction thread', () => {
     const here = predictBatch(rec, predictor, wide, ROWS);
     const objects = predictionRows(here, ROWS).map((r, i) => ({ ...r, __mindsdb_row_id: i }));
     expect(await res.text()).toBe(JSON.stringify(objects));
+  });
+
+  it('copies back only the inputs the cast changed: the caller keeps the columns it sent', async () => {
+    const file = h.instance.models.store.artifactFile('mindsdb', 'sl_class', rec.version);
+    // `A` as sent (numbers, any spelling), `b` as text the cast turns into numbers.
+    const sent = { A: wide.a.slice(0, 50), b: wide.b.slice(0, 50).map(String) };
+    const p = await h.instance.models.predictThread.predict(
+      rec,
+      file,
+      predictor.description,
+      sent,
+      50,
+      {},
+    );
+    expect(p.inputs.a).toBe(sent.A);
+    expect(p.inputs.b).toEqual(wide.b.slice(0, 50));
+    const here = predictBatch(rec, predictor, sent, 50);
+    expect(p.inputs).toEqual(here.inputs);
+    expect(p.values).toEqual(here.values);
   });
 
   it('fails a slice whose artifact is gone, and slices in flight when it closes, by name', async () => {

@@ -11,10 +11,10 @@
  * most one slice in flight, so memory stays the slice's size whatever the batch.
  */
 import { Worker } from 'node:worker_threads';
-import type { ModelDescription } from '../../automl/index';
+import type { CellValue, ModelDescription } from '../../automl/index';
 import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES, type ErrorCode, ServiceError } from '../../errors';
-import type { ColumnarPrediction, PredictOptions } from '../predict/batch';
+import { canonicalColumns, type ColumnarPrediction, type PredictOptions } from '../predict/batch';
 import type { ModelVersionRecord } from '../store';
 import type { PredictThreadReply, PredictThreadRequest, VersionKey } from './protocol';
 
@@ -70,10 +70,14 @@ export class PredictThread {
         : new Error(message);
     }
     this.stats.slices++;
+    const sent = canonicalColumns(description, columns);
+    const inputs: Record<string, CellValue[]> = {};
+    for (const c of Object.keys(reply.inputs))
+      inputs[c] = reply.inputs[c] ?? (sent[c] as CellValue[]);
     return {
       record,
       description,
-      inputs: reply.inputs,
+      inputs,
       columns: reply.columns,
       values: reply.values.map((v) => v ?? new Array<JsonValue>(n).fill(null)),
       ...(reply.texts ? { texts: reply.texts } : {}),

@@ -27,8 +27,16 @@ export type PredictThreadRequest =
   | { t: 'forget'; version: VersionKey };
 
 /** What the slice's `ColumnarPrediction` carries that the caller does not already have. */
-type PredictedSlice = Pick<ColumnarPrediction, 'inputs' | 'columns' | 'explained' | 'texts'> & {
-  /** Null for a column of nulls only (the unread ones): not copied value by value. */
+type PredictedSlice = Pick<ColumnarPrediction, 'columns' | 'explained' | 'texts'> & {
+  /**
+   * The cast inputs; null for a column the cast left as it was sent (numbers for a numeric
+   * input, text for a text one: the usual case), which the caller holds already.
+   */
+  inputs: Record<string, ColumnarPrediction['inputs'][string] | null>;
+  /**
+   * Null for a column of nulls only (the unread ones), and for every column whose cells come as
+   * `texts` (the REST answer is written from those): not copied value by value.
+   */
   values: (ColumnarPrediction['values'][number] | null)[];
 };
 

@@ -4,7 +4,8 @@
 // other requests. Predictors are read from their artifacts here (a few kept, the last used).
 import { parentPort } from 'node:worker_threads';
 import { ServiceError } from '../../errors';
-import { predictBatch } from '../predict/batch';
+import type { CellValue } from '../../automl/index';
+import { canonicalColumns, predictBatch } from '../predict/batch';
 import { PredictorCache } from '../predict/cache';
 import type { ModelVersionRecord } from '../store';
 import { KeptVersions } from './kept';
@@ -31,12 +32,16 @@ port.on('message', (msg: PredictThreadRequest) => {
       try {
         kept.use(record);
         const p = predictBatch(record, predictor, msg.columns, msg.n, msg.opts);
+        const sent = canonicalColumns(predictor.description, msg.columns);
+        const inputs: Record<string, CellValue[] | null> = {};
+        for (const c of Object.keys(p.inputs))
+          inputs[c] = sameCells(p.inputs[c], sent[c]) ? null : p.inputs[c];
         reply = {
           id: msg.id,
           ok: true,
-          inputs: p.inputs,
+          inputs,
           columns: p.columns,
-          values: p.values.map((v) => (v.every((x) => x === null) ? null : v)),
+          values: p.values.map((v, j) => (p.texts?.[j] || v.every((x) => x === null) ? null : v)),
           ...(p.texts ? { texts: p.texts } : {}),
           explained: p.explained,
         };
@@ -48,6 +53,16 @@ port.on('message', (msg: PredictThreadRequest) => {
     (err: unknown) => port.postMessage(failure(msg.id, err)),
   );
 });
+
+/**
+ * Whether the cast left a column as it was sent, cell for cell (the caller's copy is then the
+ * cast column: copying 64 numeric inputs of every row back was most of a wide model's reply).
+ */
+function sameCells(cast: readonly CellValue[], sent: readonly unknown[] | undefined): boolean {
+  if (!sent || sent.length !== cast.length) return false;
+  for (let i = 0; i < cast.length; i++) if (cast[i] !== sent[i]) return false;
+  return true;
+}
 
 /** An error as the caller rethrows it: a ServiceError keeps its code and status. */
 function failure(id: number, err: unknown): PredictThreadReply {

@@ -10,6 +10,7 @@ import {
   type Explanation,
   type ModelDescription,
   type Prediction,
+  type PredictionColumns,
   type Predictor,
 } from '../../automl/index';
 import { badInput } from '../../errors';
@@ -47,7 +48,8 @@ export interface PredictOptions {
    * Keep each prediction cell's JSON text (`texts`) for an answer written as text (REST,
    * predict/json-rows.ts): the numbers are then turned into text once, for the column and the
    * `_explain` text alike, and `_explain` is built as the JSON string it is sent as (its `values`
-   * are left null). Formatting the numbers twice cost more than predicting them.
+   * are left null). Formatting the numbers twice cost more than predicting them. A batch
+   * predicted on the prediction thread then comes back with its text only (all `values` null).
    */
   texts?: boolean;
 }
@@ -84,19 +86,14 @@ export function predictBatch(
   if ((opts.unknownColumns ?? 'error') === 'error') {
     assertKnownColumns(label(record), desc, Object.keys(columns));
   }
-  const byLower = new Map(Object.keys(columns).map((k) => [k.toLowerCase(), k]));
-  const canonical: Record<string, readonly unknown[]> = {};
-  for (const c of [...desc.inputs, desc.target]) {
-    const k = byLower.get(c.toLowerCase());
-    if (k !== undefined) canonical[c] = columns[k];
-  }
-  const { inputs, truth } = castColumns(desc, canonical, n);
+  const { inputs, truth } = castColumns(desc, canonicalColumns(desc, columns), n);
   const engineCols: Record<string, CellValue[]> = { ...inputs };
   if (truth) engineCols[desc.target] = truth;
-  let preds;
+  let preds: PredictionColumns;
   let explained: Explanation[] | null = null;
   try {
-    if (predictor.predictColumns) preds = predictor.predictColumns(engineCols, n);
+    if (predictor.predictTable) preds = predictor.predictTable(engineCols, n);
+    else if (predictor.predictColumns) preds = tableOf(predictor.predictColumns(engineCols, n));
     else {
       const rows: Record<string, CellValue>[] = new Array(n);
       const names = Object.keys(engineCols);
@@ -105,7 +102,7 @@ export function predictBatch(
         for (const c of names) o[c] = engineCols[c][i];
         rows[i] = o;
       }
-      preds = predictor.predict(rows);
+      preds = tableOf(predictor.predict(rows));
     }
     if (opts.explain && predictor.explainColumns) explained = predictor.explainColumns(inputs, n);
   } catch (err) {
@@ -114,7 +111,7 @@ export function predictBatch(
   }
   const outputs = predictionColumns(desc, record.targetAlias);
   const unread = new Set(opts.unread ?? []);
-  const built = predictionValues(desc, preds, truth, {
+  const built = predictionValues(desc, preds, n, truth, {
     explained,
     withExplain: !unread.has(outputs.at(-1)!.name),
     texts: opts.texts === true,
@@ -131,6 +128,23 @@ export function predictBatch(
       : {}),
     explained: explained !== null,
   };
+}
+
+/**
+ * The columns of a batch a model reads (its inputs and target), keyed by the model's own names:
+ * `columns` may spell them in any case.
+ */
+export function canonicalColumns(
+  desc: ModelDescription,
+  columns: Record<string, readonly unknown[]>,
+): Record<string, readonly unknown[]> {
+  const byLower = new Map(Object.keys(columns).map((k) => [k.toLowerCase(), k]));
+  const canonical: Record<string, readonly unknown[]> = {};
+  for (const c of [...desc.inputs, desc.target]) {
+    const k = byLower.get(c.toLowerCase());
+    if (k !== undefined) canonical[c] = columns[k];
+  }
+  return canonical;
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -234,18 +248,42 @@ export const finite = (x: number | null | undefined) =>
 const escapeJsonText = (text: string) => text.replace(/[\\"]/g, '\\$&');
 
 /**
+ * A predictor's `Prediction` objects as columns (predictors without `predictTable`). The class
+ * probabilities are keyed by the keys of the rows' objects, in the order they first appear.
+ */
+function tableOf(preds: Prediction[]): PredictionColumns {
+  const num = (x: number | null | undefined) => (typeof x === 'number' ? x : NaN);
+  const names = new Set<string>();
+  for (const p of preds) if (p.probabilities) for (const k in p.probabilities) names.add(k);
+  const classes = [...names];
+  return {
+    value: preds.map((p) => p.value),
+    confidence: Float64Array.from(preds, (p) => num(p.confidence)),
+    lower: Float64Array.from(preds, (p) => num(p.lower)),
+    upper: Float64Array.from(preds, (p) => num(p.upper)),
+    anomaly: Int8Array.from(preds, (p) => (p.anomaly == null ? -1 : p.anomaly ? 1 : 0)),
+    probabilities: preds.some((p) => p.probabilities)
+      ? {
+          names: classes,
+          columns: classes.map((c) => Float64Array.from(preds, (p) => num(p.probabilities?.[c]))),
+        }
+      : null,
+  };
+}
+
+/**
  * Builds the prediction columns' values (aligned with `predictionColumns`), and with `texts`
  * their JSON text (see PredictOptions.texts). `_anomaly` falls back to "truth outside the
  * interval" when the engine left it null but a numeric truth is known.
  */
 function predictionValues(
   desc: ModelDescription,
-  preds: Prediction[],
+  preds: PredictionColumns,
+  n: number,
   truth: CellValue[] | null,
   o: { explained: Explanation[] | null; withExplain: boolean; texts: boolean },
 ): { values: JsonValue[][]; texts: string[][] | null } {
   const { explained, withExplain } = o;
-  const n = preds.length;
   const regression = desc.task === 'regression';
   const value: JsonValue[] = new Array(n);
   const conf: JsonValue[] = new Array(n);
@@ -272,22 +310,26 @@ function predictionValues(
   const keys = explained
     ? desc.inputs.map((c) => [c, `${inner(JSON.stringify(c))}:`] as const)
     : null;
-  const classKeys = new Map<string, string>();
+  const probs = preds.probabilities;
+  const classKeys = probs
+    ? probs.names.map((c) => `,${inner(JSON.stringify(`probability_class_${c}`))}:`)
+    : [];
+  const { lower: lows, upper: highs, anomaly: flags } = preds;
   for (let i = 0; i < n; i++) {
-    const p = preds[i];
     const tr = truth ? truth[i] : null;
-    const lower = finite(p.lower);
-    const upper = finite(p.upper);
-    let an = p.anomaly;
-    if (an == null && regression && typeof tr === 'number' && lower !== null && upper !== null) {
+    const lower = lows ? finite(lows[i]) : null;
+    const upper = highs ? finite(highs[i]) : null;
+    let an: boolean | null = flags[i] < 0 ? null : flags[i] === 1;
+    if (an === null && regression && typeof tr === 'number' && lower !== null && upper !== null) {
       an = tr < lower || tr > upper;
     }
-    const v = typeof p.value === 'number' ? finite(p.value) : p.value;
+    const pv = preds.value[i];
+    const v = typeof pv === 'number' ? finite(pv) : pv;
     value[i] = v;
-    conf[i] = finite(p.confidence);
+    conf[i] = finite(preds.confidence[i]);
     lo[i] = lower;
     hi[i] = upper;
-    anomaly[i] = an ?? null;
+    anomaly[i] = an;
     original[i] = tr;
     explain[i] = null;
     // The cells' JSON text is for `texts` and `_explain` only: a join that reads neither (a big
@@ -295,7 +337,7 @@ function predictionValues(
     if (!texts && !withExplain) continue;
     const tv = json(v);
     const tc = json(conf[i]);
-    const ta = json(an ?? null);
+    const ta = json(an);
     const tt = json(tr);
     const tl = json(lower);
     const tu = json(upper);
@@ -314,13 +356,9 @@ function predictionValues(
     // Built as text directly: JSON.stringify of a fresh object per row was the largest cost of
     // batch prediction after the engine itself. Same bytes as JSON.stringify would produce.
     let ex = `{${q}predicted_value${q}:${inner(tv)},${q}confidence${q}:${tc},${q}anomaly${q}:${ta},${q}truth${q}:${inner(tt)},${q}confidence_lower_bound${q}:${tl},${q}confidence_upper_bound${q}:${tu}`;
-    if (p.probabilities) {
-      for (const cls in p.probabilities) {
-        let key = classKeys.get(cls);
-        if (key === undefined)
-          classKeys.set(cls, (key = `,${inner(JSON.stringify(`probability_class_${cls}`))}:`));
-        ex += key + json(finite(p.probabilities[cls]));
-      }
+    if (probs) {
+      const cols = probs.columns;
+      for (let j = 0; j < cols.length; j++) ex += classKeys[j] + json(finite(cols[j][i]));
     }
     if (explained) ex += contributionsJson(explained[i], keys!, regression, json, q, inner);
     if (texts) texts[6][i] = `"${ex}}"`;
