@@ -26,9 +26,7 @@ export interface AxeScope {
 }
 
 export async function axeViolations(page: Page, scope: AxeScope = {}): Promise<string[]> {
-  let axe = new AxeBuilder({ page })
-    .options({ resultTypes: ['violations'] })
-    .setLegacyMode(true);
+  let axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).setLegacyMode(true);
   if (scope.include) axe = axe.include(scope.include);
   if (scope.tags) axe = axe.withTags(scope.tags);
   const { violations } = await axe.analyze();
