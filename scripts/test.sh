@@ -46,9 +46,11 @@ fi
 timings=.tmp/test-timings
 rm -rf "$timings" && mkdir -p "$timings"
 
-# Two halves of about equal CPU, side by side (each uses one core): ESLint alone (its typed rules
-# build their own program), and the type-check, the format check and the unused exports in turn.
-# Each check writes its own log and status; the logs are shown in order once both halves are done.
+# Three streams of about equal CPU, side by side on two cores: ESLint over the server side, ESLint
+# over the rest (each builds the typed rules' programs of its own tsconfigs, so the halves share
+# little: 82 + 94 CPU-s against 174 for one run), and the type-check (TypeScript 7), the format
+# check and the unused exports in turn. Each check writes its own log and status; the logs are
+# shown in order once all are done.
 static_checks() {
   local logs=.tmp/static rc=0
   rm -rf "$logs" && mkdir -p "$logs"
@@ -59,18 +61,26 @@ static_checks() {
     "$@" >"$logs/$name.log" 2>&1 || status=$?
     echo "$status" >"$logs/$name.rc"
   }
+  # The ESLint halves, complete by construction: the server side and the repository's top-level
+  # files, then every other top-level folder that holds a file ESLint reads.
+  local server_side=(server scripts bench) rest=()
+  local root_files
+  mapfile -t root_files < <(git ls-files '*.ts' '*.tsx' '*.js' '*.mjs' '*.cjs' | grep -v /)
+  mapfile -t rest < <(git ls-files '*.ts' '*.tsx' '*.js' '*.mjs' '*.cjs' | grep / | cut -d/ -f1 |
+    sort -u | grep -vxE 'server|scripts|bench')
+  check eslint-server npx eslint "${server_side[@]}" "${root_files[@]}" --max-warnings=0 &
+  check eslint-rest npx eslint "${rest[@]}" --max-warnings=0 &
   {
     check typecheck npm run --silent typecheck
     check prettier npx prettier --check . --log-level warn
     check knip npx knip
   } &
-  check eslint npx eslint . --max-warnings=0
   wait
-  step 'Type-check (node side, browser, contract, e2e, bench)'
+  step 'Type-check (TypeScript 7: node side, browser, contract, e2e, bench)'
   cat "$logs/typecheck.log"
   step 'Lint (ESLint: types, import cycles, the dependency rule, a11y), format, unused exports'
-  cat "$logs/eslint.log" "$logs/prettier.log" "$logs/knip.log"
-  for name in typecheck eslint prettier knip; do
+  cat "$logs/eslint-server.log" "$logs/eslint-rest.log" "$logs/prettier.log" "$logs/knip.log"
+  for name in typecheck eslint-server eslint-rest prettier knip; do
     [ "$(cat "$logs/$name.rc")" = 0 ] || { echo "$name failed" >&2; rc=1; }
   done
   return $rc
