@@ -26,7 +26,18 @@ export default defineConfig({
   use: {
     baseURL,
     acceptDownloads: true,
-    trace: 'retain-on-failure',
+    // No trace unless asked for: recording one (a DOM snapshot at every action and a screencast)
+    // cost about a third of Chromium's CPU (measured on two presenter journeys, alternated twice:
+    // 56-57 CPU-s without, 76-86 with; the runner 11-12 vs 17-19). A failure still leaves its
+    // screenshot and error context; `npx playwright test --trace retain-on-failure` records traces.
+    trace: 'off',
+    screenshot: 'only-on-failure',
+    // The journeys run as for someone who asked their system for less motion (src/styles.css
+    // stops the busy indicators' animations then): on a software-rendered Chromium a spinning
+    // indicator repaints 60 times a second while a model trains. Measured on models-regression and
+    // model-sql, alternated twice: Chromium 34 and 27 CPU-s against 53 and 41 with motion.
+    // E2E_MOTION=full runs them with motion; e2e/cancel.spec.ts checks both.
+    reducedMotion: process.env.E2E_MOTION === 'full' ? 'no-preference' : 'reduce',
     viewport: { width: 1400, height: 900 },
   },
   projects: [
