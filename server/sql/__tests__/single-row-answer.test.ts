@@ -126,6 +126,27 @@ describe('a single prediction answered from its values', () => {
     });
   }
 
+  it('answers the streamed form (jsonlines) as the general path does', async () => {
+    const lines = async (query: string) => {
+      const res = await fetch(`${h.url}/api/sql/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, response_format: 'jsonlines' }),
+      });
+      expect(res.status).toBe(200);
+      return (await res.text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+    };
+    const q = `SELECT m.*, y AS again FROM mindsdb.small_m AS m ${where}`;
+    expect(await answeredAsRow(q)).toBe(true);
+    const fast = await lines(q);
+    expect(fast).toEqual(await lines(`SELECT * FROM (${q}) AS general`));
+    expect(fast[0].column_names[0]).toBe('x');
+    expect(fast.slice(1).flat()).toHaveLength(1);
+  });
+
   it('LIMIT 0 and OFFSET still answer as SQL does (no row)', async () => {
     expect((await answer(`SELECT y FROM mindsdb.small_m ${where} LIMIT 0`)).body.data).toEqual([]);
     const off = await answer(`SELECT y FROM mindsdb.small_m ${where} LIMIT 1 OFFSET 1`);
