@@ -19,7 +19,7 @@ import type { JsonValue } from '../engine/values';
 import { didYouMean, ERROR_CODES, ServiceError, type ErrorPosition } from '../errors';
 import type { IntegrationRegistry } from '../integrations';
 import { resolveOrigins, type ColumnOrigin } from './plan/column-origins';
-import { runSteps } from './plan/execute';
+import { rowResult, runSteps } from './plan/execute';
 import { scoreInBatches } from './plan/stream';
 import type { PlannedQuery } from './plan/steps';
 import { MlEngineStore } from './plan/system';
@@ -267,6 +267,8 @@ export class SqlService implements StatementEnv {
    */
   async runPlanned(q: PlannedQuery, ctx: ExecContext, whole = false): Promise<SqlResult> {
     await runSteps(this, ctx, q.steps);
+    const one = rowResult(q, ctx);
+    if (one) return one;
     const caps = whole
       ? { maxRows: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER }
       : {};
@@ -397,6 +399,8 @@ export class SqlService implements StatementEnv {
       const q = out.planned;
       if (q.stream) return void (await this.streamInBatches(ctx, q, sink, maxRows, db, last));
       await runSteps(this, ctx, q.steps);
+      const one = rowResult(q, ctx);
+      if (one) return void (await emit(withOrigins(one, q), db));
       if (q.target.kind === 'remote') {
         const r = withOrigins(await this.runPlanned({ ...q, steps: [] }, ctx), q);
         return void (await emit(out.catalogChanged ? { ...r, catalog_changed: true } : r, db));

@@ -19,7 +19,8 @@ export type PredictThreadRequest =
       record: SliceRecord;
       /** The version's artifact, which the thread reads and compiles once (its own cache). */
       artifactFile: string;
-      columns: Record<string, readonly unknown[]>;
+      /** By column: its cells, or a Float64Array when they are all numbers (index.ts). */
+      columns: Record<string, ArrayLike<unknown>>;
       n: number;
       /** The options but the signal (a cancel is checked between slices, in the caller). */
       opts: Omit<PredictOptions, 'signal'>;

@@ -58,7 +58,7 @@ port.on('message', (msg: PredictThreadRequest) => {
  * Whether the cast left a column as it was sent, cell for cell (the caller's copy is then the
  * cast column: copying 64 numeric inputs of every row back was most of a wide model's reply).
  */
-function sameCells(cast: readonly CellValue[], sent: readonly unknown[] | undefined): boolean {
+function sameCells(cast: readonly CellValue[], sent: ArrayLike<unknown> | undefined): boolean {
   if (!sent || sent.length !== cast.length) return false;
   for (let i = 0; i < cast.length; i++) if (cast[i] !== sent[i]) return false;
   return true;

@@ -78,7 +78,7 @@ const label = (r: ModelVersionRecord) => `${r.project}.${r.name}`;
 export function predictBatch(
   record: ModelVersionRecord,
   predictor: Predictor,
-  columns: Record<string, readonly unknown[]>,
+  columns: Record<string, ArrayLike<unknown>>,
   n: number,
   opts: PredictOptions = {},
 ): ColumnarPrediction {
@@ -134,12 +134,12 @@ export function predictBatch(
  * The columns of a batch a model reads (its inputs and target), keyed by the model's own names:
  * `columns` may spell them in any case.
  */
-export function canonicalColumns(
+export function canonicalColumns<T extends ArrayLike<unknown>>(
   desc: ModelDescription,
-  columns: Record<string, readonly unknown[]>,
-): Record<string, readonly unknown[]> {
+  columns: Record<string, T>,
+): Record<string, T> {
   const byLower = new Map(Object.keys(columns).map((k) => [k.toLowerCase(), k]));
-  const canonical: Record<string, readonly unknown[]> = {};
+  const canonical: Record<string, T> = {};
   for (const c of [...desc.inputs, desc.target]) {
     const k = byLower.get(c.toLowerCase());
     if (k !== undefined) canonical[c] = columns[k];

@@ -92,7 +92,7 @@ const describeType = (desc: ModelDescription, column: string) => {
  */
 export function castColumns(
   desc: ModelDescription,
-  columns: Record<string, readonly unknown[]>,
+  columns: Record<string, ArrayLike<unknown>>,
   n: number,
 ): { inputs: Record<string, CellValue[]>; truth: CellValue[] | null } {
   const inputs: Record<string, CellValue[]> = {};

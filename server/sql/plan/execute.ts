@@ -9,8 +9,9 @@ import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES, ServiceError } from '../../errors';
 import { loadRemoteIntoTemp } from '../../integrations/load';
 import { inputColumns } from '../../models/predict/columns';
-import type { ExecContext, SqlEnv } from '../types';
+import type { ExecContext, SqlEnv, SqlResult } from '../types';
 import { runForecast } from './forecast';
+import { answerRow } from './row-answer';
 import { dropTemp, readColumns, stepQuery } from './run-sql';
 import { paramsOf, transpose, valueParam } from './state';
 import type { PlannedQuery, PredictStep, Step } from './steps';
@@ -104,6 +105,21 @@ export async function runInto(
     sourceOffset: (o) => q.src.offset + q.rw.toSource(Math.max(0, o - prefix.length)),
     script: q.src.script,
   });
+}
+
+/**
+ * The answer of a planned single prediction's plain projection, built from its predict step's
+ * values (plan/row-answer.ts) once the steps ran; null when the final SQL must answer.
+ */
+export function rowResult(q: PlannedQuery, ctx: ExecContext): SqlResult | null {
+  const row = q.row ? answerRow(q.row, ctx.params) : null;
+  if (!q.row || !row) return null;
+  return {
+    type: 'table',
+    column_names: q.row.columns.map((c) => c.name),
+    data: [row],
+    column_types: q.row.columns.map((c) => c.type),
+  };
 }
 
 /** Predict model M on the distinct input rows of relation R (or one row of values). */

@@ -138,6 +138,18 @@ export async function single(st: PlanState, sel: SelectInfo, item: Item): Promis
     inputs: [],
     values: row,
   });
+  st.singleRelations.set(sel.node, {
+    into,
+    alias: aliasOf(item),
+    columns: [
+      ...columns.map((c, i) => ({ name: c.name, type: tempType(c.type), source: { value: i } })),
+      ...SERVICE_COLUMNS.map((c) => ({
+        name: c.name,
+        type: c.type,
+        source: { constant: c.type === 'BIGINT' ? 0 : null },
+      })),
+    ],
+  });
   await replaceModel(st, item, singleRowRelation(into, columns), aliasOf(item));
 }
 

@@ -31,6 +31,7 @@ import { planModels } from './models';
 import { recordItemSpans } from './order';
 import { applyExpressionDialect } from './mysql';
 import { resolveTable, splitParts } from './names';
+import { rowAnswer } from './row-answer';
 import { fetchNative, fetchRemote, pushDown, readsOneIntegration } from './remote';
 import { PlanState, paramsOf, tempTableNode } from './state';
 import type { PlannedQuery, StreamSource } from './steps';
@@ -325,6 +326,7 @@ export async function planQuery(
   let final = applyEdits(rw, st.edits);
   const hidden = st.exported.get(st.root);
   if (hidden || saving) final = await hideOrderColumns(st, final, hidden ?? [], saving);
+  const row = purpose === true || purpose === 'stream' ? null : rowAnswer(st);
   return {
     target: { kind: 'duckdb', db: st.engineDb(db) },
     sql: final.text,
@@ -333,6 +335,7 @@ export async function planQuery(
     steps: st.steps,
     origins: originPlan(st),
     ...(stream ? { stream } : {}),
+    ...(row ? { row } : {}),
   };
 }
 

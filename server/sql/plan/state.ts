@@ -22,7 +22,7 @@ import {
 } from '../syntax/tree';
 import type { ExecContext, SqlEnv } from '../types';
 import type { Resolved } from './names';
-import type { Step } from './steps';
+import type { RowAnswer, Step } from './steps';
 
 /** One column of an order key: `alias.column` in the SELECT that reads it. */
 export interface KeyPart {
@@ -33,6 +33,15 @@ export interface KeyPart {
 export interface Span {
   start: number;
   end: number;
+}
+
+/** The relation a single prediction became (model-relations.ts `single`; plan/row-answer.ts). */
+interface SingleRelation {
+  into: string;
+  /** The name the FROM item answers to (its alias, or the model's name). */
+  alias: string;
+  /** Its columns in order (types as the relation casts them) and where each value comes from. */
+  columns: RowAnswer['columns'];
 }
 
 export class PlanState {
@@ -55,6 +64,8 @@ export class PlanState {
   readonly exported = new Map<JNode, string[]>();
   readonly itemSpans = new Map<JNode, Span>();
   readonly starExcludes = new Map<JNode, { qualified: string[]; bare: string[] }>();
+  /** Single predictions' relations, by the SELECT reading them (plan/row-answer.ts). */
+  readonly singleRelations = new Map<JNode, SingleRelation>();
 
   constructor(
     readonly env: SqlEnv,

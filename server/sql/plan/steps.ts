@@ -31,6 +31,22 @@ export interface PlannedQuery {
    * TEMP table, after which the steps that follow it and `sql` run again for each chunk.
    */
   stream?: StreamSource;
+  /**
+   * A single prediction's plain projection (plan/row-answer.ts): the executor may answer the row
+   * from the predict step's values instead of running `sql` (which still stands for EXPLAIN and
+   * for values DuckDB's CAST would change).
+   */
+  row?: RowAnswer;
+}
+
+/** Where a column of a row answer comes from: the step's i-th value, or a service constant. */
+type RowSource = { value: number } | { constant: null | number };
+
+/** The one-row answer of a single prediction's query (plan/row-answer.ts). */
+export interface RowAnswer {
+  /** The predict step's values, `$<into>_<i>` (PlanState.valuesName). */
+  into: string;
+  columns: { name: string; type: string; source: RowSource }[];
 }
 
 /** The data side of a query scored in batches. */
