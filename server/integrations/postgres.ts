@@ -162,7 +162,7 @@ export interface ChunkReadOptions {
 
 export type ChunkHandler = (rows: JsonValue[][], columns: RemoteColumn[]) => void | Promise<void>;
 
-export type BatchHandler = (batch: ColumnBatch, columns: RemoteColumn[]) => Promise<void>;
+type BatchHandler = (batch: ColumnBatch, columns: RemoteColumn[]) => Promise<void>;
 
 /** Statements DECLARE ... CURSOR accepts; anything else runs directly. */
 const isQuery = (sql: string) => /^\s*(\(|select\b|with\b|values\b|table\b)/i.test(sql);
