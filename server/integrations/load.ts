@@ -1,8 +1,9 @@
 /**
  * Copies the rows of a PostgreSQL query into a TEMP table of the request's engine session, chunk
- * by chunk, so DuckDB can join them with local tables and models. Rows stream from a server-side
- * cursor straight into DuckDB's appender: at most one fetched chunk is in JS memory, whatever the
- * table's size. The table lives as long as the request and no other request sees it.
+ * by chunk, so DuckDB can join them with local tables and models. Rows stream from PostgreSQL's
+ * binary COPY, decoded into typed columns (pg-binary.ts), straight into DuckDB's appender: at
+ * most one chunk is in JS memory, whatever the table's size. The table lives as long as the
+ * request and no other request sees it.
  *
  * Like server/engine/scratch.ts this touches DuckDB objects outside server/engine (the appender
  * has no Engine wrapper). Date and time columns are loaded as text and cast in place once the rows
@@ -23,6 +24,7 @@ import type { EngineSession } from '../engine/session';
 import type { JsonValue } from '../engine/values';
 import { ERROR_CODES, ServiceError } from '../errors';
 import { quoteIdent } from '../engine/quote';
+import type { BatchColumn, ColumnBatch } from './pg-binary';
 import { duckStorage } from './pg-values';
 import type { PostgresIntegration, RemoteColumn } from './postgres';
 
@@ -98,13 +100,13 @@ async function loadInto(
       `The query on '${integ.name}' returns more than ${maxRows} rows to join locally; filter it in PostgreSQL (WHERE, or a native query), or save the predictions with CREATE TABLE / INSERT INTO, which score in batches`,
     );
   let loaded = 0;
-  const { columns } = await integ.readRows(
+  const { columns } = await integ.readBatches(
     sql,
-    async (rows, cols) => {
-      loaded += rows.length;
+    async (batch, cols) => {
+      loaded += batch.n;
       if (loaded > maxRows) throw tooMany();
       table ??= await TempLoad.create(conn, name, cols);
-      await table.append(rows);
+      await table.appendBatch(batch);
     },
     { timeoutMs: o.timeoutMs, signal: o.signal, chunkRows: 10_000 },
   );
@@ -114,21 +116,35 @@ async function loadInto(
 }
 
 /**
- * Replaces the request's TEMP table `name` with these rows of a PostgreSQL query (one chunk of a
- * scoring stream: plan/stream.ts), typed as `loadRemoteIntoTemp` types them.
+ * Replaces the request's TEMP table `name` with a batch of typed columns of a PostgreSQL query
+ * (one chunk of a scoring stream, read by `readBatches`), typed as `loadRemoteIntoTemp` types them.
  */
-export function loadRowsIntoTemp(
+export function loadBatchIntoTemp(
   session: EngineSession,
   name: string,
   columns: RemoteColumn[],
-  rows: JsonValue[][],
+  batch: ColumnBatch,
 ): Promise<void> {
   return session.raw(async (conn) => {
     await conn.run(`DROP TABLE IF EXISTS temp.main.${quoteIdent(name)}`);
     const t = await TempLoad.create(conn, name, columns);
-    await t.append(rows);
+    await t.appendBatch(batch);
     await t.finish();
   });
+}
+
+/** The value of row `i` of a decoded column, as the appender takes it for load type `load`. */
+function cell(c: BatchColumn, i: number, load: string): DuckDBValue {
+  switch (c.kind) {
+    case 'text':
+      return c.values[i];
+    case 'json':
+      return toDuck(c.values[i], load);
+    case 'boolean':
+      return c.nulls?.[i] ? null : c.values[i] === 1;
+    default:
+      return c.nulls?.[i] ? null : c.values[i];
+  }
 }
 
 /** A TEMP table being filled through DuckDB's appender, cast to its final types at the end. */
@@ -149,17 +165,20 @@ class TempLoad {
     return new TempLoad(conn, name, columns, names, loads);
   }
 
-  async append(rows: JsonValue[][]): Promise<void> {
+  /** Appends decoded columns straight into the chunks' vectors (no row arrays). */
+  async appendBatch(batch: ColumnBatch): Promise<void> {
     const types = this.loads.map((l) => LOAD_TYPES[l]);
     const appender = await this.conn.createAppender(this.name, 'main', 'temp');
     try {
-      for (let off = 0; off < rows.length; off += VECTOR) {
-        const m = Math.min(VECTOR, rows.length - off);
+      for (let off = 0; off < batch.n; off += VECTOR) {
+        const m = Math.min(VECTOR, batch.n - off);
         const chunk = DuckDBDataChunk.create(types, m);
         for (let j = 0; j < types.length; j++) {
-          const col = new Array<DuckDBValue>(m);
-          for (let i = 0; i < m; i++) col[i] = toDuck(rows[off + i][j], this.loads[j]);
-          chunk.setColumnValues(j, col);
+          const vector = chunk.getColumnVector(j);
+          const c = batch.columns[j];
+          const load = this.loads[j];
+          for (let i = 0; i < m; i++) vector.setItem(i, cell(c, off + i, load));
+          vector.flush();
         }
         appender.appendDataChunk(chunk);
       }

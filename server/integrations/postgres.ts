@@ -11,7 +11,7 @@
  */
 import { finished } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import {
   ERROR_CODES,
   ServiceError,
@@ -21,6 +21,7 @@ import {
   type ErrorPosition,
 } from '../errors';
 import type { JsonValue } from '../engine/values';
+import { BinaryCopyDecoder, binaryRead, type ColumnBatch } from './pg-binary';
 import { duckTypeName, getTypeParser, rowToJson } from './pg-values';
 
 /** Connect timeout: an unreachable host fails this fast instead of hanging the statement. */
@@ -160,6 +161,8 @@ export interface ChunkReadOptions {
 }
 
 export type ChunkHandler = (rows: JsonValue[][], columns: RemoteColumn[]) => void | Promise<void>;
+
+type BatchHandler = (batch: ColumnBatch, columns: RemoteColumn[]) => Promise<void>;
 
 /** Statements DECLARE ... CURSOR accepts; anything else runs directly. */
 const isQuery = (sql: string) => /^\s*(\(|select\b|with\b|values\b|table\b)/i.test(sql);
@@ -332,6 +335,104 @@ export class PostgresIntegration {
         }
         await client.query('CLOSE __playground_reader');
         return { columns, rowCount };
+      },
+      true,
+    );
+  }
+
+  /**
+   * Reads a query's rows as typed columns in batches of `chunkRows`, awaiting `onBatch` before
+   * more is decoded: `COPY (query) TO STDOUT (FORMAT binary)` decoded by pg-binary.ts (no text of
+   * each value, no row arrays), or, when a column has a type that decoder leaves to pg's parsers,
+   * the cursor read of `readRows` turned into columns. Runs READ ONLY.
+   *
+   * The COPY is one statement however long the read: the statement timeout bounds each wait for
+   * PostgreSQL's next bytes (as it bounds each FETCH of the cursor read), not the whole read.
+   * While `onBatch` runs nothing is read: the socket fills and PostgreSQL waits (bounded memory).
+   */
+  async readBatches(
+    sql: string,
+    onBatch: BatchHandler,
+    o: ChunkReadOptions,
+  ): Promise<{ columns: RemoteColumn[]; rowCount: number }> {
+    const chunkRows = Math.max(1, Math.floor(o.chunkRows ?? DEFAULT_CHUNK_ROWS));
+    const shape = await this.inTransaction(
+      { timeoutMs: o.timeoutMs, signal: o.signal },
+      async (client) => {
+        const r = await client.query({
+          text: `SELECT * FROM (${sql}\n) AS __q LIMIT 0`,
+          rowMode: 'array',
+        });
+        return r.fields.map((f) => ({ name: f.name, oid: f.dataTypeID }));
+      },
+      true,
+    );
+    const plan = binaryRead(sql, shape);
+    if (!plan) {
+      return this.readRows(
+        sql,
+        (rows, columns) => onBatch(columnsOf(rows, columns.length), columns),
+        o,
+      );
+    }
+    return this.inTransaction(
+      { timeoutMs: o.timeoutMs, signal: o.signal },
+      async (client) => {
+        await client.query('SET LOCAL statement_timeout = 0');
+        const decoder = new BinaryCopyDecoder(plan.kinds, chunkRows);
+        const stream = client.query(copyTo(plan.copy, { highWaterMark: 1 << 20 }));
+        // Ended or failed: pg-copy-streams reports a server error with an 'error' event, not
+        // by destroying the stream, so neither `finished` nor `destroyed` can tell.
+        let over = false;
+        const done = () => void (over = true);
+        stream.once('end', done);
+        stream.once('error', done);
+        const it = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+        let rowCount = 0;
+        let stalled = false;
+        const handle = async (batch: ColumnBatch) => {
+          rowCount += batch.n;
+          await onBatch(batch, shape);
+          if (o.signal?.aborted)
+            throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled');
+        };
+        try {
+          for (;;) {
+            const timer = setTimeout(() => {
+              stalled = true;
+              void this.cancelBackend(client);
+            }, o.timeoutMs);
+            let next: IteratorResult<Buffer>;
+            try {
+              next = await it.next();
+            } finally {
+              clearTimeout(timer);
+            }
+            if (next.done) break;
+            for (const batch of decoder.push(next.value)) await handle(batch);
+          }
+          const last = decoder.end();
+          if (last) await handle(last);
+        } catch (err) {
+          // The COPY may still be sending: cancel it and read it to its end, so the connection
+          // takes the ROLLBACK (pg queues it behind the COPY).
+          if (!over) {
+            await this.cancelBackend(client);
+            try {
+              while (!(await it.next()).done);
+            } catch {
+              // The cancel's own error: what follows is the ROLLBACK.
+            }
+          }
+          if (stalled && !(err instanceof ServiceError)) {
+            throw new ServiceError(
+              ERROR_CODES.TIMEOUT,
+              `PostgreSQL sent no rows for longer than the statement timeout (${o.timeoutMs} ms) on integration '${this.name}'; the read was cancelled`,
+            );
+          }
+          throw err;
+        }
+        return { columns: shape, rowCount };
       },
       true,
     );
@@ -551,6 +652,17 @@ export class PostgresIntegration {
     if (code === '54000' || code === '53200') return fail(ERROR_CODES.TOO_LARGE);
     return fail(ERROR_CODES.BAD_INPUT);
   }
+}
+
+/** Rows of the cursor read as a batch of columns (types left to the loader). */
+function columnsOf(rows: JsonValue[][], width: number): ColumnBatch {
+  const columns: ColumnBatch['columns'] = [];
+  for (let j = 0; j < width; j++) {
+    const values = new Array<JsonValue>(rows.length);
+    for (let i = 0; i < rows.length; i++) values[i] = rows[i][j];
+    columns.push({ kind: 'json', values });
+  }
+  return { n: rows.length, columns };
 }
 
 function tableResult(fields: pg.FieldDef[], rows: JsonValue[][], truncated: boolean): RemoteResult {

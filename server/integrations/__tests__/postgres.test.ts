@@ -3,6 +3,7 @@
  * binaries; the test fails, never skips, when they are missing), through the real HTTP endpoint.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../errors';
 import { startHarness, tempDataDir, type Harness } from '../../test/harness';
 import { startPgServer, type PgTestServer } from './pg-server';
 import { trainingCache } from '../../test/training-cache';
@@ -351,6 +352,132 @@ describe('queries on a PostgreSQL integration', () => {
     ).not.toBeNull();
   });
 
+  it("reads rows as typed columns through binary COPY: every supported type, NULLs, the cursor read's values", async () => {
+    const admin = await pgs.admin();
+    try {
+      await admin.query(`CREATE TABLE typed_values (
+        k int, s smallint, i int, b bigint, o oid, r real, d double precision, n numeric(30, 10),
+        f boolean, t text, v varchar(10), c char(5), dt date, ts timestamp, tz timestamptz,
+        tm time, tt timetz, iv interval, u uuid, by bytea)`);
+      await admin.query(`INSERT INTO typed_values VALUES
+        (1, -7, 2000000000, 9007199254740993, 4000000000, 0.1, 1e300,
+         12345678901234567890.0123456789, true, E'é☃ tab\\tand\\nnewline', 'short', 'ab',
+         '2024-02-29', '2024-01-02 03:04:05.123456', '2024-01-02 03:04:05+02', '23:59:59.5',
+         '10:00:00+03', '1 day 02:03:04', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '\\x00ff'),
+        (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+         NULL, NULL, NULL, NULL, NULL),
+        (3, 32767, -1, -1, 0, 'NaN', '-Infinity', 'NaN', false, '', '', '', 'infinity',
+         '-infinity', 'infinity', '00:00', '00:00+00', '-3 months', NULL, '\\x')`);
+      await admin.query(`GRANT SELECT ON typed_values TO ${pgs.user}`);
+    } finally {
+      await admin.end();
+    }
+    const integ = h.instance.integrations.postgres('pg');
+    const sql = 'SELECT * FROM typed_values ORDER BY k';
+    const viaCursor: unknown[][] = [];
+    await integ.readRows(sql, (rows) => void viaCursor.push(...rows), { timeoutMs: 30_000 });
+    const from = pgs.log().length;
+    const viaCopy: unknown[][] = [];
+    const kinds = new Set<string>();
+    await integ.readBatches(
+      sql,
+      async (batch) => {
+        for (let i = 0; i < batch.n; i++) {
+          viaCopy.push(
+            batch.columns.map((c) => {
+              kinds.add(c.kind);
+              if (c.kind === 'text' || c.kind === 'json') return c.values[i];
+              if (c.nulls?.[i]) return null;
+              if (c.kind === 'boolean') return c.values[i] === 1;
+              if (c.kind === 'bigint') {
+                const x = c.values[i];
+                return Number.isSafeInteger(Number(x)) ? Number(x) : String(x);
+              }
+              return c.values[i];
+            }),
+          );
+        }
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(pgs.log().slice(from)).toMatch(/COPY \(SELECT .* TO STDOUT \(FORMAT binary\)/s);
+    expect([...kinds].sort()).toEqual(['bigint', 'boolean', 'number', 'text']);
+    expect(viaCopy).toEqual(viaCursor);
+    expect(viaCopy[0].slice(0, 12)).toEqual([
+      1,
+      -7,
+      2000000000,
+      '9007199254740993',
+      4000000000,
+      0.1,
+      1e300,
+      12345678901234567000,
+      true,
+      'é☃ tab\tand\nnewline',
+      'short',
+      'ab   ',
+    ]);
+    expect(viaCopy[1].slice(1).every((v) => v === null)).toBe(true);
+    // NaN and infinities have no JSON shape: NULL, as every other answer makes them.
+    expect(viaCopy[2].slice(5, 8)).toEqual([null, null, null]);
+
+    // Through SQL: a join fetches the table into DuckDB this way and gets PostgreSQL's values.
+    await h.sql('CREATE TABLE mindsdb.typed_keys AS SELECT * FROM (VALUES (1), (2), (3)) t(k)');
+    const joined = await h.sql(
+      'SELECT t.k, t.b, t.r, t.n, t.t, t.c, t.tz FROM pg.typed_values AS t JOIN mindsdb.typed_keys AS x ON t.k = x.k ORDER BY t.k',
+    );
+    const pushed = await h.sql('SELECT k, b, r, n, t, c, tz FROM pg.typed_values ORDER BY k');
+    expect(joined.data).toEqual(pushed.data);
+  });
+
+  it('falls back to the cursor read for types the binary read leaves to pg (json, arrays)', async () => {
+    const from = pgs.log().length;
+    const rows: unknown[][] = [];
+    const out = await h.instance.integrations.postgres('pg').readBatches(
+      `SELECT 1 AS k, '{"a": [1, 2]}'::jsonb AS j, ARRAY[1, 2] AS a`,
+      async (batch) => {
+        for (let i = 0; i < batch.n; i++)
+          rows.push(batch.columns.map((c) => (c.kind === 'json' ? c.values[i] : c.kind)));
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(out.rowCount).toBe(1);
+    expect(rows).toEqual([[1, { a: [1, 2] }, [1, 2]]]);
+    expect(pgs.log().slice(from)).toMatch(
+      /DECLARE __playground_reader NO SCROLL CURSOR FOR SELECT 1 AS k/,
+    );
+  });
+
+  it('a binary read that stops early (an error while handling a batch) leaves the connection usable', async () => {
+    const integ = h.instance.integrations.postgres('pg');
+    let batches = 0;
+    await expect(
+      integ.readBatches(
+        'SELECT g, g * 0.5 AS half FROM generate_series(1, 2000000) AS g',
+        async () => {
+          batches++;
+          throw badInput('the consumer failed');
+        },
+        { timeoutMs: 30_000, chunkRows: 1_000 },
+      ),
+    ).rejects.toThrow(/the consumer failed/);
+    expect(batches).toBe(1);
+    // Every pooled connection still answers (none is stuck in the cancelled COPY).
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map((x) => h.instance.integrations.query('pg', `SELECT ${x} AS x`)),
+    );
+    expect(answers.map((r) => r.rows[0][0])).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a binary read waiting on PostgreSQL longer than the statement timeout is cancelled', async () => {
+    await expect(
+      h.instance.integrations
+        .postgres('pg')
+        .readBatches('SELECT 1 AS x FROM pg_sleep(30)', async () => undefined, { timeoutMs: 300 }),
+    ).rejects.toThrow(/sent no rows for longer than the statement timeout \(300 ms\)/);
+    expect((await h.instance.integrations.query('pg', 'SELECT 7 AS x')).rows).toEqual([[7]]);
+  });
+
   it('trains a model from a native PostgreSQL query and batch-predicts by joining the PostgreSQL table', async () => {
     const created = await h.sql(
       'CREATE MODEL mindsdb.pg_rentals FROM pg (SELECT sqft, location, number_of_rooms, neighborhood, days_on_market, rental_price FROM home_rentals) PREDICT rental_price',
@@ -379,6 +506,34 @@ describe('queries on a PostgreSQL integration', () => {
       j.data.reduce((a: number, [real, pred]: number[]) => a + Math.abs(pred - real) / real, 0) /
       200;
     expect(meanAbsRel).toBeLessThan(0.1);
+  });
+
+  it('scores a table whose values the model casts (numbers stored as text, numeric, real) as it scores the typed table', async () => {
+    const admin = await pgs.admin();
+    try {
+      await admin.query(`CREATE TABLE rentals_cast AS SELECT sqft::text AS sqft,
+        location::varchar(20) AS location, number_of_rooms::numeric(6, 1) AS number_of_rooms,
+        neighborhood, days_on_market::real AS days_on_market FROM home_rentals`);
+      await admin.query(`GRANT SELECT ON rentals_cast TO ${pgs.user}`);
+    } finally {
+      await admin.end();
+    }
+    const select = (t: string) =>
+      `SELECT t.sqft, t.location, m.rental_price AS predicted FROM pg.${t} AS t JOIN mindsdb.pg_rentals AS m`;
+    const from = pgs.log().length;
+    const saved = await h.sql(`CREATE TABLE pg.rentals_cast_scored (${select('rentals_cast')})`);
+    expect(saved).toMatchObject({ type: 'ok', affected_rows: 5037 });
+    expect(pgs.log().slice(from)).toMatch(
+      /COPY \(SELECT .*::float8.* TO STDOUT \(FORMAT binary\)/s,
+    );
+    const typed = await h.sql(select('home_rentals'));
+    const back = await h.sql('SELECT * FROM pg (SELECT * FROM rentals_cast_scored)');
+    expect(back.data).toHaveLength(5037);
+    // Same rows, same order, same predictions (sqft as PostgreSQL's text of the integer).
+    expect(back.data.map((r: unknown[]) => r[2])).toEqual(typed.data.map((r: unknown[]) => r[2]));
+    expect(back.data.map((r: unknown[]) => r[0])).toEqual(
+      typed.data.map((r: unknown[]) => String(r[0])),
+    );
   });
 
   it('answers jsonlines requests on PostgreSQL tables too', async () => {

@@ -8,7 +8,7 @@
  */
 import { quoteIdent } from '../../engine/quote';
 import { ERROR_CODES, ServiceError } from '../../errors';
-import { loadRowsIntoTemp } from '../../integrations/load';
+import { loadBatchIntoTemp } from '../../integrations/load';
 import type { ExecContext, SqlEnv } from '../types';
 import { runSteps } from './execute';
 import type { ScoringJob } from './progress';
@@ -74,16 +74,16 @@ export async function scoreInBatches(
       if (r) await r;
     };
     const read = (sql: string) =>
-      integ.readRows(
+      integ.readBatches(
         sql,
-        async (chunk, columns) => {
+        async (batch, columns) => {
           chunks++;
           if (ctx.signal?.aborted) throw cancelled();
-          await loadRowsIntoTemp(ctx.session, next, columns, chunk);
+          await loadBatchIntoTemp(ctx.session, next, columns, batch);
           await settle();
           if (ctx.signal?.aborted) throw cancelled();
           await renameTemp(ctx, next, into);
-          const n = chunk.length;
+          const n = batch.n;
           const run = (async () => {
             await runSteps(env, ctx, after);
             await onChunk();
