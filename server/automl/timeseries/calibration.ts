@@ -163,7 +163,7 @@ const STEP_SHAPE_PRIOR = 200;
  * with the one pooled over all steps by how many residuals the step has. The widths at different
  * levels follow the residuals' distribution, not one width scaled.
  */
-function levelWidths(res: number[][], w: number[][], levels: number[]): number[][] {
+export function levelWidths(res: number[][], w: number[][], levels: number[]): number[][] {
   const H = res.length;
   const sigma: number[] = [];
   let widest = 0;
@@ -208,12 +208,62 @@ function levelWidths(res: number[][], w: number[][], levels: number[]): number[]
   });
 }
 
+/**
+ * Independent forecast windows of the main split that weigh as much as the nominal level in the
+ * level a band takes (see quantileLevels).
+ */
+const LEVEL_PRIOR_WINDOWS = 10;
+
+/**
+ * Per nominal level: the quantile level of the calibration residuals its band takes. The
+ * residuals come from forecasts made before the period a model forecasts, and their quantile at
+ * the nominal level covers the next period's errors only as well as the past's errors resemble
+ * the next period's. The latest period at hand is the main split: the level p whose band (the
+ * weighted quantile of all the residuals, as trained) covers the nominal share of the main
+ * split's residuals is what the band takes, shrunk towards the nominal level by the main split's
+ * independent windows (H consecutive origins count as one; LEVEL_PRIOR_WINDOWS of them weigh as
+ * much as the prior) and kept within [level - (1 - level), 1 - (1 - level) / 3]. Errors that
+ * shrank from the earlier folds to the latest (a model that learned more, a calmer stretch)
+ * narrow the bands, errors that grew widen them. Without an earlier fold, the nominal levels.
+ */
+export function quantileLevels(
+  u: number[][],
+  w: number[][],
+  main: boolean[][],
+  levels: number[],
+  H: number,
+): number[] {
+  const late = u.map((r, k) => r.filter((_, i) => main[k][i]));
+  let count = 0;
+  for (const r of late) count += r.length;
+  const early = u.some((r, k) => r.some((_, i) => !main[k][i]));
+  if (count === 0 || !early) return levels;
+  const grid = Array.from({ length: 199 }, (_, j) => 0.005 * (j + 1));
+  const q = levelWidths(u, w, grid);
+  // Coverage of the main split's residuals at each grid level (non-decreasing in the level).
+  const cov = grid.map((_, j) => {
+    let inside = 0;
+    late.forEach((r, k) => {
+      for (const x of r) if (x <= q[j][k]) inside++;
+    });
+    return inside / count;
+  });
+  const windows = count / (H * H);
+  const a = windows / (windows + LEVEL_PRIOR_WINDOWS);
+  return levels.map((l) => {
+    let j = cov.findIndex((c) => c >= l);
+    if (j < 0) j = grid.length - 1;
+    const p = l + a * (grid[j] - l);
+    return Math.min(1 - (1 - l) / 3, Math.max(l - (1 - l), p));
+  });
+}
+
 /** Per forecast step: the interval's half-width (in origin scales) and the main split's accuracy. */
 export interface Intervals {
   /** At the model's confidence level. */
   halfWidths: number[];
   /** At each nominal level (NOMINAL_LEVELS and the model's). */
-  levels: { level: number; halfWidths: number[] }[];
+  levels: { level: number; halfWidths: number[]; quantile: number }[];
   /** The age weighting's half-life, in validation periods (Infinity: equal weights). */
   halfLife: number;
   horizonAccuracy: TimeSeriesDescription['horizonAccuracy'];
@@ -246,8 +296,13 @@ export function calibrateIntervals(
   const halfLife = chooseHalfLife(pooled, level);
   const weights = res.age.map((a) => a.map((x) => ageWeight(x, halfLife)));
   const levelList = [...new Set([...NOMINAL_LEVELS, level])].sort((a, b) => a - b);
-  const widths = levelWidths(u, weights, levelList);
-  const levels = levelList.map((l, i) => ({ level: l, halfWidths: widths[i] }));
+  const quantiles = quantileLevels(u, weights, res.main, levelList, H);
+  const widths = levelWidths(u, weights, quantiles);
+  const levels = levelList.map((l, i) => ({
+    level: l,
+    halfWidths: widths[i],
+    quantile: round(quantiles[i], 4),
+  }));
   const halfWidths = levels.find((l) => l.level === level)!.halfWidths;
 
   // Out of sample: quantiles of the earlier folds' residuals, counted on the main split's.
@@ -268,7 +323,8 @@ export function calibrateIntervals(
       total += r.length;
       return round(r.length ? x / r.length : 0, 4);
     });
-    return { level: l, coverage: round(total ? inside / total : 0, 4), steps };
+    const quantile = levels[li].quantile;
+    return { level: l, coverage: round(total ? inside / total : 0, 4), steps, quantile };
   });
 
   // Per step on the main split: the chosen candidates against seasonal-naive.
@@ -302,6 +358,7 @@ export function calibrateIntervals(
     halfLife: halfLife === Infinity ? null : halfLife,
     ...trainingSpan(series, validationFraction),
     ...calibrationSketch(u, weights, (probs) => levelWidths(u, weights, probs)),
+    quantiles: levels.map((l) => ({ level: l.level, quantile: l.quantile })),
   };
   return { halfWidths, levels, halfLife, horizonAccuracy, coverage, widthFactor, online };
 }

@@ -51,6 +51,11 @@ export interface ForecastCoverage {
   level: number;
   coverage: number;
   steps: number[];
+  /**
+   * The residual quantile level this level's band takes (the level that covered the nominal
+   * share of the latest validation period from the earlier ones; absent in older models).
+   */
+  quantile?: number;
 }
 
 /** The time-series part of DESCRIBE. */

@@ -50,6 +50,31 @@ export function weightedConformalQuantiles(
   });
 }
 
+/**
+ * The residual quantile level a band at nominal `level` takes, from the trained pairs (nominal,
+ * quantile): linear between the nearest trained levels; beyond them, the nearest one's shift
+ * scaled by the miss rate, (1 - level) / (1 - nearest); the level itself without pairs.
+ */
+export function quantileLevelOf(
+  pairs: readonly { level: number; quantile: number }[] | undefined,
+  level: number,
+): number {
+  if (!pairs || pairs.length === 0) return level;
+  const sorted = [...pairs].sort((a, b) => a.level - b.level);
+  const at = sorted.find((p) => Math.abs(p.level - level) < 1e-9);
+  if (at) return at.quantile;
+  const hi = sorted.findIndex((p) => p.level > level);
+  if (hi > 0) {
+    const a = sorted[hi - 1];
+    const b = sorted[hi];
+    const t = (level - a.level) / (b.level - a.level);
+    return a.quantile + t * (b.quantile - a.quantile);
+  }
+  const near = hi === 0 ? sorted[0] : sorted[sorted.length - 1];
+  const shift = ((near.quantile - near.level) * (1 - level)) / (1 - near.level);
+  return Math.min(1, Math.max(0, level + shift));
+}
+
 /** Weight of a residual `age` validation periods old (Infinity: all weigh 1). */
 export const ageWeight = (age: number, halfLife: number): number =>
   halfLife === Infinity || age <= 0 ? 1 : 2 ** (-age / halfLife);

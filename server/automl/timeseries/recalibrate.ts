@@ -24,7 +24,7 @@
 
 import { AutoMLError } from '../errors';
 import type { FeatureLayout } from './features';
-import { ageWeight, recalibratedHalfWidths, trackedHalfWidths } from './intervals';
+import { ageWeight, quantileLevelOf, recalibratedHalfWidths, trackedHalfWidths } from './intervals';
 import { type Candidate, type OriginSource, packOrigins, packRows, runCandidate } from './model';
 import type { FeatureSpec, TimeSeriesArtifact } from './types';
 
@@ -70,7 +70,8 @@ function trainedHalfWidths(
     );
   }
   const none = { residuals: online.sketch.map(() => []), weights: online.sketch.map(() => []) };
-  return recalibratedHalfWidths(online.sketch, online.weight, 1, none, level);
+  const q = quantileLevelOf(online.quantiles, level);
+  return recalibratedHalfWidths(online.sketch, online.weight, 1, none, q);
 }
 
 /**
@@ -157,7 +158,10 @@ export function forecastHalfWidths(
   const share = online.weight.map((w) => w / Math.max(1, groups));
   return levels.map((level) =>
     recent.map((r, g) => {
-      const own = recalibratedHalfWidths(online.sketch, share, decay, r, level);
+      // The band's residual quantile as trained (calibration.ts); the tracking aims at the
+      // nominal miss rate.
+      const q = quantileLevelOf(online.quantiles, level);
+      const own = recalibratedHalfWidths(online.sketch, share, decay, r, q);
       return trackedHalfWidths(own, ordered[g], level).map((x) => x * factors[g]);
     }),
   );

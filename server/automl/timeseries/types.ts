@@ -218,7 +218,7 @@ export interface TimeSeriesArtifact {
     level: number;
     halfWidths: number[];
     /** Half-widths per step at other nominal levels (absent in older artifacts). */
-    levels?: { level: number; halfWidths: number[] }[];
+    levels?: { level: number; halfWidths: number[]; quantile?: number }[];
     /**
      * What a forecast needs to recalibrate on outcomes after the training data (recalibrate.ts);
      * absent in artifacts from before it (their forecasts use `halfWidths` as they are).
@@ -232,6 +232,11 @@ export interface TimeSeriesArtifact {
       /** Per step: weighted quantiles of the calibration residuals, and their total weight. */
       sketch: number[][];
       weight: number[];
+      /**
+       * Per nominal level, the residual quantile level its band takes (calibration.ts,
+       * quantileLevels; absent in older artifacts: the nominal level).
+       */
+      quantiles?: { level: number; quantile: number }[];
     };
   };
   groups: {
