@@ -39,7 +39,7 @@ export async function openInstance(
   overrides: Partial<Config> = {},
   dataDir = tempDataDir(),
 ): Promise<Instance> {
-  seedDemoData(dataDir);
+  await seedDemoData(dataDir);
   // No warm-up training (1-2 s of CPU per instance) unless a test asks for it: the suite starts
   // dozens of instances on two cores (server/models/__tests__/trainer.test.ts covers it).
   return createInstance(

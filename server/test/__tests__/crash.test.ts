@@ -23,10 +23,10 @@ afterAll(async () => {
  * A fresh DATA_DIR with the run's demo database in it (../demo-template.ts), for the tests whose
  * subject is not the first start's demo data load.
  */
-function seededDataDir(): string {
+async function seededDataDir(): Promise<string> {
   const dir = tempDataDir();
   dirs.push(dir);
-  seedDemoData(dir);
+  await seedDemoData(dir);
   return dir;
 }
 
@@ -60,7 +60,7 @@ async function running(p: InstanceProcess): Promise<number> {
 
 describe('kill -9 and restart', () => {
   it('during CREATE TABLE AS: committed tables survive, the interrupted one is absent', async () => {
-    const dir = seededDataDir();
+    const dir = await seededDataDir();
     const a = await start(dir);
     expect(
       (await a.sql('CREATE TABLE mindsdb.committed AS SELECT range AS i FROM range(1000)')).type,
@@ -111,7 +111,7 @@ describe('kill -9 and restart', () => {
   });
 
   it('during training: complete models answer after restart, the interrupted one says so', async () => {
-    const dir = seededDataDir();
+    const dir = await seededDataDir();
     // No warm-up training competing for the cores; each step waits on the state it needs, never
     // on a count of polls (a loaded machine makes both trainings slower, not the test wrong).
     const a = await start(dir, { TRAINING_WARMUP: '0' });
@@ -141,7 +141,7 @@ describe('kill -9 and restart', () => {
   });
 
   it('during a file upload: the previous version of the file stays whole, no half table appears', async () => {
-    const dir = seededDataDir();
+    const dir = await seededDataDir();
     const a = await start(dir);
     const put = (body: string) =>
       fetch(`${a.url}/api/files/sales`, {
@@ -184,7 +184,7 @@ describe('kill -9 and restart', () => {
   });
 
   it('keeps 8 acknowledged writes made around stray BEGINs (alone, in a script, before an error)', async () => {
-    const dir = seededDataDir();
+    const dir = await seededDataDir();
     const a = await start(dir);
     expect((await a.sql('CREATE TABLE mindsdb.acks (i INTEGER)')).type).toBe('ok');
     const strays = [
@@ -215,7 +215,7 @@ describe('kill -9 and restart', () => {
   });
 
   it('shuts down cleanly on SIGTERM with exit code 0', async () => {
-    const dir = seededDataDir();
+    const dir = await seededDataDir();
     const a = await start(dir);
     await a.stop();
     expect(a.child.exitCode).toBe(0);
