@@ -1,7 +1,8 @@
 /**
  * Vitest's global set-up of the server tests: one training cache folder for the whole run, shared
- * by every test process (server/models/training-cache.ts), removed at the end. Test files opt in
- * with `trainingCache()` (./models.ts) where no test watches a training run.
+ * by every test process (server/models/training-cache.ts; files opt in with `trainingCache()`,
+ * ./training-cache.ts), and the folder of the run's demo database template (./demo-template.ts),
+ * both removed at the end.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,13 +13,18 @@ import { HITS } from '../models/training-cache';
 declare module 'vitest' {
   export interface ProvidedContext {
     trainingCacheDir: string;
+    /** Where the first test process that starts an instance puts example_db.duckdb. */
+    demoTemplateDir: string;
   }
 }
 
 export default function setup(project: TestProject): () => void {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'playground-training-cache-'));
   project.provide('trainingCacheDir', dir);
+  const demo = fs.mkdtempSync(path.join(os.tmpdir(), 'playground-demo-template-'));
+  project.provide('demoTemplateDir', demo);
   return () => {
+    fs.rmSync(demo, { recursive: true, force: true });
     const stored = fs.readdirSync(dir).filter((f) => /^[0-9a-f]{64}$/.test(f)).length;
     let reused = 0;
     try {

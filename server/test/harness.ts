@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../config';
 import { buildApp, silentLogger } from '../http/app';
 import { createInstance, type Instance } from '../instance';
+import { seedDemoData } from './demo-template';
 
 export interface Harness {
   url: string;
@@ -29,17 +30,28 @@ export function tempDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'playground-test-'));
 }
 
+/**
+ * An instance in this process without HTTP (tests that call its services directly), on a fresh
+ * DATA_DIR that starts from the run's demo database (./demo-template.ts), or on `dataDir` as
+ * that folder is.
+ */
+export async function openInstance(
+  overrides: Partial<Config> = {},
+  dataDir = tempDataDir(),
+): Promise<Instance> {
+  await seedDemoData(dataDir);
+  // No warm-up training (1-2 s of CPU per instance) unless a test asks for it: the suite starts
+  // dozens of instances on two cores (server/models/__tests__/trainer.test.ts covers it).
+  return createInstance(
+    loadConfig({}, { DATA_DIR: dataDir, PORT: 0, TRAINING_WARMUP: false, ...overrides }),
+  );
+}
+
 export async function startHarness(
   overrides: Partial<Config> = {},
   dataDir = tempDataDir(),
 ): Promise<Harness> {
-  // No warm-up training (1-2 s of CPU per instance) unless a test asks for it: the suite starts
-  // dozens of instances on two cores (server/models/__tests__/trainer.test.ts covers it).
-  const config = loadConfig(
-    {},
-    { DATA_DIR: dataDir, PORT: 0, TRAINING_WARMUP: false, ...overrides },
-  );
-  const instance = await createInstance(config);
+  const instance = await openInstance(overrides, dataDir);
   const app = await buildApp(instance, silentLogger, { forceCloseConnections: true });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const request = async (

@@ -40,7 +40,16 @@ export async function spawnInstance(
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' },
+    // No warm-up training unless the test asks for it, as ./harness.ts: it starts after 3 s
+    // without a request, a pause a busy machine can make in the middle of a test.
+    env: {
+      ...process.env,
+      TRAINING_WARMUP: '0',
+      ...env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

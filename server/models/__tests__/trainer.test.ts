@@ -7,12 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
-import { fails, open, run, waitForModel } from '../../sql/__tests__/model-helpers';
+import { fails, run, waitForModel } from '../../sql/__tests__/model-helpers';
+import { openInstance } from '../../test/harness';
 
 let inst: Instance;
 
 beforeAll(async () => {
-  inst = await open();
+  inst = await openInstance();
   await run(
     inst,
     `CREATE TABLE files.line AS SELECT i % 50 AS x, (i % 50) * 2 + 1 AS y, CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END AS c
@@ -119,7 +120,7 @@ const lineTable = (i: Instance) =>
 
 describe('the warm-up worker', () => {
   it('warms up after start and then trains the first model; a model asked for meanwhile waits for it', async () => {
-    const warm = await open(undefined, { TRAINING_WARMUP: true, TRAINING_WARMUP_DELAY_MS: 1_000 });
+    const warm = await openInstance({ TRAINING_WARMUP: true, TRAINING_WARMUP_DELAY_MS: 1_000 });
     try {
       // Nothing starts with the instance: the warm-up waits its delay (1 s) ...
       expect(warm.models.trainingWorkers()).toEqual({ started: 0, idle: false });
@@ -140,7 +141,7 @@ describe('the warm-up worker', () => {
   });
 
   it('a training asked for before the warm-up starts takes its place', async () => {
-    const early = await open(undefined, { TRAINING_WARMUP: true, TRAINING_WARMUP_DELAY_MS: 1_000 });
+    const early = await openInstance({ TRAINING_WARMUP: true, TRAINING_WARMUP_DELAY_MS: 1_000 });
     try {
       await lineTable(early);
       await run(early, 'CREATE MODEL me FROM files (SELECT * FROM line) PREDICT y');

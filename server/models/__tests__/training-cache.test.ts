@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Instance } from '../../instance';
 import { HITS } from '../training-cache';
-import { open, run, tempDir, waitForModel } from '../../sql/__tests__/model-helpers';
+import { run, tempDir, waitForModel } from '../../sql/__tests__/model-helpers';
+import { openInstance } from '../../test/harness';
 
 const TABLE =
   "CREATE TABLE files.line AS SELECT i % 50 AS x, (i % 7) * 0.5 AS z, CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END AS c, (i % 50) * 2 + (i % 7) AS y FROM range(300) t(i) ORDER BY i";
@@ -21,7 +22,7 @@ describe('the training cache (TRAINING_CACHE_DIR)', () => {
   /** A fresh instance (its own DATA_DIR) with the table, sharing `cache`. */
   async function instance(cache: string): Promise<Instance> {
     const dir = tempDir();
-    const inst = await open(dir, { TRAINING_CACHE_DIR: cache });
+    const inst = await openInstance({ TRAINING_CACHE_DIR: cache }, dir);
     opened.push({ inst, dir });
     await run(inst, TABLE);
     return inst;

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seedDemoData } from '../demo-template';
 import { tempDataDir } from '../harness';
 import { spawnInstance, type InstanceProcess } from '../process';
 import { DEMO_TABLES } from '../../catalog/demo-data';
@@ -17,6 +18,17 @@ afterAll(async () => {
   for (const p of procs) await p.stop().catch(() => {});
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
+
+/**
+ * A fresh DATA_DIR with the run's demo database in it (../demo-template.ts), for the tests whose
+ * subject is not the first start's demo data load.
+ */
+async function seededDataDir(): Promise<string> {
+  const dir = tempDataDir();
+  dirs.push(dir);
+  await seedDemoData(dir);
+  return dir;
+}
 
 async function start(dir: string, env: Record<string, string> = {}) {
   const p = await spawnInstance(dir, env);
@@ -48,8 +60,7 @@ async function running(p: InstanceProcess): Promise<number> {
 
 describe('kill -9 and restart', () => {
   it('during CREATE TABLE AS: committed tables survive, the interrupted one is absent', async () => {
-    const dir = tempDataDir();
-    dirs.push(dir);
+    const dir = await seededDataDir();
     const a = await start(dir);
     expect(
       (await a.sql('CREATE TABLE mindsdb.committed AS SELECT range AS i FROM range(1000)')).type,
@@ -100,8 +111,7 @@ describe('kill -9 and restart', () => {
   });
 
   it('during training: complete models answer after restart, the interrupted one says so', async () => {
-    const dir = tempDataDir();
-    dirs.push(dir);
+    const dir = await seededDataDir();
     // No warm-up training competing for the cores; each step waits on the state it needs, never
     // on a count of polls (a loaded machine makes both trainings slower, not the test wrong).
     const a = await start(dir, { TRAINING_WARMUP: '0' });
@@ -131,8 +141,7 @@ describe('kill -9 and restart', () => {
   });
 
   it('during a file upload: the previous version of the file stays whole, no half table appears', async () => {
-    const dir = tempDataDir();
-    dirs.push(dir);
+    const dir = await seededDataDir();
     const a = await start(dir);
     const put = (body: string) =>
       fetch(`${a.url}/api/files/sales`, {
@@ -175,8 +184,7 @@ describe('kill -9 and restart', () => {
   });
 
   it('keeps 8 acknowledged writes made around stray BEGINs (alone, in a script, before an error)', async () => {
-    const dir = tempDataDir();
-    dirs.push(dir);
+    const dir = await seededDataDir();
     const a = await start(dir);
     expect((await a.sql('CREATE TABLE mindsdb.acks (i INTEGER)')).type).toBe('ok');
     const strays = [
@@ -207,8 +215,7 @@ describe('kill -9 and restart', () => {
   });
 
   it('shuts down cleanly on SIGTERM with exit code 0', async () => {
-    const dir = tempDataDir();
-    dirs.push(dir);
+    const dir = await seededDataDir();
     const a = await start(dir);
     await a.stop();
     expect(a.child.exitCode).toBe(0);

@@ -7,20 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, silentLogger } from '../../../http/app';
 import { cellAt } from '../../../automl/index';
 import type { Instance } from '../../../instance';
-import {
-  fails,
-  objects,
-  open,
-  run,
-  tempDir,
-  waitForModel,
-} from '../../../sql/__tests__/model-helpers';
+import { fails, objects, run, waitForModel } from '../../../sql/__tests__/model-helpers';
+import { openInstance, tempDataDir } from '../../../test/harness';
 import { trainingCache } from '../../../test/training-cache';
 
 let inst: Instance;
 let app: FastifyInstance;
 let url: string;
-const dataDir = tempDir();
+const dataDir = tempDataDir();
 
 /** GET or POST over real HTTP, as the playground and curl do. */
 async function http(path: string, body?: unknown): Promise<{ status: number; body: any }> {
@@ -35,7 +29,7 @@ const churn = { project: 'mindsdb', name: 'churn' };
 const rentals = { project: 'mindsdb', name: 'rentals' };
 
 beforeAll(async () => {
-  inst = await open(dataDir, trainingCache());
+  inst = await openInstance(trainingCache(), dataDir);
   await run(
     inst,
     `CREATE MODEL mindsdb.churn FROM example_db (SELECT * FROM demo_data.customer_churn) PREDICT Exited`,
@@ -366,7 +360,7 @@ describe('a regression (home_rentals)', () => {
   it('a version without evidence answers "retrain to see this"', async () => {
     fs.rmSync(inst.models.store.evidenceFile('mindsdb', 'rentals', 1));
     await inst.close();
-    inst = await open(dataDir, trainingCache());
+    inst = await openInstance(trainingCache(), dataDir);
     const s = await inst.models.evaluation.summary(rentals);
     expect(s.available).toBe(false);
     expect(s.reason).toMatch(/retrain/);

@@ -3,16 +3,17 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../../instance';
-import { open, run, tempDir, waitForModel } from '../../../sql/__tests__/model-helpers';
+import { run, waitForModel } from '../../../sql/__tests__/model-helpers';
+import { openInstance, tempDataDir } from '../../../test/harness';
 import { trainingCache } from '../../../test/training-cache';
 
 let inst: Instance;
-const dataDir = tempDir();
+const dataDir = tempDataDir();
 
 // The training is waited on by its condition; the bound only catches a hang, as in
 // evaluation.test.ts (the default 60 s hook bound was shorter than waitForModel's own wait).
 beforeAll(async () => {
-  inst = await open(dataDir, trainingCache());
+  inst = await openInstance(trainingCache(), dataDir);
   await run(
     inst,
     `CREATE MODEL mindsdb.rentals FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price`,
@@ -41,7 +42,7 @@ describe('evidence of a trained version', () => {
     fs.rmSync(inst.models.store.evidenceFile('mindsdb', 'rentals', 1));
     // A restarted instance reads from disk (the running one keeps what it read).
     await inst.close();
-    inst = await open(dataDir, trainingCache());
+    inst = await openInstance(trainingCache(), dataDir);
     expect(await inst.models.evidence({ project: 'mindsdb', name: 'rentals' })).toBeNull();
   });
 
