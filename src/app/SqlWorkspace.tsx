@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useState, type ReactNode, type RefObject } from 'react';
 import type { SqlOkResponse, SqlTableResponse } from '../../contract';
-import { modelUrlParams, type ModelTab } from '../features/models/shared';
+import { modelUrlParams, type ModelTab } from '../features/models/nav';
 import { databasesQueryOptions } from '../api/catalog';
 import { preloadResultGrid, ResultsPanel, type WhyCell } from '../features/results/ResultsPanel';
 import { modelTargetsIn } from '../features/sql-editor/completion';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asVersion, modelUrlParams } from '../features/models/shared';
+import { asVersion, modelUrlParams } from '../features/models/nav';
 import {
   MAX_URL_SQL_CHARS,
   decodeBase64Url,

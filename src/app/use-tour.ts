@@ -4,7 +4,7 @@
  * editor tab, or the model page with the tour's listing filled in.
  */
 import { useState } from 'react';
-import { modelUrlParams } from '../features/models/shared';
+import { modelUrlParams } from '../features/models/nav';
 import { encodeForm } from '../features/models/inputs';
 import { planRun, type RunRequest } from '../features/sql-editor/run-plan';
 import { activateTab, addTab, updateTab } from '../features/tabs/tab-store';

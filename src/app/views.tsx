@@ -4,7 +4,7 @@
  * `create-model` (`&db=&schema=&table=`).
  */
 import { lazy, Suspense, useMemo, type ReactNode } from 'react';
-import { isModelsView, modelUrlParams, type ModelsNav } from '../features/models/shared';
+import { isModelsView, modelUrlParams, type ModelsNav } from '../features/models/nav';
 import type { UrlState } from './url-state';
 import { replaceViewParams, setView } from './url-sync';
 

@@ -35,10 +35,8 @@ describe('models rooms lint rule', { timeout: 60_000 }, () => {
   it('holds the app to the rooms’ indexes too', async () => {
     const file = 'src/app/probe.ts';
     expect(
-      await errorsOf(file, "export { asTab } from '../features/models/shared/nav';\n"),
+      await errorsOf(file, "export { asTab } from '../features/models/nav/nav';\n"),
     ).toHaveLength(1);
-    expect(await errorsOf(file, "export { asTab } from '../features/models/shared';\n")).toEqual(
-      [],
-    );
+    expect(await errorsOf(file, "export { asTab } from '../features/models/nav';\n")).toEqual([]);
   });
 });

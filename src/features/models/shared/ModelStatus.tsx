@@ -3,7 +3,7 @@
  * the version picker, training progress, and what a tab shows while the model is not ready.
  */
 import { isBusyStatus, type ModelVersion } from '../api';
-import type { ModelsNav } from './nav';
+import type { ModelsNav } from '../nav';
 
 /**
  * The version the Describe, Predict and What-if tabs use: every version, the active one marked

@@ -36,7 +36,7 @@ export {
   type ModelTab,
   type ModelTabProps,
   modelUrlParams,
-} from './nav';
+} from '../nav';
 export { niceDomain, niceStep, niceTicks } from './charts/nice-scale';
 export { NumbersTable, type NumbersTableProps } from './charts/NumbersTable';
 export { curlSnippet, fetchSnippet } from './snippets';
