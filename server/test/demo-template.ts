@@ -11,6 +11,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
+// The names `inject` reads are declared with the set-up that provides them (any program that
+// compiles this file, the bench's too, sees them).
+import type {} from './global-setup';
 import { loadConfig } from '../config';
 import { createInstance } from '../instance';
 

@@ -6,6 +6,9 @@
  * `TEST_TRAINING_CACHE=0 npx vitest run` trains everything (the cache must change no outcome).
  */
 import { inject } from 'vitest';
+// The names `inject` reads are declared with the set-up that provides them (any program that
+// compiles this file, the bench's too, sees them).
+import type {} from './global-setup';
 import type { Config } from '../config';
 
 export function trainingCache(): Partial<Config> {

@@ -29,13 +29,11 @@ export {
 export {
   asTab,
   asVersion,
-  isModelsView,
   MODEL_TABS,
   type ModelsNav,
   type ModelsViewName,
   type ModelTab,
   type ModelTabProps,
-  modelUrlParams,
 } from '../nav';
 export { niceDomain, niceStep, niceTicks } from './charts/nice-scale';
 export { NumbersTable, type NumbersTableProps } from './charts/NumbersTable';
