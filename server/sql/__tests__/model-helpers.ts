@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ErrorPosition } from '../../errors';
-import { loadConfig, type Config } from '../../config';
-import { createInstance, type Instance } from '../../instance';
+import type { Config } from '../../config';
+import type { Instance } from '../../instance';
+import { openInstance } from '../../test/harness';
 
 export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'models-test-'));
@@ -18,10 +19,9 @@ export async function open(
   dataDir = tempDir(),
   overrides: Partial<Config> = {},
 ): Promise<Instance> {
-  // No warm-up training unless a test asks for it (see server/test/harness.ts).
-  return createInstance(
-    loadConfig({}, { DATA_DIR: dataDir, TRAINING_WARMUP: false, ...overrides }),
-  );
+  // The harness's instance: the run's demo database copied into a fresh DATA_DIR, no warm-up
+  // training unless a test asks for it (server/test/harness.ts).
+  return openInstance(overrides, dataDir);
 }
 
 export type Table = { column_names: string[]; data: any[][]; column_types?: string[] };
