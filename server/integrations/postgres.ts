@@ -167,6 +167,22 @@ type BatchHandler = (batch: ColumnBatch, columns: RemoteColumn[]) => Promise<voi
 /** Statements DECLARE ... CURSOR accepts; anything else runs directly. */
 const isQuery = (sql: string) => /^\s*(\(|select\b|with\b|values\b|table\b)/i.test(sql);
 
+/**
+ * Errors thrown by the handler a chunked read hands its rows to (the instance loading a batch into
+ * DuckDB, predicting, writing): they leave the transaction as they are, where an error of the
+ * connection would become "Cannot connect to integration ...".
+ */
+const consumerErrors = new WeakSet<object>();
+
+async function consumed(handle: () => Promise<void> | void): Promise<void> {
+  try {
+    await handle();
+  } catch (err) {
+    if (typeof err === 'object' && err !== null) consumerErrors.add(err);
+    throw err;
+  }
+}
+
 export class PostgresIntegration {
   private pool: pg.Pool | null = null;
 
@@ -327,7 +343,7 @@ export class PostgresIntegration {
           if (rowCount === 0) columns = r.fields.map((f) => ({ name: f.name, oid: f.dataTypeID }));
           if (r.rows.length > 0) {
             rowCount += r.rows.length;
-            await onChunk(r.rows.map(rowToJson), columns);
+            await consumed(() => onChunk(r.rows.map(rowToJson), columns));
           }
           if (!more) break;
           if (o.signal?.aborted)
@@ -392,7 +408,7 @@ export class PostgresIntegration {
         let stalled = false;
         const handle = async (batch: ColumnBatch) => {
           rowCount += batch.n;
-          await onBatch(batch, shape);
+          await consumed(() => onBatch(batch, shape));
           if (o.signal?.aborted)
             throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled');
         };
@@ -550,7 +566,9 @@ export class PostgresIntegration {
       }
       if (cancelled)
         throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
-      throw err instanceof ServiceError ? err : this.queryError(err, o.timeoutMs, o.position);
+      // The reader's own failure (e.g. DuckDB refusing a batch) is its error, not PostgreSQL's.
+      if (err instanceof ServiceError || consumerErrors.has(err as object)) throw err;
+      throw this.queryError(err, o.timeoutMs, o.position);
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
       client.release(broken);

@@ -469,6 +469,23 @@ describe('queries on a PostgreSQL integration', () => {
     expect(answers.map((r) => r.rows[0][0])).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it("a reader's own error (not a service error) leaves both reads as it is, not as a connection failure", async () => {
+    const integ = h.instance.integrations.postgres('pg');
+    // As DuckDB throws while loading a batch: a plain Error.
+    const fail = async () => {
+      throw new Error('Conversion Error: the batch does not fit');
+    };
+    const binary = integ.readBatches('SELECT g FROM generate_series(1, 5000) AS g', fail, {
+      timeoutMs: 30_000,
+      chunkRows: 1_000,
+    });
+    await expect(binary).rejects.toThrow(/^Conversion Error: the batch does not fit$/);
+    // json has no binary decoder here: the cursor read.
+    const cursor = integ.readBatches(`SELECT '{"a":1}'::json AS j`, fail, { timeoutMs: 30_000 });
+    await expect(cursor).rejects.toThrow(/^Conversion Error: the batch does not fit$/);
+    expect((await h.instance.integrations.query('pg', 'SELECT 8 AS x')).rows).toEqual([[8]]);
+  });
+
   it('a binary read waiting on PostgreSQL longer than the statement timeout is cancelled', async () => {
     await expect(
       h.instance.integrations
