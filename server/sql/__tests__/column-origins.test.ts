@@ -5,25 +5,14 @@
  * where a MindsDB client reading only `column_names` and `data` sees nothing new.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness';
-import { waitForModel } from '../../test/models';
-import { trainingCache } from '../../test/training-cache';
+import type { Harness } from '../../test/harness';
+import { startWithSmallModel } from './small-model';
 
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness(trainingCache());
-  // Small and exact: y = 2x + 1 (+ 5 when c = 'b'), 2 inputs.
-  const created = await h.sql(
-    `CREATE TABLE files.small AS SELECT i % 20 AS x, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS c,
-       (i % 20) * 2 + 1 + CASE WHEN i % 2 = 0 THEN 0 ELSE 5 END AS y FROM range(120) t(i)`,
-  );
-  expect(created.type).toBe('ok');
-  const model = await h.sql(
-    'CREATE MODEL mindsdb.small_m FROM files (SELECT * FROM small) PREDICT y',
-  );
-  expect(model.type).toBe('table');
-  await waitForModel(h.instance, 'small_m');
+  // y = 2x + 1 (+ 5 when c = 'b'): ./small-model.ts.
+  h = await startWithSmallModel();
 });
 
 afterAll(async () => {
