@@ -169,10 +169,20 @@ const isQuery = (sql: string) => /^\s*(\(|select\b|with\b|values\b|table\b)/i.te
 
 /**
  * Errors thrown by the handler a chunked read hands its rows to (the instance loading a batch into
- * DuckDB, predicting, writing): they leave the transaction as they are, where an error of the
- * connection would become "Cannot connect to integration ...".
+ * DuckDB, predicting, writing), remembered so that the transaction can tell them from its own.
  */
 const consumerErrors = new WeakSet<object>();
+
+/**
+ * The reader's own failure (e.g. DuckDB refusing a batch): its error, not PostgreSQL's. What the
+ * handler got from PostgreSQL or the network (writing the batch to PostgreSQL: an SQLSTATE or a
+ * system error code, a dropped connection) is still read as PostgreSQL's.
+ */
+function ownError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null || !consumerErrors.has(err)) return false;
+  const e = err as { code?: unknown; message?: unknown };
+  return e.code === undefined && !/^Connection terminated/.test(String(e.message));
+}
 
 async function consumed(handle: () => Promise<void> | void): Promise<void> {
   try {
@@ -566,8 +576,7 @@ export class PostgresIntegration {
       }
       if (cancelled)
         throw new ServiceError(ERROR_CODES.TIMEOUT, 'The query was cancelled by the client');
-      // The reader's own failure (e.g. DuckDB refusing a batch) is its error, not PostgreSQL's.
-      if (err instanceof ServiceError || consumerErrors.has(err as object)) throw err;
+      if (err instanceof ServiceError || ownError(err)) throw err;
       throw this.queryError(err, o.timeoutMs, o.position);
     } finally {
       o.signal?.removeEventListener('abort', onAbort);
