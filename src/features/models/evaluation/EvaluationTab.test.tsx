@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ModelsNav } from '../shared';
 import { EvaluationTab } from './EvaluationTab';
+import { navSpies } from '../../../test/fixtures';
 
 const yes = { applies: true, reason: null };
 
@@ -108,14 +108,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const nav: ModelsNav = {
-  openModel: vi.fn(),
-  openCreate: vi.fn(),
-  openHome: vi.fn(),
-  openCompare: vi.fn(),
-  openSql: vi.fn(),
-  replaceParams: vi.fn(),
-};
+const nav = navSpies();
 
 function renderTab(
   onOpenSql = vi.fn(),

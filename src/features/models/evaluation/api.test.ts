@@ -2,9 +2,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { modelKeys } from '../../../api/keys';
 import { cardUrl, groupsQuery, leaderboardQuery, saveThresholdMutation, slicesQuery } from './api';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+import { json } from '../../../test/fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -3,9 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { modelKeys } from '../../../../api/keys';
 import { diffQuery } from './api';
 import { diff } from './diff-fixture';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+import { json } from '../../../../test/fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 

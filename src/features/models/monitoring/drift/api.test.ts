@@ -4,9 +4,7 @@ import { modelKeys } from '../../../../api/keys';
 import { computeDriftMutation, latestDriftQuery } from './api';
 import { report } from './report-fixture';
 import { similarTablesQuery } from './similar-tables';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+import { json } from '../../../../test/fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 

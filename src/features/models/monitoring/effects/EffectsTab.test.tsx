@@ -1,23 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ModelsNav } from '../../shared';
 import { EffectsTab } from './EffectsTab';
 import { effects } from './effects-fixture';
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+import { json, navSpies } from '../../../../test/fixtures';
 
 afterEach(() => vi.unstubAllGlobals());
 
-const nav: ModelsNav = {
-  openModel: vi.fn(),
-  openCreate: vi.fn(),
-  openHome: vi.fn(),
-  openCompare: vi.fn(),
-  openSql: vi.fn(),
-  replaceParams: vi.fn(),
-};
+const nav = navSpies();
 
 function renderTab(body: unknown, status = 200) {
   vi.stubGlobal('fetch', async () => json(status, body));
