@@ -163,7 +163,15 @@ export function ResultContent({
           disabled={table.column_names.length === 0}
         />
       </div>
-      <div className="result-main">
+      {/* Escape closes the why panel wherever the focus is in the result (the panel, or the grid's
+          cell when the grid kept or took it back); the wrapper is no widget of its own. */}
+      <div
+        className="result-main"
+        role="presentation"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && why) setWhy(null);
+        }}
+      >
         {view === 'special' && special ? (
           <div className="result-special">{special.node}</div>
         ) : table.column_names.length === 0 ? (

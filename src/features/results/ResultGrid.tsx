@@ -36,6 +36,12 @@ import {
 
 ModuleRegistry.registerModules([AllCommunityModule]);
 
+/**
+ * One object for every render: AG Grid takes a new defaultColDef as a change of every column and
+ * rebuilds them (and may move the focus back to the grid's cell) each time the parent renders.
+ */
+const DEFAULT_COL_DEF = { sortable: true, resizable: true, filter: true, minWidth: 60 } as const;
+
 export const GRID_RENDERED_MARK = 'grid-rendered';
 
 export interface ResultGridHandle {
@@ -170,7 +176,12 @@ export function ResultGrid({
       ref={wrapperRef}
       className="result-grid"
       role="presentation"
-      onKeyDown={(e) => e.key === 'Escape' && setMenu(null)}
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !menu) return;
+        // This Escape is the menu's: a panel beside the grid stays open.
+        e.stopPropagation();
+        setMenu(null);
+      }}
     >
       <AgGridReact<Row>
         theme={
@@ -184,7 +195,7 @@ export function ResultGrid({
         }
         rowData={rows}
         columnDefs={columnDefs}
-        defaultColDef={{ sortable: true, resizable: true, filter: true, minWidth: 60 }}
+        defaultColDef={DEFAULT_COL_DEF}
         onGridReady={(e: GridReadyEvent<Row>) => {
           apiRef.current = e.api;
         }}
