@@ -5,6 +5,9 @@
 //   UI_PORT (default 4319)   E2E_SKIP_BUILD=1 reuses an existing dist/
 //   E2E_AUTH_UI_PORT: also a second instance with authentication on (user e2e, password
 //   e2e-password) and its own preview on that port, for the login journey.
+//   E2E_EXTRA_UI_PORTS (comma-separated): one more instance and preview of the same build on each
+//   port, each with its own DATA_DIR, so that Playwright's workers each drive an instance of their
+//   own (playwright.config.ts: a worker's baseURL follows its parallel index).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -62,7 +65,9 @@ function start(name, args, env) {
   return child;
 }
 
-async function waitFor(url, what, timeoutMs = 60_000) {
+// A hang guard: on a busy machine three instances loading their demo data beside the build take
+// several times longer than on an idle one.
+async function waitFor(url, what, timeoutMs = 240_000) {
   const t0 = Date.now();
   while (Date.now() - t0 < timeoutMs) {
     if (stopping) return;
@@ -99,16 +104,42 @@ process.on('SIGINT', () => stop(0));
 process.on('SIGTERM', () => stop(0));
 process.on('SIGHUP', () => stop(0));
 
-async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'smp-e2e-'));
+/** Starts an instance on a free port with a fresh DATA_DIR; resolves its port once it answers. */
+async function startInstance(name, env = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), `smp-e2e-${name}-`));
   dataDirs.push(dataDir);
-  const instancePort = await freePort();
-  log(`instance on 127.0.0.1:${instancePort}, data in ${dataDir}`);
-  start('instance', ['--import', 'tsx', 'server/main.ts'], {
-    PORT: String(instancePort),
+  const port = await freePort();
+  log(`${name} on 127.0.0.1:${port}, data in ${dataDir}`);
+  start(name, ['--import', 'tsx', 'server/main.ts'], {
+    PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
+    ...env,
   });
+  return port;
+}
+
+/** Starts `vite preview` of dist/ on uiPort, proxying /api to the instance on instancePort. */
+async function startPreview(name, previewPort, instancePort) {
+  await waitFor(`http://127.0.0.1:${instancePort}/api/status`, `the instance behind ${name}`);
+  start(
+    name,
+    ['node_modules/vite/bin/vite.js', 'preview', '--port', String(previewPort), '--strictPort'],
+    { PORT: String(instancePort), UI_PORT: String(previewPort) },
+  );
+  await waitFor(`http://127.0.0.1:${previewPort}/api/status`, name);
+}
+
+async function main() {
+  const extraUiPorts = (process.env.E2E_EXTRA_UI_PORTS ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map(Number);
+  // The instances start while the SPA builds: each loads the demo data on its first start.
+  const instancePort = await startInstance('instance');
+  const extraInstancePorts = [];
+  for (const [i] of extraUiPorts.entries())
+    extraInstancePorts.push(await startInstance(`instance-${i + 1}`));
 
   if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(join(root, 'dist/index.html'))) {
     log('vite build');
@@ -123,35 +154,16 @@ async function main() {
     );
     if (b.status !== 0) throw new Error('vite build failed');
   }
-  await waitFor(`http://127.0.0.1:${instancePort}/api/status`, 'the instance');
-  start(
-    'preview',
-    ['node_modules/vite/bin/vite.js', 'preview', '--port', String(uiPort), '--strictPort'],
-    {
-      PORT: String(instancePort),
-      UI_PORT: String(uiPort),
-    },
+  await startPreview('preview', uiPort, instancePort);
+  await Promise.all(
+    extraUiPorts.map((p, i) => startPreview(`preview-${i + 1}`, p, extraInstancePorts[i])),
   );
-  await waitFor(`http://127.0.0.1:${uiPort}/api/status`, 'vite preview');
   if (process.env.E2E_AUTH_UI_PORT) {
-    const authUiPort = Number(process.env.E2E_AUTH_UI_PORT);
-    const authDir = mkdtempSync(join(tmpdir(), 'smp-e2e-auth-'));
-    dataDirs.push(authDir);
-    const authPort = await freePort();
-    start('auth-instance', ['--import', 'tsx', 'server/main.ts'], {
-      PORT: String(authPort),
-      HOST: '127.0.0.1',
-      DATA_DIR: authDir,
+    const authPort = await startInstance('auth-instance', {
       AUTH_USERNAME: 'e2e',
       AUTH_PASSWORD: 'e2e-password',
     });
-    await waitFor(`http://127.0.0.1:${authPort}/api/status`, 'the auth instance');
-    start(
-      'auth-preview',
-      ['node_modules/vite/bin/vite.js', 'preview', '--port', String(authUiPort), '--strictPort'],
-      { PORT: String(authPort), UI_PORT: String(authUiPort) },
-    );
-    await waitFor(`http://127.0.0.1:${authUiPort}/api/status`, 'the auth preview');
+    await startPreview('auth-preview', Number(process.env.E2E_AUTH_UI_PORT), authPort);
   }
   log(`READY http://127.0.0.1:${uiPort}`);
 }
