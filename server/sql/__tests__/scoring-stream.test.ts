@@ -250,6 +250,26 @@ describe('scoring in batches', () => {
     expect((await sql('SELECT * FROM pg (SELECT * FROM narrow2)')).data).toEqual(
       expected.data.map((row) => [row[0], String(row[6]).slice(0, 3), row[7]]),
     );
+    // A model JOIN reads from PostgreSQL the columns the query names and the model's inputs,
+    // not every column of the table; `t.*` still reads them all.
+    const fetched = (since: number) =>
+      [
+        ...pgs
+          .log()
+          .slice(since)
+          .matchAll(/COPY \(SELECT (.*?) FROM "?typed"?/g),
+      ].map((m) => m[1]);
+    const before = pgs.log().length;
+    const few = await sql(
+      'SELECT t.id, m.rental_price AS p FROM pg.typed AS t JOIN mindsdb.small AS m WHERE t.flag',
+    );
+    expect(fetched(before)).toEqual(['"id", "flag", "sqft", "location", "number_of_rooms"']);
+    expect(few.data).toEqual(
+      expected.data.filter((row) => row[4] === true).map((row) => [row[0], row[7]]),
+    );
+    const star = pgs.log().length;
+    await sql('SELECT t.*, m.rental_price FROM pg.typed AS t JOIN mindsdb.small AS m LIMIT 1');
+    expect(fetched(star)[0]).toMatch(/"note"/);
   });
 
   it('INSERT INTO files.t from PostgreSQL into DuckDB, columns matched by name', async () => {
