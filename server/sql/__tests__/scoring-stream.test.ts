@@ -272,6 +272,21 @@ describe('scoring in batches', () => {
     expect(fetched(star)[0]).toMatch(/"note"/);
   });
 
+  it('a LEFT JOIN with a filter and an expression over the predictions, and the model written first, save the unbatched answer', async () => {
+    const queries = [
+      `SELECT t.id, m.rental_price * 2 + t.sqft AS v FROM files.src AS t LEFT JOIN mindsdb.small AS m WHERE t.number_of_rooms > 1 AND m.rental_price > 2000`,
+      `SELECT t.id, m.rental_price AS p FROM mindsdb.small AS m JOIN pg.src AS t WHERE t.location <> 'good'`,
+    ];
+    for (const [i, query] of queries.entries()) {
+      const expected = await sql(query);
+      expect(expected.data.length).toBeGreaterThan(BATCH);
+      expect(expected.data.length).toBeLessThan(ROWS);
+      const seen = await reports(() => sql(`CREATE TABLE files.shaped_${i} (${query})`));
+      expect(seen.length).toBeGreaterThan(0);
+      expect((await sql(`SELECT * FROM files.shaped_${i}`)).data).toEqual(expected.data);
+    }
+  });
+
   it('INSERT INTO files.t from PostgreSQL into DuckDB, columns matched by name', async () => {
     await sql('CREATE TABLE files.appended (predicted DOUBLE, id BIGINT)');
     const r = await sql(
