@@ -9,7 +9,7 @@
  * tests end a statement at each point of reading (before the first chunk, between chunks, inside a
  * chunk), bound by work rather than the clock.
  */
-import { ResultReturnType, type DuckDBResult } from '@duckdb/node-api';
+import { ResultReturnType, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
 import { jsonSize, toJsonValue, type JsonValue } from './values';
 
 export interface EngineResult {
@@ -26,6 +26,12 @@ export interface EngineResult {
 export interface StreamSink {
   header(columns: string[], types: string[]): Promise<void> | void;
   rows(rows: JsonValue[][]): Promise<void> | void;
+  /**
+   * Takes each chunk as DuckDB's vectors instead of `rows` (no row arrays, no converted values:
+   * a scoring batch reads its input columns and writes PostgreSQL's binary COPY this way). Whole
+   * chunks: `maxRows` is checked between them.
+   */
+  chunk?(chunk: DuckDBDataChunk): Promise<void> | void;
   ok(affectedRows: number | null, statementType?: string): Promise<void> | void;
 }
 
@@ -200,6 +206,12 @@ export async function streamResult(
     if (rowCount >= maxRows) {
       truncated = true;
       break;
+    }
+    if (sink.chunk) {
+      checkpoint(ctl, { at: 'inside', chunk: index });
+      rowCount += chunk.rowCount;
+      await raced(sink.chunk(chunk), abort);
+      continue;
     }
     const cols = chunk.convertColumns(toJsonValue);
     const take = Math.min(chunk.rowCount, maxRows - rowCount);

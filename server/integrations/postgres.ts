@@ -476,7 +476,7 @@ export class PostgresIntegration {
         sql: string,
         values?: unknown[],
       ) => Promise<{ rowCount: number | null; rows: JsonValue[][] }>,
-      copyIn: (sql: string, data: string) => Promise<number>,
+      copyIn: (sql: string, data: string | readonly Buffer[]) => Promise<number>,
     ) => Promise<T>,
     o: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<T> {
@@ -496,9 +496,14 @@ export class PostgresIntegration {
           async (sql, data) => {
             check();
             // `COPY ... FROM STDIN`: PostgreSQL parses the rows straight into the table (no
-            // statement text, parameters or casts per value, as an INSERT of arrays has).
+            // statement text, parameters or casts per value, as an INSERT of arrays has); binary
+            // data (buffers) is taken as it is.
             const stream = client.query(copyFrom(sql));
-            stream.end(data);
+            if (typeof data === 'string') stream.end(data);
+            else {
+              for (const part of data) stream.write(part);
+              stream.end();
+            }
             await finished(stream);
             return stream.rowCount;
           },

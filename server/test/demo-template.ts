@@ -49,7 +49,10 @@ async function makeTemplate(): Promise<string> {
  * DATA_DIR; a restart on the same folder keeps what the instance wrote). Mode 0600, as DuckDB's.
  */
 export async function seedDemoData(dataDir: string): Promise<void> {
-  if (process.env.TEST_DEMO_TEMPLATE === '0' || !fs.existsSync(dataDir)) return;
+  // Outside Vitest (the benches start instances through the harness too) there is no run's
+  // folder to `inject`: the instance loads the demo CSVs itself, as a real first start does.
+  if (!process.env.VITEST || process.env.TEST_DEMO_TEMPLATE === '0' || !fs.existsSync(dataDir))
+    return;
   const target = path.join(dataDir, DEMO_FILE);
   if (fs.existsSync(target)) return;
   made ??= makeTemplate();

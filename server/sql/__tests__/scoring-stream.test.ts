@@ -77,6 +77,16 @@ afterAll(async () => {
   await pgs?.stop();
 });
 
+/** Runs statements on the test server as its superuser (tables the tests then read as the user). */
+async function asAdmin(...statements: string[]) {
+  const admin = await pgs.admin();
+  try {
+    for (const s of statements) await admin.query(s);
+  } finally {
+    await admin.end();
+  }
+}
+
 /** POST /api/sql/query with a streamed format: its documents (jsonlines) or events (sse). */
 async function streamed(query: string, format: 'jsonlines' | 'sse') {
   const res = await fetch(`${h.url}/api/sql/query`, {
@@ -158,15 +168,10 @@ describe('scoring in batches', () => {
   it('a PostgreSQL target gets each batch as one COPY FROM STDIN (no INSERT), with text values as the unbatched answer has them', async () => {
     // Values COPY's text format must escape: tabs, newlines, backslashes, the text `\N`, and an
     // empty string beside a NULL.
-    const admin = await pgs.admin();
-    try {
-      await admin.query(
-        `CREATE TABLE odd AS SELECT id, sqft, location, number_of_rooms, (ARRAY[E'a\\tb', E'line\\nnext\\r', E'back\\\\slash', '\\N', '', NULL, 'plain ü', E'\\\\.'])[1 + (abs(id) % 8)::int] AS note FROM src`,
-      );
-      await admin.query(`GRANT SELECT ON odd TO ${pgs.user}`);
-    } finally {
-      await admin.end();
-    }
+    await asAdmin(
+      `CREATE TABLE odd AS SELECT id, sqft, location, number_of_rooms, (ARRAY[E'a\\tb', E'line\\nnext\\r', E'back\\\\slash', '\\N', '', NULL, 'plain ü', E'\\\\.'])[1 + (abs(id) % 8)::int] AS note FROM src`,
+      `GRANT SELECT ON odd TO ${pgs.user}`,
+    );
     const query = `SELECT t.id, t.note, m.rental_price AS predicted FROM pg.odd AS t JOIN mindsdb.small AS m`;
     const expected = await sql(query);
     const notes = new Set(expected.data.map((row) => row[1]));
@@ -184,13 +189,10 @@ describe('scoring in batches', () => {
   });
 
   it("a value its PostgreSQL column cannot hold fails the statement with PostgreSQL's message and writes nothing (never cut to fit)", async () => {
-    const admin = await pgs.admin();
-    try {
-      await admin.query('CREATE TABLE narrow (id bigint, location varchar(3), predicted float8)');
-      await admin.query(`GRANT ALL ON narrow TO ${pgs.user}`);
-    } finally {
-      await admin.end();
-    }
+    await asAdmin(
+      'CREATE TABLE narrow (id bigint, location varchar(3), predicted float8)',
+      `GRANT ALL ON narrow TO ${pgs.user}`,
+    );
     const r = await h.sql(
       'INSERT INTO pg.narrow (SELECT t.id, t.location, m.rental_price AS predicted FROM pg.src AS t JOIN mindsdb.small AS m)',
     );
@@ -199,6 +201,90 @@ describe('scoring in batches', () => {
       /value too long for type character varying\(3\)/,
     );
     expect((await sql('SELECT * FROM pg (SELECT count(*) FROM narrow)')).data).toEqual([[0]]);
+  });
+
+  it('a PostgreSQL target whose columns take the answer as it is gets binary COPY: the unbatched answer, repeated input rows included', async () => {
+    // Each source row twice (every input row repeated: predicted by position, not matched back
+    // on the inputs), with integers, a double with NaN and infinities, booleans and text.
+    await asAdmin(
+      `CREATE TABLE typed AS SELECT (id % 100000)::int * 2 + k AS id, (number_of_rooms * 10 - k)::smallint AS small, id::bigint * 1000000000 AS big, (ARRAY[sqft / 7.0, 'NaN', 'Infinity', '-Infinity', NULL])[1 + (abs(id) % 5)::int]::float8 AS x, CASE WHEN id % 3 = 0 THEN NULL ELSE id % 2 = 0 END AS flag, (ARRAY[E'a\\tb', E'line\\nnext', 'ünï ✓', '', NULL, location])[1 + (abs(id) % 6)::int] AS note, sqft, location, number_of_rooms FROM src, generate_series(0, 1) AS k ORDER BY md5(id::text), k`,
+      `GRANT SELECT ON typed TO ${pgs.user}`,
+    );
+    const query = `SELECT t.id, t.small, t.big, t.x, t.flag, t.note, t.location, m.rental_price AS predicted FROM pg.typed AS t JOIN mindsdb.small AS m`;
+    const expected = await sql(query);
+    expect(expected.data).toHaveLength(2 * ROWS);
+    const xs = expected.data.map((r) => r[3]);
+    expect(xs.filter((v) => v === null).length).toBeGreaterThan(ROWS / 2);
+    expect(xs.filter((v) => typeof v === 'number').length).toBeGreaterThan(ROWS / 4);
+    const from = pgs.log().length;
+    await sql(`CREATE TABLE pg.typed_scored (${query})`);
+    const log = pgs.log().slice(from);
+    expect(
+      log.match(
+        /COPY "typed_scored" \("id", "small", "big", "x", "flag", "note", "location", "predicted"\) FROM STDIN \(FORMAT binary\)/g,
+      ),
+    ).toHaveLength(Math.ceil((2 * ROWS) / BATCH));
+    const saved = await sql('SELECT * FROM pg (SELECT * FROM typed_scored)');
+    expect(saved.data).toEqual(expected.data);
+    // Into an existing table whose columns are wider (integer into bigint) or bounded
+    // (varchar(3)): PostgreSQL's own error for a value too long, nothing written.
+    await asAdmin(
+      'CREATE TABLE narrow2 (id bigint, location varchar(3), predicted float8)',
+      `GRANT ALL ON narrow2 TO ${pgs.user}`,
+    );
+    const at = pgs.log().length;
+    const r = await h.sql(
+      'INSERT INTO pg.narrow2 (SELECT t.id, t.location, m.rental_price AS predicted FROM pg.typed AS t JOIN mindsdb.small AS m)',
+    );
+    expect(pgs.log().slice(at)).toMatch(
+      /COPY "narrow2" \("id", "location", "predicted"\) FROM STDIN \(FORMAT binary\)/,
+    );
+    expect((r as { error_message: string }).error_message).toMatch(
+      /value too long for type character varying\(3\)/,
+    );
+    expect((await sql('SELECT * FROM pg (SELECT count(*) FROM narrow2)')).data).toEqual([[0]]);
+    const fits = await sql(
+      `INSERT INTO pg.narrow2 (SELECT t.id, substr(t.location, 1, 3) AS location, m.rental_price AS predicted FROM pg.typed AS t JOIN mindsdb.small AS m)`,
+    );
+    expect(fits.affected_rows).toBe(2 * ROWS);
+    expect((await sql('SELECT * FROM pg (SELECT * FROM narrow2)')).data).toEqual(
+      expected.data.map((row) => [row[0], String(row[6]).slice(0, 3), row[7]]),
+    );
+    // A model JOIN reads from PostgreSQL the columns the query names and the model's inputs,
+    // not every column of the table; `t.*` still reads them all.
+    const fetched = (since: number) =>
+      [
+        ...pgs
+          .log()
+          .slice(since)
+          .matchAll(/COPY \(SELECT (.*?) FROM "?typed"?/g),
+      ].map((m) => m[1]);
+    const before = pgs.log().length;
+    const few = await sql(
+      'SELECT t.id, m.rental_price AS p FROM pg.typed AS t JOIN mindsdb.small AS m WHERE t.flag',
+    );
+    expect(fetched(before)).toEqual(['"id", "flag", "sqft", "location", "number_of_rooms"']);
+    expect(few.data).toEqual(
+      expected.data.filter((row) => row[4] === true).map((row) => [row[0], row[7]]),
+    );
+    const star = pgs.log().length;
+    await sql('SELECT t.*, m.rental_price FROM pg.typed AS t JOIN mindsdb.small AS m LIMIT 1');
+    expect(fetched(star)[0]).toMatch(/"note"/);
+  });
+
+  it('a LEFT JOIN with a filter and an expression over the predictions, and the model written first, save the unbatched answer', async () => {
+    const queries = [
+      `SELECT t.id, m.rental_price * 2 + t.sqft AS v FROM files.src AS t LEFT JOIN mindsdb.small AS m WHERE t.number_of_rooms > 1 AND m.rental_price > 2000`,
+      `SELECT t.id, m.rental_price AS p FROM mindsdb.small AS m JOIN pg.src AS t WHERE t.location <> 'good'`,
+    ];
+    for (const [i, query] of queries.entries()) {
+      const expected = await sql(query);
+      expect(expected.data.length).toBeGreaterThan(BATCH);
+      expect(expected.data.length).toBeLessThan(ROWS);
+      const seen = await reports(() => sql(`CREATE TABLE files.shaped_${i} (${query})`));
+      expect(seen.length).toBeGreaterThan(0);
+      expect((await sql(`SELECT * FROM files.shaped_${i}`)).data).toEqual(expected.data);
+    }
   });
 
   it('INSERT INTO files.t from PostgreSQL into DuckDB, columns matched by name', async () => {

@@ -12,7 +12,7 @@ import { inputColumns } from '../../models/predict/columns';
 import type { ExecContext, SqlEnv, SqlResult } from '../types';
 import { runForecast } from './forecast';
 import { answerRow } from './row-answer';
-import { dropTemp, readColumns, stepQuery } from './run-sql';
+import { dropTemp, readColumns, stepColumns, stepQuery } from './run-sql';
 import { paramsOf, transpose, valueParam } from './state';
 import type { PlannedQuery, PredictStep, Step } from './steps';
 import { systemRows } from './system';
@@ -126,7 +126,22 @@ export function rowResult(q: PlannedQuery, ctx: ExecContext): SqlResult | null {
 async function predict(env: SqlEnv, ctx: ExecContext, s: PredictStep): Promise<void> {
   let n = 1;
   const columns: Record<string, readonly unknown[]> = {};
-  if (s.inputs && s.relation) {
+  let positions: JsonValue[] | null = null;
+  if (s.rows && s.relation) {
+    // Every row in the relation's order, read from DuckDB's vectors; predictions are attached
+    // to the data rows by position (no distinct rows to sort, store and match back).
+    const r = await stepColumns(
+      ctx,
+      s.db,
+      `SELECT * FROM (${s.relation}) AS __mdb_q`,
+      `computing the input rows of model '${s.label}'`,
+    );
+    n = r.n;
+    positions = r.values[r.columns.indexOf(s.rows)];
+    for (const src of s.sources) {
+      if ('key' in src) columns[src.column] = r.values[r.columns.indexOf(src.key)];
+    }
+  } else if (s.inputs && s.relation) {
     await dropTemp(ctx, s.inputs);
     await stepQuery(
       ctx,
@@ -173,5 +188,15 @@ async function predict(env: SqlEnv, ctx: ExecContext, s: PredictStep): Promise<v
     signal: ctx.signal,
   });
   await dropTemp(ctx, s.into);
+  if (s.rows && positions) {
+    await loadTempTable(
+      ctx.session,
+      s.into,
+      [...p.columns, { name: s.rows, type: 'BIGINT' }],
+      [...p.values, positions],
+      n,
+    );
+    return;
+  }
   await loadTempTable(ctx.session, s.into, p.columns, p.values, n);
 }

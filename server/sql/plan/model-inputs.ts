@@ -24,8 +24,13 @@ export interface ModelInputs {
   /** Inputs read from data columns; the i-th is key column `keyName(i)` of `inName`. */
   keyed: KeyedSource[];
   keyName: (i: number) => string;
-  /** The TEMP table of distinct input rows (null: no input comes from the data). */
+  /** The TEMP table of distinct input rows (null: no input comes from the data, or `rows`). */
   inName: string | null;
+  /**
+   * Positional (PlanState.positional): every data row is an input row, numbered by the data
+   * side's order key, this column of `relation` (no distinct rows, no TEMP table of them).
+   */
+  rows: { column: string; key: KeyPart } | null;
   /** The SQL of the distinct input rows' relation (null: no input comes from the data). */
   relation: string | null;
   /** Where each input column comes from, for the predict step. */
@@ -128,25 +133,36 @@ export async function modelInputs(
   const keyName = (i: number) => `__mdb_k${i}_${keySuffix}`;
   let relation: string | null = null;
   let inName: string | null = null;
+  const rows =
+    st.positional && !modelFirst && key.length === 1 && keyed.length > 0
+      ? { column: `__mdb_r_${keySuffix}`, key: key[0] }
+      : null;
   if (keyed.length > 0) {
+    const selectList = keyed.map((s, i) => columnRef(s.from.ref, keyName(i)));
+    if (rows) selectList.push(columnRef([rows.key.alias, rows.key.column], rows.column));
     const inner = selectNode({
-      selectList: keyed.map((s, i) => columnRef(s.from.ref, keyName(i))),
+      selectList,
       from: clone(dataSide),
       where: pushed.where,
       modifiers: pushed.modifiers,
     });
     relation = await st.render(inner, sel.scope.ctes);
-    inName = st.tempName('in');
+  }
+  if (relation !== null) {
+    // Positional, the placeholder only binds the relation (errors at planning, as otherwise).
+    const name = st.tempName('in');
     await st.placeholder(
-      inName,
+      name,
       { query: `SELECT DISTINCT * FROM (${relation}) AS __mdb_q` },
       `computing the input rows of model '${info.ref.name}'`,
     );
+    if (!rows) inName = name;
   }
   return {
     keyed,
     keyName,
     inName,
+    rows,
     relation,
     sources: [
       ...keyed.map((s, i) => ({ column: s.column, key: keyName(i) })),

@@ -201,6 +201,7 @@ export async function batch(
   const join = items[joinIndex].join!;
   const inputs = await modelInputs(st, sel, items, k, join, done, data, key, info);
   const pv = st.tempName('pv');
+  const rows = inputs.rows;
   await st.addStep(
     {
       kind: 'predict',
@@ -208,6 +209,7 @@ export async function batch(
       label: `${info.ref.project}.${info.ref.name}`,
       relation: inputs.relation,
       inputs: inputs.inName,
+      ...(rows ? { rows: rows.column } : {}),
       sources: inputs.sources,
       explain: explainWanted(st, sel, item, info, join),
       unread: unreadOutputs(st, sel, item, info, join),
@@ -216,7 +218,7 @@ export async function batch(
       outputs: info.outputs,
       into: pv,
     },
-    { columns: info.outputs },
+    { columns: rows ? [...info.outputs, { name: rows.column, type: 'BIGINT' }] : info.outputs },
   );
   const { keyed, keyName, inName } = inputs;
   recordModelRelation(st, {
@@ -241,6 +243,13 @@ export async function batch(
   );
 
   const pvSql = PlanState.tempSql(pv);
+  if (rows) {
+    // Each data row's predictions, found by its position (one number, not every input).
+    const r = quoteIdent(rows.column);
+    const relation = `(SELECT __mdb_v.* EXCLUDE (${r}) FROM ${pvSql} AS __mdb_v WHERE __mdb_v.${r} = ${quoteIdent(rows.key.alias)}.${quoteIdent(rows.key.column)})`;
+    await replaceModel(st, item, relation, modelAlias);
+    return;
+  }
   if (!modelFirst) {
     const match = keyed
       .map(

@@ -321,6 +321,7 @@ export async function planQuery(
     }
   }
 
+  st.positional = stream !== undefined;
   await planModels(st, saving);
 
   let final = applyEdits(rw, st.edits);

@@ -202,11 +202,26 @@ async function renderExpr(st: PlanState, n: JNode): Promise<string> {
   return sql.replace(/^SELECT /, '');
 }
 
-/** The columns a query names (lower case); null when it may use all of a relation's columns. */
-function namedColumns(st: PlanState, alias: string): Set<string> | null {
-  // A model reads its inputs by name from its data side, whatever the query names.
-  if (st.index.tables.some((t) => st.resolved.get(t.node)?.kind === 'model')) return null;
+/**
+ * The columns a query names, and the inputs and target of the models it joins (lower case); null
+ * when it may use all of a relation's columns.
+ */
+async function namedColumns(st: PlanState, alias: string): Promise<Set<string> | null> {
   const names = new Set<string>();
+  // A model reads its inputs (and its target, when the data has it) by name from its data side,
+  // whatever the query names; a forecast reads its history's columns: all of them.
+  for (const t of st.index.tables) {
+    const r = st.resolved.get(t.node);
+    if (r?.kind !== 'model') continue;
+    try {
+      const desc = (await st.env.models.predictor(st.env.models.ready(r.ref))).description;
+      if (desc.timeseries) return null;
+      for (const c of [...desc.inputs, desc.target]) names.add(c.toLowerCase());
+    } catch {
+      // Not ready, or no model: planning the join says so; every column meanwhile.
+      return null;
+    }
+  }
   let all = false;
   for (const sel of st.index.selects) {
     for (const e of sel.exprs) {
@@ -258,7 +273,7 @@ export async function fetchRemote(
   const alias = (t.alias || r.name[r.name.length - 1]).toLowerCase();
   const aliasText = t.alias ? ` AS ${pgName(t.alias)}` : '';
   const cols = await integ.columns(`SELECT * FROM ${relation}`, timeoutMs);
-  const named = namedColumns(st, alias);
+  const named = await namedColumns(st, alias);
   const keep = named ? cols.filter((c) => named.has(c.name.toLowerCase())) : cols;
   const kept = keep.length > 0 ? keep : cols.slice(0, 1);
   const base = `SELECT ${kept.map((c) => pgIdent(c.name)).join(', ')} FROM ${relation}${aliasText}`;

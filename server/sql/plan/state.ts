@@ -64,6 +64,12 @@ export class PlanState {
   readonly exported = new Map<JNode, string[]>();
   readonly itemSpans = new Map<JNode, Span>();
   readonly starExcludes = new Map<JNode, { qualified: string[]; bare: string[] }>();
+  /**
+   * Planned to score in batches (plan/stream.ts): a model JOIN then predicts each data row of a
+   * batch in order and attaches the predictions by the row's position (model-inputs.ts), instead
+   * of predicting the distinct input rows and matching them back on every input column.
+   */
+  positional = false;
   /** Single predictions' relations, by the SELECT reading them (plan/row-answer.ts). */
   readonly singleRelations = new Map<JNode, SingleRelation>();
 

@@ -101,6 +101,12 @@ export interface PredictStep {
    */
   relation: string | null;
   inputs: string | null;
+  /**
+   * Positional (scoring in batches): `relation` is every data row, this column its position;
+   * each row is predicted in turn and `into` gets the position beside its predictions (no
+   * distinct rows, no `inputs` table).
+   */
+  rows?: string;
   sources: InputSource[];
   /** Compute `_explain`'s contributions (the query reads that column). */
   explain: boolean;
@@ -174,7 +180,7 @@ export function describeStep(s: Step): { action: string; detail: string } {
       return s.relation
         ? {
             action: `predict ${s.label}`,
-            detail: `on the distinct input rows of: ${s.relation}${s.explain ? ' (with explanations)' : ''}`,
+            detail: `on ${s.rows ? 'every row, by position,' : 'the distinct input rows'} of: ${s.relation}${s.explain ? ' (with explanations)' : ''}`,
           }
         : {
             action: `predict ${s.label}`,

@@ -6,7 +6,9 @@
  * target is as it was before the statement: no new table, no new rows, a replaced table kept).
  * Progress (rows done of total, rate, time left) is in GET /api/status while it runs.
  */
+import type { DuckDBDataChunk } from '@duckdb/node-api';
 import type { JsonValue } from '../../engine/values';
+import { BinaryCopyWriter, binaryWriteKinds } from '../../integrations/pg-binary-write';
 import { copyText } from '../../integrations/pg-values';
 import { pgIdent } from '../../integrations/postgres';
 import { scoreInBatches } from '../plan/stream';
@@ -29,8 +31,15 @@ function runFinal(ctx: ExecContext, q: PlannedQuery, sql: string) {
   });
 }
 
-/** Runs the plan's final SQL on the request's session, handing its rows over chunk by chunk. */
-function streamFinal(ctx: ExecContext, q: PlannedQuery, onRows: (rows: JsonValue[][]) => void) {
+/**
+ * Runs the plan's final SQL on the request's session, handing its answer over chunk by chunk:
+ * as rows, or as DuckDB's chunks (`chunk`).
+ */
+function streamFinal(
+  ctx: ExecContext,
+  q: PlannedQuery,
+  on: { rows?: (rows: JsonValue[][]) => void; chunk?: (chunk: DuckDBDataChunk) => void },
+) {
   return ctx.session.stream(
     q.sql,
     {
@@ -41,7 +50,12 @@ function streamFinal(ctx: ExecContext, q: PlannedQuery, onRows: (rows: JsonValue
       script: q.src.script,
       maxRows: Number.MAX_SAFE_INTEGER,
     },
-    { header: () => undefined, rows: onRows, ok: () => undefined },
+    {
+      header: () => undefined,
+      rows: (rows) => on.rows?.(rows),
+      ...(on.chunk ? { chunk: on.chunk } : {}),
+      ok: () => undefined,
+    },
   );
 }
 
@@ -114,8 +128,9 @@ export function pgType(duck: string): string {
 
 /**
  * Into a PostgreSQL integration's table (`table`: its quoted name): created there with matching
- * types (`create`), each batch one `COPY ... FROM STDIN` (text format: PostgreSQL parses each
- * value into its column's type), all in one transaction.
+ * types (`create`), each batch one `COPY ... FROM STDIN`, binary when every column goes into its
+ * target column's type as it is (written from DuckDB's vectors), else text (PostgreSQL parses
+ * each value into its column's type), all in one transaction.
  */
 export async function streamToPostgres(
   env: StatementEnv,
@@ -143,7 +158,21 @@ export async function streamToPostgres(
           );
         }
         const width = Math.min(columns.length, shape.columns.length);
-        const copy = `COPY ${target.table} (${columns.slice(0, width).map(pgIdent).join(', ')}) FROM STDIN`;
+        const names = columns.slice(0, width).map(pgIdent).join(', ');
+        // Binary when every column goes into its target's type as it is (pg-binary-write.ts),
+        // else text: PostgreSQL casts each value as an INSERT would.
+        // (The target's column types from the catalog: a query that fails would end the
+        // transaction before COPY could say what is wrong, in PostgreSQL's words.)
+        const attrs = await exec(
+          'SELECT attname, atttypid::int FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped',
+          [target.table],
+        );
+        const oids = new Map(attrs.rows.map((r) => [String(r[0]), Number(r[1])]));
+        const kinds = binaryWriteKinds(
+          shape.types.slice(0, width),
+          columns.slice(0, width).map((c) => oids.get(c) ?? 0),
+        );
+        const copy = `COPY ${target.table} (${names}) FROM STDIN${kinds ? ' (FORMAT binary)' : ''}`;
         let n = 0;
         // A batch's COPY runs in PostgreSQL while the next batch is read and predicted here
         // (one COPY in flight at most: its rows are the only batch held beside the current one).
@@ -153,11 +182,20 @@ export async function streamToPostgres(
           pending = null;
         };
         await scoreInBatches(env, ctx, q, env.scoringBatchRows, job, async () => {
-          // The batch's answer as COPY text, DuckDB's chunk by chunk (no row array for the batch).
-          const parts: string[] = [];
-          await streamFinal(ctx, q, (rows) => void parts.push(copyText(rows, width)));
-          if (parts.length === 0) return;
-          const data = parts.length === 1 ? parts[0] : parts.join('');
+          // The batch's answer from DuckDB's chunks: written from the vectors (binary) or as
+          // COPY text (no row array for the batch either way).
+          let data: string | Buffer[];
+          if (kinds) {
+            const writer = new BinaryCopyWriter(kinds);
+            await streamFinal(ctx, q, { chunk: (c) => writer.push(c) });
+            if (writer.rows === 0) return;
+            data = writer.finish();
+          } else {
+            const parts: string[] = [];
+            await streamFinal(ctx, q, { rows: (rows) => void parts.push(copyText(rows, width)) });
+            if (parts.length === 0) return;
+            data = parts.length === 1 ? parts[0] : parts.join('');
+          }
           await settle();
           const sent = copyIn(copy, data);
           // Rejections surface at the next settle (or the last); not unhandled meanwhile.
