@@ -173,13 +173,14 @@ export function assembleArtifact(p: {
     `Conformal per step and level(${settings.confidence}, rolling origins, ${intervals.halfLife === Infinity ? 'equal weights' : `half-life ${intervals.halfLife} validation periods`})`,
   ];
   // A GBM not refitted before the earlier folds' cuts (too few rows, or not worth it) is scored on the last fold
-  // alone: not comparable with the others, so never chosen; said in its label and listed last.
+  // alone: its figure is not comparable with the others' (said in its label, listed last), and it
+  // is chosen only when it beats the set's pick on that fold's windows (selection.ts).
   const partial = (s: Scored) => isGbm(s.name) && s.runs.some((r) => r === null);
   const leaderboard: ForecastLeaderboardRow[] = scored
     .map((s, c) => ({
       name: s.name,
       label: partial(s)
-        ? `${CANDIDATE_LABELS[s.name]}; scored on the last validation fold only (${s.mainOnly ?? 'not refitted before the earlier ones'}), so not comparable and not chosen`
+        ? `${CANDIDATE_LABELS[s.name]}; scored on the last validation fold only (${s.mainOnly ?? 'not refitted before the earlier ones'}), so not comparable with the others' figures; chosen only if it beats the set's pick on that fold's windows`
         : s.name === 'ensemble'
           ? `${CANDIDATE_LABELS.ensemble}: ${ensemble.join(', ')}`
           : CANDIDATE_LABELS[s.name],

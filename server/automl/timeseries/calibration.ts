@@ -37,7 +37,8 @@ export interface Calibration {
 
 /**
  * The chosen candidates' residuals over every fold (an earlier fold's GBM residuals times its
- * skill factor), per step, with their series.
+ * skill factor; a GBM chosen on the main split alone refitted there for this), per step, with
+ * their series.
  */
 function compositeResiduals(
   scored: Scored[],
@@ -52,7 +53,8 @@ function compositeResiduals(
   for (const fold of folds) {
     for (let i = 0; i < fold.packed.n; i++) {
       const g = fold.origins[i][0];
-      const run = scored[sel.choice[g]].runs[fold.index];
+      const chosen = scored[sel.choice[g]];
+      const run = (chosen.calibrationRuns ?? chosen.runs)[fold.index];
       if (!run) continue;
       for (let k = 1; k <= H; k++) {
         const y = fold.truth(i, k);

@@ -89,6 +89,11 @@ export interface Scored {
   members?: CandidateName[];
   /** A GBM not refitted before the earlier folds' cuts (so scored on the main split alone): why. */
   mainOnly?: string;
+  /**
+   * Such a GBM once chosen: its runs with the earlier folds refitted where it has the rows, for
+   * the interval calibration only (its validation score stays the main split's).
+   */
+  calibrationRuns?: (FoldRun | null)[];
 }
 
 /** The validation set-up every candidate is scored on. */
@@ -256,6 +261,18 @@ export function scoreCandidates(v: ValidationContext): Scored[] {
   }
   scored.push(...gbms);
   return scored;
+}
+
+/**
+ * A GBM scored on the main split alone and chosen there (selection.ts): refitted before each
+ * earlier fold's cut where it has the rows, so that its intervals are calibrated on forecasts
+ * made before the period they cover too, not only on the main split's windows, on which its
+ * iterations were early-stopped (those alone gave bands that held 0.74 / 0.83 of the demo
+ * house_sales' outcomes at 80 / 90 %).
+ */
+export function refitForCalibration(s: Scored, v: ValidationContext): void {
+  if (!s.fit || s.calibrationRuns) return;
+  s.calibrationRuns = s.runs.map((run, j) => run ?? gbmFold(s, v.folds[j], v));
 }
 
 /** Per origin of a fold: a run's mean |error| / scale over the steps with a truth (NaN: none). */

@@ -19,6 +19,7 @@ import {
   buildFolds,
   ensembleOf,
   namesIn,
+  refitForCalibration,
   scoreCandidates,
 } from './candidates';
 import { type ExampleContext, calendarRows, originsFrom, timeSplit } from './examples';
@@ -192,6 +193,9 @@ function trainWith(
       );
   }
   const sel = selectCandidates(scored, folds, series.length, validated, forced);
+  for (const c of new Set([...sel.choice, sel.setChoice])) {
+    if (isGbm(scored[c].name)) refitForCalibration(scored[c], validation);
+  }
 
   progress(onProgress, 4);
   const intervals = calibrateIntervals(

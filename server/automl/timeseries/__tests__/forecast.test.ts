@@ -360,6 +360,32 @@ describe('other orders and the demo table', () => {
     );
   });
 
+  it('calibrates a GBM chosen on the last validation fold alone on the earlier folds too', () => {
+    // The tutorial's model: the direct GBM, not refitted before the earlier cuts during
+    // validation (the recursive one did better on the last fold), beats ARIMA on the last fold's
+    // windows and is chosen. Its residuals there alone leave each level's band at its nominal
+    // quantile (no earlier forecasts to check the latest period against) and ran narrow; refitted
+    // before the earlier cuts, its bands take the level that covered the latest period's share.
+    const text = readFileSync(join(__dirname, '../../../../data/demo/house_sales.csv'), 'utf8');
+    const [header, ...rows] = Papa.parse<CellValue[]>(text.trim(), { dynamicTyping: true }).data;
+    const a = trainForecaster(
+      { columns: header.map(String), rows },
+      { target: 'ma', orderBy: 'saledate', groupBy: ['type', 'bedrooms'], window: 8, horizon: 4 },
+    );
+    const ts = a.description.timeseries!;
+    expect(ts.selected).toBe('gbm_direct');
+    expect(ts.leaderboard!.find((r) => r.name === 'gbm_direct')!.label).toMatch(
+      /scored on the last validation fold only/,
+    );
+    expect(ts.choices![0].reason).toMatch(
+      /^the set's choice: on the last validation fold's windows/,
+    );
+    for (const c of ts.coverage!) {
+      expect(c.quantile).toBeDefined();
+      expect(Math.abs(c.quantile! - c.level)).toBeGreaterThan(0.005);
+    }
+  });
+
   it('beats naive on the demo house_sales clearly: its last year held out, as the tutorial trains', () => {
     // The demo series exists to show a forecaster at work (issue 24): a trend and a selling
     // season, so repeating the last value (naive) is visibly worse than the model's forecast.

@@ -188,3 +188,66 @@ describe("a series leaving the set's choice", () => {
     expect(sel.reason[1]).toMatch(/this group's 10\.0 validation windows favour arima/);
   });
 });
+
+describe('a GBM scored on the last fold alone', () => {
+  // One series, two folds of 400 one-step origins: the main (last) one and an earlier one. ETS
+  // forecasts both; the GBM, too few rows to refit before the earlier cut, the main fold alone.
+  const make = (etsNoise: [number, number], gbmNoise: number) => {
+    const rng = new Rng(13);
+    const n = 400;
+    const folds = [0, 1].map((index) => {
+      const { fold, truth } = foldOf(n, rng);
+      return { fold: { ...fold, index }, truth };
+    });
+    const runOf = (truth: number[], noise: number) => ({
+      pred: Float64Array.from(truth, (y) => y + noise * gauss(rng)),
+      scale: new Float64Array(n).fill(1),
+      factor: 1,
+    });
+    const scoredOf = (name: CandidateName, noise: (f: number) => number | null): Scored => ({
+      name,
+      candidate: { name } as Candidate,
+      runs: folds.map(({ truth }, f) => {
+        const x = noise(f);
+        return x === null ? null : runOf(truth, x);
+      }),
+      trainingTime: 0,
+    });
+    const scored = [
+      scoredOf('seasonal_naive', () => 3),
+      scoredOf('ets', (f) => etsNoise[f]),
+      scoredOf('gbm_direct', (f) => (f === 0 ? gbmNoise : null)),
+    ];
+    const sel = selectCandidates(
+      scored,
+      folds.map((f) => f.fold),
+      1,
+      [0],
+      null,
+    );
+    return { name: scored[sel.setChoice].name, sel };
+  };
+
+  it('is chosen when it beats the pick on the windows both forecast', () => {
+    // ETS errs twice as much on the earlier fold: over all its windows it scores better than the
+    // GBM's last-fold figure would suggest, but on the last fold the GBM errs 15 % less.
+    const { name, sel } = make([1, 0.5], 0.85);
+    expect(sel.mase[1]).toBeLessThan(sel.mase[2]);
+    expect(name).toBe('gbm_direct');
+    expect(sel.reason[0]).toMatch(
+      /^the set's choice: on the last validation fold's windows, the only ones it forecast, MASE 0\.2\d against 0\.3\d for ets/,
+    );
+    // Its own MASE on the group is on those windows.
+    expect(sel.ownMase[0]).toBeCloseTo(sel.mase[2], 12);
+  });
+
+  it('is not chosen when the pick errs less on those windows, whatever its figure on all of them', () => {
+    // ETS errs twice as much on the earlier fold, so its pooled MASE is above the GBM's; on the
+    // last fold it errs 10 % less.
+    const { name, sel } = make([1, 2], 1.1);
+    expect(sel.mase[2]).toBeLessThan(sel.mase[1]);
+    expect(name).toBe('ets');
+    // Nor within the margin the ensemble needs (1 % less error).
+    expect(make([1, 1], 0.99).name).toBe('ets');
+  });
+});
