@@ -186,6 +186,15 @@ export function columnsOfRows(rows: readonly unknown[]): Record<string, unknown[
   return columns;
 }
 
+/** Rows as columns: `columnsOfRows` of n rows, or the same made another way (an HTTP body). */
+export interface RowsAsColumns {
+  columns: Record<string, unknown[]>;
+  n: number;
+}
+
+export const isRowArray = (rows: readonly unknown[] | RowsAsColumns): rows is readonly unknown[] =>
+  Array.isArray(rows);
+
 /**
  * A columnar prediction as row objects: each model input (null when not supplied), the prediction
  * columns, `__service_row_id`, `select_data_query` and `when_data` (docs/DESIGN.md 3.2).
