@@ -498,12 +498,12 @@ export class ModelRegistry {
     ref: ModelRef,
     rows: readonly unknown[] | RowsAsColumns,
     opts: PredictOptions & Pick<ForecastRequest, 'horizon'> = {},
-  ): Promise<Iterable<string>> {
+  ): Promise<Iterable<string | Uint8Array>> {
     const input = isRowArray(rows) ? { columns: columnsOfRows(rows), n: rows.length } : rows;
     const p = await this.predictObjects(ref, input, { ...opts, texts: true });
     return p.kind === 'forecast'
       ? rowObjectPieces(forecastRows(p.forecast))
-      : predictionJsonPieces(p.tabular, input.n);
+      : predictionJsonPieces(p.tabular, input.n, input.text && { ...input.text, input });
   }
 
   private async predictObjects(

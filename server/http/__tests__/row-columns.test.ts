@@ -80,6 +80,29 @@ describe('readRowColumns', () => {
     same(`[${cells.join(',')}]`);
   });
 
+  it('marks the numbers whose text is what JSON.stringify writes, and only those', () => {
+    const texts = [...NUMBER_TEXTS, '1.25', '0.5', '-3', '1e-7', '0.000001', '0.0000001', '10.0'];
+    const cells = Array.from({ length: 2000 }, (_, i) => {
+      const v = (i % 3 ? Math.round(i * 7.3) / 10 ** (i % 6) : i * 1e-8) * (i % 2 ? -1 : 1);
+      return JSON.stringify(v);
+    });
+    const all = [...texts, ...cells];
+    const body = Buffer.from(`[${all.map((t) => `{"x": ${t}, "s": "${t}"}`).join(',')}]`);
+    const got = readRowColumns(body, parseOther) as RowColumns;
+    const marked = got.text.at.x.map((start, i) => {
+      const v = got.columns.x[i];
+      if (start < 0) return false;
+      expect(body.toString('latin1', start, start + all[i].length)).toBe(JSON.stringify(v));
+      return true;
+    });
+    // Marked exactly when the text is JavaScript's own, without an exponent (JavaScript writes
+    // one below 1e-6: those are left unmarked), up to 15 significant digits.
+    const own = (t: string) => JSON.stringify(Number(t)) === t && !t.includes('e');
+    expect(marked).toEqual(all.map((t) => own(t) && t.replace(/^-?0?\.?0*|\./g, '').length <= 15));
+    expect(marked.filter(Boolean).length).toBeGreaterThan(1500);
+    expect(got.text.at.s.every((a) => a === -1)).toBe(true);
+  });
+
   it('reads strings, literals, absent and repeated keys, any key order and white space', () => {
     same('[{"a":"plain","b":true,"c":null},{"c":false,"a":"é ü 雪 😀"}]');
     same('[{"a":"esc \\" \\\\ \\/ \\b \\f \\n \\r \\t \\u00e9 \\ud83d\\ude00"}, {"b": 1}]');

@@ -190,6 +190,17 @@ export function columnsOfRows(rows: readonly unknown[]): Record<string, unknown[
 export interface RowsAsColumns {
   columns: Record<string, unknown[]>;
   n: number;
+  /** Where a cell's JSON text is in `body` (see predict/json-rows.ts, `InputText`). */
+  text?: InputText;
+}
+
+/**
+ * The JSON text of the input cells as the request sent them: per column, where each cell's text
+ * starts in `body` when it is a number written as JSON.stringify writes that number, else -1.
+ */
+export interface InputText {
+  body: Uint8Array;
+  at: Record<string, number[]>;
 }
 
 export const isRowArray = (rows: readonly unknown[] | RowsAsColumns): rows is readonly unknown[] =>
