@@ -23,6 +23,10 @@ interface TreeInfo {
   internal: Int32Array;
   /** Bit of each internal node id (by id - root), -1 for leaves. */
   bitOf: Int32Array;
+  /** Each internal node's split in `internal` order, side by side: the pattern's key reads them. */
+  splitFeat: Int32Array;
+  splitThr: Int32Array;
+  splitCat: Uint8Array;
   maxDepth: number;
   /** Expected output (cover-weighted mean of the leaves), per output. */
   expected: Float64Array;
@@ -113,6 +117,9 @@ export class TreeExplainer {
       root,
       internal: Int32Array.from(internal),
       bitOf,
+      splitFeat: Int32Array.from(internal, (i) => m.feat[i]),
+      splitThr: Int32Array.from(internal, (i) => m.thr[i]),
+      splitCat: Uint8Array.from(internal, (i) => (m.isCatNode[i] ? 1 : 0)),
       maxDepth,
       expected,
       // Patterns fit a 32-bit key up to 31 splits (maxLeaves <= 32).
@@ -198,13 +205,12 @@ export class TreeExplainer {
   private entry(tree: TreeInfo, bins: Uint8Array, base: number): Entry {
     let key = 0;
     if (tree.cache) {
-      const { feat, thr, isCatNode, catBits } = this.m;
-      const internal = tree.internal;
-      for (let i = 0; i < internal.length; i++) {
-        const node = internal[i];
-        const b = bins[base + feat[node]];
-        const t = thr[node];
-        const left = isCatNode[node] ? (catBits[t + (b >>> 5)] >>> (b & 31)) & 1 : b <= t ? 1 : 0;
+      const catBits = this.m.catBits;
+      const { splitFeat, splitThr, splitCat } = tree;
+      for (let i = 0; i < splitFeat.length; i++) {
+        const b = bins[base + splitFeat[i]];
+        const t = splitThr[i];
+        const left = splitCat[i] ? (catBits[t + (b >>> 5)] >>> (b & 31)) & 1 : b <= t ? 1 : 0;
         key |= left << i;
       }
       const hit = tree.cache.get(key);
