@@ -7,6 +7,17 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERROR_CODES, ServiceError } from '../errors';
+import { readRowColumns } from './row-columns';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's body is rows (the predict body): read straight into columns when the reader
+     * is sure of it (./row-columns.ts), and the handler gets a RowColumns for the rows.
+     */
+    rowColumns?: boolean;
+  }
+}
 
 const MAX_JSON_DEPTH = 64;
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -102,6 +113,10 @@ export function registerJsonBody(app: FastifyInstance): BodyParser {
   ) => void;
   const parse: BodyParser = (req, body, done) => {
     if (!isUtf8(body)) return done(badInput('Request body is not valid UTF-8'), undefined);
+    if (req.routeOptions.config?.rowColumns) {
+      const rows = readRowColumns(body, (text) => parseClean(text, MAX_JSON_DEPTH - 1));
+      if (rows) return done(null, rows);
+    }
     let text = body.toString('utf8');
     // As the decoder of the WHATWG encoding standard does.
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

@@ -43,8 +43,8 @@ function* pieces(value: unknown): Generator<string> {
   yield first ? '{}' : '}';
 }
 
-/** Text pieces as a byte stream, pushed until the socket's buffer is full. */
-function textStream(it: Iterator<string>): Readable {
+/** Text pieces (strings or UTF-8 bytes) as a byte stream, pushed until the socket's buffer is full. */
+function textStream(it: Iterator<string | Uint8Array>): Readable {
   return new Readable({
     read() {
       let size = 0;
@@ -72,6 +72,9 @@ export function sendJsonStream(reply: FastifyReply, value: unknown): FastifyRepl
 }
 
 /** Answers JSON text the caller wrote in pieces (e.g. a prediction written from its columns). */
-export function sendJsonPieces(reply: FastifyReply, text: Iterable<string>): FastifyReply {
+export function sendJsonPieces(
+  reply: FastifyReply,
+  text: Iterable<string | Uint8Array>,
+): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(textStream(text[Symbol.iterator]()));
 }

@@ -8,6 +8,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { z } from 'zod';
 import { ERROR_CODES, ServiceError } from '../errors';
+import { RowColumns } from './row-columns';
 
 /** Validates with a contract schema; failures are one 400 whose message says what and where. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
@@ -43,12 +44,25 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> =
         };
       }
     }
-    const r = schema.safeParse(data);
-    if (r.success) return { value: r.data };
+    // Rows read into columns (./row-columns.ts) are an array of row objects the reader checked:
+    // the schema judges the rest of the body with an empty array in their place.
+    const columns = httpPart === 'body' ? rowColumnsOf(data) : undefined;
+    const r = schema.safeParse(columns ? (data === columns ? [] : { ...data!, data: [] }) : data);
+    if (r.success) {
+      if (!columns) return { value: r.data };
+      return { value: data === columns ? columns : { ...(r.data as object), data: columns } };
+    }
     return {
       error: new ServiceError(ERROR_CODES.BAD_INPUT, issueMessages(r.error.issues).join('; ')),
     };
   };
+
+/** The RowColumns a body is or holds as its `data`, if any. */
+function rowColumnsOf(body: unknown): RowColumns | undefined {
+  if (body instanceof RowColumns) return body;
+  const data = body !== null && typeof body === 'object' ? (body as { data?: unknown }).data : null;
+  return data instanceof RowColumns ? data : undefined;
+}
 
 /**
  * Human messages for zod issues. For a union (the predict body is an array OR an envelope) the

@@ -35,6 +35,8 @@ import { exportVersion, type OnnxFile } from './onnx';
 import { rowBudget, trainingDataInfo } from './training-sample';
 import {
   columnsOfRows,
+  isRowArray,
+  type RowsAsColumns,
   predictBatch,
   predictionRows,
   predictInSlices,
@@ -476,7 +478,11 @@ export class ModelRegistry {
     rows: readonly unknown[],
     opts: PredictOptions & Pick<ForecastRequest, 'horizon'> = {},
   ): Promise<Record<string, JsonValue>[]> {
-    const p = await this.predictObjects(ref, rows, opts);
+    const p = await this.predictObjects(
+      ref,
+      { columns: columnsOfRows(rows), n: rows.length },
+      opts,
+    );
     return p.kind === 'forecast'
       ? forecastRows(p.forecast)
       : predictionRows(p.tabular, rows.length);
@@ -485,33 +491,34 @@ export class ModelRegistry {
   /**
    * The REST predict answer of `predict`'s rows, each with MindsDB's `__mindsdb_row_id` beside
    * `__service_row_id`, as JSON text in pieces: a tabular model's rows are written from the
-   * columns (predict/json-rows.ts), never built as objects.
+   * columns (predict/json-rows.ts), never built as objects. The rows may come as columns already
+   * (`RowsAsColumns`: the HTTP body read into columns), as `columnsOfRows` would make them.
    */
   async predictJson(
     ref: ModelRef,
-    rows: readonly unknown[],
+    rows: readonly unknown[] | RowsAsColumns,
     opts: PredictOptions & Pick<ForecastRequest, 'horizon'> = {},
-  ): Promise<Iterable<string>> {
-    const p = await this.predictObjects(ref, rows, { ...opts, texts: true });
+  ): Promise<Iterable<string | Uint8Array>> {
+    const input = isRowArray(rows) ? { columns: columnsOfRows(rows), n: rows.length } : rows;
+    const p = await this.predictObjects(ref, input, { ...opts, texts: true });
     return p.kind === 'forecast'
       ? rowObjectPieces(forecastRows(p.forecast))
-      : predictionJsonPieces(p.tabular, rows.length);
+      : predictionJsonPieces(p.tabular, input.n, input.text && { ...input.text, input });
   }
 
   private async predictObjects(
     ref: ModelRef,
-    rows: readonly unknown[],
+    { columns, n }: RowsAsColumns,
     opts: PredictOptions & Pick<ForecastRequest, 'horizon'>,
   ): Promise<
     | { kind: 'forecast'; forecast: ColumnarForecast }
     | { kind: 'tabular'; tabular: ColumnarPrediction }
   > {
-    const columns = columnsOfRows(rows);
     const record = this.ready(ref);
     const predictor = await this.predictor(record);
     // A time-series model reads the rows as history and answers its forecast after each group.
     if (isForecaster(predictor)) {
-      const forecast = forecastBatch(record, predictor, columns, rows.length, {
+      const forecast = forecastBatch(record, predictor, columns, n, {
         horizon: opts.horizon,
       });
       return { kind: 'forecast', forecast };
@@ -523,7 +530,7 @@ export class ModelRegistry {
     }
     return {
       kind: 'tabular',
-      tabular: await this.predictTabular(record, predictor, columns, rows.length, opts),
+      tabular: await this.predictTabular(record, predictor, columns, n, opts),
     };
   }
 

@@ -58,21 +58,39 @@ export function explainBatch(x: ExplainInput): Explanation[] {
   const phiF = new Float64Array(F);
   const phiE = new Float64Array(E);
   const out = new Array<Explanation>(n);
+  // Each row's class and score (the explained score: regression and multiclass raw[c]; binary:
+  // the logit for class 1 and its negative for class 0, the raw score of the predicted class).
+  const cls = new Int32Array(n);
+  const ks = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const c = x.task === 'regression' ? 0 : x.classOf(i);
-    // The explained score: regression and multiclass raw[c]; binary: the logit for class 1 and
-    // its negative for class 0 (the raw score of the predicted class).
-    const k = x.task === 'multiclass' ? c : 0;
+    cls[i] = x.task === 'regression' ? 0 : x.classOf(i);
+    ks[i] = x.task === 'multiclass' ? cls[i] : 0;
+  }
+  const reducedRow = (i: number) => x.reduced !== null && x.reduced[i] === 1;
+  // The trees' values of every row first, tree by tree (TreeExplainer.explainRows), each row by
+  // the trees that scored it.
+  const phiTrees = new Float64Array(n * F);
+  if (x.bins) {
+    const main: number[] = [];
+    const reduced: number[] = [];
+    for (let i = 0; i < n; i++) (reducedRow(i) ? reduced : main).push(i);
+    const bins = x.bins;
+    const explainRows = (m: GBMModel | null, rows: number[]) => {
+      if (m && rows.length > 0)
+        explainerOf(m, F).explainRows(bins, x.stride, Int32Array.from(rows), ks, phiTrees);
+    };
+    explainRows(x.gbm, main);
+    explainRows(x.reducedGbm, reduced);
+  }
+  for (let i = 0; i < n; i++) {
+    const c = cls[i];
+    const k = ks[i];
     const sign = x.task === 'binary' && c === 0 ? -1 : 1;
-    phiF.fill(0);
     let base = 0;
-    const useReduced = x.reduced !== null && x.reduced[i] === 1;
+    const useReduced = reducedRow(i);
     const trees = useReduced ? x.reducedGbm : x.gbm;
-    if (trees && x.bins) {
-      const ex = explainerOf(trees, F);
-      ex.explain(x.bins, i * x.stride, k, phiF);
-      base += ex.expected(k);
-    }
+    phiF.set(phiTrees.subarray(i * F, i * F + F));
+    if (trees && x.bins) base += explainerOf(trees, F).expected(k);
     if (!useReduced && x.linear && x.lin) {
       const m = x.linear;
       const D1 = m.d + 1;

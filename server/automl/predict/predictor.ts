@@ -163,18 +163,17 @@ class ArtifactPredictor implements Predictor {
     }
   }
 
-  /** Rows missing the dominant input get the reduced model's scores instead of the main model's. */
-  /** Scores the rows missing the dominant input with the reduced model; returns which rows. */
-  private scoreReduced(
+  /**
+   * The rows missing the dominant input (its first tree feature: NaN, or the categorical
+   * 'missing' code), as a mask and as a list; null without a reduced model.
+   */
+  private missingDominant(
     streams: Stream[],
-    bins: Uint8Array | null,
-    stride: number,
     n: number,
-    raw: Float64Array,
-  ): Uint8Array {
-    const f = this.reducedFeature;
-    const feat = this.layout.features[f];
-    const s = streams[f];
+  ): { mask: Uint8Array; rows: number[] } | null {
+    if (!this.reduced) return null;
+    const feat = this.layout.features[this.reducedFeature];
+    const s = streams[this.reducedFeature];
     const code = feat.nCats + 1;
     const rows: number[] = [];
     const mask = new Uint8Array(n);
@@ -184,18 +183,29 @@ class ArtifactPredictor implements Predictor {
         mask[i] = 1;
       }
     }
-    if (rows.length === 0) return mask;
-    const F = this.layout.features.length;
-    const all = bins ?? binStreams(this.layout, streams, n, stride);
-    const sub = new Uint8Array(rows.length * F);
-    for (let j = 0; j < rows.length; j++)
-      sub.set(all.subarray(rows[j] * stride, rows[j] * stride + F), j * F);
+    return { mask, rows };
+  }
+
+  /**
+   * Scores `rows` of the binned matrix (stride `stride`, `F` features read) with `predict` into
+   * their places in `raw`: the rows are copied together first, so each is scored once.
+   */
+  private scoreRows(
+    bins: Uint8Array,
+    stride: number,
+    rows: ArrayLike<number>,
+    raw: Float64Array,
+    predict: (sub: Uint8Array, m: number, out: Float64Array) => void,
+  ): void {
+    const m = rows.length;
+    if (m === 0) return;
+    const sub = new Uint8Array(m * stride);
+    for (let j = 0; j < m; j++)
+      sub.set(bins.subarray(rows[j] * stride, rows[j] * stride + stride), j * stride);
     const K = this.K;
-    const out = new Float64Array(rows.length * K);
-    predictRaw(this.reduced!, sub, F, rows.length, out);
-    for (let j = 0; j < rows.length; j++)
-      for (let k = 0; k < K; k++) raw[rows[j] * K + k] = out[j * K + k];
-    return mask;
+    const out = new Float64Array(m * K);
+    predict(sub, m, out);
+    for (let j = 0; j < m; j++) for (let k = 0; k < K; k++) raw[rows[j] * K + k] = out[j * K + k];
   }
 
   /**
@@ -330,7 +340,11 @@ class ArtifactPredictor implements Predictor {
     return this.compiled;
   }
 
-  /** The raw scores of a batch and what produced them (bins, linear rows, reduced rows). */
+  /**
+   * The raw scores of a batch and what produced them (bins, linear rows, reduced rows). Rows
+   * missing the dominant input are scored by the reduced trees alone, the others by the main
+   * model (trees and linear part): each row by one of them, never both.
+   */
   private score(cols: (ArrayLike<unknown> | undefined)[], n: number, keepLinear = false) {
     const K = this.K;
     const streams = parseStreams(this.encs, cols, n, true);
@@ -341,25 +355,38 @@ class ArtifactPredictor implements Predictor {
     const stride = this.scale ? F + 1 : F;
     const bins = this.gbm || this.scale ? binStreams(this.layout, streams, n, stride) : null;
     const trees = this.compiledTrees(n);
-    if (this.gbm && bins) {
-      if (trees?.main) predictRawCompiled(this.gbm, trees.main, bins, stride, n, raw);
-      else predictRaw(this.gbm, bins, stride, n, raw);
+    const missing = this.missingDominant(streams, n);
+    // The rows the main model scores: all, unless some go to the reduced model.
+    let main: Int32Array | null = null;
+    if (missing && missing.rows.length > 0) {
+      main = new Int32Array(n - missing.rows.length);
+      for (let i = 0, j = 0; i < n; i++) if (!missing.mask[i]) main[j++] = i;
+    }
+    const gbm = this.gbm;
+    if (gbm && bins) {
+      const walk = (b: Uint8Array, m: number, out: Float64Array) => {
+        if (trees?.main) predictRawCompiled(gbm, trees.main, b, stride, m, out);
+        else predictRaw(gbm, b, stride, m, out);
+      };
+      if (main) this.scoreRows(bins, stride, main, raw, walk);
+      else walk(bins, n, raw);
     }
     let lin: LinearRows | null = null;
     if (this.linear) {
       const X = linearRows(this.layout, streams, n);
       const tmp = new Float64Array(n * K);
-      predictLinearRows(
-        this.linear,
-        X,
-        Int32Array.from({ length: n }, (_, i) => i),
-        tmp,
-      );
+      predictLinearRows(this.linear, X, main ?? Int32Array.from({ length: n }, (_, i) => i), tmp);
       for (let j = 0; j < raw.length; j++) raw[j] += tmp[j];
       if (keepLinear) lin = X;
     }
-    const reduced = this.reduced ? this.scoreReduced(streams, bins, stride, n, raw) : null;
-    return { streams, raw, bins, stride, lin, reduced, trees };
+    if (missing && missing.rows.length > 0) {
+      const reduced = this.reduced!;
+      const all = bins ?? binStreams(this.layout, streams, n, stride);
+      this.scoreRows(all, stride, missing.rows, raw, (b, m, out) =>
+        predictRaw(reduced, b, stride, m, out),
+      );
+    }
+    return { streams, raw, bins, stride, lin, reduced: missing?.mask ?? null, trees };
   }
 
   /**

@@ -18,6 +18,7 @@ import {
   ProjectList,
 } from '../../../contract';
 import { startHarness, type Harness } from '../../test/harness';
+import { RowColumns, readRowColumns } from '../row-columns';
 
 let h: Harness;
 const P = '/api/projects/mindsdb/models/home_rentals_model';
@@ -157,6 +158,38 @@ describe('POST .../predict', () => {
     expect(text.status).toBe(200);
     expect(data.body).toEqual(plain.body);
     expect(text.body).toEqual(plain.body);
+  });
+
+  it('answers rows read straight into columns byte for byte as the generic path does', async () => {
+    // 2,000 rows (the prediction thread's slices): absent keys, text numbers, nulls, -0,
+    // exponents, an unknown category, a repeated key, an unknown-to-the-model identifier.
+    const rows = Array.from(
+      { length: 2_000 },
+      (_, i) =>
+        `{"sqft": ${[300 + i, '"823"', null, '-0', '1.5e3', '1000.50'][i % 6]}, "location": ${
+          ['"good"', '"great"', '"poor"', '"sous-sol é"', null][i % 5]
+        }${i % 3 ? `, "number_of_rooms": ${i % 4}` : ''}${i % 7 ? '' : ', "location": "good"'}}`,
+    );
+    const body = `[${rows.join(',\n')}]`;
+    const text = async (b: string) => {
+      const r = await fetch(`${h.url}${P}/predict`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: b,
+      });
+      expect(r.status).toBe(200);
+      return r.text();
+    };
+    const noParse = () => undefined;
+    expect(readRowColumns(Buffer.from(body), noParse)).toBeInstanceOf(RowColumns);
+    // `data` as a JSON string is read the generic way (JSON.parse, then rows to columns).
+    const generic = await text(JSON.stringify({ data: body }));
+    expect(await text(body)).toBe(generic);
+    expect(await text(`{"data": ${body}}`)).toBe(generic);
+    const few = `[${rows.slice(0, 60).join(',')}]`;
+    const explained = await text(`{"params": {"explain": true}, "data": ${few}}`);
+    expect(explained).toBe(await text(JSON.stringify({ data: few, params: { explain: true } })));
+    expect(JSON.parse(explained)[1].rental_price_explain).toMatch(/feature_contributions/);
   });
 
   it('serves versioned names (model.1) and the /v1/api prefix form identically', async () => {

@@ -29,6 +29,7 @@ import type { ModelVersionRecord } from '../../models/store';
 import { ERROR_CODES, ServiceError, badInput } from '../../errors';
 import type { Instance } from '../../instance';
 import { sendJsonPieces } from '../json-stream';
+import { RowColumns } from '../row-columns';
 import { answer, ERROR_RESPONSES, problem } from '../responses';
 import { issueMessages, validate } from '../validate';
 
@@ -81,11 +82,21 @@ export function modelInfo(models: ModelRegistry, rec: ModelVersionRecord): Model
 }
 
 /**
+ * A predict body as the handler gets it: its rows may have been read into columns already
+ * (`rowColumns` in the route's config; ../row-columns.ts).
+ */
+type PredictBody =
+  | PredictRequest
+  | RowColumns
+  | (Exclude<PredictRequest, unknown[]> & { data: PredictRequest | RowColumns });
+
+/**
  * The rows of a predict body. The real service's `data` may be the rows as a JSON string; it is
  * validated like an inline array, with errors prefixed by `data`.
  */
-function predictRows(body: PredictRequest): Record<string, unknown>[] {
-  if (Array.isArray(body)) return body;
+function predictRows(body: PredictBody): Record<string, unknown>[] | RowColumns {
+  if (body instanceof RowColumns || Array.isArray(body)) return body;
+  if (body.data instanceof RowColumns) return body.data;
   if (typeof body.data !== 'string') return body.data;
   let parsed: unknown;
   try {
@@ -103,8 +114,8 @@ function predictRows(body: PredictRequest): Record<string, unknown>[] {
 }
 
 /** `params.horizon` of the real service's envelope: the steps a time-series model forecasts. */
-function forecastParams(body: PredictRequest): { horizon?: number } {
-  const h = Array.isArray(body) ? undefined : body.params?.horizon;
+function forecastParams(body: PredictBody): { horizon?: number } {
+  const h = Array.isArray(body) || body instanceof RowColumns ? undefined : body.params?.horizon;
   if (h === undefined || h === null) return {};
   if (typeof h !== 'number' || !Number.isInteger(h) || h < 1) {
     throw badInput(
@@ -205,6 +216,7 @@ export const modelRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async 
     method: 'POST',
     url: '/api/projects/:project/models/:model/predict',
     onRequest: exists,
+    config: { rowColumns: true },
     schema: {
       operationId: 'predict',
       tags: ['models'],
@@ -226,15 +238,16 @@ export const modelRoutes: FastifyPluginAsyncZod<{ instance: Instance }> = async 
       },
     },
     handler: async (req, reply) => {
-      const body = req.body;
+      const body = req.body as PredictBody;
       const ref = modelRef(req.params);
       const rows = predictRows(body);
-      if (rows.length === 0) {
+      if ((rows instanceof RowColumns ? rows.n : rows.length) === 0) {
         // Nothing to predict, but an unready model is still an error, not an empty success.
         models.ready(ref);
         return [];
       }
-      const explain = !Array.isArray(body) && body.params?.explain === true;
+      const explain =
+        !Array.isArray(body) && !(body instanceof RowColumns) && body.params?.explain === true;
       const pieces = await models.predictJson(ref, rows, { ...forecastParams(body), explain });
       // Written a piece at a time: a big answer never becomes one string.
       return sendJsonPieces(reply, pieces);

@@ -34,7 +34,10 @@ function answers(
   const texts = predictBatch(rec, predictor, input, n, { ...opts, texts: true });
   return {
     expected: viaObjects(predictionRows(plain, n)),
-    written: [...predictionJsonPieces(texts, n)].join(''),
+    // Pieces of UTF-8 (or text, on the object path), decoded as a client reads them.
+    written: Buffer.concat(
+      [...predictionJsonPieces(texts, n)].map((x) => (typeof x === 'string' ? Buffer.from(x) : x)),
+    ).toString('utf8'),
     n,
   };
 }
@@ -106,6 +109,19 @@ describe('predictionJsonPieces', () => {
     expect(Object.keys(ex).filter((k) => k.startsWith('probability_class_'))).toEqual(
       Object.keys(inClassOrder).map((k) => `probability_class_${k}`),
     );
+  });
+
+  it('writes an answer of many pieces with long labels in and out of ASCII', () => {
+    const long = ['a'.repeat(60), `${'é'.repeat(50)} ☃`, `say "${'x'.repeat(70)}"`];
+    const cls: CellValue[][] = Array.from({ length: 90 }, (_, i) => [i % 3, long[i % 3]]);
+    const many = 3_000;
+    const input = {
+      a: Array.from({ length: many }, (_, i) => (i % 5) / 4),
+      label: Array.from({ length: many }, (_, i) => long[(i + 1) % 3]),
+    };
+    const a = answers(['a', 'label'], cls, 'label', input, { explain: true });
+    expect(a.written.length).toBeGreaterThan(1_000_000);
+    expect(a.written).toBe(a.expected);
   });
 
   it('keeps the object order of column names objects put first (array indexes)', () => {

@@ -186,6 +186,26 @@ export function columnsOfRows(rows: readonly unknown[]): Record<string, unknown[
   return columns;
 }
 
+/** Rows as columns: `columnsOfRows` of n rows, or the same made another way (an HTTP body). */
+export interface RowsAsColumns {
+  columns: Record<string, unknown[]>;
+  n: number;
+  /** Where a cell's JSON text is in `body` (see predict/json-rows.ts, `InputText`). */
+  text?: InputText;
+}
+
+/**
+ * The JSON text of the input cells as the request sent them: per column, where each cell's text
+ * starts in `body` when it is a number written as JSON.stringify writes that number, else -1.
+ */
+export interface InputText {
+  body: Uint8Array;
+  at: Record<string, number[]>;
+}
+
+export const isRowArray = (rows: readonly unknown[] | RowsAsColumns): rows is readonly unknown[] =>
+  Array.isArray(rows);
+
 /**
  * A columnar prediction as row objects: each model input (null when not supplied), the prediction
  * columns, `__service_row_id`, `select_data_query` and `when_data` (docs/DESIGN.md 3.2).

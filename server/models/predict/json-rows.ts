@@ -6,11 +6,21 @@
  * characters, so a big answer is never one string.
  */
 import type { JsonValue } from '../../engine/values';
-import { jsonCells, predictionRows, type ColumnarPrediction } from './batch';
+import {
+  canonicalColumns,
+  jsonCells,
+  predictionRows,
+  type ColumnarPrediction,
+  type InputText,
+  type RowsAsColumns,
+} from './batch';
 import { inputColumns } from './columns';
 
-/** About how many characters one piece holds (a socket write). */
+/** About how many bytes one piece holds (a socket write). */
 const PIECE = 256 * 1024;
+
+/** Text up to this length is copied by hand, longer text by Buffer.write. */
+const SHORT_TEXT = 48;
 
 /**
  * Whether objects keep `names` in this order with each key once: JavaScript puts array-index
@@ -22,12 +32,20 @@ function plainKeys(names: readonly string[]): boolean {
   return names.every((k) => k !== '__proto__' && !/^(0|[1-9]\d*)$/.test(k));
 }
 
+const utf8 = (t: string) => Buffer.from(t, 'utf8');
+
 /**
- * `[row, row, ...]` of a tabular prediction in pieces: each row the model's inputs, the
+ * `[row, row, ...]` of a tabular prediction in pieces of UTF-8: each row the model's inputs, the
  * prediction columns, `__service_row_id`, `select_data_query`, `when_data` and
- * `__mindsdb_row_id` (the row's index, as MindsDB names it).
+ * `__mindsdb_row_id` (the row's index, as MindsDB names it). With `sent` (the rows as the request
+ * sent them, and where their numbers' text is), an input cell the cast left as it came is
+ * copied from the request's text when that text is what JSON.stringify writes.
  */
-export function* predictionJsonPieces(p: ColumnarPrediction, n: number): Generator<string> {
+export function* predictionJsonPieces(
+  p: ColumnarPrediction,
+  n: number,
+  sent?: InputText & { input: RowsAsColumns },
+): Generator<Uint8Array | string> {
   const inputs = inputColumns(p.description).map((c) => ({
     name: c.name,
     values: p.inputs[c.name],
@@ -43,25 +61,151 @@ export function* predictionJsonPieces(p: ColumnarPrediction, n: number): Generat
     yield* objectPieces(p, n);
     return;
   }
-  const keys = cols.map((c, j) => `${j === 0 ? '{' : ','}${JSON.stringify(c.name)}:`);
+  const keys = cols.map((c, j) => utf8(`${j === 0 ? '{' : ','}${JSON.stringify(c.name)}:`));
+  const body = sent?.body;
+  const given = sent ? canonicalColumns(p.description, sent.input.columns) : {};
+  const givenAt = sent ? canonicalColumns(p.description, sent.at) : {};
+  const echo = cols.map((c, j) =>
+    j < inputs.length && given[c.name] && givenAt[c.name]
+      ? { values: given[c.name], at: givenAt[c.name] }
+      : null,
+  );
   const values = cols.map((c) => c.values);
   const cell = jsonCells();
   const m = cols.length;
-  let buf = '[';
-  for (let i = 0; i < n; i++) {
-    let row = i === 0 ? '' : ',';
-    for (let j = 0; j < m; j++) {
-      const t = texts[j];
-      row += keys[j] + (t ? t[i] : cell(values[j][i]));
+  const serviceKey = utf8(`${m === 0 ? '{' : ','}"__service_row_id":`);
+  const mindsdbKey = utf8(',"select_data_query":null,"when_data":null,"__mindsdb_row_id":');
+  let rowBound = serviceKey.length + mindsdbKey.length + 2 * 16 + 2;
+  for (let j = 0; j < m; j++) rowBound += keys[j].length + (echo[j] ? 32 : 0);
+  const rows: RowsToWrite = {
+    n,
+    keys,
+    values,
+    texts,
+    echo,
+    body,
+    cell,
+    serviceKey,
+    mindsdbKey,
+    rowBound,
+  };
+  let buf = Buffer.allocUnsafe(PIECE);
+  buf[0] = 0x5b; // [
+  let pos = 1;
+  let i = 0;
+  while (i < n) {
+    const done = writeRows(rows, buf, pos, i);
+    if (done.i === i && done.pos === pos) {
+      // Not one row fits in what is left: a fresh piece, big enough for it.
+      if (pos > 0) yield buf.subarray(0, pos);
+      buf = Buffer.allocUnsafe(Math.max(PIECE, 2 * done.need));
+      pos = 0;
+      continue;
     }
-    row += `${m === 0 ? '{' : ','}"__service_row_id":${i},"select_data_query":null,"when_data":null,"__mindsdb_row_id":${i}}`;
-    buf += row;
-    if (buf.length >= PIECE) {
-      yield buf;
-      buf = '';
+    i = done.i;
+    pos = done.pos;
+    if (i < n) {
+      yield buf.subarray(0, pos);
+      buf = Buffer.allocUnsafe(PIECE);
+      pos = 0;
     }
   }
-  yield `${buf}]`;
+  if (pos + 1 > buf.length) {
+    yield buf.subarray(0, pos);
+    buf = Buffer.allocUnsafe(1);
+    pos = 0;
+  }
+  buf[pos++] = 0x5d; // ]
+  yield buf.subarray(0, pos);
+}
+
+/** What `writeRows` writes: see `predictionJsonPieces`. */
+interface RowsToWrite {
+  n: number;
+  keys: Uint8Array[];
+  values: ArrayLike<unknown>[];
+  texts: (readonly string[] | undefined)[];
+  echo: ({ values: ArrayLike<unknown>; at: number[] } | null)[];
+  body: Uint8Array | undefined;
+  cell: (v: JsonValue) => string;
+  serviceKey: Uint8Array;
+  mindsdbKey: Uint8Array;
+  /** The most bytes a row writes besides its text cells. */
+  rowBound: number;
+}
+
+/**
+ * Writes rows from `i` into `buf` from `pos` while they fit: the row and position reached, and
+ * when not even the first fits, about how many bytes it needs. A plain function over locals (not
+ * the generator, nor a closure sharing `pos`): a byte copied through either cost several times
+ * more. A cell's text goes straight in (ASCII copied by hand, anything else by Buffer.write), and
+ * an input number the request sent in JavaScript's own text is copied from the request.
+ */
+function writeRows(
+  w: RowsToWrite,
+  buf: Buffer,
+  pos0: number,
+  i0: number,
+): { i: number; pos: number; need: number } {
+  const { n, keys, values, texts, echo, body, cell, serviceKey, mindsdbKey, rowBound } = w;
+  const m = keys.length;
+  const cap = buf.length;
+  let pos = pos0;
+  let i = i0;
+  for (; i < n; i++) {
+    const rowStart = pos;
+    if (pos + rowBound > cap) return { i, pos: rowStart, need: rowBound };
+    if (i > 0) buf[pos++] = 0x2c; // ,
+    for (let j = 0; j < m; j++) {
+      const key = keys[j];
+      for (let k = 0; k < key.length; k++) buf[pos++] = key[k];
+      const e = echo[j];
+      const v = values[j][i];
+      let at: number;
+      if (e !== null && (at = e.at[i]) >= 0 && v === e.values[i]) {
+        // A sign, digits and a point: the number's text as the request sent it.
+        let c = body![at];
+        while ((c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d) {
+          buf[pos++] = c;
+          c = body![++at];
+        }
+        continue;
+      }
+      const t = texts[j];
+      const s = t ? t[i] : cell(v as JsonValue);
+      const len = s.length;
+      // Room for the cell as UTF-8 and what the row may still write.
+      if (pos + 3 * len + rowBound > cap) {
+        return { i, pos: rowStart, need: pos - rowStart + 3 * len + rowBound };
+      }
+      // Long text (`_explain`, built by joining: a rope that charCodeAt would flatten first) is
+      // encoded by Buffer.write; short text (numbers, labels) copied here if it is ASCII.
+      if (len > SHORT_TEXT) {
+        pos += buf.write(s, pos, 'utf8');
+        continue;
+      }
+      const start = pos;
+      for (let k = 0; k < len; k++) {
+        const c = s.charCodeAt(k);
+        if (c >= 0x80) {
+          pos = start + buf.write(s, start, 'utf8');
+          break;
+        }
+        buf[pos++] = c;
+      }
+    }
+    // `,"__service_row_id":i,"select_data_query":null,"when_data":null,"__mindsdb_row_id":i}`
+    let digits = 1;
+    for (let d = i; d >= 10; d = (d / 10) | 0) digits++;
+    for (let r = 0; r < 2; r++) {
+      const key = r === 0 ? serviceKey : mindsdbKey;
+      for (let k = 0; k < key.length; k++) buf[pos++] = key[k];
+      for (let k = digits - 1, q = i; k >= 0; k--, q = (q / 10) | 0) buf[pos + k] = 0x30 + (q % 10);
+      pos += digits;
+    }
+    buf[pos++] = 0x7d; // }
+  }
+  return { i, pos, need: 0 };
 }
 
 /**

@@ -138,6 +138,21 @@ describe('TreeSHAP', () => {
         }
       }
     });
+
+    it(`explains rows tree by tree with the same values, bit for bit, as row by row (${name})`, () => {
+      // A fresh explainer each way, so neither reads the other's cached patterns.
+      const byRow = new TreeExplainer(m, 4);
+      const byTree = new TreeExplainer(m, 4);
+      const some = Int32Array.from({ length: 300 }, (_, r) => (r * 7) % 800);
+      const ks = Int32Array.from({ length: 800 }, (_, i) => (i * 5) % m.K);
+      const phi = new Float64Array(800 * 4);
+      byTree.explainRows(d.bins, 4, some, ks, phi);
+      for (let i = 0; i < 800; i++) {
+        const want = new Float64Array(4);
+        if (some.includes(i)) byRow.explain(d.bins, i * 4, ks[i], want);
+        expect(Array.from(phi.subarray(i * 4, i * 4 + 4))).toStrictEqual(Array.from(want));
+      }
+    });
   }
 });
 
