@@ -2,11 +2,22 @@
  * E2E: real Chromium (Debian's) against the real local instance and a production build of the
  * SPA, both started by scripts/e2e-server.mjs. No mocks.
  */
+import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
 const uiPort = Number(process.env.E2E_UI_PORT ?? 4319);
 /** A second preview whose instance has authentication on (e2e/auth.spec.ts). */
 export const authUiPort = Number(process.env.E2E_AUTH_UI_PORT ?? uiPort + 1);
+/**
+ * Debian's headless shell (package chromium-headless-shell: the same Chromium release built for
+ * headless use, the build Playwright itself runs headless) when it is installed, else Debian's
+ * full browser; CHROMIUM_PATH picks another. The full browser in headless mode carries its browser
+ * UI along: on the same journeys (model-describe and share, load 20 on two cores) it used 32-33
+ * CPU-s against 23 for the shell (browser process 6.4 -> 3.0, renderers 24.4 -> 18.8).
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+export const chromiumPath =
+  process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 // E2E_BASE_URL runs the suite against an already running preview + instance (no webServer).
 const external = process.env.E2E_BASE_URL;
 // Two workers, each driving an instance and a preview of its own (uiPort, then the ports after
@@ -57,7 +68,7 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         viewport: { width: 1400, height: 900 },
         launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          executablePath: chromiumPath,
           args: [
             '--no-sandbox',
             '--disable-background-networking',

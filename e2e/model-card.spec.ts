@@ -4,15 +4,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { docsScreenshot, openHash, trainModel } from './model-setup';
-
-const MODEL = 'e2e_card_rentals';
+import { docsScreenshot, openHash, sharedModel } from './model-setup';
 
 test('the model page exports a self-contained model card of the version shown', async ({
   page,
   request,
 }, testInfo) => {
-  await trainModel(request, MODEL, 'SELECT * FROM demo_data.home_rentals', 'rental_price');
+  const MODEL = await sharedModel(request, 'rentals');
   await openHash(page, `#view=model&project=mindsdb&model=${MODEL}&tab=describe`);
 
   const exportCard = page

@@ -4,10 +4,18 @@
  * the URL (and so Share and reload) restores the comparison.
  */
 import { expect, test } from '@playwright/test';
-import { docsScreenshot, openHash, trainModel, waitComplete } from './model-setup';
+import {
+  docsScreenshot,
+  openHash,
+  SHARED_MODELS,
+  sharedModel,
+  trainModel,
+  waitComplete,
+} from './model-setup';
 
 const SMALL = 'e2e_compare_small';
-const FULL = 'e2e_compare_full';
+/** Every column, initial_price too: the run's shared model, read only (it stays at v1). */
+const FULL = SHARED_MODELS.rentals.name;
 
 test('two versions, then two models, compared on metrics, importances and the same rows', async ({
   page,
@@ -19,7 +27,7 @@ test('two versions, then two models, compared on metrics, importances and the sa
     'SELECT sqft, location, number_of_rooms, rental_price FROM demo_data.home_rentals',
     'rental_price',
   );
-  await trainModel(request, FULL, 'SELECT * FROM demo_data.home_rentals', 'rental_price');
+  await sharedModel(request, 'rentals');
   await request.post('/api/sql/query', { data: { query: `RETRAIN mindsdb.${SMALL}` } });
   await waitComplete(request, SMALL, 2);
 

@@ -5,10 +5,10 @@
  * out on every tab; lists label accuracy by its metric; the describe view prints cleanly.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { docsScreenshot, openHash, trainModel } from './model-setup';
+import { docsScreenshot, openHash, SHARED_MODELS, sharedModel } from './model-setup';
 
-const RENTALS = 'e2e_describe_rentals';
-const CHURN = 'e2e_describe_churn';
+const RENTALS = SHARED_MODELS.rentals.name;
+const CHURN = SHARED_MODELS.churn.name;
 
 async function describeInfo(request: APIRequestContext, model: string) {
   const r = await request.get(`/api/projects/mindsdb/models/${model}/describe?attribute=info`);
@@ -22,7 +22,7 @@ test('a regression is described in its target’s units, with its warning on eve
   page,
   request,
 }) => {
-  await trainModel(request, RENTALS, 'SELECT * FROM demo_data.home_rentals', 'rental_price');
+  await sharedModel(request, 'rentals');
   const info = await describeInfo(request, RENTALS);
   const reg = info.metrics.regression;
   await openHash(page, `#view=model&project=mindsdb&model=${RENTALS}&tab=describe`);
@@ -98,7 +98,7 @@ test('a classifier shows its confusion matrix, per-class precision/recall and ca
   page,
   request,
 }) => {
-  await trainModel(request, CHURN, 'SELECT * FROM demo_data.customer_churn', 'Exited');
+  await sharedModel(request, 'churn');
   const info = await describeInfo(request, CHURN);
   const cls = info.metrics.classification;
   await openHash(page, `#view=model&project=mindsdb&model=${CHURN}&tab=describe`);
@@ -142,14 +142,8 @@ test('a classifier shows its confusion matrix, per-class precision/recall and ca
 });
 
 test('the models list labels each accuracy by its metric', async ({ page, request }) => {
-  for (const [name, select, target] of [
-    [RENTALS, 'SELECT * FROM demo_data.home_rentals', 'rental_price'],
-    [CHURN, 'SELECT * FROM demo_data.customer_churn', 'Exited'],
-  ]) {
-    const r = await request.get(`/api/projects/mindsdb/models/${name}`);
-    if (!r.ok() || (await r.json()).status !== 'complete')
-      await trainModel(request, name, select, target);
-  }
+  await sharedModel(request, 'rentals');
+  await sharedModel(request, 'churn');
   await openHash(page, '#view=models');
   const project = page.getByRole('region', { name: 'Project mindsdb' });
   await expect(project.getByRole('button', { name: `Open model ${RENTALS}` })).toContainText(

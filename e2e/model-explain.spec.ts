@@ -5,10 +5,9 @@
  * on a y-axis that keeps the interval band and says how big the change is.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { docsScreenshot, openHash, trainModel } from './model-setup';
+import { docsScreenshot, openHash, sharedModel, trainModel } from './model-setup';
 
 const RENTALS = 'e2e_explain_rentals';
-const CHURN = 'e2e_explain_churn';
 
 function field(page: Page, name: string) {
   return page.getByRole('group', { name: 'Model inputs' }).getByLabel(name, { exact: true });
@@ -127,7 +126,7 @@ test('a classifier’s explanation reads its raw score as log-odds of the predic
   page,
   request,
 }) => {
-  await trainModel(request, CHURN, 'SELECT * FROM demo_data.customer_churn', 'Exited');
+  const CHURN = await sharedModel(request, 'churn');
   await openHash(page, `#view=model&project=mindsdb&model=${CHURN}&tab=predict`);
   await expect(field(page, 'Age')).not.toHaveValue('');
   await page.getByRole('button', { name: /Send/ }).click();

@@ -1,6 +1,7 @@
 /**
  * Shared steps of the model-page journeys that need a trained model but do not test training:
- * train one through the SQL endpoint and wait for it, and keep screenshots for the README.
+ * train one through the SQL endpoint and wait for it (or take the run's shared one), and keep
+ * screenshots for the README.
  */
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { LONG_WORK_MS } from './helpers';
@@ -20,6 +21,38 @@ export async function trainModel(
   });
   expect((await res.json()).type).toBe('table');
   await waitComplete(request, name);
+}
+
+/**
+ * The demo models that several journeys read and none changes (no RETRAIN, no saved threshold, no
+ * DROP): each is trained once per run, by the first test that asks for it (`sharedModel`), and
+ * found complete by the others. A journey that watches a training, or makes a new version of its
+ * model, trains its own.
+ */
+export const SHARED_MODELS = {
+  rentals: {
+    name: 'e2e_shared_rentals',
+    select: 'SELECT * FROM demo_data.home_rentals',
+    target: 'rental_price',
+  },
+  churn: {
+    name: 'e2e_shared_churn',
+    select: 'SELECT * FROM demo_data.customer_churn',
+    target: 'Exited',
+  },
+} as const;
+
+/** The shared model's name, trained now unless an earlier test of the run trained it. */
+export async function sharedModel(
+  request: APIRequestContext,
+  which: keyof typeof SHARED_MODELS,
+): Promise<string> {
+  const { name, select, target } = SHARED_MODELS[which];
+  const r = await request.get(`/api/projects/mindsdb/models/${name}`);
+  const status: unknown = r.ok() ? (await r.json()).status : null;
+  if (status === 'generating' || status === 'training') await waitComplete(request, name);
+  else if (status !== 'complete') await trainModel(request, name, select, target);
+  return name;
 }
 
 /** Waits until every version of the model has finished training (complete). */

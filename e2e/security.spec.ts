@@ -11,13 +11,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { chromiumPath } from '../playwright.config';
 
 // rebind.test resolves to 127.0.0.1 in this browser, as an attacker's DNS would make it. And
 // Chromium's own Private/Local Network Access checks are off: other browsers do not have them,
 // so the instance must hold without them (the requests must reach it and be refused there).
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: [
       '--no-sandbox',
       '--disable-gpu',

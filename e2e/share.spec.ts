@@ -4,9 +4,8 @@
  * anything that changes data only after the user agrees (a link is input anyone can craft).
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { editorText, LONG_WORK_MS, openApp, resultStatus, setSql } from './helpers';
-
-const MODEL = `e2e_share_${Date.now().toString(36)}`;
+import { editorText, openApp, resultStatus, setSql } from './helpers';
+import { sharedModel } from './model-setup';
 
 /** Opens a page of the app (a model page has no SQL editor to wait for). */
 async function openView(page: Page, link: string) {
@@ -102,19 +101,7 @@ test('a model page link restores its tab and form values and sends the predictio
   browser,
   request,
 }) => {
-  await request.post('/api/sql/query', {
-    data: {
-      query: `CREATE MODEL mindsdb.${MODEL} FROM example_db (SELECT * FROM demo_data.home_rentals) PREDICT rental_price`,
-    },
-  });
-  await expect
-    .poll(
-      async () =>
-        (await (await request.get(`/api/projects/mindsdb/models/${MODEL}`)).json()).status,
-      { timeout: LONG_WORK_MS },
-    )
-    .toBe('complete');
-
+  const MODEL = await sharedModel(request, 'rentals');
   await openView(page, `/#view=model&project=mindsdb&model=${MODEL}&tab=predict`);
   const sqft = page
     .getByRole('group', { name: 'Model inputs' })
