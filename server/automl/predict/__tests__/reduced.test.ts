@@ -5,8 +5,6 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CellValue, Dataset } from '../../api';
 import { Rng } from '../../prng';
 import { gauss } from '../../__tests__/helpers';
-import { train } from '../../pipeline/train';
-import { loadPredictor } from '../predictor';
 
 // The rows of each tree walk, by model (the same walk, observed).
 const walked = vi.hoisted(() => ({ rows: new Map<object, number>() }));
@@ -20,6 +18,13 @@ vi.mock('../../gbm/predict', async (original) => {
     },
   };
 });
+
+// Test files share their worker's modules (vitest.config.ts: isolate false): the predictor and
+// the training pipeline may already be loaded, bound to the real tree walk, by an earlier file.
+// Loaded again here, after the module registry is reset, they take the observed walk above.
+vi.resetModules();
+const { train } = await import('../../pipeline/train');
+const { loadPredictor } = await import('../predictor');
 
 /**
  * y follows `price`, bent (importance ~1: a reduced model is trained), plus a little of a and b; over 3,000 rows, as a model that is not cross-fitted.
