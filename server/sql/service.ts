@@ -31,7 +31,13 @@ import { runStatement } from './statements';
 import { classifyScript } from './classify';
 import type { Classification } from '../../contract/classify';
 import type { StatementOutput } from './statements/output';
-import type { ExecContext, SqlResult, StatementEnv, Warning } from './types';
+import {
+  newExecContext,
+  type ExecContext,
+  type SqlResult,
+  type StatementEnv,
+  type Warning,
+} from './types';
 import { paramsOf } from './plan/state';
 
 export interface ExecuteRequest {
@@ -224,17 +230,7 @@ export class SqlService implements StatementEnv {
   }
 
   private context(session: EngineSession, req: ExecuteRequest, db: string): ExecContext {
-    return {
-      db,
-      params: req.params,
-      signal: req.signal,
-      session,
-      temps: [],
-      seq: { n: 0 },
-      warnings: [],
-      previousWarnings: [],
-      depth: 0,
-    };
+    return newExecContext(session, db, req);
   }
 
   /** Parses and plans one statement; the result is either computed or a query to run. */

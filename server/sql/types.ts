@@ -51,6 +51,25 @@ export interface ExecContext {
   answerInBatches?: boolean;
 }
 
+/** A statement run's context as a request starts it: nothing made, noted or nested yet. */
+export function newExecContext(
+  session: EngineSession,
+  db: string,
+  request: Pick<ExecContext, 'params' | 'signal'> = {},
+): ExecContext {
+  return {
+    db,
+    params: request.params,
+    signal: request.signal,
+    session,
+    temps: [],
+    seq: { n: 0 },
+    warnings: [],
+    previousWarnings: [],
+    depth: 0,
+  };
+}
+
 export type SqlResult = (
   | {
       type: 'table';

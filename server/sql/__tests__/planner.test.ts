@@ -15,7 +15,7 @@ import { toDuckText } from '../syntax/dialect';
 import { StatementSource } from '../syntax/source';
 import { Tokens } from '../syntax/tokens';
 import { indexQuery, parseQuery, type JNode } from '../syntax/tree';
-import type { ExecContext } from '../types';
+import { newExecContext, type ExecContext } from '../types';
 import { open, run, waitForModel } from './model-helpers';
 import type { ServiceError } from '../../errors';
 import { trainingCache } from '../../test/training-cache';
@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 function context(session: EngineSession, db = 'mindsdb'): ExecContext {
-  return { db, session, temps: [], seq: { n: 0 }, warnings: [], previousWarnings: [], depth: 0 };
+  return newExecContext(session, db);
 }
 
 /** Runs `fn` on a session of its own (TEMP tables live until it ends). */

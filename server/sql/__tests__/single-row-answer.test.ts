@@ -11,7 +11,7 @@ import type { Harness } from '../../test/harness';
 import { startWithSmallModel } from './small-model';
 import { planQuery } from '../plan/query';
 import { StatementSource } from '../syntax/source';
-import type { ExecContext } from '../types';
+import { newExecContext } from '../types';
 
 let h: Harness;
 
@@ -27,15 +27,7 @@ afterAll(async () => {
 /** Whether the planner answers `query` from the step's values (`planned.row`). */
 async function answeredAsRow(query: string): Promise<boolean> {
   return h.instance.catalog.engine.session(async (session) => {
-    const ctx: ExecContext = {
-      db: 'mindsdb',
-      session,
-      temps: [],
-      seq: { n: 0 },
-      warnings: [],
-      previousWarnings: [],
-      depth: 0,
-    };
+    const ctx = newExecContext(session, 'mindsdb');
     const src = new StatementSource(query, 0, query);
     const planned = await planQuery(h.instance.sql, { text: query, start: 0 }, src, ctx);
     return planned.row !== undefined;
