@@ -6,9 +6,11 @@ same held-out steps. Benchmark only; never needed by `npm test`. Run with Debian
   statsmodels_peer.py dump <name>   a statsmodels dataset as JSON {columns, rows}
                                     (macrodata, grunfeld, nile, sunspots, elec_equip)
   statsmodels_peer.py fit <job.json>
-    job: {"tasks": [{"key", "y": [training values], "m": season, "h": steps, "file"?}]}; prints one JSON
-    object {key: {"ets": [...], "sarimax": [...], "theta": [...], "seconds": {...}}}, and writes
-    each task's object to its "file" (the bench's cache) as soon as it is fitted.
+    job: {"tasks": [{"key", "y": [training values], "m": season, "h": steps, "file"?, "cached"?}]};
+    prints one JSON object {key: {"ets": [...], "sarimax": [...], "theta": [...], "seconds": {...},
+    "failed": {peer: why}, "guard": GUARD}}, and writes each task's object to its "file" (the
+    bench's cache) as soon as it is fitted. "cached": forecasts fitted before the guard existed:
+    each peer's that passes it is kept, the others are fitted again.
 
 The peers, each a common way of using statsmodels:
   ets      ETSModel, the form (additive / multiplicative error and season, none / additive /
@@ -16,6 +18,13 @@ The peers, each a common way of using statsmodels:
   sarimax  SARIMAX with a small order search by AICc: d by KPSS (0 or 1), D by seasonal strength
            (as auto.arima), p in 0..2, q in 0..1, (P, Q) in {(0,0), (0,1), (1,0)} when seasonal.
   theta    ThetaModel (theta = 2, the seasonality test and multiplicative deseasonalising).
+
+A fit whose forecast is not finite or runs away (a value beyond the training values' range by more
+than that range: ETS(M,A,A) forecast -4.8e8 for a US employment series of 89,507..96,675, SARIMAX
+1.2e18 for one of 14,326..15,569) is refused, as its user would refuse it: the next model by AICc
+whose forecast is sane is used instead, and the task's "failed" says which was refused and why.
+When none is sane (or none fits), the peer forecasts the last value and "failed" says so; the
+bench prints every such case beside its table.
 """
 
 import json
@@ -28,6 +37,42 @@ from multiprocessing import Pool
 import numpy as np
 
 warnings.filterwarnings("ignore")
+
+# Version of the guard below (the bench passes cached forecasts without it through the guard).
+GUARD = 1
+
+
+def insane(y, f):
+    """Why forecast f of training values y is refused (None: it is not)."""
+    f = np.asarray(f, dtype=float)
+    if not np.all(np.isfinite(f)):
+        return "a non-finite forecast"
+    lo, hi = float(np.min(y)), float(np.max(y))
+    r = hi - lo if hi > lo else max(abs(hi), 1.0)
+    worst = f[np.argmax(np.maximum(lo - f, f - hi))]
+    if worst < lo - r or worst > hi + r:
+        return f"a runaway forecast ({worst:.4g}, training values {lo:.6g}..{hi:.6g})"
+    return None
+
+
+def first_sane(y, h, fits, label):
+    """The forecast of the first of (aicc, name, results) by AICc that passes the guard, and why
+    the ones before it were refused (None when the best passed)."""
+    refused = []
+    for _, name, res in sorted(fits, key=lambda x: x[0]):
+        try:
+            f = [float(v) for v in res.forecast(h)]
+        except Exception as e:
+            refused.append(f"{name}: forecast failed ({type(e).__name__})")
+            continue
+        why = insane(y, f)
+        if why is None:
+            if refused:
+                return f, f"{'; '.join(refused)}; used the next by AICc, {name}"
+            return f, None
+        refused.append(f"{name}: {why}")
+    why = "; ".join(refused) if refused else f"no {label} could be fitted"
+    return [float(y[-1])] * h, f"{why}; forecast the last value instead"
 
 
 def dump(name):
@@ -79,7 +124,7 @@ def fit_ets(y, m, h):
 
     positive = bool(np.all(y > 0))
     seasonal = m > 1 and len(y) >= 2 * m + 2
-    best = None
+    fits = []
     for error in ["add", "mul"] if positive else ["add"]:
         for trend, damped in [(None, False), ("add", False), ("add", True)]:
             for season in [None, "add", "mul"] if seasonal else [None]:
@@ -94,16 +139,16 @@ def fit_ets(y, m, h):
                         seasonal=season,
                         seasonal_periods=m if season else None,
                     ).fit(disp=False, maxiter=200)
-                    aicc = res.aicc
-                    if not np.isfinite(aicc):
-                        continue
-                    if best is None or aicc < best[0]:
-                        best = (aicc, res)
+                    if np.isfinite(res.aicc):
+                        name = f"ETS({error[0].upper()},{ets_trend(trend, damped)},{season[0].upper() if season else 'N'})"
+                        fits.append((res.aicc, name, res))
                 except Exception:
                     continue
-    if best is None:
-        return [float(y[-1])] * h
-    return [float(v) for v in best[1].forecast(h)]
+    return first_sane(y, h, fits, "ETS form")
+
+
+def ets_trend(trend, damped):
+    return "N" if trend is None else ("Ad" if damped else "A")
 
 
 def fit_sarimax(y, m, h):
@@ -114,7 +159,7 @@ def fit_sarimax(y, m, h):
     x = y[m:] - y[:-m] if D else y
     d = kpss_d(x)
     seas = [(0, 0), (0, 1), (1, 0)] if seasonal else [(0, 0)]
-    best = None
+    fits = []
     for p in range(3):
         for q in range(2):
             for P, Q in seas:
@@ -126,16 +171,12 @@ def fit_sarimax(y, m, h):
                         seasonal_order=(P, D, Q, m) if seasonal else (0, 0, 0, 0),
                         trend=trend,
                     ).fit(disp=False, maxiter=100)
-                    aicc = res.aicc
-                    if not np.isfinite(aicc):
-                        continue
-                    if best is None or aicc < best[0]:
-                        best = (aicc, res)
+                    if np.isfinite(res.aicc):
+                        s = f"({P},{D},{Q},{m})" if seasonal else ""
+                        fits.append((res.aicc, f"SARIMAX({p},{d},{q}){s} trend={trend}", res))
                 except Exception:
                     continue
-    if best is None:
-        return [float(y[-1])] * h
-    return [float(v) for v in best[1].forecast(h)]
+    return first_sane(y, h, fits, "SARIMAX order")
 
 
 def fit_theta(y, m, h):
@@ -143,19 +184,27 @@ def fit_theta(y, m, h):
 
     try:
         res = ThetaModel(y, period=max(1, m), deseasonalize=m > 1 and len(y) >= 2 * m).fit()
-        return [float(v) for v in res.forecast(h)]
+        return first_sane(y, h, [(0.0, "Theta", res)], "Theta")
     except Exception:
-        return [float(y[-1])] * h
+        return first_sane(y, h, [], "Theta")
 
 
 def run_task(t):
+    # statsmodels' convergence warnings would interleave with the bench's progress.
+    warnings.simplefilter("ignore")
     y = np.asarray(t["y"], dtype=float)
     m, h = int(t["m"]), int(t["h"])
-    out = {"seconds": {}}
+    cached = t.get("cached") or {}
+    out = {"seconds": dict(cached.get("seconds", {})), "failed": {}, "guard": GUARD}
     for name, f in [("ets", fit_ets), ("sarimax", fit_sarimax), ("theta", fit_theta)]:
+        if name in cached and insane(y, cached[name]) is None:
+            out[name] = cached[name]
+            continue
         t0 = time.process_time()
-        out[name] = f(y, m, h)
+        out[name], why = f(y, m, h)
         out["seconds"][name] = time.process_time() - t0
+        if why:
+            out["failed"][name] = why
     return t["key"], out
 
 

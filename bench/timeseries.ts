@@ -53,6 +53,13 @@ const CACHE = join(ROOT, 'node_modules', '.cache', 'timeseries-peers');
 const LEVELS = [0.5, 0.8, 0.9, 0.95];
 const PEERS = ['ets', 'sarimax', 'theta'] as const;
 type Peer = (typeof PEERS)[number];
+/**
+ * One series-origin's peer forecasts; `failed`: the peers whose fit was refused (a non-finite or
+ * runaway forecast, bench/statsmodels_peer.py) and what was used instead, and why.
+ */
+type PeerResult = Record<Peer, number[]> & { failed?: Partial<Record<Peer, string>> };
+/** The peer script's guard version (GUARD in bench/statsmodels_peer.py). */
+const PEER_GUARD = 1;
 const METHODS = ['engine', 'seasonal_naive', ...PEERS] as const;
 type Method = (typeof METHODS)[number];
 
@@ -90,6 +97,8 @@ interface SetResult {
   points: number;
   trainSeconds: number;
   selected: string;
+  /** Peer fits refused by the peer script's guard: 'ETS, origin 2, series: why'. */
+  refused: string[];
 }
 
 function seriesOf(d: Dataset, s: SeriesSet): Map<string, Series> {
@@ -128,10 +137,7 @@ function seasonalNaive(y: number[], m: number, h: number): number[] {
 }
 
 /** Peer forecasts of every task, from the cache of identical inputs or from statsmodels. */
-function peerForecasts(
-  tasks: Task[],
-  sets: SeriesSet[],
-): Map<string, Record<Peer, number[]>> | null {
+function peerForecasts(tasks: Task[], sets: SeriesSet[]): Map<string, PeerResult> | null {
   if (!statsmodelsAvailable()) return null;
   const bySet = new Map(sets.map((s) => [s.name, s]));
   const jobs = tasks.map((t) => ({
@@ -140,7 +146,7 @@ function peerForecasts(
     m: bySet.get(t.set)!.period,
     h: t.truth.length,
   }));
-  const out = new Map<string, Record<Peer, number[]>>();
+  const out = new Map<string, PeerResult>();
   const hashOf = (j: (typeof jobs)[number]) =>
     createHash('sha256')
       .update(JSON.stringify([j.y, j.m, j.h]))
@@ -148,28 +154,43 @@ function peerForecasts(
       .slice(0, 32);
   mkdirSync(CACHE, { recursive: true });
   const fresh = process.env.TIMESERIES_PEERS === 'fresh';
+  // Forecasts cached before the script's guard against runaway fits go through it again (only a
+  // peer that fails it is refitted).
+  const unguarded: (typeof jobs)[number][] = [];
+  const cachedBefore = new Map<string, PeerResult>();
   const todo = jobs.filter((j) => {
     const file = join(CACHE, `${hashOf(j)}.json`);
     if (!fresh && existsSync(file)) {
-      out.set(j.key, JSON.parse(readFileSync(file, 'utf8')) as Record<Peer, number[]>);
+      const r = JSON.parse(readFileSync(file, 'utf8')) as PeerResult & { guard?: number };
+      if ((r.guard ?? 0) >= PEER_GUARD) out.set(j.key, r);
+      else {
+        unguarded.push(j);
+        cachedBefore.set(j.key, r);
+      }
       return false;
     }
     return true;
   });
+  const fit = [...unguarded];
   if (todo.length > 0 && process.env.TIMESERIES_PEERS === 'cached') {
     // Engine-only comparisons while the cache fills (TIMESERIES_PEERS_ONLY=1 in the background).
     progress(
       `statsmodels peers: ${todo.length} series-origins not cached, left out (their sets print -)`,
     );
-  } else if (todo.length > 0) {
+  } else fit.push(...todo);
+  if (fit.length > 0) {
     progress(
-      `statsmodels peers: fitting ${todo.length} series-origins (${jobs.length - todo.length} cached)`,
+      `statsmodels peers: fitting ${fit.length - unguarded.length} series-origins, checking ${unguarded.length} cached before the guard (${jobs.length - fit.length} cached)`,
     );
     const dir = mkdtempSync(join(tmpdir(), 'ts-peers-'));
     try {
       // Each task names its cache file: the script writes it as soon as the task is fitted, so a
       // run cut short (or one that fails late) keeps the peers fitted so far.
-      const withFiles = todo.map((j) => ({ ...j, file: join(CACHE, `${hashOf(j)}.json`) }));
+      const withFiles = fit.map((j) => ({
+        ...j,
+        file: join(CACHE, `${hashOf(j)}.json`),
+        ...(cachedBefore.has(j.key) ? { cached: cachedBefore.get(j.key) } : {}),
+      }));
       writeFileSync(join(dir, 'job.json'), JSON.stringify({ tasks: withFiles }));
       const r = spawnSync(PYTHON, [STATSMODELS_SCRIPT, 'fit', join(dir, 'job.json')], {
         encoding: 'utf8',
@@ -179,8 +200,8 @@ function peerForecasts(
         env: { ...process.env, PYTHONWARNINGS: 'ignore' },
       });
       if (r.status !== 0) throw new Error(`statsmodels_peer.py fit: exit ${r.status}`);
-      const res = JSON.parse(r.stdout) as Record<string, Record<Peer, number[]>>;
-      for (const j of todo) out.set(j.key, res[j.key]);
+      const res = JSON.parse(r.stdout) as Record<string, PeerResult>;
+      for (const j of fit) out.set(j.key, res[j.key]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -232,6 +253,8 @@ function engineRuns(s: SeriesSet, d: Dataset) {
   const forecasts = new Map<string, { value: number[]; lo: number[][]; hi: number[][] }>();
   let trainSeconds = 0;
   const selected = new Map<string, number>();
+  /** Per origin and series: the engine's candidate and fitted model (TIMESERIES_DETAIL). */
+  const models = new Map<string, string>();
   const claimed = LEVELS.map(() => 0);
   let trainings = 0;
   for (const { origin: o, rows } of originsOf(s, d)) {
@@ -250,6 +273,9 @@ function engineRuns(s: SeriesSet, d: Dataset) {
     trainSeconds += (performance.now() - t0) / 1000;
     for (const r of artifact.description.timeseries!.leaderboard ?? []) {
       if (r.groups > 0) selected.set(r.name, (selected.get(r.name) ?? 0) + r.groups);
+    }
+    for (const c of artifact.description.timeseries!.choices ?? []) {
+      models.set(`${o}#${c.group.map(String).join('|')}`, `${c.candidate}: ${c.model}`);
     }
     const cov = artifact.description.timeseries!.coverage ?? [];
     LEVELS.forEach((l, j) => (claimed[j] += cov.find((c) => c.level === l)?.coverage ?? NaN));
@@ -297,6 +323,7 @@ function engineRuns(s: SeriesSet, d: Dataset) {
     forecasts,
     trainSeconds,
     selected: top.map(([n, c]) => `${n} ${c}`).join(', '),
+    models,
     claimed: claimed.map((c) => c / trainings),
   };
 }
@@ -312,7 +339,7 @@ function quantile(sorted: number[], q: number): number {
 function score(
   s: SeriesSet,
   run: ReturnType<typeof engineRuns>,
-  peers: Map<string, Record<Peer, number[]>> | null,
+  peers: Map<string, PeerResult> | null,
 ): SetResult {
   const sums = Object.fromEntries(METHODS.map((m) => [m, 0])) as Record<Method, number>;
   let n = 0;
@@ -322,6 +349,7 @@ function score(
   let ratioN = 0;
   const errors: number[] = [];
   const stepErrors: number[] = [];
+  const refused: string[] = [];
   for (const t of run.tasks) {
     const f = run.forecasts.get(`${t.origin}#${t.key}`)!;
     const scale = maseScale(t.train, s.period);
@@ -332,6 +360,9 @@ function score(
     sums.engine += mase(f.value);
     sums.seasonal_naive += mase(sn);
     for (const p of PEERS) sums[p] += peer ? mase(peer[p]) : NaN;
+    for (const [p, why] of Object.entries(peer?.failed ?? {})) {
+      refused.push(`${p}, origin ${t.origin}${t.key ? `, ${t.key}` : ''}: ${why}`);
+    }
     n++;
     t.truth.forEach((y, k) => {
       points++;
@@ -364,6 +395,7 @@ function score(
     points,
     trainSeconds: run.trainSeconds,
     selected: run.selected,
+    refused,
   };
 }
 
@@ -559,6 +591,50 @@ function speedLines(): BenchLine[] {
   ];
 }
 
+/**
+ * Every series-origin of the run as JSON lines (TIMESERIES_DETAIL=<file>): its training values,
+ * truth, the engine's forecast and fitted model, the peers' forecasts, each method's MASE. Where a
+ * set's figure comes from, series by series.
+ */
+function writeDetail(
+  file: string,
+  runs: { set: SeriesSet; run: ReturnType<typeof engineRuns> }[],
+  peers: Map<string, PeerResult> | null,
+): void {
+  const lines: string[] = [];
+  for (const { set, run } of runs) {
+    for (const t of run.tasks) {
+      const id = `${t.origin}#${t.key}`;
+      const f = run.forecasts.get(id)!;
+      const peer = peers?.get(`${t.set}#${id}`);
+      const scale = maseScale(t.train, set.period);
+      const mase = (pred: number[]) =>
+        t.truth.reduce((a, y, k) => a + Math.abs(y - pred[k]), 0) / t.truth.length / scale;
+      const forecasts: Record<string, number[]> = {
+        engine: f.value,
+        seasonal_naive: seasonalNaive(t.train, set.period, t.truth.length),
+      };
+      for (const p of PEERS) if (peer) forecasts[p] = peer[p];
+      lines.push(
+        JSON.stringify({
+          set: set.name,
+          origin: t.origin,
+          key: t.key,
+          period: set.period,
+          model: run.models.get(id) ?? null,
+          mase: Object.fromEntries(Object.entries(forecasts).map(([m, v]) => [m, mase(v)])),
+          failed: peer?.failed ?? {},
+          train: t.train,
+          truth: t.truth,
+          forecasts,
+        }),
+      );
+    }
+  }
+  writeFileSync(file, lines.join('\n') + '\n');
+  progress(`per series-origin detail written to ${file}`);
+}
+
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '  -  ');
 
 /** The table of the set results, as docs/benchmarks.md shows it. */
@@ -611,6 +687,7 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
       )
     : null;
   const results = runs.map(({ set, run }) => score(set, run, peers));
+  if (process.env.TIMESERIES_DETAIL) writeDetail(process.env.TIMESERIES_DETAIL, runs, peers);
   // The same forecasts through SQL over HTTP (the last origin of each set): the figure a user gets.
   const viaHttp = new Map<string, { http: number; inProcess: number }>();
   if (process.env.TIMESERIES_HTTP !== '0') {
@@ -687,6 +764,19 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
   process.stderr.write(
     `\nMASE per set (mean over series and origins; lower is better):\n\n${table(results)}\n\n`,
   );
+  const refused = results.filter((r) => r.refused.length > 0);
+  if (refused.length > 0) {
+    // A peer fit whose forecast was not finite or ran away is refused as its user would refuse
+    // it (bench/statsmodels_peer.py): the next model by AICc, or the last value, forecast instead.
+    process.stderr.write(
+      `Peer fits refused (non-finite or runaway forecasts; the peer's figure uses the next model by AICc, or the last value):\n${refused
+        .map(
+          (r) =>
+            `- ${r.set.name}: ${r.refused.length}\n${r.refused.map((x) => `  - ${x}`).join('\n')}`,
+        )
+        .join('\n')}\n\n`,
+    );
+  }
   if (process.env.TIMESERIES_BENCH_SPEED !== '0') out.push(...speedLines());
   return out;
 }
