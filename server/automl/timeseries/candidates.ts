@@ -391,7 +391,7 @@ function scoreLocals(v: ValidationContext): Scored[] {
         const hint = fold.index === 0 ? v.hint : main ? sameForm(main) : null;
         if (hint === null) continue;
         const clock = spec.yearStep ? { t: series[g].t, step: spec.yearStep } : undefined;
-        fits[g] = fitLocal(name, series[g].y, 0, end, spec.period, hint, clock);
+        fits[g] = fitLocal(name, series[g].y, 0, end, spec.period, hint, clock, series[g].t);
         if (fold.index === 0) mainFits[g] = fits[g];
       }
       const candidate = { name, fits };

@@ -308,7 +308,8 @@ class ArtifactForecaster implements Forecaster {
         for (const l of locals) {
           const step = this.spec.yearStep;
           const clock = step ? { t: s.t, step } : undefined;
-          extra.get(l)!.push(fitLocal(l, s.y, 0, s.y.length - 1, this.spec.period, hint, clock));
+          const p = this.spec.period;
+          extra.get(l)!.push(fitLocal(l, s.y, 0, s.y.length - 1, p, hint, clock, s.t));
         }
       }
       s.slot = slot;

@@ -222,7 +222,8 @@ function trainWith(
       if (!namesIn(scored[sel.choice[g]]).includes(name)) return null;
       const main = mainFits[g];
       const clock = spec.yearStep ? { t: s.t, step: spec.yearStep } : undefined;
-      return fitLocal(name, s.y, 0, s.y.length - 1, period, main ? sameForm(main) : hint, clock);
+      const h = main ? sameForm(main) : hint;
+      return fitLocal(name, s.y, 0, s.y.length - 1, period, h, clock, s.t);
     });
   }
   let part: GbmPart | null = null;

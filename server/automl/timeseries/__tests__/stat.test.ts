@@ -11,7 +11,7 @@ import { armaAutocovariances, armaLikelihood } from '../stat/arma-likelihood';
 import { etsForecast, etsName, fitEts } from '../stat/ets';
 import { levenbergMarquardt, nelderMead } from '../stat/optimize';
 import { firstDifferences, seasonalIndices, seasonalStrength, seasonalTest } from '../stat/season';
-import { fitLocal, localForecast } from '../stat/local';
+import { fitLocal, localForecast, sameForm } from '../stat/local';
 import { fitTheta, thetaForecast } from '../stat/theta';
 import { YEAR_MS, fitYearly } from '../stat/yearly';
 
@@ -147,6 +147,66 @@ describe('ARIMA', () => {
     expect(fit.d).toBe(1);
     const f = forecast((out) => arimaForecast(fit, y, 0, 299, 4, out, 0), 4);
     for (const v of f) expect(Math.abs(v - y[299])).toBeLessThan(1.5);
+  });
+
+  it('recovers the drift of a random walk with drift: ARIMA(0,1,0) with drift, within 3 standard errors', () => {
+    // Steps of mean 0.5 and sd 1: the drift's estimate (the steps' mean) has sd 1 / sqrt(299).
+    const plan = { d: 1, D: 0, m: 1 };
+    let trends = 0;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const rng = new Rng(seed);
+      let v = 100;
+      const y = Float64Array.from({ length: 300 }, () => (v += 0.5 + gauss(rng)));
+      const fit = fitArima(y, 0, 299, 1, { plan, maxP: 0, maxQ: 0 })!;
+      expect(fit.constant).toBe(true);
+      if (fit.trend) trends++;
+      else {
+        expect(Math.abs(fit.mean - 0.5)).toBeLessThan(3 / Math.sqrt(299));
+        // Its forecast: the last value plus the drift per step.
+        const f = forecast((out) => arimaForecast(fit, y, 0, 299, 3, out, 0), 3);
+        f.forEach((x, k) => expect(x).toBeCloseTo(y[299] + (k + 1) * fit.mean, 8));
+      }
+    }
+    // A steady drift needs no trend in it: AICc adds one rarely (it costs a parameter).
+    expect(trends).toBeLessThanOrEqual(1);
+  });
+
+  it('finds a drift that grows steadily (a trend in the differences) and continues it from later origins', () => {
+    // Steps of mean 0.2 + 0.004 (t - 299) (the drift 0.2 at the last row, -1 at the first) and
+    // sd 1: without the trend the drift would be its average, -0.4, and the forecast would fall.
+    const plan = { d: 1, D: 0, m: 1 };
+    const times = Float64Array.from({ length: 330 }, (_, t) => 1700 + t);
+    let found = 0;
+    for (const seed of [1, 2, 3]) {
+      const rng = new Rng(seed);
+      let v = 0;
+      const y = Float64Array.from(
+        { length: 330 },
+        (_, t) => (v += 0.2 + 0.004 * (t - 299) + gauss(rng)),
+      );
+      const fit = fitArima(y, 0, 299, 1, { plan, maxP: 0, maxQ: 0, times })!;
+      if (!fit.trend) continue;
+      found++;
+      expect(fit.tEnd).toBe(1999);
+      expect(fit.step).toBe(1);
+      // Within 3 standard errors of a regression of the steps on time (sd 1, 299 steps).
+      const sxx = (299 * (299 * 299 - 1)) / 12;
+      expect(Math.abs(fit.slope! - 0.004)).toBeLessThan(3 / Math.sqrt(sxx));
+      expect(Math.abs(fit.mean - 0.2)).toBeLessThan(3 * Math.sqrt(1 / 299 + 149 ** 2 / sxx));
+      // From the fit's last row: each step adds the drift at that step.
+      const f = forecast((out) => arimaForecast(fit, y, 0, 299, 2, out, 0, 1999), 2);
+      expect(f[0] - y[299]).toBeCloseTo(fit.mean + fit.slope!, 8);
+      expect(f[1] - f[0]).toBeCloseTo(fit.mean + 2 * fit.slope!, 8);
+      // From 30 rows later (its timestamp says so), the drift has grown by 30 slopes.
+      const g = forecast((out) => arimaForecast(fit, y, 0, 329, 1, out, 0, 2029), 1);
+      expect(g[0] - y[329]).toBeCloseTo(fit.mean + 31 * fit.slope!, 8);
+    }
+    expect(found).toBe(3);
+    // A refit of its exact order keeps the trend.
+    expect(
+      sameForm({ kind: 'arima', ...fitArima(randomWalk(50, 1), 0, 49, 1, { plan })! })
+        .arimaOrders![0].trend,
+    ).toBeUndefined();
   });
 
   it("refits a large set's shortlisted orders on another series: the best, by maximum likelihood", () => {

@@ -30,6 +30,11 @@ export interface ArimaOrder {
   m: number;
   /** A mean of the differenced series (a drift when d + D = 1). */
   constant: boolean;
+  /**
+   * A linear trend in the differenced series' mean (d + D = 1: a drift that grows or shrinks
+   * steadily, statsmodels' SARIMAX trend 't'; the level bends like a parabola).
+   */
+  trend?: boolean;
 }
 
 /** A fitted model (JSON; what the artifact keeps per group). Coefficients in the usual signs. */
@@ -41,13 +46,23 @@ export interface ArimaFit extends ArimaOrder {
   ma: number[];
   sma: number[];
   mean: number;
+  /**
+   * With `trend`: the mean's change per row, the mean being `mean` at the fit's last row; and
+   * where that row is in time (`tEnd`, `step`: its timestamp and the mean step), so that a forecast
+   * from a later origin continues the trend from there.
+   */
+  slope?: number;
+  tEnd?: number;
+  step?: number;
   sigma2: number;
   aicc: number;
 }
 
 export function arimaName(o: ArimaOrder): string {
   const s = o.m > 1 && o.P + o.D + o.Q > 0 ? `(${o.P},${o.D},${o.Q})${o.m}` : '';
-  return `ARIMA(${o.p},${o.d},${o.q})${s}${o.constant ? (o.d + o.D === 1 ? ' with drift' : ' with mean') : ''}`;
+  const c = o.constant ? (o.d + o.D === 1 ? ' with drift' : ' with mean') : '';
+  const t = o.trend ? (o.constant ? ' and drift trend' : ' with drift trend') : '';
+  return `ARIMA(${o.p},${o.d},${o.q})${s}${c}${t}`;
 }
 
 const MAX_P_ = 3;
@@ -190,7 +205,7 @@ function innovations(
 function decode(
   o: ArimaOrder,
   u: ArrayLike<number>,
-): Omit<ArimaFit, keyof ArimaOrder | 'sigma2' | 'aicc'> {
+): Omit<ArimaFit, keyof ArimaOrder | 'sigma2' | 'aicc' | 'tEnd' | 'step'> & { slope: number } {
   let k = 0;
   const take = (n: number) => {
     const r: number[] = [];
@@ -202,7 +217,8 @@ function decode(
   const sar = pacfToAr(take(o.P));
   const sma = pacfToAr(take(o.Q)).map((v) => -v);
   const mean = o.constant ? u[k++] : 0;
-  return { ar, ma, sar, sma, mean };
+  const slope = o.trend ? u[k++] : 0;
+  return { ar, ma, sar, sma, mean, slope };
 }
 
 /** A fit and its unconstrained parameters (the start of a refinement). */
@@ -218,11 +234,19 @@ function setup(o: ArimaOrder, w: Float64Array) {
   wMean /= Math.max(1, w.length);
   // Scale the mean parameter so that it moves like the others in the solver.
   const sd = Math.sqrt(w.reduce((a, v) => a + (v - wMean) ** 2, 0) / Math.max(1, w.length)) || 1;
-  const nPar = o.p + o.q + o.P + o.Q + (o.constant ? 1 : 0);
+  const nPar = o.p + o.q + o.P + o.Q + (o.constant ? 1 : 0) + (o.trend ? 1 : 0);
+  const n = w.length;
   const scaled = (u: ArrayLike<number>) => {
     const c = decode(o, u);
     if (o.constant) c.mean *= sd;
+    // A unit of the slope's parameter moves the mean by one standard deviation over the rows.
+    if (o.trend) c.slope *= sd / Math.max(1, n);
     return c;
+  };
+  // The differenced rows less their mean (and its trend: `slope` per row, `mean` at the last row).
+  const centred = (c: { mean: number; slope: number }, x: Float64Array) => {
+    for (let t = 0; t < n; t++) x[t] = w[t] - c.mean - c.slope * (t - (n - 1));
+    return x;
   };
   const arPoly = makePoly(o.p, o.P, o.m);
   const maPoly = makePoly(o.q, o.Q, o.m);
@@ -233,7 +257,7 @@ function setup(o: ArimaOrder, w: Float64Array) {
     fillPoly(c.ma, c.sma, o.m, 1, maPoly, dense);
     return c;
   };
-  return { wMean, sd, nPar, scaled, arPoly, maPoly, fill };
+  return { wMean, sd, nPar, scaled, arPoly, maPoly, fill, centred };
 }
 
 /**
@@ -242,15 +266,16 @@ function setup(o: ArimaOrder, w: Float64Array) {
  */
 function fitOrder(o: ArimaOrder, w: Float64Array, from: number): OrderFit | null {
   const nEff = w.length - from;
-  const k = o.p + o.q + o.P + o.Q + (o.constant ? 1 : 0) + 1;
+  const k = parameters(o);
   if (nEff < k + 3) return null;
-  const { wMean, sd, nPar, scaled, arPoly, maPoly, fill } = setup(o, w);
+  const { wMean, sd, nPar, scaled, arPoly, maPoly, fill, centred } = setup(o, w);
   const u0 = new Float64Array(nPar);
-  if (o.constant) u0[nPar - 1] = wMean / sd;
+  if (o.constant) u0[nPar - (o.trend ? 2 : 1)] = wMean / sd;
   const e = new Float64Array(w.length);
+  const x = new Float64Array(w.length);
   const res = (u: Float64Array, out: Float64Array): number => {
     const c = fill(u);
-    const sse = innovations(w, c.mean, arPoly, maPoly, from, e);
+    const sse = innovations(centred(c, x), 0, arPoly, maPoly, from, e);
     for (let t = from; t < w.length; t++) out[t - from] = e[t];
     return sse;
   };
@@ -261,6 +286,11 @@ function fitOrder(o: ArimaOrder, w: Float64Array, from: number): OrderFit | null
   const aic = nEff * Math.log(sigma2) + 2 * k;
   const aicc = aic + (2 * k * (k + 1)) / Math.max(1, nEff - k - 1);
   return { fit: { ...o, ...c, sigma2, aicc }, u: best.x };
+}
+
+/** Parameters of an order, the innovation variance included (AICc's k). */
+function parameters(o: ArimaOrder): number {
+  return o.p + o.q + o.P + o.Q + (o.constant ? 1 : 0) + (o.trend ? 1 : 0) + 1;
 }
 
 /** Dense lags 1..L of a polynomial's recursion coefficients. */
@@ -278,13 +308,13 @@ function densePoly(poly: Poly): Float64Array {
  */
 function fitOrderML(o: ArimaOrder, w: Float64Array, u0: Float64Array): ArimaFit | null {
   const n = w.length;
-  const k = o.p + o.q + o.P + o.Q + (o.constant ? 1 : 0) + 1;
+  const k = parameters(o);
   if (n < k + 3) return null;
-  const { scaled, arPoly, maPoly, fill } = setup(o, w);
+  const { scaled, arPoly, maPoly, fill, centred } = setup(o, w);
   const x = new Float64Array(n);
   const res = (u: Float64Array, out: Float64Array): number => {
     const c = fill(u);
-    for (let t = 0; t < n; t++) x[t] = w[t] - c.mean;
+    centred(c, x);
     const r = armaLikelihood(x, densePoly(arPoly), densePoly(maPoly), out);
     if (!r) return Infinity;
     let ss = 0;
@@ -294,7 +324,7 @@ function fitOrderML(o: ArimaOrder, w: Float64Array, u0: Float64Array): ArimaFit 
   const best = levenbergMarquardt(res, u0, n, { tol: 1e-6, maxIterations: 40 });
   if (!Number.isFinite(best.f)) return null;
   const c = fill(best.x);
-  for (let t = 0; t < n; t++) x[t] = w[t] - c.mean;
+  centred(c, x);
   const r = armaLikelihood(x, densePoly(arPoly), densePoly(maPoly));
   if (!r) return null;
   const aicc = r.m2ll + 2 * k + (2 * k * (k + 1)) / Math.max(1, n - k - 1);
@@ -321,9 +351,11 @@ export function arimaPlan(y: ArrayLike<number>, start: number, end: number, m: n
 /**
  * The order with the lowest AICc by a stepwise search (auto.arima's): start from
  * (2,2)(1,1), (0,0)(0,0), (1,0)(1,0), (0,1)(0,1), then move one of p, q, P, Q by one (or p and q
- * together) and toggle the constant while AICc improves. `orders`, when given, are the only
- * ones tried (a search done on similar series), ranked by their conditional fits and the best
- * refined by maximum likelihood. Null when no order can be fitted.
+ * together) and toggle the constant, and with d + D = 1 the drift's trend, while AICc improves.
+ * `orders`, when given, are the only ones tried (a search done on similar series), ranked by their
+ * conditional fits and the best refined by maximum likelihood. `times` (the rows' timestamps)
+ * place a drift trend's last row in time for forecasts from later origins. Null when no order can
+ * be fitted.
  */
 export function fitArima(
   y: ArrayLike<number>,
@@ -336,6 +368,9 @@ export function fitArima(
     maxP?: number;
     maxQ?: number;
     drift?: 'auto' | 'always';
+    /** Whether a drift trend may be tried (d + D = 1); default true. */
+    trend?: boolean;
+    times?: ArrayLike<number>;
   } = {},
 ): ArimaFit | null {
   const MAX_P = opts.maxP ?? MAX_P_;
@@ -350,17 +385,41 @@ export function fitArima(
     ? Math.max(0, ...opts.orders.map((o) => o.p + (seasonal ? o.P * mm : 0)))
     : MAX_P + (seasonal ? MAX_SP * mm : 0);
   const allowConstant = d + D <= 1;
+  // Only without a seasonal part: chosen by AICc on seasonal series (a weekly or yearly change
+  // that grows steadily), the drift trend made ARIMA err more on the bench's daily airports,
+  // monthly unemployment and quarterly US macro series; on yearly series it made it err less
+  // (global temperature, Grunfeld, Nile; docs/forecasting.md).
+  const allowTrend = d + D === 1 && !seasonal && opts.trend !== false;
   const tried = new Map<string, ArimaFit | null>();
+  // A drift trend's fit carries where its last row is in time; others carry no slope.
+  const placed = (f: ArimaFit | null): ArimaFit | null => {
+    if (!f) return null;
+    if (!f.trend) {
+      const { slope: _, trend: __, ...rest } = f;
+      return rest;
+    }
+    const t = opts.times;
+    const tEnd = t ? Number(t[end]) : NaN;
+    const step = t && end > start ? (Number(t[end]) - Number(t[start])) / (end - start) : NaN;
+    return Number.isFinite(tEnd) && step > 0 ? { ...f, tEnd, step } : f;
+  };
   // Each order: conditional least squares for a start, then maximum likelihood (its AICc ranks).
   const fit = (o: ArimaOrder): ArimaFit | null => {
-    const key = `${o.p},${o.q},${o.P},${o.Q},${o.constant}`;
+    const key = `${o.p},${o.q},${o.P},${o.Q},${o.constant},${o.trend === true}`;
     if (!tried.has(key)) {
       const css = fitOrder(o, w, from);
-      tried.set(key, css ? (fitOrderML(css.fit, w, css.u) ?? css.fit) : null);
+      tried.set(key, placed(css ? (fitOrderML(css.fit, w, css.u) ?? css.fit) : null));
     }
     return tried.get(key)!;
   };
-  const order = (p: number, q: number, P: number, Q: number, constant: boolean): ArimaOrder => ({
+  const order = (
+    p: number,
+    q: number,
+    P: number,
+    Q: number,
+    constant: boolean,
+    trend = false,
+  ): ArimaOrder => ({
     p,
     d,
     q,
@@ -369,6 +428,7 @@ export function fitArima(
     Q: seasonal ? Q : 0,
     m: mm,
     constant: allowConstant && constant,
+    ...(allowTrend && trend ? { trend: true } : {}),
   });
   let best: ArimaFit | null = null;
   const consider = (o: ArimaOrder) => {
@@ -396,6 +456,7 @@ export function fitArima(
           D,
           m: mm,
           constant: allowConstant && o.constant,
+          trend: allowTrend && o.trend === true,
           P: seasonal ? o.P : 0,
           Q: seasonal ? o.Q : 0,
         },
@@ -404,7 +465,7 @@ export function fitArima(
       );
       if (css && (!first || css.fit.aicc < first.fit.aicc - 1e-9)) first = css;
     }
-    return first && (fitOrderML(first.fit, w, first.u) ?? first.fit);
+    return placed(first && (fitOrderML(first.fit, w, first.u) ?? first.fit));
   }
   const c = d + D <= 1;
   for (const o of [
@@ -413,6 +474,10 @@ export function fitArima(
     order(1, 0, 1, 0, c),
     order(0, 1, 0, 1, c),
     ...(c && opts.drift !== 'always' ? [order(0, 0, 0, 0, false)] : []),
+    // With a drift trend too (statsmodels' SARIMAX trend 't' found (1,1,1) with it on every
+    // origin of the bench's global temperature, where a search that only toggles it at the end
+    // stopped at (1,1,3) without it on half of them).
+    ...(allowTrend ? [order(1, 1, 0, 0, c, true), order(0, 0, 0, 0, c, true)] : []),
   ]) {
     consider(o);
   }
@@ -434,7 +499,7 @@ export function fitArima(
       [0, 0, -1, -1],
     ];
     for (const [dp, dq, dP, dQ] of moves) {
-      if (consider(order(b.p + dp, b.q + dq, b.P + dP, b.Q + dQ, b.constant))) {
+      if (consider(order(b.p + dp, b.q + dq, b.P + dP, b.Q + dQ, b.constant, b.trend))) {
         improved = true;
         break;
       }
@@ -443,8 +508,12 @@ export function fitArima(
       !improved &&
       allowConstant &&
       opts.drift !== 'always' &&
-      consider(order(b.p, b.q, b.P, b.Q, !b.constant))
+      consider(order(b.p, b.q, b.P, b.Q, !b.constant, b.trend))
     ) {
+      improved = true;
+    }
+    // The drift's trend (statsmodels' SARIMAX trend 't'): a drift that grows or shrinks steadily.
+    if (!improved && allowTrend && consider(order(b.p, b.q, b.P, b.Q, b.constant, !b.trend))) {
       improved = true;
     }
   }
@@ -486,6 +555,7 @@ export function arimaForecast(
   H: number,
   out: Float64Array,
   o: number,
+  lastTime = NaN,
 ): void {
   const { d, D, m } = fit;
   const w = difference(y, start, end, d, D, m);
@@ -495,8 +565,16 @@ export function arimaForecast(
     for (let k = 0; k < H; k++) out[o + k] = y[end];
     return;
   }
+  // The mean of the differenced rows: `mean`, plus with a drift trend `slope` per row from the
+  // fit's last row (the origin's rows after it: from the timestamps; none known, the same row).
+  const slope = fit.trend ? (fit.slope ?? 0) : 0;
+  const after =
+    slope !== 0 && fit.step && Number.isFinite(lastTime)
+      ? Math.round((lastTime - fit.tEnd!) / fit.step)
+      : 0;
+  const meanAt = (t: number) => fit.mean + slope * (after + t - (n - 1));
   const x = new Float64Array(n);
-  for (let t = 0; t < n; t++) x[t] = w[t] - fit.mean;
+  for (let t = 0; t < n; t++) x[t] = w[t] - meanAt(t);
   const z = new Float64Array(H);
   armaPredict(exact.inn, exact.phi, x, n, H, z);
   // Integrate: y_t = w_t + sum delta_i y_{t-i}, D(B) = (1 - B)^d (1 - B^m)^D = 1 - sum delta_i B^i.
@@ -506,7 +584,7 @@ export function arimaForecast(
   for (let i = 0; i < L; i++) yy[i] = y[start + i];
   for (let h = 0; h < H; h++) {
     const t = L + h;
-    let v = z[h] + fit.mean;
+    let v = z[h] + meanAt(n + h);
     for (let i = 1; i < delta.length; i++) if (delta[i] !== 0) v += delta[i] * yy[t - i];
     yy[t] = v;
     out[o + h] = Number.isFinite(v) ? v : y[end];

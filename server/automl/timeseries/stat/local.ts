@@ -55,7 +55,10 @@ export interface LocalHint {
 /** Fewest rows a local model is fitted on (below, the series is forecast by seasonal-naive). */
 const LOCAL_MIN_ROWS = 6;
 
-/** Fits `name` to y[start .. end] with seasonal period m; null when it cannot be fitted. */
+/**
+ * Fits `name` to y[start .. end] with seasonal period m; null when it cannot be fitted. `times`:
+ * the rows' timestamps (an ARIMA drift trend continues from its fit's last row in time).
+ */
 export function fitLocal(
   name: LocalName,
   y: ArrayLike<number>,
@@ -64,6 +67,7 @@ export function fitLocal(
   m: number,
   hint: LocalHint = {},
   clock?: LocalClock,
+  times?: ArrayLike<number>,
 ): LocalFit | null {
   if (end - start + 1 < LOCAL_MIN_ROWS) return null;
   // Not ARIMA: its order search on the remainder chose over-differenced models (d = 1, an MA
@@ -79,7 +83,7 @@ export function fitLocal(
     const f = fitSeasonal(name, rest, 0, rest.length - 1, m, hint);
     return f && { ...f, yearly };
   }
-  return fitSeasonal(name, y, start, end, m, hint);
+  return fitSeasonal(name, y, start, end, m, hint, times);
 }
 
 /** fitLocal without the yearly season. */
@@ -90,6 +94,7 @@ function fitSeasonal(
   end: number,
   m: number,
   hint: LocalHint,
+  times?: ArrayLike<number>,
 ): LocalFit | null {
   if (name === 'ets') {
     const f = fitEts(y, start, end, m, hint.etsForms);
@@ -107,7 +112,7 @@ function fitSeasonal(
     hint.exact && orders?.length
       ? { d: orders[0].d, D: orders[0].D, m: orders[0].m }
       : arimaPlan(y, start, end, m);
-  const f = fitArima(y, start, end, m, { plan, orders });
+  const f = fitArima(y, start, end, m, { plan, orders, times });
   return f && { kind: 'arima', ...f };
 }
 
@@ -119,8 +124,9 @@ export function sameForm(fit: LocalFit): LocalHint {
     return { etsForms: [form], exact: true, yearly };
   }
   if (fit.kind === 'arima') {
-    const { p, d, q, P, D, Q, m, constant } = fit;
-    return { arimaOrders: [{ p, d, q, P, D, Q, m, constant }], exact: true, yearly };
+    const { p, d, q, P, D, Q, m, constant, trend } = fit;
+    const order = { p, d, q, P, D, Q, m, constant, ...(trend ? { trend } : {}) };
+    return { arimaOrders: [order], exact: true, yearly };
   }
   return { exact: true, thetaSeason: { m: fit.m, multiplicative: fit.multiplicative }, yearly };
 }
@@ -147,7 +153,7 @@ export function localForecast(
   const [s, e] = yr ? [0, end - start] : [start, end];
   if (fit.kind === 'ets') etsForecast(fit, rest, s, e, H, out, o);
   else if (fit.kind === 'theta') thetaForecast(fit, rest, s, e, H, out, o);
-  else arimaForecast(fit, rest, s, e, H, out, o);
+  else arimaForecast(fit, rest, s, e, H, out, o, lastTime);
   if (!yr) return;
   for (let k = 1; k <= H; k++) {
     const t = stepTimes?.[k - 1];
