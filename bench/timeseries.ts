@@ -23,7 +23,9 @@
 // recalibrated on those outcomes).
 // Peer forecasts are cached by their inputs in node_modules/.cache/timeseries-peers (the same
 // inputs give the same forecasts); TIMESERIES_PEERS=fresh recomputes them, TIMESERIES_PEERS=cached
-// uses only the cached ones (a set missing some prints - for the peers). TIMESERIES_SETS=a,b
+// uses only the cached ones (a set missing some prints - for the peers). TIMESERIES_ORIGINS=n
+// cuts every set at n origins (at most those leaving four WINDOWs of rows), peers from the cache
+// only: coverage measured over more independent windows than a set's 2-8. TIMESERIES_SETS=a,b
 // picks sets by a word of their names; TIMESERIES_BENCH_SPEED=0 skips the speed figures.
 // Run standalone with `npx tsx bench/timeseries.ts`; `bench/run.ts` imports runTimeseriesBench().
 
@@ -167,7 +169,9 @@ function peerForecasts(
     }
     return true;
   });
-  if (todo.length > 0 && process.env.TIMESERIES_PEERS === 'cached') {
+  // More origins than a set's own (TIMESERIES_ORIGINS) measure the engine's coverage: no new peers.
+  const cachedOnly = process.env.TIMESERIES_PEERS === 'cached' || !!process.env.TIMESERIES_ORIGINS;
+  if (todo.length > 0 && cachedOnly) {
     // Engine-only comparisons while the cache fills (TIMESERIES_PEERS_ONLY=1 in the background).
     progress(
       `statsmodels peers: ${todo.length} series-origins not cached, left out (their sets print -)`,
@@ -199,6 +203,17 @@ function peerForecasts(
   return out;
 }
 
+/**
+ * How many origins a set is cut at: its own count, or TIMESERIES_ORIGINS (for measuring coverage
+ * with more independent windows than the set's few; with TIMESERIES_PEERS=cached the peers of the
+ * extra origins print -), at most as many as leave four WINDOWs of rows before the earliest.
+ */
+function originCount(s: SeriesSet, times: number): number {
+  const asked = Number(process.env.TIMESERIES_ORIGINS);
+  if (!(asked >= 1)) return s.origins;
+  return Math.max(1, Math.min(Math.floor(asked), Math.floor((times - 4 * s.window) / s.horizon)));
+}
+
 /** The origins of a set: per origin, the cut timestamp and the rows before it. */
 function originsOf(s: SeriesSet, d: Dataset) {
   const jt = d.columns.indexOf(s.orderBy);
@@ -207,7 +222,7 @@ function originsOf(s: SeriesSet, d: Dataset) {
     numeric ? Number(a) - Number(b) : String(a) < String(b) ? -1 : 1,
   );
   const out: { origin: number; before: (v: CellValue) => boolean; rows: CellValue[][] }[] = [];
-  for (let o = s.origins; o >= 1; o--) {
+  for (let o = originCount(s, times.length); o >= 1; o--) {
     const cut = times[times.length - o * s.horizon];
     const before = (v: CellValue) => (numeric ? Number(v) < Number(cut) : String(v) < String(cut));
     out.push({ origin: o, before, rows: d.rows.filter((r) => before(r[jt])) });
@@ -266,10 +281,16 @@ function engineRuns(s: SeriesSet, d: Dataset) {
     LEVELS.forEach((l, j) => (claimed[j] += cov.find((c) => c.level === l)?.coverage ?? NaN));
     trainings++;
     const f = loadPredictor(artifact);
+    // The groups with a task (enough history at this origin): an earlier origin than the set's
+    // own (TIMESERIES_ORIGINS) may come before a group has WINDOW rows, which forecast refuses.
+    const jg = s.groupBy.map((g) => d.columns.indexOf(g));
+    const keyOf = (r: CellValue[]) => jg.map((j) => String(r[j])).join('|');
+    const tasked = new Set(tasks.filter((t) => t.origin === o).map((t) => t.key));
+    const history = rows.filter((r) => tasked.has(keyOf(r)));
     const cols: Record<string, CellValue[]> = {};
-    d.columns.forEach((c, j) => (cols[c] = rows.map((r) => r[j])));
+    d.columns.forEach((c, j) => (cols[c] = history.map((r) => r[j])));
     if (!('forecast' in f)) throw new Error('not a forecaster');
-    const out = f.forecast(cols, rows.length, { levels: LEVELS });
+    const out = f.forecast(cols, history.length, { levels: LEVELS });
     const ot = out.columns.indexOf(s.orderBy);
     const oy = out.columns.indexOf(s.target);
     const og = s.groupBy.map((g) => out.columns.indexOf(g));
@@ -626,8 +647,9 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
   }
   const runs: { set: SeriesSet; run: ReturnType<typeof engineRuns> }[] = [];
   for (const s of sets) {
-    progress(`${s.name}: ${s.origins} origins, training and forecasting`);
-    const run = engineRuns(s, await s.data());
+    const data = await s.data();
+    progress(`${s.name}: ${originsOf(s, data).length} origins, training and forecasting`);
+    const run = engineRuns(s, data);
     progress(
       `${s.name}: trained in ${run.trainSeconds.toFixed(1)} s; candidates used: ${run.selected}`,
     );
