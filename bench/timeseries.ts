@@ -7,7 +7,10 @@
 //     seasonal-naive and the peers (statsmodels ETS with the form by AICc, SARIMAX with a small
 //     order search, Theta), when Debian's python3-statsmodels is installed (bench/statsmodels_peer.py);
 //   - interval coverage at 50/80/90/95 % pooled over the set (beside the out-of-sample coverage
-//     DESCRIBE claimed from the validation folds, averaged over the origins), and the 80/90 width
+//     DESCRIBE claimed from the validation folds, averaged over the origins) with each origin's
+//     coverage and the standard error over the origins (an origin is the independent unit: its
+//     steps, and its series, which share the calendar, a holiday or a recession, miss together;
+//     with 2-8 origins a set's coverage moves by 5-15 points from chance alone), and the 80/90 width
 //     ratio beside the ratio of the 80th and 90th percentiles of the engine's own absolute test
 //     errors: scaled per series (pooled over the steps, whose widening spread lowers it), and
 //     each over its own 90 % half-width (per step and series: the shape a band scaled per step
@@ -20,7 +23,9 @@
 // recalibrated on those outcomes).
 // Peer forecasts are cached by their inputs in node_modules/.cache/timeseries-peers (the same
 // inputs give the same forecasts); TIMESERIES_PEERS=fresh recomputes them, TIMESERIES_PEERS=cached
-// uses only the cached ones (a set missing some prints - for the peers). TIMESERIES_SETS=a,b
+// uses only the cached ones (a set missing some prints - for the peers). TIMESERIES_ORIGINS=n
+// cuts every set at n origins (at most those leaving four WINDOWs of rows), peers from the cache
+// only: coverage measured over more independent windows than a set's 2-8. TIMESERIES_SETS=a,b
 // picks sets by a word of their names; TIMESERIES_BENCH_SPEED=0 skips the speed figures.
 // Run standalone with `npx tsx bench/timeseries.ts`; `bench/run.ts` imports runTimeseriesBench().
 
@@ -87,6 +92,14 @@ interface SetResult {
   rank: number;
   /** Per level: the share of test values inside the engine's interval. */
   coverage: number[];
+  /**
+   * Per level: each origin's coverage (oldest first), and the pooled coverage's standard error
+   * over the origins, cluster-robust (NaN with one origin). An origin is the independent unit:
+   * its steps share the origin, and its series the calendar (a holiday, a recession), so they
+   * miss together.
+   */
+  originCoverage: number[][];
+  coverageSe: number[];
   /** Mean 80 % over 90 % half-width, and the errors' own 80th / 90th percentile ratio. */
   widthRatio: number;
   errorRatio: number;
@@ -172,7 +185,9 @@ function peerForecasts(tasks: Task[], sets: SeriesSet[]): Map<string, PeerResult
     return true;
   });
   const fit = [...unguarded];
-  if (todo.length > 0 && process.env.TIMESERIES_PEERS === 'cached') {
+  // More origins than a set's own (TIMESERIES_ORIGINS) measure the engine's coverage: no new peers.
+  const cachedOnly = process.env.TIMESERIES_PEERS === 'cached' || !!process.env.TIMESERIES_ORIGINS;
+  if (todo.length > 0 && cachedOnly) {
     // Engine-only comparisons while the cache fills (TIMESERIES_PEERS_ONLY=1 in the background).
     progress(
       `statsmodels peers: ${todo.length} series-origins not cached, left out (their sets print -)`,
@@ -209,6 +224,17 @@ function peerForecasts(tasks: Task[], sets: SeriesSet[]): Map<string, PeerResult
   return out;
 }
 
+/**
+ * How many origins a set is cut at: its own count, or TIMESERIES_ORIGINS (for measuring coverage
+ * with more independent windows than the set's few; with TIMESERIES_PEERS=cached the peers of the
+ * extra origins print -), at most as many as leave four WINDOWs of rows before the earliest.
+ */
+function originCount(s: SeriesSet, times: number): number {
+  const asked = Number(process.env.TIMESERIES_ORIGINS);
+  if (!(asked >= 1)) return s.origins;
+  return Math.max(1, Math.min(Math.floor(asked), Math.floor((times - 4 * s.window) / s.horizon)));
+}
+
 /** The origins of a set: per origin, the cut timestamp and the rows before it. */
 function originsOf(s: SeriesSet, d: Dataset) {
   const jt = d.columns.indexOf(s.orderBy);
@@ -217,7 +243,7 @@ function originsOf(s: SeriesSet, d: Dataset) {
     numeric ? Number(a) - Number(b) : String(a) < String(b) ? -1 : 1,
   );
   const out: { origin: number; before: (v: CellValue) => boolean; rows: CellValue[][] }[] = [];
-  for (let o = s.origins; o >= 1; o--) {
+  for (let o = originCount(s, times.length); o >= 1; o--) {
     const cut = times[times.length - o * s.horizon];
     const before = (v: CellValue) => (numeric ? Number(v) < Number(cut) : String(v) < String(cut));
     out.push({ origin: o, before, rows: d.rows.filter((r) => before(r[jt])) });
@@ -281,10 +307,16 @@ function engineRuns(s: SeriesSet, d: Dataset) {
     LEVELS.forEach((l, j) => (claimed[j] += cov.find((c) => c.level === l)?.coverage ?? NaN));
     trainings++;
     const f = loadPredictor(artifact);
+    // The groups with a task (enough history at this origin): an earlier origin than the set's
+    // own (TIMESERIES_ORIGINS) may come before a group has WINDOW rows, which forecast refuses.
+    const jg = s.groupBy.map((g) => d.columns.indexOf(g));
+    const keyOf = (r: CellValue[]) => jg.map((j) => String(r[j])).join('|');
+    const tasked = new Set(tasks.filter((t) => t.origin === o).map((t) => t.key));
+    const history = rows.filter((r) => tasked.has(keyOf(r)));
     const cols: Record<string, CellValue[]> = {};
-    d.columns.forEach((c, j) => (cols[c] = rows.map((r) => r[j])));
+    d.columns.forEach((c, j) => (cols[c] = history.map((r) => r[j])));
     if (!('forecast' in f)) throw new Error('not a forecaster');
-    const out = f.forecast(cols, rows.length, { levels: LEVELS });
+    const out = f.forecast(cols, history.length, { levels: LEVELS });
     const ot = out.columns.indexOf(s.orderBy);
     const oy = out.columns.indexOf(s.target);
     const og = s.groupBy.map((g) => out.columns.indexOf(g));
@@ -350,6 +382,8 @@ function score(
   const errors: number[] = [];
   const stepErrors: number[] = [];
   const refused: string[] = [];
+  // Per origin: its points and, per level, how many fell inside.
+  const byOrigin = new Map<number, { n: number; inside: number[] }>();
   for (const t of run.tasks) {
     const f = run.forecasts.get(`${t.origin}#${t.key}`)!;
     const scale = maseScale(t.train, s.period);
@@ -364,10 +398,16 @@ function score(
       refused.push(`${p}, origin ${t.origin}${t.key ? `, ${t.key}` : ''}: ${why}`);
     }
     n++;
+    let win = byOrigin.get(t.origin);
+    if (!win) byOrigin.set(t.origin, (win = { n: 0, inside: LEVELS.map(() => 0) }));
+    win.n += t.truth.length;
     t.truth.forEach((y, k) => {
       points++;
       LEVELS.forEach((_, l) => {
-        if (y >= f.lo[l][k] && y <= f.hi[l][k]) inside[l]++;
+        if (y >= f.lo[l][k] && y <= f.hi[l][k]) {
+          inside[l]++;
+          win.inside[l]++;
+        }
       });
       const w80 = f.hi[1][k] - f.lo[1][k];
       const w90 = f.hi[2][k] - f.lo[2][k];
@@ -383,11 +423,21 @@ function score(
   const rank = 1 + METHODS.filter((m) => m !== 'engine' && mase[m] < mase.engine).length;
   errors.sort((a, b) => a - b);
   stepErrors.sort((a, b) => a - b);
+  const coverage = inside.map((x) => x / points);
+  const origins = [...byOrigin.entries()].sort((a, b) => b[0] - a[0]).map(([, w]) => w);
+  const m = origins.length;
+  const coverageSe = coverage.map((c, l) => {
+    let ss = 0;
+    for (const w of origins) ss += (w.inside[l] - c * w.n) ** 2;
+    return m > 1 ? (Math.sqrt(ss) / points) * Math.sqrt(m / (m - 1)) : NaN;
+  });
   return {
     set: s,
     mase,
     rank,
-    coverage: inside.map((x) => x / points),
+    coverage,
+    originCoverage: LEVELS.map((_, l) => origins.map((w) => w.inside[l] / w.n)),
+    coverageSe,
     widthRatio: ratioSum / ratioN,
     errorRatio: quantile(errors, 0.8) / quantile(errors, 0.9),
     stepErrorRatio: quantile(stepErrors, 0.8) / quantile(stepErrors, 0.9),
@@ -639,11 +689,11 @@ const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '  -  ');
 
 /** The table of the set results, as docs/benchmarks.md shows it. */
 function table(results: SetResult[]): string {
-  const head = `| set | engine | seasonal-naive | ETS | SARIMAX | Theta | rank | coverage 50/80/90/95 % (validation's 80/90) | 80/90 width (errors' pooled / per step) | engine's candidates (groups x origins) |`;
-  const sep = '|---|---|---|---|---|---|---|---|---|---|';
+  const head = `| set | engine | seasonal-naive | ETS | SARIMAX | Theta | rank | coverage 50/80/90/95 % (validation's 80/90) | 80 / 90 % per origin; standard error | 80/90 width (errors' pooled / per step) | engine's candidates (groups x origins) |`;
+  const sep = '|---|---|---|---|---|---|---|---|---|---|---|';
   const rows = results.map(
     (r) =>
-      `| ${r.set.name} | ${f3(r.mase.engine)} | ${f3(r.mase.seasonal_naive)} | ${f3(r.mase.ets)} | ${f3(r.mase.sarimax)} | ${f3(r.mase.theta)} | ${r.rank} | ${r.coverage.map((c) => c.toFixed(2)).join(' / ')} (${r.claimed[1].toFixed(2)} / ${r.claimed[2].toFixed(2)}) | ${r.widthRatio.toFixed(2)} (${r.errorRatio.toFixed(2)} / ${r.stepErrorRatio.toFixed(2)}) | ${r.selected} |`,
+      `| ${r.set.name} | ${f3(r.mase.engine)} | ${f3(r.mase.seasonal_naive)} | ${f3(r.mase.ets)} | ${f3(r.mase.sarimax)} | ${f3(r.mase.theta)} | ${r.rank} | ${r.coverage.map((c) => c.toFixed(2)).join(' / ')} (${r.claimed[1].toFixed(2)} / ${r.claimed[2].toFixed(2)}) | ${[1, 2].map((l) => `${r.originCoverage[l].map((c) => c.toFixed(2)).join(', ')} ±${f3(r.coverageSe[l])}`).join(' / ')} | ${r.widthRatio.toFixed(2)} (${r.errorRatio.toFixed(2)} / ${r.stepErrorRatio.toFixed(2)}) | ${r.selected} |`,
   );
   return [head, sep, ...rows].join('\n');
 }
@@ -673,8 +723,9 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
   }
   const runs: { set: SeriesSet; run: ReturnType<typeof engineRuns> }[] = [];
   for (const s of sets) {
-    progress(`${s.name}: ${s.origins} origins, training and forecasting`);
-    const run = engineRuns(s, await s.data());
+    const data = await s.data();
+    progress(`${s.name}: ${originsOf(s, data).length} origins, training and forecasting`);
+    const run = engineRuns(s, data);
     progress(
       `${s.name}: trained in ${run.trainSeconds.toFixed(1)} s; candidates used: ${run.selected}`,
     );
@@ -736,7 +787,7 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
       const nominal = LEVELS[l];
       out.push(
         line(
-          `${name} ${nominal * 100}% coverage (${r.points} points)`,
+          `${name} ${nominal * 100}% coverage (${r.points} points; per origin ${r.originCoverage[l].map((c) => c.toFixed(2)).join(', ')}; standard error ${f3(r.coverageSe[l])})`,
           r.coverage[l],
           'frac',
           `${(nominal - 0.03).toFixed(2)}-${(nominal + 0.03).toFixed(2)}`,
@@ -760,6 +811,25 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
         Math.abs(r.widthRatio - r.stepErrorRatio) <= 0.05,
       ),
     );
+  }
+  if (results.length > 1) {
+    // Over the sets: each set's coverage weighs alike; its standard error from the sets' (their
+    // origins are independent of each other's), a resolution no single set of 2-8 origins has.
+    [1, 2].forEach((l) => {
+      const nominal = LEVELS[l];
+      const mean = results.reduce((a, r) => a + r.coverage[l], 0) / results.length;
+      const known = results.filter((r) => Number.isFinite(r.coverageSe[l]));
+      const se = Math.sqrt(known.reduce((a, r) => a + r.coverageSe[l] ** 2, 0)) / known.length;
+      out.push(
+        line(
+          `timeseries ${nominal * 100}% coverage, mean over the ${results.length} sets (standard error ${f3(se)})`,
+          mean,
+          'frac',
+          `${(nominal - 0.03).toFixed(2)}-${(nominal + 0.03).toFixed(2)}`,
+          Math.abs(mean - nominal) <= 0.03,
+        ),
+      );
+    });
   }
   process.stderr.write(
     `\nMASE per set (mean over series and origins; lower is better):\n\n${table(results)}\n\n`,

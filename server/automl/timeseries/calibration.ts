@@ -45,7 +45,7 @@ function compositeResiduals(
   sel: Selection,
   folds: Fold[],
   H: number,
-): { r: number[][]; age: number[][]; main: boolean[][]; series: number[][] } {
+): StepResiduals {
   const r = Array.from({ length: H }, (): number[] => []);
   const age = Array.from({ length: H }, (): number[] => []);
   const main = Array.from({ length: H }, (): boolean[] => []);
@@ -76,7 +76,7 @@ function compositeResiduals(
  * over the pooled mean's), shrunk towards 1 by FACTOR_PRIOR_WINDOWS: series of unlike difficulty
  * get widths of their own, a series with little evidence the pooled width.
  */
-function widthFactors(res: { r: number[][]; series: number[][] }, nSeries: number, H: number) {
+function widthFactors(res: StepResiduals, nSeries: number, H: number) {
   const own = new Float64Array(nSeries);
   const pooled = new Float64Array(nSeries);
   const steps = new Float64Array(nSeries);
@@ -277,22 +277,33 @@ export interface Intervals {
   online: NonNullable<TimeSeriesArtifact['calibration']['online']>;
 }
 
+/** Rolling-origin residuals per step (|error| / origin scale), with their age, fold and series. */
+export interface StepResiduals {
+  r: number[][];
+  age: number[][];
+  main: boolean[][];
+  series: number[][];
+}
+
+/** What calibrateIntervals makes of the residuals: everything but the main split's accuracy. */
+export type Bands = Pick<
+  Intervals,
+  'halfWidths' | 'levels' | 'halfLife' | 'coverage' | 'widthFactor'
+> & {
+  /** Per step: the residuals over their series' width factor, and their age weights. */
+  u: number[][];
+  weights: number[][];
+};
+
 /**
- * Calibrates the intervals on the chosen candidates' rolling-origin residuals. The achieved
- * coverage DESCRIBE shows is out of sample: quantiles from the earlier folds' residuals alone,
- * counted on the main split's (in sample, over all residuals, when there is no earlier fold).
+ * The bands of residuals `res` of `nSeries` series: per-series width factors, the age half-life,
+ * each level's quantile and half-widths per step, and the out-of-sample coverage DESCRIBE shows
+ * (quantiles from the earlier folds' residuals alone, counted on the main split's; in sample, over
+ * all residuals, when there is no earlier fold).
  */
-export function calibrateIntervals(
-  scored: Scored[],
-  sel: Selection,
-  folds: Fold[],
-  series: Series[],
-  level: number,
-  validationFraction: number,
-): Intervals {
-  const H = folds[0].packed.H;
-  const res = compositeResiduals(scored, sel, folds, H);
-  const widthFactor = widthFactors(res, series.length, H);
+export function bandsOf(res: StepResiduals, nSeries: number, level: number): Bands {
+  const H = res.r.length;
+  const widthFactor = widthFactors(res, nSeries, H);
   const u = res.r.map((r, k) => r.map((x, i) => x / widthFactor[res.series[k][i]]));
   const pooled: Calibration = { residuals: u, ages: res.age, main: res.main };
   const halfLife = chooseHalfLife(pooled, level);
@@ -328,6 +339,28 @@ export function calibrateIntervals(
     const quantile = levels[li].quantile;
     return { level: l, coverage: round(total ? inside / total : 0, 4), steps, quantile };
   });
+  return { halfWidths, levels, halfLife, coverage, widthFactor, u, weights };
+}
+
+/**
+ * Calibrates the intervals on the chosen candidates' rolling-origin residuals (bandsOf), and
+ * measures the main split's accuracy per step.
+ */
+export function calibrateIntervals(
+  scored: Scored[],
+  sel: Selection,
+  folds: Fold[],
+  series: Series[],
+  level: number,
+  validationFraction: number,
+): Intervals {
+  const H = folds[0].packed.H;
+  const res = compositeResiduals(scored, sel, folds, H);
+  const { halfWidths, levels, halfLife, coverage, widthFactor, u, weights } = bandsOf(
+    res,
+    series.length,
+    level,
+  );
 
   // Per step on the main split: the chosen candidates against seasonal-naive.
   const main = folds[0];
