@@ -178,6 +178,14 @@ function wireColumns(
   const transfer: ArrayBuffer[] = [];
   for (const c of Object.keys(columns)) {
     const col = columns[c];
+    if (col instanceof Float64Array) {
+      // Numbers already (an HTTP body read into columns): one copy, no cell read one by one
+      // (reading a Float64Array's cells through this generic loop boxed every one of them).
+      const typed = col.slice();
+      out[c] = typed;
+      transfer.push(typed.buffer);
+      continue;
+    }
     let numbers = col.length === n;
     for (let i = 0; i < col.length && numbers; i++) numbers = typeof col[i] === 'number';
     if (!numbers) {
