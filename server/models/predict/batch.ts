@@ -191,11 +191,20 @@ export function columnsOfRows(rows: readonly unknown[]): Record<string, unknown[
 
 /**
  * Slices' input columns joined: arrays by the engine's concat, numbers the request sent as they
- * were (Float64Arrays: ColumnarPrediction.inputs) into one Float64Array, a mix into an array.
+ * were (Float64Arrays: ColumnarPrediction.inputs) into one Float64Array (the request's own when
+ * the slices are its consecutive parts), a mix into an array.
  */
 function joinCells(parts: (CellValue[] | Float64Array)[]): CellValue[] | Float64Array {
   const total = parts.reduce((s, p) => s + p.length, 0);
   if (parts.every((p) => p instanceof Float64Array)) {
+    const typed = parts;
+    let next = typed[0].byteOffset;
+    const whole = typed.every((p) => {
+      const ok = p.buffer === typed[0].buffer && p.byteOffset === next;
+      next += p.byteLength;
+      return ok;
+    });
+    if (whole) return new Float64Array(typed[0].buffer, typed[0].byteOffset, total);
     const out = new Float64Array(total);
     let at = 0;
     for (const p of parts) {
@@ -507,7 +516,11 @@ export async function predictInSlices(
     }
     const end = Math.min(n, start + PREDICT_SLICE_ROWS);
     const slice: Record<string, InputCells> = {};
-    for (const c of names) slice[c] = columns[c].slice(start, end);
+    // A Float64Array's slice is a view (the prediction thread gets its own copy: wireColumns).
+    for (const c of names) {
+      const col = columns[c];
+      slice[c] = col instanceof Float64Array ? col.subarray(start, end) : col.slice(start, end);
+    }
     parts.push(await predictSlice(slice, end - start));
   }
   // Joined once per column by the engine's own concat (a loop of pushes held the event loop's
