@@ -164,28 +164,35 @@ class Reader {
         c = b[++i];
       } while (c >= ZERO && c <= NINE);
     }
-    let exact = digits <= 15;
+    // An exponent, or more digits than one exact division takes: Number reads the text.
+    if (c === 0x65 || c === 0x45 || digits > 15 || scale > 22) return this.numberText(start, i);
+    this.i = i;
+    const v = scale === 0 ? mant : mant / EXACT_POWERS[scale];
+    // Up to 15 significant digits, a double's shortest text has exactly these digits: it is
+    // the text JavaScript writes unless it is -0, has a fraction ending in 0, or is below
+    // 1e-6 (written with an exponent).
+    if (!(mant === 0 ? neg || scale > 0 : (scale > 0 && b[i - 1] === ZERO) || v < 1e-6)) {
+      this.canonical = start;
+      this.exact = true;
+    }
+    this.num = neg ? -v : v;
+  }
+
+  /**
+   * The number from `start` whose digits end at `i` (an exponent may follow), parsed by Number:
+   * apart from `number`, which then stays small enough for V8 to inline.
+   */
+  numberText(start: number, i: number): void {
+    const b = this.b;
+    let c = b[i];
     if (c === 0x65 || c === 0x45) {
       c = b[++i];
       if (c === PLUS || c === MINUS) c = b[++i];
       if (!(c >= ZERO && c <= NINE)) throw unsure;
       do c = b[++i];
       while (c >= ZERO && c <= NINE);
-      exact = false;
     }
     this.i = i;
-    if (exact && scale <= 22) {
-      const v = scale === 0 ? mant : mant / EXACT_POWERS[scale];
-      // Up to 15 significant digits, a double's shortest text has exactly these digits: it is
-      // the text JavaScript writes unless it is -0, has a fraction ending in 0, or is below
-      // 1e-6 (written with an exponent).
-      if (!(mant === 0 ? neg || scale > 0 : (scale > 0 && b[i - 1] === ZERO) || v < 1e-6)) {
-        this.canonical = start;
-        this.exact = true;
-      }
-      this.num = neg ? -v : v;
-      return;
-    }
     const v = Number(b.toString('latin1', start, i));
     if (!Number.isFinite(v)) throw unsure;
     this.num = v;
@@ -281,7 +288,7 @@ interface Column {
   values: unknown[] | null;
   /** RowColumns.text's `at` of each row. */
   at: Int32Array;
-  /** Where the key's opening quote is in each row that has it. */
+  /** Where the key's opening quote is in each row that has it (0 in the others). */
   keyAt: Int32Array;
   /** Rows given a cell so far (the last row with this key, plus one). */
   filled: number;
@@ -324,7 +331,7 @@ function readRows(r: Reader): RowColumns {
     for (const col of cols) {
       if (col.nums) col.nums = grown(col.nums, cap, 0);
       col.at = grown(col.at, cap, -1);
-      col.keyAt = grown(col.keyAt, cap, -1);
+      col.keyAt = grown(col.keyAt, cap, 0);
     }
   };
   if (r.ws() === CLOSE_BRACKET) throw unsure; // An empty body: the generic way answers it.
@@ -387,7 +394,7 @@ function readRows(r: Reader): RowColumns {
               nums: row === 0 ? new Float64Array(cap) : null,
               values: row === 0 ? null : new Array<unknown>(row).fill(null),
               at: starts,
-              keyAt: new Int32Array(cap).fill(-1),
+              keyAt: new Int32Array(cap),
               filled: row,
             });
           }

@@ -252,7 +252,7 @@ export interface RowsAsColumns {
  * `rows`, per row: where its `}` is, and how many keys it has when it is written as the answer
  * echoes it (its keys those of `columns` in their order, each once, in JSON.stringify's
  * text, no white space, every cell in JSON.stringify's text of its value), else -1; per column,
- * where the opening quote of its key is in each row.
+ * where the opening quote of its key is in each row that has it.
  */
 export interface InputText {
   body: Uint8Array;
