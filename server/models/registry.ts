@@ -36,8 +36,10 @@ import { rowBudget, trainingDataInfo } from './training-sample';
 import {
   columnsOfRows,
   isRowArray,
+  type InputCells,
   type RowsAsColumns,
   predictBatch,
+  cellArrays,
   predictionRows,
   predictInSlices,
   type ColumnarPrediction,
@@ -455,7 +457,7 @@ export class ModelRegistry {
   private predictTabular(
     record: ModelVersionRecord,
     predictor: Predictor,
-    columns: Record<string, readonly unknown[]>,
+    columns: Record<string, InputCells>,
     n: number,
     opts: PredictOptions,
   ): Promise<ColumnarPrediction> {
@@ -518,7 +520,7 @@ export class ModelRegistry {
     const predictor = await this.predictor(record);
     // A time-series model reads the rows as history and answers its forecast after each group.
     if (isForecaster(predictor)) {
-      const forecast = forecastBatch(record, predictor, columns, n, {
+      const forecast = forecastBatch(record, predictor, cellArrays(columns), n, {
         horizon: opts.horizon,
       });
       return { kind: 'forecast', forecast };

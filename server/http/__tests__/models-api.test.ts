@@ -190,6 +190,20 @@ describe('POST .../predict', () => {
     const explained = await text(`{"params": {"explain": true}, "data": ${few}}`);
     expect(explained).toBe(await text(JSON.stringify({ data: few, params: { explain: true } })));
     expect(JSON.parse(explained)[1].rental_price_explain).toMatch(/feature_contributions/);
+    // 9,000 rows in the answer's own shape (three slices on the prediction thread): every number
+    // column a Float64Array, the inputs copied from the request's text.
+    const exact = Array.from(
+      { length: 9_000 },
+      (_, i) =>
+        `{"number_of_rooms":${i % 4},"number_of_bathrooms":${1 + (i % 2)},"sqft":${300 + ((i * 37) % 1700)},"location":"${['good', 'great', 'poor'][i % 3]}","days_on_market":${(i * 13) % 60},"initial_price":${1000 + ((i * 101) % 5000) / 4},"neighborhood":"${['downtown', 'westbrae', 'sous-sol é'][i % 3]}"}`,
+    );
+    const big = `[${exact.join(',')}]`;
+    const read = readRowColumns(Buffer.from(big), noParse) as RowColumns;
+    expect(read.columns.sqft).toBeInstanceOf(Float64Array);
+    expect(Array.from(read.text.rows!.keys).every((k) => k === 7)).toBe(true);
+    const answer = await text(big);
+    expect(answer).toBe(await text(JSON.stringify({ data: big })));
+    expect(JSON.parse(answer)[8_999]).toMatchObject({ sqft: 300 + ((8_999 * 37) % 1700) });
   });
 
   it('serves versioned names (model.1) and the /v1/api prefix form identically', async () => {

@@ -14,7 +14,12 @@ import { Worker } from 'node:worker_threads';
 import type { CellValue, ModelDescription } from '../../automl/index';
 import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES, type ErrorCode, ServiceError } from '../../errors';
-import { canonicalColumns, type ColumnarPrediction, type PredictOptions } from '../predict/batch';
+import {
+  canonicalColumns,
+  type ColumnarPrediction,
+  type InputCells,
+  type PredictOptions,
+} from '../predict/batch';
 import type { ModelVersionRecord } from '../store';
 import type { PredictThreadReply, PredictThreadRequest, VersionKey } from './protocol';
 
@@ -48,7 +53,7 @@ export class PredictThread {
     record: ModelVersionRecord,
     artifactFile: string,
     description: ModelDescription,
-    columns: Record<string, readonly unknown[]>,
+    columns: Record<string, InputCells>,
     n: number,
     opts: PredictOptions,
   ): Promise<ColumnarPrediction> {
@@ -75,9 +80,9 @@ export class PredictThread {
     }
     this.stats.slices++;
     const sent = canonicalColumns(description, columns);
-    const inputs: Record<string, CellValue[]> = {};
+    const inputs: ColumnarPrediction['inputs'] = {};
     for (const c of Object.keys(reply.inputs))
-      inputs[c] = reply.inputs[c] ?? (sent[c] as CellValue[]);
+      inputs[c] = reply.inputs[c] ?? (sent[c] as CellValue[] | Float64Array);
     return {
       record,
       description,
@@ -166,13 +171,21 @@ export class PredictThread {
  * index, so the cast sees the same values; the caller keeps its own arrays for the answer.
  */
 function wireColumns(
-  columns: Record<string, readonly unknown[]>,
+  columns: Record<string, InputCells>,
   n: number,
 ): { columns: Record<string, ArrayLike<unknown>>; transfer: ArrayBuffer[] } {
   const out: Record<string, ArrayLike<unknown>> = {};
   const transfer: ArrayBuffer[] = [];
   for (const c of Object.keys(columns)) {
     const col = columns[c];
+    if (col instanceof Float64Array) {
+      // Numbers already (an HTTP body read into columns): one copy, no cell read one by one
+      // (reading a Float64Array's cells through this generic loop boxed every one of them).
+      const typed = col.slice();
+      out[c] = typed;
+      transfer.push(typed.buffer);
+      continue;
+    }
     let numbers = col.length === n;
     for (let i = 0; i < col.length && numbers; i++) numbers = typeof col[i] === 'number';
     if (!numbers) {

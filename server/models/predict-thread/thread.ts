@@ -5,7 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import { ServiceError } from '../../errors';
 import type { CellValue } from '../../automl/index';
-import { canonicalColumns, predictBatch } from '../predict/batch';
+import { canonicalColumns, predictBatch, type ColumnarPrediction } from '../predict/batch';
 import { PredictorCache } from '../predict/cache';
 import type { ModelVersionRecord } from '../store';
 import { KeptVersions } from './kept';
@@ -33,7 +33,7 @@ port.on('message', (msg: PredictThreadRequest) => {
         kept.use(record);
         const p = predictBatch(record, predictor, msg.columns, msg.n, msg.opts);
         const sent = canonicalColumns(predictor.description, msg.columns);
-        const inputs: Record<string, CellValue[] | null> = {};
+        const inputs: Record<string, ColumnarPrediction['inputs'][string] | null> = {};
         for (const c of Object.keys(p.inputs))
           inputs[c] = sameCells(p.inputs[c], sent[c]) ? null : p.inputs[c];
         reply = {
@@ -58,7 +58,7 @@ port.on('message', (msg: PredictThreadRequest) => {
  * Whether the cast left a column as it was sent, cell for cell (the caller's copy is then the
  * cast column: copying 64 numeric inputs of every row back was most of a wide model's reply).
  */
-function sameCells(cast: readonly CellValue[], sent: ArrayLike<unknown> | undefined): boolean {
+function sameCells(cast: ArrayLike<CellValue>, sent: ArrayLike<unknown> | undefined): boolean {
   if (!sent || sent.length !== cast.length) return false;
   for (let i = 0; i < cast.length; i++) if (cast[i] !== sent[i]) return false;
   return true;

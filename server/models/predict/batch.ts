@@ -57,8 +57,11 @@ export interface PredictOptions {
 export interface ColumnarPrediction {
   record: ModelVersionRecord;
   description: ModelDescription;
-  /** The cast input columns (model inputs, null when not supplied). */
-  inputs: Record<string, CellValue[]>;
+  /**
+   * The cast input columns (model inputs, null when not supplied); a Float64Array is a column of
+   * numbers the request sent that the cast left as they were (the prediction thread's answer).
+   */
+  inputs: Record<string, CellValue[] | Float64Array>;
   /** `<target>`, `<target>_confidence`, ... (see `predictionColumns`) and their values. */
   columns: OutputColumn[];
   values: JsonValue[][];
@@ -186,9 +189,58 @@ export function columnsOfRows(rows: readonly unknown[]): Record<string, unknown[
   return columns;
 }
 
+/**
+ * Slices' input columns joined: arrays by the engine's concat, numbers the request sent as they
+ * were (Float64Arrays: ColumnarPrediction.inputs) into one Float64Array (the request's own when
+ * the slices are its consecutive parts), a mix into an array.
+ */
+function joinCells(parts: (CellValue[] | Float64Array)[]): CellValue[] | Float64Array {
+  const total = parts.reduce((s, p) => s + p.length, 0);
+  if (parts.every((p) => p instanceof Float64Array)) {
+    const typed = parts;
+    let next = typed[0].byteOffset;
+    const whole = typed.every((p) => {
+      const ok = p.buffer === typed[0].buffer && p.byteOffset === next;
+      next += p.byteLength;
+      return ok;
+    });
+    if (whole) return new Float64Array(typed[0].buffer, typed[0].byteOffset, total);
+    const out = new Float64Array(total);
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+  if (parts.every((p) => Array.isArray(p))) return parts[0].concat(...parts.slice(1));
+  const out = new Array<CellValue>(total);
+  let k = 0;
+  for (const part of parts) for (let i = 0; i < part.length; i++) out[k++] = part[i];
+  return out;
+}
+
+/** Columns that may be Float64Arrays as arrays (for code that reads arrays only: forecasts). */
+export function cellArrays(
+  columns: Record<string, InputCells>,
+): Record<string, readonly unknown[]> {
+  const out: Record<string, readonly unknown[]> = Object.create(null);
+  for (const c of Object.keys(columns)) {
+    const col = columns[c];
+    out[c] = Array.isArray(col) ? col : Array.from(col);
+  }
+  return out;
+}
+
+/**
+ * A column of input cells: an array, or the numbers of a column that has a number in every row
+ * (an HTTP body read into columns: http/row-columns.ts).
+ */
+export type InputCells = readonly unknown[] | Float64Array;
+
 /** Rows as columns: `columnsOfRows` of n rows, or the same made another way (an HTTP body). */
 export interface RowsAsColumns {
-  columns: Record<string, unknown[]>;
+  columns: Record<string, InputCells>;
   n: number;
   /** Where a cell's JSON text is in `body` (see predict/json-rows.ts, `InputText`). */
   text?: InputText;
@@ -197,10 +249,19 @@ export interface RowsAsColumns {
 /**
  * The JSON text of the input cells as the request sent them: per column, where each cell's text
  * starts in `body` when it is a number written as JSON.stringify writes that number, else -1.
+ * `rows`, per row: where its `}` is, and how many keys it has when it is written as the answer
+ * echoes it (its keys those of `columns` in their order, each once, in JSON.stringify's
+ * text, no white space, every cell in JSON.stringify's text of its value), else -1; per column,
+ * where the opening quote of its key is in each row that has it.
  */
 export interface InputText {
   body: Uint8Array;
-  at: Record<string, number[]>;
+  at: Record<string, ArrayLike<number>>;
+  rows?: {
+    close: Int32Array;
+    keys: Int32Array;
+    keyAt: Record<string, Int32Array>;
+  };
 }
 
 export const isRowArray = (rows: readonly unknown[] | RowsAsColumns): rows is readonly unknown[] =>
@@ -423,7 +484,7 @@ export const PREDICT_SLICE_ROWS = 4096;
 
 /** Predicts one slice as `predictBatch` does, somewhere else (models/predict-thread). */
 export type SlicePredictor = (
-  columns: Record<string, readonly unknown[]>,
+  columns: Record<string, InputCells>,
   n: number,
 ) => Promise<ColumnarPrediction>;
 
@@ -436,14 +497,14 @@ export type SlicePredictor = (
 export async function predictInSlices(
   record: ModelVersionRecord,
   predictor: Predictor,
-  columns: Record<string, readonly unknown[]>,
+  columns: Record<string, InputCells>,
   n: number,
   opts: PredictOptions = {},
   elsewhere?: SlicePredictor,
 ): Promise<ColumnarPrediction> {
   const predictSlice =
     elsewhere ??
-    ((cols: Record<string, readonly unknown[]>, m: number) =>
+    ((cols: Record<string, InputCells>, m: number) =>
       predictBatch(record, predictor, cols, m, opts));
   if (n <= PREDICT_SLICE_ROWS) return predictSlice(columns, n);
   const names = Object.keys(columns);
@@ -454,16 +515,19 @@ export async function predictInSlices(
       opts.signal?.throwIfAborted();
     }
     const end = Math.min(n, start + PREDICT_SLICE_ROWS);
-    const slice: Record<string, readonly unknown[]> = {};
-    for (const c of names) slice[c] = columns[c].slice(start, end);
+    const slice: Record<string, InputCells> = {};
+    // A Float64Array's slice is a view (the prediction thread gets its own copy: wireColumns).
+    for (const c of names) {
+      const col = columns[c];
+      slice[c] = col instanceof Float64Array ? col.subarray(start, end) : col.slice(start, end);
+    }
     parts.push(await predictSlice(slice, end - start));
   }
   // Joined once per column by the engine's own concat (a loop of pushes held the event loop's
   // thread 0.3 s beside eight model joins).
   const [first, ...rest] = parts;
-  const inputs: Record<string, CellValue[]> = {};
-  for (const c of Object.keys(first.inputs))
-    inputs[c] = first.inputs[c].concat(...rest.map((p) => p.inputs[c]));
+  const inputs: ColumnarPrediction['inputs'] = {};
+  for (const c of Object.keys(first.inputs)) inputs[c] = joinCells(parts.map((p) => p.inputs[c]));
   return {
     ...first,
     inputs,

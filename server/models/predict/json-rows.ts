@@ -75,8 +75,10 @@ export function* predictionJsonPieces(
   const m = cols.length;
   const serviceKey = utf8(`${m === 0 ? '{' : ','}"__service_row_id":`);
   const mindsdbKey = utf8(',"select_data_query":null,"when_data":null,"__mindsdb_row_id":');
-  let rowBound = serviceKey.length + mindsdbKey.length + 2 * 16 + 2;
-  for (let j = 0; j < m; j++) rowBound += keys[j].length + (echo[j] ? 32 : 0);
+  let predBound = serviceKey.length + mindsdbKey.length + 2 * 16 + 2;
+  for (let j = inputs.length; j < m; j++) predBound += keys[j].length;
+  let rowBound = predBound;
+  for (let j = 0; j < inputs.length; j++) rowBound += keys[j].length + (echo[j] ? 32 : 0);
   const rows: RowsToWrite = {
     n,
     keys,
@@ -88,6 +90,9 @@ export function* predictionJsonPieces(
     serviceKey,
     mindsdbKey,
     rowBound,
+    spans: sent ? echoedRows(inputs, sent) : null,
+    inputs: inputs.length,
+    predBound,
   };
   let buf = Buffer.allocUnsafe(PIECE);
   buf[0] = 0x5b; // [
@@ -119,19 +124,94 @@ export function* predictionJsonPieces(
   yield buf.subarray(0, pos);
 }
 
+/**
+ * The rows whose inputs are copied from the request as it sent them: rows written as the answer
+ * echoes them (`InputText.rows`) whose cells the cast left as they were sent, when the model's
+ * inputs are among the request's columns in their order (a column the model does not read is
+ * skipped). Their keys and cells are then one copy per run of adjacent inputs (a 64-input row was
+ * 128 small copies). Null when there are none.
+ */
+function echoedRows(
+  inputs: { name: string; values: ArrayLike<unknown> }[],
+  sent: InputText & { input: RowsAsColumns },
+): EchoedRows | null {
+  const rows = sent.rows;
+  const columns = sent.input.columns;
+  const names = Object.keys(columns);
+  const index = new Map(names.map((c, k) => [c, k]));
+  const at = inputs.map((c) => index.get(c.name) ?? -1);
+  const m = inputs.length;
+  if (!rows || m === 0 || at.some((k, j) => k < 0 || (j > 0 && k <= at[j - 1]))) return null;
+  const n = rows.keys.length;
+  const ok = new Uint8Array(n);
+  let any = false;
+  for (let i = 0; i < n; i++) {
+    if (rows.keys[i] === names.length) {
+      ok[i] = 1;
+      any = true;
+    }
+  }
+  if (!any) return null;
+  for (const c of inputs) {
+    const cast = c.values;
+    const given = columns[c.name];
+    if (cast === given) continue;
+    if (cast instanceof Float64Array && given instanceof Float64Array) sameNumbers(cast, given, ok);
+    else for (let i = 0; i < n; i++) if (cast[i] !== given[i]) ok[i] = 0;
+  }
+  // Runs of inputs that are adjacent columns of the request: each from its first key to the
+  // comma before the next column's key, or to the row's `}`.
+  const runs: EchoedRows['runs'] = [];
+  for (let j = 0; j < m; j++) {
+    if (j > 0 && at[j] === at[j - 1] + 1) continue;
+    let last = j;
+    while (last + 1 < m && at[last + 1] === at[last] + 1) last++;
+    const after = at[last] + 1;
+    runs.push({
+      from: rows.keyAt[names[at[j]]],
+      to: after < names.length ? rows.keyAt[names[after]] : null,
+    });
+  }
+  return { ok, runs, close: rows.close };
+}
+
+/**
+ * Clears `ok` where two columns of numbers differ. Its own function: reading Float64Arrays
+ * through the generic loop (cells of any kind) boxed every number read.
+ */
+function sameNumbers(a: Float64Array, b: Float64Array, ok: Uint8Array): void {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) ok[i] = 0;
+}
+
+/** See `echoedRows`. */
+interface EchoedRows {
+  /** 1 for a row whose inputs are copied. */
+  ok: Uint8Array;
+  /** Per run, where its text starts in each row, and the key after it (null: the row's end). */
+  runs: { from: Int32Array; to: Int32Array | null }[];
+  /** Where each row's `}` is. */
+  close: Int32Array;
+}
+
 /** What `writeRows` writes: see `predictionJsonPieces`. */
 interface RowsToWrite {
   n: number;
   keys: Uint8Array[];
   values: ArrayLike<unknown>[];
   texts: (readonly string[] | undefined)[];
-  echo: ({ values: ArrayLike<unknown>; at: number[] } | null)[];
+  echo: ({ values: ArrayLike<unknown>; at: ArrayLike<number> } | null)[];
   body: Uint8Array | undefined;
   cell: (v: JsonValue) => string;
   serviceKey: Uint8Array;
   mindsdbKey: Uint8Array;
   /** The most bytes a row writes besides its text cells. */
   rowBound: number;
+  /** Rows whose inputs are one copy from the request (`echoedRows`). */
+  spans: EchoedRows | null;
+  /** How many of the columns are the model's inputs (the first ones). */
+  inputs: number;
+  /** The most bytes a row writes after its inputs, besides its text cells. */
+  predBound: number;
 }
 
 /**
@@ -148,15 +228,38 @@ function writeRows(
   i0: number,
 ): { i: number; pos: number; need: number } {
   const { n, keys, values, texts, echo, body, cell, serviceKey, mindsdbKey, rowBound } = w;
+  const { spans, inputs, predBound } = w;
   const m = keys.length;
   const cap = buf.length;
   let pos = pos0;
   let i = i0;
   for (; i < n; i++) {
     const rowStart = pos;
-    if (pos + rowBound > cap) return { i, pos: rowStart, need: rowBound };
-    if (i > 0) buf[pos++] = 0x2c; // ,
-    for (let j = 0; j < m; j++) {
+    let j = 0;
+    if (spans !== null && spans.ok[i] === 1) {
+      // `{` and the row's keys and cells as the request wrote them, one copy per run.
+      const { runs, close } = spans;
+      let need = 1 + predBound;
+      for (let k = 0; k < runs.length; k++) {
+        const to = runs[k].to;
+        need += (to === null ? close[i] : to[i] - 1) - runs[k].from[i] + 1;
+      }
+      if (pos + need > cap) return { i, pos: rowStart, need };
+      if (i > 0) buf[pos++] = 0x2c; // ,
+      for (let k = 0; k < runs.length; k++) {
+        const s = runs[k].from[i];
+        const to = runs[k].to;
+        const e = to === null ? close[i] : to[i] - 1;
+        buf[pos++] = k === 0 ? 0x7b : 0x2c; // { or ,
+        buf.set(body!.subarray(s, e), pos);
+        pos += e - s;
+      }
+      j = inputs;
+    } else {
+      if (pos + rowBound > cap) return { i, pos: rowStart, need: rowBound };
+      if (i > 0) buf[pos++] = 0x2c; // ,
+    }
+    for (; j < m; j++) {
       const key = keys[j];
       for (let k = 0; k < key.length; k++) buf[pos++] = key[k];
       const e = echo[j];
