@@ -89,6 +89,21 @@ export class PredictThread {
     };
   }
 
+  /**
+   * Has the thread load a version's predictor and warm it (compile its trees and run them until
+   * V8 has optimised them) before its first big batch. Starts the thread only with `start`: an
+   * instance without warm-ups (the tests') warms a model there only when the thread runs already.
+   */
+  warm(record: ModelVersionRecord, artifactFile: string, start: boolean): void {
+    if (this.closed || (!this.worker && !start)) return;
+    const { project, name, version, targetAlias } = record;
+    this.thread().postMessage({
+      t: 'warm',
+      record: { project, name, version, targetAlias },
+      artifactFile,
+    } satisfies PredictThreadRequest);
+  }
+
   /** Drops a version's compiled predictor from the thread (the version went away). */
   forget(version: VersionKey): void {
     this.worker?.postMessage({

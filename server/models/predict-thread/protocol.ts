@@ -25,7 +25,9 @@ export type PredictThreadRequest =
       /** The options but the signal (a cancel is checked between slices, in the caller). */
       opts: Omit<PredictOptions, 'signal'>;
     }
-  | { t: 'forget'; version: VersionKey };
+  | { t: 'forget'; version: VersionKey }
+  /** Load a version's predictor and warm it (compile its trees, run them until optimised). */
+  | { t: 'warm'; record: SliceRecord; artifactFile: string };
 
 /** What the slice's `ColumnarPrediction` carries that the caller does not already have. */
 type PredictedSlice = Pick<ColumnarPrediction, 'columns' | 'explained' | 'texts'> & {

@@ -24,6 +24,18 @@ port.on('message', (msg: PredictThreadRequest) => {
     kept.forget(msg.version);
     return;
   }
+  if (msg.t === 'warm') {
+    const record = msg.record as ModelVersionRecord;
+    void predictors.get(record, msg.artifactFile).then(
+      (predictor) => {
+        kept.use(record);
+        predictor.warm?.();
+      },
+      // The first slice of this version reports what is wrong with its artifact.
+      () => undefined,
+    );
+    return;
+  }
   // The fields predictBatch and the cache read (SliceRecord); the rest stays with the instance.
   const record = msg.record as ModelVersionRecord;
   void predictors.get(record, msg.artifactFile).then(
@@ -31,6 +43,8 @@ port.on('message', (msg: PredictThreadRequest) => {
       let reply: PredictThreadReply;
       try {
         kept.use(record);
+        // Compiled and optimised before its first slice (a no-op once done): see Predictor.warm.
+        predictor.warm?.();
         const p = predictBatch(record, predictor, msg.columns, msg.n, msg.opts);
         const sent = canonicalColumns(predictor.description, msg.columns);
         const inputs: Record<string, CellValue[] | null> = {};
