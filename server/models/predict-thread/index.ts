@@ -16,6 +16,7 @@ import type { JsonValue } from '../../engine/values';
 import { ERROR_CODES, type ErrorCode, ServiceError } from '../../errors';
 import { canonicalColumns, type ColumnarPrediction, type PredictOptions } from '../predict/batch';
 import type { ModelVersionRecord } from '../store';
+import { unpackColumn } from './packed';
 import type { PredictThreadReply, PredictThreadRequest, VersionKey } from './protocol';
 
 const BOOTSTRAP = new URL('../../automl-worker/bootstrap.mjs', import.meta.url);
@@ -76,14 +77,16 @@ export class PredictThread {
     this.stats.slices++;
     const sent = canonicalColumns(description, columns);
     const inputs: Record<string, CellValue[]> = {};
-    for (const c of Object.keys(reply.inputs))
-      inputs[c] = reply.inputs[c] ?? (sent[c] as CellValue[]);
+    for (const c of Object.keys(reply.inputs)) {
+      const cast = reply.inputs[c];
+      inputs[c] = cast ? (unpackColumn(cast) as CellValue[]) : (sent[c] as CellValue[]);
+    }
     return {
       record,
       description,
       inputs,
       columns: reply.columns,
-      values: reply.values.map((v) => v ?? new Array<JsonValue>(n).fill(null)),
+      values: reply.values.map((v) => (v ? unpackColumn(v) : new Array<JsonValue>(n).fill(null))),
       ...(reply.texts ? { texts: reply.texts } : {}),
       explained: reply.explained,
     };

@@ -9,6 +9,7 @@ import { canonicalColumns, predictBatch } from '../predict/batch';
 import { PredictorCache } from '../predict/cache';
 import type { ModelVersionRecord } from '../store';
 import { KeptVersions } from './kept';
+import { type PackedColumn, packColumn } from './packed';
 import type { PredictThreadReply, PredictThreadRequest } from './protocol';
 
 /** Compiled predictors kept: a model join uses one; more than a few at once is rare. */
@@ -41,28 +42,32 @@ port.on('message', (msg: PredictThreadRequest) => {
   void predictors.get(record, msg.artifactFile).then(
     (predictor) => {
       let reply: PredictThreadReply;
+      const transfer: ArrayBuffer[] = [];
       try {
         kept.use(record);
         // Compiled and optimised before its first slice (a no-op once done): see Predictor.warm.
         predictor.warm?.();
         const p = predictBatch(record, predictor, msg.columns, msg.n, msg.opts);
         const sent = canonicalColumns(predictor.description, msg.columns);
-        const inputs: Record<string, CellValue[] | null> = {};
+        const inputs: Record<string, PackedColumn | null> = {};
         for (const c of Object.keys(p.inputs))
-          inputs[c] = sameCells(p.inputs[c], sent[c]) ? null : p.inputs[c];
+          inputs[c] = sameCells(p.inputs[c], sent[c]) ? null : packColumn(p.inputs[c], transfer);
         reply = {
           id: msg.id,
           ok: true,
           inputs,
           columns: p.columns,
-          values: p.values.map((v, j) => (p.texts?.[j] || v.every((x) => x === null) ? null : v)),
+          values: p.values.map((v, j) =>
+            p.texts?.[j] || v.every((x) => x === null) ? null : packColumn(v, transfer),
+          ),
           ...(p.texts ? { texts: p.texts } : {}),
           explained: p.explained,
         };
       } catch (err) {
         reply = failure(msg.id, err);
+        transfer.length = 0;
       }
-      port.postMessage(reply);
+      port.postMessage(reply, transfer);
     },
     (err: unknown) => port.postMessage(failure(msg.id, err)),
   );
