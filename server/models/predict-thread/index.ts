@@ -8,7 +8,8 @@
  * for a training that stays one synchronous call on its own worker; the instance's thread must
  * never block. One thread, not one per join: the joins' slices take turns in it in arrival order
  * (the same total work as on the instance's thread, on the second core), and each request has at
- * most one slice in flight, so memory stays the slice's size whatever the batch.
+ * most two slices in flight (predict/batch.ts SLICES_IN_FLIGHT: one predicted there while this
+ * thread cuts the next and reads the last), so memory stays two slices' size whatever the batch.
  */
 import { Worker } from 'node:worker_threads';
 import type { CellValue, ModelDescription } from '../../automl/index';

@@ -78,6 +78,7 @@ port.on('message', (msg: PredictThreadRequest) => {
  * cast column: copying 64 numeric inputs of every row back was most of a wide model's reply).
  */
 function sameCells(cast: readonly CellValue[], sent: ArrayLike<unknown> | undefined): boolean {
+  if ((cast as ArrayLike<unknown>) === sent) return true;
   if (!sent || sent.length !== cast.length) return false;
   for (let i = 0; i < cast.length; i++) if (cast[i] !== sent[i]) return false;
   return true;

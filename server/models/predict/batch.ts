@@ -465,6 +465,12 @@ function contributionsJson(
  */
 export const PREDICT_SLICE_ROWS = 4096;
 
+/**
+ * Slices of one batch sent to the prediction thread before the first comes back: two, so each
+ * thread works while the other does its part of a slice (memory: two slices, not the batch).
+ */
+const SLICES_IN_FLIGHT = 2;
+
 /** Predicts one slice as `predictBatch` does, somewhere else (models/predict-thread). */
 export type SlicePredictor = (
   columns: Record<string, readonly unknown[]>,
@@ -492,7 +498,12 @@ export async function predictInSlices(
   if (n <= PREDICT_SLICE_ROWS) return predictSlice(columns, n);
   const names = Object.keys(columns);
   const parts: ColumnarPrediction[] = [];
+  // Elsewhere, the next slice is sent before this one comes back (SLICES_IN_FLIGHT): this thread
+  // cuts and sends it, and reads the one before, while that thread predicts.
+  const inFlight: Promise<ColumnarPrediction>[] = [];
+  const depth = elsewhere ? SLICES_IN_FLIGHT : 1;
   for (let start = 0; start < n; start += PREDICT_SLICE_ROWS) {
+    if (inFlight.length >= depth) parts.push(await inFlight.shift()!);
     if (start > 0) {
       if (!elsewhere) await heavyTurn();
       opts.signal?.throwIfAborted();
@@ -500,8 +511,12 @@ export async function predictInSlices(
     const end = Math.min(n, start + PREDICT_SLICE_ROWS);
     const slice: Record<string, readonly unknown[]> = {};
     for (const c of names) slice[c] = columns[c].slice(start, end);
-    parts.push(await predictSlice(slice, end - start));
+    const p = Promise.resolve(predictSlice(slice, end - start));
+    // Awaited in turn; one failing while an earlier one is awaited is not left unhandled.
+    p.catch(() => undefined);
+    inFlight.push(p);
   }
+  while (inFlight.length > 0) parts.push(await inFlight.shift()!);
   // Joined once per column by the engine's own concat (a loop of pushes held the event loop's
   // thread 0.3 s beside eight model joins).
   const [first, ...rest] = parts;
