@@ -131,9 +131,13 @@ export function castColumns(
     if (src && isCast(src, kind, n)) {
       // Nothing to cast: the column itself (a Float64Array from the prediction thread's wire
       // as an array of its numbers).
-      inputs[col] = Array.isArray(src)
-        ? (src as CellValue[])
-        : Array.from(src as ArrayLike<number>);
+      if (Array.isArray(src)) inputs[col] = src as CellValue[];
+      else {
+        // An indexed copy (Array.from walks a typed array through its iterator, far slower).
+        const out = new Array<CellValue>(n);
+        for (let i = 0; i < n; i++) out[i] = src[i] as number;
+        inputs[col] = out;
+      }
       continue;
     }
     const out = new Array<CellValue>(n);
