@@ -156,6 +156,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * differs: a 10k-row body of 64 inputs spent most of its conversion looking keys up.
  */
 export function columnsOfRows(rows: readonly unknown[]): Record<string, unknown[]> {
+  const same = columnsOfSameRows(rows);
+  if (same) return same;
   const n = rows.length;
   const names: string[] = [];
   const values: unknown[][] = [];
@@ -181,6 +183,50 @@ export function columnsOfRows(rows: readonly unknown[]): Record<string, unknown[
     }
   }
   // No prototype: a column may be called anything, `__proto__` included.
+  const columns: Record<string, unknown[]> = Object.create(null);
+  names.forEach((k, c) => (columns[k] = values[c]));
+  return columns;
+}
+
+/** Rows from which `columnsOfSameRows` is tried first. */
+const SAME_ROWS_MIN = 32;
+
+/**
+ * `columnsOfRows` when every row is an object with the same keys in the same order (a batch of
+ * one shape, as JSON bodies and callers' rows are): each key's cells read by a generated function
+ * that names them (one property load each), after a check of each row's keys; null otherwise, and
+ * the generic walk answers (with its errors). The 10-class 64-input model's 10k rows: 7 ms
+ * against 69 ms walked key by key.
+ */
+function columnsOfSameRows(rows: readonly unknown[]): Record<string, unknown[]> | null {
+  const n = rows.length;
+  const first = rows[0];
+  if (n < SAME_ROWS_MIN || first === null || typeof first !== 'object' || Array.isArray(first))
+    return null;
+  const names = Object.keys(first);
+  const K = names.length;
+  if (K === 0) return null;
+  for (let i = 1; i < n; i++) {
+    const r = rows[i];
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) return null;
+    const keys = Object.keys(r);
+    if (keys.length !== K) return null;
+    for (let j = 0; j < K; j++) if (keys[j] !== names[j]) return null;
+  }
+  const read = generated<(rows: readonly unknown[], n: number, cols: unknown[][]) => void>(
+    'cells',
+    names,
+    ['rows', 'n', 'cols'],
+    () =>
+      `${names.map((_, j) => `const c${j} = cols[${j}];`).join(' ')}
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    ${names.map((k, j) => `c${j}[i] = r[${JSON.stringify(k)}];`).join(' ')}
+  }`,
+  );
+  if (!read) return null;
+  const values = names.map(() => new Array<unknown>(n));
+  read(rows, n, values);
   const columns: Record<string, unknown[]> = Object.create(null);
   names.forEach((k, c) => (columns[k] = values[c]));
   return columns;
@@ -230,43 +276,55 @@ export function predictionRows(p: ColumnarPrediction, n: number): Record<string,
 
 type RowBuilder = (cols: ArrayLike<JsonValue>[], n: number) => Record<string, JsonValue>[];
 
-/** Row builders by their keys (a model's columns), the last few used. */
-const builders = new Map<string, RowBuilder | null>();
-const BUILDERS_KEPT = 64;
-
 /**
  * A function building `predictionRows`' objects with one object literal of the row's keys (the
  * keys in JSON string literals, so any name is safe): keyed stores of the names one by one went
  * through V8's generic property path, 113 ms for the 10-class 64-input model's 10k rows. The same
- * objects: a repeated key keeps its first place and its last value, as assignments do. Null
- * (the loop instead) for a `__proto__` key, whose literal would set the prototype, and where the
- * runtime forbids code generation.
+ * objects: a repeated key keeps its first place and its last value, as assignments do.
  */
-function rowBuilder(names: string[]): RowBuilder | null {
-  const key = names.join('\u0000');
-  let b = builders.get(key);
-  if (b !== undefined) {
-    builders.delete(key);
-    builders.set(key, b);
-    return b;
-  }
-  b = null;
-  if (!names.includes('__proto__')) {
+const rowBuilder = (names: string[]) =>
+  generated<RowBuilder>('rows', names, ['cols', 'n'], () => {
     const fields = names.map((k, j) => `${JSON.stringify(k)}: c${j}[i]`);
-    const src = `${names.map((_, j) => `const c${j} = cols[${j}];`).join(' ')}
+    return `${names.map((_, j) => `const c${j} = cols[${j}];`).join(' ')}
   const out = new Array(n);
   for (let i = 0; i < n; i++)
     out[i] = { ${fields.join(', ')}, "__service_row_id": i, "select_data_query": null, "when_data": null };
   return out;`;
+  });
+
+/** Generated functions by what they are for and their keys (a model's columns), the last few. */
+const generatedKept = new Map<string, unknown>();
+const GENERATED_KEPT = 64;
+
+/**
+ * A function of `params` generated from `source` for a list of keys, made once per list. Null
+ * (the caller's loop instead) for a `__proto__` key, which a literal or a property read by name
+ * would take for the prototype, and where the runtime forbids code generation.
+ */
+function generated<F>(
+  what: string,
+  names: string[],
+  params: string[],
+  source: () => string,
+): F | null {
+  const key = `${what}\u0000${names.join('\u0000')}`;
+  let f = generatedKept.get(key) as F | null | undefined;
+  if (f !== undefined) {
+    generatedKept.delete(key);
+    generatedKept.set(key, f);
+    return f;
+  }
+  f = null;
+  if (!names.includes('__proto__')) {
     try {
-      b = new Function('cols', 'n', src) as RowBuilder;
+      f = new Function(...params, source()) as F;
     } catch {
-      b = null;
+      f = null;
     }
   }
-  builders.set(key, b);
-  if (builders.size > BUILDERS_KEPT) builders.delete(builders.keys().next().value!);
-  return b;
+  generatedKept.set(key, f);
+  if (generatedKept.size > GENERATED_KEPT) generatedKept.delete(generatedKept.keys().next().value!);
+  return f;
 }
 
 /** Strings up to this length are quoted once per batch and reused (labels, categories). */
