@@ -156,8 +156,8 @@ export class ModelRegistry {
       maxConcurrent: opts.maxConcurrentTrainings,
       warmupGate: this.warmupGate,
       cache: opts.trainingCacheDir ? new TrainingCache(opts.trainingCacheDir) : null,
-      // Warms the cache for the first prediction.
-      onComplete: (rec) => void this.predictor(rec).catch(() => undefined),
+      // Warms the cache for the first prediction, and the prediction thread for the first big one.
+      onComplete: (rec) => void this.warmPredictor(rec),
     });
     this.evaluation = new ModelEvaluation(this, opts.catalog.engine);
   }
@@ -393,6 +393,18 @@ export class ModelRegistry {
   }
 
   // ---- prediction and description ------------------------------------------------------------
+
+  /**
+   * Loads a version's predictor here and, for a tabular model, has the prediction thread load it
+   * and warm its compiled trees (predict-thread/): started for it when the instance warms up its
+   * trainer too (not in tests), else only when it runs already.
+   */
+  private async warmPredictor(rec: ModelVersionRecord): Promise<void> {
+    const p = await this.predictor(rec).catch(() => null);
+    if (!p || isForecaster(p)) return;
+    const file = this.store.artifactFile(rec.project, rec.name, rec.version);
+    this.predictThread.warm(rec, file, this.warmupGate !== null);
+  }
 
   /**
    * The cached predictor of a complete version (artifacts are read once, on first use). An

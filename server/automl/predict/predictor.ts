@@ -34,7 +34,13 @@ import {
 import { AutoMLError } from '../errors';
 import { thresholdClass } from '../evaluation/decision';
 import { explainBatch } from '../explain/explain';
-import { type CompiledTree, compilesWell, compileTrees, predictRawCompiled } from '../gbm/compile';
+import {
+  type CompiledTree,
+  compilesWell,
+  compileTrees,
+  predictRawCompiled,
+  warmCompiled,
+} from '../gbm/compile';
 import type { GBMModel } from '../gbm/model';
 import { predictRaw } from '../gbm/predict';
 import { deserializeGBM } from '../gbm/serialize';
@@ -319,25 +325,41 @@ class ArtifactPredictor implements Predictor {
   }
 
   /**
-   * Compiling costs ~0.1 ms per tree, so single-row predictions keep walking the node arrays and
-   * the trees are compiled once a large batch (or enough small ones) shows up. If the runtime
-   * forbids code generation (--disallow-code-generation-from-strings) the walk is used forever.
+   * The trees compiled and warmed (see `warm`) once a large batch (or enough small ones) shows up:
+   * single-row predictions keep walking the node arrays. If the runtime forbids code generation
+   * (--disallow-code-generation-from-strings) the walk is used forever.
    */
   private compiledTrees(n: number): Compiled | null {
     if (this.compiled === false || (!this.gbm && !this.scale)) return null;
     if (this.compiled) return this.compiled;
     this.rowsSeen += n;
     if (n < 256 && this.rowsSeen < 5000) return null;
+    this.warm();
+    return this.compiled || null;
+  }
+
+  /**
+   * Compiles the trees (the model's and the intervals' scale) and runs them over rows that reach
+   * every leaf until V8 has optimised them (gbm/compile.ts `warmCompiled`), so the first big
+   * batch runs as fast as the later ones. The prediction thread calls it when it loads a model.
+   */
+  warm(): void {
+    if (this.compiled !== null || (!this.gbm && !this.scale)) return;
+    const F = this.layout.features.length;
+    const nBins = this.layout.features.map((f) => f.nBins);
     try {
-      this.compiled = {
-        main: this.gbm && compilesWell(this.gbm) ? compileTrees(this.gbm) : null,
-        scale: this.scale ? compileTrees(this.scale.gbm) : null,
-      };
+      const main = this.gbm && compilesWell(this.gbm) ? compileTrees(this.gbm) : null;
+      const scale = this.scale ? compileTrees(this.scale.gbm) : null;
+      if (main) warmCompiled(this.gbm!, main, F, nBins);
+      if (scale) {
+        // The scale's last feature is the binned prediction.
+        const predBins = this.scale!.predThresholds.length + 2;
+        warmCompiled(this.scale!.gbm, scale, F + 1, [...nBins, predBins]);
+      }
+      this.compiled = { main, scale };
     } catch {
       this.compiled = false;
-      return null;
     }
-    return this.compiled;
   }
 
   /**

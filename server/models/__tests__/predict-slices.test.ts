@@ -5,7 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadPredictor, train, type CellValue } from '../../automl/index';
-import { PREDICT_SLICE_ROWS, predictBatch, predictInSlices } from '../predict/batch';
+import {
+  type InputCells,
+  PREDICT_SLICE_ROWS,
+  predictBatch,
+  predictInSlices,
+} from '../predict/batch';
 import type { ModelVersionRecord } from '../store';
 
 const record = { project: 'mindsdb', name: 'sliced', version: 1 } as ModelVersionRecord;
@@ -73,5 +78,43 @@ describe('predictInSlices', () => {
       }),
     ).rejects.toBe(reason);
     expect(sliced).toBe(1);
+  });
+
+  it('sends the next slice elsewhere before the last comes back (two at most), in order', async () => {
+    const rows: CellValue[][] = [];
+    for (let i = 0; i < 200; i++) rows.push([i % 13, (i % 13) * 3]);
+    const predictor = loadPredictor(
+      train({ columns: ['a', 'y'], rows }, { target: 'y', using: { max_iterations: 5 } }),
+    );
+    const n = 5 * PREDICT_SLICE_ROWS + 17;
+    const columns = { a: Array.from({ length: n }, (_, i) => i % 13) };
+    const opts = { unknownColumns: 'ignore' as const };
+    let inFlight = 0;
+    let most = 0;
+    const elsewhere = async (cols: Record<string, InputCells>, m: number) => {
+      most = Math.max(most, ++inFlight);
+      // Answers after a few turns, as a thread does.
+      for (let t = 0; t < 3; t++) await new Promise((r) => setImmediate(r));
+      inFlight--;
+      return predictBatch(record, predictor, cols, m, opts);
+    };
+    const sliced = await predictInSlices(record, predictor, columns, n, opts, elsewhere);
+    expect(most).toBe(2);
+    const whole = predictBatch(record, predictor, columns, n, opts);
+    expect(sliced.values).toEqual(whole.values);
+    expect(sliced.inputs).toEqual(whole.inputs);
+
+    // A slice failing while the one before it is awaited fails the batch with its error.
+    let calls = 0;
+    const failing = async (cols: Record<string, InputCells>, m: number) => {
+      const call = ++calls;
+      await new Promise((r) => setImmediate(r));
+      if (call === 2) throw new Error('slice 2 failed');
+      await new Promise((r) => setTimeout(r, 20));
+      return predictBatch(record, predictor, cols, m, opts);
+    };
+    await expect(predictInSlices(record, predictor, columns, n, opts, failing)).rejects.toThrow(
+      'slice 2 failed',
+    );
   });
 });

@@ -39,7 +39,17 @@ beforeAll(async () => {
     h,
     'CREATE MODEL mindsdb.sl_class FROM files (SELECT * FROM sl_train) PREDICT c USING max_iterations = 10',
   );
+  await sqlOk(
+    h,
+    'CREATE MODEL mindsdb.sl_num FROM files (SELECT * FROM sl_train) PREDICT a USING max_iterations = 10',
+  );
+  await sqlOk(
+    h,
+    `CREATE MODEL mindsdb.sl_bin FROM files (SELECT a, b, c, b > 2 AS big FROM sl_train) PREDICT big USING max_iterations = 10`,
+  );
   await waitComplete(h, 'sl_class');
+  await waitComplete(h, 'sl_num');
+  await waitComplete(h, 'sl_bin');
   rec = h.instance.models.store.versions('mindsdb', 'sl_class')[0];
   predictor = await h.instance.models.predictor(rec);
 });
@@ -117,6 +127,46 @@ describe('the prediction thread', () => {
       message: (here as ServiceError).message,
       httpStatus: 400,
     });
+  });
+
+  it('answers every kind of model as predicting here does, missing inputs and unseen categories included', async () => {
+    const n = PREDICT_SLICE_ROWS + 904;
+    const rows = {
+      a: Array.from({ length: n }, (_, i) => (i % 9 === 0 ? null : i % 97)),
+      // As text, some of it missing: the thread sends back the cast numbers, nulls among them.
+      b: Array.from({ length: n }, (_, i) =>
+        i % 11 === 0 ? null : i % 17 === 0 ? 'n/a' : String((i * 3) % 71),
+      ),
+      c: Array.from({ length: n }, (_, i) =>
+        i % 13 === 0 ? null : ['low', 'mid', 'high', 'new'][i % 4],
+      ),
+    };
+    for (const name of ['sl_num', 'sl_bin', 'sl_class']) {
+      const r = h.instance.models.store.versions('mindsdb', name)[0];
+      const here = await h.instance.models.predictor(r);
+      const ref = { project: 'mindsdb', name };
+      for (const opts of [
+        {},
+        { explain: true },
+        { texts: true },
+        { unread: [`${r.targetAlias ?? here.description.target}_explain`] },
+      ]) {
+        const cols = Object.fromEntries(
+          Object.entries(rows).filter(([k]) => k !== here.description.target),
+        );
+        const whole = predictBatch(r, here, cols, n, { ...opts, unknownColumns: 'ignore' });
+        const there = await h.instance.models.predictColumns(ref, cols, n, {
+          ...opts,
+          unknownColumns: 'ignore',
+        });
+        const what = `${name} ${JSON.stringify(opts)}`;
+        // With texts, the thread answers the cells' text only (PredictOptions.texts).
+        if ('texts' in opts) {
+          expect(there.texts, what).toEqual(whole.texts);
+          expect(there.inputs, what).toEqual(whole.inputs);
+        } else expect(there, what).toEqual({ ...whole, record: expect.anything() });
+      }
+    }
   });
 
   it('answers a big REST predict from the thread with the bytes of the rows predicted here', async () => {

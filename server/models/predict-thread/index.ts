@@ -8,7 +8,8 @@
  * for a training that stays one synchronous call on its own worker; the instance's thread must
  * never block. One thread, not one per join: the joins' slices take turns in it in arrival order
  * (the same total work as on the instance's thread, on the second core), and each request has at
- * most one slice in flight, so memory stays the slice's size whatever the batch.
+ * most two slices in flight (predict/batch.ts SLICES_IN_FLIGHT: one predicted there while this
+ * thread cuts the next and reads the last), so memory stays two slices' size whatever the batch.
  */
 import { Worker } from 'node:worker_threads';
 import type { CellValue, ModelDescription } from '../../automl/index';
@@ -21,6 +22,7 @@ import {
   type PredictOptions,
 } from '../predict/batch';
 import type { ModelVersionRecord } from '../store';
+import { unpackColumn } from './packed';
 import type { PredictThreadReply, PredictThreadRequest, VersionKey } from './protocol';
 
 const BOOTSTRAP = new URL('../../automl-worker/bootstrap.mjs', import.meta.url);
@@ -81,17 +83,36 @@ export class PredictThread {
     this.stats.slices++;
     const sent = canonicalColumns(description, columns);
     const inputs: ColumnarPrediction['inputs'] = {};
-    for (const c of Object.keys(reply.inputs))
-      inputs[c] = reply.inputs[c] ?? (sent[c] as CellValue[] | Float64Array);
+    for (const c of Object.keys(reply.inputs)) {
+      const cast = reply.inputs[c];
+      inputs[c] = cast
+        ? (unpackColumn(cast) as CellValue[])
+        : (sent[c] as CellValue[] | Float64Array);
+    }
     return {
       record,
       description,
       inputs,
       columns: reply.columns,
-      values: reply.values.map((v) => v ?? new Array<JsonValue>(n).fill(null)),
+      values: reply.values.map((v) => (v ? unpackColumn(v) : new Array<JsonValue>(n).fill(null))),
       ...(reply.texts ? { texts: reply.texts } : {}),
       explained: reply.explained,
     };
+  }
+
+  /**
+   * Has the thread load a version's predictor and warm it (compile its trees and run them until
+   * V8 has optimised them) before its first big batch. Starts the thread only with `start`: an
+   * instance without warm-ups (the tests') warms a model there only when the thread runs already.
+   */
+  warm(record: ModelVersionRecord, artifactFile: string, start: boolean): void {
+    if (this.closed || (!this.worker && !start)) return;
+    const { project, name, version, targetAlias } = record;
+    this.thread().postMessage({
+      t: 'warm',
+      record: { project, name, version, targetAlias },
+      artifactFile,
+    } satisfies PredictThreadRequest);
   }
 
   /** Drops a version's compiled predictor from the thread (the version went away). */

@@ -5,6 +5,7 @@
 import type { ErrorCode } from '../../errors';
 import type { ColumnarPrediction, PredictOptions } from '../predict/batch';
 import type { ModelVersionRecord } from '../store';
+import type { PackedColumn } from './packed';
 
 /** Which version a predictor belongs to. */
 export type VersionKey = Pick<ModelVersionRecord, 'project' | 'name' | 'version'>;
@@ -25,7 +26,9 @@ export type PredictThreadRequest =
       /** The options but the signal (a cancel is checked between slices, in the caller). */
       opts: Omit<PredictOptions, 'signal'>;
     }
-  | { t: 'forget'; version: VersionKey };
+  | { t: 'forget'; version: VersionKey }
+  /** Load a version's predictor and warm it (compile its trees, run them until optimised). */
+  | { t: 'warm'; record: SliceRecord; artifactFile: string };
 
 /** What the slice's `ColumnarPrediction` carries that the caller does not already have. */
 type PredictedSlice = Pick<ColumnarPrediction, 'columns' | 'explained' | 'texts'> & {
@@ -33,12 +36,13 @@ type PredictedSlice = Pick<ColumnarPrediction, 'columns' | 'explained' | 'texts'
    * The cast inputs; null for a column the cast left as it was sent (numbers for a numeric
    * input, text for a text one: the usual case), which the caller holds already.
    */
-  inputs: Record<string, ColumnarPrediction['inputs'][string] | null>;
+  inputs: Record<string, PackedColumn | null>;
   /**
    * Null for a column of nulls only (the unread ones), and for every column whose cells come as
-   * `texts` (the REST answer is written from those): not copied value by value.
+   * `texts` (the REST answer is written from those): not copied value by value. The others
+   * packed (packed.ts: numbers, booleans and labels in typed arrays that move).
    */
-  values: (ColumnarPrediction['values'][number] | null)[];
+  values: (PackedColumn | null)[];
 };
 
 export type PredictThreadReply =

@@ -5,10 +5,11 @@
 import { parentPort } from 'node:worker_threads';
 import { ServiceError } from '../../errors';
 import type { CellValue } from '../../automl/index';
-import { canonicalColumns, predictBatch, type ColumnarPrediction } from '../predict/batch';
+import { canonicalColumns, predictBatch } from '../predict/batch';
 import { PredictorCache } from '../predict/cache';
 import type { ModelVersionRecord } from '../store';
 import { KeptVersions } from './kept';
+import { type PackedColumn, packColumn } from './packed';
 import type { PredictThreadReply, PredictThreadRequest } from './protocol';
 
 /** Compiled predictors kept: a model join uses one; more than a few at once is rare. */
@@ -24,31 +25,49 @@ port.on('message', (msg: PredictThreadRequest) => {
     kept.forget(msg.version);
     return;
   }
+  if (msg.t === 'warm') {
+    const record = msg.record as ModelVersionRecord;
+    void predictors.get(record, msg.artifactFile).then(
+      (predictor) => {
+        kept.use(record);
+        predictor.warm?.();
+      },
+      // The first slice of this version reports what is wrong with its artifact.
+      () => undefined,
+    );
+    return;
+  }
   // The fields predictBatch and the cache read (SliceRecord); the rest stays with the instance.
   const record = msg.record as ModelVersionRecord;
   void predictors.get(record, msg.artifactFile).then(
     (predictor) => {
       let reply: PredictThreadReply;
+      const transfer: ArrayBuffer[] = [];
       try {
         kept.use(record);
+        // Compiled and optimised before its first slice (a no-op once done): see Predictor.warm.
+        predictor.warm?.();
         const p = predictBatch(record, predictor, msg.columns, msg.n, msg.opts);
         const sent = canonicalColumns(predictor.description, msg.columns);
-        const inputs: Record<string, ColumnarPrediction['inputs'][string] | null> = {};
+        const inputs: Record<string, PackedColumn | null> = {};
         for (const c of Object.keys(p.inputs))
-          inputs[c] = sameCells(p.inputs[c], sent[c]) ? null : p.inputs[c];
+          inputs[c] = sameCells(p.inputs[c], sent[c]) ? null : packColumn(p.inputs[c], transfer);
         reply = {
           id: msg.id,
           ok: true,
           inputs,
           columns: p.columns,
-          values: p.values.map((v, j) => (p.texts?.[j] || v.every((x) => x === null) ? null : v)),
+          values: p.values.map((v, j) =>
+            p.texts?.[j] || v.every((x) => x === null) ? null : packColumn(v, transfer),
+          ),
           ...(p.texts ? { texts: p.texts } : {}),
           explained: p.explained,
         };
       } catch (err) {
         reply = failure(msg.id, err);
+        transfer.length = 0;
       }
-      port.postMessage(reply);
+      port.postMessage(reply, transfer);
     },
     (err: unknown) => port.postMessage(failure(msg.id, err)),
   );
@@ -59,6 +78,7 @@ port.on('message', (msg: PredictThreadRequest) => {
  * cast column: copying 64 numeric inputs of every row back was most of a wide model's reply).
  */
 function sameCells(cast: ArrayLike<CellValue>, sent: ArrayLike<unknown> | undefined): boolean {
+  if ((cast as ArrayLike<unknown>) === sent) return true;
   if (!sent || sent.length !== cast.length) return false;
   for (let i = 0; i < cast.length; i++) if (cast[i] !== sent[i]) return false;
   return true;

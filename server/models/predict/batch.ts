@@ -159,6 +159,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
  * differs: a 10k-row body of 64 inputs spent most of its conversion looking keys up.
  */
 export function columnsOfRows(rows: readonly unknown[]): Record<string, unknown[]> {
+  const same = columnsOfSameRows(rows);
+  if (same) return same;
   const n = rows.length;
   const names: string[] = [];
   const values: unknown[][] = [];
@@ -238,6 +240,50 @@ export function cellArrays(
  */
 export type InputCells = readonly unknown[] | Float64Array;
 
+/** Rows from which `columnsOfSameRows` is tried first. */
+const SAME_ROWS_MIN = 32;
+
+/**
+ * `columnsOfRows` when every row is an object with the same keys in the same order (a batch of
+ * one shape, as JSON bodies and callers' rows are): each key's cells read by a generated function
+ * that names them (one property load each), after a check of each row's keys; null otherwise, and
+ * the generic walk answers (with its errors). The 10-class 64-input model's 10k rows: 7 ms
+ * against 69 ms walked key by key.
+ */
+function columnsOfSameRows(rows: readonly unknown[]): Record<string, unknown[]> | null {
+  const n = rows.length;
+  const first = rows[0];
+  if (n < SAME_ROWS_MIN || first === null || typeof first !== 'object' || Array.isArray(first))
+    return null;
+  const names = Object.keys(first);
+  const K = names.length;
+  if (K === 0) return null;
+  for (let i = 1; i < n; i++) {
+    const r = rows[i];
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) return null;
+    const keys = Object.keys(r);
+    if (keys.length !== K) return null;
+    for (let j = 0; j < K; j++) if (keys[j] !== names[j]) return null;
+  }
+  const read = generated<(rows: readonly unknown[], n: number, cols: unknown[][]) => void>(
+    'cells',
+    names,
+    ['rows', 'n', 'cols'],
+    () =>
+      `${names.map((_, j) => `const c${j} = cols[${j}];`).join(' ')}
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    ${names.map((k, j) => `c${j}[i] = r[${JSON.stringify(k)}];`).join(' ')}
+  }`,
+  );
+  if (!read) return null;
+  const values = names.map(() => new Array<unknown>(n));
+  read(rows, n, values);
+  const columns: Record<string, unknown[]> = Object.create(null);
+  names.forEach((k, c) => (columns[k] = values[c]));
+  return columns;
+}
+
 /** Rows as columns: `columnsOfRows` of n rows, or the same made another way (an HTTP body). */
 export interface RowsAsColumns {
   columns: Record<string, InputCells>;
@@ -273,17 +319,73 @@ export const isRowArray = (rows: readonly unknown[] | RowsAsColumns): rows is re
  */
 export function predictionRows(p: ColumnarPrediction, n: number): Record<string, JsonValue>[] {
   const inCols = inputColumns(p.description);
+  const names = [...inCols.map((c) => c.name), ...p.columns.map((c) => c.name)];
+  const cols: ArrayLike<JsonValue>[] = [...inCols.map((c) => p.inputs[c.name]), ...p.values];
+  const build = rowBuilder(names);
+  if (build) return build(cols, n);
   const out: Record<string, JsonValue>[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const o: Record<string, JsonValue> = {};
-    for (const c of inCols) o[c.name] = p.inputs[c.name][i];
-    p.columns.forEach((c, j) => (o[c.name] = p.values[j][i]));
+    for (let j = 0; j < names.length; j++) o[names[j]] = cols[j][i];
     o.__service_row_id = i;
     o.select_data_query = null;
     o.when_data = null;
     out[i] = o;
   }
   return out;
+}
+
+type RowBuilder = (cols: ArrayLike<JsonValue>[], n: number) => Record<string, JsonValue>[];
+
+/**
+ * A function building `predictionRows`' objects with one object literal of the row's keys (the
+ * keys in JSON string literals, so any name is safe): keyed stores of the names one by one went
+ * through V8's generic property path, 113 ms for the 10-class 64-input model's 10k rows. The same
+ * objects: a repeated key keeps its first place and its last value, as assignments do.
+ */
+const rowBuilder = (names: string[]) =>
+  generated<RowBuilder>('rows', names, ['cols', 'n'], () => {
+    const fields = names.map((k, j) => `${JSON.stringify(k)}: c${j}[i]`);
+    return `${names.map((_, j) => `const c${j} = cols[${j}];`).join(' ')}
+  const out = new Array(n);
+  for (let i = 0; i < n; i++)
+    out[i] = { ${fields.join(', ')}, "__service_row_id": i, "select_data_query": null, "when_data": null };
+  return out;`;
+  });
+
+/** Generated functions by what they are for and their keys (a model's columns), the last few. */
+const generatedKept = new Map<string, unknown>();
+const GENERATED_KEPT = 64;
+
+/**
+ * A function of `params` generated from `source` for a list of keys, made once per list. Null
+ * (the caller's loop instead) for a `__proto__` key, which a literal or a property read by name
+ * would take for the prototype, and where the runtime forbids code generation.
+ */
+function generated<F>(
+  what: string,
+  names: string[],
+  params: string[],
+  source: () => string,
+): F | null {
+  const key = `${what}\u0000${names.join('\u0000')}`;
+  let f = generatedKept.get(key) as F | null | undefined;
+  if (f !== undefined) {
+    generatedKept.delete(key);
+    generatedKept.set(key, f);
+    return f;
+  }
+  f = null;
+  if (!names.includes('__proto__')) {
+    try {
+      f = new Function(...params, source()) as F;
+    } catch {
+      f = null;
+    }
+  }
+  generatedKept.set(key, f);
+  if (generatedKept.size > GENERATED_KEPT) generatedKept.delete(generatedKept.keys().next().value!);
+  return f;
 }
 
 /** Strings up to this length are quoted once per batch and reused (labels, categories). */
@@ -482,6 +584,12 @@ function contributionsJson(
  */
 export const PREDICT_SLICE_ROWS = 4096;
 
+/**
+ * Slices of one batch sent to the prediction thread before the first comes back: two, so each
+ * thread works while the other does its part of a slice (memory: two slices, not the batch).
+ */
+const SLICES_IN_FLIGHT = 2;
+
 /** Predicts one slice as `predictBatch` does, somewhere else (models/predict-thread). */
 export type SlicePredictor = (
   columns: Record<string, InputCells>,
@@ -509,7 +617,12 @@ export async function predictInSlices(
   if (n <= PREDICT_SLICE_ROWS) return predictSlice(columns, n);
   const names = Object.keys(columns);
   const parts: ColumnarPrediction[] = [];
+  // Elsewhere, the next slice is sent before this one comes back (SLICES_IN_FLIGHT): this thread
+  // cuts and sends it, and reads the one before, while that thread predicts.
+  const inFlight: Promise<ColumnarPrediction>[] = [];
+  const depth = elsewhere ? SLICES_IN_FLIGHT : 1;
   for (let start = 0; start < n; start += PREDICT_SLICE_ROWS) {
+    if (inFlight.length >= depth) parts.push(await inFlight.shift()!);
     if (start > 0) {
       if (!elsewhere) await heavyTurn();
       opts.signal?.throwIfAborted();
@@ -521,8 +634,12 @@ export async function predictInSlices(
       const col = columns[c];
       slice[c] = col instanceof Float64Array ? col.subarray(start, end) : col.slice(start, end);
     }
-    parts.push(await predictSlice(slice, end - start));
+    const p = Promise.resolve(predictSlice(slice, end - start));
+    // Awaited in turn; one failing while an earlier one is awaited is not left unhandled.
+    p.catch(() => undefined);
+    inFlight.push(p);
   }
+  while (inFlight.length > 0) parts.push(await inFlight.shift()!);
   // Joined once per column by the engine's own concat (a loop of pushes held the event loop's
   // thread 0.3 s beside eight model joins).
   const [first, ...rest] = parts;
