@@ -238,6 +238,17 @@ export interface Predictor {
    * batches walk the trees until enough rows have been predicted; then the same happens.
    */
   warm?(): void;
+  /**
+   * One bounded step of `warm` (one group of trees compiled and run until optimised); true when
+   * the warm-up is done. Batches before then walk the trees: the same numbers.
+   */
+  warmStep?(): boolean;
+  /**
+   * Warm in steps from now on: a batch that calls for the warm-up hands `warmStep` to `stepper`
+   * (once), which runs it between turns of an event loop until it answers true, instead of
+   * warming in one go (a latency stall for everything else on that thread).
+   */
+  warmInSteps?(stepper: (step: () => boolean) => void): void;
 }
 
 export interface SerializedLinear {

@@ -45,7 +45,7 @@ import {
   type ColumnarPrediction,
   type PredictOptions,
 } from './predict/batch';
-import { PredictorCache } from './predict/cache';
+import { PredictorCache, stepBetweenTurns } from './predict/cache';
 import { predictionJsonPieces, rowObjectPieces } from './predict/json-rows';
 import { PREDICT_THREAD_MIN_ROWS, PredictThread } from './predict-thread/index';
 import {
@@ -123,7 +123,8 @@ export class ModelRegistry {
   private readonly data: TrainingData;
   private readonly trainer: Trainer;
   private readonly warmupGate: WarmupGate | null;
-  private readonly predictors = new PredictorCache();
+  /** On this thread a predictor warms in steps between requests (predict/cache.ts). */
+  private readonly predictors = new PredictorCache((p) => p.warmInSteps?.(stepBetweenTurns));
   /** Where big batches are predicted, off the thread that answers requests (predict-thread/). */
   readonly predictThread = new PredictThread();
   private readonly evidences = new EvidenceCache();

@@ -28,7 +28,7 @@ function lit(x: number): string {
  * 10k rows against 11 ms in groups), large enough that a row's scores stay in a register across
  * the group's trees and a model is a few dozen functions to optimise, not one per tree.
  */
-const GROUP_NODES = 512;
+export const GROUP_NODES = 512;
 
 /**
  * Compiles the trees to JS functions of nested ifs, a group of consecutive trees per function
@@ -44,43 +44,56 @@ const GROUP_NODES = 512;
  * `warmCompiled` before timing-sensitive use.
  */
 export function compileTrees(m: GBMModel): CompiledTree[] {
-  const out: CompiledTree[] = [];
-  const K = m.K;
-  const D = leafDimOf(m);
+  return treeGroups(m).map((trees) => compileGroup(m, trees));
+}
+
+/**
+ * The trees of each function `compileTrees` makes: consecutive whole trees up to GROUP_NODES nodes
+ * (a bigger tree alone). What one step of a warm-up compiles and runs (`warmGroup`).
+ */
+export function treeGroups(m: Pick<GBMModel, 'roots' | 'nTrees' | 'feat'>): number[][] {
+  const groups: number[][] = [];
   let t = 0;
   while (t < m.nTrees) {
     const trees: number[] = [];
-    const used = new Set<number>();
     let nodes = 0;
     while (t < m.nTrees) {
       const size = treeSize(m, t);
       if (trees.length > 0 && nodes + size > GROUP_NODES) break;
       nodes += size;
-      featuresOf(m, m.roots[t], used);
       trees.push(t++);
     }
-    const vars = new Map<number, string>();
-    for (const f of [...used].sort((a, b) => a - b)) vars.set(f, `x${f}`);
-    let body = [...vars].map(([f, v]) => `const ${v} = bins[b + ${lit(f)}];`).join(' ') + '\n';
-    if (D > 1) {
-      const adds = Array.from({ length: D }, (_, j) => `out[q + ${j}] += value[l + ${j}];`);
-      body += `    const q = r * ${lit(K)};\n    let l = 0;\n`;
-      for (const tr of trees)
-        body += `${emitNode(m, m.roots[tr], '    ', vars, D)}\n    ${adds.join(' ')}\n`;
-    } else if (K === 1) {
-      // One score per row: kept in a register across the group (the same sums, in tree order).
-      body += '    let a = out[r];\n    let v = 0;\n';
-      for (const tr of trees) body += `${emitNode(m, m.roots[tr], '    ', vars, 1)}\n    a += v;\n`;
-      body += '    out[r] = a;\n';
-    } else {
-      body += '    let v = 0;\n';
-      for (const tr of trees)
-        body += `${emitNode(m, m.roots[tr], '    ', vars, 1)}\n    out[r * ${lit(K)} + ${lit(tr % K)}] += v;\n`;
-    }
-    const src = `return function group(bins, F, n, out, catBits) {\n  for (let r = 0, b = 0; r < n; r++, b += F) {\n    ${body}  }\n};`;
-    out.push((new Function('value', src) as (v: Float64Array) => CompiledTree)(m.value));
+    groups.push(trees);
   }
-  return out;
+  return groups;
+}
+
+/** The function of one group of trees (`treeGroups`): see `compileTrees`. */
+export function compileGroup(m: GBMModel, trees: readonly number[]): CompiledTree {
+  const K = m.K;
+  const D = leafDimOf(m);
+  const used = new Set<number>();
+  for (const tr of trees) featuresOf(m, m.roots[tr], used);
+  const vars = new Map<number, string>();
+  for (const f of [...used].sort((a, b) => a - b)) vars.set(f, `x${f}`);
+  let body = [...vars].map(([f, v]) => `const ${v} = bins[b + ${lit(f)}];`).join(' ') + '\n';
+  if (D > 1) {
+    const adds = Array.from({ length: D }, (_, j) => `out[q + ${j}] += value[l + ${j}];`);
+    body += `    const q = r * ${lit(K)};\n    let l = 0;\n`;
+    for (const tr of trees)
+      body += `${emitNode(m, m.roots[tr], '    ', vars, D)}\n    ${adds.join(' ')}\n`;
+  } else if (K === 1) {
+    // One score per row: kept in a register across the group (the same sums, in tree order).
+    body += '    let a = out[r];\n    let v = 0;\n';
+    for (const tr of trees) body += `${emitNode(m, m.roots[tr], '    ', vars, 1)}\n    a += v;\n`;
+    body += '    out[r] = a;\n';
+  } else {
+    body += '    let v = 0;\n';
+    for (const tr of trees)
+      body += `${emitNode(m, m.roots[tr], '    ', vars, 1)}\n    out[r * ${lit(K)} + ${lit(tr % K)}] += v;\n`;
+  }
+  const src = `return function group(bins, F, n, out, catBits) {\n  for (let r = 0, b = 0; r < n; r++, b += F) {\n    ${body}  }\n};`;
+  return (new Function('value', src) as (v: Float64Array) => CompiledTree)(m.value);
 }
 
 /** Nodes of tree t (its root to the next root, or to the end). */
@@ -228,15 +241,18 @@ const BIN_WORDS = 8;
 /**
  * Rows of bins that together reach every leaf of every tree: each row takes, tree by tree, the
  * first leaf not reached yet whose path agrees with what the row has fixed so far (a path fixes
- * a set of bins per feature it tests), then each feature's lowest allowed bin. A feature's bins
+ * a set of bins per feature it tests), then each feature's lowest allowed bin; `trees`: those
+ * trees' leaves only (a group's, `treeGroups`). A feature's bins
  * are 0..nBins[f]-1 (absent: up to 255, or 31 for a feature some categorical split tests). At
- * most `maxRows` rows; a leaf no row within those bins reaches is left out.
+ * most `maxRows` rows; a leaf no row within those bins reaches is left out. With `trees`, the
+ * leaves of those trees only (a group's: `treeGroups`).
  */
 export function coverageRows(
   m: GBMModel,
   F: number,
   nBins?: ArrayLike<number>,
   maxRows = 1024,
+  trees?: readonly number[],
 ): Uint8Array {
   const domain = new Uint32Array(F * BIN_WORDS);
   const catFeature = new Uint8Array(F);
@@ -248,7 +264,7 @@ export function coverageRows(
   }
   // Per tree, its leaves' paths: the features tested and the bins each allows (set per feature).
   const paths: { feats: number[]; sets: Uint32Array }[][] = [];
-  for (let t = 0; t < m.nTrees; t++) {
+  for (const t of trees ?? Array.from({ length: m.nTrees }, (_, t) => t)) {
     const leaves: { feats: number[]; sets: Uint32Array }[] = [];
     const walk = (node: number, feats: number[], sets: Uint32Array) => {
       const f = m.feat[node];
@@ -341,12 +357,27 @@ export function warmCompiled(
   F: number,
   nBins?: ArrayLike<number>,
 ): void {
-  const cover = coverageRows(m, F, nBins);
+  treeGroups(m).forEach((group, i) => warmGroup(m, group, trees[i], F, nBins));
+}
+
+/**
+ * One group's part of `warmCompiled` (its function, `compileGroup`, over rows that reach every
+ * leaf of its trees, WARM_PASSES times): at most 1,024 rows x WARM_PASSES through at most
+ * GROUP_NODES nodes of trees (or one bigger tree), the bound of one step of a warm-up.
+ */
+export function warmGroup(
+  m: GBMModel,
+  group: readonly number[],
+  fn: CompiledTree,
+  F: number,
+  nBins?: ArrayLike<number>,
+): void {
+  const cover = coverageRows(m, F, nBins, 1024, group);
   const n0 = cover.length / F;
-  if (n0 === 0 || trees.length === 0) return;
+  if (n0 === 0) return;
   const n = Math.max(n0, 64);
   const bins = new Uint8Array(n * F);
   for (let i = 0; i < n; i += n0) bins.set(cover.subarray(0, Math.min(n0, n - i) * F), i * F);
   const out = new Float64Array(n * m.K);
-  for (let p = 0; p < WARM_PASSES; p++) predictRawCompiled(m, trees, bins, F, n, out);
+  for (let p = 0; p < WARM_PASSES; p++) fn(bins, F, n, out, m.catBits);
 }

@@ -36,10 +36,11 @@ import { thresholdClass } from '../evaluation/decision';
 import { explainBatch } from '../explain/explain';
 import {
   type CompiledTree,
+  compileGroup,
   compilesWell,
-  compileTrees,
   predictRawCompiled,
-  warmCompiled,
+  treeGroups,
+  warmGroup,
 } from '../gbm/compile';
 import type { GBMModel } from '../gbm/model';
 import { predictRaw } from '../gbm/predict';
@@ -113,6 +114,16 @@ class ArtifactPredictor implements Predictor {
   /** Trees compiled to JS once enough rows went through (null: not yet; false: unavailable). */
   private compiled: Compiled | null | false = null;
   private rowsSeen = 0;
+  /** A warm-up under way (`warmStep`): the groups of trees left, the functions made so far. */
+  private warming: {
+    steps: { m: GBMModel; group: number[]; scale: boolean }[];
+    next: number;
+    main: CompiledTree[] | null;
+    scale: CompiledTree[] | null;
+  } | null = null;
+  /** Set by `warmInSteps`: who runs the warm-up's steps, and whether it was handed them. */
+  private stepper: ((step: () => boolean) => void) | null = null;
+  private stepping = false;
 
   constructor(a: ModelArtifact) {
     this.description = a.description;
@@ -326,7 +337,8 @@ class ArtifactPredictor implements Predictor {
 
   /**
    * The trees compiled and warmed (see `warm`) once a large batch (or enough small ones) shows up:
-   * single-row predictions keep walking the node arrays. If the runtime forbids code generation
+   * single-row predictions keep walking the node arrays. With `warmInSteps` the warm-up is handed
+   * to its stepper and the batches walk until it is done. If the runtime forbids code generation
    * (--disallow-code-generation-from-strings) the walk is used forever.
    */
   private compiledTrees(n: number): Compiled | null {
@@ -334,32 +346,82 @@ class ArtifactPredictor implements Predictor {
     if (this.compiled) return this.compiled;
     this.rowsSeen += n;
     if (n < 256 && this.rowsSeen < 5000) return null;
+    if (this.stepper) {
+      if (!this.stepping) {
+        this.stepping = true;
+        this.stepper(() => this.warmStep());
+      }
+      return null;
+    }
     this.warm();
     return this.compiled || null;
   }
 
   /**
    * Compiles the trees (the model's and the intervals' scale) and runs them over rows that reach
-   * every leaf until V8 has optimised them (gbm/compile.ts `warmCompiled`), so the first big
-   * batch runs as fast as the later ones. The prediction thread calls it when it loads a model.
+   * every leaf until V8 has optimised them (gbm/compile.ts `warmGroup`), so the first big batch
+   * runs as fast as the later ones: every step of `warmStep` at once. The prediction thread calls
+   * it when it loads a model.
    */
   warm(): void {
-    if (this.compiled !== null || (!this.gbm && !this.scale)) return;
-    const F = this.layout.features.length;
-    const nBins = this.layout.features.map((f) => f.nBins);
+    while (!this.warmStep());
+  }
+
+  /**
+   * One step of the warm-up: one group of trees (gbm/compile.ts `treeGroups`: at most
+   * GROUP_NODES nodes, or one bigger tree) compiled and run over the rows that reach its leaves.
+   * True when the warm-up is done (the batches from then on use the compiled trees); until then
+   * they walk the trees (the same numbers, bit for bit).
+   */
+  warmStep(): boolean {
+    if (this.compiled !== null || (!this.gbm && !this.scale)) return true;
     try {
-      const main = this.gbm && compilesWell(this.gbm) ? compileTrees(this.gbm) : null;
-      const scale = this.scale ? compileTrees(this.scale.gbm) : null;
-      if (main) warmCompiled(this.gbm!, main, F, nBins);
-      if (scale) {
-        // The scale's last feature is the binned prediction.
-        const predBins = this.scale!.predThresholds.length + 2;
-        warmCompiled(this.scale!.gbm, scale, F + 1, [...nBins, predBins]);
+      const F = this.layout.features.length;
+      const nBins = this.layout.features.map((f) => f.nBins);
+      if (!this.warming) {
+        const main = this.gbm && compilesWell(this.gbm) ? this.gbm : null;
+        const scale = this.scale?.gbm ?? null;
+        this.warming = {
+          steps: [
+            ...(main ? treeGroups(main).map((group) => ({ m: main, group, scale: false })) : []),
+            ...(scale ? treeGroups(scale).map((group) => ({ m: scale, group, scale: true })) : []),
+          ],
+          next: 0,
+          main: main ? [] : null,
+          scale: scale ? [] : null,
+        };
       }
-      this.compiled = { main, scale };
+      const w = this.warming;
+      const step = w.steps[w.next++];
+      if (step) {
+        const fn = compileGroup(step.m, step.group);
+        if (step.scale) {
+          // The scale's last feature is the binned prediction.
+          const predBins = this.scale!.predThresholds.length + 2;
+          warmGroup(step.m, step.group, fn, F + 1, [...nBins, predBins]);
+          w.scale!.push(fn);
+        } else {
+          warmGroup(step.m, step.group, fn, F, nBins);
+          w.main!.push(fn);
+        }
+      }
+      if (w.next < w.steps.length) return false;
+      this.compiled = { main: w.main, scale: w.scale };
     } catch {
       this.compiled = false;
     }
+    this.warming = null;
+    return true;
+  }
+
+  /**
+   * From now on a batch that calls for the warm-up hands `warmStep` to `stepper` (once), which
+   * runs it step by step (between turns of an event loop) until it answers true; the batches walk
+   * the trees until then. The instance's thread does this: no batch there waits for a whole
+   * warm-up (0.3-0.7 s of CPU for a model of hundreds of trees).
+   */
+  warmInSteps(stepper: (step: () => boolean) => void): void {
+    this.stepper = stepper;
   }
 
   /**

@@ -9,6 +9,10 @@ import type { CellValue, Dataset, ModelArtifact, Predictor } from '../../api';
 import { Rng } from '../../prng';
 import { gauss } from '../../__tests__/helpers';
 import { train } from '../../pipeline/train';
+import { deserializeScale } from '../../analysis/scale';
+import { GROUP_NODES, treeGroups } from '../../gbm/compile';
+import type { GBMModel } from '../../gbm/model';
+import { deserializeGBM } from '../../gbm/serialize';
 import { loadPredictor } from '../predictor';
 
 /** 600 rows of a numeric, a categorical and a second numeric input, and three targets. */
@@ -83,6 +87,87 @@ describe('walked and compiled predictions', () => {
       const again = loadPredictor(artifact).predictTable!(big, 600);
       expect(again.confidence.subarray(0, n)).toEqual(a.confidence);
       expect(Array.from(again.value).slice(0, n)).toEqual(Array.from(a.value));
+    });
+  }
+});
+
+/** The private state of a predictor warming in steps (predictor.ts `warming`, `compiled`). */
+interface Warming {
+  compiled: { main: unknown[] | null; scale: unknown[] | null } | null | false;
+  warming: { main: unknown[] | null; scale: unknown[] | null } | null;
+}
+
+/** Nodes of each tree of a model, by tree. */
+const treeNodes = (m: GBMModel) =>
+  Array.from(
+    { length: m.nTrees },
+    (_, t) => (t + 1 < m.nTrees ? m.roots[t + 1] : m.feat.length) - m.roots[t],
+  );
+
+describe('warming in steps (the instance thread: Predictor.warmInSteps)', () => {
+  const data = table();
+  const inputs = varied();
+  // 600 rows: a batch that calls for the warm-up (from 256 rows).
+  const big = Object.fromEntries(
+    Object.entries(inputs).map(([k, v]) => [k, Array.from({ length: 600 }, (_, i) => v[i % 200])]),
+  );
+  for (const [target, kind] of [
+    ['y', 'gbm'],
+    ['band', 'gbm'],
+  ] as const) {
+    const columns = data.columns.filter((c) => c === target || !data.targets.includes(c));
+    const at = columns.map((c) => data.columns.indexOf(c));
+    const artifact: ModelArtifact = train(
+      { columns, rows: data.rows.map((r) => at.map((j) => r[j])) },
+      { target, seed: 5, using: { max_iterations: 40, model: kind } },
+    );
+
+    it(`${target} (${artifact.task}): one group of trees a step, every batch the same numbers`, () => {
+      const reference = loadPredictor(artifact);
+      reference.warm!();
+      const expected = reference.predictTable!(big, 600);
+      const p = loadPredictor(artifact);
+      const handed: (() => boolean)[] = [];
+      p.warmInSteps!((step) => handed.push(step));
+      const state = p as unknown as Warming;
+      // A small batch does not call for it; a big one hands the steps over and walks.
+      expect(p.predictTable!(inputs, 200)).toEqual(reference.predictTable!(inputs, 200));
+      expect(handed).toHaveLength(0);
+      expect(p.predictTable!(big, 600)).toEqual(expected);
+      expect(handed).toHaveLength(1);
+      expect(state.compiled).toBeNull();
+      // The steps: one per group of the model's trees and of the intervals' scale trees.
+      const models = [deserializeGBM(artifact.model.gbm!)];
+      if (artifact.calibration.scale) models.push(deserializeScale(artifact.calibration.scale).gbm);
+      const groups = models.map((m) => treeGroups(m));
+      const steps = groups.reduce((s, g) => s + g.length, 0);
+      expect(steps).toBeGreaterThan(1);
+      // A group is consecutive whole trees, at most GROUP_NODES nodes unless it is one tree.
+      models.forEach((m, i) => {
+        const sizes = treeNodes(m);
+        expect(groups[i].flat()).toEqual(sizes.map((_, t) => t));
+        for (const g of groups[i]) {
+          const nodes = g.reduce((s, t) => s + sizes[t], 0);
+          expect(g.length === 1 || nodes <= GROUP_NODES).toBe(true);
+        }
+      });
+      for (let k = 1; k <= steps; k++) {
+        const done = handed[0]();
+        expect(done).toBe(k === steps);
+        if (!done) {
+          // k groups compiled, none used yet: the batch walks, the same numbers.
+          const w = state.warming!;
+          expect((w.main?.length ?? 0) + (w.scale?.length ?? 0)).toBe(k);
+          expect(state.compiled).toBeNull();
+          expect(p.predictTable!(big, 600)).toEqual(expected);
+        }
+      }
+      expect(state.compiled && (state.compiled.main?.length ?? 0)).toBe(groups[0].length);
+      expect(p.predictTable!(big, 600)).toEqual(expected);
+      expect(p.explainColumns!(big, 600)).toEqual(reference.explainColumns!(big, 600));
+      // Once, whatever the batches after it.
+      expect(handed).toHaveLength(1);
+      expect(handed[0]()).toBe(true);
     });
   }
 });
