@@ -223,6 +223,9 @@ export interface PredictionColumns {
   probabilities: { names: readonly string[]; columns: Float64Array[] } | null;
 }
 
+/** Rows in one batch from which a predictor compiles its trees (a smaller batch walks them). */
+export const COMPILE_BATCH_ROWS = 256;
+
 export interface Predictor {
   readonly description: ModelDescription;
   predict(rows: Record<string, unknown>[]): Prediction[];
@@ -249,6 +252,12 @@ export interface Predictor {
    * warming in one go (a latency stall for everything else on that thread).
    */
   warmInSteps?(stepper: (step: () => boolean) => void): void;
+  /**
+   * Whether a batch of `COMPILE_BATCH_ROWS` or more would still walk the trees because their
+   * warm-up is not done; answering true starts the warm-up in steps (`warmInSteps`) if it was not
+   * started yet. False once the compiled trees serve the batches, or when there are none.
+   */
+  stillWarming?(): boolean;
 }
 
 export interface SerializedLinear {

@@ -33,6 +33,7 @@ export type {
   TrainOptions,
   TrainProgress,
 } from './api';
+export { COMPILE_BATCH_ROWS } from './api';
 export type { Forecaster, TimeSeriesArtifact, TimeSeriesDescription } from './timeseries/types';
 export type { ModelEvidence } from './evaluation/evidence';
 export { deserializeEvidence, serializeEvidence } from './evaluation/evidence';

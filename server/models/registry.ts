@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import type { DriftReport, EffectsReport } from '../../contract';
 import {
   ALLOWED_USING_KEYS,
+  COMPILE_BATCH_ROWS,
   decideWithThreshold,
   deserializeArtifact,
   descriptionWarnings,
@@ -474,9 +475,13 @@ export class ModelRegistry {
     n: number,
     opts: PredictOptions,
   ): Promise<ColumnarPrediction> {
-    if (n < PREDICT_THREAD_MIN_ROWS) {
-      return Promise.resolve(predictBatch(record, predictor, columns, n, opts));
-    }
+    // A batch big enough for the compiled trees goes to the prediction thread while this thread
+    // still warms them in steps (walking them meanwhile, several times slower): the thread warmed
+    // them in one go when it loaded the model, off the thread that answers requests.
+    const here =
+      n < PREDICT_THREAD_MIN_ROWS &&
+      !(n >= COMPILE_BATCH_ROWS && predictor.stillWarming?.() === true);
+    if (here) return Promise.resolve(predictBatch(record, predictor, columns, n, opts));
     const file = this.store.artifactFile(record.project, record.name, record.version);
     return predictInSlices(record, predictor, columns, n, opts, (slice, m) =>
       this.predictThread.predict(record, file, predictor.description, slice, m, opts),

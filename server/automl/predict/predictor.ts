@@ -13,6 +13,7 @@ import type {
   PredictionColumns,
   Predictor,
 } from '../api';
+import { COMPILE_BATCH_ROWS } from '../api';
 import {
   type ClassCalibration,
   argmaxClass,
@@ -345,12 +346,9 @@ class ArtifactPredictor implements Predictor {
     if (this.compiled === false || (!this.gbm && !this.scale)) return null;
     if (this.compiled) return this.compiled;
     this.rowsSeen += n;
-    if (n < 256 && this.rowsSeen < 5000) return null;
+    if (n < COMPILE_BATCH_ROWS && this.rowsSeen < 5000) return null;
     if (this.stepper) {
-      if (!this.stepping) {
-        this.stepping = true;
-        this.stepper(() => this.warmStep());
-      }
+      this.startStepping();
       return null;
     }
     this.warm();
@@ -422,6 +420,19 @@ class ArtifactPredictor implements Predictor {
    */
   warmInSteps(stepper: (step: () => boolean) => void): void {
     this.stepper = stepper;
+  }
+
+  stillWarming(): boolean {
+    if (this.compiled !== null || (!this.gbm && !this.scale)) return false;
+    if (this.stepper) this.startStepping();
+    return true;
+  }
+
+  /** Hands the warm-up's steps to the stepper, once. */
+  private startStepping(): void {
+    if (this.stepping || !this.stepper) return;
+    this.stepping = true;
+    this.stepper(() => this.warmStep());
   }
 
   /**
