@@ -117,6 +117,21 @@ describe('the ensemble of candidates validation cannot tell apart', () => {
     // ... 10 cannot.
     expect(make(10)).toEqual(['ets', 'arima']);
   });
+  it('never averages in a baseline, however close its few windows score', () => {
+    const rng = new Rng(5);
+    // Ten one-step windows on which all five err alike: the same errors, each in another order
+    // (the same MASE, paired differences within noise), so ties go to the simplest first.
+    const { fold, truth } = foldOf(10, rng);
+    const e = truth.map(() => gauss(rng));
+    const names = ['seasonal_naive', 'naive', 'drift', 'ets', 'arima'] as const;
+    const scored = names.map((name, j) =>
+      withErrors(name, fold, truth, [...e.slice(2 * j), ...e.slice(0, 2 * j)]),
+    );
+    const tied = tiedCandidates(scored, [fold], 1, [0]).map((c) => scored[c].name);
+    expect(tied.sort()).toEqual(['arima', 'ets']);
+    // With only one model beside the baselines there is nothing to combine.
+    expect(tiedCandidates(scored.slice(0, 4), [fold], 1, [0])).toEqual([]);
+  });
 });
 
 describe('a GBM the last fold already rules out', () => {
