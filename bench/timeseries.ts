@@ -707,6 +707,13 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
       (hasPeers || s.source !== 'statsmodels') &&
       (words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase()))),
   );
+  // A word that names no set is said (`airports` is "airport departures"); a run of the speed
+  // figures alone names none on purpose.
+  for (const w of words)
+    if (!SETS.some((s) => s.name.toLowerCase().includes(w.toLowerCase())))
+      progress(
+        `TIMESERIES_SETS: "${w}" names no set (sets: ${SETS.map((s) => s.name).join('; ')})`,
+      );
   progress(
     `machine: ${cpus().length} cores, load average ${loadavg()
       .map((x) => x.toFixed(1))
