@@ -4,16 +4,16 @@
 // objects): `predictTable` answers columns, a class probability per Float64Array; the
 // `Prediction` objects of `predict` / `predictColumns` are made from them.
 
-import type {
-  CellValue,
-  Explanation,
-  ModelArtifact,
-  ModelDescription,
-  Prediction,
-  PredictionColumns,
-  Predictor,
+import {
+  type CellValue,
+  COMPILE_BATCH_ROWS,
+  type Explanation,
+  type ModelArtifact,
+  type ModelDescription,
+  type Prediction,
+  type PredictionColumns,
+  type Predictor,
 } from '../api';
-import { COMPILE_BATCH_ROWS } from '../api';
 import {
   type ClassCalibration,
   argmaxClass,

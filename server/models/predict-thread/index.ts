@@ -22,7 +22,7 @@ import {
   type PredictOptions,
 } from '../predict/batch';
 import type { ModelVersionRecord } from '../store';
-import { unpackColumn } from './packed';
+import { movedCopy, unpackColumn } from './packed';
 import type { PredictThreadReply, PredictThreadRequest, VersionKey } from './protocol';
 
 const BOOTSTRAP = new URL('../../automl-worker/bootstrap.mjs', import.meta.url);
@@ -202,9 +202,7 @@ function wireColumns(
     if (col instanceof Float64Array) {
       // Numbers already (an HTTP body read into columns): one copy, no cell read one by one
       // (reading a Float64Array's cells through this generic loop boxed every one of them).
-      const typed = col.slice();
-      out[c] = typed;
-      transfer.push(typed.buffer);
+      out[c] = movedCopy(col, transfer);
       continue;
     }
     let numbers = col.length === n;

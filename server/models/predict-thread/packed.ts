@@ -18,17 +18,23 @@ const MAX_CODES = 4096;
 /** Longer strings are not looked up (an `_explain` text per row: hashing them cost more). */
 const MAX_CODE_LENGTH = 64;
 
+/**
+ * A copy of a Float64Array whose buffer is pushed to `transfer` (the caller's array stays usable:
+ * a view of a request's column shares its buffer with the other columns' views).
+ */
+export function movedCopy(col: Float64Array, transfer: ArrayBuffer[]): Float64Array {
+  const v = col.slice();
+  transfer.push(v.buffer);
+  return v;
+}
+
 /** Packs a column; the buffers to transfer are pushed to `transfer`. */
 export function packColumn(
   col: readonly JsonValue[] | Float64Array,
   transfer: ArrayBuffer[],
 ): PackedColumn {
-  if (col instanceof Float64Array) {
-    // Numbers in every row already (an HTTP body's column): its own copy moves.
-    const v = col.slice();
-    transfer.push(v.buffer);
-    return { t: 'f64', v };
-  }
+  // Numbers in every row already (an HTTP body's column): its own copy moves.
+  if (col instanceof Float64Array) return { t: 'f64', v: movedCopy(col, transfer) };
   const n = col.length;
   let numbers = true;
   let booleans = true;
