@@ -38,6 +38,7 @@ import { fileURLToPath } from 'node:url';
 import {
   type CellValue,
   type Dataset,
+  type TimeSeriesArtifact,
   loadPredictor,
   trainForecaster,
 } from '../server/automl/index';
@@ -62,7 +63,7 @@ type Peer = (typeof PEERS)[number];
  * One series-origin's peer forecasts; `failed`: the peers whose fit was refused (a non-finite or
  * runaway forecast, bench/statsmodels_peer.py) and what was used instead, and why.
  */
-type PeerResult = Record<Peer, number[]> & { failed?: Partial<Record<Peer, string>> };
+export type PeerResult = Record<Peer, number[]> & { failed?: Partial<Record<Peer, string>> };
 /** The peer script's guard version (GUARD in bench/statsmodels_peer.py). */
 const PEER_GUARD = 1;
 const METHODS = ['engine', 'seasonal_naive', ...PEERS] as const;
@@ -74,8 +75,15 @@ interface Series {
   y: number[];
 }
 
+/** One series-origin's forecast: per step the value, and per level the band. */
+export interface Forecast {
+  value: number[];
+  lo: number[][];
+  hi: number[][];
+}
+
 /** A training task: one series' rows before an origin and the steps to forecast. */
-interface Task {
+export interface Task {
   set: string;
   origin: number;
   key: string;
@@ -114,7 +122,7 @@ interface SetResult {
   refused: string[];
 }
 
-function seriesOf(d: Dataset, s: SeriesSet): Map<string, Series> {
+export function seriesOf(d: Dataset, s: SeriesSet): Map<string, Series> {
   const jt = d.columns.indexOf(s.orderBy);
   const jy = d.columns.indexOf(s.target);
   const jg = s.groupBy.map((g) => d.columns.indexOf(g));
@@ -133,7 +141,7 @@ function seriesOf(d: Dataset, s: SeriesSet): Map<string, Series> {
 }
 
 /** In-sample seasonal-naive MAE of `y` (naive when the series is shorter than two seasons). */
-function maseScale(y: number[], m: number): number {
+export function maseScale(y: number[], m: number): number {
   const p = y.length > 2 * m ? m : 1;
   let sum = 0;
   let n = 0;
@@ -144,13 +152,13 @@ function maseScale(y: number[], m: number): number {
   return n > 0 && sum > 0 ? sum / n : 1;
 }
 
-function seasonalNaive(y: number[], m: number, h: number): number[] {
+export function seasonalNaive(y: number[], m: number, h: number): number[] {
   const p = y.length >= m ? m : 1;
   return Array.from({ length: h }, (_, k) => y[y.length - p + (k % p)]);
 }
 
 /** Peer forecasts of every task, from the cache of identical inputs or from statsmodels. */
-function peerForecasts(tasks: Task[], sets: SeriesSet[]): Map<string, PeerResult> | null {
+export function peerForecasts(tasks: Task[], sets: SeriesSet[]): Map<string, PeerResult> | null {
   if (!statsmodelsAvailable()) return null;
   const bySet = new Map(sets.map((s) => [s.name, s]));
   const jobs = tasks.map((t) => ({
@@ -236,7 +244,7 @@ function originCount(s: SeriesSet, times: number): number {
 }
 
 /** The origins of a set: per origin, the cut timestamp and the rows before it. */
-function originsOf(s: SeriesSet, d: Dataset) {
+export function originsOf(s: SeriesSet, d: Dataset) {
   const jt = d.columns.indexOf(s.orderBy);
   const numeric = typeof d.rows[0][jt] === 'number';
   const times = [...new Set(d.rows.map((r) => r[jt]))].sort((a, b) =>
@@ -252,7 +260,7 @@ function originsOf(s: SeriesSet, d: Dataset) {
 }
 
 /** The tasks of a set: per origin and series with enough history, its training rows and truth. */
-function tasksOf(s: SeriesSet, d: Dataset): Task[] {
+export function tasksOf(s: SeriesSet, d: Dataset): Task[] {
   const all = seriesOf(d, s);
   const tasks: Task[] = [];
   for (const { origin, before } of originsOf(s, d)) {
@@ -273,10 +281,65 @@ function tasksOf(s: SeriesSet, d: Dataset): Task[] {
   return tasks;
 }
 
+/** A trained artifact's forecasts of a set's tasks at origin `o` (keyed `origin#series`), every level's band. */
+export function forecastOrigin(
+  s: SeriesSet,
+  d: Dataset,
+  artifact: TimeSeriesArtifact,
+  o: number,
+  rows: CellValue[][],
+  tasks: Task[],
+): Map<string, Forecast> {
+  const out = new Map<string, Forecast>();
+  const f = loadPredictor(artifact);
+  // The groups with a task (enough history at this origin): an earlier origin than the set's
+  // own (TIMESERIES_ORIGINS) may come before a group has WINDOW rows, which forecast refuses.
+  const jg = s.groupBy.map((g) => d.columns.indexOf(g));
+  const keyOf = (r: CellValue[]) => jg.map((j) => String(r[j])).join('|');
+  const tasked = new Set(tasks.filter((t) => t.origin === o).map((t) => t.key));
+  const history = rows.filter((r) => tasked.has(keyOf(r)));
+  const cols: Record<string, CellValue[]> = {};
+  d.columns.forEach((c, j) => (cols[c] = history.map((r) => r[j])));
+  if (!('forecast' in f)) throw new Error('not a forecaster');
+  const fc = f.forecast(cols, history.length, { levels: LEVELS });
+  const ot = fc.columns.indexOf(s.orderBy);
+  const oy = fc.columns.indexOf(s.target);
+  const og = s.groupBy.map((g) => fc.columns.indexOf(g));
+  const byKey = new Map<string, number[]>();
+  fc.rows.forEach((r, i) => {
+    const key = og.map((j) => String(r[j])).join('|');
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key)!.push(i);
+  });
+  for (const task of tasks.filter((t) => t.origin === o)) {
+    const idx = byKey.get(task.key);
+    if (!idx) throw new Error(`${s.name}: no forecast for ${task.key}`);
+    const value: number[] = [];
+    const lo: number[][] = LEVELS.map(() => []);
+    const hi: number[][] = LEVELS.map(() => []);
+    task.truth.forEach((_, k) => {
+      const i = idx[k];
+      // The forecast's timestamps follow the series' own steps; they must be the truth's.
+      if (String(fc.rows[i][ot]) !== task.times[k]) {
+        throw new Error(
+          `${s.name} ${task.key}: forecast step ${k + 1} at ${String(fc.rows[i][ot])}, truth at ${task.times[k]}`,
+        );
+      }
+      value.push(Number(fc.rows[i][oy]));
+      fc.intervals!.forEach((iv, l) => {
+        lo[l].push(Number(iv.lower[i]));
+        hi[l].push(Number(iv.upper[i]));
+      });
+    });
+    out.set(`${o}#${task.key}`, { value, lo, hi });
+  }
+  return out;
+}
+
 /** The engine on one set: a training per origin, forecasts with intervals at every level. */
 function engineRuns(s: SeriesSet, d: Dataset) {
   const tasks = tasksOf(s, d);
-  const forecasts = new Map<string, { value: number[]; lo: number[][]; hi: number[][] }>();
+  const forecasts = new Map<string, Forecast>();
   let trainSeconds = 0;
   const selected = new Map<string, number>();
   /** Per origin and series: the engine's candidate and fitted model (TIMESERIES_DETAIL). */
@@ -306,48 +369,7 @@ function engineRuns(s: SeriesSet, d: Dataset) {
     const cov = artifact.description.timeseries!.coverage ?? [];
     LEVELS.forEach((l, j) => (claimed[j] += cov.find((c) => c.level === l)?.coverage ?? NaN));
     trainings++;
-    const f = loadPredictor(artifact);
-    // The groups with a task (enough history at this origin): an earlier origin than the set's
-    // own (TIMESERIES_ORIGINS) may come before a group has WINDOW rows, which forecast refuses.
-    const jg = s.groupBy.map((g) => d.columns.indexOf(g));
-    const keyOf = (r: CellValue[]) => jg.map((j) => String(r[j])).join('|');
-    const tasked = new Set(tasks.filter((t) => t.origin === o).map((t) => t.key));
-    const history = rows.filter((r) => tasked.has(keyOf(r)));
-    const cols: Record<string, CellValue[]> = {};
-    d.columns.forEach((c, j) => (cols[c] = history.map((r) => r[j])));
-    if (!('forecast' in f)) throw new Error('not a forecaster');
-    const out = f.forecast(cols, history.length, { levels: LEVELS });
-    const ot = out.columns.indexOf(s.orderBy);
-    const oy = out.columns.indexOf(s.target);
-    const og = s.groupBy.map((g) => out.columns.indexOf(g));
-    const byKey = new Map<string, number[]>();
-    out.rows.forEach((r, i) => {
-      const key = og.map((j) => String(r[j])).join('|');
-      if (!byKey.has(key)) byKey.set(key, []);
-      byKey.get(key)!.push(i);
-    });
-    for (const task of tasks.filter((t) => t.origin === o)) {
-      const idx = byKey.get(task.key);
-      if (!idx) throw new Error(`${s.name}: no forecast for ${task.key}`);
-      const value: number[] = [];
-      const lo: number[][] = LEVELS.map(() => []);
-      const hi: number[][] = LEVELS.map(() => []);
-      task.truth.forEach((_, k) => {
-        const i = idx[k];
-        // The forecast's timestamps follow the series' own steps; they must be the truth's.
-        if (String(out.rows[i][ot]) !== task.times[k]) {
-          throw new Error(
-            `${s.name} ${task.key}: forecast step ${k + 1} at ${String(out.rows[i][ot])}, truth at ${task.times[k]}`,
-          );
-        }
-        value.push(Number(out.rows[i][oy]));
-        out.intervals!.forEach((iv, l) => {
-          lo[l].push(Number(iv.lower[i]));
-          hi[l].push(Number(iv.upper[i]));
-        });
-      });
-      forecasts.set(`${o}#${task.key}`, { value, lo, hi });
-    }
+    for (const [k, v] of forecastOrigin(s, d, artifact, o, rows, tasks)) forecasts.set(k, v);
   }
   const top = [...selected.entries()].sort((a, b) => b[1] - a[1]);
   return {

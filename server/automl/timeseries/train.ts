@@ -28,12 +28,12 @@ import { calendarParts, inferFrequency, seasonalPeriod, yearlyStep } from './fre
 import { refitGbm } from './gbm-fit';
 import { type GbmPart, type OriginSource, isGbm, isLocal } from './model';
 import { type TsColumns, checkOptions, forcedCandidate, tsSettings } from './options';
-import { selectCandidates, tiedCandidates } from './selection';
+import { type Selection, selectCandidates, tiedCandidates } from './selection';
 import { type Series, buildSeries, findColumn } from './series';
 import { type LocalFit, type LocalHint, type LocalName, fitLocal, sameForm } from './stat/local';
 import type { EtsForm } from './stat/ets';
 import type { ArimaOrder } from './stat/arima';
-import type { FeatureSpec, ForecastTrainOptions, TimeSeriesArtifact } from './types';
+import type { CandidateName, FeatureSpec, ForecastTrainOptions, TimeSeriesArtifact } from './types';
 
 /** A GROUP BY column with more values than this is no categorical feature (bins are one byte). */
 const MAX_GROUP_CATS = 253;
@@ -105,6 +105,25 @@ function trainWith(
   settings: ResolvedSettings,
   onProgress?: ForecastTrainOptions['onProgress'],
 ): TimeSeriesArtifact {
+  const v = validateCandidates(table, cols, settings, onProgress);
+  const { scored, folds, validation, forced } = v;
+  return finishTraining(
+    v,
+    selectCandidates(scored, folds, v.set.series.length, validation.validated, forced),
+  );
+}
+
+/**
+ * A training up to its choice: the series, their frequency and feature spec, the folds and every
+ * candidate scored on them (with the ensemble of the tied ones). finishTraining fits what a
+ * selection chooses; bench/timeseries-choices.ts finishes one validation once per candidate.
+ */
+export function validateCandidates(
+  table: Table,
+  cols: TsColumns,
+  settings: ResolvedSettings,
+  onProgress?: ForecastTrainOptions['onProgress'],
+) {
   const t0 = now();
   const { window: W, horizon: H } = cols;
   const rng = new Rng(settings.seed);
@@ -181,7 +200,8 @@ function trainWith(
     hint: {},
   };
   const scored = scoreCandidates(validation);
-  const forced = cols.candidate ?? (settings.model === 'gbm' ? 'gbm' : null);
+  const forced: 'gbm' | CandidateName | null =
+    cols.candidate ?? (settings.model === 'gbm' ? 'gbm' : null);
   if (!forced) {
     const tied = tiedCandidates(scored, folds, series.length, validated);
     if (tied.length >= 2)
@@ -192,7 +212,19 @@ function trainWith(
         ),
       );
   }
-  const sel = selectCandidates(scored, folds, series.length, validated, forced);
+  return {
+    ...{ table, cols, settings, onProgress, t0, set, orderBy, target, groupBy },
+    ...{ inferred, model, freq, period, spec, layout, folds, validation, scored, forced },
+  };
+}
+
+export type Validated = ReturnType<typeof validateCandidates>;
+
+/** The artifact of a validated training with the candidates `sel` chose. */
+export function finishTraining(v: Validated, sel: Selection): TimeSeriesArtifact {
+  const { table, cols, settings, onProgress, t0, set, orderBy, target, groupBy } = v;
+  const { inferred, model, freq, period, spec, layout, folds, validation, scored } = v;
+  const series = set.series;
   for (const c of new Set([...sel.choice, sel.setChoice])) {
     if (isGbm(scored[c].name)) refitForCalibration(scored[c], validation);
   }

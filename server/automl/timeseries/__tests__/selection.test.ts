@@ -58,6 +58,20 @@ function withErrors(name: CandidateName, fold: Fold, truth: number[], err: numbe
   };
 }
 
+/** Seasonal-naive, ETS erring `e`, and ARIMA erring ETS's errors in reverse order times `ratio`. */
+function etsAndArima(fold: Fold, truth: number[], e: number[], ratio: number, rng: Rng): Scored[] {
+  return [
+    candidate('seasonal_naive', truth, 3, rng),
+    withErrors('ets', fold, truth, e),
+    withErrors(
+      'arima',
+      fold,
+      truth,
+      [...e].reverse().map((x) => ratio * x),
+    ),
+  ];
+}
+
 describe('the ensemble of candidates validation cannot tell apart', () => {
   it('averages two equally good candidates with independent errors, and the mean errs less than either', () => {
     const rng = new Rng(3);
@@ -100,16 +114,7 @@ describe('the ensemble of candidates validation cannot tell apart', () => {
     const make = (n: number) => {
       const { fold, truth } = foldOf(n, rng);
       const e = truth.map(() => gauss(rng));
-      const scored = [
-        candidate('seasonal_naive', truth, 3, rng),
-        withErrors('ets', fold, truth, e),
-        withErrors(
-          'arima',
-          fold,
-          truth,
-          [...e].reverse().map((x) => 1.12 * x),
-        ),
-      ];
+      const scored = etsAndArima(fold, truth, e, 1.12, rng);
       return tiedCandidates(scored, [fold], 1, [0]).map((c) => scored[c].name);
     };
     // 4,000 windows tell 12 % apart (several standard errors) ...
@@ -117,20 +122,68 @@ describe('the ensemble of candidates validation cannot tell apart', () => {
     // ... 10 cannot.
     expect(make(10)).toEqual(['ets', 'arima']);
   });
-  it('never averages in a baseline, however close its few windows score', () => {
-    const rng = new Rng(5);
-    // Ten one-step windows on which all five err alike: the same errors, each in another order
-    // (the same MASE, paired differences within noise), so ties go to the simplest first.
+  /**
+   * Ten one-step windows on which the candidates err alike: the same errors, each in another
+   * order (paired differences within noise), `better`'s scaled by 0.95.
+   */
+  const alike = (names: readonly CandidateName[], seed: number, better?: CandidateName) => {
+    const rng = new Rng(seed);
     const { fold, truth } = foldOf(10, rng);
     const e = truth.map(() => gauss(rng));
-    const names = ['seasonal_naive', 'naive', 'drift', 'ets', 'arima'] as const;
     const scored = names.map((name, j) =>
-      withErrors(name, fold, truth, [...e.slice(2 * j), ...e.slice(0, 2 * j)]),
+      withErrors(
+        name,
+        fold,
+        truth,
+        [...e.slice(2 * j), ...e.slice(0, 2 * j)].map((x) => (name === better ? 0.95 : 1) * x),
+      ),
     );
-    const tied = tiedCandidates(scored, [fold], 1, [0]).map((c) => scored[c].name);
-    expect(tied.sort()).toEqual(['arima', 'ets']);
+    const tied = (n = names.length) =>
+      tiedCandidates(scored.slice(0, n), [fold], 1, [0]).map((c) => scored[c].name);
+    return tied;
+  };
+
+  it('never averages in a baseline, however close its few windows score', () => {
+    // All five with the same MASE: ties go to the simplest first.
+    const tied = alike(['seasonal_naive', 'naive', 'drift', 'ets', 'arima'], 5);
+    expect(tied().sort()).toEqual(['arima', 'ets']);
     // With only one model beside the baselines there is nothing to combine.
-    expect(tiedCandidates(scored.slice(0, 4), [fold], 1, [0])).toEqual([]);
+    expect(tied(4)).toEqual([]);
+  });
+
+  it('never averages in the combination beside its own members', () => {
+    // The combination is the best of them; as a member it would weigh Theta, ETS and ARIMA, its
+    // own members, twice.
+    const tied = alike(
+      ['seasonal_naive', 'theta', 'ets', 'arima', 'combination'],
+      6,
+      'combination',
+    );
+    expect(tied()).toEqual(['theta', 'ets', 'arima']);
+  });
+
+  it("is the set's choice when the pick is not within 1 % of it, the margin any candidate needs", () => {
+    const rng = new Rng(9);
+    const { fold, truth } = foldOf(40, rng);
+    const e = truth.map(() => gauss(rng));
+    const choose = (factor: number) => {
+      const scored = etsAndArima(fold, truth, e, 1.05, rng);
+      // An ensemble whose errors are ETS's times `factor`: its MASE is ETS's times `factor`.
+      const ens: Scored = {
+        ...withErrors(
+          'ensemble',
+          fold,
+          truth,
+          e.map((x) => factor * x),
+        ),
+        members: ['ets', 'arima'],
+      };
+      const all = [...scored, ens];
+      return all[selectCandidates(all, [fold], 1, [0], null).setChoice].name;
+    };
+    // 1.5 % less error than ETS, the pick (the margin was 2 %); within 1 % the simpler pick stays.
+    expect(choose(0.985)).toBe('ensemble');
+    expect(choose(0.995)).toBe('ets');
   });
 });
 
@@ -262,7 +315,7 @@ describe('a GBM scored on the last fold alone', () => {
     const { name, sel } = make([1, 2], 1.1);
     expect(sel.mase[2]).toBeLessThan(sel.mase[1]);
     expect(name).toBe('ets');
-    // Nor within the margin the ensemble needs (1 % less error).
+    // Nor within the 2 % margin it needs (1 % less error).
     expect(make([1, 1], 0.99).name).toBe('ets');
   });
 });

@@ -1,0 +1,128 @@
+// What each candidate would have scored on the bench's test windows (issue 29's selection work):
+// per set and origin, the engine is validated once (train.ts, validateCandidates), then finished
+// once with its own choice and once with every candidate forced on every series, and each is
+// forecast on the same test windows as bench/timeseries.ts. Written as JSON with the validation
+// folds' per-origin errors of every candidate, so that a selection rule can be replayed offline
+// against the test errors it would have led to (and the peers' forecasts from the cache).
+// `TIMESERIES_PEERS=cached npx tsx bench/timeseries-choices.ts out.json` (TIMESERIES_SETS and
+// TIMESERIES_ORIGINS as for the bench).
+
+import { writeFileSync } from 'node:fs';
+import { tableFromDataset } from '../server/automl/data/table';
+import { DEFAULT_SETTINGS } from '../server/automl/options';
+import { checkOptions, tsSettings } from '../server/automl/timeseries/options';
+import { selectCandidates } from '../server/automl/timeseries/selection';
+import { finishTraining, validateCandidates } from '../server/automl/timeseries/train';
+import {
+  forecastOrigin,
+  maseScale,
+  originsOf,
+  peerForecasts,
+  seasonalNaive,
+  tasksOf,
+} from './timeseries';
+import { SETS } from './timeseries-sets';
+
+const out: unknown[] = [];
+const round = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e5) / 1e5 : null);
+const words = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
+const sets = SETS.filter(
+  (s) => words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())),
+);
+for (const s of sets) {
+  const d = await s.data();
+  const tasks = tasksOf(s, d);
+  const peers = peerForecasts(tasks, [s]);
+  for (const { origin: o, rows } of originsOf(s, d)) {
+    const opts = {
+      target: s.target,
+      orderBy: s.orderBy,
+      groupBy: s.groupBy,
+      window: s.window,
+      horizon: s.horizon,
+    };
+    const v = validateCandidates(
+      tableFromDataset({ columns: d.columns, rows }),
+      checkOptions(opts),
+      tsSettings(undefined, DEFAULT_SETTINGS, undefined),
+    );
+    const { scored, folds } = v;
+    const nSeries = v.set.series.length;
+    const validated = v.validation.validated;
+    // Per fold and origin: its series, its steps with a truth, each candidate's error sum.
+    const val = folds.map((fold) => {
+      const { n, H } = fold.packed;
+      const g: number[] = [];
+      const steps: number[] = [];
+      const err = scored.map(() => [] as number[]);
+      // Each candidate's forecasts over the origin's scale, and the truth's (NaN past the end).
+      const pred = scored.map((c) => {
+        const run = c.runs[fold.index];
+        return run ? Array.from(run.pred, (p, j) => round(p / run.scale[Math.floor(j / H)])) : null;
+      });
+      const scale = scored[0].runs[fold.index]!.scale;
+      const truth = Array.from({ length: n * H }, (_, j) =>
+        round(fold.truth(Math.floor(j / H), (j % H) + 1) / scale[Math.floor(j / H)]),
+      );
+      for (let i = 0; i < n; i++) {
+        g.push(fold.origins[i][0]);
+        let k = 0;
+        while (k < H && !Number.isNaN(fold.truth(i, k + 1))) k++;
+        steps.push(k);
+        scored.forEach((c, ci) => {
+          const run = c.runs[fold.index];
+          if (!run) return void err[ci].push(NaN);
+          let e = 0;
+          for (let j = 1; j <= k; j++) e += Math.abs(fold.truth(i, j) - run.pred[i * H + j - 1]);
+          err[ci].push(e / run.scale[i]);
+        });
+      }
+      return { index: fold.index, g, steps, err, pred, truth };
+    });
+    const finish = (forced: Parameters<typeof selectCandidates>[4]) => {
+      const sel = selectCandidates(scored, folds, nSeries, validated, forced);
+      const fc = forecastOrigin(s, d, finishTraining(v, sel), o, rows, tasks);
+      return { sel, fc };
+    };
+    const own = finish(v.forced);
+    const test: Record<string, Record<string, number[]>> = {};
+    for (const c of scored) {
+      const { fc } = finish(c.name);
+      test[c.name] = Object.fromEntries([...fc].map(([k, f]) => [k, f.value]));
+    }
+    const mine = tasks.filter((t) => t.origin === o);
+    out.push({
+      set: s.name,
+      period: s.period,
+      horizon: s.horizon,
+      origin: o,
+      series: v.set.series.map((x) => x.key.split('\u0001').join('|')),
+      validated,
+      candidates: scored.map((c) => ({
+        name: c.name,
+        members: c.members ?? null,
+        partial: c.runs.some((r) => r === null),
+      })),
+      val,
+      choice: {
+        set: scored[own.sel.setChoice].name,
+        series: [...own.sel.choice].map((c) => scored[c].name),
+      },
+      tasks: mine.map((t) => {
+        const k = `${o}#${t.key}`;
+        const p = peers?.get(`${t.set}#${o}#${t.key}`);
+        return {
+          key: t.key,
+          truth: t.truth,
+          scale: maseScale(t.train, s.period),
+          seasonal_naive: seasonalNaive(t.train, s.period, t.truth.length),
+          engine: own.fc.get(k),
+          peers: p ? { ets: p.ets, sarimax: p.sarimax, theta: p.theta } : null,
+          candidates: Object.fromEntries(Object.entries(test).map(([n, f]) => [n, f[k]])),
+        };
+      }),
+    });
+    process.stderr.write(`${s.name} origin ${o}: ${scored.length} candidates\n`);
+  }
+}
+writeFileSync(process.argv[2] ?? 'timeseries-choices.json', JSON.stringify(out));
