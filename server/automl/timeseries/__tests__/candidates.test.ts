@@ -1,12 +1,18 @@
 // The forecaster's choice among its candidates on series whose best forecaster is known: a pure
 // season (seasonal-naive, exact), random walks (naive), a straight line (drift, exact); the mean
 // of the candidates validation cannot tell apart; USING model forcing one candidate; a group
-// never seen in training forecast by the set's statistical model fitted on its own history.
+// never seen in training forecast by the set's statistical model fitted on its own history; one
+// validation finished with each candidate forecasting as a training with it forced.
 import { describe, expect, it } from 'vitest';
 import type { CellValue, Dataset } from '../../api';
 import { gauss } from '../../__tests__/helpers';
 import { type TimeSeriesArtifact, loadPredictor, trainForecaster } from '../../index';
+import { tableFromDataset } from '../../data/table';
+import { DEFAULT_SETTINGS } from '../../options';
 import { Rng } from '../../prng';
+import { checkOptions, tsSettings } from '../options';
+import { selectCandidates } from '../selection';
+import { finishTraining, validateCandidates } from '../train';
 import { columnsOf, errorOf, monthStart } from './helpers';
 
 /** Monthly groups of `n` rows each: y(group index, month index). */
@@ -172,5 +178,36 @@ describe('USING model', () => {
     expect(out.unseenGroups).toEqual([['new']]);
     const last = Number(mine[mine.length - 1][2]);
     for (const r of out.rows) expect(Math.abs(Number(r[2]) - last) / last).toBeLessThan(0.2);
+  });
+});
+
+describe('one validation finished with each candidate in turn', () => {
+  it('forecasts as a training with that candidate forced does (bench/timeseries-choices.ts)', () => {
+    const rng = new Rng(4);
+    const d = monthly(
+      2,
+      72,
+      (g, i) => 50 + 10 * g + 0.2 * i + 4 * Math.sin((i * Math.PI) / 6) + gauss(rng),
+    );
+    const v = validateCandidates(
+      tableFromDataset(d),
+      checkOptions(opts),
+      tsSettings(undefined, DEFAULT_SETTINGS, undefined),
+    );
+    const forecast = (a: TimeSeriesArtifact) =>
+      loadPredictor(a).forecast(columnsOf(d), d.rows.length, { levels: [0.8] });
+    const seen = new Set<string>();
+    for (const name of ['ets', 'arima', 'gbm_direct'] as const) {
+      const sel = selectCandidates(v.scored, v.folds, 2, v.validation.validated, name);
+      const finished = forecast(finishTraining(v, sel));
+      const forced = forecast(trainForecaster(d, { ...opts, using: { model: name } }));
+      expect(finished.rows).toEqual(forced.rows);
+      expect(finished.intervals).toEqual(forced.intervals);
+      expect(finished.rows).toHaveLength(12);
+      expect(finished.intervals![0].lower).toHaveLength(12);
+      seen.add(JSON.stringify(finished.rows));
+    }
+    // Three candidates, three forecasts.
+    expect(seen.size).toBe(3);
   });
 });
