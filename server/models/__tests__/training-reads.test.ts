@@ -4,7 +4,7 @@
  * owns (DuckDB is interrupted: no statement keeps running, no CPU burnt afterwards), and
  * /api/status lists long-running work.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness';
 
 /** A FROM query that never ends by itself: the whole of a huge sort. */
@@ -54,11 +54,16 @@ describe('reading training data', () => {
     expect(
       (await h.sql(`CREATE MODEL mindsdb.dropped FROM mindsdb (${ENDLESS}) PREDICT y`)).type,
     ).toBe('table');
-    // The status names the read once it has run a while.
+    // The read is under way: its statement runs in the engine.
+    await until(() => (engine.load.statements > 0 ? true : undefined));
+    // The status names the read once it has run a while (10 s): the clock is moved on by that
+    // much rather than waited for (the endless sort kept both cores busy meanwhile).
+    const realNow = Date.now.bind(Date);
+    const later = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 10_000);
     const listed = await until(async () => {
       const s = (await h.get('/api/status')).body;
       return s.engine.long_running.length > 0 ? s.engine.long_running : undefined;
-    });
+    }).finally(() => later.mockRestore());
     expect(listed[0]).toMatchObject({
       what: 'training data of mindsdb.dropped (version 1)',
       past_timeout: false,
