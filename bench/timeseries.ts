@@ -7,7 +7,8 @@
 //     seasonal-naive and the peers (statsmodels ETS with the form by AICc, SARIMAX with a small
 //     order search, Theta), when Debian's python3-statsmodels is installed (bench/statsmodels_peer.py);
 //   - interval coverage at 50/80/90/95 % pooled over the set (beside the out-of-sample coverage
-//     DESCRIBE claimed from the validation folds, averaged over the origins) with each origin's
+//     DESCRIBE claimed from the validation folds, averaged over the origins, and how well it
+//     follows the test's coverage over the set-origins) with each origin's
 //     coverage and the standard error over the origins (an origin is the independent unit: its
 //     steps, and its series, which share the calendar, a holiday or a recession, miss together;
 //     with 2-8 origins a set's coverage moves by 5-15 points from chance alone), and the 80/90 width
@@ -105,7 +106,11 @@ interface SetResult {
   errorRatio: number;
   /** The same ratio of the errors each over its point's 90 % half-width. */
   stepErrorRatio: number;
-  /** Per level: DESCRIBE's validation (out-of-sample) coverage, mean over the origins. */
+  /**
+   * Per level: DESCRIBE's validation (out-of-sample) coverage at each origin, as originCoverage
+   * (oldest first), and its mean over the origins.
+   */
+  claimedByOrigin: number[][];
   claimed: number[];
   points: number;
   trainSeconds: number;
@@ -281,8 +286,8 @@ function engineRuns(s: SeriesSet, d: Dataset) {
   const selected = new Map<string, number>();
   /** Per origin and series: the engine's candidate and fitted model (TIMESERIES_DETAIL). */
   const models = new Map<string, string>();
-  const claimed = LEVELS.map(() => 0);
-  let trainings = 0;
+  /** Per origin: DESCRIBE's validation coverage at each level. */
+  const claimed = new Map<number, number[]>();
   for (const { origin: o, rows } of originsOf(s, d)) {
     const t0 = performance.now();
     const artifact = trainForecaster(
@@ -304,8 +309,10 @@ function engineRuns(s: SeriesSet, d: Dataset) {
       models.set(`${o}#${c.group.map(String).join('|')}`, `${c.candidate}: ${c.model}`);
     }
     const cov = artifact.description.timeseries!.coverage ?? [];
-    LEVELS.forEach((l, j) => (claimed[j] += cov.find((c) => c.level === l)?.coverage ?? NaN));
-    trainings++;
+    claimed.set(
+      o,
+      LEVELS.map((l) => cov.find((c) => c.level === l)?.coverage ?? NaN),
+    );
     const f = loadPredictor(artifact);
     // The groups with a task (enough history at this origin): an earlier origin than the set's
     // own (TIMESERIES_ORIGINS) may come before a group has WINDOW rows, which forecast refuses.
@@ -356,7 +363,7 @@ function engineRuns(s: SeriesSet, d: Dataset) {
     trainSeconds,
     selected: top.map(([n, c]) => `${n} ${c}`).join(', '),
     models,
-    claimed: claimed.map((c) => c / trainings),
+    claimed,
   };
 }
 
@@ -424,7 +431,11 @@ function score(
   errors.sort((a, b) => a - b);
   stepErrors.sort((a, b) => a - b);
   const coverage = inside.map((x) => x / points);
-  const origins = [...byOrigin.entries()].sort((a, b) => b[0] - a[0]).map(([, w]) => w);
+  const sortedOrigins = [...byOrigin.entries()].sort((a, b) => b[0] - a[0]);
+  const origins = sortedOrigins.map(([, w]) => w);
+  const claimedByOrigin = LEVELS.map((_, l) =>
+    sortedOrigins.map(([o]) => run.claimed.get(o)?.[l] ?? NaN),
+  );
   const m = origins.length;
   const coverageSe = coverage.map((c, l) => {
     let ss = 0;
@@ -441,7 +452,8 @@ function score(
     widthRatio: ratioSum / ratioN,
     errorRatio: quantile(errors, 0.8) / quantile(errors, 0.9),
     stepErrorRatio: quantile(stepErrors, 0.8) / quantile(stepErrors, 0.9),
-    claimed: run.claimed,
+    claimedByOrigin,
+    claimed: claimedByOrigin.map((c) => c.reduce((a, b) => a + b, 0) / c.length),
     points,
     trainSeconds: run.trainSeconds,
     selected: run.selected,
@@ -513,6 +525,23 @@ async function httpMase(
   }
   await ok(`DROP MODEL mindsdb.${name}`);
   return { http: http / n, inProcess: inProcess / n };
+}
+
+/** Pearson's correlation of pairs (NaN under three). */
+function correlation(pairs: readonly (readonly [number, number])[]): number {
+  const n = pairs.length;
+  if (n < 3) return NaN;
+  const mx = pairs.reduce((a, p) => a + p[0], 0) / n;
+  const my = pairs.reduce((a, p) => a + p[1], 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (const [x, y] of pairs) {
+    sxy += (x - mx) * (y - my);
+    sxx += (x - mx) ** 2;
+    syy += (y - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
 }
 
 function line(name: string, value: number, unit: string, target: string, pass: boolean): BenchLine {
@@ -677,6 +706,9 @@ function writeDetail(
           train: t.train,
           truth: t.truth,
           forecasts,
+          // The engine's intervals at 50/80/90/95 % per step.
+          lower: f.lo,
+          upper: f.hi,
         }),
       );
     }
@@ -837,6 +869,42 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
         ),
       );
     });
+  }
+  if (results.length > 1) {
+    // DESCRIBE's validation coverage is a claim about the test's: per set-origin, how well it
+    // follows the coverage the same training's bands then achieved (correlation over all
+    // set-origins, and the mean |claimed - achieved| over the sets).
+    [1, 2].forEach((l) => {
+      const pairs = results.flatMap((r) =>
+        r.originCoverage[l]
+          .map((c, i) => [r.claimedByOrigin[l][i], c] as const)
+          .filter(([a]) => Number.isFinite(a)),
+      );
+      const gap = results.reduce((a, r) => a + Math.abs(r.claimed[l] - r.coverage[l]), 0);
+      out.push(
+        line(
+          `timeseries ${LEVELS[l] * 100}% coverage: DESCRIBE's against the test's over ${pairs.length} set-origins, correlation (mean |difference| per set ${f3(gap / results.length)})`,
+          correlation(pairs),
+          'r',
+          '> 0',
+          correlation(pairs) > 0,
+        ),
+      );
+    });
+    // The band's shape pooled over the sets: one set's reference (the 80th over the 90th
+    // percentile of a few dozen errors) varies by 0.06-0.08 from chance alone.
+    const gaps = results.map((r) => r.widthRatio - r.stepErrorRatio);
+    const meanGap = gaps.reduce((a, b) => a + b, 0) / gaps.length;
+    const sdGap = Math.sqrt(gaps.reduce((a, g) => a + (g - meanGap) ** 2, 0) / (gaps.length - 1));
+    out.push(
+      line(
+        `timeseries 80/90 width ratio minus the errors' per step, mean over the ${results.length} sets (standard error ${f3(sdGap / Math.sqrt(gaps.length))}; within 0.05 on ${gaps.filter((g) => Math.abs(g) <= 0.05).length})`,
+        meanGap,
+        'ratio',
+        '-0.05-0.05',
+        Math.abs(meanGap) <= 0.05,
+      ),
+    );
   }
   process.stderr.write(
     `\nMASE per set (mean over series and origins; lower is better):\n\n${table(results)}\n\n`,
