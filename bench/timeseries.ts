@@ -16,6 +16,9 @@
 //     errors: scaled per series (pooled over the steps, whose widening spread lowers it), and
 //     each over its own 90 % half-width (per step and series: the shape a band scaled per step
 //     should match).
+// Intervals in use: each origin is also forecast by the model trained one origin (HORIZON rows)
+// earlier, whose history then holds HORIZON outcomes after its training: its intervals
+// recalibrated on them (server/automl/timeseries/recalibrate.ts), and fixed as trained.
 // The last origin of each set is also trained and forecast through SQL over HTTP (a real
 // instance: the rows uploaded as a file, CREATE MODEL, JOIN ... > LATEST), its MASE printed beside
 // the in-process one (TIMESERIES_HTTP=0 skips it).
@@ -39,6 +42,7 @@ import { fileURLToPath } from 'node:url';
 import {
   type CellValue,
   type Dataset,
+  type TimeSeriesArtifact,
   loadPredictor,
   trainForecaster,
 } from '../server/automl/index';
@@ -112,6 +116,14 @@ interface SetResult {
    */
   claimedByOrigin: number[][];
   claimed: number[];
+  /**
+   * Per level: coverage of the model trained one origin (HORIZON rows) earlier, used at the later
+   * origins: its intervals recalibrated on the outcomes since its training, and fixed as trained;
+   * and the points they cover (the set's origins but its oldest).
+   */
+  laterCoverage: number[];
+  laterFixedCoverage: number[];
+  laterPoints: number;
   points: number;
   trainSeconds: number;
   selected: string;
@@ -281,13 +293,17 @@ function tasksOf(s: SeriesSet, d: Dataset): Task[] {
 /** The engine on one set: a training per origin, forecasts with intervals at every level. */
 function engineRuns(s: SeriesSet, d: Dataset) {
   const tasks = tasksOf(s, d);
-  const forecasts = new Map<string, { value: number[]; lo: number[][]; hi: number[][] }>();
+  const forecasts: Forecasts = new Map();
   let trainSeconds = 0;
   const selected = new Map<string, number>();
   /** Per origin and series: the engine's candidate and fitted model (TIMESERIES_DETAIL). */
   const models = new Map<string, string>();
   /** Per origin: DESCRIBE's validation coverage at each level. */
   const claimed = new Map<number, number[]>();
+  /** The forecasts of the model trained one origin earlier: recalibrated, and with fixed widths. */
+  const later: Forecasts = new Map();
+  const laterFixed: Forecasts = new Map();
+  let previous: TimeSeriesArtifact | null = null;
   for (const { origin: o, rows } of originsOf(s, d)) {
     const t0 = performance.now();
     const artifact = trainForecaster(
@@ -313,48 +329,25 @@ function engineRuns(s: SeriesSet, d: Dataset) {
       o,
       LEVELS.map((l) => cov.find((c) => c.level === l)?.coverage ?? NaN),
     );
-    const f = loadPredictor(artifact);
     // The groups with a task (enough history at this origin): an earlier origin than the set's
     // own (TIMESERIES_ORIGINS) may come before a group has WINDOW rows, which forecast refuses.
     const jg = s.groupBy.map((g) => d.columns.indexOf(g));
     const keyOf = (r: CellValue[]) => jg.map((j) => String(r[j])).join('|');
-    const tasked = new Set(tasks.filter((t) => t.origin === o).map((t) => t.key));
+    const here = tasks.filter((t) => t.origin === o);
+    const tasked = new Set(here.map((t) => t.key));
     const history = rows.filter((r) => tasked.has(keyOf(r)));
     const cols: Record<string, CellValue[]> = {};
     d.columns.forEach((c, j) => (cols[c] = history.map((r) => r[j])));
-    if (!('forecast' in f)) throw new Error('not a forecaster');
-    const out = f.forecast(cols, history.length, { levels: LEVELS });
-    const ot = out.columns.indexOf(s.orderBy);
-    const oy = out.columns.indexOf(s.target);
-    const og = s.groupBy.map((g) => out.columns.indexOf(g));
-    const byKey = new Map<string, number[]>();
-    out.rows.forEach((r, i) => {
-      const key = og.map((j) => String(r[j])).join('|');
-      if (!byKey.has(key)) byKey.set(key, []);
-      byKey.get(key)!.push(i);
-    });
-    for (const task of tasks.filter((t) => t.origin === o)) {
-      const idx = byKey.get(task.key);
-      if (!idx) throw new Error(`${s.name}: no forecast for ${task.key}`);
-      const value: number[] = [];
-      const lo: number[][] = LEVELS.map(() => []);
-      const hi: number[][] = LEVELS.map(() => []);
-      task.truth.forEach((_, k) => {
-        const i = idx[k];
-        // The forecast's timestamps follow the series' own steps; they must be the truth's.
-        if (String(out.rows[i][ot]) !== task.times[k]) {
-          throw new Error(
-            `${s.name} ${task.key}: forecast step ${k + 1} at ${String(out.rows[i][ot])}, truth at ${task.times[k]}`,
-          );
-        }
-        value.push(Number(out.rows[i][oy]));
-        out.intervals!.forEach((iv, l) => {
-          lo[l].push(Number(iv.lower[i]));
-          hi[l].push(Number(iv.upper[i]));
-        });
-      });
-      forecasts.set(`${o}#${task.key}`, { value, lo, hi });
+    const at = (a: typeof artifact) => forecastTasks(s, a, cols, history.length, here);
+    for (const [key, f] of at(artifact)) forecasts.set(`${o}#${key}`, f);
+    if (previous) {
+      // The model trained one origin (HORIZON rows) earlier, used here: its intervals
+      // recalibrated on the HORIZON outcomes since its training (recalibrate.ts), and as trained.
+      const fixed = { ...previous, calibration: { ...previous.calibration, online: undefined } };
+      for (const [key, f] of at(previous)) later.set(`${o}#${key}`, f);
+      for (const [key, f] of at(fixed)) laterFixed.set(`${o}#${key}`, f);
     }
+    previous = artifact;
   }
   const top = [...selected.entries()].sort((a, b) => b[1] - a[1]);
   return {
@@ -364,7 +357,58 @@ function engineRuns(s: SeriesSet, d: Dataset) {
     selected: top.map(([n, c]) => `${n} ${c}`).join(', '),
     models,
     claimed,
+    later,
+    laterFixed,
   };
+}
+
+/** Per origin and series (`origin#key`): the forecast and its intervals at LEVELS per step. */
+type Forecasts = Map<string, { value: number[]; lo: number[][]; hi: number[][] }>;
+
+/** The forecasts of `artifact` from the history `cols` for `tasks` (one origin's), by series key. */
+function forecastTasks(
+  s: SeriesSet,
+  artifact: TimeSeriesArtifact,
+  cols: Record<string, CellValue[]>,
+  rows: number,
+  tasks: Task[],
+): Map<string, { value: number[]; lo: number[][]; hi: number[][] }> {
+  const f = loadPredictor(artifact);
+  if (!('forecast' in f)) throw new Error('not a forecaster');
+  const out = f.forecast(cols, rows, { levels: LEVELS });
+  const ot = out.columns.indexOf(s.orderBy);
+  const oy = out.columns.indexOf(s.target);
+  const og = s.groupBy.map((g) => out.columns.indexOf(g));
+  const byKey = new Map<string, number[]>();
+  out.rows.forEach((r, i) => {
+    const key = og.map((j) => String(r[j])).join('|');
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key)!.push(i);
+  });
+  const result = new Map<string, { value: number[]; lo: number[][]; hi: number[][] }>();
+  for (const task of tasks) {
+    const idx = byKey.get(task.key);
+    if (!idx) throw new Error(`${s.name}: no forecast for ${task.key}`);
+    const value: number[] = [];
+    const lo: number[][] = LEVELS.map(() => []);
+    const hi: number[][] = LEVELS.map(() => []);
+    task.truth.forEach((_, k) => {
+      const i = idx[k];
+      // The forecast's timestamps follow the series' own steps; they must be the truth's.
+      if (String(out.rows[i][ot]) !== task.times[k]) {
+        throw new Error(
+          `${s.name} ${task.key}: forecast step ${k + 1} at ${String(out.rows[i][ot])}, truth at ${task.times[k]}`,
+        );
+      }
+      value.push(Number(out.rows[i][oy]));
+      out.intervals!.forEach((iv, l) => {
+        lo[l].push(Number(iv.lower[i]));
+        hi[l].push(Number(iv.upper[i]));
+      });
+    });
+    result.set(task.key, { value, lo, hi });
+  }
+  return result;
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -442,10 +486,27 @@ function score(
     for (const w of origins) ss += (w.inside[l] - c * w.n) ** 2;
     return m > 1 ? (Math.sqrt(ss) / points) * Math.sqrt(m / (m - 1)) : NaN;
   });
+  const coveredBy = (m: Forecasts) => {
+    const inside = LEVELS.map(() => 0);
+    let n = 0;
+    for (const t of run.tasks) {
+      const f = m.get(`${t.origin}#${t.key}`);
+      if (!f) continue;
+      t.truth.forEach((y, k) => {
+        n++;
+        LEVELS.forEach((_, l) => (inside[l] += y >= f.lo[l][k] && y <= f.hi[l][k] ? 1 : 0));
+      });
+    }
+    return { coverage: inside.map((x) => x / n), n };
+  };
+  const later = coveredBy(run.later);
   return {
     set: s,
     mase,
     rank,
+    laterCoverage: later.coverage,
+    laterFixedCoverage: coveredBy(run.laterFixed).coverage,
+    laterPoints: later.n,
     coverage,
     originCoverage: LEVELS.map((_, l) => origins.map((w) => w.inside[l] / w.n)),
     coverageSe,
@@ -721,11 +782,11 @@ const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '  -  ');
 
 /** The table of the set results, as docs/benchmarks.md shows it. */
 function table(results: SetResult[]): string {
-  const head = `| set | engine | seasonal-naive | ETS | SARIMAX | Theta | rank | coverage 50/80/90/95 % (validation's 80/90) | 80 / 90 % per origin; standard error | 80/90 width (errors' pooled / per step) | engine's candidates (groups x origins) |`;
-  const sep = '|---|---|---|---|---|---|---|---|---|---|---|';
+  const head = `| set | engine | seasonal-naive | ETS | SARIMAX | Theta | rank | coverage 50/80/90/95 % (validation's 80/90) | 80 / 90 % per origin; standard error | 80/90 width (errors' pooled / per step) | engine's candidates (groups x origins) | 80 / 90 % a HORIZON after training: recalibrated (fixed) |`;
+  const sep = '|---|---|---|---|---|---|---|---|---|---|---|---|';
   const rows = results.map(
     (r) =>
-      `| ${r.set.name} | ${f3(r.mase.engine)} | ${f3(r.mase.seasonal_naive)} | ${f3(r.mase.ets)} | ${f3(r.mase.sarimax)} | ${f3(r.mase.theta)} | ${r.rank} | ${r.coverage.map((c) => c.toFixed(2)).join(' / ')} (${r.claimed[1].toFixed(2)} / ${r.claimed[2].toFixed(2)}) | ${[1, 2].map((l) => `${r.originCoverage[l].map((c) => c.toFixed(2)).join(', ')} ±${f3(r.coverageSe[l])}`).join(' / ')} | ${r.widthRatio.toFixed(2)} (${r.errorRatio.toFixed(2)} / ${r.stepErrorRatio.toFixed(2)}) | ${r.selected} |`,
+      `| ${r.set.name} | ${f3(r.mase.engine)} | ${f3(r.mase.seasonal_naive)} | ${f3(r.mase.ets)} | ${f3(r.mase.sarimax)} | ${f3(r.mase.theta)} | ${r.rank} | ${r.coverage.map((c) => c.toFixed(2)).join(' / ')} (${r.claimed[1].toFixed(2)} / ${r.claimed[2].toFixed(2)}) | ${[1, 2].map((l) => `${r.originCoverage[l].map((c) => c.toFixed(2)).join(', ')} ±${f3(r.coverageSe[l])}`).join(' / ')} | ${r.widthRatio.toFixed(2)} (${r.errorRatio.toFixed(2)} / ${r.stepErrorRatio.toFixed(2)}) | ${r.selected} | ${r.laterPoints > 0 ? `${[1, 2].map((l) => r.laterCoverage[l].toFixed(2)).join(' / ')} (${[1, 2].map((l) => r.laterFixedCoverage[l].toFixed(2)).join(' / ')})` : '-'} |`,
   );
   return [head, sep, ...rows].join('\n');
 }
@@ -888,6 +949,22 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
           'r',
           '> 0',
           correlation(pairs) > 0,
+        ),
+      );
+    });
+    // Intervals in use one HORIZON after training: the model trained one origin earlier,
+    // recalibrated on the outcomes since (and fixed as trained), mean over the sets that have them.
+    const used = results.filter((r) => r.laterPoints > 0);
+    [1, 2].forEach((l) => {
+      const mean = (f: (r: SetResult) => number) =>
+        used.reduce((a, r) => a + f(r), 0) / used.length;
+      out.push(
+        line(
+          `timeseries ${LEVELS[l] * 100}% coverage one HORIZON after training, recalibrated (fixed widths ${f3(mean((r) => r.laterFixedCoverage[l]))}), mean over ${used.length} sets`,
+          mean((r) => r.laterCoverage[l]),
+          'frac',
+          `${(LEVELS[l] - 0.03).toFixed(2)}-${(LEVELS[l] + 0.03).toFixed(2)}`,
+          Math.abs(mean((r) => r.laterCoverage[l]) - LEVELS[l]) <= 0.03,
         ),
       );
     });
