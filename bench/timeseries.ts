@@ -7,7 +7,8 @@
 //     seasonal-naive and the peers (statsmodels ETS with the form by AICc, SARIMAX with a small
 //     order search, Theta), when Debian's python3-statsmodels is installed (bench/statsmodels_peer.py);
 //   - interval coverage at 50/80/90/95 % pooled over the set (beside the out-of-sample coverage
-//     DESCRIBE claimed from the validation folds, averaged over the origins) with each origin's
+//     DESCRIBE claimed from the validation folds, averaged over the origins, and how well it
+//     follows the test's coverage over the set-origins) with each origin's
 //     coverage and the standard error over the origins (an origin is the independent unit: its
 //     steps, and its series, which share the calendar, a holiday or a recession, miss together;
 //     with 2-8 origins a set's coverage moves by 5-15 points from chance alone), and the 80/90 width
@@ -15,6 +16,9 @@
 //     errors: scaled per series (pooled over the steps, whose widening spread lowers it), and
 //     each over its own 90 % half-width (per step and series: the shape a band scaled per step
 //     should match).
+// Intervals in use: each origin is also forecast by the model trained one origin (HORIZON rows)
+// earlier, whose history then holds HORIZON outcomes after its training: its intervals
+// recalibrated on them (server/automl/timeseries/recalibrate.ts), and fixed as trained.
 // The last origin of each set is also trained and forecast through SQL over HTTP (a real
 // instance: the rows uploaded as a file, CREATE MODEL, JOIN ... > LATEST), its MASE printed beside
 // the in-process one (TIMESERIES_HTTP=0 skips it).
@@ -113,8 +117,20 @@ interface SetResult {
   errorRatio: number;
   /** The same ratio of the errors each over its point's 90 % half-width. */
   stepErrorRatio: number;
-  /** Per level: DESCRIBE's validation (out-of-sample) coverage, mean over the origins. */
+  /**
+   * Per level: DESCRIBE's validation (out-of-sample) coverage at each origin, as originCoverage
+   * (oldest first), and its mean over the origins.
+   */
+  claimedByOrigin: number[][];
   claimed: number[];
+  /**
+   * Per level: coverage of the model trained one origin (HORIZON rows) earlier, used at the later
+   * origins: its intervals recalibrated on the outcomes since its training, and fixed as trained;
+   * and the points they cover (the set's origins but its oldest).
+   */
+  laterCoverage: number[];
+  laterFixedCoverage: number[];
+  laterPoints: number;
   points: number;
   trainSeconds: number;
   selected: string;
@@ -281,6 +297,19 @@ export function tasksOf(s: SeriesSet, d: Dataset): Task[] {
   return tasks;
 }
 
+/** The history of the series with a task in `here` (one origin's), as columns. */
+function historyOf(s: SeriesSet, d: Dataset, rows: CellValue[][], here: Task[]) {
+  // The groups with a task (enough history at this origin): an earlier origin than the set's
+  // own (TIMESERIES_ORIGINS) may come before a group has WINDOW rows, which forecast refuses.
+  const jg = s.groupBy.map((g) => d.columns.indexOf(g));
+  const keyOf = (r: CellValue[]) => jg.map((j) => String(r[j])).join('|');
+  const tasked = new Set(here.map((t) => t.key));
+  const history = rows.filter((r) => tasked.has(keyOf(r)));
+  const cols: Record<string, CellValue[]> = {};
+  d.columns.forEach((c, j) => (cols[c] = history.map((r) => r[j])));
+  return { cols, rows: history.length };
+}
+
 /** A trained artifact's forecasts of a set's tasks at origin `o` (keyed `origin#series`), every level's band. */
 export function forecastOrigin(
   s: SeriesSet,
@@ -289,63 +318,29 @@ export function forecastOrigin(
   o: number,
   rows: CellValue[][],
   tasks: Task[],
-): Map<string, Forecast> {
-  const out = new Map<string, Forecast>();
-  const f = loadPredictor(artifact);
-  // The groups with a task (enough history at this origin): an earlier origin than the set's
-  // own (TIMESERIES_ORIGINS) may come before a group has WINDOW rows, which forecast refuses.
-  const jg = s.groupBy.map((g) => d.columns.indexOf(g));
-  const keyOf = (r: CellValue[]) => jg.map((j) => String(r[j])).join('|');
-  const tasked = new Set(tasks.filter((t) => t.origin === o).map((t) => t.key));
-  const history = rows.filter((r) => tasked.has(keyOf(r)));
-  const cols: Record<string, CellValue[]> = {};
-  d.columns.forEach((c, j) => (cols[c] = history.map((r) => r[j])));
-  if (!('forecast' in f)) throw new Error('not a forecaster');
-  const fc = f.forecast(cols, history.length, { levels: LEVELS });
-  const ot = fc.columns.indexOf(s.orderBy);
-  const oy = fc.columns.indexOf(s.target);
-  const og = s.groupBy.map((g) => fc.columns.indexOf(g));
-  const byKey = new Map<string, number[]>();
-  fc.rows.forEach((r, i) => {
-    const key = og.map((j) => String(r[j])).join('|');
-    if (!byKey.has(key)) byKey.set(key, []);
-    byKey.get(key)!.push(i);
-  });
-  for (const task of tasks.filter((t) => t.origin === o)) {
-    const idx = byKey.get(task.key);
-    if (!idx) throw new Error(`${s.name}: no forecast for ${task.key}`);
-    const value: number[] = [];
-    const lo: number[][] = LEVELS.map(() => []);
-    const hi: number[][] = LEVELS.map(() => []);
-    task.truth.forEach((_, k) => {
-      const i = idx[k];
-      // The forecast's timestamps follow the series' own steps; they must be the truth's.
-      if (String(fc.rows[i][ot]) !== task.times[k]) {
-        throw new Error(
-          `${s.name} ${task.key}: forecast step ${k + 1} at ${String(fc.rows[i][ot])}, truth at ${task.times[k]}`,
-        );
-      }
-      value.push(Number(fc.rows[i][oy]));
-      fc.intervals!.forEach((iv, l) => {
-        lo[l].push(Number(iv.lower[i]));
-        hi[l].push(Number(iv.upper[i]));
-      });
-    });
-    out.set(`${o}#${task.key}`, { value, lo, hi });
-  }
+): Forecasts {
+  const here = tasks.filter((t) => t.origin === o);
+  const h = historyOf(s, d, rows, here);
+  const out: Forecasts = new Map();
+  for (const [key, f] of forecastTasks(s, artifact, h.cols, h.rows, here))
+    out.set(`${o}#${key}`, f);
   return out;
 }
 
 /** The engine on one set: a training per origin, forecasts with intervals at every level. */
 function engineRuns(s: SeriesSet, d: Dataset) {
   const tasks = tasksOf(s, d);
-  const forecasts = new Map<string, Forecast>();
+  const forecasts: Forecasts = new Map();
   let trainSeconds = 0;
   const selected = new Map<string, number>();
   /** Per origin and series: the engine's candidate and fitted model (TIMESERIES_DETAIL). */
   const models = new Map<string, string>();
-  const claimed = LEVELS.map(() => 0);
-  let trainings = 0;
+  /** Per origin: DESCRIBE's validation coverage at each level. */
+  const claimed = new Map<number, number[]>();
+  /** The forecasts of the model trained one origin earlier: recalibrated, and with fixed widths. */
+  const later: Forecasts = new Map();
+  const laterFixed: Forecasts = new Map();
+  let previous: TimeSeriesArtifact | null = null;
   for (const { origin: o, rows } of originsOf(s, d)) {
     const t0 = performance.now();
     const artifact = trainForecaster(
@@ -367,9 +362,22 @@ function engineRuns(s: SeriesSet, d: Dataset) {
       models.set(`${o}#${c.group.map(String).join('|')}`, `${c.candidate}: ${c.model}`);
     }
     const cov = artifact.description.timeseries!.coverage ?? [];
-    LEVELS.forEach((l, j) => (claimed[j] += cov.find((c) => c.level === l)?.coverage ?? NaN));
-    trainings++;
-    for (const [k, v] of forecastOrigin(s, d, artifact, o, rows, tasks)) forecasts.set(k, v);
+    claimed.set(
+      o,
+      LEVELS.map((l) => cov.find((c) => c.level === l)?.coverage ?? NaN),
+    );
+    const here = tasks.filter((t) => t.origin === o);
+    const h = historyOf(s, d, rows, here);
+    const at = (a: typeof artifact) => forecastTasks(s, a, h.cols, h.rows, here);
+    for (const [key, f] of at(artifact)) forecasts.set(`${o}#${key}`, f);
+    if (previous) {
+      // The model trained one origin (HORIZON rows) earlier, used here: its intervals
+      // recalibrated on the HORIZON outcomes since its training (recalibrate.ts), and as trained.
+      const fixed = { ...previous, calibration: { ...previous.calibration, online: undefined } };
+      for (const [key, f] of at(previous)) later.set(`${o}#${key}`, f);
+      for (const [key, f] of at(fixed)) laterFixed.set(`${o}#${key}`, f);
+    }
+    previous = artifact;
   }
   const top = [...selected.entries()].sort((a, b) => b[1] - a[1]);
   return {
@@ -378,8 +386,59 @@ function engineRuns(s: SeriesSet, d: Dataset) {
     trainSeconds,
     selected: top.map(([n, c]) => `${n} ${c}`).join(', '),
     models,
-    claimed: claimed.map((c) => c / trainings),
+    claimed,
+    later,
+    laterFixed,
   };
+}
+
+/** Per origin and series (`origin#key`): the forecast and its intervals at LEVELS per step. */
+type Forecasts = Map<string, Forecast>;
+
+/** The forecasts of `artifact` from the history `cols` for `tasks` (one origin's), by series key. */
+function forecastTasks(
+  s: SeriesSet,
+  artifact: TimeSeriesArtifact,
+  cols: Record<string, CellValue[]>,
+  rows: number,
+  tasks: Task[],
+): Map<string, Forecast> {
+  const f = loadPredictor(artifact);
+  if (!('forecast' in f)) throw new Error('not a forecaster');
+  const out = f.forecast(cols, rows, { levels: LEVELS });
+  const ot = out.columns.indexOf(s.orderBy);
+  const oy = out.columns.indexOf(s.target);
+  const og = s.groupBy.map((g) => out.columns.indexOf(g));
+  const byKey = new Map<string, number[]>();
+  out.rows.forEach((r, i) => {
+    const key = og.map((j) => String(r[j])).join('|');
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key)!.push(i);
+  });
+  const result = new Map<string, Forecast>();
+  for (const task of tasks) {
+    const idx = byKey.get(task.key);
+    if (!idx) throw new Error(`${s.name}: no forecast for ${task.key}`);
+    const value: number[] = [];
+    const lo: number[][] = LEVELS.map(() => []);
+    const hi: number[][] = LEVELS.map(() => []);
+    task.truth.forEach((_, k) => {
+      const i = idx[k];
+      // The forecast's timestamps follow the series' own steps; they must be the truth's.
+      if (String(out.rows[i][ot]) !== task.times[k]) {
+        throw new Error(
+          `${s.name} ${task.key}: forecast step ${k + 1} at ${String(out.rows[i][ot])}, truth at ${task.times[k]}`,
+        );
+      }
+      value.push(Number(out.rows[i][oy]));
+      out.intervals!.forEach((iv, l) => {
+        lo[l].push(Number(iv.lower[i]));
+        hi[l].push(Number(iv.upper[i]));
+      });
+    });
+    result.set(task.key, { value, lo, hi });
+  }
+  return result;
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -446,24 +505,46 @@ function score(
   errors.sort((a, b) => a - b);
   stepErrors.sort((a, b) => a - b);
   const coverage = inside.map((x) => x / points);
-  const origins = [...byOrigin.entries()].sort((a, b) => b[0] - a[0]).map(([, w]) => w);
+  const sortedOrigins = [...byOrigin.entries()].sort((a, b) => b[0] - a[0]);
+  const origins = sortedOrigins.map(([, w]) => w);
+  const claimedByOrigin = LEVELS.map((_, l) =>
+    sortedOrigins.map(([o]) => run.claimed.get(o)?.[l] ?? NaN),
+  );
   const m = origins.length;
   const coverageSe = coverage.map((c, l) => {
     let ss = 0;
     for (const w of origins) ss += (w.inside[l] - c * w.n) ** 2;
     return m > 1 ? (Math.sqrt(ss) / points) * Math.sqrt(m / (m - 1)) : NaN;
   });
+  const coveredBy = (m: Forecasts) => {
+    const inside = LEVELS.map(() => 0);
+    let n = 0;
+    for (const t of run.tasks) {
+      const f = m.get(`${t.origin}#${t.key}`);
+      if (!f) continue;
+      t.truth.forEach((y, k) => {
+        n++;
+        LEVELS.forEach((_, l) => (inside[l] += y >= f.lo[l][k] && y <= f.hi[l][k] ? 1 : 0));
+      });
+    }
+    return { coverage: inside.map((x) => x / n), n };
+  };
+  const later = coveredBy(run.later);
   return {
     set: s,
     mase,
     rank,
+    laterCoverage: later.coverage,
+    laterFixedCoverage: coveredBy(run.laterFixed).coverage,
+    laterPoints: later.n,
     coverage,
     originCoverage: LEVELS.map((_, l) => origins.map((w) => w.inside[l] / w.n)),
     coverageSe,
     widthRatio: ratioSum / ratioN,
     errorRatio: quantile(errors, 0.8) / quantile(errors, 0.9),
     stepErrorRatio: quantile(stepErrors, 0.8) / quantile(stepErrors, 0.9),
-    claimed: run.claimed,
+    claimedByOrigin,
+    claimed: claimedByOrigin.map((c) => c.reduce((a, b) => a + b, 0) / c.length),
     points,
     trainSeconds: run.trainSeconds,
     selected: run.selected,
@@ -535,6 +616,23 @@ async function httpMase(
   }
   await ok(`DROP MODEL mindsdb.${name}`);
   return { http: http / n, inProcess: inProcess / n };
+}
+
+/** Pearson's correlation of pairs (NaN under three). */
+function correlation(pairs: readonly (readonly [number, number])[]): number {
+  const n = pairs.length;
+  if (n < 3) return NaN;
+  const mx = pairs.reduce((a, p) => a + p[0], 0) / n;
+  const my = pairs.reduce((a, p) => a + p[1], 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (const [x, y] of pairs) {
+    sxy += (x - mx) * (y - my);
+    sxx += (x - mx) ** 2;
+    syy += (y - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
 }
 
 function line(name: string, value: number, unit: string, target: string, pass: boolean): BenchLine {
@@ -699,6 +797,9 @@ function writeDetail(
           train: t.train,
           truth: t.truth,
           forecasts,
+          // The engine's intervals at 50/80/90/95 % per step.
+          lower: f.lo,
+          upper: f.hi,
         }),
       );
     }
@@ -711,11 +812,11 @@ const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '  -  ');
 
 /** The table of the set results, as docs/benchmarks.md shows it. */
 function table(results: SetResult[]): string {
-  const head = `| set | engine | seasonal-naive | ETS | SARIMAX | Theta | rank | coverage 50/80/90/95 % (validation's 80/90) | 80 / 90 % per origin; standard error | 80/90 width (errors' pooled / per step) | engine's candidates (groups x origins) |`;
-  const sep = '|---|---|---|---|---|---|---|---|---|---|---|';
+  const head = `| set | engine | seasonal-naive | ETS | SARIMAX | Theta | rank | coverage 50/80/90/95 % (validation's 80/90) | 80 / 90 % per origin; standard error | 80/90 width (errors' pooled / per step) | engine's candidates (groups x origins) | 80 / 90 % a HORIZON after training: recalibrated (fixed) |`;
+  const sep = '|---|---|---|---|---|---|---|---|---|---|---|---|';
   const rows = results.map(
     (r) =>
-      `| ${r.set.name} | ${f3(r.mase.engine)} | ${f3(r.mase.seasonal_naive)} | ${f3(r.mase.ets)} | ${f3(r.mase.sarimax)} | ${f3(r.mase.theta)} | ${r.rank} | ${r.coverage.map((c) => c.toFixed(2)).join(' / ')} (${r.claimed[1].toFixed(2)} / ${r.claimed[2].toFixed(2)}) | ${[1, 2].map((l) => `${r.originCoverage[l].map((c) => c.toFixed(2)).join(', ')} ±${f3(r.coverageSe[l])}`).join(' / ')} | ${r.widthRatio.toFixed(2)} (${r.errorRatio.toFixed(2)} / ${r.stepErrorRatio.toFixed(2)}) | ${r.selected} |`,
+      `| ${r.set.name} | ${f3(r.mase.engine)} | ${f3(r.mase.seasonal_naive)} | ${f3(r.mase.ets)} | ${f3(r.mase.sarimax)} | ${f3(r.mase.theta)} | ${r.rank} | ${r.coverage.map((c) => c.toFixed(2)).join(' / ')} (${r.claimed[1].toFixed(2)} / ${r.claimed[2].toFixed(2)}) | ${[1, 2].map((l) => `${r.originCoverage[l].map((c) => c.toFixed(2)).join(', ')} ±${f3(r.coverageSe[l])}`).join(' / ')} | ${r.widthRatio.toFixed(2)} (${r.errorRatio.toFixed(2)} / ${r.stepErrorRatio.toFixed(2)}) | ${r.selected} | ${r.laterPoints > 0 ? `${[1, 2].map((l) => r.laterCoverage[l].toFixed(2)).join(' / ')} (${[1, 2].map((l) => r.laterFixedCoverage[l].toFixed(2)).join(' / ')})` : '-'} |`,
   );
   return [head, sep, ...rows].join('\n');
 }
@@ -859,6 +960,58 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
         ),
       );
     });
+  }
+  if (results.length > 1) {
+    // DESCRIBE's validation coverage is a claim about the test's: per set-origin, how well it
+    // follows the coverage the same training's bands then achieved (correlation over all
+    // set-origins, and the mean |claimed - achieved| over the sets).
+    [1, 2].forEach((l) => {
+      const pairs = results.flatMap((r) =>
+        r.originCoverage[l]
+          .map((c, i) => [r.claimedByOrigin[l][i], c] as const)
+          .filter(([a]) => Number.isFinite(a)),
+      );
+      const gap = results.reduce((a, r) => a + Math.abs(r.claimed[l] - r.coverage[l]), 0);
+      out.push(
+        line(
+          `timeseries ${LEVELS[l] * 100}% coverage: DESCRIBE's against the test's over ${pairs.length} set-origins, correlation (mean |difference| per set ${f3(gap / results.length)})`,
+          correlation(pairs),
+          'r',
+          '> 0',
+          correlation(pairs) > 0,
+        ),
+      );
+    });
+    // Intervals in use one HORIZON after training: the model trained one origin earlier,
+    // recalibrated on the outcomes since (and fixed as trained), mean over the sets that have them.
+    const used = results.filter((r) => r.laterPoints > 0);
+    [1, 2].forEach((l) => {
+      const mean = (f: (r: SetResult) => number) =>
+        used.reduce((a, r) => a + f(r), 0) / used.length;
+      out.push(
+        line(
+          `timeseries ${LEVELS[l] * 100}% coverage one HORIZON after training, recalibrated (fixed widths ${f3(mean((r) => r.laterFixedCoverage[l]))}), mean over ${used.length} sets`,
+          mean((r) => r.laterCoverage[l]),
+          'frac',
+          `${(LEVELS[l] - 0.03).toFixed(2)}-${(LEVELS[l] + 0.03).toFixed(2)}`,
+          Math.abs(mean((r) => r.laterCoverage[l]) - LEVELS[l]) <= 0.03,
+        ),
+      );
+    });
+    // The band's shape pooled over the sets: one set's reference (the 80th over the 90th
+    // percentile of a few dozen errors) varies by 0.06-0.08 from chance alone.
+    const gaps = results.map((r) => r.widthRatio - r.stepErrorRatio);
+    const meanGap = gaps.reduce((a, b) => a + b, 0) / gaps.length;
+    const sdGap = Math.sqrt(gaps.reduce((a, g) => a + (g - meanGap) ** 2, 0) / (gaps.length - 1));
+    out.push(
+      line(
+        `timeseries 80/90 width ratio minus the errors' per step, mean over the ${results.length} sets (standard error ${f3(sdGap / Math.sqrt(gaps.length))}; within 0.05 on ${gaps.filter((g) => Math.abs(g) <= 0.05).length})`,
+        meanGap,
+        'ratio',
+        '-0.05-0.05',
+        Math.abs(meanGap) <= 0.05,
+      ),
+    );
   }
   process.stderr.write(
     `\nMASE per set (mean over series and origins; lower is better):\n\n${table(results)}\n\n`,

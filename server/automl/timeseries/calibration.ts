@@ -50,6 +50,7 @@ function compositeResiduals(
   const age = Array.from({ length: H }, (): number[] => []);
   const main = Array.from({ length: H }, (): boolean[] => []);
   const series = Array.from({ length: H }, (): number[] => []);
+  const foldOf = Array.from({ length: H }, (): number[] => []);
   for (const fold of folds) {
     for (let i = 0; i < fold.packed.n; i++) {
       const g = fold.origins[i][0];
@@ -65,10 +66,11 @@ function compositeResiduals(
         age[k - 1].push(fold.age[i]);
         main[k - 1].push(fold.index === 0);
         series[k - 1].push(g);
+        foldOf[k - 1].push(fold.index);
       }
     }
   }
-  return { r, age, main, series };
+  return { r, age, main, series, fold: foldOf };
 }
 
 /**
@@ -281,8 +283,11 @@ export interface Intervals {
 export interface StepResiduals {
   r: number[][];
   age: number[][];
+  /** Whether from the main split (fold 0). */
   main: boolean[][];
   series: number[][];
+  /** The fold (0: the main split; 1, 2: earlier ones). */
+  fold: number[][];
 }
 
 /** What calibrateIntervals makes of the residuals: everything but the main split's accuracy. */
@@ -295,20 +300,20 @@ export type Bands = Pick<
   weights: number[][];
 };
 
+/** The bands calibrateIntervals makes of residuals, before their coverage is measured. */
+type Fitted = Omit<Bands, 'coverage' | 'halfWidths'> & { widths: number[][] };
+
 /**
  * The bands of residuals `res` of `nSeries` series: per-series width factors, the age half-life,
- * each level's quantile and half-widths per step, and the out-of-sample coverage DESCRIBE shows
- * (quantiles from the earlier folds' residuals alone, counted on the main split's; in sample, over
- * all residuals, when there is no earlier fold).
+ * each level's quantile and half-widths per step at `levelList`.
  */
-export function bandsOf(res: StepResiduals, nSeries: number, level: number): Bands {
+function fitBands(res: StepResiduals, nSeries: number, level: number, levelList: number[]): Fitted {
   const H = res.r.length;
   const widthFactor = widthFactors(res, nSeries, H);
   const u = res.r.map((r, k) => r.map((x, i) => x / widthFactor[res.series[k][i]]));
   const pooled: Calibration = { residuals: u, ages: res.age, main: res.main };
   const halfLife = chooseHalfLife(pooled, level);
   const weights = res.age.map((a) => a.map((x) => ageWeight(x, halfLife)));
-  const levelList = [...new Set([...NOMINAL_LEVELS, level])].sort((a, b) => a - b);
   const quantiles = quantileLevels(u, weights, res.main, levelList, H);
   const widths = levelWidths(u, weights, quantiles);
   const levels = levelList.map((l, i) => ({
@@ -316,29 +321,79 @@ export function bandsOf(res: StepResiduals, nSeries: number, level: number): Ban
     halfWidths: widths[i],
     quantile: round(quantiles[i], 4),
   }));
-  const halfWidths = levels.find((l) => l.level === level)!.halfWidths;
+  return { levels, halfLife, widthFactor, u, weights, widths };
+}
 
-  // Out of sample: quantiles of the earlier folds' residuals, counted on the main split's.
-  const early = u.map((r, k) => r.filter((_, i) => !res.main[k][i]));
-  const hasEarly = early.some((r) => r.length > 0);
-  const calib = hasEarly ? early : u;
-  const ones = calib.map((r) => r.map(() => 1));
-  const mainU = u.map((r, k) => r.filter((_, i) => res.main[k][i]));
-  const qs = levelWidths(calib, ones, levelList);
+/**
+ * The residuals as training one validation period earlier had them: the first earlier fold in
+ * the main split's place (age 0), the folds before it aged from its cut (their age less that of
+ * the fold's oldest origin of the same series, about one period), the main split left out. Null
+ * without an earlier fold.
+ */
+export function oneFoldBack(res: StepResiduals): StepResiduals | null {
+  const shift = new Map<number, number>();
+  res.fold.forEach((f, k) =>
+    f.forEach((j, i) => {
+      const g = res.series[k][i];
+      if (j === 1) shift.set(g, Math.max(shift.get(g) ?? 0, res.age[k][i]));
+    }),
+  );
+  if (shift.size === 0) return null;
+  const out: StepResiduals = { r: [], age: [], main: [], series: [], fold: [] };
+  res.r.forEach((r, k) => {
+    const keep = r.map((_, i) => i).filter((i) => res.fold[k][i] >= 1);
+    out.r.push(keep.map((i) => r[i]));
+    out.series.push(keep.map((i) => res.series[k][i]));
+    out.fold.push(keep.map((i) => res.fold[k][i] - 1));
+    out.main.push(keep.map((i) => res.fold[k][i] === 1));
+    out.age.push(
+      keep.map((i) => {
+        if (res.fold[k][i] === 1) return 0;
+        const g = res.series[k][i];
+        return Math.max(0, res.age[k][i] - (shift.get(g) ?? 1));
+      }),
+    );
+  });
+  return out;
+}
+
+/**
+ * The bands of residuals `res` of `nSeries` series (fitBands), and their achieved coverage per
+ * level and step as DESCRIBE shows it, out of fold: the same calibration (width factors,
+ * half-life, quantile levels, widths) run on the residuals training one validation period earlier
+ * had (oneFoldBack), its bands counted on the main split's residuals, which it did not see. So the
+ * figure is that of the procedure that made the bands, a period ahead of its residuals, as the
+ * bands are at a forecast. Without an earlier fold, in sample: the bands on the residuals they
+ * came from.
+ */
+export function bandsOf(res: StepResiduals, nSeries: number, level: number): Bands {
+  const levelList = [...new Set([...NOMINAL_LEVELS, level])].sort((a, b) => a - b);
+  const fit = fitBands(res, nSeries, level, levelList);
+  const halfWidths = fit.levels.find((l) => l.level === level)!.halfWidths;
+
+  const back = oneFoldBack(res);
+  const before = back ? fitBands(back, nSeries, level, levelList) : fit;
+  const counted = back ? res.main : res.r.map((r) => r.map(() => true));
   const coverage: ForecastCoverage[] = levelList.map((l, li) => {
-    const q = qs[li];
+    const hw = before.widths[li];
     let inside = 0;
     let total = 0;
-    const steps = mainU.map((r, k) => {
+    const steps = res.r.map((r, k) => {
       let x = 0;
-      for (const v of r) if (v <= q[k]) x++;
+      let n = 0;
+      r.forEach((v, i) => {
+        if (!counted[k][i]) return;
+        n++;
+        if (v <= hw[k] * before.widthFactor[res.series[k][i]]) x++;
+      });
       inside += x;
-      total += r.length;
-      return round(r.length ? x / r.length : 0, 4);
+      total += n;
+      return round(n ? x / n : 0, 4);
     });
-    const quantile = levels[li].quantile;
+    const quantile = fit.levels[li].quantile;
     return { level: l, coverage: round(total ? inside / total : 0, 4), steps, quantile };
   });
+  const { levels, halfLife, widthFactor, u, weights } = fit;
   return { halfWidths, levels, halfLife, coverage, widthFactor, u, weights };
 }
 

@@ -226,7 +226,6 @@ class ArtifactForecaster implements Forecaster {
       this.layout,
       sources,
       this.factors(sources),
-      this.a.groups.keys.length,
     );
     const widths = all[0];
     const rows: CellValue[][] = [];

@@ -9,7 +9,7 @@
 // Candès 2021, adaptive conformal inference) answers with the newest outcomes: the history a
 // forecast is given holds rows after the training data whenever time has moved on, and each of
 // them is the outcome of a forecast the model could have made from earlier rows. A group's
-// residuals join its share of the calibration record with the age weights the training chose (the
+// residuals join the calibration record with the age weights the training chose (the
 // half-life), and the training residuals age by the time elapsed since the training end, so on a
 // series whose errors changed, the recent ones soon dominate; on a steady series (equal weights)
 // they barely move it. Each group is recalibrated on its own outcomes (a group whose errors grew
@@ -88,8 +88,6 @@ export function forecastHalfWidths(
   layout: FeatureLayout,
   sources: OriginSource[],
   factors: ArrayLike<number>,
-  /** Training groups: each group's share of the calibration record is 1 / groups of it. */
-  groups: number,
 ): number[][][] {
   const trained = levels.map((l) => trainedHalfWidths(calibration, l));
   const same = () => trained.map((w) => sources.map((_, g) => w.map((x) => x * factors[g])));
@@ -154,14 +152,20 @@ export function forecastHalfWidths(
         .map(([, x]) => x),
     ),
   );
-  // A group's share of the training record: its calibration residuals, as many as any other's.
-  const share = online.weight.map((w) => w / Math.max(1, groups));
+  // The training record counts for every group as the training counted it: the residuals of all
+  // groups, over their width factors, calibrated each group's band, and a group's outcomes since
+  // weigh as much as one residual of the record each, aged alike. Where the training chose a short
+  // half-life the record decays and they soon dominate; each group's misses widen its own band
+  // through the tracking. (Counted as 1 / groups of the record per group, the record left a few
+  // residuals' weight against the forecast's own weight of 1, and the conformal quantile of the
+  // high levels jumped towards the record's largest residuals at a group's first outcome after
+  // training, even one it forecast exactly: every 95 % band of 40 groups widened 12 %.)
   return levels.map((level) =>
     recent.map((r, g) => {
       // The band's residual quantile as trained (calibration.ts); the tracking aims at the
       // nominal miss rate.
       const q = quantileLevelOf(online.quantiles, level);
-      const own = recalibratedHalfWidths(online.sketch, share, decay, r, q);
+      const own = recalibratedHalfWidths(online.sketch, online.weight, decay, r, q);
       return trackedHalfWidths(own, ordered[g], level).map((x) => x * factors[g]);
     }),
   );

@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { gauss } from '../../__tests__/helpers';
 import { Rng } from '../../prng';
-import { type StepResiduals, bandsOf } from '../calibration';
+import { bandsOf } from '../calibration';
 import { weightedConformalQuantile } from '../intervals';
+import { emptyResiduals } from './helpers';
 
 const LEVELS = [0.5, 0.8, 0.9, 0.95];
 type Process = (rng: Rng, n: number) => number[];
@@ -31,13 +32,7 @@ const processes: Record<string, Process> = {
  */
 function simulate(proc: Process, rng: Rng, G: number, N: number, H: number, W: number) {
   const ys = Array.from({ length: G }, () => proc(rng, N + H));
-  const res: StepResiduals = { r: [], age: [], main: [], series: [] };
-  for (let k = 0; k < H; k++) {
-    res.r.push([]);
-    res.age.push([]);
-    res.main.push([]);
-    res.series.push([]);
-  }
+  const res = emptyResiduals(H);
   const scaleAt = (y: number[], t: number) => {
     let s = 0;
     for (let i = t - W + 2; i <= t; i++) s += Math.abs(y[i] - y[i - 1]);
@@ -55,6 +50,7 @@ function simulate(proc: Process, rng: Rng, G: number, N: number, H: number, W: n
           res.age[k - 1].push(j === 0 ? 0 : (cuts[0] - t) / span);
           res.main[k - 1].push(j === 0);
           res.series[k - 1].push(g);
+          res.fold[k - 1].push(j);
         }
       }
     });

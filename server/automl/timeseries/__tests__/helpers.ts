@@ -3,6 +3,7 @@ import type { CellValue, Dataset } from '../../api';
 import { gauss } from '../../__tests__/helpers';
 import { AutoMLError } from '../../errors';
 import { Rng } from '../../prng';
+import type { StepResiduals } from '../calibration';
 
 const pad = (x: number) => String(x).padStart(2, '0');
 
@@ -48,4 +49,17 @@ export function errorOf(f: () => unknown): AutoMLError {
     throw e;
   }
   throw new Error('expected an AutoMLError');
+}
+
+/** Rolling-origin residuals of `H` steps, none yet (tests push them as training lays them out). */
+export function emptyResiduals(H: number): StepResiduals {
+  const res: StepResiduals = { r: [], age: [], main: [], series: [], fold: [] };
+  for (let k = 0; k < H; k++) {
+    res.r.push([]);
+    res.age.push([]);
+    res.main.push([]);
+    res.series.push([]);
+    res.fold.push([]);
+  }
+  return res;
 }

@@ -147,6 +147,46 @@ describe('coverage of held-out future rows', () => {
   });
 });
 
+describe('recalibration on outcomes inside the bands', () => {
+  it('does not widen any level when the month after training is the forecast itself (40 groups)', () => {
+    // Forty groups of steady noise calibrate one pooled band. A month after training whose value
+    // is each group's own step-1 forecast errs nothing at step 1 and little at the others: no band
+    // may widen for it. (Counted as 1 / 40 of the record per group against the forecast's own
+    // weight of 1, the record widened every group's 95 % band by 12 % and its 90 % one by 2 %.)
+    const G = 40;
+    const n = 96;
+    const rng = new Rng(3);
+    const rows: CellValue[][] = [];
+    for (let g = 0; g < G; g++) {
+      for (let i = 0; i < n; i++) rows.push([monthStart(i), `g${g}`, 100 + 5 * g + 2 * gauss(rng)]);
+    }
+    const d = { columns: ['month', 'store', 'sales'], rows };
+    const a = trainForecaster(d, { ...opts, window: 12, horizon: 3 });
+    const f = loadPredictor(a);
+    const frozen = loadPredictor({ ...a, calibration: { ...a.calibration, online: undefined } });
+    const levels = [0.8, 0.9, 0.95];
+    const first = f.forecast(columnsOf(d), rows.length, { levels });
+    const later = [...rows];
+    first.rows.forEach((r, i) => {
+      if (i % 3 === 0) later.push([monthStart(n), r[1], Number(r[2])]);
+    });
+    const d2 = { columns: d.columns, rows: later };
+    const now = f.forecast(columnsOf(d2), later.length, { levels });
+    const fixed = frozen.forecast(columnsOf(d2), later.length, { levels });
+    levels.forEach((level, l) => {
+      const width = (iv: NonNullable<typeof now.intervals>[number], i: number) =>
+        Number(iv.upper[i]) - Number(iv.lower[i]);
+      now.rows.forEach((_, i) => {
+        const ratio = width(now.intervals![l], i) / width(fixed.intervals![l], i);
+        expect(ratio, `${level}, row ${i}`).toBeLessThanOrEqual(1 + 1e-9);
+        // Nor narrow much: one hit per step shrinks the tracking by exp(-0.1 x the miss rate),
+        // and one small residual among the record's moves its quantile little.
+        expect(ratio, `${level}, row ${i}`).toBeGreaterThan(0.95);
+      });
+    });
+  });
+});
+
 describe('recalibration when the noise changes after training', () => {
   // Groups g0..g3 keep sd 2; g4..g7 switch to sd 8 after month 96, where training stops.
   const wild = (g: number) => g >= 4;
