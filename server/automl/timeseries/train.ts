@@ -30,7 +30,14 @@ import { type GbmPart, type OriginSource, isGbm, isLocal } from './model';
 import { type TsColumns, checkOptions, forcedCandidate, tsSettings } from './options';
 import { type Selection, selectCandidates, tiedCandidates } from './selection';
 import { type Series, buildSeries, findColumn } from './series';
-import { type LocalFit, type LocalHint, type LocalName, fitLocal, sameForm } from './stat/local';
+import {
+  type LocalFit,
+  type LocalHint,
+  type LocalName,
+  fitLocal,
+  refitForm,
+  sameForm,
+} from './stat/local';
 import type { EtsForm } from './stat/ets';
 import type { ArimaOrder } from './stat/arima';
 import type { CandidateName, FeatureSpec, ForecastTrainOptions, TimeSeriesArtifact } from './types';
@@ -241,8 +248,9 @@ export function finishTraining(v: Validated, sel: Selection): TimeSeriesArtifact
 
   progress(onProgress, 5);
   // The candidates some series uses, refitted for forecasting: local models on each whole series
-  // (the form or order validated on it, or the sample's for series outside the sample), the GBM
-  // on training + validation examples.
+  // (the form or order validated on it, its ETS error type and ARIMA constant and drift trend
+  // chosen again by AICc on the whole series: refitForm; or the sample's for series outside the
+  // sample), the GBM on training + validation examples.
   const hint = sampleHint(scored);
   const used = [...new Set([...sel.choice, sel.setChoice])].sort((a, b) => a - b);
   const needLocal = new Set<LocalName>();
@@ -254,7 +262,7 @@ export function finishTraining(v: Validated, sel: Selection): TimeSeriesArtifact
       if (!namesIn(scored[sel.choice[g]]).includes(name)) return null;
       const main = mainFits[g];
       const clock = spec.yearStep ? { t: s.t, step: spec.yearStep } : undefined;
-      const h = main ? sameForm(main) : hint;
+      const h = main ? refitForm(main) : hint;
       return fitLocal(name, s.y, 0, s.y.length - 1, period, h, clock, s.t);
     });
   }

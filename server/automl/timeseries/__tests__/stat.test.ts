@@ -6,16 +6,26 @@
 import { describe, expect, it } from 'vitest';
 import { gauss } from '../../__tests__/helpers';
 import { Rng } from '../../prng';
-import { arimaForecast, arimaPlan, fitArima, pacfToAr } from '../stat/arima';
+import { arimaForecast, arimaName, arimaPlan, fitArima, pacfToAr } from '../stat/arima';
 import { armaAutocovariances, armaLikelihood } from '../stat/arma-likelihood';
 import { etsForecast, etsName, fitEts } from '../stat/ets';
 import { levenbergMarquardt, nelderMead } from '../stat/optimize';
 import { firstDifferences, seasonalIndices, seasonalStrength, seasonalTest } from '../stat/season';
-import { fitLocal, localForecast, sameForm } from '../stat/local';
+import { fitLocal, localForecast, refitForm, sameForm } from '../stat/local';
 import { fitTheta, thetaForecast } from '../stat/theta';
 import { YEAR_MS, fitYearly } from '../stat/yearly';
 
 const SEASON = [4, -1, 6, -3, 2, -8];
+
+// prettier-ignore
+const NILE = [
+  1120, 1160, 963, 1210, 1160, 1160, 813, 1230, 1370, 1140, 995, 935, 1110, 994, 1020, 960, 1180,
+  799, 958, 1140, 1100, 1210, 1150, 1250, 1260, 1220, 1030, 1100, 774, 840, 874, 694, 940, 833,
+  701, 916, 692, 1020, 1050, 969, 831, 726, 456, 824, 702, 1120, 1100, 832, 764, 821, 768, 845,
+  864, 862, 698, 845, 744, 796, 1040, 759, 781, 865, 845, 944, 984, 897, 822, 1010, 771, 676, 649,
+  846, 812, 742, 801, 1040, 860, 874, 848, 890, 744, 749, 838, 1050, 918, 986, 797, 923, 975, 815,
+  1020, 906, 901, 1170,
+];
 
 /** level + SEASON[t % 6] (+ slope * t): a pure seasonal series. */
 const seasonal = (n: number, slope = 0) =>
@@ -96,6 +106,21 @@ describe('ETS', () => {
     const fit = fitEts(y, 0, 95, 12)!;
     expect(etsName(fit)).toMatch(/^ETS\(M,A/);
     expect(fit.season).toBe('M');
+  });
+
+  it("fits the multiplicative-error twin's own parameters: the Nile's ETS(M,N,N), alpha as statsmodels'", () => {
+    // The first 94 of statsmodels' 100 yearly Nile flows (its `nile` dataset). statsmodels'
+    // ETSModel picks ETS(M,N,N) by AICc with smoothing_level 0.155; at the additive twin's alpha
+    // (0.236) the multiplicative form scored worse than ETS(A,N,N), which was chosen before.
+    const fit = fitEts(NILE, 0, NILE.length - 1, 1)!;
+    expect(etsName(fit)).toBe('ETS(M,N,N)');
+    expect(fit.alpha).toBeCloseTo(0.162, 2);
+    expect(Math.abs(fit.alpha - 0.155)).toBeLessThan(0.01);
+    const additive = fitEts(NILE, 0, NILE.length - 1, 1, [
+      { error: 'A', trend: 'N', season: 'N' },
+    ])!;
+    expect(additive.alpha).toBeCloseTo(0.236, 2);
+    expect(fit.aicc).toBeLessThan(additive.aicc);
   });
 
   it('keeps a multiplicative model finite on a window with a non-positive row', () => {
@@ -273,6 +298,71 @@ describe('ARIMA', () => {
     ]);
     expect(armaAutocovariances([0.7], [], 1)![0]).toBeCloseTo(1 / (1 - 0.49), 12);
     expect(Array.from(armaAutocovariances([], [0.5], 2)!)).toEqual([1.25, 0.5, 0]);
+  });
+});
+
+describe('the forecasting refit of a validated model (refitForm)', () => {
+  it("re-chooses ETS's error type on the whole series: the Nile's ETS(A,N,N) of 64 rows is ETS(M,N,N) on 94", () => {
+    const early = fitLocal('ets', NILE, 0, 63, 1)!;
+    expect(early.kind === 'ets' && etsName(early)).toBe('ETS(A,N,N)');
+    const same = fitLocal('ets', NILE, 0, NILE.length - 1, 1, sameForm(early))!;
+    const refit = fitLocal('ets', NILE, 0, NILE.length - 1, 1, refitForm(early))!;
+    expect(same.kind === 'ets' && [etsName(same), same.alpha.toFixed(3)]).toEqual([
+      'ETS(A,N,N)',
+      '0.236',
+    ]);
+    expect(refit.kind === 'ets' && [etsName(refit), refit.alpha.toFixed(3)]).toEqual([
+      'ETS(M,N,N)',
+      '0.162',
+    ]);
+    // Trend and season stay: a multiplicative season keeps its (only admissible) M errors.
+    expect(
+      refitForm({
+        kind: 'ets',
+        error: 'M',
+        trend: 'A',
+        season: 'M',
+        m: 4,
+        alpha: 0.3,
+        beta: 0.1,
+        gamma: 0.1,
+        phi: 1,
+        aicc: 0,
+      }).etsForms,
+    ).toEqual([{ error: 'M', trend: 'A', season: 'M' }]);
+  });
+
+  it("re-chooses an ARIMA order's drift on the whole series, keeping its orders and differences", () => {
+    // A random walk with drift 0.5 whose order was validated without a constant (as a search on
+    // a flat start may leave it): on all 300 rows the refit carries the drift, within 3 standard
+    // errors of 0.5 (sd 1 / sqrt(299)); refitted as it was, it forecasts without one.
+    const rng = new Rng(5);
+    let v = 100;
+    const y = Float64Array.from({ length: 300 }, () => (v += 0.5 + gauss(rng)));
+    const early = fitLocal('arima', y, 0, 99, 1, {
+      arimaOrders: [{ p: 1, d: 1, q: 0, P: 0, D: 0, Q: 0, m: 1, constant: false }],
+      exact: true,
+    })!;
+    expect(early.kind === 'arima' && early.constant).toBe(false);
+    const hint = refitForm(early);
+    expect(
+      hint.arimaOrders!.map((o) => `${o.p}${o.d}${o.q} ${o.constant} ${o.trend === true}`),
+    ).toEqual(['110 false false', '110 false true', '110 true false', '110 true true']);
+    const refit = fitLocal('arima', y, 0, 299, 1, hint)!;
+    expect(refit.kind === 'arima' && [refit.p, refit.d, refit.q, refit.constant]).toEqual([
+      1,
+      1,
+      0,
+      true,
+    ]);
+    expect(
+      refit.kind === 'arima' && [arimaName(refit), Math.abs(refit.mean - 0.5) < 3 / Math.sqrt(299)],
+    ).toEqual(['ARIMA(1,1,0) with drift', true]);
+    const same = fitLocal('arima', y, 0, 299, 1, sameForm(early))!;
+    expect(same.kind === 'arima' && same.constant).toBe(false);
+    // Two differences leave no constant to choose: the order refits as it was.
+    const twice = fitArima(y, 0, 299, 1, { plan: { d: 2, D: 0, m: 1 }, maxP: 1, maxQ: 1 })!;
+    expect(refitForm({ kind: 'arima', ...twice })).toEqual(sameForm({ kind: 'arima', ...twice }));
   });
 });
 

@@ -226,6 +226,17 @@ function decode(f: EtsForm, u: Float64Array): [number, number, number, number] {
   return [alpha, beta, gamma, phi];
 }
 
+/** decode's inverse: the unconstrained point of a fit's parameters (clamped inside the region). */
+function encode(f: EtsForm, fit: EtsFit): number[] {
+  const inv = (v: number, lo: number, hi: number) =>
+    logit(Math.min(1 - 1e-6, Math.max(1e-6, (v - lo) / (hi - lo))));
+  const u = [inv(fit.alpha, P_MIN, 1 - P_MIN)];
+  if (f.trend !== 'N') u.push(inv(fit.beta, P_MIN, fit.alpha));
+  if (f.season !== 'N') u.push(inv(fit.gamma, P_MIN, 1 - fit.alpha));
+  if (f.trend === 'Ad') u.push(inv(fit.phi, PHI_MIN, PHI_MAX));
+  return u;
+}
+
 /**
  * Fits one form to y[start .. end] by maximum likelihood over its smoothing parameters (the
  * states start heuristically); null when it cannot run (too few rows, a multiplicative model
@@ -237,6 +248,7 @@ function fitEtsForm(
   y: ArrayLike<number>,
   start: number,
   end: number,
+  from?: EtsFit,
 ): EtsFit | null {
   const n = end - start + 1;
   const mm = f.season !== 'N' ? m : 1;
@@ -244,16 +256,18 @@ function fitEtsForm(
   if (n < k + 2 || (f.season !== 'N' && n < 2 * mm + 2)) return null;
   const s = new Float64Array(mm);
   const init = initialStates(f, mm, y, start, end);
-  const u0: number[] = [logit(0.3)];
-  if (f.trend !== 'N') u0.push(logit(0.1));
-  if (f.season !== 'N') u0.push(logit(0.1));
-  if (f.trend === 'Ad') u0.push(logit(0.8));
+  const u0 = from ? encode(f, from) : [logit(0.3)];
+  if (!from) {
+    if (f.trend !== 'N') u0.push(logit(0.1));
+    if (f.season !== 'N') u0.push(logit(0.1));
+    if (f.trend === 'Ad') u0.push(logit(0.8));
+  }
   const objective = (u: Float64Array) => {
     const [a, b, g, p] = decode(f, u);
     return minus2LogLik(f, filter(f, mm, a, b, g, p, y, start, end, init, s));
   };
   const best: Minimum = nelderMead(objective, u0, {
-    step: 1,
+    step: from ? 0.5 : 1,
     tol: 1e-6,
     maxEvals: 120 * u0.length,
   });
@@ -263,40 +277,11 @@ function fitEtsForm(
   return { ...f, m: mm, alpha, beta, gamma, phi, aicc };
 }
 
-/** AICc of `fit`'s parameters under another error type (the states run alike). */
-function aiccAs(
-  fit: EtsFit,
-  error: 'A' | 'M',
-  y: ArrayLike<number>,
-  start: number,
-  end: number,
-): number {
-  const f: EtsForm = { error, trend: fit.trend, season: fit.season };
-  const mm = fit.m;
-  const init = initialStates(f, mm, y, start, end);
-  const r = filter(
-    f,
-    mm,
-    fit.alpha,
-    fit.beta,
-    fit.gamma,
-    fit.phi,
-    y,
-    start,
-    end,
-    init,
-    new Float64Array(mm),
-  );
-  const k = parameterCount(f, mm);
-  const n = end - start + 1;
-  return minus2LogLik(f, r) + 2 * k + (2 * k * (k + 1)) / Math.max(1, n - k - 1);
-}
-
 /**
  * The form with the lowest AICc among `forms` (default: every admissible one for the series),
  * fitted to y[start .. end]; null when none can be fitted. A form without a multiplicative season
- * is fitted once, with additive errors; its multiplicative-error twin is scored at the same
- * parameters (the states run alike; only the likelihood differs), which halves the fits.
+ * is fitted with additive errors first; its multiplicative-error twin is then fitted from those
+ * parameters (the states run alike, so the search starts near; only the likelihood differs).
  */
 export function fitEts(
   y: ArrayLike<number>,
@@ -325,8 +310,11 @@ export function fitEts(
     if (fit.aicc < (best?.aicc ?? Infinity)) best = fit;
     const twin = error === 'A' ? 'M' : 'A';
     if (f.season !== 'M' && wanted.has(`${twin}${key(f)}`)) {
-      const aicc = aiccAs(fit, twin, y, start, end);
-      if (aicc < (best?.aicc ?? Infinity)) best = { ...fit, error: twin, aicc };
+      // The twin's own maximum likelihood, searched from the first fit's parameters: the states
+      // run alike, but the likelihoods weigh the errors differently (relative errors for M), so
+      // their optima differ (the Nile's ETS(M,N,N): alpha 0.15 where ETS(A,N,N) has 0.24).
+      const own = fitEtsForm({ ...f, error: twin }, m, y, start, end, fit);
+      if (own && own.aicc < (best?.aicc ?? Infinity)) best = own;
     }
   }
   return best;
