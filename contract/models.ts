@@ -238,6 +238,23 @@ export const DescribeTimeseries = z
     horizon_accuracy: z.array(
       z.object({ step: z.number(), mase: z.number(), mae: z.number(), coverage: z.number() }),
     ),
+    /**
+     * This instance's extension (MindsDB has none, older models an empty list): the intervals'
+     * achieved coverage per nominal level (0.5, 0.8, 0.9, 0.95 and the model's), pooled and per
+     * forecast step, counted out of fold (docs/forecasting.md, Intervals per level).
+     */
+    coverage: z
+      .array(
+        z
+          .object({
+            level: z.number(),
+            coverage: z.number(),
+            steps: z.array(z.number()).optional(),
+            quantile: z.number().optional(),
+          })
+          .loose(),
+      )
+      .optional(),
   })
   .loose();
 export type DescribeTimeseries = z.infer<typeof DescribeTimeseries>;

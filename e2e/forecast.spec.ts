@@ -1,7 +1,7 @@
 /**
  * Time-series journey: create a forecasting model of house_sales through the create form (ORDER
  * BY / GROUP BY / WINDOW / HORIZON, the SQL it shows), watch it train, read the time-series part of
- * Describe, then the forecast chart (axis labels, one point per forecast step, the interval band,
+ * Describe (with each interval level's coverage as DESCRIBE has it), then the forecast chart (axis labels, one point per forecast step, the interval band,
  * the group selector), the Forecast tab's horizon and rows, What-if, and the one-click line chart
  * of a forecast query in the SQL results. DOCS_SCREENSHOTS=1 (as the other specs) refreshes
  * docs/model-forecast.png from the chart.
@@ -52,6 +52,54 @@ test('create a time-series model through the form and read its forecast chart', 
   await expect(
     page.getByRole('table', { name: 'Accuracy per forecast step' }).getByRole('row'),
   ).toHaveCount(5);
+  // Beside it each band level's promised share and the share it held, as the instance's DESCRIBE
+  // has them: pooled, then per step.
+  const described = await request.post('/api/sql/query', {
+    data: { query: `DESCRIBE mindsdb.${MODEL}` },
+  });
+  const body = (await described.json()) as { column_names: string[]; data: unknown[][] };
+  const tsCell = body.data[0][body.column_names.indexOf('timeseries')];
+  const { coverage } = (typeof tsCell === 'string' ? JSON.parse(tsCell) : tsCell) as {
+    coverage: { level: number; coverage: number; steps: number[] }[];
+  };
+  expect(coverage.map((c) => c.level)).toEqual([0.5, 0.8, 0.9, 0.95]);
+  const held = (share: number) => new RegExp(`^${Math.round(share * 100)}% \\(`);
+  const coverageTable = tsCard.getByRole('table', { name: /^Intervals: does a 90% band hold/ });
+  await expect(coverageTable.getByRole('columnheader')).toHaveText([
+    'Forecast step',
+    '50% band',
+    '80% band',
+    '90% band',
+    '95% band',
+  ]);
+  await expect(coverageTable.getByRole('rowheader')).toHaveText([
+    'All steps',
+    'Step 1',
+    'Step 2',
+    'Step 3',
+    'Step 4',
+  ]);
+  const coverageRows = coverageTable.locator('tbody tr');
+  await expect(coverageRows.nth(0).getByRole('cell')).toHaveText(
+    coverage.map((c) => held(c.coverage)),
+  );
+  for (let k = 0; k < 4; k++) {
+    await expect(coverageRows.nth(k + 1).getByRole('cell')).toHaveText(
+      coverage.map((c) => held(c.steps[k])),
+    );
+  }
+  // On a presenter's screens the table fits the width: no column scrolls out of view.
+  for (const viewport of [
+    { width: 1280, height: 720 },
+    { width: 1366, height: 768 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await coverageTable.scrollIntoViewIfNeeded();
+    const box = await coverageTable.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+  }
+  await page.setViewportSize({ width: 1400, height: 900 });
 
   // Overview: the forecast chart of the first group.
   await page.getByRole('tab', { name: 'Overview' }).click();

@@ -3,9 +3,14 @@ import type { DescribeTimeseries } from '../../../../contract';
 import { Card } from '../../../components/ui/Card';
 import { formatMetric, formatPercent } from '../shared';
 import { forecasterLabel } from './forecaster-label';
+import { intervalCoverageTable } from './interval-coverage';
 
-/** A time-series model's clauses, frequency, selected candidate and accuracy per forecast step. */
+/**
+ * A time-series model's clauses, frequency, selected candidate, accuracy per forecast step and,
+ * where the instance describes it, each interval level's promised share beside the share it held.
+ */
 export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
+  const coverage = intervalCoverageTable(ts.coverage);
   const settings: [string, string][] = [
     ['ORDER BY', ts.order_by],
     ['GROUP BY', ts.group_by.length ? ts.group_by.join(', ') : '—'],
@@ -53,6 +58,37 @@ export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
           ))}
         </tbody>
       </table>
+      {coverage && (
+        <table className="m-table m-ts-coverage">
+          <caption>
+            Intervals: does a 90% band hold 90% of actual values? Each band&apos;s share, counted on
+            the latest validation period with bands fitted without it (data they did not see), and
+            its difference from the promise in percentage points.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Forecast step</th>
+              {coverage.levels.map((l) => (
+                <th key={l} scope="col" className="num">
+                  {l}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {coverage.rows.map((r) => (
+              <tr key={r.label}>
+                <th scope="row">{r.label}</th>
+                {r.cells.map((c, i) => (
+                  <td key={coverage.levels[i]} className="num">
+                    {c.held} <span className="muted small">({c.gap})</span>
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </Card>
   );
 }
