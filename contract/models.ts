@@ -241,7 +241,8 @@ export const DescribeTimeseries = z
     /**
      * This instance's extension (MindsDB has none, older models an empty list): the intervals'
      * achieved coverage per nominal level (0.5, 0.8, 0.9, 0.95 and the model's), pooled and per
-     * forecast step, counted out of fold (docs/forecasting.md, Intervals per level).
+     * forecast step, counted out of fold, or in sample when `outOfFold` is false (a model with no
+     * earlier validation period to hold out; docs/forecasting.md, Intervals per level).
      */
     coverage: z
       .array(
@@ -251,6 +252,7 @@ export const DescribeTimeseries = z
             coverage: z.number(),
             steps: z.array(z.number()).optional(),
             quantile: z.number().optional(),
+            outOfFold: z.boolean().optional(),
           })
           .loose(),
       )

@@ -60,11 +60,15 @@ test('create a time-series model through the form and read its forecast chart', 
   const body = (await described.json()) as { column_names: string[]; data: unknown[][] };
   const tsCell = body.data[0][body.column_names.indexOf('timeseries')];
   const { coverage } = (typeof tsCell === 'string' ? JSON.parse(tsCell) : tsCell) as {
-    coverage: { level: number; coverage: number; steps: number[] }[];
+    coverage: { level: number; coverage: number; steps: number[]; outOfFold: boolean }[];
   };
   expect(coverage.map((c) => c.level)).toEqual([0.5, 0.8, 0.9, 0.95]);
   const held = (share: number) => new RegExp(`^${Math.round(share * 100)}% \\(`);
   const coverageTable = tsCard.getByRole('table', { name: /^Intervals: does a 90% band hold/ });
+  // Its name says what the shares were counted on, as the instance flags them.
+  await expect(coverageTable).toHaveAccessibleName(
+    coverage.every((c) => c.outOfFold) ? /data they did not see/ : /counted in sample/,
+  );
   await expect(coverageTable.getByRole('columnheader')).toHaveText([
     'Forecast step',
     '50% band',

@@ -391,7 +391,13 @@ export function bandsOf(res: StepResiduals, nSeries: number, level: number): Ban
       return round(n ? x / n : 0, 4);
     });
     const quantile = fit.levels[li].quantile;
-    return { level: l, coverage: round(total ? inside / total : 0, 4), steps, quantile };
+    return {
+      level: l,
+      coverage: round(total ? inside / total : 0, 4),
+      steps,
+      quantile,
+      outOfFold: back !== null,
+    };
   });
   const { levels, halfLife, widthFactor, u, weights } = fit;
   return { halfWidths, levels, halfLife, coverage, widthFactor, u, weights };

@@ -56,6 +56,13 @@ export interface ForecastCoverage {
    * share of the latest validation period from the earlier ones; absent in older models).
    */
   quantile?: number;
+  /**
+   * True when the figure is out of fold (the bands fitted one validation period earlier, counted
+   * on the period they did not see); false when the model had no earlier period to hold out, so
+   * the bands are counted on the residuals they came from (in sample, flattering them). Absent in
+   * older models.
+   */
+  outOfFold?: boolean;
 }
 
 /** The time-series part of DESCRIBE. */

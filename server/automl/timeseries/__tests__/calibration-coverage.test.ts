@@ -34,12 +34,16 @@ describe("DESCRIBE's achieved coverage", () => {
     // <= 5: 0.5, 4.5, 2, 3; <= 8: and 5.5, 7.5, 6; <= 9: and 8.5.
     expect(c.map((x) => x.coverage)).toEqual([0.4, 0.7, 0.8, 0.8]);
     expect(c.map((x) => x.steps)).toEqual([[0.4], [0.7], [0.8], [0.8]]);
+    expect(c.map((x) => x.outOfFold)).toEqual([true, true, true, true]);
   });
 
   it('is in sample without an earlier fold: the bands on the residuals they came from', () => {
     const res = emptyResiduals(1);
     for (let x = 1; x <= 9; x++) push(res, 0, x, 0, 0);
-    expect(covered(bandsOf(res, 1, 0.9)).map((x) => x.coverage)).toEqual([0.5556, 0.8889, 1, 1]);
+    const c = covered(bandsOf(res, 1, 0.9));
+    expect(c.map((x) => x.coverage)).toEqual([0.5556, 0.8889, 1, 1]);
+    // Flagged, so DESCRIBE and the model page can say so.
+    expect(c.map((x) => x.outOfFold)).toEqual([false, false, false, false]);
   });
 
   it('ages the folds before the earlier one from its cut, and leaves the main split out', () => {

@@ -28,10 +28,10 @@ describe('TimeseriesCard', () => {
     const ts = DescribeTimeseries.parse({
       ...base,
       coverage: [
-        { level: 0.5, coverage: 0.5712, steps: [0.6, 0.5425], quantile: 0.5 },
-        { level: 0.8, coverage: 0.75, steps: [0.8, 0.7] },
-        { level: 0.9, coverage: 0.8933, steps: [0.9, 0.8866] },
-        { level: 0.95, coverage: 0.97, steps: [0.98, 0.96] },
+        { level: 0.5, coverage: 0.5712, steps: [0.6, 0.5425], quantile: 0.5, outOfFold: true },
+        { level: 0.8, coverage: 0.75, steps: [0.8, 0.7], outOfFold: true },
+        { level: 0.9, coverage: 0.8933, steps: [0.9, 0.8866], outOfFold: true },
+        { level: 0.95, coverage: 0.97, steps: [0.98, 0.96], outOfFold: true },
       ],
     });
     render(<TimeseriesCard ts={ts} />);
@@ -44,6 +44,21 @@ describe('TimeseriesCard', () => {
       ['Step 2', '54% (+4 pts)', '70% (−10 pts)', '89% (−1 pts)', '96% (+1 pts)'],
     ]);
     expect(within(table).getAllByRole('rowheader')).toHaveLength(3);
+  });
+
+  it('says in its name when the shares were counted in sample (no earlier period held out)', () => {
+    const ts = DescribeTimeseries.parse({
+      ...base,
+      coverage: [
+        { level: 0.8, coverage: 0.86, steps: [0.9, 0.82], outOfFold: false },
+        { level: 0.9, coverage: 0.95, steps: [1, 0.9], outOfFold: false },
+      ],
+    });
+    render(<TimeseriesCard ts={ts} />);
+    const table = screen.getByRole('table', { name: /^Intervals: does a 90% band hold 90%/ });
+    expect(table).toHaveAccessibleName(/counted in sample: .* the figures flatter the bands/);
+    expect(table).not.toHaveAccessibleName(/did not see/);
+    expect(cellTexts(table)[1]).toEqual(['All steps', '86% (+6 pts)', '95% (+5 pts)']);
   });
 
   it('shows no coverage table for a description without it (MindsDB, older models)', () => {

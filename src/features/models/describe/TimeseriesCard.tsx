@@ -60,11 +60,7 @@ export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
       </table>
       {coverage && (
         <table className="m-table m-ts-coverage">
-          <caption>
-            Intervals: does a 90% band hold 90% of actual values? Each band&apos;s share, counted on
-            the latest validation period with bands fitted without it (data they did not see), and
-            its difference from the promise in percentage points.
-          </caption>
+          <caption>{coverage.caption}</caption>
           <thead>
             <tr>
               <th scope="col">Forecast step</th>

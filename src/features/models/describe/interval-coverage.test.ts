@@ -9,6 +9,8 @@ describe('intervalCoverageTable', () => {
       { level: 0.95, coverage: 0.95, steps: [0.96, 0.941] },
     ]);
     expect(table).toEqual({
+      caption:
+        "Intervals: does a 90% band hold 90% of actual values? Each band's share on validation, and its difference from the promise in percentage points.",
       levels: ['50% band', '90% band', '95% band'],
       rows: [
         {
@@ -60,5 +62,20 @@ describe('intervalCoverageTable', () => {
   it('is null when the description has no coverage (MindsDB, older models)', () => {
     expect(intervalCoverageTable(undefined)).toBeNull();
     expect(intervalCoverageTable([])).toBeNull();
+  });
+
+  it('says whether the shares were counted out of fold or in sample, as the instance flags them', () => {
+    const caption = (outOfFold: (boolean | undefined)[]) =>
+      intervalCoverageTable(
+        outOfFold.map((o, i) => ({ level: 0.5 + i / 10, coverage: 0.5, outOfFold: o })),
+      )!.caption;
+    expect(caption([true, true])).toMatch(/with bands fitted without it \(data they did not see\)/);
+    // One level in sample is enough to say so; a mix of flagged and unflagged says neither.
+    expect(caption([true, false])).toMatch(/counted in sample: .* the figures flatter the bands/);
+    expect(caption([false, undefined])).toMatch(/counted in sample/);
+    for (const c of [caption([true, undefined]), caption([undefined])]) {
+      expect(c).toMatch(/share on validation, and its difference/);
+      expect(c).not.toMatch(/did not see|in sample/);
+    }
   });
 });

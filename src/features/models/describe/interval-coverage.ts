@@ -19,6 +19,8 @@ interface CoverageRow {
 }
 
 interface CoverageTable {
+  /** What the figures were counted on, in words: out of fold, in sample, or not said (older models). */
+  caption: string;
   /** Column headers, one per level in increasing order: '50% band'. */
   levels: string[];
   /** 'All steps' first, then one row per forecast step when the description has them. */
@@ -31,6 +33,20 @@ function cell(held: number, level: number): CoverageCell {
   const points = Math.round((heldPoints - level * 100) * 10) / 10;
   const sign = points > 0 ? '+' : points < 0 ? '−' : '±';
   return { held: `${heldPoints}%`, gap: `${sign}${Math.abs(points)} pts` };
+}
+
+const QUESTION = 'Intervals: does a 90% band hold 90% of actual values?';
+const GAP = 'and its difference from the promise in percentage points.';
+
+/** The caption: out of fold only when every level says so, in sample when any level says it is. */
+function captionOf(coverage: Coverage): string {
+  if (coverage.some((c) => c.outOfFold === false)) {
+    return `${QUESTION} Each band's share, counted in sample: on the validation period its bands were fitted on (this model had no earlier period to hold out), so the figures flatter the bands; ${GAP}`;
+  }
+  if (coverage.every((c) => c.outOfFold === true)) {
+    return `${QUESTION} Each band's share, counted on the latest validation period with bands fitted without it (data they did not see), ${GAP}`;
+  }
+  return `${QUESTION} Each band's share on validation, ${GAP}`;
 }
 
 /**
@@ -54,5 +70,9 @@ export function intervalCoverageTable(coverage: Coverage | undefined): CoverageT
       });
     }
   }
-  return { levels: byLevel.map((c) => `${formatPercent(c.level)} band`), rows };
+  return {
+    caption: captionOf(coverage),
+    levels: byLevel.map((c) => `${formatPercent(c.level)} band`),
+    rows,
+  };
 }
