@@ -1,8 +1,9 @@
 /**
  * Vitest's global set-up of the server tests: one training cache folder for the whole run, shared
  * by every test process (server/models/training-cache.ts; files opt in with `trainingCache()`,
- * ./training-cache.ts), and the folder of the run's demo database template (./demo-template.ts),
- * both removed at the end.
+ * ./training-cache.ts), the folder of the run's demo database template (./demo-template.ts) and
+ * that of its PostgreSQL data directory template (server/integrations/__tests__/pg-server.ts),
+ * all removed at the end.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +16,11 @@ declare module 'vitest' {
     trainingCacheDir: string;
     /** Where the first test process that starts an instance puts example_db.duckdb. */
     demoTemplateDir: string;
+    /**
+     * Where the first test process that starts a PostgreSQL server puts initdb's output, which
+     * every server copies (server/integrations/__tests__/pg-server.ts).
+     */
+    pgTemplateDir: string;
   }
 }
 
@@ -23,8 +29,13 @@ export default function setup(project: TestProject): () => void {
   project.provide('trainingCacheDir', dir);
   const demo = fs.mkdtempSync(path.join(os.tmpdir(), 'playground-demo-template-'));
   project.provide('demoTemplateDir', demo);
+  const pgTemplate = fs.mkdtempSync(path.join(os.tmpdir(), 'playground-pg-template-'));
+  // Read by the postgres user too when the tests run as root (pg-server.ts copies it as that user).
+  fs.chmodSync(pgTemplate, 0o755);
+  project.provide('pgTemplateDir', pgTemplate);
   return () => {
     fs.rmSync(demo, { recursive: true, force: true });
+    fs.rmSync(pgTemplate, { recursive: true, force: true });
     const stored = fs.readdirSync(dir).filter((f) => /^[0-9a-f]{64}$/.test(f)).length;
     let reused = 0;
     try {
