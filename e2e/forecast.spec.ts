@@ -104,6 +104,9 @@ test('create a time-series model through the form and read its forecast chart', 
     expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
   }
   await page.setViewportSize({ width: 1400, height: 900 });
+  if (process.env.DOCS_SCREENSHOTS === '1') {
+    await tsCard.screenshot({ path: 'docs/model-forecast-intervals.png' });
+  }
 
   // Overview: the forecast chart of the first group.
   await page.getByRole('tab', { name: 'Overview' }).click();
