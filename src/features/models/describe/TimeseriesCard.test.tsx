@@ -65,7 +65,13 @@ describe('TimeseriesCard', () => {
     const ts = DescribeTimeseries.parse(base);
     expect(ts.coverage).toBeUndefined();
     render(<TimeseriesCard ts={ts} />);
-    expect(screen.getByRole('table', { name: 'Accuracy per forecast step' })).toBeInTheDocument();
+    const accuracy = screen.getByRole('table', { name: 'Accuracy per forecast step' });
+    // MASE with the same three decimals on every step, so the column reads aligned.
+    expect(cellTexts(accuracy).map((r) => r[1])).toEqual([
+      'Error vs repeating last season (MASE)',
+      '0.500×',
+      '0.700×',
+    ]);
     expect(screen.getAllByRole('table')).toHaveLength(1);
   });
 });

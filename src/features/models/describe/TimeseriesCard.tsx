@@ -1,7 +1,7 @@
 /** The Describe tab's card for a time-series model. */
 import type { DescribeTimeseries } from '../../../../contract';
 import { Card } from '../../../components/ui/Card';
-import { formatMetric, formatPercent } from '../shared';
+import { formatMetric, formatPercent, formatRatio } from '../shared';
 import { forecasterLabel } from './forecaster-label';
 import { intervalCoverageTable } from './interval-coverage';
 
@@ -51,7 +51,7 @@ export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
           {ts.horizon_accuracy.map((h) => (
             <tr key={h.step}>
               <td>{h.step}</td>
-              <td className="num">{`${formatMetric(h.mase)}×`}</td>
+              <td className="num">{formatRatio(h.mase)}</td>
               <td className="num">{formatMetric(h.mae)}</td>
               <td className="num">{formatPercent(h.coverage)}</td>
             </tr>

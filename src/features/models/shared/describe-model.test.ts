@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   accuracyLabel,
   formatMetric,
+  formatRatio,
   metricLabel,
   pipelineSteps,
   sortImportances,
@@ -42,6 +43,18 @@ describe('metrics', () => {
     expect(formatMetric(0.99995)).toBe('0.99995');
     expect(formatMetric(0.5)).toBe('0.5');
     expect(formatMetric(null)).toBe('—');
+  });
+
+  it('formats a column of ratios with the same three decimals on every row', () => {
+    expect([0.1113, 0.15086, 0.17315, 1, 2.0643].map(formatRatio)).toEqual([
+      '0.111×',
+      '0.151×',
+      '0.173×',
+      '1.000×',
+      '2.064×',
+    ]);
+    expect(formatRatio(undefined)).toBe('—');
+    expect(formatRatio(NaN)).toBe('—');
   });
 
   it('labels a model’s accuracy by its metric, so r2 and balanced accuracy are told apart', () => {

@@ -109,6 +109,15 @@ export function metricPhrase(metric: string | null | undefined, v: number | null
   return `${accuracyLabel(metric)} ${metricValueText(metric, v)}${scale ? ` (${scale})` : ''}`;
 }
 
+/**
+ * A ratio in a table column (MASE against seasonal-naive, per forecast step): three decimals on
+ * every row, so the column reads aligned and the rows compare at a glance ("0.111×", "0.151×").
+ */
+export function formatRatio(v: number | null | undefined): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  return `${v.toFixed(3)}×`;
+}
+
 export function formatMetric(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '—';
   return Math.abs(v) <= 1

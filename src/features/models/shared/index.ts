@@ -8,6 +8,7 @@ export { chartAxes, chartFont, type ChartFont } from './charts/chart-style';
 export {
   accuracyLabel,
   formatMetric,
+  formatRatio,
   metricHigherIsBetter,
   metricLabel,
   metricPhrase,
