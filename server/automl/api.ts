@@ -253,6 +253,12 @@ export interface Predictor {
    */
   warmInSteps?(stepper: (step: () => boolean) => void): void;
   /**
+   * For a predictor that answers one batch and is dropped (a training's held-out rows): its trees
+   * are walked, never compiled and warmed, which costs more than it saves for one batch. The same
+   * numbers, bit for bit.
+   */
+  walkOnly?(): void;
+  /**
    * Whether a batch of `COMPILE_BATCH_ROWS` or more would still walk the trees because their
    * warm-up is not done; answering true starts the warm-up in steps (`warmInSteps`) if it was not
    * started yet. False once the compiled trees serve the batches, or when there are none.

@@ -16,18 +16,15 @@ import { inject } from 'vitest';
 import type {} from './global-setup';
 import { loadConfig } from '../config';
 import { createInstance } from '../instance';
+import { runTemplate } from './run-template';
 
 const DEMO_FILE = 'example_db.duckdb';
 
 let made: Promise<string> | null = null;
 
 /** The run's template, made by a first start unless a test process already made it. */
-async function makeTemplate(): Promise<string> {
-  const folder = inject('demoTemplateDir');
-  const file = path.join(folder, DEMO_FILE);
-  if (fs.existsSync(file)) return file;
-  const dataDir = fs.mkdtempSync(path.join(folder, 'first-start-'));
-  try {
+function makeTemplate(): Promise<string> {
+  return runTemplate(inject('demoTemplateDir'), DEMO_FILE, async (dataDir) => {
     const instance = await createInstance(
       loadConfig({}, { DATA_DIR: dataDir, PORT: 0, TRAINING_WARMUP: false }),
     );
@@ -35,13 +32,8 @@ async function makeTemplate(): Promise<string> {
     await instance.close();
     const built = path.join(dataDir, DEMO_FILE);
     if (fs.existsSync(`${built}.wal`)) throw new Error(`${built} was left with a write-ahead log`);
-    // Atomic: another process making it at the same time renames an equal file over this one,
-    // and a copy already reading it keeps reading the file it opened.
-    fs.renameSync(built, file);
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-  return file;
+    return built;
+  });
 }
 
 /**

@@ -203,9 +203,8 @@ export function tabularEvidence(o: EvidenceInput): ModelEvidence {
     const predictor = loadPredictor(heldOutArtifact(artifact, p, analysis, ctx.crossFit));
     // These rows go through this predictor once: walking its trees costs less than compiling and
     // warming them (96 passes over rows that reach every leaf, gbm/compile.ts), which a batch of
-    // COMPILE_BATCH_ROWS or more would start. A warm-up handed to a stepper that never steps is
-    // never done, so every batch here walks: the same numbers, bit for bit.
-    predictor.warmInSteps?.(() => {});
+    // COMPILE_BATCH_ROWS or more would start.
+    predictor.walkOnly?.();
     const rowsOf = Int32Array.from(p.rows, dataRow);
     const columns: Record<string, CellValue[]> = {};
     for (const c of inputs) {

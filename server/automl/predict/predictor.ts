@@ -422,6 +422,10 @@ class ArtifactPredictor implements Predictor {
     this.stepper = stepper;
   }
 
+  walkOnly(): void {
+    if (this.compiled === null) this.compiled = false;
+  }
+
   stillWarming(): boolean {
     if (this.compiled !== null || (!this.gbm && !this.scale)) return false;
     if (this.stepper) this.startStepping();

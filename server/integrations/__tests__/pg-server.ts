@@ -20,6 +20,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 // `pgTemplateDir` is declared with the set-up that provides it.
 import type {} from '../../test/global-setup';
+import { runTemplate } from '../../test/run-template';
 
 const run = promisify(execFile);
 
@@ -149,27 +150,13 @@ function templateFolder(): string | null {
 
 let template: Promise<string> | null = null;
 
-/**
- * The run's initdb output, made by the first test process that starts a server unless another one
- * made it already: initdb into a folder of its own, then renamed into place in one step (a
- * process that loses the race keeps the one in place; a copy only ever reads a whole directory).
- */
-async function makeTemplate(bin: string, folder: string): Promise<string> {
-  const done = path.join(folder, 'data');
-  if (fs.existsSync(done)) return done;
-  const work = fs.mkdtempSync(path.join(folder, 'initdb-'));
-  try {
+/** The run's initdb output, made by the first test process that starts a server (runTemplate). */
+function makeTemplate(bin: string, folder: string): Promise<string> {
+  return runTemplate(folder, 'data', async (work) => {
     if (isRoot()) await run('chown', ['postgres:postgres', work]);
     await initdb(bin, path.join(work, 'data'));
-    try {
-      fs.renameSync(path.join(work, 'data'), done);
-    } catch (err) {
-      if (!fs.existsSync(done)) throw err;
-    }
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
-  return done;
+    return path.join(work, 'data');
+  });
 }
 
 /**

@@ -87,6 +87,14 @@ describe('walked and compiled predictions', () => {
       const again = loadPredictor(artifact).predictTable!(big, 600);
       expect(again.confidence.subarray(0, n)).toEqual(a.confidence);
       expect(Array.from(again.value).slice(0, n)).toEqual(Array.from(a.value));
+      // A predictor told to walk only (a training's held-out rows) walks that big batch: nothing
+      // compiled, nothing left warming, the same numbers.
+      const walking = loadPredictor(artifact);
+      walking.walkOnly!();
+      const once = walking.predictTable!(big, 600);
+      expect((walking as unknown as { compiled: unknown }).compiled).toBe(false);
+      expect(walking.stillWarming!()).toBe(false);
+      expect(once).toEqual(again);
     });
   }
 });
