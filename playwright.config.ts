@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS } from './e2e/chromium-args';
 
 const uiPort = Number(process.env.E2E_UI_PORT ?? 4319);
 /** A second preview whose instance has authentication on (e2e/auth.spec.ts). */
@@ -39,13 +40,7 @@ const browserUse = {
   viewport: { width: 1400, height: 900 },
   launchOptions: {
     executablePath: chromiumPath,
-    args: [
-      '--no-sandbox',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-gpu',
-    ],
+    args: CHROMIUM_ARGS,
   },
 };
 

@@ -12,6 +12,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../e2e/chromium-args';
 
 export interface BenchLine {
   name: string;
@@ -150,13 +151,7 @@ export async function runUiBench(): Promise<BenchLine[]> {
 
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-gpu',
-      ],
+      args: CHROMIUM_ARGS,
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
