@@ -5,6 +5,11 @@ same held-out steps. Benchmark only; never needed by `npm test`. Run with Debian
 
   statsmodels_peer.py dump <name>   a statsmodels dataset as JSON {columns, rows}
                                     (macrodata, grunfeld, nile, sunspots, elec_equip)
+  statsmodels_peer.py orders <job.json>
+    job: {"tasks": [{"key", "y", "m", "h"}]}; prints {key: {"order": [p, d, q, P, D, Q, trend],
+    "m", "params", "forecast", "variants": {trend: {"params", "forecast"}}}}: the SARIMAX peer's
+    chosen order and its fit, and the same order with the other trends ('n', 'c', 'ct' once
+    differenced): what bench/timeseries-peer-orders.ts fits the engine's ARIMA at
   statsmodels_peer.py fit <job.json>
     job: {"tasks": [{"key", "y": [training values], "m": season, "h": steps, "file"?, "cached"?}]};
     prints one JSON object {key: {"ets": [...], "sarimax": [...], "theta": [...], "seconds": {...},
@@ -151,9 +156,19 @@ def ets_trend(trend, damped):
     return "N" if trend is None else ("Ad" if damped else "A")
 
 
-def fit_sarimax(y, m, h):
+def sarimax(y, order, m, trend, maxiter):
+    """SARIMAX fitted at order (p, d, q, P, D, Q), with season m (0: none) and the trend."""
     from statsmodels.tsa.statespace.sarimax import SARIMAX
 
+    p, d, q, P, D, Q = order
+    seasonal_order = (P, D, Q, m) if m else (0, 0, 0, 0)
+    model = SARIMAX(y, order=(p, d, q), seasonal_order=seasonal_order, trend=trend)
+    return model.fit(disp=False, maxiter=maxiter)
+
+
+def sarimax_fits(y, m):
+    """The SARIMAX peer's candidates: (aicc, name, results, (p, d, q, P, D, Q, trend)), and
+    whether the series is fitted with a seasonal part."""
     seasonal = m > 1 and len(y) >= 3 * m + 3
     D = 1 if seasonal and seasonal_strength(y, m) > 0.64 else 0
     x = y[m:] - y[:-m] if D else y
@@ -165,18 +180,55 @@ def fit_sarimax(y, m, h):
             for P, Q in seas:
                 trend = "c" if d + D == 0 else ("t" if d + D == 1 else "n")
                 try:
-                    res = SARIMAX(
-                        y,
-                        order=(p, d, q),
-                        seasonal_order=(P, D, Q, m) if seasonal else (0, 0, 0, 0),
-                        trend=trend,
-                    ).fit(disp=False, maxiter=100)
+                    res = sarimax(y, (p, d, q, P, D, Q), m if seasonal else 0, trend, 100)
                     if np.isfinite(res.aicc):
                         s = f"({P},{D},{Q},{m})" if seasonal else ""
-                        fits.append((res.aicc, f"SARIMAX({p},{d},{q}){s} trend={trend}", res))
+                        name = f"SARIMAX({p},{d},{q}){s} trend={trend}"
+                        fits.append((res.aicc, name, res, (p, d, q, P, D, Q, trend)))
                 except Exception:
                     continue
-    return first_sane(y, h, fits, "SARIMAX order")
+    return fits, seasonal
+
+
+def fit_sarimax(y, m, h):
+    fits, _ = sarimax_fits(y, m)
+    return first_sane(y, h, [f[:3] for f in fits], "SARIMAX order")
+
+
+def peer_order(t):
+    """The SARIMAX peer's chosen order (the first by AICc that passes the guard) and its fit, and
+    the same order refitted with the other trends."""
+    warnings.simplefilter("ignore")
+    y = np.asarray(t["y"], dtype=float)
+    m, h = int(t["m"]), int(t["h"])
+    fits, seasonal = sarimax_fits(y, m)
+    for _, _, res, order in sorted(fits, key=lambda f: f[0]):
+        try:
+            f = [float(v) for v in res.forecast(h)]
+        except Exception:
+            continue
+        if insane(y, f) is None:
+            break
+    else:
+        return t["key"], None
+    d, D = order[1], order[4]
+    params = lambda r: {k: float(v) for k, v in zip(r.model.param_names, r.params)}
+    variants = {}
+    for trend in ["n", "c", "ct"] if d + D == 1 else ["c"] if d + D == 0 else ["n"]:
+        try:
+            r = sarimax(y, order[:6], m if seasonal else 0, trend, 200)
+            variants[trend] = {"params": params(r), "forecast": [float(v) for v in r.forecast(h)]}
+        except Exception:
+            continue
+    out = {"order": list(order), "m": m if seasonal else 1, "params": params(res), "forecast": f}
+    return t["key"], {**out, "variants": variants}
+
+
+def orders(job_file):
+    tasks = json.load(open(job_file))["tasks"]
+    procs = max(1, min(int(os.environ.get("PEER_PROCESSES", "2")), os.cpu_count() or 1))
+    with Pool(procs) as pool:
+        json.dump(dict(pool.map(peer_order, tasks, chunksize=1)), sys.stdout)
 
 
 def fit_theta(y, m, h):
@@ -242,5 +294,7 @@ def save(path, v, done, total):
 if __name__ == "__main__":
     if sys.argv[1] == "dump":
         dump(sys.argv[2])
+    elif sys.argv[1] == "orders":
+        orders(sys.argv[2])
     else:
         fit(sys.argv[2])

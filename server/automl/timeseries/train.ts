@@ -35,6 +35,7 @@ import {
   type LocalHint,
   type LocalName,
   fitLocal,
+  localLabel,
   refitForm,
   sameForm,
 } from './stat/local';
@@ -256,6 +257,8 @@ export function finishTraining(v: Validated, sel: Selection): TimeSeriesArtifact
   const needLocal = new Set<LocalName>();
   for (const c of used) for (const n of namesIn(scored[c])) if (isLocal(n)) needLocal.add(n);
   const local: Partial<Record<LocalName, (LocalFit | null)[]>> = {};
+  // DESCRIBE's reasons say where a group forecasts in another form than it was validated in.
+  const reason = [...sel.reason];
   for (const name of needLocal) {
     const mainFits = scored.find((s) => s.name === name)!.mainFits!;
     local[name] = series.map((s, g) => {
@@ -263,7 +266,10 @@ export function finishTraining(v: Validated, sel: Selection): TimeSeriesArtifact
       const main = mainFits[g];
       const clock = spec.yearStep ? { t: s.t, step: spec.yearStep } : undefined;
       const h = main ? refitForm(main) : hint;
-      return fitLocal(name, s.y, 0, s.y.length - 1, period, h, clock, s.t);
+      const fit = fitLocal(name, s.y, 0, s.y.length - 1, period, h, clock, s.t);
+      const note = main && fit ? refitNote(main, fit) : '';
+      if (note) reason[g] += `; ${note}`;
+      return fit;
     });
   }
   let part: GbmPart | null = null;
@@ -288,7 +294,7 @@ export function finishTraining(v: Validated, sel: Selection): TimeSeriesArtifact
     inferred,
     model,
     scored,
-    sel,
+    sel: { ...sel, reason },
     used,
     local,
     hint,
@@ -299,6 +305,20 @@ export function finishTraining(v: Validated, sel: Selection): TimeSeriesArtifact
   });
   artifact.description.trainingTimeMs = Math.round(now() - t0);
   return artifact;
+}
+
+/**
+ * What DESCRIBE adds to a group's reason when its local model forecasts in another form than the
+ * one validated (whose figures the leaderboard and the group's MASE are): refitForm chose ETS's
+ * error type, or ARIMA's constant and drift trend, again by AICc on the whole series. Empty when
+ * the form is the validated one.
+ */
+export function refitNote(main: LocalFit, final: LocalFit): string {
+  const was = localLabel(main);
+  const now = localLabel(final);
+  if (was === now) return '';
+  const what = final.kind === 'ets' ? 'its error type' : 'its constant and drift trend';
+  return `validated as ${was}, forecasts as ${now} (${what} chosen again by AICc on all rows; the validation MASE is the validated form's)`;
 }
 
 /** Every series with a validation origin, or a seeded sample of VALIDATE_MAX_SERIES of them. */

@@ -6,16 +6,29 @@
 import { describe, expect, it } from 'vitest';
 import { gauss } from '../../__tests__/helpers';
 import { Rng } from '../../prng';
-import { arimaForecast, arimaName, arimaPlan, fitArima, pacfToAr } from '../stat/arima';
+import { arimaForecast, arimaM2ll, arimaName, arimaPlan, fitArima, pacfToAr } from '../stat/arima';
 import { armaAutocovariances, armaLikelihood } from '../stat/arma-likelihood';
 import { etsForecast, etsName, fitEts } from '../stat/ets';
 import { levenbergMarquardt, nelderMead } from '../stat/optimize';
 import { firstDifferences, seasonalIndices, seasonalStrength, seasonalTest } from '../stat/season';
 import { fitLocal, localForecast, refitForm, sameForm } from '../stat/local';
 import { fitTheta, thetaForecast } from '../stat/theta';
+import { trainForecaster } from '../../index';
+import { refitNote } from '../train';
 import { YEAR_MS, fitYearly } from '../stat/yearly';
 
 const SEASON = [4, -1, 6, -3, 2, -8];
+
+/** Unemployed government workers (thousands), monthly 2000-01 .. 2009-02 (vega-datasets). */
+// prettier-ignore
+const GOVERNMENT = [
+  430, 409, 311, 269, 370, 603, 545, 583, 408, 391, 384, 365, 463, 298, 355, 369, 361, 525, 548,
+  540, 438, 429, 420, 419, 486, 508, 477, 447, 484, 561, 645, 596, 530, 499, 468, 446, 571, 483,
+  526, 440, 478, 704, 749, 745, 556, 500, 542, 516, 511, 490, 530, 433, 468, 580, 741, 676, 568,
+  561, 514, 499, 555, 472, 468, 478, 453, 681, 683, 664, 568, 502, 494, 393, 457, 472, 461, 414,
+  429, 578, 659, 595, 396, 424, 400, 395, 476, 405, 419, 408, 428, 572, 704, 695, 525, 492, 482,
+  451, 471, 372, 425, 373, 461, 654, 770, 721, 573, 552, 527, 511, 652, 563,
+];
 
 // prettier-ignore
 const NILE = [
@@ -268,6 +281,34 @@ describe('ARIMA', () => {
     expect(fit.aicc).toBeCloseTo(alone.aicc, 2);
   });
 
+  it("scores any coefficients by the fits' exact likelihood: a refit stuck where AR and MA nearly cancel", () => {
+    // Government workers' unemployment, 2000-01 .. 2009-02 (vega-datasets): the search chooses
+    // ARIMA(1,0,1)(0,1,1)12 with drift, AR 0.93 and MA -0.49. Refitted at that order alone, the
+    // conditional fit (conditioned from row 1, the search's from row 15) stops where the AR and MA
+    // roots nearly cancel, the MA at its bound, and the exact likelihood stays there: AR -0.57,
+    // MA 0.98, -2 log L 58 higher. arimaM2ll is the fits' own likelihood (AICc less its
+    // penalty), so statsmodels' coefficients can be scored by it (bench/timeseries-peer-orders.ts:
+    // SARIMAX's AR 0.931, MA -0.492 score as the search's fit does). Docs: session 14.
+    const n = GOVERNMENT.length;
+    const order = { p: 1, d: 0, q: 1, P: 0, D: 1, Q: 1, m: 12, constant: true };
+    const plan = { d: 0, D: 1, m: 12 };
+    const searched = fitArima(GOVERNMENT, 0, n - 1, 12)!;
+    const refit = fitArima(GOVERNMENT, 0, n - 1, 12, { plan, orders: [order] })!;
+    expect(arimaName(searched)).toBe('ARIMA(1,0,1)(0,1,1)12 with drift');
+    const k = 5;
+    const rows = n - 12;
+    const penalty = 2 * k + (2 * k * (k + 1)) / (rows - k - 1);
+    const m2ll = (f: typeof searched) => arimaM2ll(f, GOVERNMENT, 0, n - 1);
+    expect(m2ll(searched)).toBeCloseTo(searched.aicc - penalty, 6);
+    expect(m2ll(refit)).toBeCloseTo(refit.aicc - penalty, 6);
+    expect(
+      [searched.ar[0], searched.ma[0], refit.ar[0], refit.ma[0]].map((v) => v.toFixed(2)),
+    ).toEqual(['0.93', '-0.49', '-0.57', '0.98']);
+    expect(Math.round(m2ll(refit) - m2ll(searched))).toBe(59);
+    const statsmodels = { ...searched, ar: [0.931], ma: [-0.492] };
+    expect(Math.abs(m2ll(statsmodels) - m2ll(searched))).toBeLessThan(0.1);
+  });
+
   it('maps partial autocorrelations inside (-1, 1) to a stationary AR polynomial', () => {
     expect(pacfToAr([0.5])).toEqual([0.5]);
     const [a, b] = pacfToAr([0.5, -0.3]);
@@ -330,6 +371,25 @@ describe('the forecasting refit of a validated model (refitForm)', () => {
         aicc: 0,
       }).etsForms,
     ).toEqual([{ error: 'M', trend: 'A', season: 'M' }]);
+  });
+
+  it('says in DESCRIBE where a group forecasts in another form than the one validated', () => {
+    // The Nile's ETS is validated as ETS(A,N,N) on the rows before the validation cut and refitted
+    // on all 100 years as ETS(M,N,N): the group's MASE is the validated form's, and its reason
+    // says what forecasts.
+    const rows = NILE.map((v, i) => [1871 + i, v]);
+    const a = trainForecaster(
+      { columns: ['year', 'flow'], rows },
+      { target: 'flow', orderBy: 'year', window: 8, horizon: 6, using: { model: 'ets' } },
+    );
+    const [choice] = a.description.timeseries!.choices!;
+    expect(choice.model).toBe('ETS(M,N,N)');
+    expect(choice.reason).toBe(
+      "USING model = 'ets' (MASE 0.77 on this group); validated as ETS(A,N,N), forecasts as " +
+        "ETS(M,N,N) (its error type chosen again by AICc on all rows; the validation MASE is the validated form's)",
+    );
+    const same = fitLocal('ets', NILE, 0, 63, 1)!;
+    expect(refitNote(same, same)).toBe('');
   });
 
   it("re-chooses an ARIMA order's drift on the whole series, keeping its orders and differences", () => {

@@ -609,3 +609,22 @@ function differencePolynomial(d: number, D: number, m: number): Float64Array {
   }
   return Float64Array.from(c, (v, i) => (i === 0 ? 1 : -v));
 }
+
+/**
+ * Twice the negative exact log-likelihood (concentrated scale, as the fits' AICc) of
+ * y[start .. end] under a model's coefficients: its differences, then the ARMA likelihood of the
+ * differenced rows less their mean (no drift trend). NaN when the AR part is not stationary. For
+ * comparing estimates, e.g. statsmodels' at the same order (bench/timeseries-peer-orders.ts).
+ */
+export function arimaM2ll(
+  fit: Pick<ArimaFit, 'd' | 'D' | 'm' | 'ar' | 'ma' | 'sar' | 'sma' | 'mean'>,
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+): number {
+  const w = difference(y, start, end, fit.d, fit.D, fit.m);
+  const x = w.map((v) => v - fit.mean);
+  const phi = densePoly(polyOf(fit.ar, fit.sar, fit.m, -1));
+  const theta = densePoly(polyOf(fit.ma, fit.sma, fit.m, 1));
+  return armaLikelihood(x, phi, theta)?.m2ll ?? NaN;
+}
