@@ -16,7 +16,7 @@
 // New York's daily minimum temperature and precipitation of 2012-2015 (weather.csv; precipitation
 // mostly zeros), the S&P 500 (monthly, 2000-2010: the 2008 fall), Iowa's net electricity generation
 // by source (yearly, 3 series of 17 years; renewables' level climbing), deaths from natural
-// disasters by kind (yearly, Our World in Data via vega: spikes, zeros, missing years) and
+// disasters by kind (yearly, Our World in Data via vega: spikes; its missing years as zeros) and
 // Playfair's wheat price and wages (every 5 years, 1565-1820). From statsmodels' datasets:
 // Mauna Loa CO2 weekly (1958-2001, with missing weeks: gaps), El Nino sea surface temperature
 // (monthly, 1950-2010), Danish money demand (quarterly, 5 series of 55) and US inflation and
@@ -533,10 +533,22 @@ export const HOLDOUT: SeriesSet[] = [
     name: 'holdout: deaths from natural disasters (yearly, by kind)',
     kind: 'yearly',
     source: 'vega-datasets',
-    data: () => ({
-      columns: ['entity', 'year', 'deaths'],
-      rows: csv('disasters.csv').map((r) => [r.Entity, r.Year, r.Deaths]),
-    }),
+    data: () => {
+      // A year a kind has no row had no deaths recorded: 0 from its first year on (Our World in
+      // Data lists only years with a disaster), so the series step yearly and the zeros show.
+      const deaths = new Map<string, Map<number, number>>();
+      for (const r of csv('disasters.csv')) {
+        const e = String(r.Entity);
+        if (!deaths.has(e)) deaths.set(e, new Map());
+        deaths.get(e)!.set(Number(r.Year), Number(r.Deaths));
+      }
+      const last = Math.max(...[...deaths.values()].flatMap((m) => [...m.keys()]));
+      const rows: CellValue[][] = [];
+      for (const [e, m] of deaths) {
+        for (let y = Math.min(...m.keys()); y <= last; y++) rows.push([e, y, m.get(y) ?? 0]);
+      }
+      return { columns: ['entity', 'year', 'deaths'], rows };
+    },
     target: 'deaths',
     orderBy: 'year',
     groupBy: ['entity'],
