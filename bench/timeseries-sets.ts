@@ -398,8 +398,7 @@ export const HOLDOUT: SeriesSet[] = [
       const cols = ['temperature', 'pressure', 'wind'];
       return {
         columns: ['hour', 'series', 'value'],
-        // '2010-01-01 01:00:00', as DuckDB gives a TIMESTAMP (zone-less ISO text with a 'T' is
-        // written back as '...T01:00:00.000Z', which the bench's match of timestamps would refuse).
+        // '2010-01-01 01:00:00', as DuckDB gives a TIMESTAMP through SQL.
         rows: longRows(
           r.map((x) => String(x.date).replace('T', ' ')),
           Object.fromEntries(cols.map((c) => [c, r.map((x) => x[c])])),
