@@ -4,7 +4,9 @@ same held-out steps. Benchmark only; never needed by `npm test`. Run with Debian
 /usr/bin/python3 (python3-statsmodels).
 
   statsmodels_peer.py dump <name>   a statsmodels dataset as JSON {columns, rows}
-                                    (macrodata, grunfeld, nile, sunspots, elec_equip)
+                                    (macrodata, grunfeld, nile, sunspots, elec_equip; the
+                                    hold-out sets' elnino, danish_data, interest_inflation, co2:
+                                    a dated index becomes a first column "date", NaN null)
   statsmodels_peer.py orders <job.json>
     job: {"tasks": [{"key", "y", "m", "h"}]}; prints {key: {"order": [p, d, q, P, D, Q, trend],
     "m", "params", "forecast", "variants": {trend: {"params", "forecast"}}}}: the SARIMAX peer's
@@ -92,10 +94,17 @@ def dump(name):
         d["date"] = d["date"].dt.strftime("%Y-%m-%d")
     else:
         d = getattr(sm.datasets, name).load_pandas().data
+        if hasattr(d.index, "strftime"):
+            # Dated rows (danish_data's quarters, co2's weeks): the date as the first column.
+            dates = d.index.strftime("%Y-%m-%d")
+            d = d.reset_index(drop=True)
+            d.insert(0, "date", dates)
     cols = [str(c) for c in d.columns]
     rows = []
     for r in d.itertuples(index=False):
-        rows.append([v.item() if hasattr(v, "item") else v for v in r])
+        v = [v.item() if hasattr(v, "item") else v for v in r]
+        # A missing value (co2's gaps) as JSON's null, not NaN (which JSON.parse refuses).
+        rows.append([None if isinstance(x, float) and x != x else x for x in v])
     json.dump({"columns": cols, "rows": rows}, sys.stdout)
 
 

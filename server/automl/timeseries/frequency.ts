@@ -226,7 +226,10 @@ function dayOfYear(d: Date): number {
 
 const pad = (x: number, w = 2) => String(x).padStart(w, '0');
 
-/** An order value written like the input: a number, 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM:SS' or ISO. */
+/**
+ * An order value written like the input: a number, 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM:SS', ISO
+ * with its zone ('...T01:00:00.000Z') or ISO text without one ('2010-01-01T01:00:00').
+ */
 export function formatOrder(v: number, format: OrderFormat): number | string {
   if (format === 'number') return v;
   const d = new Date(v);
@@ -235,5 +238,5 @@ export function formatOrder(v: number, format: OrderFormat): number | string {
   if (format === 'date') return date;
   const ms = d.getUTCMilliseconds();
   const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-  return `${date} ${time}${ms ? '.' + pad(ms, 3) : ''}`;
+  return `${date}${format === 'isolocal' ? 'T' : ' '}${time}${ms ? '.' + pad(ms, 3) : ''}`;
 }

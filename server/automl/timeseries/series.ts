@@ -146,7 +146,14 @@ function parseOrder(
         x = parseIsoDatetime(s);
         isDate = !Number.isNaN(x);
         if (isDate && !expected) {
-          const f: OrderFormat = s.length === 10 ? 'date' : s.includes('T') ? 'iso' : 'datetime';
+          const f: OrderFormat =
+            s.length === 10
+              ? 'date'
+              : !s.includes('T')
+                ? 'datetime'
+                : /([zZ]|[+-]\d\d:?\d\d)$/.test(s)
+                  ? 'iso'
+                  : 'isolocal';
           // Mixed date and timestamp text is written back as timestamps.
           if (format === null || (format === 'date' && f !== 'date')) format = f;
         }

@@ -37,8 +37,10 @@ export type OrderFormat =
   | 'date'
   /** 'YYYY-MM-DD HH:MM:SS[.mmm]' (DuckDB TIMESTAMP). */
   | 'datetime'
-  /** 'YYYY-MM-DDTHH:MM:SS.mmmZ' (ISO text, JS Dates). */
-  | 'iso';
+  /** 'YYYY-MM-DDTHH:MM:SS.mmmZ' (ISO text with a zone, JS Dates). */
+  | 'iso'
+  /** 'YYYY-MM-DDTHH:MM:SS[.mmm]' (ISO text without a zone, read as UTC). */
+  | 'isolocal';
 
 /**
  * The step between rows of a series. Calendar months keep month ends at month ends (a quarterly

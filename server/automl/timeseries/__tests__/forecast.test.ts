@@ -76,6 +76,30 @@ describe('forecast output', () => {
     for (let k = 1; k < w.length; k++) expect(w[k]).toBeGreaterThanOrEqual(w[k - 1]);
   });
 
+  it('writes forecast timestamps as the input spells them: ISO text without a zone stays without one', () => {
+    // Hourly readings as '2010-01-01T01:00:00' (a CSV export, vega's Seattle hourly normals): the
+    // forecast steps to '2010-01-03T01:00:00', not '2010-01-03T01:00:00.000Z' (the same instant
+    // in another spelling, which a join on the text would miss); text with a zone keeps its 'Z'.
+    const hours = Array.from({ length: 48 }, (_, i) => new Date(Date.UTC(2010, 0, 1, 1 + i)));
+    const spelled = (f: (d: Date) => string): Dataset => ({
+      columns: ['hour', 'temp'],
+      rows: hours.map((d, i) => [f(d), 10 + Math.sin((2 * Math.PI * i) / 24)]),
+    });
+    const o = { target: 'temp', orderBy: 'hour', groupBy: [], window: 4, horizon: 2 };
+    const local = spelled((d) => d.toISOString().slice(0, 19));
+    const f1 = loadPredictor(trainForecaster(local, o));
+    expect(f1.forecast(columnsOf(local), 48).rows.map((r) => r[0])).toEqual([
+      '2010-01-03T01:00:00',
+      '2010-01-03T02:00:00',
+    ]);
+    const zoned = spelled((d) => d.toISOString());
+    const f2 = loadPredictor(trainForecaster(zoned, o));
+    expect(f2.forecast(columnsOf(zoned), 48).rows.map((r) => r[0])).toEqual([
+      '2010-01-03T01:00:00.000Z',
+      '2010-01-03T02:00:00.000Z',
+    ]);
+  });
+
   it('forecasts fewer steps when asked, and only up to the trained HORIZON', () => {
     expect(
       forecaster.forecast(columnsOf(data), data.rows.length, { horizon: 2 }).rows,
