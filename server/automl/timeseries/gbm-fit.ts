@@ -83,8 +83,9 @@ function quantile(sorted: Float64Array, q: number): number {
 
 /**
  * Fits a GBM on the training examples, early-stopped on the latest fifth of them (innerSplit;
- * on the validation examples where that is too small). Targets are winsorized at the 0.1 % / 99.9 % quantiles of the training targets (a jump after a flat window
- * divides by a tiny scale and would otherwise dominate the squared error) and standardized.
+ * on the validation examples where that is too small). Targets are winsorized at the 0.1 % /
+ * 99.9 % quantiles of the training targets (a jump after a flat window divides by a tiny scale
+ * and would otherwise dominate the squared error) and standardized.
  */
 export function fitGbm(
   ctx: ExampleContext,
