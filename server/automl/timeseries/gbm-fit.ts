@@ -149,8 +149,8 @@ export function fitGbm(
   );
   const params = gbmParamsFor(settings, nT);
   if (fixedIterations !== undefined) params.maxIterations = fixedIterations;
-  // The iterations are early-stopped on the training examples' own latest stretch (INNER_FRACTION of
-  // each series' span), then the GBM is grown on every training example for that many: the
+  // The iterations are early-stopped on the training examples' own latest stretch (INNER_FRACTION
+  // of each series' span), then the GBM is grown on every training example for that many: the
   // validation examples score it as they score the statistical models, on windows none of its
   // choices saw (stopped on them, its figure there was flattered, and won choices it then lost).
   const inner = fixedIterations === undefined && nV > 0 ? innerSplit(train) : null;
