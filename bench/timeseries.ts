@@ -622,6 +622,18 @@ async function httpMase(
   return { http: http / n, inProcess: inProcess / n };
 }
 
+/**
+ * A set's coverage at level index l against the nominal level: its standard error (over the
+ * origins, never below the binomial one of its points at the nominal level: with 2-8 origins the
+ * spread over them can come out near 0, as 1.00 at each) and how many of them it is off.
+ */
+function missOf(r: SetResult, l: number): { se: number; z: number } {
+  const nominal = LEVELS[l];
+  const binomial = Math.sqrt((nominal * (1 - nominal)) / r.points);
+  const se = Number.isFinite(r.coverageSe[l]) ? Math.max(r.coverageSe[l], binomial) : binomial;
+  return { se, z: (r.coverage[l] - nominal) / se };
+}
+
 /** Pearson's correlation of pairs (NaN under three). */
 function correlation(pairs: readonly (readonly [number, number])[]): number {
   const n = pairs.length;
@@ -924,9 +936,16 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
     }
     [1, 2].forEach((l) => {
       const nominal = LEVELS[l];
+      const { se, z } = missOf(r, l);
+      const verdict =
+        Math.abs(r.coverage[l] - nominal) <= 0.03
+          ? 'within 3 points'
+          : Math.abs(z) <= 2
+            ? `a miss within sampling error, ${z.toFixed(1)} standard errors`
+            : `a real miss, ${z.toFixed(1)} standard errors`;
       out.push(
         line(
-          `${name} ${nominal * 100}% coverage (${r.points} points; per origin ${r.originCoverage[l].map((c) => c.toFixed(2)).join(', ')}; standard error ${f3(r.coverageSe[l])})`,
+          `${name} ${nominal * 100}% coverage (${r.points} points; per origin ${r.originCoverage[l].map((c) => c.toFixed(2)).join(', ')}; standard error ${f3(se)}: ${verdict})`,
           r.coverage[l],
           'frac',
           `${(nominal - 0.03).toFixed(2)}-${(nominal + 0.03).toFixed(2)}`,
@@ -969,6 +988,27 @@ export async function runTimeseriesBench(): Promise<BenchLine[]> {
         ),
       );
     });
+  }
+  if (results.length > 1) {
+    // Which sets miss beyond their sampling error: more than 3 points and 2 standard errors from
+    // the nominal level at 80 or 90 % (a set of 2-8 origins moves 5-15 points by chance).
+    const real = results.filter((r) =>
+      [1, 2].some(
+        (l) => Math.abs(r.coverage[l] - LEVELS[l]) > 0.03 && Math.abs(missOf(r, l).z) > 2,
+      ),
+    );
+    const near = results.filter((r) =>
+      [1, 2].every((l) => Math.abs(r.coverage[l] - LEVELS[l]) <= 0.03),
+    ).length;
+    out.push(
+      line(
+        `timeseries sets whose 80 or 90 % coverage misses beyond 3 points and 2 standard errors (within 3 points at both: ${near} of ${results.length})${real.length ? `: ${real.map((r) => r.set.name.replace(/ \(.*/, '')).join(', ')}` : ''}`,
+        real.length,
+        'sets',
+        '0',
+        real.length === 0,
+      ),
+    );
   }
   if (results.length > 1) {
     // DESCRIBE's validation coverage is a claim about the test's: per set-origin, how well it

@@ -304,15 +304,22 @@ export type Bands = Pick<
 type Fitted = Omit<Bands, 'coverage' | 'halfWidths'> & { widths: number[][] };
 
 /**
- * The bands of residuals `res` of `nSeries` series: per-series width factors, the age half-life,
- * each level's quantile and half-widths per step at `levelList`.
+ * The bands of residuals `res` of `nSeries` series: per-series width factors, the age half-life
+ * (`givenHalfLife` when given, else chosen on the main split), each level's quantile and
+ * half-widths per step at `levelList`.
  */
-function fitBands(res: StepResiduals, nSeries: number, level: number, levelList: number[]): Fitted {
+function fitBands(
+  res: StepResiduals,
+  nSeries: number,
+  level: number,
+  levelList: number[],
+  givenHalfLife?: number,
+): Fitted {
   const H = res.r.length;
   const widthFactor = widthFactors(res, nSeries, H);
   const u = res.r.map((r, k) => r.map((x, i) => x / widthFactor[res.series[k][i]]));
   const pooled: Calibration = { residuals: u, ages: res.age, main: res.main };
-  const halfLife = chooseHalfLife(pooled, level);
+  const halfLife = givenHalfLife ?? chooseHalfLife(pooled, level);
   const weights = res.age.map((a) => a.map((x) => ageWeight(x, halfLife)));
   const quantiles = quantileLevels(u, weights, res.main, levelList, H);
   const widths = levelWidths(u, weights, quantiles);
@@ -325,20 +332,12 @@ function fitBands(res: StepResiduals, nSeries: number, level: number, levelList:
 }
 
 /**
- * The residuals as training one validation period earlier had them: the first earlier fold in
- * the main split's place (age 0), the folds before it aged from its cut (their age less that of
- * the fold's oldest origin of the same series, about one period), the main split left out. Null
- * without an earlier fold.
+ * The residuals without the main split: the first earlier fold in its place (the one each
+ * level's quantile is checked on), every residual at its age as trained. Null without an
+ * earlier fold.
  */
 export function oneFoldBack(res: StepResiduals): StepResiduals | null {
-  const shift = new Map<number, number>();
-  res.fold.forEach((f, k) =>
-    f.forEach((j, i) => {
-      const g = res.series[k][i];
-      if (j === 1) shift.set(g, Math.max(shift.get(g) ?? 0, res.age[k][i]));
-    }),
-  );
-  if (shift.size === 0) return null;
+  if (!res.fold.some((f) => f.some((j) => j >= 1))) return null;
   const out: StepResiduals = { r: [], age: [], main: [], series: [], fold: [] };
   res.r.forEach((r, k) => {
     const keep = r.map((_, i) => i).filter((i) => res.fold[k][i] >= 1);
@@ -346,25 +345,24 @@ export function oneFoldBack(res: StepResiduals): StepResiduals | null {
     out.series.push(keep.map((i) => res.series[k][i]));
     out.fold.push(keep.map((i) => res.fold[k][i] - 1));
     out.main.push(keep.map((i) => res.fold[k][i] === 1));
-    out.age.push(
-      keep.map((i) => {
-        if (res.fold[k][i] === 1) return 0;
-        const g = res.series[k][i];
-        return Math.max(0, res.age[k][i] - (shift.get(g) ?? 1));
-      }),
-    );
+    out.age.push(keep.map((i) => res.age[k][i]));
   });
   return out;
 }
 
 /**
  * The bands of residuals `res` of `nSeries` series (fitBands), and their achieved coverage per
- * level and step as DESCRIBE shows it, out of fold: the same calibration (width factors,
- * half-life, quantile levels, widths) run on the residuals training one validation period earlier
- * had (oneFoldBack), its bands counted on the main split's residuals, which it did not see. So the
- * figure is that of the procedure that made the bands, a period ahead of its residuals, as the
- * bands are at a forecast. Without an earlier fold, in sample: the bands on the residuals they
- * came from.
+ * level and step as DESCRIBE shows it, out of fold: the bands as trained (their half-life, each
+ * residual weighed by its age as they weigh it) refitted without the main split (width factors,
+ * each level's quantile level, checked on the first earlier fold, and the widths from the
+ * earlier folds' residuals), counted on the main split's residuals, which they did not see. So
+ * the figure is that of the bands a period ahead of their residuals, as they are at a forecast.
+ * The half-life is the trained one, chosen on the main split: a calibration one period back
+ * chooses its own on the first earlier fold with no fold before it to compare, so it cannot
+ * discount a whole fold whose model knew far less (a GBM refitted on the rows before the oldest
+ * cut: the demo house_sales' erred 7-13 times the validated model on the same origins), and
+ * counted bands that covered 0.97 / 1.00 at 80 / 90 % where the trained ones held 0.76 / 0.88.
+ * Without an earlier fold, in sample: the bands on the residuals they came from.
  */
 export function bandsOf(res: StepResiduals, nSeries: number, level: number): Bands {
   const levelList = [...new Set([...NOMINAL_LEVELS, level])].sort((a, b) => a - b);
@@ -372,7 +370,7 @@ export function bandsOf(res: StepResiduals, nSeries: number, level: number): Ban
   const halfWidths = fit.levels.find((l) => l.level === level)!.halfWidths;
 
   const back = oneFoldBack(res);
-  const before = back ? fitBands(back, nSeries, level, levelList) : fit;
+  const before = back ? fitBands(back, nSeries, level, levelList, fit.halfLife) : fit;
   const counted = back ? res.main : res.r.map((r) => r.map(() => true));
   const coverage: ForecastCoverage[] = levelList.map((l, li) => {
     const hw = before.widths[li];

@@ -1,5 +1,6 @@
 // Fitting the GBM of a forecaster candidate: winsorized, standardized targets, the ridge on the
-// trend features, binned example rows, early stopping on validation examples, and the refit.
+// trend features, binned example rows, early stopping on the training examples' latest stretch,
+// and the refit.
 
 import type { ResolvedSettings } from '../api';
 import { fitBinThresholds } from '../data/binning';
@@ -46,15 +47,45 @@ function gbmParamsFor(s: ResolvedSettings, nTrain: number): GBMParams {
   };
 }
 
+/** Share of each series' training span whose examples early-stop a validated GBM (fitGbm). */
+const INNER_FRACTION = 0.2;
+
+/**
+ * The inner split of training examples (positions 0..n-1): per series, the examples whose target
+ * is before the last INNER_FRACTION of the series' training span train, those whose origin is at
+ * or after its start stop; the few that straddle it are left out, as timeSplit leaves them.
+ * Null when either side would be too small.
+ */
+export function innerSplit(ex: Examples): { train: Int32Array; val: Int32Array } | null {
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  for (let i = 0; i < ex.n; i++) {
+    const g = ex.g[i];
+    first.set(g, Math.min(first.get(g) ?? Infinity, ex.t[i]));
+    last.set(g, Math.max(last.get(g) ?? -Infinity, ex.t[i] + ex.k[i]));
+  }
+  const train: number[] = [];
+  const val: number[] = [];
+  for (let i = 0; i < ex.n; i++) {
+    const g = ex.g[i];
+    const cut = last.get(g)! - INNER_FRACTION * (last.get(g)! - first.get(g)!);
+    if (ex.t[i] + ex.k[i] < cut) train.push(i);
+    else if (ex.t[i] >= cut - 1) val.push(i);
+  }
+  if (train.length < MIN_GBM_EXAMPLES || val.length === 0) return null;
+  return { train: Int32Array.from(train), val: Int32Array.from(val) };
+}
+
 /** The q-quantile of a sorted copy (nearest rank). */
 function quantile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.floor(q * sorted.length)))];
 }
 
 /**
- * Fits a GBM on the training examples with early stopping on the validation examples. Targets are
- * winsorized at the 0.1 % / 99.9 % quantiles of the training targets (a jump after a flat window
- * divides by a tiny scale and would otherwise dominate the squared error) and standardized.
+ * Fits a GBM on the training examples, early-stopped on the latest fifth of them (innerSplit;
+ * on the validation examples where that is too small). Targets are winsorized at the 0.1 % /
+ * 99.9 % quantiles of the training targets (a jump after a flat window divides by a tiny scale
+ * and would otherwise dominate the squared error) and standardized.
  */
 export function fitGbm(
   ctx: ExampleContext,
@@ -118,11 +149,26 @@ export function fitGbm(
   );
   const params = gbmParamsFor(settings, nT);
   if (fixedIterations !== undefined) params.maxIterations = fixedIterations;
+  // The iterations are early-stopped on the training examples' own latest stretch (INNER_FRACTION
+  // of each series' span), then the GBM is grown on every training example for that many: the
+  // validation examples score it as they score the statistical models, on windows none of its
+  // choices saw (stopped on them, its figure there was flattered, and won choices it then lost).
+  const inner = fixedIterations === undefined && nV > 0 ? innerSplit(train) : null;
+  if (inner) {
+    const stopped = trainGBM({
+      data: { n: nT + nV, F, bins, nBins, isCat: layout.isCat },
+      target: { objective: 'regression', K: 1, y, weight: null },
+      trainRows: inner.train,
+      valRows: inner.val,
+      params,
+    });
+    params.maxIterations = Math.max(1, stopped.iterations);
+  }
   const result = trainGBM({
     data: { n: nT + nV, F, bins, nBins, isCat: layout.isCat },
     target: { objective: 'regression', K: 1, y, weight: null },
     trainRows: Int32Array.from({ length: nT }, (_, i) => i),
-    valRows: Int32Array.from({ length: nV }, (_, i) => nT + i),
+    valRows: inner ? new Int32Array(0) : Int32Array.from({ length: nV }, (_, i) => nT + i),
     params,
   });
   return {
