@@ -1,13 +1,19 @@
 // The statistical candidates on series whose right answer is known: a pure season (seasonal-naive
 // and ETS exact), a straight line (drift exact, Theta exactly half the slope ahead), an AR(1)
 // (ARIMA finds the order and the coefficient), the exact ARMA likelihood against statsmodels'
-// numbers, the tests that decide seasons and differences, and the yearly season of daily series
-// (found and followed with two years of history, not imagined in a weekly-only one).
+// numbers (and the same at the innovations' steady state), the tests that decide seasons and
+// differences, and the yearly season of daily series (found and followed with two years of
+// history, not imagined in a weekly-only one).
 import { describe, expect, it } from 'vitest';
 import { gauss } from '../../__tests__/helpers';
 import { Rng } from '../../prng';
 import { arimaForecast, arimaM2ll, arimaName, arimaPlan, fitArima, pacfToAr } from '../stat/arima';
-import { armaAutocovariances, armaLikelihood } from '../stat/arma-likelihood';
+import {
+  armaAutocovariances,
+  armaLikelihood,
+  armaPredict,
+  innovationCoefficients,
+} from '../stat/arma-likelihood';
 import { etsForecast, etsName, fitEts } from '../stat/ets';
 import { levenbergMarquardt, nelderMead } from '../stat/optimize';
 import { firstDifferences, seasonalIndices, seasonalStrength, seasonalTest } from '../stat/season';
@@ -339,6 +345,53 @@ describe('ARIMA', () => {
     ]);
     expect(armaAutocovariances([0.7], [], 1)![0]).toBeCloseTo(1 / (1 - 0.49), 12);
     expect(Array.from(armaAutocovariances([], [0.5], 2)!)).toEqual([1.25, 0.5, 0]);
+  });
+
+  it('stops the innovations recursion at its steady state with the full recursion’s likelihood and forecasts', () => {
+    // x_t = sum phi_i x_{t-i} + e_t + sum theta_j e_{t-j}, 3,000 rows.
+    const arma = (phi: number[], theta: number[], n: number, seed: number): Float64Array => {
+      const rng = new Rng(seed);
+      const e = Float64Array.from({ length: n }, () => gauss(rng));
+      const x = new Float64Array(n);
+      for (let t = 0; t < n; t++) {
+        let v = e[t];
+        for (let i = 1; i <= phi.length && i <= t; i++) v += phi[i - 1] * x[t - i];
+        for (let j = 1; j <= theta.length && j <= t; j++) v += theta[j - 1] * e[t - j];
+        x[t] = v;
+      }
+      return x;
+    };
+    // (1 + 0.4 B)(1 + 0.6 B^24): seasonal MA(1)x(1) at period 24, q = 25.
+    const sma = new Array<number>(25).fill(0);
+    sma[0] = 0.4;
+    sma[23] = 0.6;
+    sma[24] = 0.24;
+    const cases: [string, number[], number[]][] = [
+      ['seasonal MA(1)x(1)', [], sma],
+      ['ARMA(1,1), MA root 0.95', [0.5], [-0.95]],
+      ['MA(1), MA root 0.98 (slow)', [], [0.98]],
+    ];
+    const n = 3000;
+    for (const [name, phi, theta] of cases) {
+      const x = arma(phi, theta, n, 11);
+      const fast = innovationCoefficients(phi, theta, n)!;
+      const full = innovationCoefficients(phi, theta, n, 0)!;
+      // The shortcut is taken (well before the end), the full recursion runs every row.
+      expect(fast.last, name).toBeLessThan(n / 2);
+      expect(full.last, name).toBe(n - 1);
+      const a = armaLikelihood(x, phi, theta)!;
+      const b = armaLikelihood(x, phi, theta, undefined, 0)!;
+      expect(Math.abs(a.m2ll - b.m2ll) / Math.abs(b.m2ll), name).toBeLessThan(1e-10);
+      expect(Math.abs(a.S - b.S) / b.S, name).toBeLessThan(1e-10);
+      // Forecasts 48 steps past the last row.
+      const fa = new Float64Array(48);
+      const fb = new Float64Array(48);
+      armaPredict(fast, phi, x, n - 48, 48, fa);
+      armaPredict(full, phi, x, n - 48, 48, fb);
+      for (let h = 0; h < 48; h++) expect(Math.abs(fa[h] - fb[h]), name).toBeLessThan(1e-9);
+    }
+    // A non-invertible MA (root 1 / 0.5) never reaches unit variance: the full recursion.
+    expect(innovationCoefficients([], [2], n)!.last).toBe(n - 1);
   });
 });
 

@@ -1,9 +1,10 @@
 // The exact Gaussian likelihood of a stationary ARMA(p, q) series by the innovations algorithm
 // (Brockwell & Davis, "Time Series: Theory and Methods", 5.3 and 8.7, after Ansley 1979): the
-// series' one-step predictors and their variances from the model's autocovariances, in O(n q^2)
-// once the first max(p, q) rows are past. ARIMA's final estimates maximise it (conditional sums
-// of squares, faster, only search the orders): near a unit MA root, as over-differenced or
-// trending series have, conditional estimates drift while exact ones stay put.
+// series' one-step predictors and their variances from the model's autocovariances, in O(q^2) a
+// row until the coefficients reach their steady state, O(q) a row after. ARIMA's final estimates
+// maximise it (conditional sums of squares, faster, only search the orders): near a unit MA root,
+// as over-differenced or trending series have, conditional estimates drift while exact ones stay
+// put.
 
 /**
  * Autocovariances gamma(0..maxLag) of an ARMA process with unit innovation variance:
@@ -104,23 +105,42 @@ export interface ArmaLikelihood {
 
 /**
  * The innovations algorithm's coefficients of an ARMA model for rows 0..n-1 (they depend on the
- * model, not on the data): theta_{t, j} at T[t * W + j] (j = 1..min(t, max(p, q))), the relative
- * one-step prediction variance of row t at v[t]. Null when the model is not stationary.
+ * model, not on the data): theta_{t, j} at T[r * W + j] (j = 1..min(t, max(p, q))), the relative
+ * one-step prediction variance of row t at v[r], where r = min(t, last) (`innovationRow`).
+ * Null when the model is not stationary.
+ *
+ * Past the first max(p, q) rows the coefficients of an invertible MA converge to its own
+ * coefficients and the variances to 1 (Brockwell & Davis 5.3; the steady state statsmodels'
+ * Kalman filter and R's arima also stop at): once a row is there within `tol`, every later row
+ * reuses it (`last` is that row, n - 1 when it never converges), so a long series costs O(q^2)
+ * per row only until then. tol = 0 runs the full recursion.
  */
 export interface Innovations {
   p: number;
   q: number;
   m: number;
   W: number;
+  /** Rows the coefficients hold for: Infinity once converged. */
   n: number;
+  /** The last row computed; later rows are its copies. */
+  last: number;
   T: Float64Array;
   v: Float64Array;
 }
+
+/** The row of `inn`'s coefficients and variance that stands for row t. */
+export function innovationRow(inn: Innovations, t: number): number {
+  return t < inn.last ? t : inn.last;
+}
+
+/** How close to the invertible MA's coefficients and unit variance counts as converged. */
+export const INNOVATIONS_TOL = 1e-12;
 
 export function innovationCoefficients(
   phi: ArrayLike<number>,
   theta: ArrayLike<number>,
   n: number,
+  tol = INNOVATIONS_TOL,
 ): Innovations | null {
   const p = phi.length;
   const q = theta.length;
@@ -149,10 +169,22 @@ export function innovationCoefficients(
     return h <= q ? thetaProd[h] : 0;
   };
   const W = m + 1;
-  const T = new Float64Array(Math.max(1, n) * W);
-  const v = new Float64Array(Math.max(1, n));
+  // Grown by doubling: a converging model needs far fewer rows than n.
+  let cap = Math.max(1, Math.min(n, 1024));
+  let T = new Float64Array(cap * W);
+  let v = new Float64Array(cap);
   v[0] = kappa(1, 1);
+  let last = Math.max(0, n - 1);
   for (let t = 1; t < n; t++) {
+    if (t === cap) {
+      cap = Math.min(n, 2 * cap);
+      const T2 = new Float64Array(cap * W);
+      T2.set(T);
+      T = T2;
+      const v2 = new Float64Array(cap);
+      v2.set(v);
+      v = v2;
+    }
     // theta_{t, t-k} for the k whose coefficient can be non-zero.
     const kFrom = t >= m ? Math.max(0, t - q) : 0;
     for (let k = kFrom; k < t; k++) {
@@ -168,8 +200,18 @@ export function innovationCoefficients(
     }
     if (!(vt > 0)) return null;
     v[t] = vt;
+    // Converged: every row this row's window sees is past the first m, and the row is the
+    // invertible MA's own within tol.
+    if (tol > 0 && t >= m + q && Math.abs(vt - 1) <= tol) {
+      let same = true;
+      for (let j = 1; j <= q && same; j++) same = Math.abs(T[t * W + j] - theta[j - 1]) <= tol;
+      if (same) {
+        last = t;
+        break;
+      }
+    }
   }
-  return { p, q, m, W, n, T, v };
+  return { p, q, m, W, n: last < n - 1 ? Infinity : n, last, T, v };
 }
 
 /** One-step predictors of x[0 .. n-1] (mean removed) into xhat. */
@@ -184,7 +226,8 @@ function predictors(
   for (let t = 0; t < n; t++) {
     let pred = 0;
     const lags = t >= m ? q : t;
-    for (let j = 1; j <= lags; j++) pred += T[t * W + j] * (x[t - j] - xhat[t - j]);
+    const r = innovationRow(inn, t) * W;
+    for (let j = 1; j <= lags; j++) pred += T[r + j] * (x[t - j] - xhat[t - j]);
     if (t >= m) for (let i = 1; i <= p; i++) pred += phi[i - 1] * x[t - i];
     xhat[t] = pred;
   }
@@ -194,23 +237,25 @@ function predictors(
  * The exact likelihood of x[0 .. n-1] (mean already removed) under the ARMA model. When `out` is
  * given it receives residuals whose sum of squares is S times the geometric mean of the relative
  * prediction variances, exp(m2ll / n) up to a factor: what a least-squares solver minimises to
- * maximise the likelihood. Null when the model is not stationary.
+ * maximise the likelihood. Null when the model is not stationary. `tol` as innovationCoefficients'
+ * (0: the full recursion).
  */
 export function armaLikelihood(
   x: ArrayLike<number>,
   phi: ArrayLike<number>,
   theta: ArrayLike<number>,
   out?: Float64Array,
+  tol = INNOVATIONS_TOL,
 ): ArmaLikelihood | null {
   const n = x.length;
-  const inn = innovationCoefficients(phi, theta, n);
+  const inn = innovationCoefficients(phi, theta, n, tol);
   if (!inn) return null;
   const xhat = new Float64Array(n);
   predictors(inn, phi, x, n, xhat);
   let S = 0;
   let sumLogR = 0;
   for (let t = 0; t < n; t++) {
-    const r = inn.v[t];
+    const r = inn.v[innovationRow(inn, t)];
     const e = x[t] - xhat[t];
     S += (e * e) / r;
     sumLogR += Math.log(r);
@@ -250,7 +295,8 @@ export function armaPredict(
     const t = n + h - 1;
     let v = 0;
     for (let i = 1; i <= p; i++) v += phi[i - 1] * z[t - i];
-    for (let j = h; j <= q; j++) v += T[t * W + j] * (x[t - j] - xhat[t - j]);
+    const r = innovationRow(inn, t) * W;
+    for (let j = h; j <= q; j++) v += T[r + j] * (x[t - j] - xhat[t - j]);
     z[t] = v;
     out[h - 1] = v;
   }
