@@ -72,6 +72,8 @@ describe('TimeseriesCard', () => {
       '0.500×',
       '0.700×',
     ]);
+    // MAE in the target's units, to the column's three significant digits.
+    expect(cellTexts(accuracy).map((r) => r[2])).toEqual(['Typical miss (MAE)', '1,000', '1,500']);
     expect(screen.getAllByRole('table')).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 /** The Describe tab's card for a time-series model. */
 import type { DescribeTimeseries } from '../../../../contract';
 import { Card } from '../../../components/ui/Card';
-import { formatMetric, formatPercent, formatRatio } from '../shared';
+import { formatPercent, formatRatio, roundedColumnFormatter } from '../shared';
 import { forecasterLabel } from './forecaster-label';
 import { intervalCoverageTable } from './interval-coverage';
 
@@ -10,6 +10,7 @@ import { intervalCoverageTable } from './interval-coverage';
  * where the instance describes it, each interval level's promised share beside the share it held.
  */
 export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
+  const formatMae = roundedColumnFormatter(ts.horizon_accuracy.map((h) => h.mae));
   const coverage = intervalCoverageTable(ts.coverage);
   const settings: [string, string][] = [
     ['ORDER BY', ts.order_by],
@@ -52,7 +53,7 @@ export function TimeseriesCard({ ts }: { ts: DescribeTimeseries }) {
             <tr key={h.step}>
               <td>{h.step}</td>
               <td className="num">{formatRatio(h.mase)}</td>
-              <td className="num">{formatMetric(h.mae)}</td>
+              <td className="num">{formatMae(h.mae)}</td>
               <td className="num">{formatPercent(h.coverage)}</td>
             </tr>
           ))}

@@ -12,6 +12,7 @@ import {
 } from './model-quality';
 import {
   columnFormatter,
+  roundedColumnFormatter,
   formatPercent,
   formatRounded,
   formatSigned,
@@ -148,6 +149,17 @@ describe('percent and signed formatting', () => {
     expect(columnFormatter([1, 2])(2)).toBe('2');
     expect(columnFormatter([0.12345])(0.12345)).toBe('0.1235');
     expect(columnFormatter(['a'])('a')).toBe('a');
+  });
+
+  it("rounds a column of errors to its largest value's three significant digits", () => {
+    const prices = roundedColumnFormatter([4541.819, 5883.929, 7009.307]);
+    expect([4541.819, 5883.929, 7009.307].map(prices)).toEqual(['4,542', '5,884', '7,009']);
+    const small = roundedColumnFormatter([9.87, 12.345]);
+    expect([9.87, 12.345].map(small)).toEqual(['9.9', '12.3']);
+    const tiny = roundedColumnFormatter([0.034, 0.05]);
+    expect([0.034, 0.05].map(tiny)).toEqual(['0.0340', '0.0500']);
+    expect(roundedColumnFormatter([0])(0)).toBe('0');
+    expect(roundedColumnFormatter([1])(null)).toBe('—');
   });
 });
 

@@ -31,6 +31,17 @@ export function formatPercent(share: number | null | undefined, decimals = 1): s
   return Math.abs(p - Math.round(p)) < 1e-9 ? `${Math.round(p)}%` : `${p.toFixed(decimals)}%`;
 }
 
+/** Numbers with exactly `decimals` decimals, thousands separated; anything else as formatNumber. */
+function fixedDecimals(decimals: number): (v: unknown) => string {
+  return (v) =>
+    typeof v === 'number' && Number.isFinite(v)
+      ? v.toLocaleString('en-US', {
+          minimumFractionDigits: decimals,
+          maximumFractionDigits: decimals,
+        })
+      : formatNumber(v);
+}
+
 /**
  * A formatter for one column of numbers, so they line up: the same number of decimals for all
  * (none when every value is whole, 2 from 1 up, 4 below), thousands separated.
@@ -41,13 +52,20 @@ export function columnFormatter(values: readonly unknown[]): (v: unknown) => str
   const whole = nums.every((v) => Number.isInteger(v));
   const maxAbs = Math.max(...nums.map(Math.abs));
   const decimals = whole ? 0 : maxAbs >= 1 ? 2 : 4;
-  return (v) =>
-    typeof v === 'number' && Number.isFinite(v)
-      ? v.toLocaleString('en-US', {
-          minimumFractionDigits: decimals,
-          maximumFractionDigits: decimals,
-        })
-      : formatNumber(v);
+  return fixedDecimals(decimals);
+}
+
+/**
+ * A formatter for a column of errors in the target's units: every value with the decimals that
+ * give the column's largest three significant digits ("4,542", "7,009"; "9.9", "12.3"; "0.0340",
+ * "0.0500"), so the column lines up without false precision (a house price's typical miss to a
+ * thousandth of a dollar).
+ */
+export function roundedColumnFormatter(values: readonly unknown[]): (v: unknown) => string {
+  const nums = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  const maxAbs = Math.max(0, ...nums.map(Math.abs));
+  const decimals = maxAbs === 0 ? 0 : Math.min(10, Math.max(0, 2 - Math.floor(Math.log10(maxAbs))));
+  return fixedDecimals(decimals);
 }
 
 /** A number for a sentence: three significant digits ("2.59", "21.3", "1,180"), no false precision. */

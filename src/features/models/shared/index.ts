@@ -23,6 +23,7 @@ export {
   formatNumber,
   formatPercent,
   formatRounded,
+  roundedColumnFormatter,
   formatSeconds,
   formatSigned,
   formatSignedRounded,
