@@ -129,12 +129,12 @@ export interface Innovations {
 }
 
 /** The row of `inn`'s coefficients and variance that stands for row t. */
-export function innovationRow(inn: Innovations, t: number): number {
+function innovationRow(inn: Innovations, t: number): number {
   return t < inn.last ? t : inn.last;
 }
 
 /** How close to the invertible MA's coefficients and unit variance counts as converged. */
-export const INNOVATIONS_TOL = 1e-12;
+const INNOVATIONS_TOL = 1e-12;
 
 export function innovationCoefficients(
   phi: ArrayLike<number>,
