@@ -413,6 +413,34 @@ describe('forecast queries', () => {
     expect(types.data.map((x: any[]) => x[1])).toEqual(['TIMESTAMP', 'DOUBLE']);
   });
 
+  it('answers text timestamps in the spelling of the data, so the forecast joins back on the text', async () => {
+    // ISO text without a zone (a CSV export's '2024-03-01T00:00:00') stays without one: written
+    // back as '...T00:00:00.000Z', the same instant in another spelling, a join on the text misses.
+    await h.sql(
+      `CREATE TABLE files.hourly_text AS SELECT strftime(TIMESTAMP '2024-03-01 00:00:00' + to_hours(i::INTEGER), '%Y-%m-%dT%H:%M:%S') AS hour,
+         20 + 5 * sin(i * 2 * pi() / 24) AS temp FROM range(96) t(i)`,
+    );
+    await h.sql(
+      'CREATE MODEL mindsdb.hourly_text_model FROM files (SELECT * FROM hourly_text) PREDICT temp ORDER BY hour WINDOW 24 HORIZON 3',
+    );
+    expect((await waitFor('hourly_text_model')).STATUS).toBe('complete');
+    const out = await rows(
+      `SELECT m.hour FROM files.hourly_text AS t JOIN mindsdb.hourly_text_model AS m WHERE t.hour > LATEST`,
+    );
+    expect(out.map((r) => r.hour)).toEqual([
+      '2024-03-05T00:00:00',
+      '2024-03-05T01:00:00',
+      '2024-03-05T02:00:00',
+    ]);
+    await h.sql(
+      `CREATE TABLE files.hourly_text_fc (SELECT m.hour, m.temp FROM files.hourly_text AS t JOIN mindsdb.hourly_text_model AS m WHERE t.hour > LATEST)`,
+    );
+    const joined = await rows(
+      `SELECT count(*) AS n FROM files.hourly_text_fc f JOIN files.hourly_text h ON strftime(h.hour::TIMESTAMP + INTERVAL 3 DAY, '%Y-%m-%dT%H:%M:%S') = f.hour`,
+    );
+    expect(Number(joined[0].n)).toBe(3);
+  });
+
   it('the single-row form forecasts from the WHERE values when WINDOW is 1', async () => {
     await h.sql(
       `CREATE MODEL mindsdb.hs_w1 FROM example_db (SELECT * FROM demo_data.house_sales) PREDICT ma ORDER BY saledate GROUP BY type, bedrooms WINDOW 1 HORIZON 2`,
