@@ -5,7 +5,7 @@
 // folds' per-origin errors of every candidate, so that a selection rule can be replayed offline
 // against the test errors it would have led to (and the peers' forecasts from the cache).
 // `TIMESERIES_PEERS=cached npx tsx bench/timeseries-choices.ts out.json` (TIMESERIES_SETS and
-// TIMESERIES_ORIGINS as for the bench).
+// TIMESERIES_ORIGINS as for the bench; TIMESERIES_SETS=holdout replays the hold-out sets instead).
 
 import { writeFileSync } from 'node:fs';
 import { tableFromDataset } from '../server/automl/data/table';
@@ -21,12 +21,14 @@ import {
   seasonalNaive,
   tasksOf,
 } from './timeseries';
-import { SETS } from './timeseries-sets';
+import { HOLDOUT, SETS } from './timeseries-sets';
 
 const out: unknown[] = [];
 const round = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e5) / 1e5 : null);
-const words = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
-const sets = SETS.filter(
+const asked = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
+const holdout = asked.some((w) => w.toLowerCase() === 'holdout');
+const words = asked.filter((w) => w.toLowerCase() !== 'holdout');
+const sets = (holdout ? HOLDOUT : SETS).filter(
   (s) => words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())),
 );
 for (const s of sets) {
