@@ -39,6 +39,7 @@ const CANDIDATE_LABELS: Record<CandidateName, string> = {
   theta: 'Theta method: exponential smoothing plus half the trend line',
   ets: 'exponential smoothing (ETS), its form chosen per series by AICc',
   arima: 'seasonal ARIMA, its order chosen per series by AICc',
+  tsb: 'intermittent demand (TSB: demand probability and size smoothed), only on series mostly zero',
   combination: 'combination: the mean of Theta, ETS and ARIMA',
   ensemble: 'ensemble: the mean of the candidates the validation could not tell apart',
   gbm_direct: 'gradient-boosted trees on lags, one model per step ahead',
@@ -335,7 +336,7 @@ function modelLabel(
   if (name === 'ensemble') {
     return `mean of ${ensemble.map((n) => modelLabel(n, g, local, [])).join('; ')}`;
   }
-  if (name === 'ets' || name === 'theta' || name === 'arima') {
+  if (name === 'ets' || name === 'theta' || name === 'arima' || name === 'tsb') {
     const f = local[name]?.[g];
     return f ? localLabel(f) : `${name} (too short to fit: seasonal-naive)`;
   }

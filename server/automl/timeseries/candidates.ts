@@ -25,7 +25,15 @@ import {
   packOrigins,
   runCandidate,
 } from './model';
-import { LOCAL_NAMES, type LocalFit, type LocalHint, fitLocal, sameForm } from './stat/local';
+import {
+  LOCAL_NAMES,
+  type LocalFit,
+  type LocalHint,
+  type LocalName,
+  fitLocal,
+  sameForm,
+} from './stat/local';
+import { isIntermittent } from './stat/tsb';
 import type { CandidateName } from './types';
 
 /** Calibration and selection folds before the main split (each a model refitted before its cut). */
@@ -209,9 +217,15 @@ export function scoreCandidates(v: ValidationContext): Scored[] {
     const runs = folds.map((f) => runFold(candidate, v, f));
     return { name, candidate, runs, trainingTime: (now() - c0) / 1000 };
   });
-  const locals = scoreLocals(v);
+  const locals = scoreLocals(v, LOCAL_NAMES);
   scored.push(...locals);
   if (locals.length === LOCAL_NAMES.length) scored.push(combine(locals, v));
+  // Intermittent demand (stat/tsb.ts): offered only when some validated series is intermittent
+  // on the main split's rows (on the others it forecasts seasonal-naive, as a local model that
+  // could not be fitted does).
+  if (v.validated.some((g) => isIntermittent(ctx.series[g].y, 0, v.cut[g] - 1))) {
+    scored.push(...scoreLocals(v, ['tsb']));
+  }
   const gbms: Scored[] = [];
   // With HORIZON 1 the recursive model would be the direct one trained twice.
   const strategies = H > 1 ? (['direct', 'recursive'] as const) : (['direct'] as const);
@@ -373,11 +387,11 @@ function gbmFold(s: Scored, fold: Fold, v: ValidationContext): FoldRun | null {
  * fold's cut. The main fold searches the form (ETS) or order (ARIMA); earlier folds refit it.
  * An earlier fold's fits also forecast the main split's origins, for their skill factor.
  */
-function scoreLocals(v: ValidationContext): Scored[] {
+function scoreLocals(v: ValidationContext, names: readonly LocalName[]): Scored[] {
   const { ctx, folds, validated } = v;
   const { series, spec } = ctx;
   const out: Scored[] = [];
-  for (const name of LOCAL_NAMES) {
+  for (const name of names) {
     const c0 = now();
     const mainFits: (LocalFit | null)[] = series.map(() => null);
     const runs: FoldRun[] = [];

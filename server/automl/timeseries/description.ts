@@ -8,6 +8,8 @@ export type CandidateName =
   | 'theta'
   | 'ets'
   | 'arima'
+  /** Intermittent demand (Teunter-Syntetos-Babai), offered on mostly-zero series only. */
+  | 'tsb'
   | 'combination'
   /** The mean of the candidates the validation windows could not tell apart (set by selection). */
   | 'ensemble'

@@ -228,12 +228,13 @@ class ArtifactForecaster implements Forecaster {
       this.factors(sources),
     );
     const widths = all[0];
+    const floor = sources.map((s) => floorOf(candidate, s.slot ?? -1));
     const rows: CellValue[][] = [];
     set.series.forEach((s, i) => {
       for (let k = 1; k <= h; k++) {
         const v = finite(pred[i * H + k - 1]);
         const hw = widths[i][k - 1] * scale[i];
-        const lo = v === null ? null : finite(v - hw);
+        const lo = v === null ? null : finite(Math.max(floor[i], v - hw));
         const hi = v === null ? null : finite(v + hw);
         const time = formatOrder(origins.times[i * H + k - 1], this.a.orderFormat);
         const explain = JSON.stringify({
@@ -259,7 +260,7 @@ class ArtifactForecaster implements Forecaster {
         for (let k = 1; k <= h; k++) {
           const v = finite(pred[i * H + k - 1]);
           const hw = all[j][i][k - 1] * scale[i];
-          lower.push(v === null ? null : finite(v - hw));
+          lower.push(v === null ? null : finite(Math.max(floor[i], v - hw)));
           upper.push(v === null ? null : finite(v + hw));
         }
       });
@@ -344,6 +345,7 @@ class ArtifactForecaster implements Forecaster {
     }));
     const candidate = this.withNewGroups(whole);
     const slots = whole.map((s) => s.slot ?? -1);
+    const floor = slots.map((slot) => floorOf(candidate, slot));
     const value = set.series.map((s) => new Float64Array(s.t.length).fill(NaN));
     const half = set.series.map((s) => new Float64Array(s.t.length).fill(NaN));
     const hw0 = this.a.calibration.halfWidths[0];
@@ -383,7 +385,7 @@ class ArtifactForecaster implements Forecaster {
       const v = finite(value[g][p]);
       if (v === null) continue;
       out.value[r] = v;
-      out.lower[r] = finite(v - half[g][p]);
+      out.lower[r] = finite(Math.max(floor[g], v - half[g][p]));
       out.upper[r] = finite(v + half[g][p]);
     }
     return out;
@@ -432,6 +434,19 @@ class ArtifactForecaster implements Forecaster {
 export function loadForecaster(a: TimeSeriesArtifact): Forecaster {
   validateTimeSeriesArtifact(a);
   return new ArtifactForecaster(a);
+}
+
+/**
+ * The least an interval's lower bound may be for the group in `slot`: 0 where it forecasts with
+ * an intermittent-demand (TSB) fit, which is fitted only to series that never go below 0 (a
+ * band around a forecast of 0 would otherwise reach below it); -Infinity elsewhere.
+ */
+function floorOf(c: Candidate, slot: number): number {
+  if (c.name === 'per_series') {
+    const m = slot >= 0 && slot < c.choice.length ? c.choice[slot] : c.fallback;
+    return floorOf(c.members[m], slot);
+  }
+  return c.name === 'tsb' && slot >= 0 && c.fits[slot] ? 0 : -Infinity;
 }
 
 /** The statistical models a candidate runs (its own, its members'). */

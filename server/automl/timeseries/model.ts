@@ -109,7 +109,7 @@ export function isGbm(name: CandidateName): name is 'gbm_direct' | 'gbm_recursiv
 }
 
 export function isLocal(name: string): name is LocalName {
-  return name === 'ets' || name === 'theta' || name === 'arima';
+  return name === 'ets' || name === 'theta' || name === 'arima' || name === 'tsb';
 }
 
 /** Row-major binned matrix of feature rows (numeric: first edge >= value, NaN: missing bin). */

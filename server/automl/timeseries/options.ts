@@ -17,6 +17,7 @@ export const FORCEABLE: readonly CandidateName[] = [
   'theta',
   'ets',
   'arima',
+  'tsb',
   'combination',
   'gbm_direct',
   'gbm_recursive',

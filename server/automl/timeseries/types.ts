@@ -202,7 +202,7 @@ export interface TimeSeriesArtifact {
       names: CandidateName[];
       choice: number[];
       /** Per local candidate used, per training group: its fitted model (null: not fitted). */
-      local: Partial<Record<'ets' | 'theta' | 'arima', (LocalFit | null)[]>>;
+      local: Partial<Record<'ets' | 'theta' | 'arima' | 'tsb', (LocalFit | null)[]>>;
       /** Per training group: its interval widths over the pooled ones (1: pooled). */
       widthFactor: number[];
       /** What a new group's local models are fitted with (forms and orders of the training groups). */

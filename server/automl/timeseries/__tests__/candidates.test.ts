@@ -165,7 +165,7 @@ describe('USING model', () => {
 
   it('names the candidates it accepts when given one it does not', () => {
     expect(errorOf(() => trainForecaster(d, { ...opts, using: { model: 'linear' } })).message).toBe(
-      "USING model = 'linear' does not apply to time-series models; use 'auto', 'gbm' or one of their candidates: seasonal_naive, naive, drift, theta, ets, arima, combination, gbm_direct, gbm_recursive",
+      "USING model = 'linear' does not apply to time-series models; use 'auto', 'gbm' or one of their candidates: seasonal_naive, naive, drift, theta, ets, arima, tsb, combination, gbm_direct, gbm_recursive",
     );
   });
 

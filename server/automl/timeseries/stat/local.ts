@@ -13,10 +13,14 @@ import {
 } from './arima';
 import { type EtsFit, type EtsForm, etsForecast, etsName, fitEts } from './ets';
 import { type ThetaFit, fitTheta, thetaForecast } from './theta';
+import { type TsbFit, fitTsb, tsbForecast } from './tsb';
 import { type YearlyTerms, fitYearly, withoutYearly, yearlyAt } from './yearly';
 
-export type LocalName = 'ets' | 'theta' | 'arima';
-/** Simplest first (ties in validation go to the earlier one). */
+export type LocalName = 'ets' | 'theta' | 'arima' | 'tsb';
+/**
+ * The models fitted to every series (and averaged by the combination), simplest first (ties in
+ * validation go to the earlier one). `tsb` (stat/tsb.ts) is fitted only to intermittent series.
+ */
 export const LOCAL_NAMES: readonly LocalName[] = ['theta', 'ets', 'arima'];
 
 /**
@@ -24,7 +28,10 @@ export const LOCAL_NAMES: readonly LocalName[] = ['theta', 'ets', 'arima'];
  * it models what the yearly season of a daily series leaves (stat/yearly.ts).
  */
 export type LocalFit = (
-  ({ kind: 'ets' } & EtsFit) | ({ kind: 'theta' } & ThetaFit) | ({ kind: 'arima' } & ArimaFit)
+  | ({ kind: 'ets' } & EtsFit)
+  | ({ kind: 'theta' } & ThetaFit)
+  | ({ kind: 'arima' } & ArimaFit)
+  | ({ kind: 'tsb' } & TsbFit)
 ) & { yearly?: YearlyTerms };
 
 /**
@@ -70,6 +77,10 @@ export function fitLocal(
   times?: ArrayLike<number>,
 ): LocalFit | null {
   if (end - start + 1 < LOCAL_MIN_ROWS) return null;
+  if (name === 'tsb') {
+    const f = fitTsb(y, start, end);
+    return f && { kind: 'tsb', ...f };
+  }
   // Not ARIMA: its order search on the remainder chose over-differenced models (d = 1, an MA
   // near -1) that erred 12 % more a week ahead on Seattle's daily temperatures than its plain
   // weekly model, where ETS and Theta gained 3-5 % from the yearly terms.
@@ -128,6 +139,7 @@ export function sameForm(fit: LocalFit): LocalHint {
     const order = { p, d, q, P, D, Q, m, constant, ...(trend ? { trend } : {}) };
     return { arimaOrders: [order], exact: true, yearly };
   }
+  if (fit.kind === 'tsb') return { exact: true };
   return { exact: true, thetaSeason: { m: fit.m, multiplicative: fit.multiplicative }, yearly };
 }
 
@@ -182,6 +194,7 @@ export function localForecast(
   const rest = yr ? withoutYearly(yr, y, start, end, lastTime) : y;
   const [s, e] = yr ? [0, end - start] : [start, end];
   if (fit.kind === 'ets') etsForecast(fit, rest, s, e, H, out, o);
+  else if (fit.kind === 'tsb') tsbForecast(fit, rest, s, e, H, out, o);
   else if (fit.kind === 'theta') thetaForecast(fit, rest, s, e, H, out, o);
   else arimaForecast(fit, rest, s, e, H, out, o, lastTime);
   if (!yr) return;
@@ -196,5 +209,7 @@ export function localLabel(fit: LocalFit): string {
   const yearly = fit.yearly ? ` + yearly season (${fit.yearly.coef.length / 2} harmonics)` : '';
   if (fit.kind === 'ets') return etsName(fit) + yearly;
   if (fit.kind === 'arima') return arimaName(fit) + yearly;
+  if (fit.kind === 'tsb')
+    return 'TSB (intermittent demand; the median of its forecast distribution)';
   return (fit.m > 1 ? `Theta (deseasonalised, period ${fit.m})` : 'Theta') + yearly;
 }

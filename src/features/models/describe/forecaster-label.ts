@@ -8,6 +8,7 @@ const FORECASTERS: Record<string, string> = {
   theta: 'Trend and smoothing (Theta)',
   ets: 'Exponential smoothing (ETS)',
   arima: 'Statistical model of the series (ARIMA)',
+  tsb: 'Intermittent demand (TSB)',
   combination: 'Average of smoothing, Theta and ARIMA',
   ensemble: 'Average of the forecasters that tied in validation',
   per_series: 'The best forecaster for each series',

@@ -1,0 +1,140 @@
+// Intermittent demand (stat/tsb.ts): TSB's demand probability and size computed by hand on
+// series of known demand sizes and intervals, the median of its forecast distribution, the
+// Syntetos-Boylan test that offers it (never on a smooth series), and a forecaster trained on
+// mostly-zero series choosing it with bands that stay at or above 0.
+import { describe, expect, it } from 'vitest';
+import type { CellValue, Dataset } from '../../api';
+import { loadPredictor, trainForecaster } from '../../index';
+import { Rng } from '../../prng';
+import { isForecaster } from '../../index';
+import { fitTsb, isIntermittent, tsbForecast, tsbMedian, tsbState } from '../stat/tsb';
+import { columnsOf, errorOf } from './helpers';
+
+const day = (i: number) => new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10);
+
+/** Daily groups of `n` rows each: y(group index, day index). */
+function daily(groups: number, n: number, y: (g: number, i: number) => number): Dataset {
+  const rows: CellValue[][] = [];
+  for (let g = 0; g < groups; g++)
+    for (let i = 0; i < n; i++) rows.push([day(i), `s${g}`, y(g, i)]);
+  return { columns: ['day', 'shop', 'units'], rows };
+}
+
+const opts = { target: 'units', orderBy: 'day', groupBy: ['shop'], window: 28, horizon: 7 };
+
+describe('TSB by hand', () => {
+  it('a demand of 3 every second period, ending on a zero: p 0.4876695, z 3, median 0 (mean 1.463)', () => {
+    const y = [3, 0, 3, 0, 3, 0];
+    const fit = fitTsb(y, 0, 5)!;
+    // Started at the share of demand periods (3 / 6) and the mean demand (3), alpha 0.1:
+    // p = 0.55, 0.495, 0.5455, 0.49095, 0.541855, 0.4876695; z stays 3.
+    const { p, z } = tsbState(fit, y, 0, 5);
+    expect(p).toBeCloseTo(0.4876695, 12);
+    expect(z).toBe(3);
+    // Demand in under half the periods: the median of the forecast distribution is 0.
+    const out = new Float64Array(4);
+    tsbForecast(fit, y, 0, 5, 4, out, 0);
+    expect([...out]).toEqual([0, 0, 0, 0]);
+    expect(p * z).toBeCloseTo(1.4630085, 12);
+  });
+
+  it('demands of 2, 4 and 6 every second period, ending on a demand: the size quantile over the zero mass', () => {
+    const y = [0, 2, 0, 4, 0, 6];
+    const fit = fitTsb(y, 0, 5)!;
+    // Sizes over their mean (4): 0.5, 1, 1.5, linear between them.
+    expect(fit.sizes[0]).toBe(0.5);
+    expect(fit.sizes[16]).toBe(1);
+    expect(fit.sizes[32]).toBe(1.5);
+    // p from 0.5: 0.45, 0.505, 0.4545, 0.50905, 0.458145, 0.5123305;
+    // z from 4: 3.8 (a 2), 3.82 (a 4), 4.038 (a 6).
+    const { p, z } = tsbState(fit, y, 0, 5);
+    expect(p).toBeCloseTo(0.5123305, 12);
+    expect(z).toBeCloseTo(4.038, 12);
+    // P(0) = 1 - p < 0.5: the median is the size quantile (p - 0.5) / p = 0.0240673...,
+    // 0.5 + 0.0240673 of the mean size on the first segment, times z.
+    const q = (0.5123305 - 0.5) / 0.5123305;
+    expect(tsbMedian(fit, p, z)).toBeCloseTo(4.038 * (0.5 + q), 10);
+    const out = new Float64Array(3);
+    tsbForecast(fit, y, 0, 5, 3, out, 0);
+    expect(out[0]).toBeCloseTo(2.11618, 5);
+    expect(out[2]).toBe(out[0]);
+  });
+
+  it('decays the demand probability through a run of zeros (Croston would not)', () => {
+    const y = [5, 0, 5, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    const fit = fitTsb(y, 0, y.length - 1)!;
+    const before = tsbState(fit, y, 0, 5).p;
+    const after = tsbState(fit, y, 0, y.length - 1).p;
+    // Ten more zeros: p times 0.9^10 (started from its own window's share, 3 / 16).
+    expect(after).toBeLessThan(before);
+    const { p: p16 } = tsbState(fit, y, 0, 15);
+    let p = 3 / 16;
+    for (const v of y) p += 0.1 * ((v > 0 ? 1 : 0) - p);
+    expect(p16).toBeCloseTo(p, 14);
+  });
+});
+
+describe('offered only where a series is intermittent (Syntetos-Boylan: ADI > 1.32)', () => {
+  it('classifies by the average inter-demand interval, never a series below 0', () => {
+    // 25 % zeros: 4 periods per 3 demands, ADI 1.333 > 1.32.
+    const quarter = Array.from({ length: 100 }, (_, i) => (i % 4 === 0 ? 0 : 5));
+    expect(isIntermittent(quarter, 0, 99)).toBe(true);
+    // 20 % zeros: ADI 1.25.
+    const fifth = Array.from({ length: 100 }, (_, i) => (i % 5 === 0 ? 0 : 5));
+    expect(isIntermittent(fifth, 0, 99)).toBe(false);
+    expect(fitTsb(fifth, 0, 99)).toBeNull();
+    // Mostly zero but negative once: not demand.
+    const negative = quarter.map((v, i) => (i === 50 ? -1 : v === 5 && i % 8 ? 0 : v));
+    expect(isIntermittent(negative, 0, 99)).toBe(false);
+    // Fewer than three demands: no size distribution.
+    expect(isIntermittent([0, 0, 4, 0, 0, 0, 4, 0], 0, 7)).toBe(false);
+  });
+
+  it('is not a candidate on a smooth series, nor can USING force it there', () => {
+    const d = daily(1, 120, (g, i) => 50 + 8 * Math.sin((2 * Math.PI * i) / 7) + (i % 5));
+    const a = trainForecaster(d, opts);
+    const names = a.description.timeseries!.leaderboard!.map((r) => r.name);
+    expect(names).toContain('ets');
+    expect(names).not.toContain('tsb');
+    expect(errorOf(() => trainForecaster(d, { ...opts, using: { model: 'tsb' } })).message).toMatch(
+      /cannot be fitted/,
+    );
+  });
+});
+
+describe('a forecaster on mostly-zero series', () => {
+  // Demand on 30 % of days, sizes 1..9: the median of each day is 0, the mean 1.5.
+  const rng = new Rng(7);
+  const d = daily(2, 400, () => (rng.next() < 0.3 ? 1 + Math.floor(rng.next() * 9) : 0));
+
+  it('chooses TSB, forecasts the median 0, and its bands start at 0', () => {
+    const a = trainForecaster(d, opts);
+    const ts = a.description.timeseries!;
+    const row = ts.leaderboard!.find((r) => r.name === 'tsb')!;
+    const ets = ts.leaderboard!.find((r) => r.name === 'ets')!;
+    const sn = ts.leaderboard!.find((r) => r.name === 'seasonal_naive')!;
+    // Absolute error: the median (0) errs by the mean demand, 1.5 a day; the mean rate, or last
+    // week's days, err more.
+    expect(row.mae).toBeGreaterThan(1.2);
+    expect(row.mae).toBeLessThan(1.8);
+    expect(row.mae).toBeLessThan(0.85 * ets.mae);
+    expect(row.mae).toBeLessThan(0.75 * sn.mae);
+    expect(ts.choices!.map((c) => c.candidate)).toEqual(['tsb', 'tsb']);
+    const p = loadPredictor(a);
+    if (!isForecaster(p)) throw new Error('not a forecaster');
+    const out = p.forecast(columnsOf(d), d.rows.length, { levels: [0.5, 0.95], history: true });
+    expect(out.rows).toHaveLength(14);
+    for (const r of out.rows) {
+      const [, , value, lo, hi] = r as [string, string, number, number, number];
+      expect(value).toBe(0);
+      // The band around 0 would reach below it: the series never does.
+      expect(lo).toBe(0);
+      expect(hi).toBeGreaterThan(1);
+    }
+    // Every level's band, and the one-step backtest of the history, alike.
+    for (const band of out.intervals!) expect(Math.min(...band.lower.map(Number))).toBe(0);
+    const back = out.history!.lower.filter((v) => v !== null);
+    expect(back.length).toBeGreaterThan(700);
+    expect(Math.min(...back)).toBe(0);
+  });
+});
