@@ -338,7 +338,10 @@ function modelLabel(
   }
   if (name === 'ets' || name === 'theta' || name === 'arima' || name === 'tsb') {
     const f = local[name]?.[g];
-    return f ? localLabel(f) : `${name} (too short to fit: seasonal-naive)`;
+    if (f) return localLabel(f);
+    return name === 'tsb'
+      ? 'tsb (not intermittent: seasonal-naive)'
+      : `${name} (too short to fit: seasonal-naive)`;
   }
   if (name === 'combination') {
     const parts = (['theta', 'ets', 'arima'] as const)

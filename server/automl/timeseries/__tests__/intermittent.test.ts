@@ -102,6 +102,27 @@ describe('offered only where a series is intermittent (Syntetos-Boylan: ADI > 1.
   });
 });
 
+describe('a set of intermittent and smooth series', () => {
+  it('offers TSB for the intermittent one; forced on both, the smooth one forecasts seasonal-naive, saying why', () => {
+    const rng = new Rng(3);
+    const smooth = (i: number) => 50 + 8 * Math.sin((2 * Math.PI * i) / 7) + (i % 5);
+    const d = daily(2, 150, (g, i) =>
+      g === 0 ? (rng.next() < 0.3 ? 1 + Math.floor(rng.next() * 9) : 0) : smooth(i),
+    );
+    const a = trainForecaster(d, { ...opts, using: { model: 'tsb' } });
+    const choices = a.description.timeseries!.choices!;
+    expect(choices.map((c) => c.model)).toEqual([
+      'TSB (intermittent demand; the median of its forecast distribution)',
+      'tsb (not intermittent: seasonal-naive)',
+    ]);
+    const p = loadPredictor(a);
+    if (!isForecaster(p)) throw new Error('not a forecaster');
+    const out = p.forecast(columnsOf(d), d.rows.length, {});
+    const last = Array.from({ length: 7 }, (_, k) => smooth(143 + k));
+    expect(out.rows.slice(7).map((r) => r[2])).toEqual(last);
+  });
+});
+
 describe('a forecaster on mostly-zero series', () => {
   // Demand on 30 % of days, sizes 1..9: the median of each day is 0, the mean 1.5.
   const rng = new Rng(7);
