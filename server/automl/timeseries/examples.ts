@@ -209,7 +209,10 @@ export function exampleFeatures(
     }
     const start = Math.max(0, t - spec.lookback + 1);
     writeStepFeatures(y, start, t, k, scale, spec, layout, cal[g], (t + k) * C, codes[g], 0, X, r);
-    z[i] = (y[t + k] - y[t]) / scale;
+    // A window of zeros has no scale (1e-12, the floor): a forecast from it is y[t] whatever the
+    // trees say, and its target, a demand over 1e-12, taught them changes of 1e13 that came out
+    // elsewhere as forecasts of 1e8 mm of rain a day. Such an example counts as no change.
+    z[i] = scale > 1e-12 ? (y[t + k] - y[t]) / scale : 0;
   }
   return { X, z };
 }

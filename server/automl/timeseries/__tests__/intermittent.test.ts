@@ -159,3 +159,21 @@ describe('a forecaster on mostly-zero series', () => {
     expect(Math.min(...back)).toBe(0);
   });
 });
+
+describe('the GBMs on series with dry months', () => {
+  it('forecast within the range of the data, not a demand over the 1e-12 scale of a window of zeros', () => {
+    const rng = new Rng(11);
+    // Every third month dry: 30 zeros, so windows of 28 zeros end in a demand.
+    const d = daily(2, 400, (_, i) =>
+      Math.floor(i / 30) % 3 === 0 ? 0 : rng.next() < 0.4 ? 1 + Math.floor(rng.next() * 20) : 0,
+    );
+    for (const model of ['gbm_direct', 'gbm_recursive']) {
+      const a = trainForecaster(d, { ...opts, using: { model } });
+      const p = loadPredictor(a);
+      if (!isForecaster(p)) throw new Error('not a forecaster');
+      // The last rows are a wet month (day 390: month 13), the forecast from a window with demand.
+      const values = p.forecast(columnsOf(d), d.rows.length, {}).rows.map((r) => Number(r[2]));
+      expect(Math.max(...values.map(Math.abs))).toBeLessThan(40);
+    }
+  });
+});
