@@ -280,8 +280,9 @@ class ArtifactForecaster implements Forecaster {
   /** Per source: its group's interval width factor (1 for new groups). */
   private factors(sources: OriginSource[]): Float64Array {
     const f = this.widthFactor;
+    // A new group's slot (withNewGroups: after the training groups') has no factor of its own.
     return Float64Array.from(sources, (s) =>
-      f && s.slot !== undefined && s.slot >= 0 ? f[s.slot] : 1,
+      f && s.slot !== undefined && s.slot >= 0 && s.slot < f.length ? f[s.slot] : 1,
     );
   }
 

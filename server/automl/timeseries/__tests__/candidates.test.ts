@@ -178,6 +178,17 @@ describe('USING model', () => {
     expect(out.unseenGroups).toEqual([['new']]);
     const last = Number(mine[mine.length - 1][2]);
     for (const r of out.rows) expect(Math.abs(Number(r[2]) - last) / last).toBeLessThan(0.2);
+    // Its band: the pooled width (no factor of its own) at its own scale, 10 times g0's; it was
+    // null, the new group's slot read past the training groups' width factors.
+    const g0 = d.rows.filter((r) => r[1] === 'g0');
+    const own = f.forecast(columnsOf({ columns: d.columns, rows: g0 }), g0.length).rows;
+    const factor = a.model.perSeries!.widthFactor[0];
+    out.rows.forEach((r, k) => {
+      const half = (Number(r[4]) - Number(r[3])) / 2;
+      const theirs = (Number(own[k][4]) - Number(own[k][3])) / 2;
+      expect(r[3]).not.toBeNull();
+      expect(half / ((10 * theirs) / factor)).toBeCloseTo(1, 9);
+    });
   });
 });
 
