@@ -40,7 +40,7 @@ export interface Calibration {
  * skill factor; a GBM chosen on the main split alone refitted there for this), per step, with
  * their series.
  */
-function compositeResiduals(
+export function compositeResiduals(
   scored: Scored[],
   sel: Selection,
   folds: Fold[],

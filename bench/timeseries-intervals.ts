@@ -1,0 +1,171 @@
+// Interval rules replayed offline (issue 29): a bench run takes 3-10 minutes per set collection,
+// most of it training, while the intervals are a function of each training's rolling-origin
+// residuals. `capture` trains every set and origin once as bench/timeseries.ts does and writes,
+// per set-origin, the calibration residuals (calibration.ts's compositeResiduals: per step, each
+// residual's series, fold and age) and the test errors in the same units (|error| over the
+// origin's scale, with their series and step). `replay` then runs calibration.ts as it is now
+// (bandsOf) on those residuals and counts the bands on the test errors: coverage per set and
+// level, per origin, DESCRIBE's out-of-fold figure beside it, and the means and verdicts the bench
+// prints, in seconds for all 24 sets. A rule that changes only how residuals become bands is
+// judged by replaying the same capture before and after; one that changes the residuals or the
+// forecasts needs a new capture (or the bench).
+//   TIMESERIES_SETS=... npx tsx bench/timeseries-intervals.ts capture out.json
+//   npx tsx bench/timeseries-intervals.ts replay out.json [more.json ...]
+// (TIMESERIES_SETS and TIMESERIES_ORIGINS as for the bench; `holdout` captures the hold-out sets.)
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tableFromDataset } from '../server/automl/data/table';
+import { DEFAULT_SETTINGS } from '../server/automl/options';
+import {
+  type StepResiduals,
+  bandsOf,
+  compositeResiduals,
+} from '../server/automl/timeseries/calibration';
+import { checkOptions, tsSettings } from '../server/automl/timeseries/options';
+import { selectCandidates } from '../server/automl/timeseries/selection';
+import { finishTraining, validateCandidates } from '../server/automl/timeseries/train';
+import { forecastOrigin, originsOf, tasksOf } from './timeseries';
+import { HOLDOUT, SETS } from './timeseries-sets';
+
+const LEVELS = [0.5, 0.8, 0.9, 0.95];
+/** The model's confidence level (the default USING confidence, as the bench trains). */
+const CONFIDENCE = 0.9;
+
+/** One set-origin's training: its calibration residuals and its test errors in their units. */
+interface Captured {
+  set: string;
+  origin: number;
+  nSeries: number;
+  res: StepResiduals;
+  /** Per test point: its series, step (0-based) and |error| / origin scale. */
+  test: { g: number; k: number; r: number }[];
+}
+
+async function capture(file: string) {
+  const asked = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
+  const holdout = asked.some((w) => w.toLowerCase() === 'holdout');
+  const words = asked.filter((w) => w.toLowerCase() !== 'holdout');
+  const sets = (holdout ? HOLDOUT : SETS).filter(
+    (s) => words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())),
+  );
+  const out: Captured[] = [];
+  for (const s of sets) {
+    const d = await s.data();
+    const tasks = tasksOf(s, d);
+    for (const { origin: o, rows } of originsOf(s, d)) {
+      const opts = {
+        target: s.target,
+        orderBy: s.orderBy,
+        groupBy: s.groupBy,
+        window: s.window,
+        horizon: s.horizon,
+      };
+      const v = validateCandidates(
+        tableFromDataset({ columns: d.columns, rows }),
+        checkOptions(opts),
+        tsSettings(undefined, DEFAULT_SETTINGS, undefined),
+      );
+      const { scored, folds, validation, forced } = v;
+      const sel = selectCandidates(
+        scored,
+        folds,
+        v.set.series.length,
+        validation.validated,
+        forced,
+      );
+      const artifact = finishTraining(v, sel);
+      // After finishTraining: a GBM chosen on the main split alone has its earlier folds' runs.
+      const res = compositeResiduals(scored, sel, folds, folds[0].packed.H);
+      const f = forecastOrigin(s, d, artifact, o, rows, tasks);
+      const keys = v.set.series.map((x) => x.key.split('\u0001').join('|'));
+      const widthFactor = artifact.model.perSeries?.widthFactor ?? [];
+      const at90 = artifact.calibration.levels!.find((l) => l.level === 0.9)!.halfWidths;
+      const test: Captured['test'] = [];
+      for (const t of tasks.filter((x) => x.origin === o)) {
+        const fc = f.get(`${o}#${t.key}`)!;
+        const g = keys.length === 1 ? 0 : keys.indexOf(t.key);
+        if (g < 0) throw new Error(`${s.name}: no training series ${t.key}`);
+        t.truth.forEach((y, k) => {
+          // The 90 % half-width is the origin's scale x the series' width factor x the trained
+          // width at the step (a forecast right after training is not recalibrated).
+          const hw = (fc.hi[2][k] - fc.lo[2][k]) / 2;
+          const err = Math.abs(y - fc.value[k]);
+          const r = hw > 0 ? (err / hw) * at90[k] * (widthFactor[g] ?? 1) : err > 0 ? 1e300 : 0;
+          test.push({ g, k, r });
+        });
+      }
+      out.push({ set: s.name, origin: o, nSeries: v.set.series.length, res, test });
+      process.stderr.write(`${s.name} origin ${o}\n`);
+    }
+  }
+  writeFileSync(file, JSON.stringify(out));
+}
+
+const f2 = (x: number) => x.toFixed(2);
+const f3 = (x: number) => x.toFixed(3);
+
+function replay(files: string[]) {
+  for (const file of files) {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as Captured[];
+    const bySet = new Map<string, Captured[]>();
+    for (const x of data) bySet.set(x.set, [...(bySet.get(x.set) ?? []), x]);
+    const mean = LEVELS.map(() => 0);
+    const claimMean = LEVELS.map(() => 0);
+    const dev = LEVELS.map(() => 0);
+    const honest = LEVELS.map(() => 0);
+    let within = 0;
+    const real: string[] = [];
+    for (const [set, xs] of bySet) {
+      // Per origin and level: points inside; DESCRIBE's figure per level, averaged over origins.
+      const perOrigin = xs.map((x) => {
+        const b = bandsOf(x.res, x.nSeries, CONFIDENCE);
+        const widths = LEVELS.map((l) => b.levels.find((z) => z.level === l)!.halfWidths);
+        const inside = LEVELS.map((_, li) =>
+          x.test.reduce((a, t) => a + (t.r <= widths[li][t.k] * b.widthFactor[t.g] ? 1 : 0), 0),
+        );
+        const claim = LEVELS.map((l) => b.coverage.find((c) => c.level === l)!.coverage);
+        return { n: x.test.length, inside, claim };
+      });
+      const points = perOrigin.reduce((a, o) => a + o.n, 0);
+      const m = perOrigin.length;
+      const cov = LEVELS.map((_, li) => perOrigin.reduce((a, o) => a + o.inside[li], 0) / points);
+      const claim = LEVELS.map((_, li) => perOrigin.reduce((a, o) => a + o.claim[li], 0) / m);
+      // As the bench: the standard error over origins (cluster-robust), never below the binomial.
+      const verdict = LEVELS.map((l, li) => {
+        let ss = 0;
+        for (const o of perOrigin) ss += (o.inside[li] - cov[li] * o.n) ** 2;
+        const cluster = m > 1 ? (Math.sqrt(ss) / points) * Math.sqrt(m / (m - 1)) : 0;
+        const se = Math.max(cluster, Math.sqrt((l * (1 - l)) / points));
+        const off = Math.abs(cov[li] - l);
+        return off <= 0.03 ? 'ok' : off / se > 2 ? 'REAL' : 'se';
+      });
+      LEVELS.forEach((l, li) => {
+        mean[li] += cov[li] / bySet.size;
+        claimMean[li] += claim[li] / bySet.size;
+        dev[li] += Math.abs(cov[li] - l) / bySet.size;
+        honest[li] += Math.abs(claim[li] - cov[li]) / bySet.size;
+      });
+      if (verdict[1] === 'ok' && verdict[2] === 'ok') within++;
+      if (verdict[1] === 'REAL' || verdict[2] === 'REAL') real.push(set);
+      const origins = perOrigin
+        .map((o) => `${f2(o.inside[1] / o.n)}/${f2(o.inside[2] / o.n)}`)
+        .join(' ');
+      console.log(
+        `${set.slice(0, 44).padEnd(44)} ${cov.map(f3).join(' ')}  ${verdict[1]}/${verdict[2]}  DESCRIBE ${claim.map(f2).join(' ')}  per origin ${origins}`,
+      );
+    }
+    console.log(
+      `${file}: mean coverage ${mean.map(f3).join(' ')} (DESCRIBE ${claimMean.map(f3).join(' ')}), ` +
+        `mean |coverage - nominal| ${dev.map(f3).join(' ')}, mean |DESCRIBE - coverage| ${honest.map(f3).join(' ')}, ` +
+        `within 3 points at 80 and 90 %: ${within} of ${bySet.size}, real misses: ${real.length ? real.join('; ') : 'none'}`,
+    );
+  }
+}
+
+const [mode, ...files] = process.argv.slice(2);
+if (mode === 'capture' && files.length === 1) await capture(files[0]);
+else if (mode === 'replay' && files.length > 0) replay(files);
+else {
+  console.error('usage: timeseries-intervals.ts capture out.json | replay file.json [...]');
+  process.exit(2);
+}
