@@ -201,6 +201,19 @@ RULES['median of theta, ets, arima always'] = (r) =>
 RULES['ets always'] = (r) => r.rec.series.map(() => one('ets'));
 RULES['arima always'] = (r) => r.rec.series.map(() => one('arima'));
 
+/** The engine without the ensemble of tied candidates (session 13's rule before it). */
+RULES['engine without the ensemble'] = (r) => {
+  const scored = r.scored.filter((s) => s.name !== 'ensemble');
+  const sel = selectCandidates(scored, r.folds, r.rec.series.length, r.rec.validated, null);
+  return [...sel.choice].map((c) => one(scored[c].name));
+};
+/** The ensemble whenever validation ties candidates (forecast pooling), whatever the pick's score. */
+RULES['the ensemble whenever there is one'] = (r) => {
+  const sel = engineSelection(r);
+  if (r.names.includes('ensemble')) return r.rec.series.map(() => one('ensemble'));
+  return [...sel.choice].map((c) => one(r.names[c]));
+};
+
 /** Mean (or median) of validation's best k (no floors, no combination; GBMs on every fold). */
 for (const k of [2, 3, 4]) {
   for (const how of ['mean', 'median'] as const) {
