@@ -263,6 +263,26 @@ RULES['engine + median of locals as a candidate'] = (r) => {
 };
 
 /**
+ * The engine's rule on `scored` (no ensemble among them), the ensemble of the candidates they tie
+ * built again as validateCandidates builds it (with selection.ts's constants as they are now).
+ */
+function withEnsembleTiedAgain(r: Replay, scored: Scored[]): Pick[] {
+  const n = r.rec.series.length;
+  const tied = tiedCandidates(scored, r.folds, n, r.rec.validated);
+  if (tied.length >= 2)
+    scored.push(
+      ensembleOf(
+        tied.map((c) => scored[c]),
+        r.folds,
+      ),
+    );
+  const sel = selectCandidates(scored, r.folds, n, r.rec.validated, null);
+  r.scored = scored;
+  r.names = scored.map((s) => s.name);
+  return [...sel.choice].map((c) => one(r.names[c]));
+}
+
+/**
  * The engine's rule with every series weighted alike: each series' errors over its own
  * seasonal-naive validation error (the mean of the series' relative MAE, where the engine pools
  * errors, so that the series with the largest seasonal-naive errors weigh most). The ensemble's
@@ -281,37 +301,14 @@ RULES['engine, series weighted alike'] = (r) => {
           run && { ...run, scale: Float64Array.from(r.rec.val[f].g, (g) => (b[g] > 0 ? b[g] : 1)) },
       ),
     }));
-  const n = r.rec.series.length;
-  const tied = tiedCandidates(scored, r.folds, n, r.rec.validated);
-  if (tied.length >= 2)
-    scored.push(
-      ensembleOf(
-        tied.map((c) => scored[c]),
-        r.folds,
-      ),
-    );
-  const sel = selectCandidates(scored, r.folds, n, r.rec.validated, null);
-  r.scored = scored;
-  r.names = scored.map((s) => s.name);
-  return [...sel.choice].map((c) => one(r.names[c]));
+  return withEnsembleTiedAgain(r, scored);
 };
 
-RULES['engine, the ensemble tied again'] = (r) => {
-  const scored = r.scored.filter((s) => s.name !== 'ensemble');
-  const n = r.rec.series.length;
-  const tied = tiedCandidates(scored, r.folds, n, r.rec.validated);
-  if (tied.length >= 2)
-    scored.push(
-      ensembleOf(
-        tied.map((c) => scored[c]),
-        r.folds,
-      ),
-    );
-  const sel = selectCandidates(scored, r.folds, n, r.rec.validated, null);
-  r.scored = scored;
-  r.names = scored.map((s) => s.name);
-  return [...sel.choice].map((c) => one(r.names[c]));
-};
+RULES['engine, the ensemble tied again'] = (r) =>
+  withEnsembleTiedAgain(
+    r,
+    r.scored.filter((s) => s.name !== 'ensemble'),
+  );
 
 /** Series' departures from the set's choice under other evidence thresholds. */
 function departures(r: Replay, z: number, minWindows: number): Pick[] {
