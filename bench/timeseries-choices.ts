@@ -6,12 +6,17 @@
 // against the test errors it would have led to (and the peers' forecasts from the cache).
 // `TIMESERIES_PEERS=cached npx tsx bench/timeseries-choices.ts out.json` (TIMESERIES_SETS and
 // TIMESERIES_ORIGINS as for the bench; TIMESERIES_SETS=holdout replays the hold-out sets instead).
+// Beside the candidates, `arima_all` and `ets_all`: ARIMA and ETS forced, their final fit's order or
+// form searched again on all of each series' rows (every order or form, as R's auto.arima and ets
+// fit a series) instead of the validated one refitted; TIMESERIES_CHOICES_RESEARCH=0 skips them.
+// bench/timeseries-replay.ts scores choosing rules on the JSON.
 
 import { writeFileSync } from 'node:fs';
 import { tableFromDataset } from '../server/automl/data/table';
 import { DEFAULT_SETTINGS } from '../server/automl/options';
 import { checkOptions, tsSettings } from '../server/automl/timeseries/options';
 import { selectCandidates } from '../server/automl/timeseries/selection';
+import { type LocalName, fitLocal } from '../server/automl/timeseries/stat/local';
 import { finishTraining, validateCandidates } from '../server/automl/timeseries/train';
 import {
   forecastOrigin,
@@ -91,6 +96,23 @@ for (const s of sets) {
     for (const c of scored) {
       const { fc } = finish(c.name);
       test[c.name] = Object.fromEntries([...fc].map(([k, f]) => [k, f.value]));
+    }
+    // The final fit searched again on all rows: each validated fit swapped for a fresh search on
+    // the whole series (refitForm then refits that order or form, on the same rows), then restored.
+    const research = process.env.TIMESERIES_CHOICES_RESEARCH !== '0';
+    for (const name of research ? (['arima', 'ets'] as LocalName[]) : []) {
+      const c = scored.find((x) => x.name === name);
+      if (!c?.mainFits) continue;
+      const saved = c.mainFits.slice();
+      v.set.series.forEach((x, g) => {
+        if (!saved[g]) return;
+        const clock = v.spec.yearStep ? { t: x.t, step: v.spec.yearStep } : undefined;
+        const all = fitLocal(name, x.y, 0, x.y.length - 1, v.period, {}, clock, x.t);
+        c.mainFits![g] = all ?? saved[g];
+      });
+      const { fc } = finish(name);
+      test[`${name}_all`] = Object.fromEntries([...fc].map(([k, f]) => [k, f.value]));
+      saved.forEach((f, g) => (c.mainFits![g] = f));
     }
     const mine = tasks.filter((t) => t.origin === o);
     out.push({

@@ -253,6 +253,42 @@ describe('ARIMA', () => {
     ).toBeUndefined();
   });
 
+  it("searches a long season's orders by the conditional fits and refines only the chosen one by maximum likelihood (auto.arima's approximation, beyond period 12)", () => {
+    // 600 hourly rows of (1 - B^24) y = (1 + 0.5 B)(1 - 0.6 B^24) e: the search ranks the orders
+    // by their conditional fits' AICc and finds the true order, (0,0,1)(0,1,1)24; the exact
+    // likelihood at every order (the search with a season of 12 or less) takes a second MA term
+    // (0.06) that the data do not need.
+    const rng = new Rng(3);
+    const n = 600;
+    const m = 24;
+    const e: number[] = [];
+    const y: number[] = [];
+    for (let t = 0; t < n; t++) {
+      e.push(gauss(rng));
+      const w = e[t] + 0.5 * (e[t - 1] ?? 0) - 0.6 * (e[t - m] ?? 0) - 0.3 * (e[t - m - 1] ?? 0);
+      y.push((t >= m ? y[t - m] : 10 * Math.sin((2 * Math.PI * t) / m)) + w);
+    }
+    const fit = fitArima(y, 0, n - 1, m)!;
+    expect(arimaName(fit)).toBe('ARIMA(0,0,1)(0,1,1)24');
+    expect(arimaName(fitArima(y, 0, n - 1, m, { approximation: false })!)).toBe(
+      'ARIMA(0,0,2)(0,1,1)24',
+    );
+    expect(fit.ma[0]).toBeCloseTo(0.5, 1);
+    expect(fit.sma[0]).toBeCloseTo(-0.62, 1);
+    // The chosen order's coefficients and AICc are its exact likelihood's, as fitting that order
+    // alone finds them (the conditional fits only ranked the orders).
+    const alone = fitArima(y, 0, n - 1, m, { plan: { d: 0, D: 1, m }, orders: [fit] })!;
+    expect(fit.ma[0]).toBeCloseTo(alone.ma[0], 3);
+    expect(fit.sma[0]).toBeCloseTo(alone.sma[0], 3);
+    expect(fit.aicc).toBeCloseTo(alone.aicc, 2);
+    const k = 3;
+    const rows = n - m;
+    expect(arimaM2ll(fit, y, 0, n - 1)).toBeCloseTo(
+      fit.aicc - 2 * k - (2 * k * (k + 1)) / (rows - k - 1),
+      6,
+    );
+  });
+
   it("refits a large set's shortlisted orders on another series: the best, by maximum likelihood", () => {
     // An MA(1) after one difference (theta -0.6): of the shortlist found on other series, the
     // conditional fits rank (0,1,1) first and only it is refined by the exact likelihood.
