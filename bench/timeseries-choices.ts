@@ -8,11 +8,8 @@
 // TIMESERIES_ORIGINS as for the bench; TIMESERIES_SETS=holdout replays the hold-out sets instead).
 
 import { writeFileSync } from 'node:fs';
-import { tableFromDataset } from '../server/automl/data/table';
-import { DEFAULT_SETTINGS } from '../server/automl/options';
-import { checkOptions, tsSettings } from '../server/automl/timeseries/options';
 import { selectCandidates } from '../server/automl/timeseries/selection';
-import { finishTraining, validateCandidates } from '../server/automl/timeseries/train';
+import { finishTraining } from '../server/automl/timeseries/train';
 import {
   forecastOrigin,
   maseScale,
@@ -21,33 +18,17 @@ import {
   seasonalNaive,
   tasksOf,
 } from './timeseries';
-import { HOLDOUT, SETS } from './timeseries-sets';
+import { askedSets, validateOrigin } from './timeseries-replay';
 
 const out: unknown[] = [];
 const round = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e5) / 1e5 : null);
-const asked = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
-const holdout = asked.some((w) => w.toLowerCase() === 'holdout');
-const words = asked.filter((w) => w.toLowerCase() !== 'holdout');
-const sets = (holdout ? HOLDOUT : SETS).filter(
-  (s) => words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())),
-);
+const sets = askedSets();
 for (const s of sets) {
   const d = await s.data();
   const tasks = tasksOf(s, d);
   const peers = peerForecasts(tasks, [s]);
   for (const { origin: o, rows } of originsOf(s, d)) {
-    const opts = {
-      target: s.target,
-      orderBy: s.orderBy,
-      groupBy: s.groupBy,
-      window: s.window,
-      horizon: s.horizon,
-    };
-    const v = validateCandidates(
-      tableFromDataset({ columns: d.columns, rows }),
-      checkOptions(opts),
-      tsSettings(undefined, DEFAULT_SETTINGS, undefined),
-    );
+    const v = validateOrigin(s, d.columns, rows);
     const { scored, folds } = v;
     const nSeries = v.set.series.length;
     const validated = v.validation.validated;
