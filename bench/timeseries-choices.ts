@@ -12,12 +12,9 @@
 // bench/timeseries-replay.ts scores choosing rules on the JSON.
 
 import { writeFileSync } from 'node:fs';
-import { tableFromDataset } from '../server/automl/data/table';
-import { DEFAULT_SETTINGS } from '../server/automl/options';
-import { checkOptions, tsSettings } from '../server/automl/timeseries/options';
 import { selectCandidates } from '../server/automl/timeseries/selection';
 import { type LocalName, fitLocal } from '../server/automl/timeseries/stat/local';
-import { finishTraining, validateCandidates } from '../server/automl/timeseries/train';
+import { finishTraining } from '../server/automl/timeseries/train';
 import {
   forecastOrigin,
   maseScale,
@@ -26,33 +23,17 @@ import {
   seasonalNaive,
   tasksOf,
 } from './timeseries';
-import { HOLDOUT, SETS } from './timeseries-sets';
+import { askedSets, validateOrigin } from './timeseries-origins';
 
 const out: unknown[] = [];
 const round = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e5) / 1e5 : null);
-const asked = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
-const holdout = asked.some((w) => w.toLowerCase() === 'holdout');
-const words = asked.filter((w) => w.toLowerCase() !== 'holdout');
-const sets = (holdout ? HOLDOUT : SETS).filter(
-  (s) => words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())),
-);
+const sets = askedSets();
 for (const s of sets) {
   const d = await s.data();
   const tasks = tasksOf(s, d);
   const peers = peerForecasts(tasks, [s]);
   for (const { origin: o, rows } of originsOf(s, d)) {
-    const opts = {
-      target: s.target,
-      orderBy: s.orderBy,
-      groupBy: s.groupBy,
-      window: s.window,
-      horizon: s.horizon,
-    };
-    const v = validateCandidates(
-      tableFromDataset({ columns: d.columns, rows }),
-      checkOptions(opts),
-      tsSettings(undefined, DEFAULT_SETTINGS, undefined),
-    );
+    const v = validateOrigin(s, d.columns, rows);
     const { scored, folds } = v;
     const nSeries = v.set.series.length;
     const validated = v.validation.validated;

@@ -14,18 +14,15 @@
 // (TIMESERIES_SETS and TIMESERIES_ORIGINS as for the bench; `holdout` captures the hold-out sets.)
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { tableFromDataset } from '../server/automl/data/table';
-import { DEFAULT_SETTINGS } from '../server/automl/options';
 import {
   type StepResiduals,
   bandsOf,
   compositeResiduals,
 } from '../server/automl/timeseries/calibration';
-import { checkOptions, tsSettings } from '../server/automl/timeseries/options';
 import { selectCandidates } from '../server/automl/timeseries/selection';
-import { finishTraining, validateCandidates } from '../server/automl/timeseries/train';
+import { finishTraining } from '../server/automl/timeseries/train';
 import { forecastOrigin, originsOf, tasksOf } from './timeseries';
-import { HOLDOUT, SETS } from './timeseries-sets';
+import { askedSets, validateOrigin } from './timeseries-origins';
 
 const LEVELS = [0.5, 0.8, 0.9, 0.95];
 /** The model's confidence level (the default USING confidence, as the bench trains). */
@@ -42,29 +39,13 @@ interface Captured {
 }
 
 async function capture(file: string) {
-  const asked = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
-  const holdout = asked.some((w) => w.toLowerCase() === 'holdout');
-  const words = asked.filter((w) => w.toLowerCase() !== 'holdout');
-  const sets = (holdout ? HOLDOUT : SETS).filter(
-    (s) => words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())),
-  );
+  const sets = askedSets();
   const out: Captured[] = [];
   for (const s of sets) {
     const d = await s.data();
     const tasks = tasksOf(s, d);
     for (const { origin: o, rows } of originsOf(s, d)) {
-      const opts = {
-        target: s.target,
-        orderBy: s.orderBy,
-        groupBy: s.groupBy,
-        window: s.window,
-        horizon: s.horizon,
-      };
-      const v = validateCandidates(
-        tableFromDataset({ columns: d.columns, rows }),
-        checkOptions(opts),
-        tsSettings(undefined, DEFAULT_SETTINGS, undefined),
-      );
+      const v = validateOrigin(s, d.columns, rows);
       const { scored, folds, validation, forced } = v;
       const sel = selectCandidates(
         scored,
@@ -88,7 +69,8 @@ async function capture(file: string) {
         t.truth.forEach((y, k) => {
           // The 90 % half-width is the origin's scale x the series' width factor x the trained
           // width at the step (a forecast right after training is not recalibrated).
-          const hw = (fc.hi[2][k] - fc.lo[2][k]) / 2;
+          // From the upper end: the lower one may be floored (at 0 for a TSB fit).
+          const hw = fc.hi[2][k] - fc.value[k];
           const err = Math.abs(y - fc.value[k]);
           const r = hw > 0 ? (err / hw) * at90[k] * (widthFactor[g] ?? 1) : err > 0 ? 1e300 : 0;
           test.push({ g, k, r });
