@@ -26,16 +26,11 @@ import {
   seasonalNaive,
   tasksOf,
 } from './timeseries';
-import { HOLDOUT, SETS } from './timeseries-sets';
+import { askedSets } from './timeseries-sets';
 
 const out: unknown[] = [];
 const round = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e5) / 1e5 : null);
-const asked = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
-const holdout = asked.some((w) => w.toLowerCase() === 'holdout');
-const words = asked.filter((w) => w.toLowerCase() !== 'holdout');
-const sets = (holdout ? HOLDOUT : SETS).filter(
-  (s) => words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())),
-);
+const sets = askedSets();
 for (const s of sets) {
   const d = await s.data();
   const tasks = tasksOf(s, d);
