@@ -23,7 +23,8 @@ import {
   seasonalNaive,
   tasksOf,
 } from './timeseries';
-import { askedSets, validateOrigin } from './timeseries-origins';
+import { validateOrigin } from './timeseries-origins';
+import { askedSets } from './timeseries-sets';
 
 const out: unknown[] = [];
 const round = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e5) / 1e5 : null);

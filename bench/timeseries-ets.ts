@@ -5,18 +5,16 @@
 // them. Seconds instead of the bench's minutes for judging a change to stat/ets.ts before the
 // engine runs it: the peers come from the bench's cache, so run the bench (or TIMESERIES_PEERS=
 // fresh there) once first. Daily series are fitted without the yearly season the engine adds.
-// `npx tsx bench/timeseries-ets.ts` (TIMESERIES_SETS as for the bench; TIMESERIES_ETS_DETAIL=1
-// prints each series-origin: our form, parameters and MASE beside the peer's MASE).
+// `npx tsx bench/timeseries-ets.ts` (TIMESERIES_SETS as for the bench, `holdout` for the hold-out
+// sets; TIMESERIES_ETS_DETAIL=1 prints each series-origin: our form, parameters and MASE beside
+// the peer's MASE).
 
 import { etsForecast, etsName, fitEts } from '../server/automl/timeseries/stat/ets';
 import { maseScale, peerForecasts, tasksOf } from './timeseries';
-import { SETS } from './timeseries-sets';
+import { askedSets } from './timeseries-sets';
 
 process.env.TIMESERIES_PEERS ??= 'cached';
-const words = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
-const sets = SETS.filter(
-  (s) => words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())),
-);
+const sets = askedSets();
 const detail = process.env.TIMESERIES_ETS_DETAIL === '1';
 let logRatio = 0;
 let compared = 0;

@@ -22,7 +22,8 @@ import {
 import { selectCandidates } from '../server/automl/timeseries/selection';
 import { finishTraining } from '../server/automl/timeseries/train';
 import { forecastOrigin, originsOf, tasksOf } from './timeseries';
-import { askedSets, validateOrigin } from './timeseries-origins';
+import { validateOrigin } from './timeseries-origins';
+import { askedSets } from './timeseries-sets';
 
 const LEVELS = [0.5, 0.8, 0.9, 0.95];
 /** The model's confidence level (the default USING confidence, as the bench trains). */

@@ -7,7 +7,8 @@
 // it), and every fit where statsmodels' coefficients have a higher likelihood than the engine's
 // own by the engine's likelihood (-2 log L, stat/arima.ts arimaM2ll): an optimiser that stopped
 // short, or a bound.
-// `TIMESERIES_SETS=global,stocks npx tsx bench/timeseries-peer-orders.ts` (statsmodels needed).
+// `TIMESERIES_SETS=global,stocks npx tsx bench/timeseries-peer-orders.ts` (statsmodels needed;
+// `holdout,s&p` for a hold-out set; TIMESERIES_ORDERS_DETAIL=1 prints each series-origin's orders).
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,7 @@ import {
   fitArima,
 } from '../server/automl/timeseries/stat/arima';
 import { type Task, maseScale, tasksOf } from './timeseries';
-import { PYTHON, SETS, STATSMODELS_SCRIPT, statsmodelsAvailable } from './timeseries-sets';
+import { PYTHON, STATSMODELS_SCRIPT, askedSets, statsmodelsAvailable } from './timeseries-sets';
 
 interface PeerOrder {
   order: [number, number, number, number, number, number, string];
@@ -32,10 +33,8 @@ interface PeerOrder {
 }
 
 if (!statsmodelsAvailable()) throw new Error(`statsmodels is needed (${PYTHON})`);
-const words = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
-const sets = SETS.filter(
-  (s) => words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())),
-);
+const sets = askedSets();
+const detail = process.env.TIMESERIES_ORDERS_DETAIL === '1';
 
 /** statsmodels' coefficients as the engine's fit holds them (the mean of the differenced rows). */
 function fromStatsmodels(v: Record<string, number>, o: PeerOrder['order'], m: number) {
@@ -97,6 +96,10 @@ for (const s of sets) {
     const searched = fitArima(t.train, 0, n - 1, s.period);
     if (searched)
       add('engine ARIMA searched on all rows', mase(forecast(searched, t), t, s.period));
+    if (detail)
+      console.log(
+        `  origin ${t.origin} ${t.key}: SARIMAX ${p.order.join(',')} m ${p.m} MASE ${mase(p.forecast, t, s.period).toFixed(3)}; engine ${searched ? `${arimaName(searched)} MASE ${mase(forecast(searched, t), t, s.period).toFixed(3)}` : '-'}`,
+      );
     for (const [tr, v] of Object.entries(p.variants)) {
       const order = { p: pp, d: dd, q, P, D, Q, m: p.m, constant: tr !== 'n' };
       const plan = { d: dd, D, m: p.m };

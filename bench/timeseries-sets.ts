@@ -583,3 +583,16 @@ export const HOLDOUT: SeriesSet[] = [
     origins: 3,
   },
 ];
+
+/**
+ * The sets TIMESERIES_SETS asks for: those a word of it names (all when none), among the hold-out
+ * sets when one of its words is `holdout`, else among the 13.
+ */
+export function askedSets(): SeriesSet[] {
+  const asked = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
+  const holdout = asked.some((w) => w.toLowerCase() === 'holdout');
+  const words = asked.filter((w) => w.toLowerCase() !== 'holdout');
+  return (holdout ? HOLDOUT : SETS).filter(
+    (s) => words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())),
+  );
+}
