@@ -120,7 +120,7 @@ export function assembleArtifact(p: {
   });
   // The model's MASE: each group's chosen candidate, pooled over the validated groups.
   const mase = compositeMase(sel);
-  const accuracy = (c: number) => round(boundedTsAccuracy(sel.mase[c]), 6);
+  const accuracy = (c: number) => round(boundedTsAccuracy(sel.shownMase[c]), 6);
   const groupsOf = scored.map(() => 0);
   for (const c of sel.choice) groupsOf[c]++;
   const freqLabel = frequencyLabel(p.model);
@@ -185,7 +185,7 @@ export function assembleArtifact(p: {
         : s.name === 'ensemble'
           ? `${CANDIDATE_LABELS.ensemble}: ${ensemble.join(', ')}`
           : CANDIDATE_LABELS[s.name],
-      mase: round(sel.mase[c], 6),
+      mase: round(sel.shownMase[c], 6),
       mae: round(sel.mae[c], 6),
       trainingTime: round(s.trainingTime, 3),
       groups: groupsOf[c],
@@ -323,7 +323,7 @@ function compositeMase(sel: Selection): number {
     e += sel.ownMase[g] * base;
     b += base;
   }
-  return b > 0 ? e / b : sel.mase[sel.setChoice];
+  return b > 0 ? e / b : sel.shownMase[sel.setChoice];
 }
 
 /** A group's model in statistics' words: the fitted local model's name, else the candidate's. */

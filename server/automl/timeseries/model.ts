@@ -307,8 +307,43 @@ function runDirect(
     }
   }
   const z = scoreRows(part, X, n * H, layout);
+  const bounds = historyBounds(o);
   for (let i = 0; i < n; i++)
-    for (let k = 0; k < H; k++) pred[i * H + k] = bases[i] + scales[i] * z[i * H + k];
+    for (let k = 0; k < H; k++)
+      pred[i * H + k] = plausible(bases[i] + scales[i] * z[i * H + k], bounds, i);
+}
+
+/**
+ * Per origin, the range a GBM forecast may take: the packed history's [lo - r, hi + r], r = hi - lo
+ * (|hi|, at least 1, for a flat history), the range statsmodels' peers are held to
+ * (bench/statsmodels_peer.py, a "runaway forecast" beyond it). A GBM predicts a change over the
+ * window's scale; after a window of near-zeros that scale is tiny and the change it learnt from
+ * such windows (a spike after quiet years: 1e5 scales) comes out as millions, which the recursion
+ * then reads back as history and compounds (1e45 deaths from a volcano in five years).
+ */
+function historyBounds(o: Origins): Float64Array {
+  const out = new Float64Array(2 * o.n);
+  for (let i = 0; i < o.n; i++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let j = i * o.stride, e = j + o.len[i]; j < e; j++) {
+      const v = o.buf[j];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    const r = hi > lo ? hi - lo : Math.max(Math.abs(hi), 1);
+    out[2 * i] = lo - r;
+    out[2 * i + 1] = hi + r;
+  }
+  return out;
+}
+
+/** v within origin i's bounds (historyBounds); a history without a finite value bounds nothing. */
+function plausible(v: number, bounds: Float64Array, i: number): number {
+  const lo = bounds[2 * i];
+  const hi = bounds[2 * i + 1];
+  if (!(hi >= lo)) return v;
+  return v < lo ? lo : v > hi ? hi : v;
 }
 
 function runRecursive(
@@ -327,6 +362,7 @@ function runRecursive(
   const scales = new Float64Array(n);
   // Predictions are appended to a copy: the origins' buffers stay as the caller gave them.
   const work = Float64Array.from(buf);
+  const bounds = historyBounds(o);
   for (let k = 1; k <= H; k++) {
     for (let i = 0; i < n; i++) {
       const start = i * stride;
@@ -340,7 +376,7 @@ function runRecursive(
     }
     const z = scoreRows(part, X, n, layout);
     for (let i = 0; i < n; i++) {
-      const v = bases[i] + scales[i] * z[i];
+      const v = plausible(bases[i] + scales[i] * z[i], bounds, i);
       work[i * stride + len[i] + k - 1] = v;
       pred[i * H + k - 1] = v;
     }

@@ -70,7 +70,12 @@ export interface Selection {
   /** Per candidate: pooled MASE (its error over seasonal-naive's on the same origins), MAE. */
   mase: number[];
   mae: number[];
-  /** Per series: the validation MASE of its candidate (NaN: not validated). */
+  /**
+   * Per candidate: the pooled MASE DESCRIBE shows, `mase` but for series whose scale collapses
+   * after a run of zeros (COLLAPSED), which count in the target's units over their median scale.
+   */
+  shownMase: number[];
+  /** Per series: the validation MASE of its candidate (NaN: not validated; see shownMase). */
   ownMase: Float64Array;
   /** Per series: seasonal-naive's error sum over the origins of its candidate's MASE (its weight). */
   baseError: Float64Array;
@@ -172,6 +177,12 @@ function tally(scored: Scored[], folds: Fold[], nSeries: number) {
   const nOrigins = folds.reduce((a, f) => a + f.packed.n, 0);
   const perOrigin = Array.from({ length: C }, () => new Float64Array(nOrigins).fill(NaN));
   const originSeries = new Int32Array(nOrigins);
+  // In the target's units: each candidate's absolute errors per series and seasonal-naive's on
+  // the same origins, and each origin's scale (DESCRIBE's figures for a series whose scale
+  // collapses after a run of zeros: shownMase).
+  const unitErr = Array.from({ length: C }, () => new Float64Array(nSeries));
+  const unitBase = Array.from({ length: C }, () => new Float64Array(nSeries));
+  const scales = Array.from({ length: nSeries }, (): number[] => []);
   // Per candidate and fold (NaN: it did not run there) its error sum, and seasonal-naive's.
   const foldErr = scored.map((s) => Float64Array.from(folds, (f) => (s.runs[f.index] ? 0 : NaN)));
   const foldBase = new Float64Array(folds.length);
@@ -185,24 +196,32 @@ function tally(scored: Scored[], folds: Fold[], nSeries: number) {
       originSeries[at] = g;
       let steps = 0;
       let eSn = 0;
+      let uSn = 0;
       for (let k = 1; k <= H; k++) {
         const y = fold.truth(i, k);
         if (Number.isNaN(y)) break;
-        eSn += Math.abs(y - snRun.pred[i * H + k - 1]) / snRun.scale[i];
+        const d = Math.abs(y - snRun.pred[i * H + k - 1]);
+        eSn += d / snRun.scale[i];
+        uSn += d;
         steps++;
       }
+      if (steps > 0) scales[g].push(snRun.scale[i]);
       windows[g] += steps / H;
       foldBase[f] += eSn;
       scored.forEach((s, c) => {
         const run = s.runs[fold.index];
         if (!run) return;
         let e = 0;
+        let u = 0;
         for (let k = 1; k <= steps; k++) {
           const d = Math.abs(fold.truth(i, k) - run.pred[i * H + k - 1]);
           e += d / run.scale[i];
+          u += d;
           abs[c] += Number.isFinite(d) ? d : 0;
           count[c]++;
         }
+        unitErr[c][g] += Number.isFinite(u) ? u : Infinity;
+        unitBase[c][g] += uSn;
         const v = Number.isFinite(e) ? e : Infinity;
         err[c][g] += v;
         base[c][g] += eSn;
@@ -211,7 +230,44 @@ function tally(scored: Scored[], folds: Fold[], nSeries: number) {
       });
     }
   }
-  return { err, base, abs, count, windows, perOrigin, originSeries, foldErr, foldBase };
+  const unit = { unitErr, unitBase, scales };
+  return { err, base, abs, count, windows, perOrigin, originSeries, foldErr, foldBase, ...unit };
+}
+
+/**
+ * A series' origin scale falls to its floor after a run of zeros (a dry month: 1e-12), and the
+ * origins after one then outweigh all others a trillion times in its scaled errors: every
+ * candidate that forecasts 0 there scores alike (MASE 1.00 against 1.00), whatever it does on
+ * the rest. Such a series (its smallest origin scale under COLLAPSED of its median one) is
+ * described by its errors in the target's units over seasonal-naive's, MASE with one scale for
+ * the whole series as Hyndman & Koehler define it for intermittent demand; its weight in the
+ * model's pooled MASE is seasonal-naive's error over its median origin scale.
+ */
+const COLLAPSED = 1e-6;
+
+/** Per series: the median origin scale if the series' scale collapses (COLLAPSED), else NaN. */
+function collapsedScales(scales: number[][]): Float64Array {
+  return Float64Array.from(scales, (s) => {
+    if (s.length === 0) return NaN;
+    const sorted = [...s].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    return sorted[0] < COLLAPSED * median ? median : NaN;
+  });
+}
+
+/** Per candidate: the pooled MASE DESCRIBE shows (Selection.shownMase). */
+function describedMase(t: ReturnType<typeof tally>, C: number, validated: number[]): number[] {
+  const collapsed = collapsedScales(t.scales);
+  return Array.from({ length: C }, (_, c) => {
+    let e = 0;
+    let b = 0;
+    for (const g of validated) {
+      const s = collapsed[g];
+      e += s > 0 ? t.unitErr[c][g] / s : t.err[c][g];
+      b += s > 0 ? t.unitBase[c][g] / s : t.base[c][g];
+    }
+    return rel(e, b);
+  });
 }
 
 const rel = (e: number, b: number) => (b > 0 ? e / b : e > 0 ? Infinity : 1);
@@ -292,7 +348,8 @@ export function selectCandidates(
         nSeries,
       )
     : all;
-  const { err, base, windows, perOrigin, originSeries } = t;
+  const { err, base, windows, perOrigin, originSeries, unitErr, unitBase } = t;
+  const collapsed = collapsedScales(t.scales);
   const choice = new Int32Array(nSeries).fill(setChoice);
   const ownMase = new Float64Array(nSeries).fill(NaN);
   const baseError = new Float64Array(nSeries);
@@ -308,6 +365,9 @@ export function selectCandidates(
   const setName = scored[setChoice].name;
   for (const g of validated) {
     const own = (c: number) => rel(err[c][g], base[c][g]);
+    // What DESCRIBE says of it (see COLLAPSED); the choice stays the scaled errors'.
+    const unit = collapsed[g] > 0;
+    const shown = unit ? (c: number) => rel(unitErr[c][g], unitBase[c][g]) : own;
     // Consecutive origins share all but one of their H targets: H of them are one window's worth
     // (counted as independent, 12 overlapping monthly origins claimed sqrt(12) times the evidence
     // they hold, and series of unemployment left the set's ETS for an ARIMA that erred more).
@@ -325,13 +385,13 @@ export function selectCandidates(
       if (best >= 0) c = best;
     }
     choice[g] = c;
-    ownMase[g] = own(c);
-    baseError[g] = base[c][g];
-    const m = own(c).toFixed(2);
+    ownMase[g] = shown(c);
+    baseError[g] = unit ? unitBase[c][g] / collapsed[g] : base[c][g];
+    const m = shown(c).toFixed(2);
     if (c !== setChoice) {
       reason[g] =
         `beats the set's ${setName} clearly on this group's ${w.toFixed(1)} validation windows ` +
-        `(MASE ${m} against ${own(setChoice).toFixed(2)})`;
+        `(MASE ${m} against ${shown(setChoice).toFixed(2)})`;
     } else if (forced) {
       reason[g] = `USING model = '${forced}' (MASE ${m} on this group)`;
     } else if (setWhy) {
@@ -341,17 +401,18 @@ export function selectCandidates(
         `the set's choice: the mean of ${scored[ens].members!.join(', ')}, which the validation ` +
         `windows could not tell apart (MASE ${m} on this group)`;
     } else {
-      const ownBest = pick(own, C, ok);
+      const ownBest = pick(shown, C, ok);
       reason[g] =
         ownBest === c
           ? `lowest validation error on this group too (MASE ${m})`
           : `the set's choice: this group's ${w.toFixed(1)} validation windows favour ${scored[ownBest].name} ` +
-            `(MASE ${own(ownBest).toFixed(2)} against ${m}), within their noise`;
+            `(MASE ${shown(ownBest).toFixed(2)} against ${m}), within their noise`;
     }
-    if (own(c) > 1 + 1e-9) {
+    if (shown(c) > 1 + 1e-9) {
       worse++;
       reason[g] += '; worse than seasonal-naive on this group alone';
     }
   }
-  return { choice, setChoice, mase, mae, ownMase, baseError, reason, worse };
+  const shownMase = describedMase(all, C, validated);
+  return { choice, setChoice, mase, shownMase, mae, ownMase, baseError, reason, worse };
 }

@@ -7,7 +7,7 @@ import type { CellValue, Dataset } from '../../api';
 import { loadPredictor, trainForecaster } from '../../index';
 import { Rng } from '../../prng';
 import { isForecaster } from '../../index';
-import { fitTsb, isIntermittent, tsbForecast, tsbMedian, tsbState } from '../stat/tsb';
+import { type TsbFit, fitTsb, isIntermittent, tsbForecast, tsbMedian, tsbState } from '../stat/tsb';
 import { columnsOf, errorOf } from './helpers';
 
 const day = (i: number) => new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10);
@@ -22,10 +22,15 @@ function daily(groups: number, n: number, y: (g: number, i: number) => number): 
 
 const opts = { target: 'units', orderBy: 'day', groupBy: ['shop'], window: 28, horizon: 7 };
 
+/** TSB fitted to y at the literature's weights, 0.1 (fitTsb chooses its own per series). */
+function fitAt01(y: number[]): TsbFit {
+  return { ...fitTsb(y, 0, y.length - 1)!, alphaDemand: 0.1, alphaProbability: 0.1 };
+}
+
 describe('TSB by hand', () => {
   it('a demand of 3 every second period, ending on a zero: p 0.4876695, z 3, median 0 (mean 1.463)', () => {
     const y = [3, 0, 3, 0, 3, 0];
-    const fit = fitTsb(y, 0, 5)!;
+    const fit = fitAt01(y);
     // Started at the share of demand periods (3 / 6) and the mean demand (3), alpha 0.1:
     // p = 0.55, 0.495, 0.5455, 0.49095, 0.541855, 0.4876695; z stays 3.
     const { p, z } = tsbState(fit, y, 0, 5);
@@ -40,7 +45,7 @@ describe('TSB by hand', () => {
 
   it('demands of 2, 4 and 6 every second period, ending on a demand: the size quantile over the zero mass', () => {
     const y = [0, 2, 0, 4, 0, 6];
-    const fit = fitTsb(y, 0, 5)!;
+    const fit = fitAt01(y);
     // Sizes over their mean (4): 0.5, 1, 1.5, linear between them.
     expect(fit.sizes[0]).toBe(0.5);
     expect(fit.sizes[16]).toBe(1);
@@ -62,7 +67,7 @@ describe('TSB by hand', () => {
 
   it('decays the demand probability through a run of zeros (Croston would not)', () => {
     const y = [5, 0, 5, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    const fit = fitTsb(y, 0, y.length - 1)!;
+    const fit = fitAt01(y);
     const before = tsbState(fit, y, 0, 5).p;
     const after = tsbState(fit, y, 0, y.length - 1).p;
     // Ten more zeros: p times 0.9^10 (started from its own window's share, 3 / 16).
@@ -71,6 +76,22 @@ describe('TSB by hand', () => {
     let p = 3 / 16;
     for (const v of y) p += 0.1 * ((v > 0 ? 1 : 0) - p);
     expect(p16).toBeCloseTo(p, 14);
+  });
+});
+
+describe("TSB's smoothing weights, chosen per series by in-sample error", () => {
+  it('adapts fast where the demand probability shifts, slowly where it does not', () => {
+    // A demand of 4 every tenth period for 80 periods, then in every one: the probability
+    // shifts from 1/10 to 1, and only the fastest weight follows it quickly.
+    const shift = Array.from({ length: 120 }, (_, i) => (i < 80 ? (i % 10 === 0 ? 4 : 0) : 4));
+    const a = fitTsb(shift, 0, shift.length - 1)!;
+    expect(a.alphaProbability).toBe(0.3);
+    // Sizes always 4: z never errs, every weight alike, the first of the grid kept.
+    expect(a.alphaDemand).toBe(0.05);
+    // The same demands in random order (p 1/6 throughout, seeded): the slowest weight.
+    const rng = new Rng(5);
+    const steady = Array.from({ length: 120 }, () => (rng.next() < 1 / 6 ? 4 : 0));
+    expect(fitTsb(steady, 0, steady.length - 1)!.alphaProbability).toBe(0.05);
   });
 });
 
@@ -174,6 +195,34 @@ describe('the GBMs on series with dry months', () => {
       // The last rows are a wet month (day 390: month 13), the forecast from a window with demand.
       const values = p.forecast(columnsOf(d), d.rows.length, {}).rows.map((r) => Number(r[2]));
       expect(Math.max(...values.map(Math.abs))).toBeLessThan(40);
+    }
+  });
+});
+
+describe('the recursive GBM on series of quiet years and rare spikes', () => {
+  it("stays within the guard's range of each group's history (3e14 before: its predictions compounded)", () => {
+    // Like deaths from disasters by kind: most years none, some a few, one in fifteen thousands.
+    // After a window of small counts the scale is a few units and a spike is 1e4 of them; the
+    // recursive GBM's first step came out in the millions and each next step read it back.
+    const rng = new Rng(2);
+    const d = daily(8, 120, () => {
+      const u = rng.next();
+      if (u < 0.6) return 0;
+      return u < 0.93 ? 1 + Math.floor(rng.next() * 5) : Math.floor(1000 + rng.next() * 30000);
+    });
+    const p = loadPredictor(
+      trainForecaster(d, { ...opts, window: 8, horizon: 5, using: { model: 'gbm_recursive' } }),
+    );
+    if (!isForecaster(p)) throw new Error('not a forecaster');
+    const rows = p.forecast(columnsOf(d), d.rows.length, {}).rows;
+    expect(rows).toHaveLength(8 * 5);
+    for (const r of rows) {
+      const hist = d.rows.filter((x) => x[1] === r[1]).map((x) => Number(x[2]));
+      const lo = Math.min(...hist);
+      const hi = Math.max(...hist);
+      // statsmodels_peer.py's guard: within [lo - (hi - lo), hi + (hi - lo)].
+      expect(Number(r[2])).toBeGreaterThanOrEqual(lo - (hi - lo));
+      expect(Number(r[2])).toBeLessThanOrEqual(hi + (hi - lo));
     }
   });
 });

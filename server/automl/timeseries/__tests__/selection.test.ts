@@ -15,7 +15,13 @@ function foldOf(n: number, rng: Rng): { fold: Fold; truth: number[] } {
   const truth: number[] = [];
   let y = 100;
   for (let i = 0; i < n; i++) truth.push((y += gauss(rng)));
-  const fold: Fold = {
+  return { fold: oneStepFold(truth), truth };
+}
+
+/** One series' fold of one-step origins whose truths are `truth`. */
+function oneStepFold(truth: number[]): Fold {
+  const n = truth.length;
+  return {
     index: 0,
     cut: new Int32Array([0]),
     origins: truth.map((_, i): [number, number] => [0, i]),
@@ -23,7 +29,6 @@ function foldOf(n: number, rng: Rng): { fold: Fold; truth: number[] } {
     truth: (i, k) => (k === 1 ? truth[i] : NaN),
     age: new Float64Array(n),
   };
-  return { fold, truth };
 }
 
 /** A candidate forecasting the truth plus `noise` times its own independent errors. */
@@ -317,5 +322,58 @@ describe('a GBM scored on the last fold alone', () => {
     expect(name).toBe('ets');
     // Nor within the 2 % margin it needs (1 % less error).
     expect(make([1, 1], 0.99).name).toBe('ets');
+  });
+});
+
+describe('what DESCRIBE says of a series whose scale collapses after a run of zeros', () => {
+  // 40 one-step origins: the first 10 after a dry month (scale 1e-12, the floor) when it rained
+  // 5 and both candidates forecast 0; on the other 30 (scale 1) seasonal-naive errs 4, TSB 1.
+  const n = 40;
+  const truth = Array.from({ length: n }, (_, i) => (i < 10 ? 5 : 2));
+  const scale = Float64Array.from(truth, (_, i) => (i < 10 ? 1e-12 : 1));
+  const fold = oneStepFold(truth);
+  const run = (err: number): Scored['runs'][number] => ({
+    pred: Float64Array.from(truth, (y, i) => (i < 10 ? 0 : y + err)),
+    scale,
+    factor: 1,
+  });
+  const scored: Scored[] = [
+    {
+      name: 'seasonal_naive',
+      candidate: { name: 'seasonal_naive' },
+      runs: [run(4)],
+      trainingTime: 0,
+    },
+    { name: 'tsb', candidate: { name: 'seasonal_naive' }, runs: [run(1)], trainingTime: 0 },
+  ];
+
+  it('gives its errors in the target\'s units over seasonal-naive\'s: 80 / 170 = 0.47, not "1.00 against 1.00"', () => {
+    const sel = selectCandidates(scored, [fold], 1, [0], null);
+    // The choice is the scaled errors' as before: TSB beats seasonal-naive on 30 of 40 origins.
+    expect(scored[sel.choice[0]].name).toBe('tsb');
+    expect(sel.ownMase[0]).toBeCloseTo(80 / 170, 10);
+    expect(sel.reason[0]).toBe(
+      "beats the set's seasonal_naive clearly on this group's 40.0 validation windows (MASE 0.47 against 1.00)",
+    );
+    // Its weight in the model's MASE: seasonal-naive's 170 over the median origin scale, 1.
+    expect(sel.baseError[0]).toBeCloseTo(170, 10);
+    // The leaderboard's figure alike; the one the set's choice rests on stays the scaled errors'.
+    expect(sel.shownMase[1]).toBeCloseTo(80 / 170, 10);
+    expect(sel.mase[1]).toBeCloseTo(1, 10);
+  });
+
+  it('is described as before when no origin scale collapses (the same errors, scale 1 throughout)', () => {
+    const steady: Scored[] = scored.map((s) => ({
+      ...s,
+      runs: [{ ...s.runs[0]!, scale: new Float64Array(n).fill(1) }],
+    }));
+    const sel = selectCandidates(steady, [fold], 1, [0], null);
+    expect(sel.ownMase[0]).toBeCloseTo(80 / 170, 10);
+    // Scale 2 on the dry origins (not collapsed): the scaled errors', 55 / 145.
+    const halved: Scored[] = scored.map((s) => ({
+      ...s,
+      runs: [{ ...s.runs[0]!, scale: Float64Array.from(scale, (v) => (v < 1 ? 2 : 1)) }],
+    }));
+    expect(selectCandidates(halved, [fold], 1, [0], null).ownMase[0]).toBeCloseTo(55 / 145, 10);
   });
 });
