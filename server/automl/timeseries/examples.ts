@@ -2,7 +2,7 @@
 // examples (origin, step) and their feature rows, reading only the history a forecast would see.
 
 import { Rng } from '../prng';
-import { type FeatureLayout, writeOriginFeatures, writeStepFeatures } from './features';
+import { type FeatureLayout, scaleFloor, writeOriginFeatures, writeStepFeatures } from './features';
 import { writeCalendar } from './frequency';
 import type { Series } from './series';
 import type { FeatureSpec } from './types';
@@ -200,7 +200,7 @@ export function exampleFeatures(
     const y = series[g].y;
     const r = i * F;
     if (g !== lastG || t !== lastT) {
-      scale = writeOriginFeatures(y, t, ctx.spec, X, r);
+      scale = writeOriginFeatures(y, t, ctx.spec, X, r, scaleFloor(y, 0, t, ctx.spec));
       originRow = r;
       lastG = g;
       lastT = t;

@@ -68,22 +68,43 @@ export function groupCodes(key: string, spec: FeatureSpec, layout: FeatureLayout
   });
 }
 
-/** The scale of the window ending at `end` (see the module comment). */
-export function originScale(y: ArrayLike<number>, end: number, window: number): number {
-  const s = end - window + 1;
+/** Mean |y[i] - y[i-1]| over y[s .. end], plus a tiny share of its mean |level| (never zero). */
+export function spanScale(y: ArrayLike<number>, s: number, end: number): number {
   let mad = 0;
   let abs = 0;
   for (let i = s; i <= end; i++) {
     abs += Math.abs(y[i]);
     if (i > s) mad += Math.abs(y[i] - y[i - 1]);
   }
-  mad = window > 1 ? mad / (window - 1) : 0;
-  return mad + (LEVEL_EPS * abs) / window + 1e-12;
+  const n = end - s + 1;
+  return (n > 1 ? mad / (n - 1) : 0) + (LEVEL_EPS * abs) / n + 1e-12;
+}
+
+/** The scale of the window ending at `end` (see the module comment). */
+export function originScale(y: ArrayLike<number>, end: number, window: number): number {
+  return spanScale(y, end - window + 1, end);
+}
+
+/**
+ * The least scale an origin's features may take: spec.scaleFloor times the mean step over its
+ * last spec.scaleRows rows (from `start` on), 0 in artifacts without the field. After a quiet
+ * window the window's own scale is a few units and the next spike, divided by it, is a change of
+ * 1e5 "scales": the floor keeps the unit near the series' long-run one, as global models' mean
+ * scaling has a minimum (GluonTS' MeanScaler), so no target or forecast multiplies a tiny unit.
+ */
+export function scaleFloor(
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+  spec: FeatureSpec,
+): number {
+  if (!spec.scaleFloor || spec.scaleRows === undefined) return 0;
+  return spec.scaleFloor * spanScale(y, Math.max(start, end - spec.scaleRows + 1), end);
 }
 
 /**
  * Writes the origin part of a feature row (lags and window statistics) at out[o ...] and returns
- * the origin's scale. The window is y[end - window + 1 .. end]; the caller guarantees it exists.
+ * the origin's scale (at least `floor`). The window is y[end - window + 1 .. end]; the caller guarantees it exists.
  */
 export function writeOriginFeatures(
   y: ArrayLike<number>,
@@ -91,10 +112,12 @@ export function writeOriginFeatures(
   spec: FeatureSpec,
   out: Float64Array,
   o: number,
+  /** The least scale (scaleFloor); 0: the window's own. */
+  floor = 0,
 ): number {
   const W = spec.window;
   const base = y[end];
-  const scale = originScale(y, end, W);
+  const scale = Math.max(originScale(y, end, W), floor);
   for (let j = 1; j <= spec.lags; j++) out[o + j - 1] = (y[end - j] - base) / scale;
   const s = end - W + 1;
   let sum = 0;

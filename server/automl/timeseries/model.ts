@@ -14,6 +14,8 @@ import {
   type FeatureLayout,
   baselineForecast,
   originScale,
+  scaleFloor,
+  spanScale,
   writeOriginFeatures,
   writeStepFeatures,
 } from './features';
@@ -61,15 +63,7 @@ function intervalScale(
   spec: FeatureSpec,
 ): number {
   if (spec.scaleRows === undefined) return originScale(buf, end, spec.window);
-  const s = Math.max(start, end - spec.scaleRows + 1);
-  let mad = 0;
-  let abs = 0;
-  for (let i = s; i <= end; i++) {
-    abs += Math.abs(buf[i]);
-    if (i > s) mad += Math.abs(buf[i] - buf[i - 1]);
-  }
-  const n = end - s + 1;
-  return (n > 1 ? mad / (n - 1) : 0) + (1e-4 * abs) / n + 1e-12;
+  return spanScale(buf, Math.max(start, end - spec.scaleRows + 1), end);
 }
 
 /** A trained GBM with what it needs to score feature rows. */
@@ -297,7 +291,7 @@ function runDirect(
     // The features read the last `lookback` rows, however many more the origin packs.
     const from = Math.max(start, end - spec.lookback + 1);
     const row0 = i * H * F;
-    scales[i] = writeOriginFeatures(buf, end, spec, X, row0);
+    scales[i] = writeOriginFeatures(buf, end, spec, X, row0, scaleFloor(buf, start, end, spec));
     bases[i] = buf[end];
     for (let k = 1; k <= H; k++) {
       const r = row0 + (k - 1) * F;
@@ -368,7 +362,8 @@ function runRecursive(
       const start = i * stride;
       const end = start + len[i] - 1 + (k - 1);
       const r = i * F;
-      scales[i] = writeOriginFeatures(work, end, spec, X, r);
+      const floor = scaleFloor(work, start, end, spec);
+      scales[i] = writeOriginFeatures(work, end, spec, X, r, floor);
       bases[i] = work[end];
       writeCalendar(times[i * H + k - 1], spec.calendar, cal, 0);
       const from = Math.max(start, end - spec.lookback + 1);

@@ -58,6 +58,11 @@ const LOCAL_LOOKBACK = 400;
 /** Rows the origin's scale is measured over, at least (and at least three seasons, and WINDOW). */
 const SCALE_ROWS = 30;
 /**
+ * A GBM origin's scale is at least this share of the series' mean step over SCALE_ROWS rows: a
+ * window may be ten times calmer than the series' long run, not a thousand (features.ts scaleFloor).
+ */
+const SCALE_FLOOR = 0.1;
+/**
  * Series whose statistical models are fitted and validated one by one; a larger set validates a
  * seeded sample and fits the others with the forms and orders found on it (50: a set-level choice
  * rests on 50 series' windows of every fold; the bench's largest set, 50 airports, is validated
@@ -174,6 +179,7 @@ export function validateCandidates(
     statLookback,
     ...(yearlyStep(freq) ? { yearStep: yearlyStep(freq) } : {}),
     scaleRows: Math.min(statLookback, Math.max(W, 3 * period, SCALE_ROWS)),
+    scaleFloor: SCALE_FLOOR,
   };
   const layout = featureLayout(spec);
   const codes = series.map((s) => groupCodes(s.key, spec, layout));

@@ -161,6 +161,11 @@ export interface FeatureSpec {
    * older artifacts, whose scale is the features' window's.
    */
   scaleRows?: number;
+  /**
+   * The least scale of a GBM origin's features, as a share of its mean step over scaleRows rows
+   * (features.ts scaleFloor); absent in older artifacts, whose unit is the window's alone.
+   */
+  scaleFloor?: number;
   /** Per GROUP BY column, its categories (keys) when it is used as a categorical feature, else null. */
   groupCats: (string[] | null)[];
 }

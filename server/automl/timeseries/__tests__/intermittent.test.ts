@@ -226,3 +226,37 @@ describe('the recursive GBM on series of quiet years and rare spikes', () => {
     }
   });
 });
+
+// Deaths from epidemics by year, 1900-2017 (vega-datasets' disasters.csv; years without a row: 0).
+// prettier-ignore
+const EPIDEMIC = [
+  30, 200000, 0, 0, 0, 0, 0, 1300000, 0, 1500040, 60000, 0, 0, 0, 0, 0, 0, 2500000, 449700, 0,
+  2500000, 0, 0, 100000, 300000, 0, 423000, 0, 0, 0, 0, 0, 16, 0, 0, 2000, 0, 0, 0, 0, 1500, 0, 0,
+  0, 0, 0, 0, 10276, 0, 0, 0, 0, 0, 481, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1000, 617, 816, 200, 3137, 177,
+  3520, 939, 2313, 35, 0, 1500, 0, 396, 1184, 3060, 486, 1685, 2497, 2912, 1219, 7016, 5854, 3046,
+  2592, 15216, 1870, 2207, 30682, 6675, 651, 2505, 4428, 16887, 10674, 12931, 6293, 6980, 8515,
+  8762, 3522, 3245, 3909, 6402, 5484, 6904, 4895, 12143, 3174, 1887, 529, 12911, 1032, 1520, 386,
+];
+
+describe('a GBM after quiet decades (its scale floored at a share of the long-run one)', () => {
+  it('forecasts epidemic deaths for 2013-2017 near the recent years, not compounding (181,444 before)', () => {
+    // After decades of zeros a window's mean step is a few deaths and the next years' thousands
+    // were targets of 1e4-1e5 window scales: the recursive GBM's first step was 38,946, above
+    // every year since 1983 (at most 30,682; 2012 was 1,887, 2013-2017 averaged 3,276).
+    const d: Dataset = {
+      columns: ['year', 'deaths'],
+      rows: EPIDEMIC.slice(0, 113).map((v, i) => [1900 + i, v]),
+    };
+    const o = { target: 'deaths', orderBy: 'year', window: 8, horizon: 5 };
+    const p = loadPredictor(trainForecaster(d, { ...o, using: { model: 'gbm_recursive' } }));
+    if (!isForecaster(p)) throw new Error('not a forecaster');
+    const values = p.forecast(columnsOf(d), d.rows.length, {}).rows.map((r) => Number(r[1]));
+    // Before: 38,946, 12,756, 69,795, 104,667, 181,444 (each step read the last back); now about
+    // 5,000 a year (5,029, 5,689, 5,259, 6,853, 3,021), within every year's since 1983.
+    expect(values).toHaveLength(5);
+    for (const v of values) {
+      expect(v).toBeGreaterThan(0);
+      expect(v).toBeLessThanOrEqual(Math.max(...EPIDEMIC.slice(83, 113)));
+    }
+  });
+});
