@@ -6,6 +6,7 @@ import {
   featureLayout,
   groupCodes,
   originScale,
+  scaleFloor,
   writeOriginFeatures,
 } from '../features';
 import { calendarParts } from '../frequency';
@@ -66,6 +67,23 @@ describe('features are scale-free', () => {
   it('scale a flat window by a tiny share of its level instead of dividing by zero', () => {
     const flat = new Float64Array(10).fill(200);
     expect(originScale(flat, 9, 6)).toBeCloseTo(0.02, 9);
+  });
+
+  it("floor a calm window's scale at a share of the series' mean step over scaleRows rows", () => {
+    // Window 3 at row 9: 50, 50, 51, mean step 0.5 (+ 1e-4 of the mean level 50.33). The last 6
+    // rows, 40, 50, 50, 50, 50, 51: mean step 11 / 5 = 2.2 (+ 1e-4 of 48.5); half of it is 1.102425.
+    const y = Float64Array.from([0, 10, 20, 30, 40, 50, 50, 50, 50, 51]);
+    const s = spec({ window: 3, lags: 2, scaleRows: 6, scaleFloor: 0.5 });
+    const out = new Float64Array(featureLayout(s).F);
+    const floor = scaleFloor(y, 0, 9, s);
+    expect(floor).toBeCloseTo(0.5 * (2.2 + 1e-4 * 48.5), 9);
+    expect(writeOriginFeatures(y, 9, s, out, 0, floor)).toBeCloseTo(1.102425, 6);
+    expect(out[0]).toBeCloseTo(-1 / 1.102425, 6);
+    // Unfloored (older artifacts: no scaleFloor) the window's own, 0.50503.
+    expect(scaleFloor(y, 0, 9, spec({ window: 3, lags: 2, scaleRows: 6 }))).toBe(0);
+    expect(writeOriginFeatures(y, 9, s, out, 0)).toBeCloseTo(0.5 + (1e-4 * 151) / 3, 9);
+    // Never below the window's own: a lively window keeps its scale.
+    expect(writeOriginFeatures(y, 5, s, out, 0, scaleFloor(y, 0, 5, s))).toBeCloseTo(10.004, 9);
   });
 
   it('codes each GROUP BY value by its category, unseen values as the extra code', () => {
