@@ -8,7 +8,9 @@
 // other rules: d by KPSS at the automatic lags (computed here: whether the lags are all that
 // separates the two), the engine's d at most 1, the plan (engine's or peer's) whose ARIMA
 // forecast the train's last h rows better, and the engine's plan with a drift whenever
-// d + D = 1 (the peer's trend 't'). Session 15 (arima, round 3) in docs/forecasting.md.
+// d + D = 1 (the peer's trend 't'), and the engine's plan taking the second difference only where
+// the augmented Dickey-Fuller test cannot reject a unit root in the first. Session 15 (arima,
+// round 3) in docs/forecasting.md.
 // `TIMESERIES_SETS=holdout npx tsx bench/timeseries-differences.ts` (statsmodels needed;
 // TIMESERIES_DIFF_DETAIL=1 prints each series-origin where the plans differ).
 
@@ -77,6 +79,62 @@ function kpssAuto(x: ArrayLike<number>, n: number): number {
   return lrv > 0 ? eta / (n * n * lrv) : 0;
 }
 
+/**
+ * The augmented Dickey-Fuller t statistic (with a constant) of x[0 .. n-1], over
+ * trunc((n - 1)^(1/3)) lagged differences (tseries' adf.test); 0 when too short to regress.
+ */
+function adfStatistic(x: ArrayLike<number>, n: number): number {
+  const k = Math.trunc(Math.cbrt(n - 1));
+  const p = k + 2;
+  const T = n - k - 1;
+  if (T <= p + 2) return 0;
+  // Normal equations of d x[t] on 1, x[t-1], d x[t-1 .. t-k], inverted by Gauss-Jordan.
+  const row = (t: number, j: number) =>
+    j === 0 ? 1 : j === 1 ? x[t - 1] : x[t - j + 1] - x[t - j];
+  const a = Array.from({ length: p }, () => new Float64Array(2 * p));
+  const xty = new Float64Array(p);
+  for (let t = k + 1; t < n; t++) {
+    const dy = x[t] - x[t - 1];
+    for (let i = 0; i < p; i++) {
+      const ri = row(t, i);
+      xty[i] += ri * dy;
+      for (let j = 0; j < p; j++) a[i][j] += ri * row(t, j);
+    }
+  }
+  for (let i = 0; i < p; i++) a[i][p + i] = 1;
+  for (let c = 0; c < p; c++) {
+    let piv = c;
+    for (let r = c + 1; r < p; r++) if (Math.abs(a[r][c]) > Math.abs(a[piv][c])) piv = r;
+    [a[c], a[piv]] = [a[piv], a[c]];
+    const d = a[c][c];
+    if (!(Math.abs(d) > 1e-12)) return 0;
+    for (let j = 0; j < 2 * p; j++) a[c][j] /= d;
+    for (let r = 0; r < p; r++) {
+      if (r === c) continue;
+      const f = a[r][c];
+      for (let j = 0; j < 2 * p; j++) a[r][j] -= f * a[c][j];
+    }
+  }
+  const beta = Array.from({ length: p }, (_, i) => xty.reduce((s, v, j) => s + a[i][p + j] * v, 0));
+  let sse = 0;
+  for (let t = k + 1; t < n; t++) {
+    let e = x[t] - x[t - 1];
+    for (let j = 0; j < p; j++) e -= beta[j] * row(t, j);
+    sse += e * e;
+  }
+  const se = Math.sqrt((sse / (T - p)) * a[1][p + 1]);
+  return se > 0 ? beta[1] / se : 0;
+}
+
+/**
+ * ADF's 5 % critical value with a constant for n rows (MacKinnon 2010's response surface over the
+ * regression's n - trunc((n - 1)^(1/3)) - 1 observations, as statsmodels' adfuller).
+ */
+function adfCritical5(n: number): number {
+  const T = n - Math.trunc(Math.cbrt(n - 1)) - 1;
+  return -2.86154 - 2.8903 / T - 4.234 / T ** 2 - 40.04 / T ** 3;
+}
+
 function mase(f: ArrayLike<number>, t: Task, m: number): number {
   let s = 0;
   for (let k = 0; k < t.truth.length; k++) s += Math.abs(f[k] - t.truth[k]);
@@ -97,6 +155,7 @@ const geo: Record<string, number[]> = {
   cap: [],
   val: [],
   drift: [],
+  adf: [],
 };
 for (const s of askedSets()) {
   const d = await s.data();
@@ -115,7 +174,7 @@ for (const s of askedSets()) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const sum = { engine: 0, peer: 0, auto: 0, cap: 0, val: 0, drift: 0 };
+  const sum = { engine: 0, peer: 0, auto: 0, cap: 0, val: 0, drift: 0, adf: 0 };
   const diff = new Map<string, { n: number; ours: number; theirs: number; wins: number }>();
   let autoSame = 0;
   const lines: string[] = [];
@@ -140,6 +199,12 @@ for (const s of askedSets()) {
     const p = at(theirs);
     const a = at(auto);
     sum.cap += at({ ...ours, d: Math.min(1, ours.d) });
+    // The second difference only when ADF cannot reject a unit root in the first (KPSS and ADF
+    // confirming each other).
+    if (ours.d === 2) {
+      const x = sd.slice(1).map((v, k) => v - sd[k]);
+      sum.adf += adfStatistic(x, x.length) < adfCritical5(x.length) ? at({ ...ours, d: 1 }) : e;
+    } else sum.adf += e;
     // The plan whose ARIMA forecast the train's last h rows better from the rows before them.
     let v = e;
     if (ours.d !== pd || ours.D !== pD) {
@@ -180,7 +245,7 @@ for (const s of askedSets()) {
   });
   const N = tasks.length;
   console.log(
-    `${s.name}: ${N} series-origins; ARIMA mean MASE at the engine's plan ${(sum.engine / N).toFixed(4)}, at the peer's ${(sum.peer / N).toFixed(4)}, engine D with d by KPSS's automatic lags ${(sum.auto / N).toFixed(4)} (that rule's d and D equal the peer's on ${autoSame}), the engine's d at most 1 ${(sum.cap / N).toFixed(4)}, the plan validated on the train's last rows ${(sum.val / N).toFixed(4)}, the engine's plan with a drift whenever d + D = 1 ${(sum.drift / N).toFixed(4)}`,
+    `${s.name}: ${N} series-origins; ARIMA mean MASE at the engine's plan ${(sum.engine / N).toFixed(4)}, at the peer's ${(sum.peer / N).toFixed(4)}, engine D with d by KPSS's automatic lags ${(sum.auto / N).toFixed(4)} (that rule's d and D equal the peer's on ${autoSame}), the engine's d at most 1 ${(sum.cap / N).toFixed(4)}, the plan validated on the train's last rows ${(sum.val / N).toFixed(4)}, the engine's plan with a drift whenever d + D = 1 ${(sum.drift / N).toFixed(4)}, the second difference only where ADF cannot reject a unit root in the first ${(sum.adf / N).toFixed(4)}`,
   );
   for (const [k, c] of diff)
     console.log(
@@ -193,8 +258,9 @@ for (const s of askedSets()) {
   geo.cap.push(sum.cap / N);
   geo.val.push(sum.val / N);
   geo.drift.push(sum.drift / N);
+  geo.adf.push(sum.adf / N);
 }
 const g = (v: number[]) => Math.exp(v.reduce((a, x) => a + Math.log(x), 0) / v.length);
 console.log(
-  `geometric mean over ${geo.engine.length} sets of ARIMA's MASE: engine ${g(geo.engine).toFixed(4)}, peer's plan ${g(geo.peer).toFixed(4)}, d by automatic lags ${g(geo.auto).toFixed(4)}, the engine's d at most 1 ${g(geo.cap).toFixed(4)}, validated plan ${g(geo.val).toFixed(4)}, drift always ${g(geo.drift).toFixed(4)}`,
+  `geometric mean over ${geo.engine.length} sets of ARIMA's MASE: engine ${g(geo.engine).toFixed(4)}, peer's plan ${g(geo.peer).toFixed(4)}, d by automatic lags ${g(geo.auto).toFixed(4)}, the engine's d at most 1 ${g(geo.cap).toFixed(4)}, validated plan ${g(geo.val).toFixed(4)}, drift always ${g(geo.drift).toFixed(4)}, second difference by ADF ${g(geo.adf).toFixed(4)}`,
 );
