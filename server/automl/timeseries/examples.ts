@@ -108,6 +108,8 @@ export interface Examples {
   g: Int32Array;
   t: Int32Array;
   k: Int32Array;
+  /** Training examples: per series, the last row before its cut (what the floor may read). */
+  last?: Int32Array;
 }
 
 /**
@@ -143,7 +145,8 @@ export function trainingExamples(
       }
     }
   });
-  return { n: g.length, g: Int32Array.from(g), t: Int32Array.from(t), k: Int32Array.from(k) };
+  const last = Int32Array.from(series, (_, s) => cut[s] - 1);
+  return { n: g.length, g: Int32Array.from(g), t: Int32Array.from(t), k: Int32Array.from(k), last };
 }
 
 /** Examples of validation origins: steps 1..H while the series has the target row. */
@@ -200,7 +203,14 @@ export function exampleFeatures(
     const y = series[g].y;
     const r = i * F;
     if (g !== lastG || t !== lastT) {
-      scale = writeOriginFeatures(y, t, ctx.spec, X, r, scaleFloor(y, 0, t, ctx.spec));
+      scale = writeOriginFeatures(
+        y,
+        t,
+        ctx.spec,
+        X,
+        r,
+        scaleFloor(y, 0, floorEnd(ctx.spec, ex, g, t), ctx.spec),
+      );
       originRow = r;
       lastG = g;
       lastT = t;
@@ -215,4 +225,16 @@ export function exampleFeatures(
     z[i] = scale > 1e-12 ? (y[t + k] - y[t]) / scale : 0;
   }
   return { X, z };
+}
+
+/**
+ * The last row a training example's scale floor reads (FeatureSpec.scaleFloorRows): its origin, or
+ * for an origin with fewer than scaleRows rows of history the series' first scaleRows rows before
+ * the cut. An early example after a few quiet rows otherwise had a unit of a few counts and its
+ * spike targets taught the GBM changes of 1e4 units (a forecast always has its rows up to
+ * statLookback). Older artifacts, validation examples: the origin.
+ */
+function floorEnd(spec: FeatureSpec, ex: Examples, g: number, t: number): number {
+  if (!spec.scaleFloorRows || !ex.last || spec.scaleRows === undefined) return t;
+  return Math.max(t, Math.min(ex.last[g], spec.scaleRows - 1));
 }

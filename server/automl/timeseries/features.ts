@@ -99,7 +99,8 @@ export function scaleFloor(
   spec: FeatureSpec,
 ): number {
   if (!spec.scaleFloor || spec.scaleRows === undefined) return 0;
-  return spec.scaleFloor * spanScale(y, Math.max(start, end - spec.scaleRows + 1), end);
+  const rows = spec.scaleFloorRows ?? spec.scaleRows;
+  return spec.scaleFloor * spanScale(y, Math.max(start, end - rows + 1), end);
 }
 
 /**

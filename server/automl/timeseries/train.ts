@@ -180,6 +180,7 @@ export function validateCandidates(
     ...(yearlyStep(freq) ? { yearStep: yearlyStep(freq) } : {}),
     scaleRows: Math.min(statLookback, Math.max(W, 3 * period, SCALE_ROWS)),
     scaleFloor: SCALE_FLOOR,
+    scaleFloorRows: statLookback,
   };
   const layout = featureLayout(spec);
   const codes = series.map((s) => groupCodes(s.key, spec, layout));

@@ -166,6 +166,12 @@ export interface FeatureSpec {
    * (features.ts scaleFloor); absent in older artifacts, whose unit is the window's alone.
    */
   scaleFloor?: number;
+  /**
+   * Rows the floor's mean step is measured over, at most (statLookback): every row the example or
+   * forecast can see, so an early example after quiet rows is floored by the series' spikes too;
+   * absent (round-3 artifacts): scaleRows.
+   */
+  scaleFloorRows?: number;
   /** Per GROUP BY column, its categories (keys) when it is used as a categorical feature, else null. */
   groupCats: (string[] | null)[];
 }
