@@ -31,7 +31,8 @@
 // cuts every set at n origins (at most those leaving four WINDOWs of rows), peers from the cache
 // only: coverage measured over more independent windows than a set's 2-8. TIMESERIES_SETS=a,b
 // picks sets by a word of their names; TIMESERIES_SETS=holdout runs the hold-out sets instead
-// (bench/timeseries-sets.ts: series no choosing rule was tuned on; `holdout,daily` narrows them);
+// (bench/timeseries-sets.ts: series no choosing rule was tuned on; `holdout,daily` narrows them),
+// TIMESERIES_SETS=fresh the fresh ones (series no session ran the engine on before session 16);
 // TIMESERIES_BENCH_SPEED=0 skips the speed figures.
 // Run standalone with `npx tsx bench/timeseries.ts`; `bench/run.ts` imports runTimeseriesBench().
 
@@ -49,10 +50,9 @@ import {
   trainForecaster,
 } from '../server/automl/index';
 import {
-  HOLDOUT,
   PYTHON,
-  SETS,
   STATSMODELS_SCRIPT,
+  askedPool,
   type SeriesSet,
   statsmodelsAvailable,
 } from './timeseries-sets';
@@ -840,12 +840,9 @@ function table(results: SetResult[]): string {
 export async function runTimeseriesBench(): Promise<BenchLine[]> {
   const out: BenchLine[] = [];
   const hasPeers = statsmodelsAvailable();
-  // `holdout` picks the hold-out sets (no choosing rule was tuned on them) instead of the 13;
-  // further words narrow either.
-  const asked = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
-  const holdout = asked.some((w) => w.toLowerCase() === 'holdout');
-  const pool = holdout ? HOLDOUT : SETS;
-  const words = asked.filter((w) => w.toLowerCase() !== 'holdout');
+  // `holdout` picks the hold-out sets (no choosing rule was tuned on them) instead of the 13,
+  // `fresh` the fresh ones (none run before session 16); further words narrow any.
+  const { pool, words } = askedPool();
   const sets = pool.filter(
     (s) =>
       (hasPeers || s.source !== 'statsmodels') &&
