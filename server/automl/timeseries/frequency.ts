@@ -74,7 +74,46 @@ export function inferFrequency(t: Float64Array, format: OrderFormat): InferredFr
   const d: number[] = [];
   for (let i = 1; i < n; i++) d.push(t[i] - t[i - 1]);
   const ms = median(d);
+  if (ms === DAY && weekdaysOnly(t)) {
+    // Business days (trading days, office days): forecasts step over weekends, and a step is
+    // regular when it is the next weekday (an exchange holiday is a gap, as in pandas' 'B').
+    let next = 0;
+    for (let i = 1; i < n; i++) if (addWeekdays(t[i - 1], 1) === t[i]) next++;
+    return {
+      freq: { unit: 'ms', ms, weekdays: true },
+      regular: next / (n - 1) >= REGULAR_SHARE,
+    };
+  }
   return { freq: { unit: 'ms', ms }, regular: shareEqual(d, ms) >= REGULAR_SHARE };
+}
+
+const isWeekend = (ms: number) => {
+  const w = new Date(ms).getUTCDay();
+  return w === 0 || w === 6;
+};
+
+/**
+ * No row falls on a Saturday or Sunday and some step spans a weekend (a Friday to the Monday
+ * after): a few weekday rows in a row are not yet evidence of business days.
+ */
+function weekdaysOnly(t: Float64Array): boolean {
+  let spans = false;
+  for (let i = 0; i < t.length; i++) {
+    if (isWeekend(t[i])) return false;
+    if (i > 0 && t[i] - t[i - 1] >= 3 * DAY && new Date(t[i]).getUTCDay() === 1) spans = true;
+  }
+  return spans;
+}
+
+/** `t` moved `j` weekdays on (back when negative), its time of day kept. */
+function addWeekdays(t: number, j: number): number {
+  const dir = Math.sign(j);
+  let out = t;
+  for (let k = Math.abs(j); k > 0;) {
+    out += dir * DAY;
+    if (!isWeekend(out)) k--;
+  }
+  return out;
 }
 
 function shareEqual(d: number[], step: number): number {
@@ -90,7 +129,7 @@ export function stepTime(last: number, f: Frequency, j: number): number {
     // Whole-number orders (years, period indexes) stay whole despite float steps like 1.0000001.
     return Number.isInteger(last) && Number.isInteger(f.step) ? Math.round(v) : v;
   }
-  if (f.unit === 'ms') return last + j * f.ms;
+  if (f.unit === 'ms') return f.weekdays ? addWeekdays(last, j) : last + j * f.ms;
   const d = new Date(last);
   const y = d.getUTCFullYear();
   const m = d.getUTCMonth() + j * f.months;
@@ -124,7 +163,7 @@ export function frequencyLabel(inf: InferredFrequency): string {
   const f = inf.freq;
   let s: string;
   if (f.unit === 'number') s = `every ${+f.step.toPrecision(6)} (numeric order)`;
-  else if (f.unit === 'ms') s = duration(f.ms);
+  else if (f.unit === 'ms') s = f.weekdays ? 'business daily (Monday to Friday)' : duration(f.ms);
   else {
     const names: Record<number, string> = {
       1: 'monthly',
@@ -140,12 +179,13 @@ export function frequencyLabel(inf: InferredFrequency): string {
 }
 
 /**
- * Steps per season: a year of months / quarters / half-years, a week of days, a day of hours, a
- * year of weeks. 1 (no seasonality) for other steps and numeric orders.
+ * Steps per season: a year of months / quarters / half-years, a week of days (5 business days),
+ * a day of hours, a year of weeks. 1 (no seasonality) for other steps and numeric orders.
  */
 export function seasonalPeriod(f: Frequency): number {
   if (f.unit === 'month') return [1, 2, 3, 4, 6].includes(f.months) ? 12 / f.months : 1;
   if (f.unit === 'ms') {
+    if (f.weekdays) return 5;
     if (f.ms === HOUR) return 24;
     if (f.ms === DAY) return 7;
     if (f.ms === WEEK) return 52;

@@ -45,11 +45,13 @@ export type OrderFormat =
 /**
  * The step between rows of a series. Calendar months keep month ends at month ends (a quarterly
  * series of 03-31, 06-30, ... steps to 09-30, 12-31); fixed durations cover days, weeks, hours
- * and irregular series (their median step); numeric orders step by their median difference.
+ * and irregular series (their median step), business days (a daily series without weekend rows,
+ * as trading days: pandas' 'B'); numeric orders step by their median difference.
  */
 export type Frequency =
   | { unit: 'month'; months: number; anchor: 'start' | 'end' | 'day'; day: number }
-  | { unit: 'ms'; ms: number }
+  /** `weekdays`: a daily series with no row on a Saturday or Sunday steps Monday to Friday. */
+  | { unit: 'ms'; ms: number; weekdays?: true }
   | { unit: 'number'; step: number };
 
 export type {

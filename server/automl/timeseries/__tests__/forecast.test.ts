@@ -338,6 +338,35 @@ describe('artifact', () => {
 });
 
 describe('other orders and the demo table', () => {
+  it('forecasts trading days Monday to Friday with a week of 5 rows, never on a weekend', () => {
+    // 8 weeks of weekdays from Monday 2024-01-01 (a stock's or an office's days: no weekend
+    // rows), a pure weekly pattern by weekday: the season is 5 rows, and the week after the last
+    // Friday is Monday 02-26 to Friday 03-01 (calendar days would give Saturday and Sunday).
+    const pattern = [10, 12, 11, 13, 20];
+    const rows: CellValue[][] = [];
+    for (let d = 0; d < 8 * 7; d++) {
+      const t = new Date(Date.UTC(2024, 0, 1 + d));
+      const w = t.getUTCDay();
+      if (w !== 0 && w !== 6) rows.push([t.toISOString().slice(0, 10), pattern[w - 1]]);
+    }
+    const f = loadPredictor(
+      trainForecaster(
+        { columns: ['day', 'v'], rows },
+        { target: 'v', orderBy: 'day', window: 5, horizon: 5 },
+      ),
+    );
+    const out = f.forecast(columnsOf({ columns: ['day', 'v'], rows }), rows.length);
+    expect(out.rows.map((r) => r[0])).toEqual([
+      '2024-02-26',
+      '2024-02-27',
+      '2024-02-28',
+      '2024-02-29',
+      '2024-03-01',
+    ]);
+    out.rows.forEach((r, k) => expect(Number(r[1])).toBeCloseTo(pattern[k], 1));
+    expect(f.description.timeseries!.frequency).toBe('business daily (Monday to Friday)');
+  });
+
   it('forecasts a numeric order column (years) in whole steps', () => {
     const rows: CellValue[][] = [];
     for (let y = 1950; y < 2020; y++) rows.push([y, 10 + 0.5 * (y - 1950) + Math.sin(y)]);

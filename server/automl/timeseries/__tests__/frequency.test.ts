@@ -66,6 +66,22 @@ describe('frequency inference per series', () => {
     expect(f.label).toBe('irregular (median step: daily)');
   });
 
+  it('reads weekday-only days as business days: steps over weekends, a week of 5, holidays as gaps', () => {
+    // Three weeks of trading days from Monday 2024-01-01, Friday 01-12 a holiday (a gap).
+    const xs = [0, 1, 2, 3, 4, 7, 8, 9, 10, 14, 15, 16, 17, 18].map(day);
+    const f = infer(xs);
+    expect(f.freq).toEqual({ unit: 'ms', ms: 86_400_000, weekdays: true });
+    expect(f.label).toBe('business daily (Monday to Friday)');
+    expect(f.regular).toBe(true);
+    expect(seasonalPeriod(f.freq)).toBe(5);
+    // From Friday 01-19: Monday 01-22, and the fifth step Friday 01-26.
+    expect(formatOrder(stepTime(ms(day(18)), f.freq, 1), 'date')).toBe('2024-01-22');
+    expect(formatOrder(stepTime(ms(day(18)), f.freq, 5), 'date')).toBe('2024-01-26');
+    // Four weekdays in a row (no weekend between them yet) stay daily, as do days with a Saturday.
+    expect(infer([day(0), day(1), day(2), day(3)]).freq).toEqual({ unit: 'ms', ms: 86_400_000 });
+    expect(infer([0, 1, 2, 3, 4, 5, 7, 8].map(day)).freq).toEqual({ unit: 'ms', ms: 86_400_000 });
+  });
+
   it('steps numeric orders by their median difference and keeps whole numbers whole', () => {
     const f = inferFrequency(Float64Array.from([1990, 1991, 1992, 1994]), 'number')!;
     expect(f.freq).toEqual({ unit: 'number', step: 1 });
