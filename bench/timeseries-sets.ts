@@ -32,8 +32,8 @@
 // copper market (yearly, 5 series of 25, 1951-1975). From `vega-datasets`: wildlife strikes a
 // month in the 10 US states with the most (FAA, 1990-2002: small seasonal counts with zeros) and
 // the S&P 500's daily close and volume (2000 to April 2020, its trading sessions numbered: dated,
-// weekends and holidays are gaps the engine's forecast timestamps do not skip; the last origins
-// fall in the crash of March 2020). Not taken: vega's github.csv (simulated, says its
+// its holidays are gaps the engine's forecast timestamps do not skip; the last origins fall in
+// the crash of March 2020). Not taken: vega's github.csv (simulated, says its
 // datapackage), crimea.json and ohlc.json (24 months, 44 days: too short for their origins),
 // population.json and jobs.json (censuses every 10 years with 1890 missing), weekly-weather.json
 // (one week) and statsmodels' strikes (one row per strike, not a time series). Sources and
@@ -727,8 +727,9 @@ export const FRESH: SeriesSet[] = [
     origins: 3,
   },
   {
-    // Numbered trading sessions, not dates: the engine steps a dated series by its median step
-    // (1 day here) and would stamp forecasts on weekends (docs/forecasting.md, session 16).
+    // Numbered trading sessions, not dates: the bench matches forecasts to the truth by timestamp,
+    // and an exchange holiday is a gap the engine's business-day steps still forecast (before
+    // session 16's fix its forecasts also fell on weekends: docs/forecasting.md, session 16).
     name: 'fresh: S&P 500 close and volume (trading days numbered, 2 series)',
     kind: 'daily',
     source: 'vega-datasets',
