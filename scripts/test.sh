@@ -103,11 +103,14 @@ ui_build() {
 
 # The e2e lane's servers (playwright.config.ts's webServer: an instance and a preview of the build
 # per worker, and the auth pair) start as soon as the SPA is built, beside Vitest, and wait there:
-# Playwright finds them answering and reuses them (E2E_REUSE_SERVER), so the lane no longer spends
-# its first seconds starting three instances and four previews with both cores otherwise idle
-# (the first test began 9.8 s into the lane in run44). Their set-up is the webServer's own:
-# command and env are read from playwright.config.ts. When they did not come up, Playwright
-# starts its own as before.
+# Playwright finds them answering and reuses them (E2E_REUSE_SERVER), so the lane no longer opens
+# with 7-8 s of start-ups (its first test began 9.8 s in, run44). Their start-ups and the
+# instances' warm-up trainings cost 20-26 CPU-s (3 instances, 4 previews), and Vitest's lane keeps
+# both cores busy: they run at the lowest priority (nice 19), on what Vitest and the static checks
+# leave, in a process group of their own that the e2e lane sets back to normal priority before its
+# tests (renice needs root, as CI has; without it Playwright starts servers of its own as before).
+# Their set-up is the webServer's own: command and env are read from playwright.config.ts. When
+# they did not come up, Playwright starts its own as before.
 e2e_servers=.tmp/e2e-servers
 start_e2e_servers() {
   rm -f "$e2e_servers".*
@@ -115,10 +118,10 @@ start_e2e_servers() {
     # The build runs beside; the previews serve what it wrote.
     until [ -e "$timings/ui_build.rc" ]; do sleep 1; done
     [ "$(cat "$timings/ui_build.rc")" = 0 ] || exit 0
-    mapfile -t server_env < <(node --import tsx --input-type=module -e "
+    mapfile -t server_env < <(nice -n 19 node --import tsx --input-type=module -e "
       const { webServer } = (await import('./playwright.config.ts')).default;
       for (const [k, v] of Object.entries(webServer.env)) console.log(k + '=' + v);")
-    E2E_SKIP_BUILD=1 exec env "${server_env[@]}" node scripts/e2e-server.mjs
+    E2E_SKIP_BUILD=1 exec setsid nice -n 19 env "${server_env[@]}" node scripts/e2e-server.mjs
   ) >"$e2e_servers.log" 2>"$e2e_servers.err" &
   echo $! >"$e2e_servers.pid"
 }
@@ -138,11 +141,14 @@ e2e_tests() {
   pid=$(cat "$e2e_servers.pid" 2>/dev/null) || pid=
   if [ -n "$pid" ]; then
     while kill -0 "$pid" 2>/dev/null && ! grep -q '\] READY' "$e2e_servers.log"; do sleep 0.2; done
-    if grep -q '\] READY' "$e2e_servers.log" && kill -0 "$pid" 2>/dev/null; then
+    # Every thread of the group (setpriority's PRIO_PGRP) back to normal priority for the tests.
+    if grep -q '\] READY' "$e2e_servers.log" && kill -0 "$pid" 2>/dev/null &&
+      renice -n 0 -g "$pid" >/dev/null 2>&1; then
       reuse=1
     else
       if [ "$skip_build" = 1 ]; then
-        echo "The e2e servers started beside Vitest did not come up; Playwright starts its own:" >&2
+        echo "The e2e servers started beside Vitest are not usable (not up, or not set back to" \
+          "normal priority); Playwright starts its own:" >&2
         cat "$e2e_servers.log" "$e2e_servers.err" >&2
       fi
       stop_e2e_servers
