@@ -114,15 +114,18 @@ ui_build() {
 e2e_servers=.tmp/e2e-servers
 start_e2e_servers() {
   rm -f "$e2e_servers".*
-  (
+  # The group exists from the start (setsid), so the e2e lane can renice it at any stage.
+  setsid nice -n 19 bash -c '
     # The build runs beside; the previews serve what it wrote.
-    until [ -e "$timings/ui_build.rc" ]; do sleep 1; done
-    [ "$(cat "$timings/ui_build.rc")" = 0 ] || exit 0
-    mapfile -t server_env < <(nice -n 19 node --import tsx --input-type=module -e "
-      const { webServer } = (await import('./playwright.config.ts')).default;
-      for (const [k, v] of Object.entries(webServer.env)) console.log(k + '=' + v);")
-    E2E_SKIP_BUILD=1 exec setsid nice -n 19 env "${server_env[@]}" node scripts/e2e-server.mjs
-  ) >"$e2e_servers.log" 2>"$e2e_servers.err" &
+    until [ -e "$1/ui_build.rc" ]; do sleep 1; done
+    [ "$(cat "$1/ui_build.rc")" = 0 ] || exit 0
+    mapfile -t server_env < <(node --import tsx --input-type=module -e "
+      const { webServer } = (await import(\"./playwright.config.ts\")).default;
+      for (const [k, v] of Object.entries(webServer.env)) console.log(k + \"=\" + v);")
+    # Their start-ups wait as long as Vitest may take (the e2e lane bounds its own wait).
+    E2E_SKIP_BUILD=1 E2E_SERVER_WAIT_MS=3600000 exec env "${server_env[@]}" \
+      node scripts/e2e-server.mjs
+  ' start-e2e-servers "$timings" >"$e2e_servers.log" 2>"$e2e_servers.err" &
   echo $! >"$e2e_servers.pid"
 }
 stop_e2e_servers() {
@@ -138,12 +141,15 @@ e2e_tests() {
   local skip_build=0 reuse=0 pid rc=0
   [ "$(cat "$timings/ui_build.rc" 2>/dev/null)" = 0 ] && skip_build=1
   # The early servers are ready when they print READY; gone means they failed (their log says why).
+  # First back to normal priority: every thread of their group (setpriority's PRIO_PGRP; it needs
+  # root); then they get the 300 s Playwright gives its own webServer to come up.
   pid=$(cat "$e2e_servers.pid" 2>/dev/null) || pid=
   if [ -n "$pid" ]; then
-    while kill -0 "$pid" 2>/dev/null && ! grep -q '\] READY' "$e2e_servers.log"; do sleep 0.2; done
-    # Every thread of the group (setpriority's PRIO_PGRP) back to normal priority for the tests.
-    if grep -q '\] READY' "$e2e_servers.log" && kill -0 "$pid" 2>/dev/null &&
-      renice -n 0 -g "$pid" >/dev/null 2>&1; then
+    local reniced=0 deadline=$((SECONDS + 300))
+    renice -n 0 -g "$pid" >/dev/null 2>&1 && reniced=1
+    while [ "$reniced" = 1 ] && kill -0 "$pid" 2>/dev/null &&
+      ! grep -q '\] READY' "$e2e_servers.log" && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
+    if [ "$reniced" = 1 ] && grep -q '\] READY' "$e2e_servers.log" && kill -0 "$pid" 2>/dev/null; then
       reuse=1
     else
       if [ "$skip_build" = 1 ]; then
