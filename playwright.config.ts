@@ -106,7 +106,8 @@ export default defineConfig({
         // A hang guard like the others: the production build it runs first takes several times
         // longer on a busy machine.
         timeout: 300_000,
-        reuseExistingServer: false,
+        // scripts/test.sh starts these servers beside Vitest and sets E2E_REUSE_SERVER=1 once they answer.
+        reuseExistingServer: process.env.E2E_REUSE_SERVER === '1',
         stdout: 'ignore',
         stderr: 'pipe',
       },

@@ -8,6 +8,7 @@
 //   E2E_EXTRA_UI_PORTS (comma-separated): one more instance and preview of the same build on each
 //   port, each with its own DATA_DIR, so that Playwright's workers each drive an instance of their
 //   own (playwright.config.ts: a worker's baseURL follows its parallel index).
+//   E2E_SERVER_WAIT_MS (default 240000): how long each server may take to answer.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -66,8 +67,9 @@ function start(name, args, env) {
 }
 
 // A hang guard: on a busy machine three instances loading their demo data beside the build take
-// several times longer than on an idle one.
-async function waitFor(url, what, timeoutMs = 240_000) {
+// several times longer than on an idle one. E2E_SERVER_WAIT_MS sets it: scripts/test.sh starts
+// these servers at nice 19 beside Vitest, where they run only on what the other lanes leave.
+async function waitFor(url, what, timeoutMs = Number(process.env.E2E_SERVER_WAIT_MS ?? 240_000)) {
   const t0 = Date.now();
   while (Date.now() - t0 < timeoutMs) {
     if (stopping) return;

@@ -103,4 +103,4 @@ export async function sqlOk(
   return r;
 }
 
-export { waitComplete, waitForModel } from './models';
+export { pollPause, waitComplete, waitForModel } from './models';

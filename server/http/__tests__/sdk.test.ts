@@ -13,7 +13,7 @@
 import type { InternalAxiosRequestConfig } from 'axios';
 import MindsDBModule, { type Model } from 'mindsdb-js-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness';
+import { pollPause, startHarness, type Harness } from '../../test/harness';
 import { trainingCache } from '../../test/training-cache';
 
 // CommonJS with `exports.default`: under Node's ESM interop the default import is the whole
@@ -42,7 +42,7 @@ async function waitForVersion(version: number): Promise<Model> {
     if (m && (m.status === 'complete' || m.status === 'error')) return m;
     if (Date.now() > deadline)
       throw new Error(`version ${version} still ${m?.status} after the cap`);
-    await new Promise((r) => setTimeout(r, 100));
+    await pollPause(h);
   }
 }
 
@@ -212,7 +212,7 @@ describe('mindsdb-js-sdk against the local instance', () => {
     const deadline = Date.now() + 120_000;
     while (forecaster.status !== 'complete' && forecaster.status !== 'error') {
       if (Date.now() > deadline) throw new Error(`still ${forecaster.status}`);
-      await new Promise((r) => setTimeout(r, 100));
+      await pollPause(h);
       forecaster = (await MindsDB.Models.getModel('house_sales_model', 'mindsdb'))!;
     }
     expect(forecaster.status).toBe('complete');

@@ -7,7 +7,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, tempDataDir, type Harness } from '../../test/harness';
+import { pollPause, startHarness, tempDataDir, type Harness } from '../../test/harness';
 import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
@@ -104,7 +104,7 @@ describe('PUT /api/files/{name}', () => {
       if (s.data[0]?.[0] === 'complete') break;
       expect(s.data[0]?.[0]).not.toBe('error');
       if (Date.now() > deadline) throw new Error('yes_no_model did not complete');
-      await new Promise((res) => setTimeout(res, 50));
+      await pollPause(h);
     }
     const p = await h.sql(
       'SELECT DISTINCT m.churn FROM files.yes_no AS t JOIN mindsdb.yes_no_model AS m ORDER BY 1',

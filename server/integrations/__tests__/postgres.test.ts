@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { badInput } from '../../errors';
-import { startHarness, tempDataDir, type Harness } from '../../test/harness';
+import { pollPause, startHarness, tempDataDir, type Harness } from '../../test/harness';
 import { startPgServer, type PgTestServer } from './pg-server';
 import { trainingCache } from '../../test/training-cache';
 
@@ -505,7 +505,7 @@ describe('queries on a PostgreSQL integration', () => {
       const r = await h.sql("SELECT status, error FROM mindsdb.models WHERE name = 'pg_rentals'");
       status = r.data[0][0];
       if (status === 'error') throw new Error(`training failed: ${r.data[0][1]}`);
-      if (status !== 'complete') await new Promise((res) => setTimeout(res, 100));
+      if (status !== 'complete') await pollPause(h);
     }
     expect(status).toBe('complete');
     // The training rows came through the cursor, not a whole-result query.

@@ -6,7 +6,7 @@
  * house_sales model is trained once and shared.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness';
+import { pollPause, startHarness, type Harness } from '../../test/harness';
 
 let h: Harness;
 let created: any;
@@ -35,7 +35,7 @@ async function waitFor(name: string, version?: number): Promise<Record<string, a
       `SELECT * FROM mindsdb.models_versions WHERE name = '${name}' AND ${cond}`,
     );
     if (row && (row.STATUS === 'complete' || row.STATUS === 'error')) return row;
-    await new Promise((r) => setTimeout(r, 50));
+    await pollPause(h);
   }
   throw new Error(`model ${name} did not finish`);
 }

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness';
+import { pollPause, startHarness, type Harness } from '../../test/harness';
 import { trainingCache } from '../../test/training-cache';
 
 const TUTORIAL = path.join(__dirname, '../../../docs/forecasting.md');
@@ -52,7 +52,7 @@ beforeAll(async () => {
     // "Wait until its status is complete": the status query, polled.
     for (let i = 0; /^SELECT status FROM/i.test(b.sql) && i < 2400; i++) {
       if (r.type === 'table' && ['complete', 'error'].includes(r.data[0]?.[0])) break;
-      await new Promise((res) => setTimeout(res, 50));
+      await pollPause(h);
       r = await h.sql(b.sql);
     }
     answers.push(r);

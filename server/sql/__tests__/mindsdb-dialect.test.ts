@@ -6,7 +6,7 @@
  * refusals that name what this instance does not have.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness';
+import { pollPause, startHarness, type Harness } from '../../test/harness';
 import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
@@ -25,7 +25,7 @@ async function waitFor(name: string, version?: number) {
     );
     if (r.data[0]?.[0] === 'complete') return;
     if (r.data[0]?.[0] === 'error') throw new Error(`training ${name} failed: ${r.data[0][1]}`);
-    await new Promise((res) => setTimeout(res, 50));
+    await pollPause(h);
   }
 }
 

@@ -55,7 +55,7 @@ export function objects(t: Table): Record<string, any>[] {
   return t.data.map((row) => Object.fromEntries(t.column_names.map((c, i) => [c, row[i]])));
 }
 
-export { waitForModel } from '../../test/models';
+export { pollPause, waitForModel } from '../../test/models';
 
 export function r2(truth: number[], pred: number[]): number {
   const mean = truth.reduce((a, b) => a + b, 0) / truth.length;

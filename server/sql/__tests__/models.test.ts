@@ -10,7 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../errors';
 import type { Instance } from '../../instance';
 import { MODEL_COLUMNS } from '../../models/models-table';
-import { fails, objects, open, r2, run, waitForModel, type Table } from './model-helpers';
+import {
+  fails,
+  objects,
+  open,
+  pollPause,
+  r2,
+  run,
+  waitForModel,
+  type Table,
+} from './model-helpers';
 
 let inst: Instance;
 let created: Table;
@@ -28,7 +37,7 @@ beforeAll(async () => {
       "SELECT status FROM mindsdb.models WHERE name = 'home_rentals_model';",
     );
     if (t.data[0][0] === 'complete' || t.data[0][0] === 'error') break;
-    await new Promise((r) => setTimeout(r, 50));
+    await pollPause(inst);
   }
   // Small synthetic data for the bad-input cases (fast to train).
   await run(

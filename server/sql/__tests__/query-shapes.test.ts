@@ -5,7 +5,7 @@
  * aggregates and CASE over predictions, CTEs shadowing models and system tables.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness';
+import { pollPause, startHarness, type Harness } from '../../test/harness';
 import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
@@ -22,7 +22,7 @@ async function train(statement: string, name: string) {
     const r = await sql(`SELECT status, error FROM mindsdb.models WHERE name = '${name}'`);
     if (r.data[0][0] === 'complete') return;
     if (r.data[0][0] === 'error') throw new Error(`training ${name} failed: ${r.data[0][1]}`);
-    await new Promise((res) => setTimeout(res, 50));
+    await pollPause(h);
   }
 }
 
