@@ -221,4 +221,38 @@ describe('kill -9 and restart', () => {
     expect(a.child.exitCode).toBe(0);
     expect(a.output()).toMatch(/SIGTERM received: shutting down/);
   });
+
+  it('a second SIGTERM while the instance stops ends it at once (Ctrl-C twice), with exit code 1', async () => {
+    const dir = await seededDataDir();
+    const a = await start(dir);
+    const pid = a.instancePid();
+    // A statement of seconds keeps the clean stop waiting (in-flight requests finish first).
+    const pending = a
+      .sql(
+        'CREATE TABLE mindsdb.slow AS SELECT a.range AS i, md5(a.range::VARCHAR) AS h FROM range(60000000) a',
+      )
+      .catch(() => 'connection lost');
+    await when(async () => (await running(a)) > 0);
+    const exited = new Promise<void>((r) => a.child.once('exit', () => r()));
+    a.child.kill('SIGTERM');
+    await when(() => a.output().includes('Shutting down (the supervisor)'));
+    a.child.kill('SIGTERM');
+    // Before: the second signal asked the instance to stop again over its IPC channel, and when
+    // that channel had just closed the supervisor died of an unhandled EPIPE.
+    a.child.kill('SIGTERM');
+    await exited;
+    expect(await pending).toBe('connection lost');
+    expect(a.output()).toMatch(
+      new RegExp(`Stopping the instance process ${pid} now \\(SIGKILL\\)`),
+    );
+    expect(a.output()).not.toMatch(/EPIPE|Unhandled|Error/);
+    expect(a.child.exitCode).toBe(1);
+    // The committed data is intact and the interrupted table absent on the next start.
+    const b = await start(dir);
+    expect(
+      (await b.sql('SELECT count(*) FROM example_db.demo_data.home_rentals')).data?.[0]?.[0],
+    ).toBeGreaterThan(0);
+    expect((await b.sql('SELECT * FROM mindsdb.slow')).type).toBe('error');
+    await b.stop();
+  });
 });
