@@ -234,12 +234,24 @@ export class Supervisor {
   }
 
   /**
-   * Stops accepting, stops the instance cleanly, and ends this process. Called again while the
-   * instance stops (Ctrl-C twice), it ends the instance at once (SIGKILL: DuckDB's WAL keeps what
-   * was committed) and this process exits with 1.
+   * SIGINT/SIGTERM: stops cleanly. The same signal again while the instance stops (Ctrl-C twice)
+   * ends it at once (SIGKILL: DuckDB's WAL keeps what was committed) and this process exits with
+   * 1. The other kind meanwhile is the same request, not a second one: one Ctrl-C under
+   * `npm run dev` brings the terminal's SIGINT and scripts/dev.mjs's SIGTERM.
    */
+  onSignal(signal: NodeJS.Signals): void {
+    if (!this.stopping) {
+      this.firstSignal = signal;
+      void this.stop();
+    } else if (!this.firstSignal) this.firstSignal = signal;
+    else if (signal === this.firstSignal) this.forceStop();
+  }
+
+  private firstSignal: NodeJS.Signals | null = null;
+
+  /** Stops accepting, stops the instance cleanly, and ends this process. */
   async stop(exitCode = 0): Promise<never> {
-    if (this.stopping) return this.forceStop();
+    if (this.stopping) return new Promise<never>(() => undefined);
     this.stopping = true;
     this.server.close();
     for (const s of this.pending.splice(0)) s.destroy();
@@ -261,15 +273,14 @@ export class Supervisor {
 
   private forced = false;
 
-  private forceStop(): Promise<never> {
+  /** The stop under way ends this process once the instance has exited. */
+  private forceStop(): void {
     const child = this.child;
     if (!this.forced && child && child.exitCode === null && child.signalCode === null) {
       this.log.info(`Stopping the instance process ${child.pid} now (SIGKILL)`);
       this.forced = true;
       child.kill('SIGKILL');
     }
-    // The first stop() ends this process once the instance has exited.
-    return new Promise<never>(() => undefined);
   }
 }
 
