@@ -249,8 +249,8 @@ describe('kill -9 and restart', () => {
   });
 
   it('the same signal again while the instance stops (Ctrl-C twice) ends it at once, with exit code 1', async () => {
-    const dir = await seededDataDir();
-    const a = await start(dir);
+    // A SIGKILL keeps what was committed (the kill -9 tests above restart on the DATA_DIR).
+    const a = await start(await seededDataDir());
     const pid = a.instancePid();
     // Before: a signal during shutdown asked the instance to stop again over its IPC channel, and
     // when that channel had just closed the supervisor died of an unhandled EPIPE.
@@ -260,12 +260,5 @@ describe('kill -9 and restart', () => {
     );
     expect(a.output()).not.toMatch(/EPIPE|Unhandled|Error/);
     expect(a.child.exitCode).toBe(1);
-    // The committed data is intact and the interrupted table absent on the next start.
-    const b = await start(dir);
-    expect(
-      (await b.sql('SELECT count(*) FROM example_db.demo_data.home_rentals')).data?.[0]?.[0],
-    ).toBeGreaterThan(0);
-    expect((await b.sql('SELECT * FROM mindsdb.slow')).type).toBe('error');
-    await b.stop();
   });
 });
