@@ -23,7 +23,7 @@ async function main() {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       log.info(`${signal} received: shutting down`);
-      void supervisor.stop();
+      supervisor.onSignal(signal);
     });
   }
   const address = await supervisor.start();

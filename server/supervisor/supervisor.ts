@@ -100,6 +100,11 @@ export class Supervisor {
     this.child = child;
     this.log.info(`Instance process ${child.pid} started`);
     child.on('message', (m: FromInstance) => this.onMessage(m));
+    // A message sent as the instance ends meets its closed channel (EPIPE): the instance's exit
+    // is handled below, not as this process's error.
+    child.on('error', (err) => {
+      if (!isClosedChannel(err)) this.log.error(`Instance process ${child.pid}: ${err.message}`);
+    });
     child.once('exit', (code, signal) => this.onExit(child, code, signal));
   }
 
@@ -228,23 +233,61 @@ export class Supervisor {
     for (const s of this.pending.splice(0)) s.destroy();
   }
 
+  /**
+   * SIGINT/SIGTERM: stops cleanly. The same signal again while the instance stops (Ctrl-C twice)
+   * ends it at once (SIGKILL: DuckDB's WAL keeps what was committed) and this process exits with
+   * 1. The other kind meanwhile is the same request, not a second one: one Ctrl-C under
+   * `npm run dev` brings the terminal's SIGINT and scripts/dev.mjs's SIGTERM.
+   */
+  onSignal(signal: NodeJS.Signals): void {
+    if (!this.stopping) {
+      this.firstSignal = signal;
+      void this.stop();
+    } else if (!this.firstSignal) this.firstSignal = signal;
+    else if (signal === this.firstSignal) this.forceStop();
+  }
+
+  private firstSignal: NodeJS.Signals | null = null;
+
   /** Stops accepting, stops the instance cleanly, and ends this process. */
   async stop(exitCode = 0): Promise<never> {
+    if (this.stopping) return new Promise<never>(() => undefined);
     this.stopping = true;
     this.server.close();
     for (const s of this.pending.splice(0)) s.destroy();
     const child = this.child;
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
-      if (child.connected) child.send({ t: 'stop' } satisfies ToInstance);
+      const stopped = (err: Error | null) => {
+        if (err) child.kill('SIGTERM');
+      };
+      if (child.connected) child.send({ t: 'stop' } satisfies ToInstance, stopped);
       else child.kill('SIGTERM');
       const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;
       clearTimeout(force);
     }
     this.dropAll();
-    process.exit(exitCode);
+    process.exit(this.forced ? 1 : exitCode);
   }
+
+  private forced = false;
+
+  /** The stop under way ends this process once the instance has exited. */
+  private forceStop(): void {
+    const child = this.child;
+    if (!this.forced && child && child.exitCode === null && child.signalCode === null) {
+      this.log.info(`Stopping the instance process ${child.pid} now (SIGKILL)`);
+      this.forced = true;
+      child.kill('SIGKILL');
+    }
+  }
+}
+
+/** A write to an instance process whose IPC channel has closed (it is ending or has ended). */
+function isClosedChannel(err: Error): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'EPIPE' || code === 'ERR_IPC_CHANNEL_CLOSED' || code === 'ECONNRESET';
 }
 
 /** The raw HTTP answer to a request the instance died on: the SQL envelope or problem details. */

@@ -214,11 +214,51 @@ describe('kill -9 and restart', () => {
     await b.stop();
   });
 
-  it('shuts down cleanly on SIGTERM with exit code 0', async () => {
-    const dir = await seededDataDir();
-    const a = await start(dir);
-    await a.stop();
+  /**
+   * Sends `first` to the supervisor while a statement of seconds runs (in-flight requests keep the
+   * clean stop waiting), then each of `more` once the instance has begun to stop; resolves with
+   * what the statement's request got, once the supervisor has exited.
+   */
+  async function signalWhileStopping(
+    a: InstanceProcess,
+    first: NodeJS.Signals,
+    more: NodeJS.Signals[],
+  ) {
+    const pending = a
+      .sql(
+        'CREATE TABLE mindsdb.slow AS SELECT a.range AS i, md5(a.range::VARCHAR) AS h FROM range(60000000) a',
+      )
+      .catch(() => 'connection lost');
+    await when(async () => (await running(a)) > 0);
+    const exited = new Promise<void>((r) => a.child.once('exit', () => r()));
+    a.child.kill(first);
+    await when(() => a.output().includes('Shutting down (the supervisor)'));
+    for (const s of more) a.child.kill(s);
+    await exited;
+    return pending;
+  }
+
+  it('one Ctrl-C under npm run dev (SIGINT from the terminal, SIGTERM from dev.mjs) stops cleanly with exit code 0', async () => {
+    const a = await start(await seededDataDir());
+    await signalWhileStopping(a, 'SIGINT', ['SIGTERM']);
+    expect(a.output()).toMatch(
+      /SIGINT received: shutting down\n[^]*SIGTERM received: shutting down/,
+    );
+    expect(a.output()).not.toMatch(/SIGKILL|EPIPE|Unhandled/);
     expect(a.child.exitCode).toBe(0);
-    expect(a.output()).toMatch(/SIGTERM received: shutting down/);
+  });
+
+  it('the same signal again while the instance stops (Ctrl-C twice) ends it at once, with exit code 1', async () => {
+    // A SIGKILL keeps what was committed (the kill -9 tests above restart on the DATA_DIR).
+    const a = await start(await seededDataDir());
+    const pid = a.instancePid();
+    // Before: a signal during shutdown asked the instance to stop again over its IPC channel, and
+    // when that channel had just closed the supervisor died of an unhandled EPIPE.
+    expect(await signalWhileStopping(a, 'SIGTERM', ['SIGTERM', 'SIGTERM'])).toBe('connection lost');
+    expect(a.output()).toMatch(
+      new RegExp(`Stopping the instance process ${pid} now \\(SIGKILL\\)`),
+    );
+    expect(a.output()).not.toMatch(/EPIPE|Unhandled|Error/);
+    expect(a.child.exitCode).toBe(1);
   });
 });
