@@ -3,10 +3,11 @@
 // statsmodels' SARIMAX peer picks its order (bench/statsmodels_peer.py orders); the engine's
 // ARIMA is fitted at that order with each trend statsmodels is refitted with ('n' none, 'c' a
 // constant or drift, 'ct' a drift and a drift trend; the engine fits no drift trend with a
-// seasonal part), and searched on all the rows. Prints test MASE per set (as the bench computes
-// it), and every fit where statsmodels' coefficients have a higher likelihood than the engine's
-// own by the engine's likelihood (-2 log L, stat/arima.ts arimaM2ll): an optimiser that stopped
-// short, or a bound.
+// seasonal part), and searched on all the rows (and on the peer's rows where a set bounds them by
+// peerRows: both fits at the peer's order read the rows the peer reads). Prints test MASE per set
+// (as the bench computes it), and every fit where statsmodels' coefficients have a higher
+// likelihood than the engine's own by the engine's likelihood (-2 log L, stat/arima.ts
+// arimaM2ll): an optimiser that stopped short, or a bound.
 // `TIMESERIES_SETS=global,stocks npx tsx bench/timeseries-peer-orders.ts` (statsmodels needed;
 // `holdout,s&p` for a hold-out set; TIMESERIES_ORDERS_DETAIL=1 prints each series-origin's orders).
 
@@ -69,7 +70,7 @@ for (const s of sets) {
   try {
     const job = tasks.map((t) => ({
       key: `${t.origin}#${t.key}`,
-      y: t.train,
+      y: t.train.slice(-(s.peerRows ?? t.train.length)),
       m: s.period,
       h: t.truth.length,
     }));
@@ -90,10 +91,19 @@ for (const s of sets) {
   for (const t of tasks) {
     const p = peers[`${t.origin}#${t.key}`];
     if (!p) continue;
-    const n = t.train.length;
+    // The peer's rows (the last peerRows, as the bench fits it): the same-order fits use them too.
+    const pt = { ...t, train: t.train.slice(-(s.peerRows ?? t.train.length)) };
+    const n = pt.train.length;
     const [pp, dd, q, P, D, Q] = p.order;
     add('SARIMAX, the peer (its order and trend)', mase(p.forecast, t, s.period));
-    const searched = fitArima(t.train, 0, n - 1, s.period);
+    const searched = fitArima(t.train, 0, t.train.length - 1, s.period);
+    if (s.peerRows) {
+      const own = fitArima(pt.train, 0, n - 1, s.period);
+      if (own)
+        add("engine ARIMA searched on the peer's rows", mase(forecast(own, pt), t, s.period));
+      if (own && detail)
+        console.log(`  origin ${t.origin} ${t.key}: on the peer's rows ${arimaName(own)}`);
+    }
     if (searched)
       add('engine ARIMA searched on all rows', mase(forecast(searched, t), t, s.period));
     if (detail)
@@ -103,16 +113,16 @@ for (const s of sets) {
     for (const [tr, v] of Object.entries(p.variants)) {
       const order = { p: pp, d: dd, q, P, D, Q, m: p.m, constant: tr !== 'n' };
       const plan = { d: dd, D, m: p.m };
-      const fit = fitArima(t.train, 0, n - 1, s.period, {
+      const fit = fitArima(pt.train, 0, n - 1, s.period, {
         plan,
         orders: [{ ...order, ...(tr === 'ct' ? { trend: true } : {}) }],
       });
       if (!fit) continue;
       add(`at its order, '${tr}': statsmodels`, mase(v.forecast, t, s.period));
-      add(`at its order, '${tr}': engine`, mase(forecast(fit, t), t, s.period));
+      add(`at its order, '${tr}': engine`, mase(forecast(fit, pt), t, s.period));
       if (tr === 'ct') continue;
-      const theirs = arimaM2ll(fromStatsmodels(v.params, p.order, p.m), t.train, 0, n - 1);
-      const ours = arimaM2ll(fit, t.train, 0, n - 1);
+      const theirs = arimaM2ll(fromStatsmodels(v.params, p.order, p.m), pt.train, 0, n - 1);
+      const ours = arimaM2ll(fit, pt.train, 0, n - 1);
       if (theirs < ours - 0.5) {
         const c = (x: number[]) => x.map((v) => v.toFixed(3)).join(' ');
         const sm = fromStatsmodels(v.params, p.order, p.m);

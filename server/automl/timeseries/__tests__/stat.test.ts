@@ -193,6 +193,29 @@ describe('ARIMA', () => {
     for (const v of f) expect(Math.abs(v - y[299])).toBeLessThan(1.5);
   });
 
+  it('differences a weekly season seasonally when its phase drifts over the years (52.18 weeks, missing weeks)', () => {
+    // 24 years of weekly readings of a yearly cycle (52.18 weeks) with 4 % of the weeks missing: the
+    // 52-row season slips by about three rows a year, so over all rows its strength is near 0
+    // (no seasonal difference before), over the last five years above 0.8.
+    for (const seed of [1, 2, 3]) {
+      const rng = new Rng(seed);
+      const rows: number[] = [];
+      for (let w = 0; w < 24 * 52.18; w++) {
+        if (rng.next() < 0.04) continue;
+        rows.push(300 + 0.03 * w + 3 * Math.sin((2 * Math.PI * w) / 52.18) + 0.3 * gauss(rng));
+      }
+      const y = Float64Array.from(rows);
+      const n = y.length;
+      expect(seasonalStrength(y, 0, n - 1, 52)).toBeLessThan(0.64);
+      expect(seasonalStrength(y, n - 5 * 52, n - 1, 52)).toBeGreaterThan(0.8);
+      expect(arimaPlan(y, 0, n - 1, 52)).toEqual({ d: 0, D: 1, m: 52 });
+      // A random walk as long is not differenced seasonally: five seasons of noise stay weak.
+      let v = 0;
+      const walk = Float64Array.from({ length: n }, () => (v += gauss(rng)));
+      expect(arimaPlan(walk, 0, n - 1, 52)).toEqual({ d: 1, D: 0, m: 52 });
+    }
+  });
+
   it('recovers the drift of a random walk with drift: ARIMA(0,1,0) with drift, within 3 standard errors', () => {
     // Steps of mean 0.5 and sd 1: the drift's estimate (the steps' mean) has sd 1 / sqrt(299).
     const plan = { d: 1, D: 0, m: 1 };
