@@ -8,8 +8,8 @@
  * NUMERIC into strings. The text format PostgreSQL sends (DateStyle ISO, TimeZone UTC, both fixed
  * per session by the pool) already is the contract's shape for dates and times.
  */
-import pg from 'pg';
 import type { JsonValue } from '../engine/values';
+import { pgLib } from './pg-lib';
 
 /** PostgreSQL type OIDs (pg_type.oid) we treat specially. */
 const OID = {
@@ -53,7 +53,7 @@ const stripUtc = (v: string) => v.replace(/\+00(:00)?$/, '');
 
 /** `getTypeParser` for pg's `types` option: text-format values in their JSON-safe shape. */
 export function getTypeParser(oid: number, format?: 'text' | 'binary'): (v: string) => unknown {
-  if (format === 'binary') return pg.types.getTypeParser(oid, format);
+  if (format === 'binary') return pgLib().types.getTypeParser(oid, format);
   switch (oid) {
     case OID.INT8:
       return int8;
@@ -72,7 +72,7 @@ export function getTypeParser(oid: number, format?: 'text' | 'binary'): (v: stri
       return stripUtc;
     default:
       // Booleans, int2/int4, json/jsonb and arrays of them parse as pg does; unknown types stay text.
-      return pg.types.getTypeParser(oid, 'text');
+      return pgLib().types.getTypeParser(oid, 'text');
   }
 }
 

@@ -10,8 +10,7 @@
  * including ones that end in their own LIMIT/ORDER BY or are not wrappable as a subquery.
  */
 import { finished } from 'node:stream/promises';
-import pg from 'pg';
-import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import type pg from 'pg';
 import {
   ERROR_CODES,
   ServiceError,
@@ -22,6 +21,7 @@ import {
 } from '../errors';
 import type { JsonValue } from '../engine/values';
 import { BinaryCopyDecoder, binaryRead, type ColumnBatch } from './pg-binary';
+import { pgCopyStreams, pgLib } from './pg-lib';
 import { duckTypeName, getTypeParser, rowToJson } from './pg-values';
 
 /** Connect timeout: an unreachable host fails this fast instead of hanging the statement. */
@@ -233,7 +233,7 @@ export class PostgresIntegration {
 
   private getPool(): pg.Pool {
     if (!this.pool) {
-      this.pool = new pg.Pool(this.config());
+      this.pool = new (pgLib().Pool)(this.config());
       // An idle connection dropped by the server (restart, network) must not crash the process;
       // the pool replaces it on the next checkout.
       this.pool.on('error', () => undefined);
@@ -406,7 +406,7 @@ export class PostgresIntegration {
       async (client) => {
         await client.query('SET LOCAL statement_timeout = 0');
         const decoder = new BinaryCopyDecoder(plan.kinds, chunkRows);
-        const stream = client.query(copyTo(plan.copy, { highWaterMark: 1 << 20 }));
+        const stream = client.query(pgCopyStreams().to(plan.copy, { highWaterMark: 1 << 20 }));
         // Ended or failed: pg-copy-streams reports a server error with an 'error' event, not
         // by destroying the stream, so neither `finished` nor `destroyed` can tell.
         let over = false;
@@ -498,7 +498,7 @@ export class PostgresIntegration {
             // `COPY ... FROM STDIN`: PostgreSQL parses the rows straight into the table (no
             // statement text, parameters or casts per value, as an INSERT of arrays has); binary
             // data (buffers) is taken as it is.
-            const stream = client.query(copyFrom(sql));
+            const stream = client.query(pgCopyStreams().from(sql));
             if (typeof data === 'string') stream.end(data);
             else {
               for (const part of data) stream.write(part);
@@ -592,7 +592,7 @@ export class PostgresIntegration {
   private async cancelBackend(client: pg.PoolClient): Promise<void> {
     const pid = (client as unknown as { processID?: number }).processID;
     if (!pid) return;
-    const c = new pg.Client({ ...this.config(), options: undefined });
+    const c = new (pgLib().Client)({ ...this.config(), options: undefined });
     try {
       await c.connect();
       await c.query('SELECT pg_cancel_backend($1)', [pid]);

@@ -2,7 +2,8 @@
 // Apache-2.0) read by protobufjs, so no byte of the protobuf encoding is written by hand here.
 
 import fs from 'node:fs';
-import protobuf from 'protobufjs';
+import { createRequire } from 'node:module';
+import type protobuf from 'protobufjs';
 
 /** TensorProto.DataType values used by the exporter. */
 export const DataType = {
@@ -91,11 +92,15 @@ export interface ModelMessage {
 
 let modelType: protobuf.Type | null = null;
 
-/** onnx.ModelProto, parsed from the vendored schema on first use. */
+/**
+ * onnx.ModelProto, parsed from the vendored schema on first use. protobufjs itself is loaded then
+ * too: importing it costs ~45 ms of CPU, which every instance start paid for an export few ask for.
+ */
 function modelProto(): protobuf.Type {
   if (!modelType) {
+    const lib = createRequire(import.meta.url)('protobufjs') as typeof protobuf;
     const text = fs.readFileSync(new URL('./onnx.proto', import.meta.url), 'utf8');
-    modelType = protobuf.parse(text, { keepCase: true }).root.lookupType('onnx.ModelProto');
+    modelType = lib.parse(text, { keepCase: true }).root.lookupType('onnx.ModelProto');
   }
   return modelType;
 }
