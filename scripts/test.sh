@@ -52,10 +52,13 @@ rm -rf "$timings" && mkdir -p "$timings"
 
 # Two streams of about equal CPU, side by side on two cores: ESLint (its rules need no types:
 # 49-51 CPU-s), and the type-check (TypeScript 7), the typed lint rules (oxlint on TypeScript 7,
-# .oxlintrc.json), the format check and the unused exports in turn (16 + 9 + 22 + 5 CPU-s; load
-# 6-8). The typed rules ran inside ESLint until session 17, on TypeScript 5.9 programs of every
-# tsconfig, in two ESLint halves of 62 and 56 CPU-s. Each check writes its own log and status; the
-# logs are shown in order once all are done.
+# .oxlintrc.json), the format check and the unused exports in turn (12 + 9 + 22 + 5 CPU-s; load
+# 6-9). The typed rules ran inside ESLint until session 17, on TypeScript 5.9 programs of every
+# tsconfig, in two ESLint halves of 62 and 56 CPU-s. TypeScript 7 and tsgolint run single-threaded
+# here: the lane shares two cores with Vitest, and their parallel checkers each redo part of the
+# work (the type-check: 20.5-20.8 CPU-s with its default four checkers, 12.1-12.3 single-threaded;
+# oxlint 13.5-13.8 -> 9.8-11.0; load 9-11). Each check writes its own log and status; the logs are
+# shown in order once all are done.
 static_checks() {
   local logs=.tmp/static rc=0
   rm -rf "$logs" && mkdir -p "$logs"
@@ -68,8 +71,8 @@ static_checks() {
   }
   check eslint npx eslint . --max-warnings=0 &
   {
-    check typecheck npm run --silent typecheck
-    check oxlint npx oxlint --max-warnings=0
+    check typecheck npm run --silent typecheck -- --singleThreaded
+    check oxlint env GOMAXPROCS=1 npx oxlint --threads=1 --max-warnings=0
     check prettier npx prettier --check . --log-level warn
     check knip npx knip
   } &
