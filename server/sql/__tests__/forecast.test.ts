@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollPause, startHarness, type Harness } from '../../test/harness';
+import { trainingCache } from '../../test/training-cache';
 
 let h: Harness;
 let created: any;
@@ -56,7 +57,10 @@ function hsOne(): Promise<Record<string, any>> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  // Its tests read what the trainings made, and never watch one run: the house_sales model is the
+  // same request model-onnx.test.ts trains, taken from the run's training cache when one of them
+  // trained it first.
+  h = await startHarness(trainingCache());
   created = await h.sql(
     `CREATE MODEL mindsdb.house_sales_model FROM example_db (SELECT * FROM demo_data.house_sales)
      PREDICT ma ORDER BY saledate GROUP BY type, bedrooms WINDOW 8 HORIZON 4`,
