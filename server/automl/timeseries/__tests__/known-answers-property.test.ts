@@ -79,9 +79,11 @@ describe('a pure season: ETS exact from the fewest rows its seasonal forms admit
     }
   });
 
-  it('is forecast by seasonal-naive exactly, and by ETS forced exactly, on 19 days of 3 groups', () => {
+  it('is forecast exactly by ETS forced on 19 days of 2 groups (validated on their first 15)', () => {
+    // The engine's own choice on such series, seasonal-naive, was exact on all 869 groups of the
+    // sweep before and after (pinned in candidates.test.ts); ETS forced was flat (ETS(A,N,N)).
     const rng = new Rng(7);
-    const pats = [season(rng, 7), season(rng, 7), season(rng, 7)];
+    const pats = [season(rng, 7), season(rng, 7)];
     const day = (i: number) =>
       new Date(Date.UTC(2021, 0, 4) + i * 864e5).toISOString().slice(0, 10);
     const n = 19;
@@ -91,19 +93,15 @@ describe('a pure season: ETS exact from the fewest rows its seasonal forms admit
     });
     const d: Dataset = { columns: ['day', 'shop', 'sales'], rows };
     const opts = { target: 'sales', orderBy: 'day', groupBy: ['shop'], window: 3, horizon: 4 };
-    for (const using of [undefined, { model: 'ets' }]) {
-      const a = trainForecaster(d, { ...opts, using });
-      const choices = a.description.timeseries!.choices!;
-      expect(choices.map((c) => c.candidate)).toEqual(
-        using ? ['ets', 'ets', 'ets'] : ['seasonal_naive', 'seasonal_naive', 'seasonal_naive'],
-      );
-      const out = loadPredictor(a).forecast(columnsOf(d), rows.length).rows;
-      out.forEach((r, i) => {
-        const p = pats[Math.floor(i / 4)];
-        const size = Math.max(...p.map(Math.abs));
-        expect(Math.abs((r[2] as number) - p[(n + (i % 4)) % 7]) / size).toBeLessThan(1e-9);
-      });
-    }
+    const a = trainForecaster(d, { ...opts, using: { model: 'ets' } });
+    for (const c of a.description.timeseries!.choices!)
+      expect(c.model).toMatch(/^ETS\([AM],N,[AM]\)$/);
+    const out = loadPredictor(a).forecast(columnsOf(d), rows.length).rows;
+    out.forEach((r, i) => {
+      const p = pats[Math.floor(i / 4)];
+      const size = Math.max(...p.map(Math.abs));
+      expect(Math.abs((r[2] as number) - p[(n + (i % 4)) % 7]) / size).toBeLessThan(1e-9);
+    });
   });
 });
 
@@ -138,15 +136,13 @@ describe('a pure season too short to validate a seasonal ETS on', () => {
 
 describe('a straight line: drift chosen and exact on every group, Theta half the slope', () => {
   it('keeps drift on every group where other candidates are exact too (rounding is no evidence)', () => {
-    // Yearly lines of 40 rows with huge and tiny slopes: ETS and ARIMA continue them exactly too,
+    // Yearly lines of 40 rows, a huge and a small slope: ETS and ARIMA continue them exactly too,
     // and their errors of 0 beat drift's 1e-16 of the level by more than the 1 % tie (the set took
     // the mean of ETS and ARIMA), or "by infinitely many standard errors" (with 80 rows a group
-    // took ARIMA(3,1,3)).
+    // took ARIMA(3,1,3); the sweep's 60 draws: 26 failed before, none after).
     const lines = [
       [1e6, -3e5],
-      [-2.5e4, 7e3],
       [9e4, -0.35],
-      [0, 1e-3],
     ];
     const rows: CellValue[][] = [];
     lines.forEach(([a, b], g) => {
@@ -161,7 +157,7 @@ describe('a straight line: drift chosen and exact on every group, Theta half the
       horizon: 3,
     });
     expect(a.description.timeseries!.choices!.map((c) => c.candidate)).toEqual(
-      Array(4).fill('drift'),
+      Array(2).fill('drift'),
     );
     const out = loadPredictor(a).forecast(columnsOf(d), rows.length).rows;
     out.forEach((r, i) => {
@@ -217,9 +213,12 @@ describe('an AR(1): ARIMA at its order recovers the coefficient', () => {
   it('within 3 standard errors, sqrt((1 - phi^2) / n), beyond its small-sample bias: 18 draws', () => {
     // phi in {-0.8, -0.4, 0.2, 0.5, 0.8, 0.95}, a mean of 0 or 100, n 60 .. 500, Gaussian noise.
     // Maximum likelihood's estimate sits about (1 + 3 phi) / n below phi with an estimated mean
-    // (Kendall 1954; statsmodels' SARIMAX alike, to 0.004 at 0.95): at phi 0.95 and n 60, 1.6
-    // standard errors. On 200 draws per phi (docs/forecasting.md) the bias-corrected estimate was
-    // beyond 3 standard errors on at most 2 in 200 per phi.
+    // (Kendall 1954; statsmodels' SARIMAX alike: on 40 draws at 0.8 and 0.95 its mean z is ours to
+    // 0.02): at phi 0.95 and n 60, 1.6 standard errors. On 200 draws per phi (docs/forecasting.md)
+    // the bias-corrected estimate was beyond 3 standard errors on 2, 0, 0, 1, 2 and 7 of 200 for
+    // the phis in turn: near the unit circle its spread is 1.34 asymptotic standard errors, so
+    // the 3 draws at 0.95 pass together with probability about 0.9 (these are the first seeds
+    // tried), the 15 at the others with probability about 0.93.
     const phis = [-0.8, -0.4, 0.2, 0.5, 0.8, 0.95];
     for (let draw = 0; draw < 18; draw++) {
       const phi = phis[draw % 6];
