@@ -209,7 +209,8 @@ function filter(
 /**
  * Whether y has rows enough for form f with a season of m: two full seasons and two rows (the
  * classical decomposition's start), or more rows than R's ets() asks of any form, its parameters
- * (smoothing, damping, the level, trend and all m seasonal states) plus 4. The second is the
+ * as R counts them (2 for the level, 2 for a trend, 1 for damping, m for a season) plus 4. The
+ * second is the
  * weaker need from a period of 7 on: a pure weekly pattern of 14 days, or 59 weeks of a weekly
  * series with a yearly pattern, then start their seasonal states from the first season's
  * deviations from its mean and continue the season exactly (before, their seasonal forms were
