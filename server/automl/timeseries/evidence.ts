@@ -5,6 +5,16 @@
 // a candidate beats it clearly.
 
 /**
+ * Errors closer than this (a mean paired difference in origin scales, the errors' unit, or two
+ * MASEs) are floating-point rounding, not evidence: on a series some candidates continue exactly
+ * (a straight line, a pure season) their errors are 1e-16 of the level, up to 1e-11 of a scale
+ * (the scale has 1e-4 of the level in it), and a line's group left drift (1e-16) for ARIMA (0)
+ * "by infinitely many standard errors", or its set took ARIMA, whose MASE 0 was below drift's
+ * 2e-12 by more than the 1 % tie.
+ */
+export const RESOLUTION = 1e-9;
+
+/**
  * How clearly candidate c beats d on a series' origins: the mean paired difference of their
  * per-origin errors over its standard error (overlapping windows counted as `windows`
  * independent ones); -Infinity-safe: NaN when they share no origin.
@@ -27,6 +37,7 @@ export function advantage(
   }
   if (n < 2) return NaN;
   const mean = sum / n;
+  if (!(Math.abs(mean) > RESOLUTION)) return 0;
   const sd = Math.sqrt(Math.max(0, sq / n - mean * mean) * (n / (n - 1)));
   const se = sd / Math.sqrt(Math.max(1, Math.min(n, windows)));
   return se > 0 ? mean / se : mean > 0 ? Infinity : 0;

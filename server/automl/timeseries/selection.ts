@@ -16,7 +16,7 @@
 
 import { AutoMLError } from '../errors';
 import type { Fold, Scored } from './candidates';
-import { type WalkVerdict, advantage } from './evidence';
+import { RESOLUTION, type WalkVerdict, advantage } from './evidence';
 import { isGbm } from './model';
 import type { CandidateName } from './types';
 
@@ -276,7 +276,7 @@ const rel = (e: number, b: number) => (b > 0 ? e / b : e > 0 ? Infinity : 1);
 function pick(score: (c: number) => number, C: number, ok: (c: number) => boolean): number {
   let best = Infinity;
   for (let c = 0; c < C; c++) if (ok(c)) best = Math.min(best, score(c));
-  for (let c = 0; c < C; c++) if (ok(c) && score(c) <= best * (1 + TIE) + 1e-12) return c;
+  for (let c = 0; c < C; c++) if (ok(c) && score(c) <= best * (1 + TIE) + RESOLUTION) return c;
   return 0;
 }
 
@@ -322,7 +322,7 @@ export function selectCandidates(
   // random walk, gain nothing from their mean). Its members were picked as the best on these very
   // windows, but so was the pick, the best of all of them: no further margin.
   const ens = scored.findIndex((s) => s.name === 'ensemble');
-  if (!forced && walkBase < 0 && ens >= 0 && mase[ens] * (1 + TIE) < mase[setChoice]) {
+  if (!forced && walkBase < 0 && ens >= 0 && mase[ens] * (1 + TIE) + RESOLUTION < mase[setChoice]) {
     setChoice = ens;
   }
   // A GBM not refitted before the earlier cuts (too few rows, or the other GBM did better on the

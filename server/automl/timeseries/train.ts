@@ -330,7 +330,12 @@ export function refitNote(main: LocalFit, final: LocalFit): string {
   const was = localLabel(main);
   const now = localLabel(final);
   if (was === now) return '';
-  const what = final.kind === 'ets' ? 'its error type' : 'its constant and drift trend';
+  const what =
+    main.kind === 'ets' && main.seasonless
+      ? 'its error type and season, the validation rows too few for a seasonal form,'
+      : final.kind === 'ets'
+        ? 'its error type'
+        : 'its constant and drift trend';
   return `validated as ${was}, forecasts as ${now} (${what} chosen again by AICc on all rows; the validation MASE is the validated form's)`;
 }
 
