@@ -185,14 +185,17 @@ export function assembleArtifact(p: {
         : s.name === 'ensemble'
           ? `${CANDIDATE_LABELS.ensemble}: ${ensemble.join(', ')}`
           : CANDIDATE_LABELS[s.name],
-      mase: round(sel.shownMase[c], 6),
+      mase: Number.isFinite(sel.shownMase[c]) ? round(sel.shownMase[c], 6) : null,
       mae: round(sel.mae[c], 6),
       trainingTime: round(s.trainingTime, 3),
       groups: groupsOf[c],
       selected: groupsOf[c] > 0,
       partial: partial(s),
     }))
-    .sort((a, b) => Number(a.partial) - Number(b.partial) || a.mase - b.mase)
+    .sort(
+      (a, b) =>
+        Number(a.partial) - Number(b.partial) || (a.mase ?? Infinity) - (b.mase ?? Infinity) || 0,
+    )
     .map(({ partial: _, ...row }) => row);
   const choices: ForecastChoice[] = set.series.slice(0, MAX_CHOICES).map((s, g) => {
     const c = sel.choice[g];
@@ -206,7 +209,13 @@ export function assembleArtifact(p: {
     };
   });
   const warnings: ModelWarning[] = [];
-  if (!(mase < 1)) {
+  if (!Number.isFinite(mase)) {
+    warnings.push({
+      kind: 'weak_model',
+      column: null,
+      message: `On validation seasonal-naive (repeating the last season) was exact and these forecasts were not (mean absolute error ${round(sel.mae[sel.setChoice], 6)}), so their MASE is not defined: the series may be a pure season, which seasonal-naive forecasts exactly.`,
+    });
+  } else if (!(mase < 1)) {
     warnings.push({
       kind: 'weak_model',
       column: null,
@@ -248,7 +257,11 @@ export function assembleArtifact(p: {
     target,
     targetType,
     inputs: [orderBy, ...groupBy],
-    accuracies: { bounded_ts_accuracy: round(boundedTsAccuracy(mase), 6), mase: round(mase, 6) },
+    accuracies: {
+      bounded_ts_accuracy: round(boundedTsAccuracy(mase), 6),
+      // Not defined (seasonal-naive exact, the model not): left out rather than a non-JSON Infinity.
+      ...(Number.isFinite(mase) ? { mase: round(mase, 6) } : {}),
+    },
     columnImportances: importances(part, layout, spec, target, orderBy, groupBy),
     features,
     candidates: scored.map((s, c) => ({

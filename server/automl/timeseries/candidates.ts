@@ -329,8 +329,11 @@ export function outclassed(gbm: Scored, scored: Scored[], main: Fold): string | 
   const idx = Array.from({ length: a.length }, (_, i) => i);
   const z = advantage(b, a, idx, Math.max(2, a.length / main.packed.H));
   if (!(z > OUTCLASS_Z)) return null;
-  const more = Math.round((mine / theirs - 1) * 100);
-  return `it erred ${more} % more than ${best.name} on the last validation fold (${z.toFixed(1)} standard errors), so it could not be chosen and was not refitted before the earlier ones`;
+  const more =
+    theirs > 0
+      ? `${Math.round((mine / theirs - 1) * 100)} % more than ${best.name}`
+      : `where ${best.name} was exact`;
+  return `it erred ${more} on the last validation fold (${z.toFixed(1)} standard errors), so it could not be chosen and was not refitted before the earlier ones`;
 }
 
 /** Sum of |error| / scale of a candidate over a fold (Infinity when it did not run). */

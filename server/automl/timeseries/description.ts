@@ -23,9 +23,10 @@ export interface ForecastLeaderboardRow {
   label: string;
   /**
    * Mean absolute error over seasonal-naive's on the same validation origins (rolling origins over
-   * every fold; < 1 beats seasonal-naive), the model's metric.
+   * every fold; < 1 beats seasonal-naive), the model's metric: 0 when both erred 0, null when
+   * only seasonal-naive did (not defined: the MAE says how far off the candidate was).
    */
-  mase: number;
+  mase: number | null;
   /** Mean absolute error in the target's units on those origins. */
   mae: number;
   /** Seconds spent fitting it (every fold and series). */

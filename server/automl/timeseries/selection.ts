@@ -266,11 +266,21 @@ function describedMase(t: ReturnType<typeof tally>, C: number, validated: number
       e += s > 0 ? t.unitErr[c][g] / s : t.err[c][g];
       b += s > 0 ? t.unitBase[c][g] / s : t.base[c][g];
     }
-    return rel(e, b);
+    return shownRel(e, b);
   });
 }
 
 const rel = (e: number, b: number) => (b > 0 ? e / b : e > 0 ? Infinity : 1);
+
+/**
+ * The ratio DESCRIBE shows: 0 when both errors are 0 (exact where seasonal-naive is), Infinity
+ * when only seasonal-naive's is (not defined: the description shows null and the MAE).
+ */
+const shownRel = (e: number, b: number) => (b > 0 ? e / b : e > 0 ? Infinity : 0);
+
+/** A MASE in a reason's words: two decimals, or why there is none. */
+const maseWords = (x: number) =>
+  Number.isFinite(x) ? x.toFixed(2) : 'not defined, seasonal-naive being exact';
 
 /** The simplest (earliest) candidate within TIE of the lowest score, among `ok`. */
 function pick(score: (c: number) => number, C: number, ok: (c: number) => boolean): number {
@@ -377,7 +387,9 @@ export function selectCandidates(
     const own = (c: number) => rel(err[c][g], base[c][g]);
     // What DESCRIBE says of it (see COLLAPSED); the choice stays the scaled errors'.
     const unit = collapsed[g] > 0;
-    const shown = unit ? (c: number) => rel(unitErr[c][g], unitBase[c][g]) : own;
+    const shown = unit
+      ? (c: number) => shownRel(unitErr[c][g], unitBase[c][g])
+      : (c: number) => shownRel(err[c][g], base[c][g]);
     // Consecutive origins share all but one of their H targets: H of them are one window's worth
     // (counted as independent, 12 overlapping monthly origins claimed sqrt(12) times the evidence
     // they hold, and series of unemployment left the set's ETS for an ARIMA that erred more).
@@ -397,11 +409,11 @@ export function selectCandidates(
     choice[g] = c;
     ownMase[g] = shown(c);
     baseError[g] = unit ? unitBase[c][g] / collapsed[g] : base[c][g];
-    const m = shown(c).toFixed(2);
+    const m = maseWords(shown(c));
     if (c !== setChoice) {
       reason[g] =
         `beats the set's ${setName} clearly on this group's ${w.toFixed(1)} validation windows ` +
-        `(MASE ${m} against ${shown(setChoice).toFixed(2)})`;
+        `(MASE ${m} against ${maseWords(shown(setChoice))})`;
     } else if (forced) {
       reason[g] = `USING model = '${forced}' (MASE ${m} on this group)`;
     } else if (setWhy || walkWhy) {
@@ -416,7 +428,7 @@ export function selectCandidates(
         ownBest === c
           ? `lowest validation error on this group too (MASE ${m})`
           : `the set's choice: this group's ${w.toFixed(1)} validation windows favour ${scored[ownBest].name} ` +
-            `(MASE ${shown(ownBest).toFixed(2)} against ${m}), within their noise`;
+            `(MASE ${maseWords(shown(ownBest))} against ${m}), within their noise`;
     }
     if (shown(c) > 1 + 1e-9) {
       worse++;

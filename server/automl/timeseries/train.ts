@@ -42,6 +42,7 @@ import {
 } from './stat/local';
 import type { EtsForm } from './stat/ets';
 import type { ArimaOrder } from './stat/arima';
+import { periodFromData } from './stat/season';
 import type { CandidateName, FeatureSpec, ForecastTrainOptions, TimeSeriesArtifact } from './types';
 
 /** A GROUP BY column with more values than this is no categorical feature (bins are one byte). */
@@ -166,7 +167,11 @@ export function validateCandidates(
   }
   const model = inferred[longest]!;
   const freq = model.freq;
-  const period = seasonalPeriod(freq);
+  const cut = timeSplit(series, W, settings.validationFraction);
+  const period =
+    seasonalPeriod(freq) > 1 || freq.unit !== 'number'
+      ? seasonalPeriod(freq)
+      : foundPeriod(series, cut);
   const lookback = Math.max(W, period > 1 ? period * Math.ceil(H / period) + 1 : 1);
   const statLookback = Math.max(lookback, Math.min(maxN, Math.max(W, LOCAL_LOOKBACK)));
   const spec: FeatureSpec = {
@@ -185,7 +190,6 @@ export function validateCandidates(
   };
   const layout = featureLayout(spec);
   const codes = series.map((s) => groupCodes(s.key, spec, layout));
-  const cut = timeSplit(series, W, settings.validationFraction);
 
   progress(onProgress, 2);
   const cal = series.map((s) => calendarRows(s.t, spec));
@@ -237,6 +241,19 @@ export function validateCandidates(
     ...{ table, cols, settings, onProgress, t0, set, orderBy, target, groupBy },
     ...{ inferred, model, freq, period, spec, layout, folds, validation, scored, forced, walk },
   };
+}
+
+/** Series read to find the period of a numeric ORDER BY (the first ones: the test is pooled). */
+const PERIOD_SERIES = 200;
+
+/**
+ * The seasonal period of series ordered by a number (an index, no calendar): found in their
+ * training rows (before the validation cut, so the folds judge it honestly), 1 unless clear
+ * (stat/season.ts, periodFromData).
+ */
+function foundPeriod(series: Series[], cut: Int32Array): number {
+  const ys = series.slice(0, PERIOD_SERIES).map((s, g) => s.y.subarray(0, Math.max(0, cut[g])));
+  return periodFromData(ys);
 }
 
 export type Validated = ReturnType<typeof validateCandidates>;

@@ -142,7 +142,7 @@ describe('USING model', () => {
     const row = board.find((r) => r.name === 'ensemble')!;
     expect(row.label).toContain(members.join(', '));
     for (const m of members) {
-      expect(row.mase).toBeLessThanOrEqual(board.find((r) => r.name === m)!.mase);
+      expect(row.mase).toBeLessThanOrEqual(board.find((r) => r.name === m)!.mase!);
     }
     // Each group that uses it forecasts the mean of its members' forecasts, each member as the
     // model forced to it forecasts (the same fits: the artifact keeps every member).

@@ -152,10 +152,10 @@ describe('quality and intervals', () => {
     // (A GBM scored on the last fold only is listed last, saying so: not comparable.)
     const comparable = board.filter((r) => !r.label.includes('last validation fold only'));
     for (let i = 1; i < comparable.length; i++)
-      expect(comparable[i].mase).toBeGreaterThanOrEqual(comparable[i - 1].mase);
+      expect(comparable[i].mase).toBeGreaterThanOrEqual(comparable[i - 1].mase!);
     expect(board.slice(0, comparable.length)).toEqual(comparable);
     expect(comparable[0].mase).toBeLessThanOrEqual(
-      board.find((r) => r.name === ts.selected)!.mase * 1.01 + 1e-9,
+      board.find((r) => r.name === ts.selected)!.mase! * 1.01 + 1e-9,
     );
     expect(board.find((r) => r.name === 'seasonal_naive')!.mase).toBe(1);
     expect(board.reduce((a, r) => a + r.groups, 0)).toBe(3);

@@ -180,3 +180,74 @@ function isConstant(x: ArrayLike<number>, n: number): boolean {
   for (let i = 1; i < n; i++) if (x[i] !== x[0]) return false;
   return true;
 }
+
+/** Seasonal strength a period found in the data must reach (auto.arima's seasonal-difference bar). */
+const FOUND_STRENGTH = 0.64;
+
+/**
+ * The seasonal period of series without a calendar frequency (a numeric ORDER BY), found in the
+ * data as forecast::findfrequency does in spirit: the autocorrelations of each series with its
+ * least-squares line removed, averaged over the series, and the lag of their highest peak after
+ * the first minimum (the earliest lag within 10 % of it, so 12 rather than 24 when both peak). It
+ * is kept only where it is clear: that peak significant at 5 % for the averaged series, at least
+ * three seasons in the median series, and the seasonal strength (Wang, Smith & Hyndman) of the
+ * series above 0.64 on average. 1 when any of these fails. `series` are y[0 .. n-1] arrays.
+ */
+export function periodFromData(series: readonly ArrayLike<number>[], maxPeriod = 366): number {
+  const ys = series.filter((y) => y.length >= 8);
+  if (ys.length === 0) return 1;
+  const lens = ys.map((y) => y.length).sort((a, b) => a - b);
+  const nMed = lens[lens.length >> 1];
+  const maxLag = Math.min(maxPeriod, Math.floor(nMed / 3));
+  if (maxLag < 2) return 1;
+  const mean = new Float64Array(maxLag + 1);
+  let k = 0;
+  let rows = 0;
+  for (const y of ys) {
+    const r = acf(detrended(y), 0, y.length - 1, Math.min(maxLag, y.length - 1));
+    for (let l = 1; l <= maxLag && l < y.length; l++) mean[l] += r[l];
+    k++;
+    rows += y.length;
+  }
+  for (let l = 1; l <= maxLag; l++) mean[l] /= k;
+  // The first local minimum, then the highest value after it.
+  let first = 1;
+  while (first < maxLag && mean[first + 1] < mean[first]) first++;
+  if (first >= maxLag) return 1;
+  let best = -Infinity;
+  for (let l = first + 1; l <= maxLag; l++) best = Math.max(best, mean[l]);
+  let m = -1;
+  for (let l = first + 1; l <= maxLag; l++) {
+    const peak = mean[l] >= mean[l - 1] && (l === maxLag || mean[l] >= mean[l + 1]);
+    if (peak && mean[l] >= 0.9 * best) {
+      m = l;
+      break;
+    }
+  }
+  if (m < 2 || !(best > 0)) return 1;
+  // Bartlett's standard error of the averaged autocorrelation (the series' rows pooled).
+  let s = 0;
+  for (let l = 1; l < m; l++) s += mean[l] * mean[l];
+  if (!(mean[m] > 1.96 * Math.sqrt((1 + 2 * s) / rows))) return 1;
+  if (nMed < 3 * m) return 1;
+  let strength = 0;
+  for (const y of ys) strength += seasonalStrength(y, 0, y.length - 1, m);
+  return strength / ys.length > FOUND_STRENGTH ? m : 1;
+}
+
+/** y less its least-squares line on the row index. */
+function detrended(y: ArrayLike<number>): Float64Array {
+  const n = y.length;
+  const tm = (n - 1) / 2;
+  let ym = 0;
+  for (let i = 0; i < n; i++) ym += y[i];
+  ym /= n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (i - tm) * (y[i] - ym);
+    sxx += (i - tm) ** 2;
+  }
+  const b = sxx > 0 ? sxy / sxx : 0;
+  return Float64Array.from({ length: n }, (_, i) => y[i] - ym - b * (i - tm));
+}
