@@ -205,7 +205,7 @@ export type BaselineName = 'seasonal_naive' | 'naive' | 'drift';
 /**
  * A baseline forecast for step k from the origin `end` (reading y[start .. end]): naive (the last
  * value), seasonal-naive (the value one season back, naive without a season of history), drift
- * (the last value plus k times the mean step over the lookback).
+ * (the last value plus k times the mean step over the lookback, at least one step).
  */
 export function baselineForecast(
   name: BaselineName,
@@ -221,6 +221,7 @@ export function baselineForecast(
     const si = seasonalIndex(end, k, spec.period, start);
     return si >= 0 ? y[si] : base;
   }
-  const s0 = Math.max(start, end - spec.lookback + 1);
+  // At least the last step (WINDOW 1 without a season: a lookback of one row made drift naive).
+  const s0 = Math.max(start, end - Math.max(2, spec.lookback) + 1);
   return end > s0 ? base + (k * (base - y[s0])) / (end - s0) : base;
 }

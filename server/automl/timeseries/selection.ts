@@ -16,7 +16,7 @@
 
 import { AutoMLError } from '../errors';
 import type { Fold, Scored } from './candidates';
-import { advantage } from './evidence';
+import { RESOLUTION, type WalkVerdict, advantage } from './evidence';
 import { isGbm } from './model';
 import type { CandidateName } from './types';
 
@@ -276,7 +276,7 @@ const rel = (e: number, b: number) => (b > 0 ? e / b : e > 0 ? Infinity : 1);
 function pick(score: (c: number) => number, C: number, ok: (c: number) => boolean): number {
   let best = Infinity;
   for (let c = 0; c < C; c++) if (ok(c)) best = Math.min(best, score(c));
-  for (let c = 0; c < C; c++) if (ok(c) && score(c) <= best * (1 + TIE) + 1e-12) return c;
+  for (let c = 0; c < C; c++) if (ok(c) && score(c) <= best * (1 + TIE) + RESOLUTION) return c;
   return 0;
 }
 
@@ -292,6 +292,7 @@ export function selectCandidates(
   nSeries: number,
   validated: number[],
   forced: 'gbm' | CandidateName | null,
+  walk: WalkVerdict | null = null,
 ): Selection {
   const C = scored.length;
   const all = tally(scored, folds, nSeries);
@@ -308,12 +309,22 @@ export function selectCandidates(
       ? scored[c].name === forced
       : eligible(scored[c]) && (forced !== 'gbm' || !hasGbm || isGbm(scored[c].name));
   let setChoice = pick((c) => mase[c], C, ok);
+  // Random walks (walkVerdict): naive, unless another candidate beats it clearly (walkChoice).
+  const walkBase = walkBaseline(scored, walk, forced, ok);
+  let setWhy = '';
+  let walkWhy = '';
+  if (walkBase >= 0) {
+    const w = walkChoice(scored, all, mase, folds[0].packed.H, walkBase, ok);
+    [setChoice, setWhy, walkWhy] = [w.choice, w.gbmWhy, w.why(walk!)];
+  }
   // The ensemble of the tied candidates when the pick is not within TIE of it (the ensemble is the
   // most complex candidate; members that forecast alike, such as naive and an ETS that found a
   // random walk, gain nothing from their mean). Its members were picked as the best on these very
   // windows, but so was the pick, the best of all of them: no further margin.
   const ens = scored.findIndex((s) => s.name === 'ensemble');
-  if (!forced && ens >= 0 && mase[ens] * (1 + TIE) < mase[setChoice]) setChoice = ens;
+  if (!forced && walkBase < 0 && ens >= 0 && mase[ens] * (1 + TIE) + RESOLUTION < mase[setChoice]) {
+    setChoice = ens;
+  }
   // A GBM not refitted before the earlier cuts (too few rows, or the other GBM did better on the
   // last fold) forecast the last fold alone: compared with the pick on that fold's windows (on all
   // of them, its score and the others' would rest on unlike windows), it takes the pick's place
@@ -323,8 +334,7 @@ export function selectCandidates(
   // the GBMs were the only candidates ahead of naive and were never chosen; left out when only
   // the other GBM was refitted, Grunfeld and global temperature lost what this gained them
   // (docs/forecasting.md).
-  let setWhy = '';
-  if (!forced) {
+  if (!forced && walkBase < 0) {
     let best = -1;
     let bestRatio = 1 - GBM_GAIN;
     for (let c = 0; c < C; c++) {
@@ -394,8 +404,8 @@ export function selectCandidates(
         `(MASE ${m} against ${shown(setChoice).toFixed(2)})`;
     } else if (forced) {
       reason[g] = `USING model = '${forced}' (MASE ${m} on this group)`;
-    } else if (setWhy) {
-      reason[g] = `the set's choice: ${setWhy} (MASE ${m} on this group)`;
+    } else if (setWhy || walkWhy) {
+      reason[g] = `the set's choice: ${setWhy || walkWhy} (MASE ${m} on this group)`;
     } else if (c === ens) {
       reason[g] =
         `the set's choice: the mean of ${scored[ens].members!.join(', ')}, which the validation ` +
@@ -415,4 +425,78 @@ export function selectCandidates(
   }
   const shownMase = describedMase(all, C, validated);
   return { choice, setChoice, mase, shownMase, mae, ownMase, baseError, reason, worse };
+}
+
+/** Standard errors of the paired per-origin difference by which a candidate must beat a random
+ * walk's baseline (walkChoice). */
+const WALK_Z = 2;
+
+/**
+ * Naive's index (seasonal-naive's without a season) when walkVerdict found the set's series' differences white around zero and the
+ * choice is free; -1 otherwise. Walks that drift are left to the validation: the drift candidate's
+ * slope over the lookback is noisier than a small drift is large, and the models that estimate it
+ * over the whole series (Theta, ARIMA with drift) forecast them better than naive.
+ */
+function walkBaseline(
+  scored: Scored[],
+  walk: WalkVerdict | null,
+  forced: 'gbm' | CandidateName | null,
+  ok: (c: number) => boolean,
+): number {
+  if (forced || walk?.kind !== 'naive') return -1;
+  // Without a season (yearly series) seasonal-naive is naive, and the only one of them.
+  let naive = scored.findIndex((s) => s.name === 'naive');
+  if (naive < 0) naive = scored.findIndex((s) => s.name === 'seasonal_naive');
+  return naive >= 0 && ok(naive) ? naive : -1;
+}
+
+/**
+ * The set's candidate when its series' differences are a random walk's (walkVerdict): the
+ * baseline, unless a candidate beats it clearly on the pooled validation windows (MASE lower by
+ * TIE and a paired advantage over WALK_Z standard errors, H consecutive origins counted as one
+ * window); the ensemble and a GBM scored on the last fold alone then take its place under the
+ * same evidence. Validation alone cannot tell a walk from the models that fit its noise (on 200
+ * monthly walks of 120 rows, the simplest within 1 % was naive on 116): the differences' test is
+ * the evidence from outside it, and the models then have to earn their place.
+ */
+function walkChoice(
+  scored: Scored[],
+  t: ReturnType<typeof tally>,
+  mase: number[],
+  H: number,
+  base: number,
+  ok: (c: number) => boolean,
+) {
+  const idx = Array.from({ length: t.originSeries.length }, (_, i) => i);
+  const clear = (c: number, over: number) => {
+    let pairs = 0;
+    for (const i of idx) if (Number.isFinite(t.perOrigin[c][i] - t.perOrigin[over][i])) pairs++;
+    return advantage(t.perOrigin[c], t.perOrigin[over], idx, Math.max(2, pairs / H)) > WALK_Z;
+  };
+  let choice = base;
+  for (let c = 0; c < scored.length; c++) {
+    if (c === base || !ok(c) || !(mase[c] * (1 + TIE) < mase[base])) continue;
+    if ((choice === base || mase[c] < mase[choice]) && clear(c, base)) choice = c;
+  }
+  const ens = scored.findIndex((s) => s.name === 'ensemble');
+  if (ens >= 0 && mase[ens] * (1 + TIE) < mase[choice] && clear(ens, choice)) choice = ens;
+  let gbmWhy = '';
+  for (let c = 0; c < scored.length; c++) {
+    if (!partial(scored[c])) continue;
+    const [mine, theirs] = sharedMase(t, c, choice);
+    if (mine / theirs < 1 - GBM_GAIN && clear(c, choice)) {
+      gbmWhy =
+        `on the last validation fold's windows, the only ones it forecast, MASE ${mine.toFixed(2)} ` +
+        `against ${theirs.toFixed(2)} for ${scored[choice].name}, by more than ${WALK_Z} standard errors`;
+      choice = c;
+    }
+  }
+  const name = scored[base].name;
+  const why = (w: WalkVerdict) =>
+    choice !== base
+      ? ''
+      : `the ${w.n} differences of its ${w.series} series are white noise around zero ` +
+        `(Ljung-Box p = ${w.whiteP.toFixed(2)}, drift p = ${w.driftP.toFixed(2)}), a random walk's, ` +
+        `and no candidate beats ${name} by ${WALK_Z} standard errors on the validation windows`;
+  return { choice, gbmWhy, why };
 }

@@ -23,6 +23,7 @@ import {
   scoreCandidates,
 } from './candidates';
 import { type ExampleContext, calendarRows, originsFrom, timeSplit } from './examples';
+import { walkVerdict } from './evidence';
 import { MAX_LAGS, featureLayout, groupCodes } from './features';
 import { calendarParts, inferFrequency, seasonalPeriod, yearlyStep } from './frequency';
 import { refitGbm } from './gbm-fit';
@@ -122,7 +123,7 @@ function trainWith(
   const { scored, folds, validation, forced } = v;
   return finishTraining(
     v,
-    selectCandidates(scored, folds, v.set.series.length, validation.validated, forced),
+    selectCandidates(scored, folds, v.set.series.length, validation.validated, forced, v.walk),
   );
 }
 
@@ -217,6 +218,11 @@ export function validateCandidates(
   const scored = scoreCandidates(validation);
   const forced: 'gbm' | CandidateName | null =
     cols.candidate ?? (settings.model === 'gbm' ? 'gbm' : null);
+  // Whether the validated series are random walks, from their differences (selection.ts).
+  const walk = walkVerdict(
+    validated.map((g) => series[g].y),
+    period,
+  );
   if (!forced) {
     const tied = tiedCandidates(scored, folds, series.length, validated);
     if (tied.length >= 2)
@@ -229,7 +235,7 @@ export function validateCandidates(
   }
   return {
     ...{ table, cols, settings, onProgress, t0, set, orderBy, target, groupBy },
-    ...{ inferred, model, freq, period, spec, layout, folds, validation, scored, forced },
+    ...{ inferred, model, freq, period, spec, layout, folds, validation, scored, forced, walk },
   };
 }
 
@@ -324,7 +330,12 @@ export function refitNote(main: LocalFit, final: LocalFit): string {
   const was = localLabel(main);
   const now = localLabel(final);
   if (was === now) return '';
-  const what = final.kind === 'ets' ? 'its error type' : 'its constant and drift trend';
+  const what =
+    main.kind === 'ets' && main.seasonless
+      ? 'its error type and season, the validation rows too few for a seasonal form,'
+      : final.kind === 'ets'
+        ? 'its error type'
+        : 'its constant and drift trend';
   return `validated as ${was}, forecasts as ${now} (${what} chosen again by AICc on all rows; the validation MASE is the validated form's)`;
 }
 

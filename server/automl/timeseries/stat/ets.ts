@@ -31,6 +31,12 @@ export interface EtsFit extends EtsForm {
   gamma: number;
   phi: number;
   aicc: number;
+  /**
+   * A search of every form on rows too few for a seasonal one, of a series with a season: the
+   * forecasting refit on all its rows chooses the season again (local.ts refitForm), so that 12
+   * quarters of a pure season, validated on their first 9, are not forecast flat.
+   */
+  seasonless?: true;
 }
 
 /** The name statistics books use: 'ETS(M,Ad,M)'. */
@@ -200,6 +206,22 @@ function filter(
   return { l, b, s, n, sse, sseRel, sumLogMu, ok };
 }
 
+/**
+ * Whether y has rows enough for form f with a season of m: two full seasons and two rows (the
+ * classical decomposition's start), or more rows than R's ets() asks of any form, its parameters
+ * as R counts them (2 for the level, 2 for a trend, 1 for damping, m for a season) plus 4. The
+ * second is the
+ * weaker need from a period of 7 on: a pure weekly pattern of 14 days, or 59 weeks of a weekly
+ * series with a yearly pattern, then start their seasonal states from the first season's
+ * deviations from its mean and continue the season exactly (before, their seasonal forms were
+ * refused below 16 days and 106 weeks and ETS forecast them flat).
+ */
+function seasonRows(f: EtsForm, m: number, n: number): boolean {
+  if (f.season === 'N') return true;
+  const trend = f.trend === 'N' ? 0 : f.trend === 'A' ? 2 : 3;
+  return n >= 2 * m + 2 || n > 2 + trend + m + 4;
+}
+
 /** Parameters estimated (smoothing, damping) and initial states, plus the variance. */
 function parameterCount(f: EtsForm, m: number): number {
   const smooth =
@@ -253,7 +275,7 @@ function fitEtsForm(
   const n = end - start + 1;
   const mm = f.season !== 'N' ? m : 1;
   const k = parameterCount(f, mm);
-  if (n < k + 2 || (f.season !== 'N' && n < 2 * mm + 2)) return null;
+  if (n < k + 2 || !seasonRows(f, mm, n)) return null;
   const s = new Float64Array(mm);
   const init = initialStates(f, mm, y, start, end);
   const u0 = from ? encode(f, from) : [logit(0.3)];
@@ -293,7 +315,8 @@ export function fitEts(
   let positive = true;
   for (let i = start; i <= end; i++) if (!(y[i] > 0)) positive = false;
   const n = end - start + 1;
-  const list = (forms ?? etsForms(m > 1 && n >= 2 * m + 2, positive)).filter(
+  const seasonal = m > 1 && seasonRows({ error: 'A', trend: 'N', season: 'A' }, m, n);
+  const list = (forms ?? etsForms(seasonal, positive)).filter(
     (f) => positive || (f.error === 'A' && f.season !== 'M'),
   );
   const key = (f: EtsForm) => `${f.trend}${f.season}`;
@@ -317,7 +340,7 @@ export function fitEts(
       if (own && own.aicc < (best?.aicc ?? Infinity)) best = own;
     }
   }
-  return best;
+  return best && !forms && m > 1 && !seasonal ? { ...best, seasonless: true } : best;
 }
 
 /**

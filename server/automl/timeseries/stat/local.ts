@@ -147,7 +147,8 @@ export function sameForm(fit: LocalFit): LocalHint {
  * The hint that refits a model validated on earlier rows on a whole series (the forecasting fit):
  * its form or order, with what the same information criterion can re-decide cheaply on the new
  * rows. ETS keeps its trend and season and chooses its error type again (additive or
- * multiplicative, each at its own maximum likelihood); ARIMA keeps its orders and differences and
+ * multiplicative, each at its own maximum likelihood; and its season, when the validation rows
+ * were too few for a seasonal form); ARIMA keeps its orders and differences and
  * chooses again whether it has a constant (a drift) and a drift trend. Theta refits as it was.
  * Searching every form or order again on the whole series made sets worse (docs/forecasting.md:
  * ETS on every form, geometric mean 1.006 of the 13 bench sets; electrical equipment lost its rank).
@@ -156,7 +157,15 @@ export function refitForm(fit: LocalFit): LocalHint {
   const h = sameForm(fit);
   if (fit.kind === 'ets' && fit.season !== 'M') {
     const form = h.etsForms![0];
-    return { ...h, etsForms: [form, { ...form, error: form.error === 'A' ? 'M' : 'A' }] };
+    const forms: EtsForm[] = [form, { ...form, error: form.error === 'A' ? 'M' : 'A' }];
+    // Validated on rows too few for a seasonal form: the season is chosen again too (its trend
+    // kept), where all the rows admit one.
+    if (fit.seasonless) {
+      for (const error of ['A', 'M'] as const)
+        forms.push({ error, trend: form.trend, season: 'A' });
+      forms.push({ error: 'M', trend: form.trend, season: 'M' });
+    }
+    return { ...h, etsForms: forms };
   }
   if (fit.kind === 'arima' && fit.d + fit.D <= 1) {
     // fitArima's own rules: a constant up to one difference, a drift trend with exactly one

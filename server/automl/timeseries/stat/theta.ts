@@ -56,7 +56,7 @@ function sesSse(x: Float64Array, alpha: number): number {
   return sse;
 }
 
-/** Golden-section search for alpha in [lo, hi] (SSE is unimodal in alpha for most series). */
+/** Golden-section search for alpha in [1e-4, 1] (SSE is unimodal in alpha for most series). */
 function bestAlpha(x: Float64Array): number {
   let lo = 1e-4;
   let hi = 1;
@@ -80,7 +80,11 @@ function bestAlpha(x: Float64Array): number {
       fb = sesSse(x, b);
     }
   }
-  return fa <= fb ? a : b;
+  // The upper bound itself, which golden section never evaluates: a straight line's (or a random
+  // walk's) SSE falls all the way to alpha = 1, where the search stopped at 1 - 1e-5 and a line's
+  // forecast came 1e-5 of a step short of its half slope.
+  const f1 = sesSse(x, 1);
+  return f1 <= Math.min(fa, fb) ? 1 : fa <= fb ? a : b;
 }
 
 /**
