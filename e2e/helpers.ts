@@ -1,5 +1,12 @@
 /** Shared steps for the e2e journeys (role/label locators; Monaco is driven through its textbox). */
-import { expect, type Page } from '@playwright/test';
+import {
+  expect,
+  test,
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  type Page,
+} from '@playwright/test';
 
 /**
  * How long a step that trains a model or scores a table may take before the test says so: a hang
@@ -8,6 +15,20 @@ import { expect, type Page } from '@playwright/test';
  * 60-90 s), and no test may fail because the machine is busy.
  */
 export const LONG_WORK_MS = 200_000;
+
+/**
+ * A browser context with the suite's own options (playwright.config.ts's `use`: the worker's
+ * baseURL, the viewport, reduced motion, uncompressed assets), for a journey that opens a second
+ * context itself: `browser.newContext()` alone takes none of them, and a busy indicator in such a
+ * context repainted 60 times a second while a model trained.
+ */
+export function suiteContext(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
+  const { baseURL, viewport, reducedMotion, extraHTTPHeaders } = test.info().project.use;
+  return browser.newContext({ baseURL, viewport, reducedMotion, extraHTTPHeaders, ...options });
+}
 
 export async function openApp(page: Page, path = '/') {
   await page.goto(path);

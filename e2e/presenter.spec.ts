@@ -13,7 +13,7 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { axeViolations as seriousViolations } from './axe';
-import { editorInput, LONG_WORK_MS, openApp, resultStatus, setSql } from './helpers';
+import { editorInput, LONG_WORK_MS, openApp, resultStatus, setSql, suiteContext } from './helpers';
 import { docsScreenshot, openHash, waitComplete } from './model-setup';
 
 /** Trained through the create form in beforeAll, with a small budget (USING max_iterations). */
@@ -130,7 +130,7 @@ test.beforeAll(async ({ browser, playwright }) => {
 
   // Through the UI, presenting at 1280x720 in the dark theme (the tightest screen): the form,
   // the training card while it trains, then Describe, each free of serious axe violations.
-  const context = await browser.newContext({ baseURL }); // axe needs a page of its own context
+  const context = await suiteContext(browser); // axe needs a page of its own context
   const page = await context.newPage();
   const size = SIZES[1];
   await openAt(page, size, 'dark');

@@ -4,7 +4,7 @@
  * anything that changes data only after the user agrees (a link is input anyone can craft).
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { editorText, openApp, resultStatus, setSql } from './helpers';
+import { editorText, openApp, resultStatus, setSql, suiteContext } from './helpers';
 import { sharedModel } from './model-setup';
 
 /** Opens a page of the app (a model page has no SQL editor to wait for). */
@@ -15,7 +15,7 @@ async function openView(page: Page, link: string) {
 
 /** Opens a link in a fresh browser context: another user, with none of this one's tabs. */
 async function openElsewhere(browser: Browser, link: string): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const ctx = await suiteContext(browser, { viewport: { width: 1400, height: 900 } });
   const page = await ctx.newPage();
   await openView(page, link);
   return page;

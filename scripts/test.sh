@@ -103,16 +103,42 @@ ui_build() {
 # Playwright finds them answering and reuses them (E2E_REUSE_SERVER), so the lane no longer opens
 # with 7-8 s of start-ups (its first test began 9.8 s in, run44). Their start-ups and the
 # instances' warm-up trainings cost 20-26 CPU-s (3 instances, 4 previews), and Vitest's lane keeps
-# both cores busy: they run at the lowest priority (nice 19), on what Vitest and the static checks
-# leave, in a process group of their own that the e2e lane sets back to normal priority before its
-# tests (renice needs root, as CI has; without it Playwright starts servers of its own as before).
-# Their set-up is the webServer's own: command and env are read from playwright.config.ts. When
-# they did not come up, Playwright starts its own as before.
+# both cores busy: they run below it, on what Vitest and the static checks leave, in a process
+# group of their own (setsid) that the e2e lane sets back to normal priority before its tests.
+# A new session is also a scheduling group of its own where the kernel's autogroups are on
+# (/proc/sys/kernel/sched_autogroup_enabled, for the tasks of the root CPU cgroup), weighed as one
+# peer of the group Vitest runs in whatever its processes' nice: there the group itself is set to
+# nice 19 (/proc/<pid>/autogroup; setting it back to 0 needs no root). Its processes run at nice 19
+# too, the lever without autogroups (setting them back needs root, as CI has). When neither can be
+# set back, or they did not come up, Playwright starts servers of its own as before. Their set-up is
+# the webServer's own: command and env are read from playwright.config.ts.
 e2e_servers=.tmp/e2e-servers
+autogroups_apply() { # whether a new session of this shell gets a scheduling group of its own
+  [ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ] && [ -w /proc/self/autogroup ] &&
+    awk -F: '$2 ~ /(^|,)cpu(,|$)/ { v1 = $3 } $1 == "0" && $2 == "" { v2 = $3 }
+      END { exit !((v1 != "" ? v1 : v2) == "/") }' /proc/self/cgroup
+}
+set_autogroup_nice() { # pid nice: sets the nice of pid's autogroup
+  # Unprivileged writes are limited to one in 100 ms, machine-wide (EAGAIN): a few tries.
+  local try
+  for try in 1 2 3 4 5; do
+    echo "$2" 2>/dev/null >"/proc/$1/autogroup" && return 0
+    sleep 0.2
+  done
+  return 1
+}
 start_e2e_servers() {
   rm -f "$e2e_servers".*
-  # The group exists from the start (setsid), so the e2e lane can renice it at any stage.
+  local autogroup=0
+  autogroups_apply && autogroup=1
+  export -f set_autogroup_nice
+  # The group exists from the start (setsid), so the e2e lane can raise it at any stage.
   setsid nice -n 19 bash -c '
+    if [ "$2" = 1 ] && set_autogroup_nice $$ 19; then
+      echo autogroup >"$3.prio"
+    else
+      echo nice >"$3.prio"
+    fi
     # The build runs beside; the previews serve what it wrote.
     until [ -e "$1/ui_build.rc" ]; do sleep 1; done
     [ "$(cat "$1/ui_build.rc")" = 0 ] || exit 0
@@ -122,8 +148,9 @@ start_e2e_servers() {
     # Their start-ups wait as long as Vitest may take (the e2e lane bounds its own wait).
     E2E_SKIP_BUILD=1 E2E_SERVER_WAIT_MS=3600000 exec env "${server_env[@]}" \
       node scripts/e2e-server.mjs
-  ' start-e2e-servers "$timings" >"$e2e_servers.log" 2>"$e2e_servers.err" &
+  ' start-e2e-servers "$timings" "$autogroup" "$e2e_servers" >"$e2e_servers.log" 2>"$e2e_servers.err" &
   echo $! >"$e2e_servers.pid"
+  export -nf set_autogroup_nice
 }
 stop_e2e_servers() {
   local pid
@@ -138,11 +165,13 @@ e2e_tests() {
   local skip_build=0 reuse=0 pid rc=0
   [ "$(cat "$timings/ui_build.rc" 2>/dev/null)" = 0 ] && skip_build=1
   # The early servers are ready when they print READY; gone means they failed (their log says why).
-  # First back to normal priority: every thread of their group (setpriority's PRIO_PGRP; it needs
-  # root); then they get the 300 s Playwright gives its own webServer to come up.
+  # First back to normal priority: their autogroup, where they have one, and every thread of their
+  # process group (setpriority's PRIO_PGRP; it needs root); then they get the 300 s Playwright gives
+  # its own webServer to come up.
   pid=$(cat "$e2e_servers.pid" 2>/dev/null) || pid=
   if [ -n "$pid" ]; then
     local reniced=0 deadline=$((SECONDS + 300))
+    [ "$(cat "$e2e_servers.prio" 2>/dev/null)" = autogroup ] && set_autogroup_nice "$pid" 0 && reniced=1
     renice -n 0 -g "$pid" >/dev/null 2>&1 && reniced=1
     while [ "$reniced" = 1 ] && kill -0 "$pid" 2>/dev/null &&
       ! grep -q '\] READY' "$e2e_servers.log" && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
