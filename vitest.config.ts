@@ -4,7 +4,6 @@
  */
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
-import { SlowFirstSequencer } from './scripts/vitest-order.mjs';
 
 export default defineConfig({
   test: {
@@ -12,9 +11,6 @@ export default defineConfig({
     // wait on trainings, instance start-ups and sockets, and one file's start-up overlaps the
     // other's work (measured: files ran one at a time with 352 s of the 856 s between files).
     maxWorkers: 2,
-    // The slowest files start first (scripts/vitest-order.ts), so the run does not end with one
-    // of them alone on a worker while the other has nothing left to take.
-    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         test: {
