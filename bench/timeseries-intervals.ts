@@ -11,6 +11,8 @@
 // forecasts needs a new capture (or the bench).
 //   TIMESERIES_SETS=... npx tsx bench/timeseries-intervals.ts capture out.json
 //   npx tsx bench/timeseries-intervals.ts replay out.json [more.json ...]
+// (INTERVALS_RESIDUALS=fold-out or hybrid replays each fold's residuals from the candidate chosen
+// without that fold: timeseries-coverage.ts's foldOutResiduals, a diagnostic.)
 // (TIMESERIES_SETS and TIMESERIES_ORIGINS as for the bench; `holdout` captures the hold-out sets.)
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { selectCandidates } from '../server/automl/timeseries/selection';
 import { finishTraining } from '../server/automl/timeseries/train';
 import { forecastOrigin, originsOf, tasksOf } from './timeseries';
 import { validateOrigin } from './timeseries-origins';
+import { foldOutResiduals, replayedResiduals } from './timeseries-coverage';
 import { askedSets } from './timeseries-sets';
 
 const LEVELS = [0.5, 0.8, 0.9, 0.95];
@@ -35,6 +38,8 @@ interface Captured {
   origin: number;
   nSeries: number;
   res: StepResiduals;
+  /** Each fold's residuals from the candidate chosen without it (a diagnostic). */
+  resFoldOut?: StepResiduals;
   /** Per test point: its series, step (0-based) and |error| / origin scale. */
   test: { g: number; k: number; r: number }[];
 }
@@ -58,6 +63,7 @@ async function capture(file: string) {
       const artifact = finishTraining(v, sel);
       // After finishTraining: a GBM chosen on the main split alone has its earlier folds' runs.
       const res = compositeResiduals(scored, sel, folds, folds[0].packed.H);
+      const resFoldOut = foldOutResiduals(v, sel);
       const f = forecastOrigin(s, d, artifact, o, rows, tasks);
       const keys = v.set.series.map((x) => x.key.split('\u0001').join('|'));
       const widthFactor = artifact.model.perSeries?.widthFactor ?? [];
@@ -77,7 +83,7 @@ async function capture(file: string) {
           test.push({ g, k, r });
         });
       }
-      out.push({ set: s.name, origin: o, nSeries: v.set.series.length, res, test });
+      out.push({ set: s.name, origin: o, nSeries: v.set.series.length, res, resFoldOut, test });
       process.stderr.write(`${s.name} origin ${o}\n`);
     }
   }
@@ -98,21 +104,30 @@ function replay(files: string[]) {
     const honest = LEVELS.map(() => 0);
     let within = 0;
     const real: string[] = [];
+    const gaps: number[] = [];
     for (const [set, xs] of bySet) {
       // Per origin and level: points inside; DESCRIBE's figure per level, averaged over origins.
       const perOrigin = xs.map((x) => {
-        const b = bandsOf(x.res, x.nSeries, CONFIDENCE);
+        const b = bandsOf(replayedResiduals(x.res, x.resFoldOut), x.nSeries, CONFIDENCE);
         const widths = LEVELS.map((l) => b.levels.find((z) => z.level === l)!.halfWidths);
         const inside = LEVELS.map((_, li) =>
           x.test.reduce((a, t) => a + (t.r <= widths[li][t.k] * b.widthFactor[t.g] ? 1 : 0), 0),
         );
         const claim = LEVELS.map((l) => b.coverage.find((c) => c.level === l)!.coverage);
-        return { n: x.test.length, inside, claim };
+        // The 80/90 width ratio per point, and each error over its point's 90 % half-width.
+        const ratio = x.test.reduce((a, t) => a + widths[1][t.k] / widths[2][t.k], 0);
+        const over = x.test.map((t) => t.r / (widths[2][t.k] * b.widthFactor[t.g]));
+        return { n: x.test.length, inside, claim, ratio, over };
       });
       const points = perOrigin.reduce((a, o) => a + o.n, 0);
       const m = perOrigin.length;
       const cov = LEVELS.map((_, li) => perOrigin.reduce((a, o) => a + o.inside[li], 0) / points);
       const claim = LEVELS.map((_, li) => perOrigin.reduce((a, o) => a + o.claim[li], 0) / m);
+      // As the bench: the bands' 80/90 width ratio minus the errors' per step.
+      const over = perOrigin.flatMap((o) => o.over).sort((a, b) => a - b);
+      const q = (p: number) => over[Math.min(over.length - 1, Math.floor(p * over.length))];
+      const gap = perOrigin.reduce((a, o) => a + o.ratio, 0) / points - q(0.8) / q(0.9);
+      gaps.push(gap);
       // As the bench: the standard error over origins (cluster-robust), never below the binomial.
       const verdict = LEVELS.map((l, li) => {
         let ss = 0;
@@ -134,13 +149,14 @@ function replay(files: string[]) {
         .map((o) => `${f2(o.inside[1] / o.n)}/${f2(o.inside[2] / o.n)}`)
         .join(' ');
       console.log(
-        `${set.slice(0, 44).padEnd(44)} ${cov.map(f3).join(' ')}  ${verdict[1]}/${verdict[2]}  DESCRIBE ${claim.map(f2).join(' ')}  per origin ${origins}`,
+        `${set.slice(0, 44).padEnd(44)} ${cov.map(f3).join(' ')}  ${verdict[1]}/${verdict[2]}  DESCRIBE ${claim.map(f2).join(' ')}  80/90 gap ${f3(gap)}  per origin ${origins}`,
       );
     }
     console.log(
       `${file}: mean coverage ${mean.map(f3).join(' ')} (DESCRIBE ${claimMean.map(f3).join(' ')}), ` +
         `mean |coverage - nominal| ${dev.map(f3).join(' ')}, mean |DESCRIBE - coverage| ${honest.map(f3).join(' ')}, ` +
-        `within 3 points at 80 and 90 %: ${within} of ${bySet.size}, real misses: ${real.length ? real.join('; ') : 'none'}`,
+        `within 3 points at 80 and 90 %: ${within} of ${bySet.size}, real misses: ${real.length ? real.join('; ') : 'none'}, ` +
+        `80/90 width ratio minus the errors' ${f3(gaps.reduce((a, g) => a + g, 0) / gaps.length)} (within 0.05 on ${gaps.filter((g) => Math.abs(g) <= 0.05).length})`,
     );
   }
 }

@@ -224,7 +224,8 @@ const LEVEL_PRIOR_WINDOWS = 10;
  * the nominal level covers the next period's errors only as well as the past's errors resemble
  * the next period's. The latest period at hand is the main split: the level p whose band (the
  * weighted quantile of all the residuals, as trained) covers the nominal share of the main
- * split's residuals is what the band takes, shrunk towards the nominal level by the main split's
+ * split's residuals (the conformal share of them, ceil(l (n + 1)) of n) is what the band takes,
+ * shrunk towards the nominal level by the main split's
  * independent windows (H consecutive origins count as one; LEVEL_PRIOR_WINDOWS of them weigh as
  * much as the prior) and kept within [level - (1 - level), 1 - (1 - level) / 3]. Errors that
  * shrank from the earlier folds to the latest (a model that learned more, a calmer stretch)
@@ -245,17 +246,24 @@ export function quantileLevels(
   const grid = Array.from({ length: 199 }, (_, j) => 0.005 * (j + 1));
   const q = levelWidths(u, w, grid);
   // Coverage of the main split's residuals at each grid level (non-decreasing in the level).
-  const cov = grid.map((_, j) => {
-    let inside = 0;
+  // Per grid level: how many of the main split's residuals its band holds (non-decreasing).
+  const inside = grid.map((_, j) => {
+    let x = 0;
     late.forEach((r, k) => {
-      for (const x of r) if (x <= q[j][k]) inside++;
+      for (const v of r) if (v <= q[j][k]) x++;
     });
-    return inside / count;
+    return x;
   });
   const windows = count / (H * H);
   const a = windows / (windows + LEVEL_PRIOR_WINDOWS);
   return levels.map((l) => {
-    let j = cov.findIndex((c) => c >= l);
+    // The conformal share: a band that holds ceil(l (n + 1)) of n exchangeable residuals covers
+    // the next one with probability at least l. The plain share, l n, sets it at the order
+    // statistic whose expected coverage is ceil(l n) / (n + 1), below l by up to 1 / (n + 1)
+    // and more for small n: with a dozen residuals (a yearly series, HORIZON 1) the bands held
+    // 0.79 / 0.88 at 80 / 90 % of errors they should have held 0.8 / 0.9 of.
+    const need = Math.ceil(l * (count + 1) - 1e-9);
+    let j = inside.findIndex((c) => c >= need);
     if (j < 0) j = grid.length - 1;
     const p = l + a * (grid[j] - l);
     return Math.min(1 - (1 - l) / 3, Math.max(l - (1 - l), p));
