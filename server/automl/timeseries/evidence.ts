@@ -75,32 +75,50 @@ const WALK_MIN_DIFFERENCES = 40;
  */
 const WALK_MIN_POOLED = 250;
 
-function differenceTests(y: ArrayLike<number>, period: number): Differences | null {
+/** Spread of a series' differences, relative to its largest value, below which they are constant
+ * (rounding: a line of slope 0.1 has differences 0.1 +- 1e-17 per unit of level). */
+const CONSTANT_DIFFERENCES = 1e-9;
+
+/**
+ * A series' differences' tests; null when it is too short, 'constant' when it is constant (no walk:
+ * it says nothing about the set's). A straight line's differences are constant and not zero:
+ * white, and infinite evidence of drift (t = +-Infinity), not a driftless walk's t of 0.
+ */
+function differenceTests(y: ArrayLike<number>, period: number): Differences | 'constant' | null {
   const n = y.length - 1;
   if (!(n >= WALK_MIN_DIFFERENCES)) return null;
   const d = new Float64Array(n);
   let mean = 0;
-  for (let i = 0; i < n; i++) mean += d[i] = y[i + 1] - y[i];
+  let scale = 0;
+  for (let i = 0; i < n; i++) {
+    mean += d[i] = y[i + 1] - y[i];
+    scale = Math.max(scale, Math.abs(y[i]));
+  }
   mean /= n;
   if (!Number.isFinite(mean)) return null;
   let c0 = 0;
   for (let i = 0; i < n; i++) c0 += (d[i] - mean) ** 2;
+  const maxLag = Math.floor(n / 5);
+  const lags = Math.min(10, maxLag);
+  const seasonal = period > 1 ? [period, 2 * period].filter((k) => k <= maxLag) : [];
+  const sd = Math.sqrt(c0 / (n - 1));
+  const tol = CONSTANT_DIFFERENCES * Math.max(scale, Math.abs(y[n]));
+  if (sd <= tol) {
+    if (Math.abs(mean) <= tol) return 'constant';
+    const t = Math.sign(mean) * Infinity;
+    return { n, q1: 0, q: 0, lags, qSeason: 0, seasonLags: seasonal.length, t };
+  }
   // Ljung-Box's term at lag k: n (n + 2) r_k^2 / (n - k).
   const term = (k: number) => {
-    if (!(c0 > 0)) return 0;
     let c = 0;
     for (let i = k; i < n; i++) c += (d[i] - mean) * (d[i - k] - mean);
     return (n * (n + 2) * (c / c0) ** 2) / (n - k);
   };
-  const maxLag = Math.floor(n / 5);
-  const lags = Math.min(10, maxLag);
   let q = 0;
   for (let k = 1; k <= lags; k++) q += term(k);
-  const seasonal = period > 1 ? [period, 2 * period].filter((k) => k <= maxLag) : [];
   let qSeason = 0;
   for (const k of seasonal) qSeason += term(k);
-  const sd = Math.sqrt(c0 / (n - 1));
-  const t = sd > 0 ? mean / (sd / Math.sqrt(n)) : 0;
+  const t = mean / (sd / Math.sqrt(n));
   return { n, q1: term(1), q, lags, qSeason, seasonLags: seasonal.length, t };
 }
 
@@ -147,17 +165,20 @@ const DRIFT_ALPHA = 0.01;
 /**
  * Whether a set's series are random walks, from their differences alone (before any validation):
  * the Ljung-Box statistics summed over the series (a chi-square with the lags summed), and the
- * squared drift statistics summed (a chi-square with one degree per series).
+ * squared drift statistics summed (a chi-square with one degree per series). Constant series
+ * are left out: they are no walks, and every candidate forecasts them.
  * Null when some series is too short for the test (differenceTests) or the series together have
  * fewer than WALK_MIN_POOLED differences: there the test cannot tell a walk from the models that
  * forecast it better, and the choice is left to the validation.
  */
 export function walkVerdict(ys: ArrayLike<number>[], period: number): WalkVerdict | null {
   if (ys.length === 0) return null;
-  const sum = { q1: 0, q: 0, lags: 0, qSeason: 0, seasonLags: 0, t2: 0, n: 0 };
+  const sum = { series: 0, q1: 0, q: 0, lags: 0, qSeason: 0, seasonLags: 0, t2: 0, n: 0 };
   for (const y of ys) {
     const d = differenceTests(y, period);
     if (!d) return null;
+    if (d === 'constant') continue;
+    sum.series++;
     sum.q1 += d.q1;
     sum.q += d.q;
     sum.lags += d.lags;
@@ -168,10 +189,10 @@ export function walkVerdict(ys: ArrayLike<number>[], period: number): WalkVerdic
   }
   if (sum.n < WALK_MIN_POOLED) return null;
   // Three tests of one hypothesis: Bonferroni's bound keeps their joint level at WALK_ALPHA.
-  const p = [chiSquareTail(sum.q1, ys.length), chiSquareTail(sum.q, sum.lags)];
+  const p = [chiSquareTail(sum.q1, sum.series), chiSquareTail(sum.q, sum.lags)];
   if (sum.seasonLags > 0) p.push(chiSquareTail(sum.qSeason, sum.seasonLags));
   const whiteP = Math.min(1, p.length * Math.min(...p));
-  const driftP = chiSquareTail(sum.t2, ys.length);
+  const driftP = chiSquareTail(sum.t2, sum.series);
   const kind = whiteP < WALK_ALPHA ? null : driftP < DRIFT_ALPHA ? 'drift' : 'naive';
-  return { kind, whiteP, driftP, series: ys.length, n: sum.n };
+  return { kind, whiteP, driftP, series: sum.series, n: sum.n };
 }

@@ -68,24 +68,52 @@ describe("the whiteness of a walk's differences (walkVerdict)", () => {
       expect(walkVerdict(walks(seed, 2, 101, 100, 2), 1)).toBe(null);
     }
   });
+
+  it('finds a straight line drifting and leaves constant series out', () => {
+    // A line's differences are constant: no spread, infinite evidence of drift (not a t of 0, a
+    // driftless walk's), also when rounding leaves 1e-17 in them (slope 0.1) and falling.
+    for (const [slope, level] of [
+      [3, 0],
+      [0.1, 7],
+      [-2.5, 1e6],
+    ]) {
+      const lines = [0, 1, 2].map((g) =>
+        Float64Array.from({ length: 120 }, (_, i) => level + g + slope * i),
+      );
+      for (const period of [1, 12]) {
+        const v = walkVerdict(lines, period);
+        expect(v?.kind).toBe('drift');
+        expect(v?.driftP).toBe(0);
+        expect(v?.whiteP).toBe(1);
+      }
+    }
+    // A constant series is no walk: alone, nothing to say; beside walks, left out of their test.
+    const flat = Float64Array.from({ length: 300 }, () => 42);
+    expect(walkVerdict([flat, flat], 12)).toBe(null);
+    for (let seed = 1; seed <= 10; seed++) {
+      const ys = walks(seed, 3, 120, 100, 2);
+      const v = walkVerdict([...ys, flat], 12);
+      expect(v).toEqual(walkVerdict(ys, 12));
+      expect(v?.series).toBe(3);
+    }
+  });
 });
 
 describe('random walks are forecast by naive', () => {
   const year = (i: number) => 1900 + i;
-  const day = (i: number) => new Date(Date.UTC(2020, 0, 6) + i * 864e5).toISOString().slice(0, 10);
-  // Shapes with at least 250 differences in all: yearly, daily, monthly; 1-5 series.
+  // Two shapes with at least 250 differences in all: one yearly walk, five monthly ones.
   const draws = [
     { seed: 101, groups: 1, n: 260, stamp: year, window: 6, horizon: 4 },
     { seed: 104, groups: 5, n: 60, stamp: monthStart, window: 12, horizon: 6 },
-    { seed: 105, groups: 1, n: 300, stamp: monthStart, window: 12, horizon: 6 },
-    { seed: 106, groups: 3, n: 100, stamp: day, window: 14, horizon: 7 },
   ];
 
-  it('chooses naive on at least 3 of 4 walks of different seeds and shapes', () => {
-    // Over 200 walks of each of seven shapes with at least 250 differences, naive was chosen on
-    // 0.955-0.995 of them, 0.971 pooled (docs/forecasting.md, "Session 17 (arima)"): a
-    // binomial(4, 0.971) falls under 3 with probability 0.005 (0.011 at 0.955). Without the
-    // walk test these four draws choose naive on none (gbm_direct, the ensemble, ARIMA, gbm_direct).
+  it('chooses naive on at least 1 of 2 walks of different seeds and shapes', () => {
+    // The verdict's share over many walks is the property above; these two trainings show it
+    // reaches the choice (about 0.2-0.45 CPU-s each). Over 200 walks of each of seven shapes with
+    // at least 250 differences, naive was chosen on 0.955-0.995 of them, 0.971 pooled
+    // (docs/forecasting.md, "Session 17 (arima)"): both miss with probability 0.029^2 = 8e-4
+    // (0.002 at 0.955). Without the walk test these two draws choose naive on neither
+    // (gbm_direct, the ensemble).
     const chosen: string[] = [];
     for (const d of draws) {
       const ys = walks(d.seed, d.groups, d.n, 50, 1.5);
@@ -100,6 +128,6 @@ describe('random walks are forecast by naive', () => {
       const naive = d.stamp === year ? 'seasonal_naive' : 'naive';
       chosen.push(ts.choices!.every((c) => c.candidate === naive) ? 'naive' : ts.selected);
     }
-    expect(chosen.filter((c) => c === 'naive').length).toBeGreaterThanOrEqual(3);
+    expect(chosen.filter((c) => c === 'naive').length).toBeGreaterThanOrEqual(1);
   });
 });
