@@ -235,9 +235,10 @@ export function periodFromData(series: readonly ArrayLike<number>[], maxPeriod =
   return strength / ys.length > FOUND_STRENGTH ? m : 1;
 }
 
-/** y less its least-squares line on the row index. */
-function detrended(y: ArrayLike<number>): Float64Array {
+/** Least-squares slope of y on its row index 0..n-1; 0 for fewer than 2 rows. */
+export function indexSlope(y: ArrayLike<number>): number {
   const n = y.length;
+  if (n < 2) return 0;
   const tm = (n - 1) / 2;
   let ym = 0;
   for (let i = 0; i < n; i++) ym += y[i];
@@ -246,8 +247,18 @@ function detrended(y: ArrayLike<number>): Float64Array {
   let sxx = 0;
   for (let i = 0; i < n; i++) {
     sxy += (i - tm) * (y[i] - ym);
-    sxx += (i - tm) ** 2;
+    sxx += (i - tm) * (i - tm);
   }
-  const b = sxx > 0 ? sxy / sxx : 0;
+  return sxy / sxx;
+}
+
+/** y less its least-squares line on the row index. */
+function detrended(y: ArrayLike<number>): Float64Array {
+  const n = y.length;
+  const tm = (n - 1) / 2;
+  let ym = 0;
+  for (let i = 0; i < n; i++) ym += y[i];
+  ym /= n;
+  const b = indexSlope(y);
   return Float64Array.from({ length: n }, (_, i) => y[i] - ym - b * (i - tm));
 }

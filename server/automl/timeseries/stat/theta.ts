@@ -8,7 +8,7 @@
 // that made Theta win the M3 competition. The seasonal indices, slope and SES level are
 // recomputed over the rows a forecast reads; alpha and the season decision are the fit's.
 
-import { seasonalIndices, seasonalTest } from './season';
+import { indexSlope, seasonalIndices, seasonalTest } from './season';
 
 /** A fitted Theta model (JSON; what the artifact keeps per group). */
 export interface ThetaFit {
@@ -108,23 +108,6 @@ export function fitTheta(
   return { alpha: bestAlpha(x), m: period, multiplicative: period > 1 && mult };
 }
 
-/** OLS slope of x on 0..n-1. */
-function slope(x: Float64Array): number {
-  const n = x.length;
-  if (n < 2) return 0;
-  const tm = (n - 1) / 2;
-  let xm = 0;
-  for (let i = 0; i < n; i++) xm += x[i];
-  xm /= n;
-  let sxy = 0;
-  let sxx = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (i - tm) * (x[i] - xm);
-    sxx += (i - tm) * (i - tm);
-  }
-  return sxy / sxx;
-}
-
 /** Forecasts steps 1..H after y[end] from y[start .. end] into out[o ...]. */
 export function thetaForecast(
   fit: ThetaFit,
@@ -140,7 +123,7 @@ export function thetaForecast(
   const a = fit.alpha;
   let l = x[0];
   for (let i = 1; i < n; i++) l += a * (x[i] - l);
-  const b0 = slope(x);
+  const b0 = indexSlope(x);
   const tail = (1 - (1 - a) ** n) / a;
   for (let h = 1; h <= H; h++) {
     let v = l + TREND_WEIGHT * b0 * (h - 1 + tail);
