@@ -104,7 +104,7 @@ ui_build() {
 # with 7-8 s of start-ups (its first test began 9.8 s in, run44). Their start-ups and the
 # instances' warm-up trainings cost 20-26 CPU-s (3 instances, 4 previews), and Vitest's lane keeps
 # both cores busy: they run below it, on what Vitest and the static checks leave, in a process
-# group of their own (setsid) that the e2e lane sets back to normal priority before its tests.
+# group of their own (setsid) set back to normal priority as soon as Vitest ends.
 # A new session is also a scheduling group of its own where the kernel's autogroups are on
 # (/proc/sys/kernel/sched_autogroup_enabled, for the tasks of the root CPU cgroup), weighed as one
 # peer of the group Vitest runs in whatever its processes' nice: there the group itself is set to
@@ -160,23 +160,36 @@ stop_e2e_servers() {
   wait "$pid" 2>/dev/null || true
 }
 
+# The early servers back to normal priority: their autogroup, where they have one, and every
+# thread of their process group (setpriority's PRIO_PGRP; it needs root). Called as soon as Vitest
+# ends, before the static lane's and the build's output is shown (the e2e lane set them back only
+# after that wait until session 18), and by the e2e lane, where it does nothing more.
+e2e_servers_to_normal() {
+  local pid reniced=0
+  [ -e "$e2e_servers.normal" ] && return 0
+  pid=$(cat "$e2e_servers.pid" 2>/dev/null) || return 0
+  [ "$(cat "$e2e_servers.prio" 2>/dev/null)" = autogroup ] && set_autogroup_nice "$pid" 0 && reniced=1
+  renice -n 0 -g "$pid" >/dev/null 2>&1 && reniced=1
+  echo "$reniced" >"$e2e_servers.normal"
+}
+
 e2e_tests() {
   step 'End-to-end tests (Playwright in the headless shell of Chromium, two workers with an instance each)'
   local skip_build=0 reuse=0 pid rc=0
   [ "$(cat "$timings/ui_build.rc" 2>/dev/null)" = 0 ] && skip_build=1
   # The early servers are ready when they print READY; gone means they failed (their log says why).
-  # First back to normal priority: their autogroup, where they have one, and every thread of their
-  # process group (setpriority's PRIO_PGRP; it needs root); then they get the 300 s Playwright gives
-  # its own webServer to come up.
+  # Back at normal priority, they get the 300 s Playwright gives its own webServer to come up.
   pid=$(cat "$e2e_servers.pid" 2>/dev/null) || pid=
   if [ -n "$pid" ]; then
-    local reniced=0 deadline=$((SECONDS + 300))
-    [ "$(cat "$e2e_servers.prio" 2>/dev/null)" = autogroup ] && set_autogroup_nice "$pid" 0 && reniced=1
-    renice -n 0 -g "$pid" >/dev/null 2>&1 && reniced=1
+    e2e_servers_to_normal
+    local reniced waited=$SECONDS deadline=$((SECONDS + 300))
+    reniced=$(cat "$e2e_servers.normal")
     while [ "$reniced" = 1 ] && kill -0 "$pid" 2>/dev/null &&
       ! grep -q '\] READY' "$e2e_servers.log" && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
     if [ "$reniced" = 1 ] && grep -q '\] READY' "$e2e_servers.log" && kill -0 "$pid" 2>/dev/null; then
       reuse=1
+      # Whether the lane waited for them: where it did, it is in every CI log.
+      echo "The e2e servers started beside Vitest answer (the lane waited $((SECONDS - waited)) s for them)."
     else
       if [ "$skip_build" = 1 ]; then
         echo "The e2e servers started beside Vitest are not usable (not up, or not set back to" \
@@ -230,6 +243,7 @@ start_e2e_servers
 # other lanes meanwhile, and bash's `time` there counted their CPU too (run44's "714 CPU-s" of
 # Vitest held the static checks' 181).
 (run_lane unit_tests)
+e2e_servers_to_normal
 wait "$static_pid" "$build_pid" || true
 cat .tmp/static-lane.log
 report_lane static_checks
