@@ -78,6 +78,18 @@ export default defineConfig({
     // 0.58 s without; 21.9 s against 24.7-31.1 s for the loads). No journey is about the preview's
     // encoding; the instance compresses nothing.
     extraHTTPHeaders: { 'accept-encoding': 'identity' },
+    // A worker's tests share one browser context and page, which Playwright resets between tests
+    // as a fresh one: cookies, cache, local and session storage and IndexedDB of visited origins
+    // cleared, service workers unregistered, extra pages closed, routes, bindings and init
+    // scripts removed, emulation and viewport re-applied, the page at about:blank. Left over are
+    // permissions a test grants (models-regression.spec.ts clears its own) and the tab's history
+    // (no journey goes back): Playwright calls the option experimental, meant for component tests,
+    // and its reset best effort. Each test then loads the app into the same renderer, whose compiled
+    // code of the SPA and of axe-core is still there. The whole lane, alternated twice at load
+    // 8-21: Chromium 253, 216 -> 203, 205 CPU-s (renderers 207, 178 -> 165, 165; presenter.spec.ts
+    // 87, 71 -> 67, 66), the lane's processes with the servers 391, 342 -> 322, 330; 79 of 79 each
+    // time. E2E_FRESH_CONTEXTS=1 gives every test a context of its own, as before.
+    reuseContext: process.env.E2E_FRESH_CONTEXTS !== '1',
   },
   // The lane ends when its last file does, and a file's tests run in turn on one worker (a
   // beforeAll trains the models they read, on that worker's instance). presenter.spec.ts is a

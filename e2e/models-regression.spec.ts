@@ -170,4 +170,7 @@ test('create a regression model from a table, describe it, predict and sweep', a
   await expect
     .poll(() => page.evaluate(() => navigator.clipboard.readText()))
     .toContain(`/models/${MODEL}.1/predict`);
+  // The worker's next test gets this context again (playwright.config.ts's reuseContext), and
+  // Playwright's reset leaves granted permissions in place.
+  await page.context().clearPermissions();
 });
