@@ -7,6 +7,8 @@ import type { CellValue } from '../api';
 import { isMissing, isMissingToken, parseIsoDatetime, parseNumber } from '../data/column-types';
 import { type Table, cellAt } from '../data/table';
 import { AutoMLError } from '../errors';
+import { inferFrequency, seasonalPeriod } from './frequency';
+import { fillMissing, periodFromData } from './stat/season';
 import type { OrderFormat } from './types';
 
 export interface Series {
@@ -26,6 +28,8 @@ export interface SeriesSet {
   duplicates: number;
   /** Rows without an order value or without a target. */
   dropped: number;
+  /** Of those, rows without a target between known ones of their group, whose value was filled. */
+  interpolated: number;
   /** Every target value is a whole number. */
   integerTarget: boolean;
   /**
@@ -237,9 +241,12 @@ export function buildSeries(
   const keys: string[] = [];
   let dropped = 0;
   const parts = new Array<string>(groupCells.length);
+  // Rows with a time but no target: their times stay in their group's series (see fillGaps).
+  const blanks: number[] = [];
   for (let r = 0; r < n; r++) {
     if (Number.isNaN(t[r]) || Number.isNaN(y[r])) {
       dropped++;
+      if (!Number.isNaN(t[r])) blanks.push(r);
       continue;
     }
     for (let g = 0; g < groupCells.length; g++) parts[g] = groupKey(groupCells[g](r));
@@ -254,6 +261,13 @@ export function buildSeries(
     gid[r] = id;
   }
   const G = keys.length;
+  const blankRows: number[][] = keys.map(() => []);
+  for (const r of blanks) {
+    for (let g = 0; g < groupCells.length; g++) parts[g] = groupKey(groupCells[g](r));
+    const id = ids.get(compositeKey(parts));
+    if (id !== undefined) blankRows[id].push(r);
+  }
+  let interpolated = 0;
   const count = new Int32Array(G + 1);
   for (let r = 0; r < n; r++) if (gid[r] >= 0) count[gid[r] + 1]++;
   for (let g = 0; g < G; g++) count[g + 1] += count[g];
@@ -288,11 +302,29 @@ export function buildSeries(
       ys.push(y[r]);
       m = 1;
     }
+    const filled = fillGaps(
+      ts,
+      ys,
+      blankRows[g].map((r) => t[r]),
+      format,
+    );
+    if (filled) {
+      interpolated += filled.count;
+      for (const r of idx) rowPos[r] = filled.at[rowPos[r]];
+      // A filled row is a row of its group again: it gets the forecast made for it.
+      for (const r of blankRows[g]) {
+        const i = filled.holes.get(t[r]);
+        if (i !== undefined) {
+          gid[r] = g;
+          rowPos[r] = i;
+        }
+      }
+    }
     series.push({
       key: keys[g],
       labels: labels[g],
-      t: Float64Array.from(ts),
-      y: Float64Array.from(ys),
+      t: Float64Array.from(filled?.t ?? ts),
+      y: filled?.y ?? Float64Array.from(ys),
     });
   }
   return {
@@ -300,8 +332,64 @@ export function buildSeries(
     orderFormat: format,
     duplicates,
     dropped,
+    interpolated,
     integerTarget,
     rowSeries: gid,
     rowPos,
   };
+}
+
+/**
+ * A NULL target between two known values of its group is a missing value at a known time, not a
+ * missing time: the time stays in the series, its value filled from the known ones (stat/season.ts
+ * fillMissing, at the period of the group's calendar; for a numeric order, the period its data
+ * show), so the rows after it keep their place in the season. Before the first known value and
+ * after the last there is nothing to fill from: those rows stay dropped (a forecast starts after
+ * the last known value). `ts`, `ys`: the group's known rows, ascending; `blanks`: the times of its
+ * rows without a target. Null when none is filled; else the series, per known row its new
+ * position, and per filled time its position.
+ */
+function fillGaps(
+  ts: number[],
+  ys: number[],
+  blanks: number[],
+  format: OrderFormat,
+): {
+  t: number[];
+  y: Float64Array;
+  at: Int32Array;
+  holes: Map<number, number>;
+  count: number;
+} | null {
+  if (blanks.length === 0 || ts.length < 2) return null;
+  const first = ts[0];
+  const last = ts[ts.length - 1];
+  const known = new Set(ts);
+  const inner = [...new Set(blanks)].filter((b) => b > first && b < last && !known.has(b));
+  if (inner.length === 0) return null;
+  inner.sort((a, b) => a - b);
+  const t: number[] = [];
+  const y = new Float64Array(ts.length + inner.length);
+  const at = new Int32Array(ts.length);
+  const holes = new Map<number, number>();
+  for (let i = 0, j = 0; i < ts.length || j < inner.length;) {
+    if (j >= inner.length || (i < ts.length && ts[i] < inner[j])) {
+      at[i] = t.length;
+      y[t.length] = ys[i];
+      t.push(ts[i++]);
+    } else {
+      holes.set(inner[j], t.length);
+      y[t.length] = NaN;
+      t.push(inner[j++]);
+    }
+  }
+  const freq = inferFrequency(Float64Array.from(t), format)?.freq;
+  let period = freq ? seasonalPeriod(freq) : 1;
+  if (freq?.unit === 'number') {
+    const linear = Float64Array.from(y);
+    fillMissing(linear, 1);
+    period = periodFromData([linear]);
+  }
+  fillMissing(y, period);
+  return { t, y, at, holes, count: inner.length };
 }
