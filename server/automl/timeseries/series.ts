@@ -107,6 +107,15 @@ function label(v: unknown): CellValue {
   return v as CellValue;
 }
 
+const ZONE = /(?:[zZ]|[+-]\d\d:?\d\d)$/;
+
+/** Milliseconds a zone ('Z', '+02:00', '-0530') is ahead of UTC. */
+function zoneOffset(zone: string): number {
+  if (zone === 'Z') return 0;
+  const m = /^([+-])(\d\d):?(\d\d)$/.exec(zone);
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
+}
+
 /**
  * Parses the order column. Numbers (and numeric text) sort as numbers; ISO dates / timestamps as
  * epoch milliseconds (zone-less values read as UTC). With `expected` (forecasting), the values must
@@ -122,6 +131,11 @@ function parseOrder(
   let sawNumber = false;
   let sawDate = false;
   let format: OrderFormat | null = expected ?? null;
+  // Zoned ISO text: the zones the rows write, whether one has milliseconds with a Z, and which rows
+  // (their times move to the zone's wall clock when it is one zone: see OrderFormat).
+  const zones = new Set<string>();
+  let millisZ = false;
+  const zoned: number[] = [];
   const wantNumber = expected === 'number';
   const unsortable = (v: unknown, r: number, why: string): never => {
     throw new AutoMLError(
@@ -143,21 +157,22 @@ function parseOrder(
       x = v.getTime();
       isDate = true;
       format ??= 'iso';
+      zones.add('date object');
     } else if (typeof v === 'string') {
       const s = v.trim();
       x = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s) ? Number(s) : NaN;
       if (Number.isNaN(x)) {
         x = parseIsoDatetime(s);
         isDate = !Number.isNaN(x);
+        const zone = isDate && s.length > 10 ? ZONE.exec(s) : null;
+        if (zone) {
+          zones.add(zone[0].toUpperCase());
+          if (/\.\d+[zZ]$/.test(s)) millisZ = true;
+          zoned.push(r);
+        }
         if (isDate && !expected) {
           const f: OrderFormat =
-            s.length === 10
-              ? 'date'
-              : !s.includes('T')
-                ? 'datetime'
-                : /([zZ]|[+-]\d\d:?\d\d)$/.test(s)
-                  ? 'iso'
-                  : 'isolocal';
+            s.length === 10 ? 'date' : !s.includes('T') ? 'datetime' : zone ? 'iso' : 'isolocal';
           // Mixed date and timestamp text is written back as timestamps.
           if (format === null || (format === 'date' && f !== 'date')) format = f;
         }
@@ -181,6 +196,15 @@ function parseOrder(
   }
   if (!expected && !sawDate && !sawNumber) {
     throw new AutoMLError(`ORDER BY column '${column}' has no values`, { column });
+  }
+  if (!expected && format === 'iso' && zones.size === 1 && !millisZ) {
+    const [zone] = zones;
+    if (zone !== 'date object') format = `iso${zone}` as OrderFormat;
+  }
+  if (format !== null && format !== 'iso' && format.startsWith('iso') && format !== 'isolocal') {
+    // One zone: each zoned time at that zone's wall clock (zone-less text is one already).
+    const offset = zoneOffset(format.slice(3));
+    for (const r of zoned) t[r] += offset;
   }
   return { t, format: format ?? (sawDate ? 'datetime' : 'number') };
 }
