@@ -360,13 +360,17 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
       renameColumn(st, l, origin('__mdb_latest'), [mAlias, '__mdb_o', '__mdb_latest']);
     }
     if (mode === 'up-to-date') {
-      // `= date` forecasts after the date: the answer's rows after it.
+      // `= date` forecasts from the rows up to the date: the answer's rows from it on (a row at
+      // the date is history, so the forecast starts after it; where the date's target is NULL,
+      // the date is the forecast's first step).
       const opAt = st.loc(filter.node);
       const tok = opAt === undefined ? undefined : st.tokens.sig[st.tokens.indexAt(opAt)];
       if (!tok || !isOp(tok, '='))
         throw refuse('Cannot rewrite the condition on the ORDER BY column');
-      st.edit(tok.start, tok.end, filter.flipped ? '<' : '>');
-      filter.node.type = filter.flipped ? 'COMPARE_LESSTHAN' : 'COMPARE_GREATERTHAN';
+      st.edit(tok.start, tok.end, filter.flipped ? '<=' : '>=');
+      filter.node.type = filter.flipped
+        ? 'COMPARE_LESSTHANOREQUALTO'
+        : 'COMPARE_GREATERTHANOREQUALTO';
     }
   }
   for (const c of pushed) {
