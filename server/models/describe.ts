@@ -123,5 +123,6 @@ function timeseriesInfo(t: TimeSeriesDescription): Record<string, JsonValue> {
     short_groups: t.shortGroups,
     duplicate_timestamps: t.duplicateTimestamps,
     dropped_rows: t.droppedRows,
+    interpolated_targets: t.interpolatedTargets ?? 0,
   };
 }

@@ -249,6 +249,7 @@ export function assembleArtifact(p: {
     shortGroups: set.series.filter((s) => s.t.length < W + 1).length,
     duplicateTimestamps: set.duplicates,
     droppedRows: set.dropped,
+    interpolatedTargets: set.interpolated,
   };
   let trainRows = 0;
   for (const s of set.series) trainRows += s.t.length;

@@ -115,4 +115,9 @@ export interface TimeSeriesDescription {
   duplicateTimestamps: number;
   /** Rows dropped for a NULL order value or a NULL target. */
   droppedRows: number;
+  /**
+   * Of those, rows whose NULL target lay between known values of their group: their time kept in
+   * the series, the value filled from the same season's (absent in models trained before it).
+   */
+  interpolatedTargets?: number;
 }

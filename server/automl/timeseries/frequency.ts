@@ -268,7 +268,8 @@ const pad = (x: number, w = 2) => String(x).padStart(w, '0');
 
 /**
  * An order value written like the input: a number, 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM:SS', ISO
- * with its zone ('...T01:00:00.000Z') or ISO text without one ('2010-01-01T01:00:00').
+ * with its zone ('...T01:00:00.000Z'; the rows' own zone, '...T01:00:00+02:00', where they wrote
+ * one: `v` is then that zone's wall clock) or ISO text without one ('2010-01-01T01:00:00').
  */
 export function formatOrder(v: number, format: OrderFormat): number | string {
   if (format === 'number') return v;
@@ -278,5 +279,6 @@ export function formatOrder(v: number, format: OrderFormat): number | string {
   if (format === 'date') return date;
   const ms = d.getUTCMilliseconds();
   const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-  return `${date}${format === 'isolocal' ? 'T' : ' '}${time}${ms ? '.' + pad(ms, 3) : ''}`;
+  const zone = format === 'datetime' || format === 'isolocal' ? '' : format.slice(3);
+  return `${date}${format === 'datetime' ? ' ' : 'T'}${time}${ms ? '.' + pad(ms, 3) : ''}${zone}`;
 }

@@ -111,6 +111,14 @@ export function tsSettings(
     );
     return tsSettings(rest, { ...base, model: 'auto' }, seed);
   }
+  const key = using && Object.keys(using).find((k) => k.toLowerCase() === 'model');
+  const named = key === undefined ? undefined : String(using![key]).toLowerCase();
+  if (named !== undefined && !['auto', 'gbm', 'linear', 'ensemble'].includes(named)) {
+    // The common settings' message names the tabular models only.
+    throw new AutoMLError(
+      `USING model of a time-series model must be 'auto', 'gbm' or one of its candidates: ${FORCEABLE.join(', ')}; got ${JSON.stringify(using![key!])}`,
+    );
+  }
   const s = resolveSettings(using, base, seed);
   if (s.model === 'linear') {
     throw new AutoMLError(

@@ -7,6 +7,8 @@ import type { CellValue } from '../api';
 import { isMissing, isMissingToken, parseIsoDatetime, parseNumber } from '../data/column-types';
 import { type Table, cellAt } from '../data/table';
 import { AutoMLError } from '../errors';
+import { inferFrequency, seasonalPeriod } from './frequency';
+import { fillMissing, periodFromData } from './stat/season';
 import type { OrderFormat } from './types';
 
 export interface Series {
@@ -26,6 +28,8 @@ export interface SeriesSet {
   duplicates: number;
   /** Rows without an order value or without a target. */
   dropped: number;
+  /** Of those, rows without a target between known ones of their group, whose value was filled. */
+  interpolated: number;
   /** Every target value is a whole number. */
   integerTarget: boolean;
   /**
@@ -103,6 +107,15 @@ function label(v: unknown): CellValue {
   return v as CellValue;
 }
 
+const ZONE = /(?:[zZ]|[+-]\d\d:?\d\d)$/;
+
+/** Milliseconds a zone ('Z', '+02:00', '-0530') is ahead of UTC. */
+function zoneOffset(zone: string): number {
+  if (zone === 'Z') return 0;
+  const m = /^([+-])(\d\d):?(\d\d)$/.exec(zone);
+  return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) * 60_000 : 0;
+}
+
 /**
  * Parses the order column. Numbers (and numeric text) sort as numbers; ISO dates / timestamps as
  * epoch milliseconds (zone-less values read as UTC). With `expected` (forecasting), the values must
@@ -118,6 +131,11 @@ function parseOrder(
   let sawNumber = false;
   let sawDate = false;
   let format: OrderFormat | null = expected ?? null;
+  // Zoned ISO text: the zones the rows write, whether one has milliseconds with a Z, and which rows
+  // (their times move to the zone's wall clock when it is one zone: see OrderFormat).
+  const zones = new Set<string>();
+  let millisZ = false;
+  const zoned: number[] = [];
   const wantNumber = expected === 'number';
   const unsortable = (v: unknown, r: number, why: string): never => {
     throw new AutoMLError(
@@ -139,21 +157,22 @@ function parseOrder(
       x = v.getTime();
       isDate = true;
       format ??= 'iso';
+      zones.add('date object');
     } else if (typeof v === 'string') {
       const s = v.trim();
       x = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s) ? Number(s) : NaN;
       if (Number.isNaN(x)) {
         x = parseIsoDatetime(s);
         isDate = !Number.isNaN(x);
+        const zone = isDate && s.length > 10 ? ZONE.exec(s) : null;
+        if (zone) {
+          zones.add(zone[0].toUpperCase());
+          if (/\.\d+[zZ]$/.test(s)) millisZ = true;
+          zoned.push(r);
+        }
         if (isDate && !expected) {
           const f: OrderFormat =
-            s.length === 10
-              ? 'date'
-              : !s.includes('T')
-                ? 'datetime'
-                : /([zZ]|[+-]\d\d:?\d\d)$/.test(s)
-                  ? 'iso'
-                  : 'isolocal';
+            s.length === 10 ? 'date' : !s.includes('T') ? 'datetime' : zone ? 'iso' : 'isolocal';
           // Mixed date and timestamp text is written back as timestamps.
           if (format === null || (format === 'date' && f !== 'date')) format = f;
         }
@@ -177,6 +196,15 @@ function parseOrder(
   }
   if (!expected && !sawDate && !sawNumber) {
     throw new AutoMLError(`ORDER BY column '${column}' has no values`, { column });
+  }
+  if (!expected && format === 'iso' && zones.size === 1 && !millisZ) {
+    const [zone] = zones;
+    if (zone !== 'date object') format = `iso${zone}` as OrderFormat;
+  }
+  if (format !== null && format !== 'iso' && format.startsWith('iso') && format !== 'isolocal') {
+    // One zone: each zoned time at that zone's wall clock (zone-less text is one already).
+    const offset = zoneOffset(format.slice(3));
+    for (const r of zoned) t[r] += offset;
   }
   return { t, format: format ?? (sawDate ? 'datetime' : 'number') };
 }
@@ -237,9 +265,12 @@ export function buildSeries(
   const keys: string[] = [];
   let dropped = 0;
   const parts = new Array<string>(groupCells.length);
+  // Rows with a time but no target: their times stay in their group's series (see fillGaps).
+  const blanks: number[] = [];
   for (let r = 0; r < n; r++) {
     if (Number.isNaN(t[r]) || Number.isNaN(y[r])) {
       dropped++;
+      if (!Number.isNaN(t[r])) blanks.push(r);
       continue;
     }
     for (let g = 0; g < groupCells.length; g++) parts[g] = groupKey(groupCells[g](r));
@@ -254,6 +285,13 @@ export function buildSeries(
     gid[r] = id;
   }
   const G = keys.length;
+  const blankRows: number[][] = keys.map(() => []);
+  for (const r of blanks) {
+    for (let g = 0; g < groupCells.length; g++) parts[g] = groupKey(groupCells[g](r));
+    const id = ids.get(compositeKey(parts));
+    if (id !== undefined) blankRows[id].push(r);
+  }
+  let interpolated = 0;
   const count = new Int32Array(G + 1);
   for (let r = 0; r < n; r++) if (gid[r] >= 0) count[gid[r] + 1]++;
   for (let g = 0; g < G; g++) count[g + 1] += count[g];
@@ -288,11 +326,29 @@ export function buildSeries(
       ys.push(y[r]);
       m = 1;
     }
+    const filled = fillGaps(
+      ts,
+      ys,
+      blankRows[g].map((r) => t[r]),
+      format,
+    );
+    if (filled) {
+      interpolated += filled.count;
+      for (const r of idx) rowPos[r] = filled.at[rowPos[r]];
+      // A filled row is a row of its group again: it gets the forecast made for it.
+      for (const r of blankRows[g]) {
+        const i = filled.holes.get(t[r]);
+        if (i !== undefined) {
+          gid[r] = g;
+          rowPos[r] = i;
+        }
+      }
+    }
     series.push({
       key: keys[g],
       labels: labels[g],
-      t: Float64Array.from(ts),
-      y: Float64Array.from(ys),
+      t: Float64Array.from(filled?.t ?? ts),
+      y: filled?.y ?? Float64Array.from(ys),
     });
   }
   return {
@@ -300,8 +356,64 @@ export function buildSeries(
     orderFormat: format,
     duplicates,
     dropped,
+    interpolated,
     integerTarget,
     rowSeries: gid,
     rowPos,
   };
+}
+
+/**
+ * A NULL target between two known values of its group is a missing value at a known time, not a
+ * missing time: the time stays in the series, its value filled from the known ones (stat/season.ts
+ * fillMissing, at the period of the group's calendar; for a numeric order, the period its data
+ * show), so the rows after it keep their place in the season. Before the first known value and
+ * after the last there is nothing to fill from: those rows stay dropped (a forecast starts after
+ * the last known value). `ts`, `ys`: the group's known rows, ascending; `blanks`: the times of its
+ * rows without a target. Null when none is filled; else the series, per known row its new
+ * position, and per filled time its position.
+ */
+function fillGaps(
+  ts: number[],
+  ys: number[],
+  blanks: number[],
+  format: OrderFormat,
+): {
+  t: number[];
+  y: Float64Array;
+  at: Int32Array;
+  holes: Map<number, number>;
+  count: number;
+} | null {
+  if (blanks.length === 0 || ts.length < 2) return null;
+  const first = ts[0];
+  const last = ts[ts.length - 1];
+  const known = new Set(ts);
+  const inner = [...new Set(blanks)].filter((b) => b > first && b < last && !known.has(b));
+  if (inner.length === 0) return null;
+  inner.sort((a, b) => a - b);
+  const t: number[] = [];
+  const y = new Float64Array(ts.length + inner.length);
+  const at = new Int32Array(ts.length);
+  const holes = new Map<number, number>();
+  for (let i = 0, j = 0; i < ts.length || j < inner.length;) {
+    if (j >= inner.length || (i < ts.length && ts[i] < inner[j])) {
+      at[i] = t.length;
+      y[t.length] = ys[i];
+      t.push(ts[i++]);
+    } else {
+      holes.set(inner[j], t.length);
+      y[t.length] = NaN;
+      t.push(inner[j++]);
+    }
+  }
+  const freq = inferFrequency(Float64Array.from(t), format)?.freq;
+  let period = freq ? seasonalPeriod(freq) : 1;
+  if (freq?.unit === 'number') {
+    const linear = Float64Array.from(y);
+    fillMissing(linear, 1);
+    period = periodFromData([linear]);
+  }
+  fillMissing(y, period);
+  return { t, y, at, holes, count: inner.length };
 }

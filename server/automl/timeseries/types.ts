@@ -37,8 +37,14 @@ export type OrderFormat =
   | 'date'
   /** 'YYYY-MM-DD HH:MM:SS[.mmm]' (DuckDB TIMESTAMP). */
   | 'datetime'
-  /** 'YYYY-MM-DDTHH:MM:SS.mmmZ' (ISO text with a zone, JS Dates). */
+  /** 'YYYY-MM-DDTHH:MM:SS.mmmZ' (JS Dates, ISO text with milliseconds and a Z, or with zones that differ between rows). */
   | 'iso'
+  /**
+   * 'YYYY-MM-DDTHH:MM:SS[.mmm]' and one zone as the rows write it ('isoZ', 'iso+02:00',
+   * 'iso-0530'): the order values are the wall-clock times at that offset (read as UTC), so
+   * calendars (month ends, days, hours) are the zone's own, and forecasts are written back with it.
+   */
+  | `iso${'Z' | '+' | '-'}${string}`
   /** 'YYYY-MM-DDTHH:MM:SS[.mmm]' (ISO text without a zone, read as UTC). */
   | 'isolocal';
 

@@ -277,7 +277,16 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   const rows = ts.recalibrationRows ?? ts.historyRows;
   const keep = mode === 'after-latest' ? rows : mode === 'at-latest' ? rows + 1 : 0;
   const hist = st.tempName('ts_history');
-  const relation = `SELECT *, max(${q(orderCol)}) OVER (${partition}) AS __mdb_latest, row_number() OVER (ORDER BY ${[...groupCols, orderCol].map(q).join(', ')}) - 1 AS __mdb_row FROM (${inner}) AS __mdb_q WHERE ${q(orderCol)} IS NOT NULL${keep ? ` QUALIFY dense_rank() OVER (${partition} ORDER BY ${q(orderCol)} DESC) <= ${keep}` : ''}`;
+  // With LATEST, the history ends at each group's latest row with a target (LATEST): rows after
+  // it have nothing to forecast from, so a trailing NULL target is the first step forecast and
+  // HORIZON rows follow it. A NULL target before it stays: the forecaster fills it in its place.
+  const toLatest = mode === 'after-latest' || mode === 'at-latest';
+  const latest = toLatest
+    ? `max(CASE WHEN ${q(targetCol)} IS NOT NULL THEN ${q(orderCol)} END) OVER (${partition})`
+    : `max(${q(orderCol)}) OVER (${partition})`;
+  const withLatest = `SELECT *, ${latest} AS __mdb_latest FROM (${inner}) AS __mdb_i WHERE ${q(orderCol)} IS NOT NULL`;
+  const upTo = toLatest ? ` WHERE ${q(orderCol)} <= __mdb_latest` : '';
+  const relation = `SELECT *, row_number() OVER (ORDER BY ${[...groupCols, orderCol].map(q).join(', ')}) - 1 AS __mdb_row FROM (${withLatest}) AS __mdb_q${upTo}${keep ? ` QUALIFY dense_rank() OVER (${partition} ORDER BY ${q(orderCol)} DESC) <= ${keep}` : ''}`;
   await st.placeholder(
     hist,
     { query: relation },
@@ -351,13 +360,17 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
       renameColumn(st, l, origin('__mdb_latest'), [mAlias, '__mdb_o', '__mdb_latest']);
     }
     if (mode === 'up-to-date') {
-      // `= date` forecasts after the date: the answer's rows after it.
+      // `= date` forecasts from the rows up to the date: the answer's rows from it on (a row at
+      // the date is history, so the forecast starts after it; where the date's target is NULL,
+      // the date is the forecast's first step).
       const opAt = st.loc(filter.node);
       const tok = opAt === undefined ? undefined : st.tokens.sig[st.tokens.indexAt(opAt)];
       if (!tok || !isOp(tok, '='))
         throw refuse('Cannot rewrite the condition on the ORDER BY column');
-      st.edit(tok.start, tok.end, filter.flipped ? '<' : '>');
-      filter.node.type = filter.flipped ? 'COMPARE_LESSTHAN' : 'COMPARE_GREATERTHAN';
+      st.edit(tok.start, tok.end, filter.flipped ? '<=' : '>=');
+      filter.node.type = filter.flipped
+        ? 'COMPARE_LESSTHANOREQUALTO'
+        : 'COMPARE_GREATERTHANOREQUALTO';
     }
   }
   for (const c of pushed) {
@@ -464,7 +477,17 @@ export async function runForecast(env: SqlEnv, ctx: ExecContext, s: ForecastStep
   };
   const byGroup: number[][] = fc.groupRows.map(() => []);
   const orphans: number[] = [];
-  if (fc.history) fc.history.group.forEach((g, i) => (g >= 0 ? byGroup[g] : orphans).push(i));
+  if (fc.history) {
+    // A row the forecaster dropped (no target before or after its group's known ones) stays
+    // among its group's rows, in time order (the rows are read in group, time order).
+    const keyOf = (i: number) => JSON.stringify(read.rows[i].slice(1, G + 1));
+    const groupOf = new Map<string, number>();
+    fc.history.group.forEach((g, i) => g >= 0 && groupOf.set(keyOf(i), g));
+    fc.history.group.forEach((g, i) => {
+      const at = g >= 0 ? g : groupOf.get(keyOf(i));
+      (at === undefined ? orphans : byGroup[at]).push(i);
+    });
+  }
   const historyRow = (i: number) => {
     const h = fc.history!;
     return [

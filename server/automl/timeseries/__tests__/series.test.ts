@@ -41,7 +41,7 @@ describe('rows -> one sorted series per group', () => {
     expect(Array.from(set.series[1].y)).toEqual([7]);
   });
 
-  it('drops rows without an order value or a target, and counts them', () => {
+  it('drops rows without an order value, fills targets missing between known ones, and counts them', () => {
     const set = build({
       columns: ['t', 'g', 'y'],
       rows: [
@@ -52,8 +52,11 @@ describe('rows -> one sorted series per group', () => {
         ['2024-04-01', 'a', 4],
       ],
     });
-    expect(Array.from(set.series[0].y)).toEqual([1, 4]);
+    // The months without a target keep their place, filled from their neighbours (no value of
+    // their season is known).
+    expect(Array.from(set.series[0].y)).toEqual([1, 2, 3, 4]);
     expect(set.dropped).toBe(3);
+    expect(set.interpolated).toBe(2);
   });
 
   it('puts 2, "2" and 2.0 in one group whichever way the source typed the column', () => {

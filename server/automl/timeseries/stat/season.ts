@@ -262,3 +262,50 @@ function detrended(y: ArrayLike<number>): Float64Array {
   const b = indexSlope(y);
   return Float64Array.from({ length: n }, (_, i) => y[i] - ym - b * (i - tm));
 }
+
+/**
+ * Fills the NaN values of y in place (each with a known value somewhere before and after it), as
+ * R's forecast::na.interp does for a seasonal series in spirit: from the same season's known
+ * values, interpolated linearly between the nearest one before and the nearest one after (a
+ * season and a line through it are continued exactly). With one on one side only (a gap in the
+ * first or last season), that value moved by the change its two neighbours show over the same
+ * seasons (the nearest known pair of neighbours: exact on a season, a line and their sum), or that
+ * value alone where no neighbour is known. Without a season (period 1, or no known value of that season), linearly between the
+ * neighbouring known values. Reads only the values known on entry.
+ */
+export function fillMissing(y: Float64Array, period: number): void {
+  const known = Float64Array.from(y);
+  const n = y.length;
+  const at = (i: number) => (i >= 0 && i < n ? known[i] : NaN);
+  // The change from position `from` to `to` (both of one season) that their nearest known
+  // neighbours show over the same distance (0 when none is known).
+  const shift = (from: number, to: number): number => {
+    for (let r = 1; r < Math.max(period, 2); r++) {
+      let sum = 0;
+      let k = 0;
+      for (const j of [-r, r]) {
+        const d = at(to + j) - at(from + j);
+        if (!Number.isNaN(d)) {
+          sum += d;
+          k++;
+        }
+      }
+      if (k > 0) return sum / k;
+    }
+    return 0;
+  };
+  const between = (i: number, step: number): number => {
+    let a = i - step;
+    while (a >= 0 && Number.isNaN(known[a])) a -= step;
+    let b = i + step;
+    while (b < n && Number.isNaN(known[b])) b += step;
+    if (a >= 0 && b < n) return known[a] + ((known[b] - known[a]) * (i - a)) / (b - a);
+    if (step === 1) return NaN;
+    return a >= 0 ? known[a] + shift(a, i) : b < n ? known[b] + shift(b, i) : NaN;
+  };
+  for (let i = 0; i < n; i++) {
+    if (!Number.isNaN(known[i])) continue;
+    const v = period > 1 ? between(i, period) : NaN;
+    y[i] = Number.isNaN(v) ? between(i, 1) : v;
+  }
+}
