@@ -24,7 +24,7 @@ import {
   bandsOf,
   compositeResiduals,
 } from '../server/automl/timeseries/calibration';
-import { checkOptions, tsSettings } from '../server/automl/timeseries/options';
+import { checkOptions, forcedCandidate, tsSettings } from '../server/automl/timeseries/options';
 import { selectCandidates } from '../server/automl/timeseries/selection';
 import type { Selection } from '../server/automl/timeseries/selection';
 import {
@@ -93,6 +93,21 @@ const PROCESSES: Record<string, Process> = {
     sd: () => 1,
     seasonal: true,
   },
+  'line + season': {
+    // A line and a monthly season plus noise (1 sd): short series lose ETS and ARIMA on the
+    // earlier folds (too few rows there for the seasonal form the main split chose).
+    draw: (rng, n) => {
+      const slope = 0.5 + rng.next();
+      const amp = 3 + 3 * rng.next();
+      const phase = 2 * Math.PI * rng.next();
+      return Array.from(
+        { length: n },
+        (_, i) => slope * i + amp * Math.sin((2 * Math.PI * i) / 12 + phase) + gauss(rng),
+      );
+    },
+    sd: () => 1,
+    seasonal: true,
+  },
   'line + noise': {
     draw: (rng, n) => {
       const slope = (rng.next() - 0.5) * 0.4;
@@ -112,6 +127,48 @@ const PROCESSES: Record<string, Process> = {
     sd: () => 1,
     ratios: () => LOGNORMAL_RATIOS,
   },
+  // Daily, a weekly season (session 18): shaped like the airports' 50 daily series (HORIZON 14).
+  'weekly season + t(3)': {
+    draw: (rng, n) => {
+      const week = weekOf(rng);
+      return Array.from({ length: n }, (_, i) => week[i % 7] + studentT(rng, 3));
+    },
+    sd: () => 1,
+    ratios: () => T3_RATIOS,
+    seasonal: true,
+  },
+  'weekly season, mixed groups': {
+    // Half the groups Gaussian, half Student-t(3); each group's noise sd growing 1 -> 1-3 times
+    // over its rows (heteroscedastic); the truth's ratios are the Gaussian ones (a mixture's
+    // are the errors' own, which the report prints beside them).
+    draw: (rng, n, cut) => {
+      const week = weekOf(rng);
+      const heavy = rng.next() < 0.5;
+      const grow = 2 * rng.next();
+      return Array.from(
+        { length: n },
+        (_, i) =>
+          week[i % 7] +
+          (1 + (grow * Math.min(i, cut)) / cut) * (heavy ? studentT(rng, 3) : gauss(rng)),
+      );
+    },
+    sd: () => 1,
+    seasonal: true,
+  },
+  'weekly season + holidays': {
+    // Gaussian noise, and on four calendar days of the training (the same rows in every group,
+    // as a holiday is) the value falls by 4-8 sds; none in the HORIZON after it.
+    draw: (rng, n, cut) => {
+      const week = weekOf(rng);
+      const days = [0.35, 0.6, 0.85, 0.93].map((f) => Math.floor(f * cut));
+      return Array.from(
+        { length: n },
+        (_, i) => week[i % 7] + gauss(rng) - (days.includes(i) ? 4 + 4 * rng.next() : 0),
+      );
+    },
+    sd: () => 1,
+    seasonal: true,
+  },
   'level shift': {
     // White noise whose level jumps by 3-6 sds at a random point of the training's second half.
     draw: (rng, n, cut) => {
@@ -122,6 +179,13 @@ const PROCESSES: Record<string, Process> = {
     sd: () => 1,
   },
 };
+
+/** A weekly profile: weekdays 0-2 sds apart, the weekend 3-6 sds below them. */
+function weekOf(rng: Rng): number[] {
+  const base = Array.from({ length: 5 }, () => 2 * rng.next());
+  const weekend = 3 + 3 * rng.next();
+  return [...base, base[4] - weekend, base[4] - weekend + rng.next()];
+}
 
 /** |error| quantile ratios of 4 exp(0.25 z) about its median 4, by simulation (seeded). */
 const LOGNORMAL_RATIOS: [number, number] = (() => {
@@ -134,6 +198,7 @@ const LOGNORMAL_RATIOS: [number, number] = (() => {
 
 const pad = (x: number) => String(x).padStart(2, '0');
 const monthStart = (i: number) => `${2000 + Math.floor(i / 12)}-${pad((i % 12) + 1)}-01`;
+const dayStart = (i: number) => new Date(Date.UTC(2001, 0, 1 + i)).toISOString().slice(0, 10);
 
 export interface Case {
   name: string;
@@ -142,14 +207,20 @@ export interface Case {
   rows: number;
   horizon: number;
   window: number;
+  /** Daily rows (a weekly season) instead of monthly ones. */
+  daily?: boolean;
+  /** USING clauses (e.g. a forced candidate: `{ model: 'ets' }`). */
+  using?: Record<string, unknown>;
 }
 
 /** The cases: every process at 1 and 10 groups, and a few shapes more (50 groups, 60-500 rows). */
 export const CASES: Case[] = [
-  ...Object.keys(PROCESSES).flatMap((p) => [
-    { name: `${p}, 1 x 120, H 6`, process: p, groups: 1, rows: 120, horizon: 6, window: 12 },
-    { name: `${p}, 10 x 200, H 12`, process: p, groups: 10, rows: 200, horizon: 12, window: 24 },
-  ]),
+  ...Object.keys(PROCESSES)
+    .filter((p) => !p.startsWith('weekly'))
+    .flatMap((p) => [
+      { name: `${p}, 1 x 120, H 6`, process: p, groups: 1, rows: 120, horizon: 6, window: 12 },
+      { name: `${p}, 10 x 200, H 12`, process: p, groups: 10, rows: 200, horizon: 12, window: 24 },
+    ]),
   {
     name: 'random walk, 1 x 60, H 1',
     process: 'random walk',
@@ -182,6 +253,55 @@ export const CASES: Case[] = [
     horizon: 12,
     window: 12,
   },
+  // Shaped like the airports (session 18): 50 daily series of half a year, WINDOW 28.
+  ...['weekly season + t(3)', 'weekly season, mixed groups', 'weekly season + holidays'].flatMap(
+    (p) =>
+      [14, 28].map((h) => ({
+        name: `${p}, 50 x 180 daily, H ${h}`,
+        process: p,
+        groups: 50,
+        rows: 180,
+        horizon: h,
+        window: 28,
+        daily: true,
+      })),
+  ),
+  // Short series and long seasons (session 18): local models that cannot be fitted before an
+  // earlier fold's cut, where seasonal-naive stands in for them.
+  {
+    name: 'line + season, 1 x 30, H 6',
+    process: 'line + season',
+    groups: 1,
+    rows: 30,
+    horizon: 6,
+    window: 6,
+  },
+  {
+    name: 'line + season, 5 x 40, H 6',
+    process: 'line + season',
+    groups: 5,
+    rows: 40,
+    horizon: 6,
+    window: 6,
+  },
+  // The same with the local models forced (USING model = ...): their stand-ins in the bands.
+  ...(['ets', 'arima', 'theta'] as const).map((m) => ({
+    name: `line + season, 3 x 30, H 6, ${m} forced`,
+    process: 'line + season',
+    groups: 3,
+    rows: 30,
+    horizon: 6,
+    window: 6,
+    using: { model: m },
+  })),
+  {
+    name: 'season + noise, 3 x 36, H 12',
+    process: 'season + noise',
+    groups: 3,
+    rows: 36,
+    horizon: 12,
+    window: 12,
+  },
 ];
 
 /** One draw: the training rows and each group's next `horizon` values, levels and scales per group. */
@@ -196,7 +316,8 @@ export function drawCase(c: Case, seed: number) {
     const level = 1000 * rng.next();
     const scale = 10 ** (-1 + 3 * rng.next());
     const y = proc.draw(rng, c.rows + c.horizon, c.rows).map((v) => level + scale * v);
-    for (let i = 0; i < c.rows; i++) rows.push([monthStart(i), `g${g}`, y[i]]);
+    const at = c.daily ? dayStart : monthStart;
+    for (let i = 0; i < c.rows; i++) rows.push([at(i), `g${g}`, y[i]]);
     future.push(y.slice(c.rows));
     scales.push(scale);
   }
@@ -222,17 +343,21 @@ export function captureCase(c: Case, draws: number, seed0 = 1000): Drawn[] {
   const out: Drawn[] = [];
   for (let d = 0; d < draws; d++) {
     const { data, future, scales } = drawCase(c, seed0 + d);
-    const cols = checkOptions({
-      target: 'y',
-      orderBy: 'month',
-      groupBy: ['grp'],
-      window: c.window,
-      horizon: H,
-    });
+    const candidate = forcedCandidate(c.using);
+    const cols = {
+      ...checkOptions({
+        target: 'y',
+        orderBy: 'month',
+        groupBy: ['grp'],
+        window: c.window,
+        horizon: H,
+      }),
+      ...(candidate ? { candidate } : {}),
+    };
     const v = validateCandidates(
       tableFromDataset(data),
       cols,
-      tsSettings(undefined, DEFAULT_SETTINGS, undefined),
+      tsSettings(c.using, DEFAULT_SETTINGS, undefined),
     );
     const sel = selectCandidates(
       v.scored,
@@ -240,6 +365,7 @@ export function captureCase(c: Case, draws: number, seed0 = 1000): Drawn[] {
       v.set.series.length,
       v.validation.validated,
       v.forced,
+      v.walk,
     );
     const a = finishTraining(v, sel);
     // After finishTraining: a GBM chosen on the main split alone has its earlier folds' runs.
@@ -302,6 +428,8 @@ export interface CaseResult {
   /** The 90 % half-width over the true h-step error sd (in the series' units), mean per step. */
   widthOverSd: number[];
   picks: Record<string, number>;
+  /** Stand-in residuals left out and kept (calibration.ts ownResiduals), and all residuals. */
+  standIns: { left: number; kept: number; total: number; draws: number };
 }
 
 const quantile = (xs: number[], p: number) => {
@@ -333,6 +461,7 @@ export function foldOutResiduals(v: Validated, sel: Selection): StepResiduals {
         set.series.length,
         validation.validated,
         forced,
+        v.walk,
       );
       without.choice.forEach((c, g) => {
         if ((scored[c].calibrationRuns ?? scored[c].runs)[fold.index]) choice[g] = c;
@@ -350,7 +479,9 @@ export function foldOutResiduals(v: Validated, sel: Selection): StepResiduals {
  * The residuals a replay calibrates on (INTERVALS_RESIDUALS): as trained (`res`), `fold-out`
  * (foldOutResiduals) or `hybrid` (the main split's as trained, the earlier folds' fold-out).
  */
-export function replayedResiduals(res: StepResiduals, foldOut?: StepResiduals): StepResiduals {
+export function replayedResiduals(all: StepResiduals, foldOut?: StepResiduals): StepResiduals {
+  // INTERVALS_STANDINS=keep: the stand-in residuals kept (before session 18; ownResiduals).
+  const res = process.env.INTERVALS_STANDINS === 'keep' ? { ...all, stood: undefined } : all;
   const mode = process.env.INTERVALS_RESIDUALS;
   if (!foldOut || (mode !== 'fold-out' && mode !== 'hybrid')) return res;
   if (mode === 'fold-out') return foldOut;
@@ -385,14 +516,19 @@ export function replayCase(c: Case, drawn: Drawn[], bands = bandsOf): CaseResult
   const widthOverSd = new Array<number>(H).fill(0);
   let points = 0;
   const picks: Record<string, number> = {};
+  const standIns = { left: 0, kept: 0, total: 0, draws: 0 };
   for (const x of drawn) {
     picks[x.selected] = (picks[x.selected] ?? 0) + 1;
     const b = bands(replayedResiduals(x.res, x.resFoldOut), x.nSeries, 0.9);
+    standIns.left += b.standIns.left;
+    standIns.kept += b.standIns.kept;
+    standIns.total += x.res.r.reduce((a, r) => a + r.length, 0);
+    if (b.standIns.left + b.standIns.kept > 0) standIns.draws++;
     const hw = LEVELS.map((l) => b.levels.find((z) => z.level === l)!.halfWidths);
     LEVELS.forEach((l, li) => {
       const cv = b.coverage.find((z) => z.level === l)!;
       claimed[li] += cv.coverage / draws;
-      cv.steps.forEach((s, k) => (claimedSteps[li][k] += s / draws));
+      cv.steps.forEach((s, k) => (claimedSteps[li][k] += (s ?? NaN) / draws));
     });
     const drawInside = LEVELS.map(() => 0);
     for (const t of x.test) {
@@ -437,6 +573,7 @@ export function replayCase(c: Case, drawn: Drawn[], bands = bandsOf): CaseResult
     },
     widthOverSd: widthOverSd.map((w) => w / perStep),
     picks,
+    standIns,
   };
 }
 
@@ -453,6 +590,12 @@ function report(c: Case, r: CaseResult) {
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   console.log(`${r.name} (${r.draws} draws; ${picks})`);
+  const st = r.standIns;
+  if (st.left + st.kept > 0) {
+    console.log(
+      `  stand-in residuals: ${st.left} left out, ${st.kept} kept, of ${st.total} (${st.draws} draws)`,
+    );
+  }
   console.log(
     `  coverage 50/80/90/95: ${r.coverage.map(f3).join(' / ')}  (se ${r.se.map(f3).join(' / ')})` +
       `  DESCRIBE ${r.claimed.map(f3).join(' / ')}`,

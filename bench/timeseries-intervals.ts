@@ -12,7 +12,8 @@
 //   TIMESERIES_SETS=... npx tsx bench/timeseries-intervals.ts capture out.json
 //   npx tsx bench/timeseries-intervals.ts replay out.json [more.json ...]
 // (INTERVALS_RESIDUALS=fold-out or hybrid replays each fold's residuals from the candidate chosen
-// without that fold: timeseries-coverage.ts's foldOutResiduals, a diagnostic.)
+// without that fold: timeseries-coverage.ts's foldOutResiduals, a diagnostic; INTERVALS_STANDINS=keep
+// replays with the stand-in residuals kept, as before session 18: calibration.ts's ownResiduals.)
 // (TIMESERIES_SETS and TIMESERIES_ORIGINS as for the bench; `holdout` captures the hold-out sets.)
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -59,6 +60,7 @@ async function capture(file: string) {
         v.set.series.length,
         validation.validated,
         forced,
+        v.walk,
       );
       const artifact = finishTraining(v, sel);
       // After finishTraining: a GBM chosen on the main split alone has its earlier folds' runs.
@@ -117,7 +119,7 @@ function replay(files: string[]) {
         // The 80/90 width ratio per point, and each error over its point's 90 % half-width.
         const ratio = x.test.reduce((a, t) => a + widths[1][t.k] / widths[2][t.k], 0);
         const over = x.test.map((t) => t.r / (widths[2][t.k] * b.widthFactor[t.g]));
-        return { n: x.test.length, inside, claim, ratio, over };
+        return { n: x.test.length, inside, claim, ratio, over, standIns: b.standIns };
       });
       const points = perOrigin.reduce((a, o) => a + o.n, 0);
       const m = perOrigin.length;
@@ -148,8 +150,13 @@ function replay(files: string[]) {
       const origins = perOrigin
         .map((o) => `${f2(o.inside[1] / o.n)}/${f2(o.inside[2] / o.n)}`)
         .join(' ');
+      // Stand-in residuals (a local model unfitted before a fold's cut), left out / kept, over all.
+      const total = xs.reduce((a, x) => a + x.res.r.reduce((b, r) => b + r.length, 0), 0);
+      const left = perOrigin.reduce((a, o) => a + o.standIns.left, 0);
+      const kept = perOrigin.reduce((a, o) => a + o.standIns.kept, 0);
+      const stood = left + kept > 0 ? `  stand-ins ${left}+${kept} of ${total}` : '';
       console.log(
-        `${set.slice(0, 44).padEnd(44)} ${cov.map(f3).join(' ')}  ${verdict[1]}/${verdict[2]}  DESCRIBE ${claim.map(f2).join(' ')}  80/90 gap ${f3(gap)}  per origin ${origins}`,
+        `${set.slice(0, 44).padEnd(44)} ${cov.map(f3).join(' ')}  ${verdict[1]}/${verdict[2]}  DESCRIBE ${claim.map(f2).join(' ')}  80/90 gap ${f3(gap)}  per origin ${origins}${stood}`,
       );
     }
     console.log(

@@ -236,7 +236,13 @@ export const DescribeTimeseries = z
     frequency: z.string(),
     selected: z.string(),
     horizon_accuracy: z.array(
-      z.object({ step: z.number(), mase: z.number(), mae: z.number(), coverage: z.number() }),
+      // Null where no validation origin reaches the step (a short validation period).
+      z.object({
+        step: z.number(),
+        mase: z.number().nullable(),
+        mae: z.number().nullable(),
+        coverage: z.number().nullable(),
+      }),
     ),
     /**
      * This instance's extension (MindsDB has none, older models an empty list): the intervals'
@@ -250,7 +256,7 @@ export const DescribeTimeseries = z
           .object({
             level: z.number(),
             coverage: z.number(),
-            steps: z.array(z.number()).optional(),
+            steps: z.array(z.number().nullable()).optional(),
             quantile: z.number().optional(),
             outOfFold: z.boolean().optional(),
           })

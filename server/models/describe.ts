@@ -119,6 +119,7 @@ function timeseriesInfo(t: TimeSeriesDescription): Record<string, JsonValue> {
     worse_than_seasonal_naive: t.worseThanSeasonalNaive ?? null,
     horizon_accuracy: t.horizonAccuracy.map((h) => ({ ...h })),
     calibration_half_life: t.calibrationHalfLife ?? null,
+    calibration_stand_ins: t.calibrationStandIns ? { ...t.calibrationStandIns } : null,
     groups: t.groups,
     short_groups: t.shortGroups,
     duplicate_timestamps: t.duplicateTimestamps,

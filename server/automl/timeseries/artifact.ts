@@ -245,6 +245,7 @@ export function assembleArtifact(p: {
     worseThanSeasonalNaive: sel.worse,
     horizonAccuracy: intervals.horizonAccuracy,
     calibrationHalfLife: intervals.halfLife === Infinity ? null : intervals.halfLife,
+    calibrationStandIns: intervals.standIns,
     groups: set.series.length,
     shortGroups: set.series.filter((s) => s.t.length < W + 1).length,
     duplicateTimestamps: set.duplicates,

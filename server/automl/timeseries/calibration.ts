@@ -51,12 +51,14 @@ export function compositeResiduals(
   const main = Array.from({ length: H }, (): boolean[] => []);
   const series = Array.from({ length: H }, (): number[] => []);
   const foldOf = Array.from({ length: H }, (): number[] => []);
+  const stood = Array.from({ length: H }, (): boolean[] => []);
   for (const fold of folds) {
     for (let i = 0; i < fold.packed.n; i++) {
       const g = fold.origins[i][0];
       const chosen = scored[sel.choice[g]];
       const run = (chosen.calibrationRuns ?? chosen.runs)[fold.index];
       if (!run) continue;
+      const standIn = run.fitted !== undefined && run.fitted[i] === 0;
       for (let k = 1; k <= H; k++) {
         const y = fold.truth(i, k);
         if (Number.isNaN(y)) break;
@@ -67,10 +69,48 @@ export function compositeResiduals(
         main[k - 1].push(fold.index === 0);
         series[k - 1].push(g);
         foldOf[k - 1].push(fold.index);
+        stood[k - 1].push(standIn);
       }
     }
   }
-  return { r, age, main, series, fold: foldOf };
+  return { r, age, main, series, fold: foldOf, stood };
+}
+
+/**
+ * The residuals of each series' own model: a local model (ETS, ARIMA, Theta, TSB, or the
+ * combination or ensemble of them) that could not be fitted before a fold's cut forecast
+ * seasonal-naive on that fold's origins, and those stand-in residuals are left out, so each
+ * model's bands rest on its own errors (the stand-in's, on a short trending or seasonal series,
+ * are larger). A series whose model was fitted on no origin keeps them: they are all there is.
+ * Also counts what was left out and kept (DESCRIBE's `calibrationStandIns`).
+ */
+export function ownResiduals(res: StepResiduals): {
+  res: StepResiduals;
+  left: number;
+  kept: number;
+} {
+  if (!res.stood?.some((s) => s.includes(true))) return { res, left: 0, kept: 0 };
+  const fitted = new Set<number>();
+  res.stood.forEach((s, k) => s.forEach((x, i) => x || fitted.add(res.series[k][i])));
+  const out: StepResiduals = { r: [], age: [], main: [], series: [], fold: [], stood: [] };
+  let left = 0;
+  let kept = 0;
+  res.r.forEach((r, k) => {
+    const keep: number[] = [];
+    r.forEach((_, i) => {
+      if (!res.stood![k][i]) keep.push(i);
+      else if (fitted.has(res.series[k][i])) left++;
+      else {
+        keep.push(i);
+        kept++;
+      }
+    });
+    for (const key of ['r', 'age', 'main', 'series', 'fold', 'stood'] as const) {
+      const from = res[key]![k] as unknown[];
+      (out[key] as unknown[][]).push(keep.map((i) => from[i]));
+    }
+  });
+  return { res: out, left, kept };
 }
 
 /**
@@ -285,6 +325,12 @@ export interface Intervals {
   widthFactor: Float64Array;
   /** What a forecast recalibrates on outcomes after training with (see recalibrate.ts). */
   online: NonNullable<TimeSeriesArtifact['calibration']['online']>;
+  /**
+   * Residuals of origins where the chosen local model could not be fitted and seasonal-naive
+   * stood in: left out of the bands, or kept for a series whose model was fitted on none
+   * (ownResiduals).
+   */
+  standIns: { left: number; kept: number };
 }
 
 /** Rolling-origin residuals per step (|error| / origin scale), with their age, fold and series. */
@@ -296,12 +342,17 @@ export interface StepResiduals {
   series: number[][];
   /** The fold (0: the main split; 1, 2: earlier ones). */
   fold: number[][];
+  /**
+   * Whether the residual is a stand-in's: the series' local model could not be fitted before
+   * that fold's cut and forecast seasonal-naive there (ownResiduals leaves these out).
+   */
+  stood?: boolean[][];
 }
 
 /** What calibrateIntervals makes of the residuals: everything but the main split's accuracy. */
 export type Bands = Pick<
   Intervals,
-  'halfWidths' | 'levels' | 'halfLife' | 'coverage' | 'widthFactor'
+  'halfWidths' | 'levels' | 'halfLife' | 'coverage' | 'widthFactor' | 'standIns'
 > & {
   /** Per step: the residuals over their series' width factor, and their age weights. */
   u: number[][];
@@ -309,7 +360,7 @@ export type Bands = Pick<
 };
 
 /** The bands calibrateIntervals makes of residuals, before their coverage is measured. */
-type Fitted = Omit<Bands, 'coverage' | 'halfWidths'> & { widths: number[][] };
+type Fitted = Omit<Bands, 'coverage' | 'halfWidths' | 'standIns'> & { widths: number[][] };
 
 /**
  * The bands of residuals `res` of `nSeries` series: per-series width factors, the age half-life
@@ -372,7 +423,8 @@ export function oneFoldBack(res: StepResiduals): StepResiduals | null {
  * counted bands that covered 0.97 / 1.00 at 80 / 90 % where the trained ones held 0.76 / 0.88.
  * Without an earlier fold, in sample: the bands on the residuals they came from.
  */
-export function bandsOf(res: StepResiduals, nSeries: number, level: number): Bands {
+export function bandsOf(all: StepResiduals, nSeries: number, level: number): Bands {
+  const { res, left, kept } = ownResiduals(all);
   const levelList = [...new Set([...NOMINAL_LEVELS, level])].sort((a, b) => a - b);
   const fit = fitBands(res, nSeries, level, levelList);
   const halfWidths = fit.levels.find((l) => l.level === level)!.halfWidths;
@@ -394,7 +446,9 @@ export function bandsOf(res: StepResiduals, nSeries: number, level: number): Ban
       });
       inside += x;
       total += n;
-      return round(n ? x / n : 0, 4);
+      // No residual counted at this step (a short main split: origins whose later steps fall
+      // after the series' end): no claim, rather than a coverage of 0.
+      return n ? round(x / n, 4) : null;
     });
     const quantile = fit.levels[li].quantile;
     return {
@@ -406,7 +460,8 @@ export function bandsOf(res: StepResiduals, nSeries: number, level: number): Ban
     };
   });
   const { levels, halfLife, widthFactor, u, weights } = fit;
-  return { halfWidths, levels, halfLife, coverage, widthFactor, u, weights };
+  const standIns = { left, kept };
+  return { halfWidths, levels, halfLife, coverage, widthFactor, u, weights, standIns };
 }
 
 /**
@@ -423,7 +478,7 @@ export function calibrateIntervals(
 ): Intervals {
   const H = folds[0].packed.H;
   const res = compositeResiduals(scored, sel, folds, H);
-  const { halfWidths, levels, halfLife, coverage, widthFactor, u, weights } = bandsOf(
+  const { halfWidths, levels, halfLife, coverage, widthFactor, u, weights, standIns } = bandsOf(
     res,
     series.length,
     level,
@@ -450,10 +505,11 @@ export function calibrateIntervals(
     }
   }
   const atLevel = coverage.find((c) => c.level === level)!;
+  // A step no main-split origin reaches has no figures (null), not an error of 0.
   const horizonAccuracy = halfWidths.map((_, k) => ({
     step: k + 1,
-    mase: round(ratio(stepErr[k], stepSn[k]), 6),
-    mae: round(stepN[k] ? stepAbs[k] / stepN[k] : 0, 6),
+    mase: stepN[k] ? round(ratio(stepErr[k], stepSn[k]), 6) : null,
+    mae: stepN[k] ? round(stepAbs[k] / stepN[k], 6) : null,
     coverage: atLevel.steps[k],
   }));
   const online = {
@@ -462,5 +518,8 @@ export function calibrateIntervals(
     ...calibrationSketch(u, weights, (probs) => levelWidths(u, weights, probs)),
     quantiles: levels.map((l) => ({ level: l.level, quantile: l.quantile })),
   };
-  return { halfWidths, levels, halfLife, horizonAccuracy, coverage, widthFactor, online };
+  return {
+    ...{ halfWidths, levels, halfLife, horizonAccuracy, coverage, widthFactor, online },
+    standIns,
+  };
 }

@@ -77,6 +77,12 @@ interface FoldRun {
   scale: Float64Array;
   /** Its residuals count this much in the interval calibration (an earlier fold's GBM: < 1). */
   factor: number;
+  /**
+   * A local model (and the combination, the ensemble: all their local members), per origin: 0
+   * where its series' model could not be fitted before the fold's cut, so it forecast
+   * seasonal-naive there (calibration.ts leaves those residuals out of its bands).
+   */
+  fitted?: Uint8Array;
 }
 
 /** One candidate: its forecasts of every fold (null where it could not run) and its cost. */
@@ -412,7 +418,9 @@ function scoreLocals(v: ValidationContext, names: readonly LocalName[]): Scored[
         if (fold.index === 0) mainFits[g] = fits[g];
       }
       const candidate = { name, fits };
-      runs.push(runFold(candidate, v, fold));
+      const run = runFold(candidate, v, fold);
+      run.fitted = Uint8Array.from(fold.origins, ([g]) => (fits[g] ? 1 : 0));
+      runs.push(run);
       onMain.push(fold.index === 0 ? null : runFold(candidate, v, folds[0]));
     }
     out.push({
@@ -460,7 +468,13 @@ function meanRun(runs: FoldRun[]): FoldRun {
     }
   }
   for (let j = 0; j < len; j++) pred[j] = count[j] > 0 ? pred[j] / count[j] : NaN;
-  return { pred, scale: runs[0].scale, factor: 1 };
+  let fitted: Uint8Array | undefined;
+  for (const r of runs) {
+    if (!r.fitted) continue;
+    fitted ??= new Uint8Array(r.fitted.length).fill(1);
+    for (let i = 0; i < fitted.length; i++) fitted[i] &= r.fitted[i];
+  }
+  return { pred, scale: runs[0].scale, factor: 1, ...(fitted ? { fitted } : {}) };
 }
 
 /** The combination: the mean of the local models' forecasts, fold by fold. */

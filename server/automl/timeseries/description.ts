@@ -53,7 +53,8 @@ export interface ForecastChoice {
 export interface ForecastCoverage {
   level: number;
   coverage: number;
-  steps: number[];
+  /** Per step; null where the validation had no residual at that step to count. */
+  steps: (number | null)[];
   /**
    * The residual quantile level this level's band takes (the level that covered the nominal
    * share of the latest validation period from the earlier ones; absent in older models).
@@ -102,12 +103,25 @@ export interface TimeSeriesDescription {
    */
   worseThanSeasonalNaive?: number;
   /** Per step on the time-ordered validation split: MASE against seasonal-naive (MAE ratio), MAE, interval coverage. */
-  horizonAccuracy: { step: number; mase: number; mae: number; coverage: number }[];
+  horizonAccuracy: {
+    step: number;
+    /** Null where no validation origin reaches the step (a short main split). */
+    mase: number | null;
+    mae: number | null;
+    coverage: number | null;
+  }[];
   /**
    * How the interval calibration weighs residuals by age: their half-life in validation periods,
    * null when every residual weighs alike (see README, Intervals).
    */
   calibrationHalfLife: number | null;
+  /**
+   * Validation residuals (origin-steps) where a group's chosen local model could not be fitted
+   * before a fold's cut and seasonal-naive's forecast stood in for it: `left` out of the interval
+   * calibration (the bands rest on the model's own errors), `kept` for groups whose model was
+   * fitted on no validation origin (absent in older models).
+   */
+  calibrationStandIns?: { left: number; kept: number };
   groups: number;
   /** Groups with fewer than WINDOW + 1 rows: no training examples (forecast them with the pooled model). */
   shortGroups: number;

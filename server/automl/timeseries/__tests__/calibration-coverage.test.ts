@@ -108,7 +108,7 @@ describe("DESCRIBE's achieved coverage", () => {
         const hw = b.levels.find((x) => x.level === l)!.halfWidths;
         const steps = b.coverage.find((c) => c.level === l)!.steps;
         for (let k = 0; k < H; k++) {
-          claimed[li][k] += steps[k] / draws;
+          claimed[li][k] += (steps[k] ?? NaN) / draws;
           let inside = 0;
           for (let g = 0; g < G; g++) {
             for (let t = 0; t < 20; t++) {

@@ -59,6 +59,20 @@ describe('intervalCoverageTable', () => {
     ]);
   });
 
+  it('shows a dash, not 0%, at a step the validation never reached (null)', () => {
+    const table = intervalCoverageTable([
+      { level: 0.8, coverage: 0.81, steps: [0.8, null] },
+      { level: 0.9, coverage: 0.9, steps: [0.9, null] },
+    ]);
+    expect(table?.rows[2]).toEqual({
+      label: 'Step 2',
+      cells: [
+        { held: '—', gap: 'none counted' },
+        { held: '—', gap: 'none counted' },
+      ],
+    });
+  });
+
   it('is null when the description has no coverage (MindsDB, older models)', () => {
     expect(intervalCoverageTable(undefined)).toBeNull();
     expect(intervalCoverageTable([])).toBeNull();

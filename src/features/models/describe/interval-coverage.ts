@@ -27,8 +27,10 @@ interface CoverageTable {
   rows: CoverageRow[];
 }
 
-// Whole percents, and the gap from the whole percent shown, so the two never disagree.
-function cell(held: number, level: number): CoverageCell {
+// Whole percents, and the gap from the whole percent shown, so the two never disagree. A step
+// the validation never reached has no figure (null): a dash, not 0%.
+function cell(held: number | null, level: number): CoverageCell {
+  if (held === null) return { held: '—', gap: 'none counted' };
   const heldPoints = Math.round(held * 100);
   const points = Math.round((heldPoints - level * 100) * 10) / 10;
   const sign = points > 0 ? '+' : points < 0 ? '−' : '±';
