@@ -1,8 +1,8 @@
 // How clearly one candidate's forecasts beat another's on the same origins: the paired test that
 // selection.ts (ties, a series' own evidence) and candidates.ts (a GBM not worth refitting) share.
 // And the evidence from outside the validation that a set's series are random walks (walkVerdict:
-// their first differences white noise around zero), which selection.ts forecasts by naive unless
-// a candidate beats it clearly.
+// a unit root, and first differences white noise around zero), which selection.ts forecasts by
+// naive unless a candidate beats it clearly.
 
 /**
  * Errors closer than this (a mean paired difference in origin scales, the errors' unit, or two
@@ -44,12 +44,12 @@ export function advantage(
 }
 
 /**
- * A series' first differences tested for what a random walk's are, white noise around zero:
- * Ljung-Box's Q at lag 1 (the short-memory structure a forecast gains most from: an MA(1) or
- * AR(1) in the differences), over lags 1 .. min(10, n / 5) (Hyndman & Athanasopoulos' residual
- * check) and over the seasonal lags m and 2m within n / 5; and the mean difference over its
- * standard error (drift). Null when the series has fewer than WALK_MIN_DIFFERENCES differences:
- * too few for the test to tell a walk from the models that forecast it better.
+ * A series tested for what a random walk is: a unit root (Dickey-Fuller with a constant and a
+ * trend does not reject it) and first differences that are white noise around zero (Ljung-Box's Q
+ * at lag 1, the short-memory structure a forecast gains most from: an MA(1) or AR(1) in the
+ * differences; over lags 1 .. min(10, n / 5), Hyndman & Athanasopoulos' residual check; over the
+ * seasonal lags m and 2m within n / 5; and the mean difference over its standard error, drift).
+ * Null when the series has fewer than WALK_MIN_DIFFERENCES differences.
  */
 interface Differences {
   /** Differences tested. */
@@ -62,18 +62,12 @@ interface Differences {
   seasonLags: number;
   /** Mean difference over its standard error. */
   t: number;
+  /** The p-value of Dickey-Fuller's tau with a constant and a trend (dickeyFuller). */
+  unitRootP: number;
 }
 
-/** Differences per series below which the whiteness test is not applied (see walkVerdict). */
+/** Differences per series below which the tests are not applied (see walkVerdict). */
 const WALK_MIN_DIFFERENCES = 40;
-/**
- * Differences over a set's series below which walkVerdict says nothing: the test finds an AR(1)
- * of 0.2 in the differences (a forecast's gain over naive) 8 times in 10 from 250 differences, 4
- * from 100 (docs/forecasting.md, "Session 17 (arima)"). Global temperature's first 96-102 years
- * test white (p 0.09-0.13, lag-1 and lag-2 autocorrelations -0.17 to -0.27) and naive forecast
- * them worse than the GBM validation favoured.
- */
-const WALK_MIN_POOLED = 250;
 
 /** Spread of a series' differences, relative to its largest value, below which they are constant
  * (rounding: a line of slope 0.1 has differences 0.1 +- 1e-17 per unit of level). */
@@ -106,7 +100,7 @@ function differenceTests(y: ArrayLike<number>, period: number): Differences | 'c
   if (sd <= tol) {
     if (Math.abs(mean) <= tol) return 'constant';
     const t = Math.sign(mean) * Infinity;
-    return { n, q1: 0, q: 0, lags, qSeason: 0, seasonLags: seasonal.length, t };
+    return { n, q1: 0, q: 0, lags, qSeason: 0, seasonLags: seasonal.length, t, unitRootP: 1 };
   }
   // Ljung-Box's term at lag k: n (n + 2) r_k^2 / (n - k).
   const term = (k: number) => {
@@ -119,7 +113,71 @@ function differenceTests(y: ArrayLike<number>, period: number): Differences | 'c
   let qSeason = 0;
   for (const k of seasonal) qSeason += term(k);
   const t = mean / (sd / Math.sqrt(n));
-  return { n, q1: term(1), q, lags, qSeason, seasonLags: seasonal.length, t };
+  const unitRootP = unitRootTail(dickeyFuller(y, d));
+  return { n, q1: term(1), q, lags, qSeason, seasonLags: seasonal.length, t, unitRootP };
+}
+
+/**
+ * Dickey and Fuller's tau with a constant and a linear trend: the t-statistic of gamma in
+ * d[i] = a + b i + gamma y[i] + e (d the series' first differences), the regression's centred
+ * least squares by Frisch-Waugh (y and d net of their lines on the row index). No lagged
+ * differences: the series it decides on have white differences by Ljung-Box. A random walk with
+ * or without a drift gives tau its null distribution whatever its level and scale; a series
+ * stationary around a line (a trend plus noise that reverts, global temperature's first century)
+ * gives a large negative tau, whose differences look white at 100 rows.
+ */
+function dickeyFuller(y: ArrayLike<number>, d: Float64Array): number {
+  const n = d.length;
+  // Line fits on i = 0 .. n-1 (centred index).
+  const ic = (n - 1) / 2;
+  let sii = 0;
+  let my = 0;
+  let md = 0;
+  for (let i = 0; i < n; i++) {
+    sii += (i - ic) ** 2;
+    my += y[i];
+    md += d[i];
+  }
+  my /= n;
+  md /= n;
+  let siy = 0;
+  let sid = 0;
+  for (let i = 0; i < n; i++) {
+    siy += (i - ic) * (y[i] - my);
+    sid += (i - ic) * (d[i] - md);
+  }
+  const by = siy / sii;
+  const bd = sid / sii;
+  let syy = 0;
+  let syd = 0;
+  let sdd = 0;
+  for (let i = 0; i < n; i++) {
+    const ry = y[i] - my - by * (i - ic);
+    const rd = d[i] - md - bd * (i - ic);
+    syy += ry * ry;
+    syd += ry * rd;
+    sdd += rd * rd;
+  }
+  if (!(syy > 0) || n <= 3) return NaN;
+  const gamma = syd / syy;
+  const s2 = Math.max(0, sdd - gamma * syd) / (n - 3);
+  return gamma / Math.sqrt(s2 / syy);
+}
+
+/**
+ * P(tau < x) under a unit root for Dickey-Fuller's tau with a constant and a trend: MacKinnon's
+ * (1994) response surface, as statsmodels' mackinnonp(x, 'ct') (global temperature's first 96
+ * years: tau -4.715, p 0.00066 in both); asymptotic: on walks of 60-250 rows 1.2-1.5 % fall
+ * under 1 % (20,000 of each).
+ */
+function unitRootTail(tau: number): number {
+  if (!Number.isFinite(tau)) return 1;
+  if (tau > 0.7) return 1;
+  if (tau < -16.18) return 0;
+  const c = tau <= -2.89 ? [3.2512, 1.6047, 0.049588] : [2.5261, 0.61654, -0.37956, -0.060285];
+  let z = 0;
+  for (let k = c.length - 1; k >= 0; k--) z = z * tau + c[k];
+  return 1 - normalTail(z);
 }
 
 /** P(X > x) for X ~ chi-square(k), by Wilson & Hilferty's cube-root normal approximation. */
@@ -149,31 +207,44 @@ export interface WalkVerdict {
   /** The pooled Ljung-Box p-value and the pooled drift test's. */
   whiteP: number;
   driftP: number;
+  /** Fisher's combination of the series' Dickey-Fuller p-values (a unit root's). */
+  unitRootP: number;
   /** Series and differences tested. */
   series: number;
   n: number;
 }
 
 /**
- * Significance levels of walkVerdict's whiteness and drift tests. The drift test's is the
- * stricter: a walk it wrongly finds drifting is left to the validation, which alone picks naive
- * on about 6 in 10 (docs/forecasting.md, "Session 17 (arima)").
+ * Significance levels of walkVerdict's tests: whiteness; drift and the unit root. The drift
+ * test's and the unit root's are the stricter: a walk either wrongly rejects is left to the
+ * validation, which alone picks naive on about 4-6 in 10 (docs/forecasting.md, "Session 17
+ * (arima)", "Session 18 (arima)"). At 1 % Dickey-Fuller keeps 99 % of walks and still rejects
+ * global temperature's first century (p 0.0007-0.0009) and, on 3 series of 120 rows, a line plus
+ * an AR(1) of 0.8 on 99 % of draws; at 5 % it cost the walks of 3 x 120 rows 6 of 100 naive
+ * choices for no set's gain.
  */
 const WALK_ALPHA = 0.05;
 const DRIFT_ALPHA = 0.01;
+const UNIT_ROOT_ALPHA = 0.01;
 
 /**
- * Whether a set's series are random walks, from their differences alone (before any validation):
- * the Ljung-Box statistics summed over the series (a chi-square with the lags summed), and the
- * squared drift statistics summed (a chi-square with one degree per series). Constant series
- * are left out: they are no walks, and every candidate forecasts them.
- * Null when some series is too short for the test (differenceTests) or the series together have
- * fewer than WALK_MIN_POOLED differences: there the test cannot tell a walk from the models that
- * forecast it better, and the choice is left to the validation.
+ * Whether a set's series are random walks, from their rows alone (before any validation): the
+ * Ljung-Box statistics of their differences summed over the series (a chi-square with the lags
+ * summed), the squared drift statistics summed (a chi-square with one degree per series), and
+ * the series' Dickey-Fuller p-values combined by Fisher's method (-2 sum log p, a chi-square with
+ * two degrees per series; Maddala & Wu's panel unit-root test). Constant series are left out:
+ * they are no walks, and every candidate forecasts them. Null when some series is too short for
+ * the tests (differenceTests) or every series is constant.
+ *
+ * The whiteness test alone cannot tell a walk from a series stationary around a line at 60-250
+ * differences: global temperature's first 96-102 years test white (p 0.09-0.13), and naive
+ * forecasts them worse than the validation's choice; it was applied from 250 differences only
+ * (session 17). Dickey-Fuller rejects their unit root at p 0.001 (docs/forecasting.md, "Session
+ * 18 (arima)").
  */
 export function walkVerdict(ys: ArrayLike<number>[], period: number): WalkVerdict | null {
   if (ys.length === 0) return null;
-  const sum = { series: 0, q1: 0, q: 0, lags: 0, qSeason: 0, seasonLags: 0, t2: 0, n: 0 };
+  const sum = { series: 0, q1: 0, q: 0, lags: 0, qSeason: 0, seasonLags: 0, t2: 0, n: 0, logP: 0 };
   for (const y of ys) {
     const d = differenceTests(y, period);
     if (!d) return null;
@@ -186,13 +257,16 @@ export function walkVerdict(ys: ArrayLike<number>[], period: number): WalkVerdic
     sum.seasonLags += d.seasonLags;
     sum.t2 += d.t * d.t;
     sum.n += d.n;
+    sum.logP -= 2 * Math.log(Math.max(d.unitRootP, Number.MIN_VALUE));
   }
-  if (sum.n < WALK_MIN_POOLED) return null;
+  if (sum.series === 0) return null;
   // Three tests of one hypothesis: Bonferroni's bound keeps their joint level at WALK_ALPHA.
   const p = [chiSquareTail(sum.q1, sum.series), chiSquareTail(sum.q, sum.lags)];
   if (sum.seasonLags > 0) p.push(chiSquareTail(sum.qSeason, sum.seasonLags));
   const whiteP = Math.min(1, p.length * Math.min(...p));
   const driftP = chiSquareTail(sum.t2, sum.series);
-  const kind = whiteP < WALK_ALPHA ? null : driftP < DRIFT_ALPHA ? 'drift' : 'naive';
-  return { kind, whiteP, driftP, series: sum.series, n: sum.n };
+  const unitRootP = chiSquareTail(sum.logP, 2 * sum.series);
+  const walk = whiteP >= WALK_ALPHA && unitRootP >= UNIT_ROOT_ALPHA;
+  const kind = !walk ? null : driftP < DRIFT_ALPHA ? 'drift' : 'naive';
+  return { kind, whiteP, driftP, unitRootP, series: sum.series, n: sum.n };
 }

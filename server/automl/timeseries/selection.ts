@@ -444,8 +444,8 @@ export function selectCandidates(
 const WALK_Z = 2;
 
 /**
- * Naive's index (seasonal-naive's without a season) when walkVerdict found the set's series' differences white around zero and the
- * choice is free; -1 otherwise. Walks that drift are left to the validation: the drift candidate's
+ * Naive's index (seasonal-naive's without a season) when walkVerdict found the set's series random
+ * walks (a unit root, differences white around zero) and the choice is free; -1 otherwise. Walks that drift are left to the validation: the drift candidate's
  * slope over the lookback is noisier than a small drift is large, and the models that estimate it
  * over the whole series (Theta, ARIMA with drift) forecast them better than naive.
  */
@@ -463,13 +463,13 @@ function walkBaseline(
 }
 
 /**
- * The set's candidate when its series' differences are a random walk's (walkVerdict): the
+ * The set's candidate when its series are random walks (walkVerdict): the
  * baseline, unless a candidate beats it clearly on the pooled validation windows (MASE lower by
  * TIE and a paired advantage over WALK_Z standard errors, H consecutive origins counted as one
  * window); the ensemble and a GBM scored on the last fold alone then take its place under the
  * same evidence. Validation alone cannot tell a walk from the models that fit its noise (on 200
- * monthly walks of 120 rows, the simplest within 1 % was naive on 116): the differences' test is
- * the evidence from outside it, and the models then have to earn their place.
+ * monthly walks of 120 rows, the simplest within 1 % was naive on 116): the walk's tests are the
+ * evidence from outside it, and the models then have to earn their place.
  */
 function walkChoice(
   scored: Scored[],
@@ -504,11 +504,16 @@ function walkChoice(
     }
   }
   const name = scored[base].name;
-  const why = (w: WalkVerdict) =>
-    choice !== base
-      ? ''
-      : `the ${w.n} differences of its ${w.series} series are white noise around zero ` +
-        `(Ljung-Box p = ${w.whiteP.toFixed(2)}, drift p = ${w.driftP.toFixed(2)}), a random walk's, ` +
-        `and no candidate beats ${name} by ${WALK_Z} standard errors on the validation windows`;
+  const why = (w: WalkVerdict) => {
+    if (choice !== base) return '';
+    const [which, its] =
+      w.series === 1 ? ['the series has', 'its'] : [`its ${w.series} series have`, 'their'];
+    return (
+      `${which} a unit root (Dickey-Fuller p = ${w.unitRootP.toFixed(2)}) and ${its} ${w.n} ` +
+      `differences are white noise around zero (Ljung-Box p = ${w.whiteP.toFixed(2)}, drift p = ` +
+      `${w.driftP.toFixed(2)}): a random walk's, and no candidate beats ${name} by ${WALK_Z} ` +
+      `standard errors on the validation windows`
+    );
+  };
   return { choice, gbmWhy, why };
 }
