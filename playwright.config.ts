@@ -85,10 +85,11 @@ export default defineConfig({
     // permissions a test grants (models-regression.spec.ts clears its own) and the tab's history
     // (no journey goes back): Playwright calls the option experimental, meant for component tests,
     // and its reset best effort. Each test then loads the app into the same renderer, whose compiled
-    // code of the SPA and of axe-core is still there. The whole lane, alternated twice at load
-    // 8-21: Chromium 253, 216 -> 203, 205 CPU-s (renderers 207, 178 -> 165, 165; presenter.spec.ts
-    // 87, 71 -> 67, 66), the lane's processes with the servers 391, 342 -> 322, 330; 79 of 79 each
-    // time. E2E_FRESH_CONTEXTS=1 gives every test a context of its own, as before.
+    // code of the SPA and of axe-core is still there. The whole lane, alternated three times at
+    // load 8-21: Chromium 253, 216, 294 -> 203, 205, 249 CPU-s (renderers 207, 178, 237 -> 165,
+    // 165, 200; presenter.spec.ts 87, 71, 100 -> 67, 66, 77), the lane's processes with the
+    // servers 391, 342, 450 -> 322, 330, 400; 79 of 79 each time. E2E_FRESH_CONTEXTS=1 gives
+    // every test a context of its own, as before.
     reuseContext: process.env.E2E_FRESH_CONTEXTS !== '1',
   },
   // The lane ends when its last file does, and a file's tests run in turn on one worker (a
