@@ -388,7 +388,7 @@ describe('the forecast journey through SQL and REST', () => {
     );
     expect(short).toMatchObject({ type: 'error', error_code: 3 });
     expect(short.error_message).toMatch(
-      /^group \(g = "north east"\) has [12] rows?, fewer than WINDOW 3/,
+      /^group \(g = "north east"\) has [12] rows?, fewer than WINDOW 3: .*leave the group out with a condition on it/,
     );
     const rest = await h.post('/api/projects/journey/models/mist/predict', [
       { ts: '2010-01-31', g: 'north east', y: 1 },
