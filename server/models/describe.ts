@@ -125,5 +125,6 @@ function timeseriesInfo(t: TimeSeriesDescription): Record<string, JsonValue> {
     duplicate_timestamps: t.duplicateTimestamps,
     dropped_rows: t.droppedRows,
     interpolated_targets: t.interpolatedTargets ?? 0,
+    missing_periods: t.missingPeriods ?? null,
   };
 }

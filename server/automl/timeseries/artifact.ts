@@ -10,13 +10,13 @@ import { round } from '../pipeline/describe';
 import type { Intervals } from './calibration';
 import { type Scored, boundedTsAccuracy } from './candidates';
 import type { FeatureLayout } from './features';
-import { type InferredFrequency, frequencyLabel } from './frequency';
+import { type InferredFrequency, formatOrder, frequencyLabel, missingSteps } from './frequency';
 import { serializeLinearPart } from './linear';
 import { type GbmPart, isGbm, packRows } from './model';
 import type { TsColumns } from './options';
 import { recalibrationRows } from './recalibrate';
 import type { Selection } from './selection';
-import type { SeriesSet } from './series';
+import type { Series, SeriesSet } from './series';
 import { type LocalFit, type LocalHint, type LocalName, localLabel } from './stat/local';
 import type {
   CandidateName,
@@ -24,6 +24,7 @@ import type {
   ForecastChoice,
   ForecastLeaderboardRow,
   Frequency,
+  OrderFormat,
   TimeSeriesArtifact,
   TimeSeriesDescription,
 } from './types';
@@ -222,6 +223,19 @@ export function assembleArtifact(p: {
       message: `On validation the forecasts are no better than seasonal-naive (repeating the last season): MASE ${round(mase, 3)}. Consider a longer history, another WINDOW or HORIZON, or the seasonal-naive forecast itself.`,
     });
   }
+  const missing = missingPeriods(
+    set.series,
+    p.inferred.map((inf) => inf?.freq ?? freq),
+    set.orderFormat,
+    groupBy,
+  );
+  if (missing.count > 0) {
+    warnings.push({
+      kind: 'missing_periods',
+      column: orderBy,
+      message: `${missing.count} ${missing.count === 1 ? 'period has' : 'periods have'} no row in ${missing.groups} ${missing.groups === 1 ? 'group' : 'groups'} (the first: ${missing.where}): consecutive rows are read as consecutive steps, so the season before a gap is read a step off. If those values are unknown rather than zero, add the rows with a NULL ${target}: their values are then filled in their place.`,
+    });
+  }
   if (sel.worse > 0) {
     warnings.push({
       kind: 'below_seasonal_naive',
@@ -251,6 +265,7 @@ export function assembleArtifact(p: {
     duplicateTimestamps: set.duplicates,
     droppedRows: set.dropped,
     interpolatedTargets: set.interpolated,
+    missingPeriods: missing.count,
   };
   let trainRows = 0;
   for (const s of set.series) trainRows += s.t.length;
@@ -366,4 +381,29 @@ function modelLabel(
     return `mean of ${parts.join(', ')}`;
   }
   return name;
+}
+
+/** The calendar steps no group has a row for (frequency.ts missingSteps), and where the first is. */
+function missingPeriods(
+  series: readonly Series[],
+  freqs: readonly Frequency[],
+  format: OrderFormat,
+  groupBy: readonly string[],
+): { count: number; groups: number; where: string } {
+  let count = 0;
+  let groups = 0;
+  let where = '';
+  for (const [g, s] of series.entries()) {
+    const m = missingSteps(s.t, freqs[g]);
+    if (m.count === 0) continue;
+    count += m.count;
+    groups++;
+    if (m.first && !where) {
+      const group = groupBy.length
+        ? `group (${groupBy.map((g, i) => `${g} = ${JSON.stringify(s.labels[i])}`).join(', ')}) `
+        : '';
+      where = `${group}between ${formatOrder(m.first[0], format)} and ${formatOrder(m.first[1], format)}`;
+    }
+  }
+  return { count, groups, where };
 }

@@ -134,4 +134,9 @@ export interface TimeSeriesDescription {
    * the series, the value filled from the same season's (absent in models trained before it).
    */
   interpolatedTargets?: number;
+  /**
+   * Calendar steps between a group's rows with no row at all (not filled: see the README's
+   * irregular series), summed over the groups (absent in models trained before it).
+   */
+  missingPeriods?: number;
 }

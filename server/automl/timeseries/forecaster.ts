@@ -427,7 +427,7 @@ class ArtifactForecaster implements Forecaster {
       ? `group (${this.groupBy.map((g, i) => `${g} = ${JSON.stringify(labels[i])}`).join(', ')}) has`
       : 'the history has';
     return new AutoMLError(
-      `${who} ${len} row${len === 1 ? '' : 's'}, fewer than WINDOW ${this.window}: a forecast reads the last ${this.window} rows of each group (give more history, or train with a smaller WINDOW)`,
+      `${who} ${len} row${len === 1 ? '' : 's'}, fewer than WINDOW ${this.window}: a forecast reads the last ${this.window} rows of each group (give more history, leave the group out with a condition on it, or train with a smaller WINDOW)`,
     );
   }
 }

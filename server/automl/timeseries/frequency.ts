@@ -282,3 +282,35 @@ export function formatOrder(v: number, format: OrderFormat): number | string {
   const zone = format === 'datetime' || format === 'isolocal' ? '' : format.slice(3);
   return `${date}${format === 'datetime' ? ' ' : 'T'}${time}${ms ? '.' + pad(ms, 3) : ''}${zone}`;
 }
+
+/**
+ * The calendar steps with no row between ascending order values `t` at frequency `f`: each gap
+ * that is a whole number k >= 2 of steps counts k - 1, and the first such gap is returned as its
+ * two bounding values. Business days (a holiday is a gap by design) and gaps that are no whole
+ * number of steps (jitter) count none.
+ */
+export function missingSteps(
+  t: Float64Array,
+  f: Frequency,
+): { count: number; first: [number, number] | null } {
+  let count = 0;
+  let first: [number, number] | null = null;
+  if (f.unit === 'ms' && f.weekdays) return { count, first };
+  for (let i = 1; i < t.length; i++) {
+    let k: number;
+    if (f.unit === 'month') {
+      const a = new Date(t[i - 1]);
+      const b = new Date(t[i]);
+      k =
+        ((b.getUTCFullYear() - a.getUTCFullYear()) * 12 + b.getUTCMonth() - a.getUTCMonth()) /
+        f.months;
+    } else {
+      k = (t[i] - t[i - 1]) / (f.unit === 'ms' ? f.ms : f.step);
+    }
+    if (k >= 2 - 1e-9 && Math.abs(k - Math.round(k)) <= 1e-9 * k) {
+      count += Math.round(k) - 1;
+      first ??= [t[i - 1], t[i]];
+    }
+  }
+  return { count, first };
+}

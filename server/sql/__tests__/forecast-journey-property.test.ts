@@ -293,6 +293,7 @@ describe('the forecast journey through SQL and REST', () => {
       expect(info.timeseries.frequency).toMatch(s.label);
       expect(info.timeseries.groups).toBe(3);
       expect(info.timeseries.interpolated_targets).toBe(s.mistake === 'inside' ? 6 : 0);
+      expect(info.timeseries.missing_periods).toBe(0);
       const described = await h.get(`/api/projects/journey/models/${name}/describe`);
       expect(described.status).toBe(200);
       expect(described.body[0].timeseries).toMatchObject({ window: s.window, horizon: s.horizon });
@@ -331,7 +332,9 @@ describe('the forecast journey through SQL and REST', () => {
     const { rows } = generate(SHAPES[0], 18_100);
     await sqlOk(
       h,
-      `CREATE TABLE files.mist AS SELECT ts, g, y::DOUBLE AS y FROM (VALUES ${rows.join(', ')}) v(ts, g, y)`,
+      // One month of 'north east' has no row at all (a missing period, not a NULL target).
+      `CREATE TABLE files.mist AS SELECT ts, g, y::DOUBLE AS y FROM (VALUES ${rows.join(', ')}) v(ts, g, y)
+       QUALIFY NOT (g = 'north east' AND row_number() OVER (PARTITION BY g ORDER BY ts) = 4)`,
     );
     const create = (name: string, from: string, clauses: string) =>
       h.sql(
@@ -373,13 +376,19 @@ describe('the forecast journey through SQL and REST', () => {
     // HORIZON beyond the data trains (a forecast may reach further than the history is long).
     await create('mist', 'SELECT * FROM mist', 'WINDOW 3 HORIZON 40');
     await waitComplete(h, 'mist', { project: 'journey' });
+    // The missing period is read as documented (consecutive rows, consecutive steps), and said.
+    const [info] = objects(await sqlOk(h, 'DESCRIBE journey.mist'));
+    expect(info.timeseries.missing_periods).toBe(1);
+    expect(JSON.stringify(info.warnings)).toMatch(
+      /1 period has no row in 1 group \(the first: group \(g = \\"north east\\"\) between \d{4}-\d\d-\d\d and \d{4}-\d\d-\d\d\): consecutive rows are read as consecutive steps/,
+    );
     // A group with fewer rows than WINDOW: the forecast names it (SQL and REST, bad input).
     const short = await h.sql(
       `SELECT m.ts, m.y FROM (SELECT * FROM files.mist WHERE g <> 'north east' OR ts > (SELECT max(ts) - INTERVAL 2 MONTH FROM files.mist WHERE g = 'north east')) AS t JOIN journey.mist AS m WHERE t.ts > LATEST`,
     );
     expect(short).toMatchObject({ type: 'error', error_code: 3 });
     expect(short.error_message).toMatch(
-      /^group \(g = "north east"\) has [12] rows?, fewer than WINDOW 3/,
+      /^group \(g = "north east"\) has [12] rows?, fewer than WINDOW 3: .*leave the group out with a condition on it/,
     );
     const rest = await h.post('/api/projects/journey/models/mist/predict', [
       { ts: '2010-01-31', g: 'north east', y: 1 },

@@ -208,7 +208,7 @@ describe('errors', () => {
       errorOf(() => forecaster.forecast(columnsOf({ columns: data.columns, rows: hist }), 5))
         .message,
     ).toBe(
-      'group (store = "b") has 5 rows, fewer than WINDOW 12: a forecast reads the last 12 rows of each group (give more history, or train with a smaller WINDOW)',
+      'group (store = "b") has 5 rows, fewer than WINDOW 12: a forecast reads the last 12 rows of each group (give more history, leave the group out with a condition on it, or train with a smaller WINDOW)',
     );
   });
 

@@ -2,9 +2,11 @@
 // stays in the series and the value is filled from its season (stat/season.ts fillMissing), so
 // the rows around it keep their places in the season. Pure seasons, lines and their sums with
 // holes anywhere inside are filled exactly (server/sql/__tests__/forecast-journey-property.test.ts
-// forecasts such series through SQL; docs/forecasting.md, "Session 18 (forecast)").
+// forecasts such series through SQL; docs/forecasting.md, "Session 18 (forecast)"). A period with
+// no row at all is not filled, but counted (missingSteps: DESCRIBE's missing_periods and warning).
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../prng';
+import { missingSteps } from '../frequency';
 import { fillMissing } from '../stat/season';
 
 describe('fillMissing', () => {
@@ -42,5 +44,28 @@ describe('fillMissing', () => {
     const y = Float64Array.from([1, 2, NaN, 4, 5]);
     fillMissing(y, 12);
     expect(Array.from(y)).toEqual([1, 2, 3, 4, 5]);
+  });
+});
+
+describe('missingSteps', () => {
+  const at = (...ds: string[]) => Float64Array.from(ds, (d) => Date.parse(`${d}Z`));
+  it('counts the calendar steps with no row: month ends, hours, a numeric index', () => {
+    const monthEnds = at('2020-01-31T00:00:00', '2020-02-29T00:00:00', '2020-05-31T00:00:00');
+    expect(missingSteps(monthEnds, { unit: 'month', months: 1, anchor: 'end', day: 31 })).toEqual({
+      count: 2,
+      first: [monthEnds[1], monthEnds[2]],
+    });
+    const hours = at('2021-01-01T00:00:00', '2021-01-01T01:00:00', '2021-01-01T03:00:00');
+    expect(missingSteps(hours, { unit: 'ms', ms: 3_600_000 }).count).toBe(1);
+    expect(missingSteps(Float64Array.from([0, 5, 10, 25]), { unit: 'number', step: 5 }).count).toBe(
+      2,
+    );
+  });
+
+  it('counts no holiday of business days and no jitter', () => {
+    const days = at('2024-01-04T00:00:00', '2024-01-05T00:00:00', '2024-01-09T00:00:00');
+    expect(missingSteps(days, { unit: 'ms', ms: 86_400_000, weekdays: true }).count).toBe(0);
+    const jitter = at('2024-01-01T00:00:00', '2024-01-02T05:00:00', '2024-01-03T00:00:00');
+    expect(missingSteps(jitter, { unit: 'ms', ms: 86_400_000 }).count).toBe(0);
   });
 });
