@@ -208,8 +208,9 @@ describe('random walks are forecast by naive', () => {
     // The verdict's share over many walks is the property above; these two trainings show it
     // reaches the choice (about 0.2-0.45 CPU-s each). Over 200 walks of each of seven shapes with
     // at least 250 differences, naive was chosen on 0.955-0.995 of them, 0.971 pooled
-    // (docs/forecasting.md, "Session 17 (arima)"): both miss with probability 0.029^2 = 8e-4
-    // (0.002 at 0.955). Without the walk test these two draws choose naive on neither
+    // (docs/forecasting.md, "Session 17 (arima)"; the unit-root test since costs about 1 in
+    // 200, "Session 18 (arima)"): both miss with probability about 0.034^2 = 1.2e-3 (0.0025 at
+    // 0.95). Without the walk test these two draws choose naive on neither
     // (gbm_direct, the ensemble).
     const draws: Draw[] = [
       { seed: 101, groups: 1, n: 260, stamp: year, window: 6, horizon: 4 },
