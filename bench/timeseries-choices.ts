@@ -69,7 +69,7 @@ for (const s of sets) {
       return { index: fold.index, g, steps, err, pred, truth };
     });
     const finish = (forced: Parameters<typeof selectCandidates>[4]) => {
-      const sel = selectCandidates(scored, folds, nSeries, validated, forced);
+      const sel = selectCandidates(scored, folds, nSeries, validated, forced, v.walk);
       const fc = forecastOrigin(s, d, finishTraining(v, sel), o, rows, tasks);
       return { sel, fc };
     };
