@@ -307,19 +307,45 @@ describe('the forecast journey through SQL and REST', () => {
       );
       // Without a condition on the time: the group's rows in time order (repeated rows each), a
       // NULL target's row in its place with the forecast made for it (exact, a season or more
-      // in), then the forecast.
+      // in), then the forecast, one row per time: a trailing NULL target's row is the forecast
+      // row of its time (the data's columns that row's), not a history row with no value.
       const rows = objects(
         await sqlOk(
           h,
-          `SELECT t.y AS truth, m.ts, m.y FROM files.${name} AS t JOIN journey.${name} AS m WHERE ${cond}`,
+          `SELECT t.y AS truth, t.ts AS data_ts, m.ts, m.y FROM files.${name} AS t JOIN journey.${name} AS m WHERE ${cond}`,
         ),
       );
-      const stamps = Array.from({ length: one.n }, (_, i) => i).flatMap((i) =>
-        Array(s.mistake === 'duplicates' && i % 5 === 2 ? 2 : 1).fill(
-          spell(s, at(s.freq, one.start + i)),
+      const stamps = (from: number) =>
+        Array.from({ length: one.known + 1 - from }, (_, i) => from + i).flatMap((i) =>
+          Array(s.mistake === 'duplicates' && i % 5 === 2 ? 2 : 1).fill(
+            spell(s, at(s.freq, one.start + i)),
+          ),
+        );
+      const blanks = one.n - 1 - one.known;
+      const ahead = only.map((r, j) => [j < blanks ? r.ts : null, r.ts, r.y]);
+      const tail = (r: Record<string, any>[]) => r.slice(r.length - s.horizon);
+      expect(rows.map((r) => r.ts)).toEqual([...stamps(0), ...only.map((r) => r.ts)]);
+      expect(tail(rows).map((r) => [r.data_ts, r.ts, r.y])).toEqual(ahead);
+      expect(tail(rows).every((r) => r.truth === null)).toBe(true);
+      // A date range: its history rows, then the same forecast.
+      const range = objects(
+        await sqlOk(
+          h,
+          `SELECT t.ts AS data_ts, m.ts, m.y FROM files.${name} AS t JOIN journey.${name} AS m WHERE ${cond} AND t.ts >= ${literal(s, at(s.freq, one.start + one.known - 1))}`,
         ),
       );
-      expect(rows.map((r) => r.ts)).toEqual([...stamps, ...only.map((r) => r.ts)]);
+      expect(range.map((r) => r.ts)).toEqual([...stamps(one.known - 1), ...only.map((r) => r.ts)]);
+      expect(tail(range).map((r) => [r.data_ts, r.ts, r.y])).toEqual(ahead);
+      if (s.mistake === 'trailing') {
+        // `<= LATEST`: LATEST is the last value's time here too, so the history up to it.
+        const upTo = objects(
+          await sqlOk(
+            h,
+            `SELECT m.ts FROM files.${name} AS t JOIN journey.${name} AS m WHERE ${cond} AND t.ts <= LATEST`,
+          ),
+        );
+        expect(upTo.map((r) => r.ts)).toEqual(stamps(0));
+      }
       for (const i of one.blank) {
         expect(rows[i].truth).toBeNull();
         if (i < Math.max(s.window, s.period)) continue;

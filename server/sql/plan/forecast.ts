@@ -15,6 +15,11 @@
  * - `t.time = '2016-01-01'`: the forecast from the history up to that date;
  * - no condition on the time: every history row and the forecast after each group's latest row.
  *
+ * LATEST is each group's latest row with a target: the forecast starts after it. Rows after it
+ * with a NULL target are where the forecast goes: `> LATEST` forecasts from the rows up to it, and
+ * in the forms with history rows the forecast row of such a row's time takes its place (one row
+ * per group and time). MindsDB's LATEST is the latest row, NULL target or not.
+ *
  * Other conditions on the data (`t.type = 'house'`) select the history first, as MindsDB does:
  * the groups forecast and the rows they are forecast from. The model's columns (`m.*`) are the
  * ORDER BY and GROUP BY columns and the prediction columns; the data's (`t.*`) are the row a
@@ -277,13 +282,11 @@ export async function planForecastJoin(st: PlanState, j: ForecastJoin): Promise<
   const rows = ts.recalibrationRows ?? ts.historyRows;
   const keep = mode === 'after-latest' ? rows : mode === 'at-latest' ? rows + 1 : 0;
   const hist = st.tempName('ts_history');
-  // With LATEST, the history ends at each group's latest row with a target (LATEST): rows after
-  // it have nothing to forecast from, so a trailing NULL target is the first step forecast and
-  // HORIZON rows follow it. A NULL target before it stays: the forecaster fills it in its place.
+  // LATEST is each group's latest row with a target. With LATEST in `>`/`=`, the history ends
+  // there: a trailing NULL target is the first step forecast and HORIZON rows follow it. A NULL
+  // target before it stays: the forecaster fills it in its place.
   const toLatest = mode === 'after-latest' || mode === 'at-latest';
-  const latest = toLatest
-    ? `max(CASE WHEN ${q(targetCol)} IS NOT NULL THEN ${q(orderCol)} END) OVER (${partition})`
-    : `max(${q(orderCol)}) OVER (${partition})`;
+  const latest = `max(CASE WHEN ${q(targetCol)} IS NOT NULL THEN ${q(orderCol)} END) OVER (${partition})`;
   const withLatest = `SELECT *, ${latest} AS __mdb_latest FROM (${inner}) AS __mdb_i WHERE ${q(orderCol)} IS NOT NULL`;
   const upTo = toLatest ? ` WHERE ${q(orderCol)} <= __mdb_latest` : '';
   const relation = `SELECT *, row_number() OVER (ORDER BY ${[...groupCols, orderCol].map(q).join(', ')}) - 1 AS __mdb_row FROM (${withLatest}) AS __mdb_q${upTo}${keep ? ` QUALIFY dense_rank() OVER (${partition} ORDER BY ${q(orderCol)} DESC) <= ${keep}` : ''}`;
@@ -496,16 +499,30 @@ export async function runForecast(env: SqlEnv, ctx: ExecContext, s: ForecastStep
       ...h.values.map((col) => col[i]),
     ] as JsonValue[];
   };
+  // A group's trailing rows without a target are where its forecast goes: the forecast row of
+  // such a row's time takes its place (joined to it, so the data's columns read that row), one
+  // row per group and time; the ones beyond HORIZON follow the forecast, with no value.
+  const timeKey = (v: unknown) => (typeof v === 'number' ? `n${v}` : `s${String(v)}`);
   let f = 0;
   fc.groupRows.forEach((origin, g) => {
-    for (const i of byGroup[g]) emit(historyRow(i), rowIds[i], rowIds[i]);
-    for (; f < fc.n && fc.group[f] === g; f++) {
-      emit(
-        fc.values.map((col) => col[f]),
-        null,
-        rowIds[origin],
-      );
+    const rows = byGroup[g];
+    let end = rows.length;
+    while (end > 0 && read.rows[rows[end - 1]][G + 1] === null) end--;
+    const open = new Map<string, number[]>();
+    for (const i of rows.slice(end)) {
+      const k = timeKey(read.rows[i][0]);
+      open.set(k, [...(open.get(k) ?? []), i]);
     }
+    for (const i of rows.slice(0, end)) emit(historyRow(i), rowIds[i], rowIds[i]);
+    for (; f < fc.n && fc.group[f] === g; f++) {
+      const cells = fc.values.map((col) => col[f]);
+      const k = timeKey(cells[0]);
+      const at = open.get(k);
+      open.delete(k);
+      for (const i of at ?? [null]) emit(cells, i === null ? null : rowIds[i], rowIds[origin]);
+    }
+    for (const i of rows.slice(end))
+      if (open.has(timeKey(read.rows[i][0]))) emit(historyRow(i), rowIds[i], rowIds[i]);
   });
   for (const i of orphans) emit(historyRow(i), rowIds[i], rowIds[i]);
   await dropTemp(ctx, s.into);
