@@ -3,11 +3,13 @@
  * WINDOW ... HORIZON, DESCRIBE, the models table, every forecast form MindsDB documents (LATEST,
  * dates, BETWEEN, no condition, the model on either side, the single-row form, history given
  * inline), saving forecasts, RETRAIN/FINETUNE, the REST predict and describe, and the errors. The
- * house_sales model is trained once and shared.
+ * house_sales model is trained once and shared. The forecast journey of ./forecast-journey.ts runs
+ * here too, on this file's instance.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pollPause, startHarness, type Harness } from '../../test/harness';
 import { trainingCache } from '../../test/training-cache';
+import { forecastJourney } from './forecast-journey';
 
 let h: Harness;
 let created: any;
@@ -766,3 +768,5 @@ describe('intervals over HTTP', () => {
     expect(ts.horizon_accuracy.map((s: any) => s.coverage)).toEqual(at80.steps);
   });
 });
+
+forecastJourney(() => h);

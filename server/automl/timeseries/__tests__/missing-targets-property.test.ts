@@ -1,8 +1,8 @@
 // A NULL target between known values of a group is a value missing at a known time: the time
 // stays in the series and the value is filled from its season (stat/season.ts fillMissing), so
 // the rows around it keep their places in the season. Pure seasons, lines and their sums with
-// holes anywhere inside are filled exactly (server/sql/__tests__/forecast-journey-property.test.ts
-// forecasts such series through SQL; docs/forecasting.md, "Session 18 (forecast)"). A period with
+// holes anywhere inside are filled exactly (server/sql/__tests__/forecast-journey.ts forecasts
+// such series through SQL; docs/forecasting.md, "Session 18 (forecast)"). A period with
 // no row at all is not filled, but counted (missingSteps: DESCRIBE's missing_periods and warning).
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../prng';
