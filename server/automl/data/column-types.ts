@@ -109,6 +109,9 @@ function parseNamedMonthDate(s: string): number {
   return t;
 }
 
+/** The zone an ISO timestamp ends with: 'Z', '+02:00' or '-0530'. */
+export const ISO_ZONE = /(?:Z|[+-]\d{2}:?\d{2})$/;
+
 /**
  * Epoch milliseconds of an ISO date / timestamp string, a date written with its month's name
  * ("Jun 12 1998"), or a Date; NaN otherwise.
@@ -131,7 +134,7 @@ export function parseIsoDatetime(v: unknown): number {
   // "YYYY-MM-DD HH:MM" is not ISO for Date.parse in every engine; normalise the separator.
   // Timestamps without a zone are read as UTC so features do not depend on the server's TZ.
   let iso = s.length > 10 ? s.slice(0, 10) + 'T' + s.slice(11) : s;
-  if (iso.length > 10 && !/(?:Z|[+-]\d{2}:?\d{2})$/.test(iso)) iso += 'Z';
+  if (iso.length > 10 && !ISO_ZONE.test(iso)) iso += 'Z';
   return Date.parse(iso);
 }
 

@@ -4,6 +4,8 @@
 // a unit root, and first differences white noise around zero), which selection.ts forecasts by
 // naive unless a candidate beats it clearly.
 
+import { detrended } from './stat/season';
+
 /**
  * Errors closer than this (a mean paired difference in origin scales, the errors' unit, or two
  * MASEs) are floating-point rounding, not evidence: on a series some candidates continue exactly
@@ -128,35 +130,16 @@ function differenceTests(y: ArrayLike<number>, period: number): Differences | 'c
  */
 function dickeyFuller(y: ArrayLike<number>, d: Float64Array): number {
   const n = d.length;
-  // Line fits on i = 0 .. n-1 (centred index).
-  const ic = (n - 1) / 2;
-  let sii = 0;
-  let my = 0;
-  let md = 0;
-  for (let i = 0; i < n; i++) {
-    sii += (i - ic) ** 2;
-    my += y[i];
-    md += d[i];
-  }
-  my /= n;
-  md /= n;
-  let siy = 0;
-  let sid = 0;
-  for (let i = 0; i < n; i++) {
-    siy += (i - ic) * (y[i] - my);
-    sid += (i - ic) * (d[i] - md);
-  }
-  const by = siy / sii;
-  const bd = sid / sii;
+  // The lagged levels y[0 .. n-1] and the differences, each net of its line on the row index.
+  const ry = detrended(Float64Array.from({ length: n }, (_, i) => y[i]));
+  const rd = detrended(d);
   let syy = 0;
   let syd = 0;
   let sdd = 0;
   for (let i = 0; i < n; i++) {
-    const ry = y[i] - my - by * (i - ic);
-    const rd = d[i] - md - bd * (i - ic);
-    syy += ry * ry;
-    syd += ry * rd;
-    sdd += rd * rd;
+    syy += ry[i] * ry[i];
+    syd += ry[i] * rd[i];
+    sdd += rd[i] * rd[i];
   }
   if (!(syy > 0) || n <= 3) return NaN;
   const gamma = syd / syy;

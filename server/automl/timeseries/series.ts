@@ -4,7 +4,13 @@
 // see exactly the same series.
 
 import type { CellValue } from '../api';
-import { isMissing, isMissingToken, parseIsoDatetime, parseNumber } from '../data/column-types';
+import {
+  ISO_ZONE,
+  isMissing,
+  isMissingToken,
+  parseIsoDatetime,
+  parseNumber,
+} from '../data/column-types';
 import { type Table, cellAt } from '../data/table';
 import { AutoMLError } from '../errors';
 import { inferFrequency, seasonalPeriod } from './frequency';
@@ -107,8 +113,6 @@ function label(v: unknown): CellValue {
   return v as CellValue;
 }
 
-const ZONE = /(?:[zZ]|[+-]\d\d:?\d\d)$/;
-
 /** Milliseconds a zone ('Z', '+02:00', '-0530') is ahead of UTC. */
 function zoneOffset(zone: string): number {
   if (zone === 'Z') return 0;
@@ -164,10 +168,10 @@ function parseOrder(
       if (Number.isNaN(x)) {
         x = parseIsoDatetime(s);
         isDate = !Number.isNaN(x);
-        const zone = isDate && s.length > 10 ? ZONE.exec(s) : null;
+        const zone = isDate && s.length > 10 ? ISO_ZONE.exec(s) : null;
         if (zone) {
-          zones.add(zone[0].toUpperCase());
-          if (/\.\d+[zZ]$/.test(s)) millisZ = true;
+          zones.add(zone[0]);
+          if (/\.\d+Z$/.test(s)) millisZ = true;
           zoned.push(r);
         }
         if (isDate && !expected) {

@@ -253,7 +253,7 @@ export function indexSlope(y: ArrayLike<number>): number {
 }
 
 /** y less its least-squares line on the row index. */
-function detrended(y: ArrayLike<number>): Float64Array {
+export function detrended(y: ArrayLike<number>): Float64Array {
   const n = y.length;
   const tm = (n - 1) / 2;
   let ym = 0;
