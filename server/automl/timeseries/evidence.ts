@@ -205,7 +205,10 @@ export interface WalkVerdict {
 
 /** One series' own walk evidence (walkSeries). */
 export interface SeriesWalk {
+  /** A walk by its own tests, with the differences (OWN_MIN_DIFFERENCES) for them to count. */
   walk: boolean;
+  /** A walk by its own tests, but too short for them to set the set's choice aside. */
+  short: boolean;
   whiteP: number;
   driftP: number;
   unitRootP: number;
@@ -281,7 +284,7 @@ function seriesP(d: Differences): { whiteP: number; driftP: number; unitRootP: n
  * (US employment +3.5 %, Danish money +1.4 %, stocks +6 % with naive; "Session 19 (arima)"):
  * the set's choice rests on every series' windows, a short series' own tests on its rows alone.
  */
-const OWN_MIN_DIFFERENCES = 250;
+export const OWN_MIN_DIFFERENCES = 250;
 
 /**
  * Which series of a set that is not all walks are walks by their own evidence: each series' own
@@ -293,22 +296,22 @@ const OWN_MIN_DIFFERENCES = 250;
  * a set of nine walks and one seasonal series, 528 and 524 of 540 against 504) but called more
  * of the series that are not walks walks, which cost them more than the walks gained (an AR(1)
  * of 0.7 beside five walks: 64 and 36 of 300 against 19; docs/forecasting.md, "Session 19
- * (arima)"). Null unless some series are walks and some are not.
+ * (arima)"). Null unless some series are walks and some are not (the short ones included: a
+ * group's reason names its own evidence where it differs from the set's).
  */
 function walkSeries(tests: (Differences | 'constant' | null)[]): (SeriesWalk | null)[] | null {
   const own = tests.map((d): SeriesWalk | null => {
     if (!d || d === 'constant') return null;
     const p = seriesP(d);
-    const walk =
-      d.n >= OWN_MIN_DIFFERENCES &&
-      p.whiteP >= WALK_ALPHA &&
-      p.driftP >= DRIFT_ALPHA &&
-      p.unitRootP >= UNIT_ROOT_ALPHA;
-    return { walk, ...p, n: d.n };
+    const passes =
+      p.whiteP >= WALK_ALPHA && p.driftP >= DRIFT_ALPHA && p.unitRootP >= UNIT_ROOT_ALPHA;
+    const long = d.n >= OWN_MIN_DIFFERENCES;
+    return { walk: passes && long, short: passes && !long, ...p, n: d.n };
   });
   const walks = own.filter((o) => o?.walk).length;
+  const short = own.filter((o) => o?.short).length;
   const tested = own.filter((o) => o).length;
-  return walks === 0 || walks === tested ? null : own;
+  return walks + short === 0 || walks + short === tested ? null : own;
 }
 
 /** The set's pooled verdict from its series' tests (walkVerdict). */

@@ -16,7 +16,13 @@
 
 import { AutoMLError } from '../errors';
 import type { Fold, Scored } from './candidates';
-import { RESOLUTION, type SeriesWalk, type WalkVerdict, advantage } from './evidence';
+import {
+  OWN_MIN_DIFFERENCES,
+  RESOLUTION,
+  type SeriesWalk,
+  type WalkVerdict,
+  advantage,
+} from './evidence';
 import { isGbm } from './model';
 import type { CandidateName } from './types';
 
@@ -316,7 +322,13 @@ export function selectCandidates(
   // among themselves as a set of walks does; the others keep the set's choice (the validation
   // pooled over every series, walks included, chooses better for them than their own windows
   // alone: docs/forecasting.md, "Session 19 (arima)").
+  // A short series its own tests call a walk keeps the set's choice; its reason says so.
+  validated.forEach((g, i) => {
+    const o = own[i];
+    if (o?.short) sel.reason[g] += `; ${shortWalkWords(o)}`;
+  });
   const walks = validated.filter((_, i) => own[i]?.walk);
+  if (walks.length === 0) return sel;
   const mask = new Uint8Array(nSeries);
   for (const g of walks) mask[g] = 1;
   const w = selectAmong(scored, folds, nSeries, walks, null, { ...walk, kind: 'naive' }, mask, {
@@ -503,6 +515,17 @@ function ownWalkWords(w: SeriesWalk, others: number, naive: string): string {
     `and ${w.n} differences white noise around zero (Ljung-Box p = ${w.whiteP.toFixed(2)}, drift ` +
     `p = ${w.driftP.toFixed(2)}): a random walk's, and no candidate beats ${naive} by ${WALK_Z} ` +
     `standard errors on the walk groups' validation windows`
+  );
+}
+
+/** A short series' walk evidence, which does not set the set's choice aside (evidence.ts
+ * OWN_MIN_DIFFERENCES). */
+function shortWalkWords(w: SeriesWalk): string {
+  return (
+    `its own tests call it a random walk (Dickey-Fuller p = ${w.unitRootP.toFixed(2)}, Ljung-Box ` +
+    `p = ${w.whiteP.toFixed(2)}, drift p = ${w.driftP.toFixed(2)}), but its ${w.n} differences ` +
+    `are too few to set the set's choice aside (${OWN_MIN_DIFFERENCES}: the validated choice ` +
+    `forecast such series better than naive)`
   );
 }
 
