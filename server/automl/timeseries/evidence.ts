@@ -197,8 +197,8 @@ export interface WalkVerdict {
   n: number;
   /**
    * Per series given (walkSeries): its own tests, and whether it is a walk when the set is not
-   * (null: too short, constant, or the set is one kind); set only when the pooled kind is not
-   * 'naive' and some series are walks by their own evidence and others are not.
+   * (null: too short for the tests, or constant); set only when the pooled kind is not 'naive'
+   * and some series pass their own tests (long enough to count or not) and others do not.
    */
   own?: (SeriesWalk | null)[];
 }

@@ -14,7 +14,6 @@ import { Rng } from '../../prng';
 import { walkVerdict } from '../evidence';
 
 const year = (i: number) => 1900 + i;
-const day = (i: number) => new Date(Date.UTC(2020, 0, 6) + i * 864e5).toISOString().slice(0, 10);
 const index = (i: number) => i;
 
 type Kind = 'walk' | 'season' | 'ar' | 'line' | 'counts';
@@ -121,8 +120,8 @@ describe('a mixed set trained: its walks are forecast by naive, the others by th
     seed: number;
     stamp: (i: number) => string | number;
   }
-  /** WINDOW and HORIZON by the draw's period (yearly or numbered, daily). */
-  const clauses = { 1: [6, 4], 7: [14, 7] } as Record<number, [number, number]>;
+  /** WINDOW and HORIZON of a yearly or numbered draw. */
+  const clauses = { 1: [6, 4] } as Record<number, [number, number]>;
 
   /** Per group of a trained draw: a walk's, whether naive forecasts it (and DESCRIBE says why). */
   function trained(d: Draw): { walkNaive: boolean[]; othersNaive: boolean[] } {
@@ -154,25 +153,25 @@ describe('a mixed set trained: its walks are forecast by naive, the others by th
   }
 
   it('chooses naive on the walk groups and not on the others', () => {
-    // A walk beside an AR(1) of 0.7 (300 numbered rows: a close beside its volume), two walks
-    // beside a line plus noise (260 years), a walk beside counts (260 days); about 0.6 CPU-s for
-    // the three trainings (the monthly mixes are the verdict's test above). Over 40 sets of each
-    // mix (other seeds) the walk groups took naive on 156 of 160 (38 of 40 at the worst mix;
-    // main: none, ETS, ARIMA or Theta fitted to the walk's noise) and the others kept the set's
-    // choice, naive on none of 120 (docs/forecasting.md, "Session 19 (arima)"). At least 2 of
-    // the 4 walk groups: under 2 with probability 6e-5 at 0.975 (4.8e-4 at the worst mix's
-    // 0.95); at most 1 of the 3 others: at the 95 % bound of 3 in 120, 1.9e-3.
+    // A walk beside an AR(1) of 0.7 (300 numbered rows: a close beside its volume) and two walks
+    // beside a line plus noise (260 years); about 1.4 CPU-s for the two trainings at load 12,
+    // 1.1 of it the first's cold start (the monthly and daily mixes are the verdict's tests
+    // above). Over 40 sets of each mix (other seeds) the walk groups took naive on 116 of 120
+    // (38 of 40 at the worse mix; main: none, ETS, ARIMA or Theta fitted to the walk's noise)
+    // and the others kept the set's choice, naive on none of 80 (docs/forecasting.md, "Session
+    // 19 (arima)"). At least 1 of the 3 walk groups, with DESCRIBE's reason naming its own
+    // evidence: none with probability 3.6e-5 at 0.967 (1.3e-4 at the worse mix's 0.95); at most
+    // 1 of the 2 others: both at the 95 % bound of 3 in 80, 1.4e-3.
     const draws: Draw[] = [
       { seed: 12, kinds: ['walk', 'ar'], n: 300, period: 1, stamp: index },
       { seed: 13, kinds: ['walk', 'walk', 'line'], n: 260, period: 1, stamp: year },
-      { seed: 14, kinds: ['walk', 'counts'], n: 260, period: 7, stamp: day },
     ];
     const results = draws.map(trained);
     const walkNaive = results.flatMap((r) => r.walkNaive);
     const othersNaive = results.flatMap((r) => r.othersNaive);
-    expect(walkNaive.length).toBe(4);
-    expect(walkNaive.filter(Boolean).length).toBeGreaterThanOrEqual(2);
-    expect(othersNaive.length).toBe(3);
+    expect(walkNaive.length).toBe(3);
+    expect(walkNaive.filter(Boolean).length).toBeGreaterThanOrEqual(1);
+    expect(othersNaive.length).toBe(2);
     expect(othersNaive.filter(Boolean).length).toBeLessThanOrEqual(1);
   });
 });
