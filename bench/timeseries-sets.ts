@@ -38,6 +38,13 @@
 // population.json and jobs.json (censuses every 10 years with 1890 missing), weekly-weather.json
 // (one week) and statsmodels' strikes (one row per strike, not a time series). Sources and
 // licences: docs/forecasting.md, "Session 16 (forecast)".
+//
+// The simulated sets (SIM, `TIMESERIES_SETS=sim`, session 19): series drawn from the models the
+// peers fit, with parameters drawn per series from fixed seeds (ETS(A,N,N), (A,A,N), (A,Ad,N),
+// (A,N,A), (M,A,M), (A,A,A) with a weekly season; AR(1), AR(2), ARIMA(0,1,1), (1,1,0), the
+// airline SARIMA(0,1,1)(0,1,1)12, a random walk with drift), where the generating family's peer
+// is close to the best possible forecast: the engine beside it on series nobody tuned on (the
+// generators and their parameter ranges: simEts, simArima and SIM below).
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -58,7 +65,9 @@ export interface SeriesSet {
   name: string;
   kind: 'yearly' | 'quarterly' | 'monthly' | 'weekly' | 'daily' | 'hourly';
   /** Where the rows come from (a set needing statsmodels is skipped without it). */
-  source: 'vega-datasets' | 'statsmodels' | 'demo';
+  source: 'vega-datasets' | 'statsmodels' | 'demo' | 'simulated';
+  /** A simulated set's generating family's peer: the one close to the best possible forecast. */
+  generator?: 'ets' | 'sarimax';
   data: () => Promise<Dataset> | Dataset;
   target: string;
   orderBy: string;
@@ -754,9 +763,262 @@ export const FRESH: SeriesSet[] = [
   },
 ];
 
+// ---------------------------------------------------------------------------------------------
+// The simulated sets (SIM, `TIMESERIES_SETS=sim`, session 19): series drawn from the very models
+// the peers fit, their parameters drawn per series from a fixed seed, so that the best possible
+// forecast is known: on a set drawn from ETS(A,Ad,N) statsmodels' ETS (which searches that form
+// by AICc) is close to it, on airline SARIMA series its SARIMAX; the engine should be within noise
+// of that peer (`generator`). As the M-competition simulations and the forecast package's tests.
+// Each set's WINDOW, HORIZON and origins follow from its frequency and length alone, fixed before
+// any forecast: yearly (30-60 rows) WINDOW 6, HORIZON 6 (the M4's), 2 origins; quarterly (40-100)
+// 8 / 8 / 2; monthly (60-240) 12 / 12 / 2; daily with a weekly season (200-700) 28 / 14 / 3.
+// Every series of a set ends at the same time (a panel's last date), its start set by its length.
+
+/** A PRNG (mulberry32) and its normal draws (Box-Muller): the same draws on every machine. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  const u = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const uniform = (lo: number, hi: number) => lo + (hi - lo) * u();
+  const int = (lo: number, hi: number) => Math.floor(uniform(lo, hi + 1));
+  const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
+  return { uniform, int, normal };
+}
+type Rng = ReturnType<typeof rng>;
+
+type SimKind = 'yearly' | 'quarterly' | 'monthly' | 'daily';
+const SIM_SHAPE: Record<
+  SimKind,
+  { rows: [number, number]; window: number; horizon: number; origins: number; period: number }
+> = {
+  yearly: { rows: [30, 60], window: 6, horizon: 6, origins: 2, period: 1 },
+  quarterly: { rows: [40, 100], window: 8, horizon: 8, origins: 2, period: 4 },
+  monthly: { rows: [60, 240], window: 12, horizon: 12, origins: 2, period: 12 },
+  daily: { rows: [200, 700], window: 28, horizon: 14, origins: 3, period: 7 },
+};
+
+/** The i-th of n timestamps ending at the panel's last one (2025, 2025-Q4, 2025-12, 2025-12-31). */
+function simTime(kind: SimKind, i: number, n: number): CellValue {
+  const back = n - 1 - i;
+  if (kind === 'yearly') return 2025 - back;
+  if (kind === 'daily') {
+    return new Date(Date.UTC(2025, 11, 31) - back * 86_400_000).toISOString().slice(0, 10);
+  }
+  const step = kind === 'quarterly' ? 3 : 1;
+  const months = 2025 * 12 + 12 - step - back * step;
+  return `${Math.floor(months / 12)}-${pad((months % 12) + 1)}-01`;
+}
+
+/** A season of m additive effects summing to 0, amplitude `a` (a sine plus noise, as most are). */
+function simSeason(r: Rng, m: number, a: number): number[] {
+  const phase = r.uniform(0, 2 * Math.PI);
+  const s = Array.from(
+    { length: m },
+    (_, j) => Math.sin(phase + (2 * Math.PI * j) / m) + 0.5 * r.normal(),
+  );
+  const mean = s.reduce((x, y) => x + y, 0) / m;
+  const sd = Math.sqrt(s.reduce((x, y) => x + (y - mean) ** 2, 0) / m) || 1;
+  return s.map((x) => (a * (x - mean)) / sd);
+}
+
+/**
+ * One series of n rows from an ETS form (Hyndman et al.'s state space: error A or M, trend N, A
+ * or Ad, season N, A or M), its smoothing parameters drawn where the form is admissible and
+ * forecastable: alpha 0.1-0.8, beta from a tenth of `betaMax` to it (at most alpha: 0.1 for yearly
+ * and quarterly series, 0.02 monthly, 0.002 daily, so that a trend's wander over the series stays
+ * within a few levels, as fitted betas do), gamma up to 0.3 (1 - alpha), phi 0.8-0.98; level
+ * 100-1,000, the noise 1-5 % of it (additive: its standard deviation then), a trend's first step
+ * moving the level by up to half of it over the series (either way; with a multiplicative error
+ * from -0.1 to +0.5: such a series is positive), a season's amplitude 5-30 % of the level. A
+ * multiplicative series that still reaches 0 is drawn again (ETS(M,.,.) is defined on positive
+ * series: statsmodels' and R's refuse others).
+ */
+function simEts(r: Rng, form: string, n: number, m: number, betaMax: number): number[] {
+  const [error, trend, season] = form.split(',');
+  for (;;) {
+    const alpha = r.uniform(0.1, 0.8);
+    const beta = trend === 'N' ? 0 : Math.min(alpha, r.uniform(0.1, 1) * betaMax);
+    const gamma = season === 'N' ? 0 : (1 - alpha) * r.uniform(0, 0.3);
+    const phi = trend === 'Ad' ? r.uniform(0.8, 0.98) : 1;
+    let level = r.uniform(100, 1000);
+    const noise = r.uniform(0.01, 0.05);
+    const sigma = error === 'A' ? noise * level : noise;
+    let slope = trend === 'N' ? 0 : (r.uniform(error === 'A' ? -0.5 : -0.1, 0.5) * level) / n;
+    const amp = r.uniform(0.05, 0.3);
+    const s =
+      season === 'N'
+        ? []
+        : season === 'A'
+          ? simSeason(r, m, amp * level)
+          : simSeason(r, m, amp).map((x) => 1 + x);
+    const y: number[] = [];
+    for (let t = 0; t < n; t++) {
+      const e = sigma * r.normal();
+      const sj = season === 'N' ? 0 : s[t % m];
+      const base = level + phi * slope;
+      if (error === 'A') {
+        y.push(base + (season === 'A' ? sj : 0) + e);
+        level = base + alpha * e;
+        slope = phi * slope + beta * e;
+        if (season === 'A') s[t % m] = sj + gamma * e;
+      } else {
+        // Multiplicative error (and season): y = (l + phi b) s (1 + e).
+        const seasonal = season === 'M' ? sj : 1;
+        y.push(base * seasonal * (1 + e));
+        level = base * (1 + alpha * e);
+        slope = phi * slope + beta * base * e;
+        if (season === 'M') s[t % m] = sj * (1 + gamma * e);
+      }
+    }
+    if (error === 'A' || y.every((v) => v > 0)) return y;
+  }
+}
+
+/**
+ * One series of n rows from a (seasonal) ARIMA: (1 - B)^d (1 - B^m)^D (y - mean) = w, w the ARMA
+ * of `ar`, `ma` and the seasonal MA `sma` (at lag m) driven by normal innovations of standard
+ * deviation 1-5 % of the level (100-1,000), plus `drift` innovations a step (a walk with drift);
+ * a stationary part runs 100 steps before the first row; an integrated one starts at the level
+ * (and a season of amplitude 5-30 % of it when D = 1).
+ */
+function simArima(
+  r: Rng,
+  n: number,
+  o: {
+    ar?: number[];
+    ma?: number[];
+    d: number;
+    D?: number;
+    m?: number;
+    sma?: number;
+    drift?: number;
+  },
+): number[] {
+  const { ar = [], ma = [], d, D = 0, m = 1, sma = 0, drift = 0 } = o;
+  const level = r.uniform(100, 1000);
+  const sigma = r.uniform(0.01, 0.05) * level;
+  const burn = 100;
+  const e: number[] = [];
+  const w: number[] = [];
+  for (let t = 0; t < n + burn; t++) {
+    e.push(sigma * r.normal());
+    let x = e[t] + drift * sigma;
+    ar.forEach((a, i) => (x += t > i ? a * w[t - 1 - i] : 0));
+    ma.forEach((b, i) => (x += t > i ? b * e[t - 1 - i] : 0));
+    if (sma && t >= m) {
+      x += sma * e[t - m];
+      ma.forEach((b, i) => (x += t > m + i ? sma * b * e[t - m - 1 - i] : 0));
+    }
+    w.push(x);
+  }
+  let y = w.slice(burn);
+  for (let k = 0; k < d; k++) {
+    const z = y.map(() => 0);
+    for (let t = 0; t < n; t++) z[t] = (t > 0 ? z[t - 1] : 0) + y[t];
+    y = z;
+  }
+  if (D) {
+    // (1 - B^m)^-1: each row the row a season back plus what the differences give; the first
+    // season's rows the season.
+    const s = simSeason(r, m, r.uniform(0.05, 0.3) * level);
+    const z = y.map(() => 0);
+    for (let t = 0; t < n; t++) z[t] = (t < m ? s[t] : z[t - m]) + y[t];
+    y = z;
+  }
+  return y.map((x) => x + level);
+}
+
+/** AR(2) coefficients of a stationary draw: complex roots (a damped cycle) or two real ones. */
+function ar2(r: Rng): number[] {
+  if (r.uniform(0, 1) < 0.5) {
+    const mod = r.uniform(0.5, 0.9);
+    const angle = r.uniform(0.3, 2.5);
+    return [2 * mod * Math.cos(angle), -mod * mod];
+  }
+  const [a, b] = [r.uniform(-0.5, 0.9), r.uniform(-0.5, 0.9)];
+  return [a + b, -a * b];
+}
+
+/**
+ * A simulated set: `count` series of `family`, each of a length drawn from its frequency's range
+ * and its parameters drawn by `draw` (series s of seed `seed`: the same rows on every run).
+ */
+function simSet(
+  family: string,
+  kind: SimKind,
+  count: number,
+  seed: number,
+  generator: 'ets' | 'sarimax',
+  draw: (r: Rng, n: number, m: number) => number[],
+): SeriesSet {
+  const shape = SIM_SHAPE[kind];
+  const m = kind === 'daily' ? 7 : shape.period;
+  return {
+    name: `sim: ${family} (${kind}, ${count} series)`,
+    kind,
+    source: 'simulated',
+    generator,
+    data: () => {
+      const r = rng(seed);
+      const rows: CellValue[][] = [];
+      for (let s = 1; s <= count; s++) {
+        const n = r.int(shape.rows[0], shape.rows[1]);
+        const y = draw(r, n, m);
+        const key = `s${pad(s)}`;
+        y.forEach((v, i) => rows.push([key, simTime(kind, i, n), Math.round(v * 1e4) / 1e4]));
+      }
+      return { columns: ['series', 't', 'y'], rows };
+    },
+    target: 'y',
+    orderBy: 't',
+    groupBy: ['series'],
+    window: shape.window,
+    horizon: shape.horizon,
+    period: shape.period,
+    origins: shape.origins,
+  };
+}
+
+/**
+ * The simulated sets (see above), selected apart from the others by `TIMESERIES_SETS=sim`; each
+ * names the peer that fits its generating family (`generator`).
+ */
+export const SIM: SeriesSet[] = [
+  simSet('ETS(A,N,N)', 'yearly', 12, 1901, 'ets', (r, n) => simEts(r, 'A,N,N', n, 1, 0)),
+  simSet('ETS(A,A,N)', 'yearly', 12, 1902, 'ets', (r, n) => simEts(r, 'A,A,N', n, 1, 0.1)),
+  simSet('ETS(A,Ad,N)', 'quarterly', 10, 1903, 'ets', (r, n) => simEts(r, 'A,Ad,N', n, 1, 0.1)),
+  simSet('ETS(A,N,A)', 'quarterly', 10, 1904, 'ets', (r, n, m) => simEts(r, 'A,N,A', n, m, 0)),
+  simSet('ETS(M,A,M)', 'monthly', 10, 1905, 'ets', (r, n, m) => simEts(r, 'M,A,M', n, m, 0.02)),
+  simSet('ETS(A,A,A) weekly season', 'daily', 5, 1906, 'ets', (r, n, m) =>
+    simEts(r, 'A,A,A', n, m, 0.002),
+  ),
+  simSet('AR(1)', 'yearly', 12, 1907, 'sarimax', (r, n) =>
+    simArima(r, n, { ar: [r.uniform(-0.5, 0.9)], d: 0 }),
+  ),
+  simSet('AR(2)', 'monthly', 10, 1908, 'sarimax', (r, n) => simArima(r, n, { ar: ar2(r), d: 0 })),
+  simSet('ARIMA(0,1,1)', 'monthly', 10, 1909, 'sarimax', (r, n) =>
+    simArima(r, n, { ma: [r.uniform(-0.7, 0.5)], d: 1 }),
+  ),
+  simSet('ARIMA(1,1,0)', 'quarterly', 10, 1910, 'sarimax', (r, n) =>
+    simArima(r, n, { ar: [r.uniform(-0.5, 0.8)], d: 1 }),
+  ),
+  simSet('airline SARIMA(0,1,1)(0,1,1)12', 'monthly', 10, 1911, 'sarimax', (r, n, m) =>
+    simArima(r, n, { ma: [r.uniform(-0.8, -0.2)], d: 1, D: 1, m, sma: r.uniform(-0.8, -0.2) }),
+  ),
+  simSet('random walk with drift', 'daily', 5, 1912, 'sarimax', (r, n) =>
+    simArima(r, n, { d: 1, drift: r.uniform(0.2, 1) * (r.uniform(0, 1) < 0.5 ? -1 : 1) }),
+  ),
+];
+
 /**
  * The pool TIMESERIES_SETS picks from and the words that narrow it: the hold-out sets when one of
- * its words is `holdout`, the fresh ones when one is `fresh`, else the 13.
+ * its words is `holdout`, the fresh ones when one is `fresh`, the simulated ones when one is
+ * `sim`, else the 13.
  */
 export function askedPool(): { pool: SeriesSet[]; words: string[] } {
   const asked = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
@@ -765,8 +1027,11 @@ export function askedPool(): { pool: SeriesSet[]; words: string[] } {
     ? HOLDOUT
     : asked.some((w) => is(w, 'fresh'))
       ? FRESH
-      : SETS;
-  return { pool, words: asked.filter((w) => !is(w, 'holdout') && !is(w, 'fresh')) };
+      : asked.some((w) => is(w, 'sim'))
+        ? SIM
+        : SETS;
+  const pools = ['holdout', 'fresh', 'sim'];
+  return { pool, words: asked.filter((w) => !pools.some((name) => is(w, name))) };
 }
 
 /** The sets TIMESERIES_SETS asks for: those of askedPool() a word of it names (all when none). */

@@ -32,7 +32,8 @@
 // only: coverage measured over more independent windows than a set's 2-8. TIMESERIES_SETS=a,b
 // picks sets by a word of their names; TIMESERIES_SETS=holdout runs the hold-out sets instead
 // (bench/timeseries-sets.ts: series no choosing rule was tuned on; `holdout,daily` narrows them),
-// TIMESERIES_SETS=fresh the fresh ones (series no session ran the engine on before session 16);
+// TIMESERIES_SETS=fresh the fresh ones (series no session ran the engine on before session 16),
+// TIMESERIES_SETS=sim the simulated ones (series drawn from the peers' own models, session 19);
 // TIMESERIES_BENCH_SPEED=0 skips the speed figures.
 // Run standalone with `npx tsx bench/timeseries.ts`; `bench/run.ts` imports runTimeseriesBench().
 

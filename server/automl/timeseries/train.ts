@@ -340,7 +340,8 @@ export function finishTraining(v: Validated, sel: Selection): TimeSeriesArtifact
 /**
  * What DESCRIBE adds to a group's reason when its local model forecasts in another form than the
  * one validated (whose figures the leaderboard and the group's MASE are): refitForm chose ETS's
- * error type, or ARIMA's constant and drift trend, again by AICc on the whole series. Empty when
+ * error type, or ARIMA's constant and drift trend, again by AICc on the whole series (Theta's
+ * season tested again when its validation rows were too few for the test). Empty when
  * the form is the validated one.
  */
 export function refitNote(main: LocalFit, final: LocalFit): string {
@@ -352,8 +353,11 @@ export function refitNote(main: LocalFit, final: LocalFit): string {
       ? 'its error type and season, the validation rows too few for a seasonal form,'
       : final.kind === 'ets'
         ? 'its error type'
-        : 'its constant and drift trend';
-  return `validated as ${was}, forecasts as ${now} (${what} chosen again by AICc on all rows; the validation MASE is the validated form's)`;
+        : final.kind === 'theta'
+          ? 'its season, the validation rows too few for the seasonal test,'
+          : 'its constant and drift trend';
+  const how = final.kind === 'theta' ? 'tested again' : 'chosen again by AICc';
+  return `validated as ${was}, forecasts as ${now} (${what} ${how} on all rows; the validation MASE is the validated form's)`;
 }
 
 /** Every series with a validation origin, or a seeded sample of VALIDATE_MAX_SERIES of them. */

@@ -149,7 +149,8 @@ export function sameForm(fit: LocalFit): LocalHint {
  * rows. ETS keeps its trend and season and chooses its error type again (additive or
  * multiplicative, each at its own maximum likelihood; and its season, when the validation rows
  * were too few for a seasonal form); ARIMA keeps its orders and differences and
- * chooses again whether it has a constant (a drift) and a drift trend. Theta refits as it was.
+ * chooses again whether it has a constant (a drift) and a drift trend. Theta refits as it was
+ * (but tests its season again when the validation rows were too few for the test).
  * Searching every form or order again on the whole series made sets worse (docs/forecasting.md:
  * ETS on every form, geometric mean 1.006 of the 13 bench sets; electrical equipment lost its rank).
  */
@@ -167,6 +168,8 @@ export function refitForm(fit: LocalFit): LocalHint {
     }
     return { ...h, etsForms: forms };
   }
+  // Validated on rows too few for the seasonal test: the season is tested again on all the rows.
+  if (fit.kind === 'theta' && fit.untested) return { exact: true, yearly: h.yearly };
   if (fit.kind === 'arima' && fit.d + fit.D <= 1) {
     // fitArima's own rules: a constant up to one difference, a drift trend with exactly one
     // and no seasonal part.

@@ -17,6 +17,13 @@ export interface ThetaFit {
   m: number;
   /** How the season is removed (when m > 1). */
   multiplicative: boolean;
+  /**
+   * Fitted on rows too few for the seasonal test (under three seasons) of a series with a period:
+   * the forecasting refit on all its rows tests the season again (local.ts refitForm), as ETS's
+   * `seasonless` fit chooses its season again, so that a short series of a panel whose validation
+   * rows hold two seasons is not forecast without its season.
+   */
+  untested?: true;
 }
 
 /** The weight of the trend line's slope, (theta - 1) / theta with theta = 2. */
@@ -105,7 +112,8 @@ export function fitTheta(
   const period = season ? season.m : m > 1 && seasonalTest(y, start, end, m) ? m : 1;
   const spec = { m: period, multiplicative: season ? season.multiplicative && positive : positive };
   const { x, mult } = deseasonalise(spec, y, start, end);
-  return { alpha: bestAlpha(x), m: period, multiplicative: period > 1 && mult };
+  const fit: ThetaFit = { alpha: bestAlpha(x), m: period, multiplicative: period > 1 && mult };
+  return !season && m > 1 && n < 3 * m ? { ...fit, untested: true } : fit;
 }
 
 /** Forecasts steps 1..H after y[end] from y[start .. end] into out[o ...]. */
