@@ -1,20 +1,21 @@
-// A worker thread's TypeScript entry as one ES module, built by esbuild on first use and kept in
-// node_modules/.cache/worker-bundles until a source it holds changes (bootstrap.mjs loads it).
-// Registering tsx in every thread and loading ~110 modules through its hooks cost a worker's start
-// 0.6-0.9 CPU-s; the bundle loads in ~0.05. Each module keeps its own `import.meta.url` (the
-// source file's URL: the files it reads and the entries it starts are found as from the sources),
-// and packages stay imports, resolved from the repository's node_modules as from the sources.
-// Every start checks the bundle against the sources' bytes (~110 files, a few ms); a change in any
-// of them, or in this file, builds a new one. Plain JavaScript: it runs before anything can load
-// TypeScript.
+// A TypeScript entry of this repository as one ES module, built by esbuild on first use and kept
+// in node_modules/.cache/ts-bundles until a source it holds changes: the instance's processes
+// (launch.mjs: the supervisor, the instance process) and its worker threads
+// (automl-worker/bootstrap.mjs) load these. Registering tsx in a worker thread and loading ~110
+// modules through its hooks cost a start 0.4-0.8 CPU-s; the bundle loads in 0.05-0.1. Each module
+// keeps its own `import.meta.url` (the source file's URL: the files it reads and the entries it
+// starts are found as from the sources), and packages stay imports, resolved from the repository's
+// node_modules as from the sources. Every start checks the bundle against the sources' bytes
+// (~110-270 files, ~0.01 CPU-s); a change in any of them, or in this file, builds a new one. Plain
+// JavaScript: it runs before anything can load TypeScript.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const SELF = fileURLToPath(import.meta.url);
-const ROOT = path.resolve(path.dirname(SELF), '../..');
-const CACHE = path.join(ROOT, 'node_modules', '.cache', 'worker-bundles');
+const ROOT = path.resolve(path.dirname(SELF), '..');
+const CACHE = path.join(ROOT, 'node_modules', '.cache', 'ts-bundles');
 /** The identifier each module's `import.meta.url` becomes (a constant of its own per module). */
 const META_URL = '__import_meta_url';
 
