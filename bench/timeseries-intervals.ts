@@ -24,6 +24,7 @@ import {
   type StepResiduals,
   bandsOf,
   compositeResiduals,
+  levelWidths,
   ownResiduals,
   sharedMisses,
 } from '../server/automl/timeseries/calibration';
@@ -124,8 +125,11 @@ function replay(files: string[]) {
         const claim = LEVELS.map((l) => b.coverage.find((c) => c.level === l)!.coverage);
         // The 80/90 width ratio per point, and each error over its point's 90 % half-width.
         const ratio = x.test.reduce((a, t) => a + widths[1][t.k] / widths[2][t.k], 0);
+        // The residuals' own: the widths at the nominal 80 and 90 % (no level check), per point.
+        const own = levelWidths(b.u, b.weights, [0.8, 0.9]);
+        const ownRatio = x.test.reduce((a, t) => a + own[0][t.k] / own[1][t.k], 0);
         const over = x.test.map((t) => t.r / (widths[2][t.k] * b.widthFactor[t.g]));
-        return { n: x.test.length, inside, claim, ratio, over, standIns: b.standIns };
+        return { n: x.test.length, inside, claim, ratio, ownRatio, over, standIns: b.standIns };
       });
       const points = perOrigin.reduce((a, o) => a + o.n, 0);
       const m = perOrigin.length;
@@ -147,7 +151,29 @@ function replay(files: string[]) {
       }).sort((a, b) => a - b);
       const perStep =
         xs.reduce((a, x) => a + x.res.r.reduce((b, r) => b + r.length, 0) / x.res.r.length, 0) / m;
-      const spread = `errors' ${f2(q(0.8) / q(0.9))} [${f2(boot[20])}, ${f2(boot[379])}] of ${points} points, ${m} origins, zero ${f2(over.filter((x) => x === 0).length / points)}; ${Math.round(perStep)} residuals a step`;
+      // How alike one origin's errors are (their intra-origin correlation, one-way ANOVA on the
+      // errors over their 90 % widths): near 1, a set's few origins are its few independent errors.
+      const icc = (() => {
+        const all = perOrigin.flatMap((o) => o.over);
+        const mean = all.reduce((a, b) => a + b, 0) / all.length;
+        let ssb = 0;
+        let ssw = 0;
+        let n0 = all.length;
+        for (const o of perOrigin) {
+          const m0 = o.over.reduce((a, b) => a + b, 0) / o.over.length;
+          ssb += o.over.length * (m0 - mean) ** 2;
+          for (const v of o.over) ssw += (v - m0) ** 2;
+          n0 -= o.over.length ** 2 / all.length;
+        }
+        if (m < 2 || all.length <= m) return 0;
+        const msb = ssb / (m - 1);
+        const msw = ssw / (all.length - m);
+        const b = Math.max(0, (msb - msw) / (n0 / (m - 1)));
+        return b / (b + msw);
+      })();
+      const bandRatio = perOrigin.reduce((a, o) => a + o.ratio, 0) / points;
+      const ownRatio = perOrigin.reduce((a, o) => a + o.ownRatio, 0) / points;
+      const spread = `bands ${f2(bandRatio)}, residuals' own ${f2(ownRatio)}; icc ${f2(icc)}; errors' ${f2(q(0.8) / q(0.9))} [${f2(boot[20])}, ${f2(boot[379])}] of ${points} points, ${m} origins, zero ${f2(over.filter((x) => x === 0).length / points)}; ${Math.round(perStep)} residuals a step`;
       // As the bench: the standard error over origins (cluster-robust), never below the binomial.
       const verdict = LEVELS.map((l, li) => {
         let ss = 0;

@@ -159,6 +159,9 @@ const HALF_LIVES = [Infinity, 2, 1, 0.5, 0.25, 0.125];
  * quantile). A series whose latest stretch behaves unlike its past (a calm year after a crisis)
  * leans on its recent residuals; otherwise the longest half-life within one standard error of the
  * best score wins (the one-standard-error rule), since more residuals give steadier quantiles.
+ * With the residuals' target times, the score's variance counts the misses shared across series
+ * at dates that do not persist once (sharedMisses' design effect): a holiday in the main split
+ * is not clear evidence for the main split's shape.
  * Infinity when nothing precedes the main split.
  */
 export function chooseHalfLife(c: Calibration, level: number): number {
@@ -368,7 +371,10 @@ const LEVEL_PRIOR_WINDOWS = 10;
  * split's residuals (the conformal share of them, ceil(l (n + 1)) of n) is what the band takes,
  * shrunk towards the nominal level by the main split's
  * independent windows (H consecutive origins count as one; LEVEL_PRIOR_WINDOWS of them weigh as
- * much as the prior) and kept within [level - (1 - level), 1 - (1 - level) / 3]. Errors that
+ * much as the prior; given each residual's target time, divided by the design effect of the
+ * nominal band's misses shared across series at dates that do not persist, sharedMisses: a
+ * holiday every series missed is one event, not a series' worth of windows each) and kept within
+ * [level - (1 - level), 1 - (1 - level) / 3]. Errors that
  * shrank from the earlier folds to the latest (a model that learned more, a calmer stretch)
  * narrow the bands, errors that grew widen them. Without an earlier fold, the nominal levels.
  */
