@@ -169,6 +169,25 @@ const PROCESSES: Record<string, Process> = {
     sd: () => 1,
     seasonal: true,
   },
+  // Shocks shared by every group at the same dates (session 19): transient ones (a holiday, a
+  // strike: 3-6 sds on four dates of the training, two of them in its last fifth, none after) and
+  // a persistent one (a recession: the noise's sd triples from 88 % of the training on, into the
+  // test). The rows are the same in every group; each group's size of a shock its own.
+  'shared shocks': {
+    draw: (rng, n, cut) => {
+      const days = [0.4, 0.65, 0.85, 0.93].map((f) => Math.floor(f * cut));
+      return Array.from({ length: n }, (_, i) => {
+        const j = days.indexOf(i);
+        return gauss(rng) + (j < 0 ? 0 : (j % 2 ? -1 : 1) * (3 + 3 * rng.next()));
+      });
+    },
+    sd: () => 1,
+  },
+  'shared volatility rise': {
+    draw: (rng, n, cut) =>
+      Array.from({ length: n }, (_, i) => (i >= Math.floor(0.88 * cut) ? 3 : 1) * gauss(rng)),
+    sd: () => 3,
+  },
   'level shift': {
     // White noise whose level jumps by 3-6 sds at a random point of the training's second half.
     draw: (rng, n, cut) => {
@@ -216,7 +235,7 @@ export interface Case {
 /** The cases: every process at 1 and 10 groups, and a few shapes more (50 groups, 60-500 rows). */
 export const CASES: Case[] = [
   ...Object.keys(PROCESSES)
-    .filter((p) => !p.startsWith('weekly'))
+    .filter((p) => !p.startsWith('weekly') && !p.startsWith('shared'))
     .flatMap((p) => [
       { name: `${p}, 1 x 120, H 6`, process: p, groups: 1, rows: 120, horizon: 6, window: 12 },
       { name: `${p}, 10 x 200, H 12`, process: p, groups: 10, rows: 200, horizon: 12, window: 24 },
@@ -266,6 +285,15 @@ export const CASES: Case[] = [
         daily: true,
       })),
   ),
+  // Shared shocks (session 19): 20 monthly series, transient or persistent.
+  ...['shared shocks', 'shared volatility rise'].map((p) => ({
+    name: `${p}, 20 x 120, H 6`,
+    process: p,
+    groups: 20,
+    rows: 120,
+    horizon: 6,
+    window: 12,
+  })),
   // Short series and long seasons (session 18): local models that cannot be fitted before an
   // earlier fold's cut, where seasonal-naive stands in for them.
   {
@@ -369,7 +397,7 @@ export function captureCase(c: Case, draws: number, seed0 = 1000): Drawn[] {
     );
     const a = finishTraining(v, sel);
     // After finishTraining: a GBM chosen on the main split alone has its earlier folds' runs.
-    const res = compositeResiduals(v.scored, sel, v.folds, H);
+    const res = compositeResiduals(v.scored, sel, v.folds, H, v.set.series);
     const resFoldOut = foldOutResiduals(v, sel);
     const columns: Record<string, CellValue[]> = {};
     data.columns.forEach((name, j) => (columns[name] = data.rows.map((r) => r[j])));
@@ -481,7 +509,11 @@ export function foldOutResiduals(v: Validated, sel: Selection): StepResiduals {
  */
 export function replayedResiduals(all: StepResiduals, foldOut?: StepResiduals): StepResiduals {
   // INTERVALS_STANDINS=keep: the stand-in residuals kept (before session 18; ownResiduals).
-  const res = process.env.INTERVALS_STANDINS === 'keep' ? { ...all, stood: undefined } : all;
+  // INTERVALS_TIMES=drop: without the residuals' times, no design effect of shared misses
+  // (before session 19; calibration.ts sharedMisses).
+  let res = process.env.INTERVALS_STANDINS === 'keep' ? { ...all, stood: undefined } : all;
+  if (process.env.INTERVALS_TIMES === 'drop')
+    res = { ...res, origin: undefined, target: undefined };
   const mode = process.env.INTERVALS_RESIDUALS;
   if (!foldOut || (mode !== 'fold-out' && mode !== 'hybrid')) return res;
   if (mode === 'fold-out') return foldOut;

@@ -11,9 +11,12 @@
 // forecasts needs a new capture (or the bench).
 //   TIMESERIES_SETS=... npx tsx bench/timeseries-intervals.ts capture out.json
 //   npx tsx bench/timeseries-intervals.ts replay out.json [more.json ...]
+//   npx tsx bench/timeseries-intervals.ts shared out.json [...]   (misses shared across series)
 // (INTERVALS_RESIDUALS=fold-out or hybrid replays each fold's residuals from the candidate chosen
 // without that fold: timeseries-coverage.ts's foldOutResiduals, a diagnostic; INTERVALS_STANDINS=keep
-// replays with the stand-in residuals kept, as before session 18: calibration.ts's ownResiduals.)
+// replays with the stand-in residuals kept, as before session 18: calibration.ts's ownResiduals;
+// INTERVALS_TIMES=drop without the residuals' times, as before session 19: no design effect of
+// misses shared across series at the same dates, calibration.ts's sharedMisses.)
 // (TIMESERIES_SETS and TIMESERIES_ORIGINS as for the bench; `holdout` captures the hold-out sets.)
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -21,7 +24,10 @@ import {
   type StepResiduals,
   bandsOf,
   compositeResiduals,
+  ownResiduals,
+  sharedMisses,
 } from '../server/automl/timeseries/calibration';
+import { Rng } from '../server/automl/prng';
 import { selectCandidates } from '../server/automl/timeseries/selection';
 import { finishTraining } from '../server/automl/timeseries/train';
 import { forecastOrigin, originsOf, tasksOf } from './timeseries';
@@ -64,7 +70,7 @@ async function capture(file: string) {
       );
       const artifact = finishTraining(v, sel);
       // After finishTraining: a GBM chosen on the main split alone has its earlier folds' runs.
-      const res = compositeResiduals(scored, sel, folds, folds[0].packed.H);
+      const res = compositeResiduals(scored, sel, folds, folds[0].packed.H, v.set.series);
       const resFoldOut = foldOutResiduals(v, sel);
       const f = forecastOrigin(s, d, artifact, o, rows, tasks);
       const keys = v.set.series.map((x) => x.key.split('\u0001').join('|'));
@@ -130,6 +136,18 @@ function replay(files: string[]) {
       const q = (p: number) => over[Math.min(over.length - 1, Math.floor(p * over.length))];
       const gap = perOrigin.reduce((a, o) => a + o.ratio, 0) / points - q(0.8) / q(0.9);
       gaps.push(gap);
+      // The errors' ratio's sampling spread: origins resampled with replacement (an origin's
+      // points share one path and its series one calendar), its 5th and 95th percentiles.
+      const rng = new Rng(17);
+      const boot = Array.from({ length: 400 }, () => {
+        const pick = perOrigin.map(() => perOrigin[Math.floor(rng.next() * m)]);
+        const u = pick.flatMap((o) => o.over).sort((a, b) => a - b);
+        const at = (p: number) => u[Math.min(u.length - 1, Math.floor(p * u.length))];
+        return at(0.9) > 0 ? at(0.8) / at(0.9) : 0;
+      }).sort((a, b) => a - b);
+      const perStep =
+        xs.reduce((a, x) => a + x.res.r.reduce((b, r) => b + r.length, 0) / x.res.r.length, 0) / m;
+      const spread = `errors' ${f2(q(0.8) / q(0.9))} [${f2(boot[20])}, ${f2(boot[379])}] of ${points} points, ${m} origins, zero ${f2(over.filter((x) => x === 0).length / points)}; ${Math.round(perStep)} residuals a step`;
       // As the bench: the standard error over origins (cluster-robust), never below the binomial.
       const verdict = LEVELS.map((l, li) => {
         let ss = 0;
@@ -156,7 +174,7 @@ function replay(files: string[]) {
       const kept = perOrigin.reduce((a, o) => a + o.standIns.kept, 0);
       const stood = left + kept > 0 ? `  stand-ins ${left}+${kept} of ${total}` : '';
       console.log(
-        `${set.slice(0, 44).padEnd(44)} ${cov.map(f3).join(' ')}  ${verdict[1]}/${verdict[2]}  DESCRIBE ${claim.map(f2).join(' ')}  80/90 gap ${f3(gap)}  per origin ${origins}${stood}`,
+        `${set.slice(0, 44).padEnd(44)} ${cov.map(f3).join(' ')}  ${verdict[1]}/${verdict[2]}  DESCRIBE ${claim.map(f2).join(' ')}  80/90 gap ${f3(gap)} (${spread})  per origin ${origins}${stood}`,
       );
     }
     console.log(
@@ -168,9 +186,71 @@ function replay(files: string[]) {
   }
 }
 
+/**
+ * Per set: how the bands' misses at 80 / 90 % cluster on dates across series (calibration.ts
+ * sharedMisses: intra-date correlation, cluster size, persistence, design effect) on the main
+ * split's residuals and on the earlier folds', each level's checked quantile, and the test's own
+ * misses (their rate and intra-date correlation, one cluster per origin and step).
+ */
+function shared(files: string[]) {
+  for (const file of files) {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as Captured[];
+    const bySet = new Map<string, Captured[]>();
+    for (const x of data) bySet.set(x.set, [...(bySet.get(x.set) ?? []), x]);
+    for (const [set, xs] of bySet) {
+      const parts = { main: [] as string[], early: [] as string[], test: [] as string[] };
+      const q: string[] = [];
+      [0.8, 0.9].forEach((l) => {
+        const mainMiss: boolean[][] = [];
+        const mainAt: number[][] = [];
+        const earlyMiss: boolean[][] = [];
+        const earlyAt: number[][] = [];
+        const testMiss: boolean[] = [];
+        const testAt: number[] = [];
+        let quantile = 0;
+        xs.forEach((x, o) => {
+          const own = ownResiduals(x.res).res;
+          const b = bandsOf(x.res, x.nSeries, CONFIDENCE);
+          const lv = b.levels.find((z) => z.level === l)!;
+          quantile += lv.quantile / xs.length;
+          if (!own.target) throw new Error(`${file}: captured without residual times`);
+          b.u.forEach((u, k) => {
+            const sel = (main: boolean) =>
+              u.flatMap((_, i) => (own.main[k][i] === main ? [i] : []));
+            const m = sel(true);
+            const e = sel(false);
+            mainMiss.push(m.map((i) => u[i] > lv.halfWidths[k]));
+            mainAt.push(m.map((i) => own.target![k][i]));
+            earlyMiss.push(e.map((i) => u[i] > lv.halfWidths[k]));
+            earlyAt.push(e.map((i) => own.target![k][i]));
+          });
+          for (const t of x.test) {
+            testMiss.push(t.r > lv.halfWidths[t.k] * b.widthFactor[t.g]);
+            testAt.push(o * 1e6 + t.k);
+          }
+        });
+        const fmt = (s: ReturnType<typeof sharedMisses>) =>
+          `${f3(s.rate)} rho ${f3(s.rho)} n0 ${s.size.toFixed(1)} pers ${f2(s.persistence)} deff ${s.design.toFixed(1)}`;
+        parts.main.push(fmt(sharedMisses(mainMiss, mainAt)));
+        parts.early.push(fmt(sharedMisses(earlyMiss, earlyAt)));
+        const t = sharedMisses([testMiss], [testAt]);
+        parts.test.push(`${f3(t.rate)} rho ${f3(t.rho)}`);
+        q.push(f3(quantile));
+      });
+      console.log(
+        `${set.slice(0, 44).padEnd(44)} G ${xs[0].nSeries} quantile 80/90 ${q.join('/')}`,
+      );
+      console.log(`    main  80: ${parts.main[0]} | 90: ${parts.main[1]}`);
+      console.log(`    early 80: ${parts.early[0]} | 90: ${parts.early[1]}`);
+      console.log(`    test miss 80: ${parts.test[0]} | 90: ${parts.test[1]}`);
+    }
+  }
+}
+
 const [mode, ...files] = process.argv.slice(2);
 if (mode === 'capture' && files.length === 1) await capture(files[0]);
 else if (mode === 'replay' && files.length > 0) replay(files);
+else if (mode === 'shared' && files.length > 0) shared(files);
 else {
   console.error('usage: timeseries-intervals.ts capture out.json | replay file.json [...]');
   process.exit(2);

@@ -60,7 +60,7 @@ export async function startOwnInstance(): Promise<OwnInstance> {
   delete env.INSTANCE_URL;
   let instance: ChildProcess | undefined;
   const startInstance = async () => {
-    instance = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    instance = spawn(process.execPath, ['server/launch.mjs', 'server/main.ts'], {
       cwd: root,
       env: { ...env, HOST: '127.0.0.1', DATA_DIR: dataDir },
       stdio: 'ignore',

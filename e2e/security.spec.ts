@@ -47,7 +47,7 @@ test.beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-e2e-security-'));
   const port = await freePort();
   instanceUrl = `http://127.0.0.1:${port}`;
-  instance = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  instance = spawn(process.execPath, ['server/launch.mjs', 'server/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -70,6 +70,6 @@ process.on('SIGTERM', () => stop(0));
 if (process.env.INSTANCE_URL) {
   console.log(`Using the instance at ${process.env.INSTANCE_URL} (embedded instance not started)`);
 } else {
-  run('instance', process.execPath, ['--import', 'tsx', 'server/main.ts']);
+  run('instance', process.execPath, ['server/launch.mjs', 'server/main.ts']);
 }
 run('vite', process.execPath, ['node_modules/vite/bin/vite.js']);

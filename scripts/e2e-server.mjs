@@ -112,7 +112,7 @@ async function startInstance(name, env = {}) {
   dataDirs.push(dataDir);
   const port = await freePort();
   log(`${name} on 127.0.0.1:${port}, data in ${dataDir}`);
-  start(name, ['--import', 'tsx', 'server/main.ts'], {
+  start(name, ['server/launch.mjs', 'server/main.ts'], {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

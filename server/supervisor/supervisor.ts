@@ -24,7 +24,10 @@ import { journalDirOf, recordCrash, type CrashRecord } from '../engine/journal';
 import { ERROR_CODES } from '../errors';
 import { EXIT_CANNOT_START, SUPERVISED_ENV, type FromInstance, type ToInstance } from './protocol';
 
-const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'instance-process.ts');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const CHILD = path.join(HERE, 'instance-process.ts');
+/** Runs the instance process's TypeScript as one bundle of its modules (server/launch.mjs). */
+const LAUNCH = path.join(HERE, '..', 'launch.mjs');
 /**
  * Consecutive failed starts (an instance that ended before it was ready, by a signal or an
  * unexpected exit code) before giving up. A start-up refused in JavaScript is not retried at all
@@ -85,7 +88,7 @@ export class Supervisor {
 
   private spawn(): void {
     this.ready = false;
-    const child = fork(CHILD, [], {
+    const child = fork(LAUNCH, [CHILD], {
       execArgv: process.execArgv,
       env: {
         // Set by the user, it is kept; otherwise sized for the engine (threadpoolSize).

@@ -1,5 +1,5 @@
 /**
- * The instance as a separate OS process (`node --import tsx server/main.ts`: the supervisor, which
+ * The instance as a separate OS process (`node server/launch.mjs server/main.ts`: the supervisor, which
  * runs the instance in a child process), for tests that must kill it the hard way (SIGKILL) and
  * restart it on the same DATA_DIR, or crash the instance process under its supervisor.
  */
@@ -38,7 +38,7 @@ export async function spawnInstance(
   env: Record<string, string> = {},
 ): Promise<InstanceProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['server/launch.mjs', 'server/main.ts'], {
     cwd: ROOT,
     // No warm-up training unless the test asks for it, as ./harness.ts: it starts after 3 s
     // without a request, a pause a busy machine can make in the middle of a test.

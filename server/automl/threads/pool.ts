@@ -4,8 +4,6 @@
 // for work another thread has taken, so a thread that is slow to wake (a busy machine) costs
 // nothing. Every number is computed by the same code in the same order whichever thread runs it.
 
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { type LinearJob, abandonJob, joinJob, jobPending, jobScores } from '../linear/job';
 import type { LinearModel } from '../linear/linear';
@@ -30,19 +28,11 @@ import { TaskSet } from './tasks';
 type Shared = Float64Array | Int32Array | Uint8Array;
 
 /**
- * The model thread's bootstrap: workers do not inherit tsx's loader, so TypeScript sources are
- * registered first (as server/automl-worker does).
+ * The model thread's entry, started through the workers' bootstrap: it loads a TypeScript entry
+ * as one bundle of its modules, or through tsx where none can be built (workers do not inherit
+ * tsx's loader).
  */
-const MODEL_BOOTSTRAP = `
-const { workerData } = require('node:worker_threads');
-(async () => {
-  if (workerData.tsx) {
-    const m = await import(workerData.tsx);
-    (m.register ?? m.default.register)();
-  }
-  await import(workerData.entry);
-})();
-`;
+const MODEL_BOOTSTRAP = new URL('../../automl-worker/bootstrap.mjs', import.meta.url);
 const MODEL_ENTRY = new URL('./model-thread.ts', import.meta.url).href;
 
 /** Worker threads of every pool in this thread that have not exited yet (tests check for leaks). */
@@ -248,16 +238,8 @@ export class ThreadPool {
     if (this.threads < 2 || this.closed) return null;
     if (!this.model) {
       const { port1, port2 } = new MessageChannel();
-      const tsx = MODEL_ENTRY.endsWith('.ts')
-        ? pathToFileURL(
-            createRequire(import.meta.url)
-              .resolve('tsx/esm/api')
-              .replace(/\.cjs$/, '.mjs'),
-          ).href
-        : null;
       const worker = new Worker(MODEL_BOOTSTRAP, {
-        eval: true,
-        workerData: { entry: MODEL_ENTRY, tsx, port: port2 },
+        workerData: { entry: MODEL_ENTRY, port: port2 },
         transferList: [port2],
       });
       live.add(worker);

@@ -33,6 +33,8 @@ export interface Calibration {
   residuals: number[][];
   ages: number[][];
   main: boolean[][];
+  /** Each residual's target time (StepResiduals.target), when known. */
+  target?: number[][];
 }
 
 /**
@@ -45,16 +47,20 @@ export function compositeResiduals(
   sel: Selection,
   folds: Fold[],
   H: number,
+  /** The series' timestamps: with them, each residual carries its origin's and target's time. */
+  series?: readonly { t: Float64Array }[],
 ): StepResiduals {
   const r = Array.from({ length: H }, (): number[] => []);
   const age = Array.from({ length: H }, (): number[] => []);
   const main = Array.from({ length: H }, (): boolean[] => []);
-  const series = Array.from({ length: H }, (): number[] => []);
+  const seriesOf = Array.from({ length: H }, (): number[] => []);
   const foldOf = Array.from({ length: H }, (): number[] => []);
   const stood = Array.from({ length: H }, (): boolean[] => []);
+  const origin = Array.from({ length: H }, (): number[] => []);
+  const target = Array.from({ length: H }, (): number[] => []);
   for (const fold of folds) {
     for (let i = 0; i < fold.packed.n; i++) {
-      const g = fold.origins[i][0];
+      const [g, row] = fold.origins[i];
       const chosen = scored[sel.choice[g]];
       const run = (chosen.calibrationRuns ?? chosen.runs)[fold.index];
       if (!run) continue;
@@ -67,13 +73,18 @@ export function compositeResiduals(
         r[k - 1].push(x);
         age[k - 1].push(fold.age[i]);
         main[k - 1].push(fold.index === 0);
-        series[k - 1].push(g);
+        seriesOf[k - 1].push(g);
         foldOf[k - 1].push(fold.index);
         stood[k - 1].push(standIn);
+        if (series) {
+          origin[k - 1].push(series[g].t[row]);
+          target[k - 1].push(series[g].t[row + k]);
+        }
       }
     }
   }
-  return { r, age, main, series, fold: foldOf, stood };
+  const times = series ? { origin, target } : {};
+  return { r, age, main, series: seriesOf, fold: foldOf, stood, ...times };
 }
 
 /**
@@ -92,24 +103,19 @@ export function ownResiduals(res: StepResiduals): {
   if (!res.stood?.some((s) => s.includes(true))) return { res, left: 0, kept: 0 };
   const fitted = new Set<number>();
   res.stood.forEach((s, k) => s.forEach((x, i) => x || fitted.add(res.series[k][i])));
-  const out: StepResiduals = { r: [], age: [], main: [], series: [], fold: [], stood: [] };
   let left = 0;
   let kept = 0;
-  res.r.forEach((r, k) => {
-    const keep: number[] = [];
-    r.forEach((_, i) => {
-      if (!res.stood![k][i]) keep.push(i);
-      else if (fitted.has(res.series[k][i])) left++;
-      else {
-        keep.push(i);
-        kept++;
+  const out = subset(res, (k) =>
+    res.r[k].flatMap((_, i) => {
+      if (!res.stood![k][i]) return [i];
+      if (fitted.has(res.series[k][i])) {
+        left++;
+        return [];
       }
-    });
-    for (const key of ['r', 'age', 'main', 'series', 'fold', 'stood'] as const) {
-      const from = res[key]![k] as unknown[];
-      (out[key] as unknown[][]).push(keep.map((i) => from[i]));
-    }
-  });
+      kept++;
+      return [i];
+    }),
+  );
   return { res: out, left, kept };
 }
 
@@ -162,6 +168,8 @@ export function chooseHalfLife(c: Calibration, level: number): number {
     let mean = 0;
     let variance = 0;
     let counted = 0;
+    const miss: boolean[][] = [];
+    const at: number[][] = [];
     for (let k = 0; k < c.residuals.length; k++) {
       const r = c.residuals[k];
       const early: number[] = [];
@@ -174,9 +182,16 @@ export function chooseHalfLife(c: Calibration, level: number): number {
       if (early.length === 0) continue;
       const q = weightedConformalQuantile(early, w, level);
       const s: number[] = [];
+      const out: boolean[] = [];
+      const t: number[] = [];
       for (let i = 0; i < r.length; i++) {
-        if (c.main[k][i]) s.push(2 * q + (2 / alpha) * Math.max(0, r[i] - q));
+        if (!c.main[k][i]) continue;
+        s.push(2 * q + (2 / alpha) * Math.max(0, r[i] - q));
+        out.push(r[i] > q);
+        if (c.target) t.push(c.target[k][i]);
       }
+      miss.push(out);
+      at.push(t);
       if (s.length === 0) continue;
       const m = s.reduce((a, b) => a + b, 0) / s.length;
       const v = s.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, s.length - 1);
@@ -184,6 +199,8 @@ export function chooseHalfLife(c: Calibration, level: number): number {
       variance += v / s.length;
       counted++;
     }
+    // Misses shared across series at dates that do not persist count once (sharedMisses).
+    if (counted > 0 && c.target) variance *= sharedMisses(miss, at).design;
     if (counted > 0) scores.push({ h, mean: mean / counted, se: Math.sqrt(variance) / counted });
   }
   if (scores.length === 0) return Infinity;
@@ -252,6 +269,90 @@ export function levelWidths(res: number[][], w: number[][], levels: number[]): n
   });
 }
 
+/** How a band's misses at the same dates move together across series (sharedMisses). */
+export interface SharedMisses {
+  /** Share of the residuals the band misses. */
+  rate: number;
+  /** Intra-date correlation of the misses (one-way ANOVA over the dates, per step, pooled). */
+  rho: number;
+  /** The mean number of residuals per date and step (the clusters' adjusted size, n0). */
+  size: number;
+  /**
+   * The share of the dates' common miss variance that carries to the next date (their excess
+   * miss shares' lag-1 autocovariance over that variance, within [0, 1]): near 1 a shared miss
+   * that persists (a recession), near 0 one that does not (a holiday).
+   */
+  persistence: number;
+  /**
+   * The misses' design effect across series from the part of their shared variance that does
+   * not persist: 1 + (size - 1) rho (1 - persistence).
+   */
+  design: number;
+}
+
+/**
+ * How the misses `miss` (per step, with each residual's target time `target`) cluster on dates:
+ * per step, the residuals forecasting the same time are one cluster (series that share a
+ * calendar, or a numeric order, share it); the misses' intra-cluster correlation by one-way
+ * ANOVA (Fleiss' estimator, pooled over the steps), and whether a date's excess misses carry to
+ * the next date of the same step. A shock that hits every series at one date (a holiday) shows a
+ * high correlation and no persistence; a recession, both high.
+ */
+export function sharedMisses(miss: boolean[][], target: number[][]): SharedMisses {
+  let ssb = 0;
+  let ssw = 0;
+  let dfb = 0;
+  let dfw = 0;
+  let n0 = 0;
+  let lag = 0;
+  let pairs = 0;
+  let missed = 0;
+  let total = 0;
+  miss.forEach((m, k) => {
+    const at = new Map<number, [number, number]>();
+    m.forEach((x, i) => {
+      const c = at.get(target[k][i]) ?? [0, 0];
+      c[0]++;
+      if (x) c[1]++;
+      at.set(target[k][i], c);
+    });
+    const dates = [...at.keys()].sort((a, b) => a - b);
+    if (dates.length < 2) return;
+    let n = 0;
+    let x = 0;
+    let sq = 0;
+    for (const [c, y] of at.values()) {
+      n += c;
+      x += y;
+      sq += c * c;
+    }
+    const p = x / n;
+    const e = dates.map((d) => {
+      const [c, y] = at.get(d)!;
+      ssb += c * (y / c - p) ** 2;
+      ssw += y * (1 - y / c);
+      return y / c - p;
+    });
+    for (let j = 1; j < e.length; j++) lag += e[j - 1] * e[j];
+    pairs += e.length - 1;
+    dfb += dates.length - 1;
+    dfw += n - dates.length;
+    n0 += n - sq / n;
+    missed += x;
+    total += n;
+  });
+  const rate = total ? missed / total : 0;
+  if (dfb === 0 || dfw <= 0) return { rate, rho: 0, size: 1, persistence: 0, design: 1 };
+  const size = n0 / dfb;
+  const msb = ssb / dfb;
+  const msw = ssw / dfw;
+  const between = Math.max(0, (msb - msw) / size);
+  const rho = between + msw > 0 ? between / (between + msw) : 0;
+  const persistence = between > 0 ? Math.min(1, Math.max(0, lag / pairs / between)) : 0;
+  const design = 1 + Math.max(0, size - 1) * rho * (1 - persistence);
+  return { rate, rho, size, persistence, design };
+}
+
 /**
  * Independent forecast windows of the main split that weigh as much as the nominal level in the
  * level a band takes (see quantileLevels).
@@ -277,6 +378,8 @@ export function quantileLevels(
   main: boolean[][],
   levels: number[],
   H: number,
+  /** Each residual's target time (StepResiduals.target): the misses' design effect across series. */
+  target?: number[][],
 ): number[] {
   const late = u.map((r, k) => r.filter((_, i) => main[k][i]));
   let count = 0;
@@ -294,9 +397,16 @@ export function quantileLevels(
     });
     return x;
   });
-  const windows = count / (H * H);
-  const a = windows / (windows + LEVEL_PRIOR_WINDOWS);
+  const lateAt = target?.map((t, k) => t.filter((_, i) => main[k][i]));
   return levels.map((l) => {
+    // The band at the nominal level: how its misses on the main split cluster on dates.
+    let windows = count / (H * H);
+    if (lateAt) {
+      const j0 = Math.min(grid.length - 1, Math.max(0, Math.round(l / 0.005) - 1));
+      const miss = late.map((r, k) => r.map((v) => v > q[j0][k]));
+      windows /= sharedMisses(miss, lateAt).design;
+    }
+    const a = windows / (windows + LEVEL_PRIOR_WINDOWS);
     // The conformal share: a band that holds ceil(l (n + 1)) of n exchangeable residuals covers
     // the next one with probability at least l. The plain share, l n, sets it at the order
     // statistic whose expected coverage is ceil(l n) / (n + 1), below l by up to 1 / (n + 1)
@@ -347,6 +457,30 @@ export interface StepResiduals {
    * that fold's cut and forecast seasonal-naive there (ownResiduals leaves these out).
    */
   stood?: boolean[][];
+  /**
+   * Each residual's origin time and the time of the row it forecast (ORDER BY units: series of
+   * a set that share a calendar share their dates), when the calibration was given the series.
+   */
+  origin?: number[][];
+  target?: number[][];
+}
+
+/** The per-residual fields of StepResiduals, in the order they are copied. */
+const RESIDUAL_KEYS = ['r', 'age', 'main', 'series', 'fold', 'stood', 'origin', 'target'] as const;
+
+/** The residuals at the indices `keep(k)` of each step, every per-residual field alike. */
+function subset(res: StepResiduals, keep: (k: number) => number[]): StepResiduals {
+  const out: StepResiduals = { r: [], age: [], main: [], series: [], fold: [] };
+  res.r.forEach((_, k) => {
+    const at = keep(k);
+    for (const key of RESIDUAL_KEYS) {
+      const from = res[key]?.[k] as unknown[] | undefined;
+      if (!from) continue;
+      const to = (out[key] ??= []) as unknown[][];
+      to.push(at.map((i) => from[i]));
+    }
+  });
+  return out;
 }
 
 /** What calibrateIntervals makes of the residuals: everything but the main split's accuracy. */
@@ -377,10 +511,10 @@ function fitBands(
   const H = res.r.length;
   const widthFactor = widthFactors(res, nSeries, H);
   const u = res.r.map((r, k) => r.map((x, i) => x / widthFactor[res.series[k][i]]));
-  const pooled: Calibration = { residuals: u, ages: res.age, main: res.main };
+  const pooled: Calibration = { residuals: u, ages: res.age, main: res.main, target: res.target };
   const halfLife = givenHalfLife ?? chooseHalfLife(pooled, level);
   const weights = res.age.map((a) => a.map((x) => ageWeight(x, halfLife)));
-  const quantiles = quantileLevels(u, weights, res.main, levelList, H);
+  const quantiles = quantileLevels(u, weights, res.main, levelList, H, res.target);
   const widths = levelWidths(u, weights, quantiles);
   const levels = levelList.map((l, i) => ({
     level: l,
@@ -397,15 +531,9 @@ function fitBands(
  */
 export function oneFoldBack(res: StepResiduals): StepResiduals | null {
   if (!res.fold.some((f) => f.some((j) => j >= 1))) return null;
-  const out: StepResiduals = { r: [], age: [], main: [], series: [], fold: [] };
-  res.r.forEach((r, k) => {
-    const keep = r.map((_, i) => i).filter((i) => res.fold[k][i] >= 1);
-    out.r.push(keep.map((i) => r[i]));
-    out.series.push(keep.map((i) => res.series[k][i]));
-    out.fold.push(keep.map((i) => res.fold[k][i] - 1));
-    out.main.push(keep.map((i) => res.fold[k][i] === 1));
-    out.age.push(keep.map((i) => res.age[k][i]));
-  });
+  const out = subset(res, (k) => res.fold[k].flatMap((f, i) => (f >= 1 ? [i] : [])));
+  out.main = out.fold.map((f) => f.map((j) => j === 1));
+  out.fold = out.fold.map((f) => f.map((j) => j - 1));
   return out;
 }
 
@@ -477,7 +605,7 @@ export function calibrateIntervals(
   validationFraction: number,
 ): Intervals {
   const H = folds[0].packed.H;
-  const res = compositeResiduals(scored, sel, folds, H);
+  const res = compositeResiduals(scored, sel, folds, H, series);
   const { halfWidths, levels, halfLife, coverage, widthFactor, u, weights, standIns } = bandsOf(
     res,
     series.length,

@@ -16,7 +16,13 @@
 
 import { AutoMLError } from '../errors';
 import type { Fold, Scored } from './candidates';
-import { RESOLUTION, type WalkVerdict, advantage } from './evidence';
+import {
+  OWN_MIN_DIFFERENCES,
+  RESOLUTION,
+  type SeriesWalk,
+  type WalkVerdict,
+  advantage,
+} from './evidence';
 import { isGbm } from './model';
 import type { CandidateName } from './types';
 
@@ -165,9 +171,10 @@ export function tiedCandidates(
 /**
  * Per-candidate, per-series error sums over the folds the candidate ran on, with seasonal-naive's
  * over the same origins, each series' forecast windows, and per origin (all folds in a row) each
- * candidate's error and the origin's series.
+ * candidate's error and the origin's series; with `keep`, only the series it marks (the others'
+ * origins have no error: NaN).
  */
-function tally(scored: Scored[], folds: Fold[], nSeries: number) {
+function tally(scored: Scored[], folds: Fold[], nSeries: number, keep: Uint8Array | null = null) {
   const C = scored.length;
   const err = Array.from({ length: C }, () => new Float64Array(nSeries));
   const base = Array.from({ length: C }, () => new Float64Array(nSeries));
@@ -194,6 +201,7 @@ function tally(scored: Scored[], folds: Fold[], nSeries: number) {
     for (let i = 0; i < n; i++, at++) {
       const g = fold.origins[i][0];
       originSeries[at] = g;
+      if (keep && !keep[g]) continue;
       let steps = 0;
       let eSn = 0;
       let uSn = 0;
@@ -294,7 +302,10 @@ function pick(score: (c: number) => number, C: number, ok: (c: number) => boolea
  * Chooses the set's candidate (lowest pooled MASE, simplest within 1 %) and each validated
  * series' (its own MASE shrunk towards the pooled one); others take the set's. `forced` (USING
  * model = 'gbm') restricts the choice to the GBM when there is one; a candidate's name (USING
- * model = 'ets') to that candidate, an error when it could not be fitted.
+ * model = 'ets') to that candidate, an error when it could not be fitted. A set of random walks
+ * (walkVerdict's kind 'naive') keeps naive unless a candidate beats it clearly (walkChoice); in a
+ * set that is not all walks, the series that are walks by their own tests (walkVerdict's `own`)
+ * choose so among themselves, on their own windows, and the others keep the set's choice.
  */
 export function selectCandidates(
   scored: Scored[],
@@ -304,8 +315,60 @@ export function selectCandidates(
   forced: 'gbm' | CandidateName | null,
   walk: WalkVerdict | null = null,
 ): Selection {
+  const sel = selectAmong(scored, folds, nSeries, validated, forced, walk, null);
+  const own = walk?.own;
+  if (!own || forced || walk?.kind === 'naive') return sel;
+  // A set that mixes walks with series that are not: the walks, by their own evidence, choose
+  // among themselves as a set of walks does; the others keep the set's choice (the validation
+  // pooled over every series, walks included, chooses better for them than their own windows
+  // alone: docs/forecasting.md, "Session 19 (arima)").
+  // A short series its own tests call a walk keeps the set's choice; its reason says so.
+  validated.forEach((g, i) => {
+    const o = own[i];
+    if (o?.short) sel.reason[g] += `; ${shortWalkWords(o)}`;
+  });
+  const walks = validated.filter((_, i) => own[i]?.walk);
+  if (walks.length === 0) return sel;
+  const mask = new Uint8Array(nSeries);
+  for (const g of walks) mask[g] = 1;
+  const w = selectAmong(scored, folds, nSeries, walks, null, { ...walk, kind: 'naive' }, mask, {
+    who: "the walk groups'",
+    own: (g) => own[validated.indexOf(g)]!,
+    others: validated.length - walks.length,
+  });
+  for (const g of walks) {
+    sel.choice[g] = w.choice[g];
+    sel.ownMase[g] = w.ownMase[g];
+    sel.baseError[g] = w.baseError[g];
+    sel.reason[g] = w.reason[g];
+  }
+  sel.worse = validated.filter((g) => sel.ownMase[g] > 1 + 1e-9).length;
+  return sel;
+}
+
+/** How a part of a mixed set is named in its groups' reasons (selectAmong). */
+interface Part {
+  who: string;
+  own: (g: number) => SeriesWalk;
+  others: number;
+}
+
+/**
+ * selectCandidates on the validated series `validated` (with `keep`, only their origins count): a
+ * whole set, or one part of a set that mixes walks with other series (`part`: the walks).
+ */
+function selectAmong(
+  scored: Scored[],
+  folds: Fold[],
+  nSeries: number,
+  validated: number[],
+  forced: 'gbm' | CandidateName | null,
+  walk: WalkVerdict | null,
+  keep: Uint8Array | null,
+  part: Part | null = null,
+): Selection {
   const C = scored.length;
-  const all = tally(scored, folds, nSeries);
+  const all = tally(scored, folds, nSeries, keep);
   const mase = pooledMase(all, C, validated);
   const mae = scored.map((_, c) => (all.count[c] > 0 ? all.abs[c] / all.count[c] : NaN));
   const hasGbm = scored.some((s) => isGbm(s.name) && eligible(s));
@@ -366,6 +429,7 @@ export function selectCandidates(
         scored,
         folds.filter((f) => scored[setChoice].runs[f.index]),
         nSeries,
+        keep,
       )
     : all;
   const { err, base, windows, perOrigin, originSeries, unitErr, unitBase } = t;
@@ -373,8 +437,9 @@ export function selectCandidates(
   const choice = new Int32Array(nSeries).fill(setChoice);
   const ownMase = new Float64Array(nSeries).fill(NaN);
   const baseError = new Float64Array(nSeries);
+  const who = part?.who ?? "the set's";
   const reason = Array.from({ length: nSeries }, () =>
-    validated.length < nSeries
+    validated.length < nSeries && !part
       ? `the set's choice (its candidates were validated on a sample of ${validated.length} of ${nSeries} groups)`
       : "the set's choice",
   );
@@ -412,22 +477,25 @@ export function selectCandidates(
     const m = maseWords(shown(c));
     if (c !== setChoice) {
       reason[g] =
-        `beats the set's ${setName} clearly on this group's ${w.toFixed(1)} validation windows ` +
+        `beats ${who} ${setName} clearly on this group's ${w.toFixed(1)} validation windows ` +
         `(MASE ${m} against ${maseWords(shown(setChoice))})`;
     } else if (forced) {
       reason[g] = `USING model = '${forced}' (MASE ${m} on this group)`;
+    } else if (part && walkWhy) {
+      reason[g] =
+        `${ownWalkWords(part.own(g), part.others, scored[setChoice].name)} (MASE ${m} on this group)`;
     } else if (setWhy || walkWhy) {
-      reason[g] = `the set's choice: ${setWhy || walkWhy} (MASE ${m} on this group)`;
+      reason[g] = `${who} choice: ${setWhy || walkWhy} (MASE ${m} on this group)`;
     } else if (c === ens) {
       reason[g] =
-        `the set's choice: the mean of ${scored[ens].members!.join(', ')}, which the validation ` +
+        `${who} choice: the mean of ${scored[ens].members!.join(', ')}, which the validation ` +
         `windows could not tell apart (MASE ${m} on this group)`;
     } else {
       const ownBest = pick(shown, C, ok);
       reason[g] =
         ownBest === c
           ? `lowest validation error on this group too (MASE ${m})`
-          : `the set's choice: this group's ${w.toFixed(1)} validation windows favour ${scored[ownBest].name} ` +
+          : `${who} choice: this group's ${w.toFixed(1)} validation windows favour ${scored[ownBest].name} ` +
             `(MASE ${maseWords(shown(ownBest))} against ${m}), within their noise`;
     }
     if (shown(c) > 1 + 1e-9) {
@@ -437,6 +505,28 @@ export function selectCandidates(
   }
   const shownMase = describedMase(all, C, validated);
   return { choice, setChoice, mase, shownMase, mae, ownMase, baseError, reason, worse };
+}
+
+/** A walk group's reason in a set that mixes walks with other series (its own tests' figures). */
+function ownWalkWords(w: SeriesWalk, others: number, naive: string): string {
+  const rest = others === 1 ? "the set's other group" : `the set's other ${others} groups`;
+  return (
+    `its own evidence, unlike ${rest}: a unit root (Dickey-Fuller p = ${w.unitRootP.toFixed(2)}) ` +
+    `and ${w.n} differences white noise around zero (Ljung-Box p = ${w.whiteP.toFixed(2)}, drift ` +
+    `p = ${w.driftP.toFixed(2)}): a random walk's, and no candidate beats ${naive} by ${WALK_Z} ` +
+    `standard errors on the walk groups' validation windows`
+  );
+}
+
+/** A short series' walk evidence, which does not set the set's choice aside (evidence.ts
+ * OWN_MIN_DIFFERENCES). */
+function shortWalkWords(w: SeriesWalk): string {
+  return (
+    `its own tests call it a random walk (Dickey-Fuller p = ${w.unitRootP.toFixed(2)}, Ljung-Box ` +
+    `p = ${w.whiteP.toFixed(2)}, drift p = ${w.driftP.toFixed(2)}), but its ${w.n} differences ` +
+    `are too few to set the set's choice aside (${OWN_MIN_DIFFERENCES}: the validated choice ` +
+    `forecast such series better than naive)`
+  );
 }
 
 /** Standard errors of the paired per-origin difference by which a candidate must beat a random

@@ -94,7 +94,7 @@ describe('kill -9 and restart', () => {
     const dir = tempDataDir();
     dirs.push(dir);
     // Kill while the instance is still starting (somewhere in opening or loading the demo data).
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, ['server/launch.mjs', 'server/main.ts'], {
       env: { ...process.env, DATA_DIR: dir, PORT: '0' },
       stdio: 'ignore',
     });
