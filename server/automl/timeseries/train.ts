@@ -340,9 +340,10 @@ export function finishTraining(v: Validated, sel: Selection): TimeSeriesArtifact
 /**
  * What DESCRIBE adds to a group's reason when its local model forecasts in another form than the
  * one validated (whose figures the leaderboard and the group's MASE are): refitForm chose ETS's
- * error type, or ARIMA's constant and drift trend, again by AICc on the whole series (Theta's
- * season tested again when its validation rows were too few for the test). Empty when
- * the form is the validated one.
+ * error type (its whole form when the validation rows were too few for its parameters), or
+ * ARIMA's constant and drift trend, again by AICc on the whole series (Theta's season tested
+ * again when its validation rows were too few for the test). Empty when the form is the
+ * validated one.
  */
 export function refitNote(main: LocalFit, final: LocalFit): string {
   const was = localLabel(main);
@@ -350,12 +351,14 @@ export function refitNote(main: LocalFit, final: LocalFit): string {
   if (was === now) return '';
   const what =
     main.kind === 'ets' && main.seasonless
-      ? 'its error type and season, the validation rows too few for a seasonal form,'
-      : final.kind === 'ets'
-        ? 'its error type'
-        : final.kind === 'theta'
-          ? 'its season, the validation rows too few for the seasonal test,'
-          : 'its constant and drift trend';
+      ? 'its form, the validation rows too few for a seasonal form,'
+      : main.kind === 'ets' && main.short
+        ? 'its form, the validation rows too few for its parameters,'
+        : final.kind === 'ets'
+          ? 'its error type'
+          : final.kind === 'theta'
+            ? 'its season, the validation rows too few for the seasonal test,'
+            : 'its constant and drift trend';
   const how = final.kind === 'theta' ? 'tested again' : 'chosen again by AICc';
   return `validated as ${was}, forecasts as ${now} (${what} ${how} on all rows; the validation MASE is the validated form's)`;
 }

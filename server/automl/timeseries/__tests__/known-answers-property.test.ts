@@ -123,7 +123,7 @@ describe('a pure season too short to validate a seasonal ETS on', () => {
       const opts = { target: 'sales', orderBy: 'quarter', window: 3, horizon: 2 };
       const a = trainForecaster(d, { ...opts, using: { model: 'ets' } });
       expect(a.description.timeseries!.choices![0].reason).toMatch(
-        /validated as ETS\([AM],N,N\), forecasts as ETS\([AM],N,[AM]\) \(its error type and season/,
+        /validated as ETS\([AM],N,N\), forecasts as ETS\([AM],N,[AM]\) \(its form, the validation rows too few for a seasonal form/,
       );
       const out = loadPredictor(a).forecast(columnsOf(d), n).rows;
       const size = Math.max(...p.map(Math.abs));

@@ -33,10 +33,18 @@ export interface EtsFit extends EtsForm {
   aicc: number;
   /**
    * A search of every form on rows too few for a seasonal one, of a series with a season: the
-   * forecasting refit on all its rows chooses the season again (local.ts refitForm), so that 12
-   * quarters of a pure season, validated on their first 9, are not forecast flat.
+   * forecasting refit on all its rows chooses the season again (these rows are `short` too:
+   * local.ts refitForm searches every form), so that 12 quarters of a pure season, validated on
+   * their first 9, are not forecast flat; DESCRIBE's reason says which.
    */
   seasonless?: true;
+  /**
+   * A search of every form on rows fewer than twice the parameters of the series' largest form
+   * (damped, seasonal where it has a period): the forecasting refit on all its rows searches every
+   * form again (local.ts refitForm), so that a short series of a panel, validated on the few rows
+   * the set's common cut leaves it, is not forecast in the form those rows chose.
+   */
+  short?: true;
 }
 
 /** The name statistics books use: 'ETS(M,Ad,M)'. */
@@ -340,7 +348,13 @@ export function fitEts(
       if (own && own.aicc < (best?.aicc ?? Infinity)) best = own;
     }
   }
-  return best && !forms && m > 1 && !seasonal ? { ...best, seasonless: true } : best;
+  if (!best || forms) return best;
+  const largest = parameterCount({ error: 'A', trend: 'Ad', season: m > 1 ? 'A' : 'N' }, m);
+  return {
+    ...best,
+    ...(m > 1 && !seasonal ? { seasonless: true as const } : {}),
+    ...(n < 2 * largest ? { short: true as const } : {}),
+  };
 }
 
 /**

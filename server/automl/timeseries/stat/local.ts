@@ -147,25 +147,22 @@ export function sameForm(fit: LocalFit): LocalHint {
  * The hint that refits a model validated on earlier rows on a whole series (the forecasting fit):
  * its form or order, with what the same information criterion can re-decide cheaply on the new
  * rows. ETS keeps its trend and season and chooses its error type again (additive or
- * multiplicative, each at its own maximum likelihood; and its season, when the validation rows
- * were too few for a seasonal form); ARIMA keeps its orders and differences and
- * chooses again whether it has a constant (a drift) and a drift trend. Theta refits as it was
+ * multiplicative, each at its own maximum likelihood), or every form again when the validation
+ * rows were fewer than twice the parameters of the series' largest form (`short`: a short series
+ * of a panel, validated on the few rows the set's common cut leaves it; rows too few for a
+ * seasonal form are among them); ARIMA keeps its orders and differences and chooses again whether
+ * it has a constant (a drift) and a drift trend. Theta refits as it was
  * (but tests its season again when the validation rows were too few for the test).
  * Searching every form or order again on the whole series made sets worse (docs/forecasting.md:
  * ETS on every form, geometric mean 1.006 of the 13 bench sets; electrical equipment lost its rank).
  */
 export function refitForm(fit: LocalFit): LocalHint {
   const h = sameForm(fit);
+  // Validated on rows fewer than twice the largest form's parameters: every form searched again.
+  if (fit.kind === 'ets' && fit.short) return { ...h, etsForms: undefined };
   if (fit.kind === 'ets' && fit.season !== 'M') {
     const form = h.etsForms![0];
     const forms: EtsForm[] = [form, { ...form, error: form.error === 'A' ? 'M' : 'A' }];
-    // Validated on rows too few for a seasonal form: the season is chosen again too (its trend
-    // kept), where all the rows admit one.
-    if (fit.seasonless) {
-      for (const error of ['A', 'M'] as const)
-        forms.push({ error, trend: form.trend, season: 'A' });
-      forms.push({ error: 'M', trend: form.trend, season: 'M' });
-    }
     return { ...h, etsForms: forms };
   }
   // Validated on rows too few for the seasonal test: the season is tested again on all the rows.
