@@ -512,8 +512,7 @@ export function replayedResiduals(all: StepResiduals, foldOut?: StepResiduals): 
   // INTERVALS_TIMES=drop: without the residuals' times, no design effect of shared misses
   // (before session 19; calibration.ts sharedMisses).
   let res = process.env.INTERVALS_STANDINS === 'keep' ? { ...all, stood: undefined } : all;
-  if (process.env.INTERVALS_TIMES === 'drop')
-    res = { ...res, origin: undefined, target: undefined };
+  if (process.env.INTERVALS_TIMES === 'drop') res = { ...res, target: undefined };
   const mode = process.env.INTERVALS_RESIDUALS;
   if (!foldOut || (mode !== 'fold-out' && mode !== 'hybrid')) return res;
   if (mode === 'fold-out') return foldOut;

@@ -47,7 +47,7 @@ export function compositeResiduals(
   sel: Selection,
   folds: Fold[],
   H: number,
-  /** The series' timestamps: with them, each residual carries its origin's and target's time. */
+  /** The series' timestamps: with them, each residual carries the time of the row it forecast. */
   series?: readonly { t: Float64Array }[],
 ): StepResiduals {
   const r = Array.from({ length: H }, (): number[] => []);
@@ -56,7 +56,6 @@ export function compositeResiduals(
   const seriesOf = Array.from({ length: H }, (): number[] => []);
   const foldOf = Array.from({ length: H }, (): number[] => []);
   const stood = Array.from({ length: H }, (): boolean[] => []);
-  const origin = Array.from({ length: H }, (): number[] => []);
   const target = Array.from({ length: H }, (): number[] => []);
   for (const fold of folds) {
     for (let i = 0; i < fold.packed.n; i++) {
@@ -76,15 +75,11 @@ export function compositeResiduals(
         seriesOf[k - 1].push(g);
         foldOf[k - 1].push(fold.index);
         stood[k - 1].push(standIn);
-        if (series) {
-          origin[k - 1].push(series[g].t[row]);
-          target[k - 1].push(series[g].t[row + k]);
-        }
+        if (series) target[k - 1].push(series[g].t[row + k]);
       }
     }
   }
-  const times = series ? { origin, target } : {};
-  return { r, age, main, series: seriesOf, fold: foldOf, stood, ...times };
+  return { r, age, main, series: seriesOf, fold: foldOf, stood, ...(series ? { target } : {}) };
 }
 
 /**
@@ -464,15 +459,14 @@ export interface StepResiduals {
    */
   stood?: boolean[][];
   /**
-   * Each residual's origin time and the time of the row it forecast (ORDER BY units: series of
-   * a set that share a calendar share their dates), when the calibration was given the series.
+   * The time of the row each residual forecast (ORDER BY units: series of a set that share a
+   * calendar share their dates), when the calibration was given the series.
    */
-  origin?: number[][];
   target?: number[][];
 }
 
 /** The per-residual fields of StepResiduals, in the order they are copied. */
-const RESIDUAL_KEYS = ['r', 'age', 'main', 'series', 'fold', 'stood', 'origin', 'target'] as const;
+const RESIDUAL_KEYS = ['r', 'age', 'main', 'series', 'fold', 'stood', 'target'] as const;
 
 /** The residuals at the indices `keep(k)` of each step, every per-residual field alike. */
 function subset(res: StepResiduals, keep: (k: number) => number[]): StepResiduals {

@@ -255,7 +255,11 @@ export function walkVerdict(ys: ArrayLike<number>[], period: number): WalkVerdic
 /** The set's verdict when some series are too short for it: none, only the series' own. */
 const noVerdict: WalkVerdict = {
   kind: null,
-  ...{ whiteP: NaN, driftP: NaN, unitRootP: NaN, series: 0, n: 0 },
+  whiteP: NaN,
+  driftP: NaN,
+  unitRootP: NaN,
+  series: 0,
+  n: 0,
 };
 
 /** Whiteness of differences: Ljung-Box at lag 1 (one degree per series), over lags 1 ..
