@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS } from './e2e/chromium-args';
+import { REUSED_TRAININGS } from './e2e/reused-trainings';
 
 const uiPort = Number(process.env.E2E_UI_PORT ?? 4319);
 /** A second preview whose instance has authentication on (e2e/auth.spec.ts). */
@@ -115,6 +116,11 @@ export default defineConfig({
           UI_PORT: String(uiPort),
           E2E_AUTH_UI_PORT: String(authUiPort),
           E2E_EXTRA_UI_PORTS: workerUiPorts.slice(1).join(','),
+          // The journeys' instances share one training cache for the run, used by the models of
+          // the journeys that never watch a training (e2e/reused-trainings.ts).
+          ...(process.env.E2E_TRAINING_CACHE === '0'
+            ? {}
+            : { E2E_TRAINING_CACHE_MODELS: REUSED_TRAININGS }),
         },
         // A hang guard like the others: the production build it runs first takes several times
         // longer on a busy machine.

@@ -48,7 +48,14 @@ test.beforeAll(async () => {
   const port = await freePort();
   instanceUrl = `http://127.0.0.1:${port}`;
   instance = spawn(process.execPath, ['server/launch.mjs', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
+    // Nothing here trains: no training worker warmed up (1.3-1.5 CPU-s a start).
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      TRAINING_WARMUP: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   instance.stdout!.on('data', (d) => (log += d));

@@ -9,8 +9,11 @@
 //   port, each with its own DATA_DIR, so that Playwright's workers each drive an instance of their
 //   own (playwright.config.ts: a worker's baseURL follows its parallel index).
 //   E2E_SERVER_WAIT_MS (default 240000): how long each server may take to answer.
+//   E2E_TRAINING_CACHE_MODELS: a regular expression of model names; the journeys' instances (not
+//   the auth one) then share one training cache folder for the run (TRAINING_CACHE_DIR, removed
+//   on exit), which only those models use (TRAINING_CACHE_MODELS: e2e/reused-trainings.ts).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,6 +92,7 @@ function stop(code = 0) {
   stopping = true;
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
   const done = () => {
+    reportTrainingCache();
     for (const d of dataDirs) rmSync(d, { recursive: true, force: true });
     process.exit(code);
   };
@@ -132,16 +136,41 @@ async function startPreview(name, previewPort, instancePort) {
   await waitFor(`http://127.0.0.1:${previewPort}/api/status`, name);
 }
 
+/** The journeys' instances' training cache (E2E_TRAINING_CACHE_MODELS): one folder for the run. */
+let trainingCacheDir = null;
+function trainingCacheEnv() {
+  const models = process.env.E2E_TRAINING_CACHE_MODELS;
+  if (!models) return {};
+  trainingCacheDir = mkdtempSync(join(tmpdir(), 'smp-e2e-training-cache-'));
+  dataDirs.push(trainingCacheDir);
+  return { TRAINING_CACHE_DIR: trainingCacheDir, TRAINING_CACHE_MODELS: models };
+}
+
+/** On stderr, which the e2e lane shows: how many trainings the cache saved (its hits.log). */
+function reportTrainingCache() {
+  if (!trainingCacheDir) return;
+  let reused = 0;
+  try {
+    reused = readFileSync(join(trainingCacheDir, 'hits.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean).length;
+  } catch {
+    // no reuse
+  }
+  process.stderr.write(`[e2e-server] training cache: ${reused} trainings reused\n`);
+}
+
 async function main() {
+  const cacheEnv = trainingCacheEnv();
   const extraUiPorts = (process.env.E2E_EXTRA_UI_PORTS ?? '')
     .split(',')
     .filter(Boolean)
     .map(Number);
   // The instances start while the SPA builds: each loads the demo data on its first start.
-  const instancePort = await startInstance('instance');
+  const instancePort = await startInstance('instance', cacheEnv);
   const extraInstancePorts = [];
   for (const [i] of extraUiPorts.entries())
-    extraInstancePorts.push(await startInstance(`instance-${i + 1}`));
+    extraInstancePorts.push(await startInstance(`instance-${i + 1}`, cacheEnv));
 
   if (process.env.E2E_SKIP_BUILD !== '1' || !existsSync(join(root, 'dist/index.html'))) {
     log('vite build');
@@ -161,9 +190,11 @@ async function main() {
     extraUiPorts.map((p, i) => startPreview(`preview-${i + 1}`, p, extraInstancePorts[i])),
   );
   if (process.env.E2E_AUTH_UI_PORT) {
+    // The login journey trains nothing: no training worker warmed up for it (1.3-1.5 CPU-s).
     const authPort = await startInstance('auth-instance', {
       AUTH_USERNAME: 'e2e',
       AUTH_PASSWORD: 'e2e-password',
+      TRAINING_WARMUP: '0',
     });
     await startPreview('auth-preview', Number(process.env.E2E_AUTH_UI_PORT), authPort);
   }

@@ -71,6 +71,23 @@ const EnvSchema = z.object({
    */
   TRAINING_CACHE_DIR: z.string().min(1).optional(),
   /**
+   * Test suites only: with TRAINING_CACHE_DIR, only the models whose name this regular expression
+   * matches use the cache (the e2e journeys that never watch a training; e2e/model-setup.ts); the
+   * others train as without a cache. Unset: every model.
+   */
+  TRAINING_CACHE_MODELS: z
+    .string()
+    .min(1)
+    .refine((s) => {
+      try {
+        new RegExp(s);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'not a regular expression')
+    .optional(),
+  /**
    * Rows a training reads whole; a larger FROM query is sampled where the data lives (PostgreSQL,
    * DuckDB) to this many rows (server/models/training-sample.ts). `USING sample_rows` per model.
    */

@@ -91,6 +91,7 @@ export async function createInstance(config: Config): Promise<Instance> {
       ? { quietMs: config.TRAINING_WARMUP_QUIET_MS, unvisitedMs: config.TRAINING_WARMUP_DELAY_MS }
       : null,
     trainingCacheDir: config.TRAINING_CACHE_DIR ?? null,
+    trainingCacheModels: config.TRAINING_CACHE_MODELS ?? null,
     version: VERSION,
     readTimeoutMs: config.STATEMENT_TIMEOUT_MS,
   });

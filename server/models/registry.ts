@@ -112,6 +112,8 @@ export interface ModelRegistryOptions {
   trainingWarmup?: { quietMs: number; unvisitedMs: number } | null;
   /** Reuse finished trainings of identical requests from this folder (training-cache.ts). */
   trainingCacheDir?: string | null;
+  /** Only models whose name this regular expression matches use that cache; null: every model. */
+  trainingCacheModels?: string | null;
   /** Reported in MINDSDB_VERSION. */
   version: string;
   /** How long reading a training's FROM query may take (STATEMENT_TIMEOUT_MS). */
@@ -157,7 +159,9 @@ export class ModelRegistry {
       data: this.data,
       maxConcurrent: opts.maxConcurrentTrainings,
       warmupGate: this.warmupGate,
-      cache: opts.trainingCacheDir ? new TrainingCache(opts.trainingCacheDir) : null,
+      cache: opts.trainingCacheDir
+        ? new TrainingCache(opts.trainingCacheDir, opts.trainingCacheModels ?? null)
+        : null,
       // Warms the cache for the first prediction, and the prediction thread for the first big one.
       onComplete: (rec) => void this.warmPredictor(rec),
     });

@@ -254,7 +254,7 @@ export class Trainer {
    */
   private async trainOrReuse(job: Job, request: TrainRequest): Promise<FinalMessage> {
     const cache = this.opts.cache;
-    if (!cache) return this.runWorker(job, request);
+    if (!cache?.covers(job.rec.name)) return this.runWorker(job, request);
     // Hashed before the worker runs: the column buffers are transferred to it.
     const key = trainingKey(request);
     const got = await cache.acquire(key, request, job.abort.signal);

@@ -62,7 +62,20 @@ export function trainingKey(req: TrainRequest): string {
 }
 
 export class TrainingCache {
-  constructor(private readonly dir: string) {}
+  private readonly models: RegExp | null;
+
+  /** `models`: only models whose name this regular expression matches use the cache. */
+  constructor(
+    private readonly dir: string,
+    models: string | null = null,
+  ) {
+    this.models = models === null ? null : new RegExp(models);
+  }
+
+  /** Whether trainings of this model use the cache. */
+  covers(model: string): boolean {
+    return this.models === null || this.models.test(model);
+  }
 
   /**
    * Writes a cached training's files where the request wants them and returns its accuracies, or
