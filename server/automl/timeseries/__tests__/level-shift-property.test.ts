@@ -62,8 +62,8 @@ describe('ARIMA finds a level shift in the last half of its rows (levelShift)', 
   });
 
   it('finds at most one in 12 AR(1)s and 12 walks without a step', () => {
-    // Over 1,000 draws of each of other seeds (5000-5999) it was found in 2 AR(1)s and WALKS
-    // walks: two or more of 24 at the larger rate 0.002 has probability 1.1e-3 (binomial).
+    // Over 1,000 draws of each of other seeds (5000-5999) it was found in 2 AR(1)s and 2 walks:
+    // two or more of 24 at that rate, 0.002, has probability 1.1e-3 (binomial).
     let found = 0;
     for (let seed = 1; seed <= 12; seed++) {
       if (fitArima(draw(seed, false).y, 0, N - 1, 1, { shifts: true })!.shift) found++;
