@@ -780,7 +780,7 @@ export const FRESH: SeriesSet[] = [
 // Every series of a set ends at the same time (a panel's last date), its start set by its length.
 
 /** A PRNG (mulberry32) and its normal draws (Box-Muller): the same draws on every machine. */
-function rng(seed: number) {
+export function rng(seed: number) {
   let a = seed >>> 0;
   const u = () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -794,12 +794,12 @@ function rng(seed: number) {
   const normal = () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
   return { uniform, int, normal };
 }
-type Rng = ReturnType<typeof rng>;
+export type Rng = ReturnType<typeof rng>;
 /** The draws a simulated set's generators make (SeriesSet.simulate). */
 export type SimRng = Rng;
 
-type SimKind = 'yearly' | 'quarterly' | 'monthly' | 'daily';
-const SIM_SHAPE: Record<
+export type SimKind = 'yearly' | 'quarterly' | 'monthly' | 'daily';
+export const SIM_SHAPE: Record<
   SimKind,
   { rows: [number, number]; window: number; horizon: number; origins: number; period: number }
 > = {
@@ -810,7 +810,7 @@ const SIM_SHAPE: Record<
 };
 
 /** The i-th of n timestamps ending at the panel's last one (2025, 2025-Q4, 2025-12, 2025-12-31). */
-function simTime(kind: SimKind, i: number, n: number): CellValue {
+export function simTime(kind: SimKind, i: number, n: number): CellValue {
   const back = n - 1 - i;
   if (kind === 'yearly') return 2025 - back;
   if (kind === 'daily') {
@@ -822,7 +822,7 @@ function simTime(kind: SimKind, i: number, n: number): CellValue {
 }
 
 /** A season of m additive effects summing to 0, amplitude `a` (a sine plus noise, as most are). */
-function simSeason(r: Rng, m: number, a: number): number[] {
+export function simSeason(r: Rng, m: number, a: number): number[] {
   const phase = r.uniform(0, 2 * Math.PI);
   const s = Array.from(
     { length: m },

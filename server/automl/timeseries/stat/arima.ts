@@ -59,6 +59,25 @@ export interface ArimaFit extends ArimaOrder {
   step?: number;
   sigma2: number;
   aicc: number;
+  /**
+   * A level shift found in the fit's rows (levelShift): the model was fitted to the rows with
+   * those before the shift moved by `size` to the level after it, and forecasts do the same.
+   */
+  shift?: LevelShift;
+}
+
+/**
+ * A level shift: from the row `back` rows before a fit's last row on, the series is `size` higher
+ * (lower when negative) than the model continued from before it; `tau`, its test statistic;
+ * `tEnd` and `step`, the fit's last row in time and the mean step (a forecast from a later origin
+ * finds the shift's row from its own last row's time).
+ */
+interface LevelShift {
+  back: number;
+  size: number;
+  tau: number;
+  tEnd?: number;
+  step?: number;
 }
 
 export function arimaName(o: ArimaOrder): string {
@@ -397,21 +416,71 @@ export function fitArima(
   start: number,
   end: number,
   m: number,
-  opts: {
-    plan?: ArimaPlan;
-    orders?: ArimaOrder[];
-    maxP?: number;
-    maxQ?: number;
-    drift?: 'auto' | 'always';
-    /** Whether a drift trend may be tried (d + D = 1); default true. */
-    trend?: boolean;
-    times?: ArrayLike<number>;
-    /**
-     * Search by the conditional fits' AICc and refine only the chosen order by maximum likelihood
-     * (auto.arima's `approximation`); default: with a season longer than APPROX_PERIOD.
-     */
-    approximation?: boolean;
-  } = {},
+  opts: ArimaOptions = {},
+): ArimaFit | null {
+  const fit = searchArima(y, start, end, m, opts);
+  if (!fit || opts.shifts !== true) return fit;
+  const shift = levelShift(fit, y, start, end);
+  if (!shift) return fit;
+  // The rows before the shift moved to the level after it. The shift is kept when the fit's own
+  // order on them gains more AICc than its two parameters (size and row) cost; the model is then
+  // searched again on them, its differences tested again (a stationary series with a shift looks
+  // integrated to KPSS) unless they were given with exact orders.
+  const n = end - start + 1;
+  const moved = Float64Array.from({ length: n }, (_, i) =>
+    i < n - 1 - shift.back ? y[start + i] + shift.size : y[start + i],
+  );
+  const times = opts.times && Array.from({ length: n }, (_, i) => Number(opts.times![start + i]));
+  const { d, D } = fit;
+  const same = searchArima(moved, 0, n - 1, m, {
+    ...opts,
+    plan: { d, D, m: fit.m },
+    orders: [fit],
+    times,
+  });
+  if (!same || same.aicc + SHIFT_AICC > fit.aicc) return fit;
+  const again = opts.keepPlan
+    ? same
+    : (searchArima(moved, 0, n - 1, m, { ...opts, plan: undefined, times }) ?? same);
+  const t = opts.times;
+  const tEnd = t ? Number(t[end]) : NaN;
+  const step = t && end > start ? (Number(t[end]) - Number(t[start])) / (end - start) : NaN;
+  const placed = Number.isFinite(tEnd) && step > 0 ? { tEnd, step } : {};
+  return { ...again, shift: { ...shift, ...placed } };
+}
+
+/** fitArima's options. */
+export interface ArimaOptions {
+  plan?: ArimaPlan;
+  orders?: ArimaOrder[];
+  maxP?: number;
+  maxQ?: number;
+  drift?: 'auto' | 'always';
+  /** Whether a drift trend may be tried (d + D = 1); default true. */
+  trend?: boolean;
+  times?: ArrayLike<number>;
+  /**
+   * Search by the conditional fits' AICc and refine only the chosen order by maximum likelihood
+   * (auto.arima's `approximation`); default: with a season longer than APPROX_PERIOD.
+   */
+  approximation?: boolean;
+  /**
+   * Whether a level shift is looked for (levelShift); default false: the engine does not (it
+   * lost on three of the 13 bench sets, docs/forecasting.md, "Session 20 (arima)"), the bench of
+   * simulated breaks counts what it finds.
+   */
+  shifts?: boolean;
+  /** With a level shift: keep `plan` (an exact order's differences) rather than test them again. */
+  keepPlan?: boolean;
+}
+
+/** fitArima without the level shift. */
+function searchArima(
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+  m: number,
+  opts: ArimaOptions,
 ): ArimaFit | null {
   const MAX_P = opts.maxP ?? MAX_P_;
   const MAX_Q = opts.maxQ ?? MAX_Q_;
@@ -605,6 +674,28 @@ export function arimaForecast(
   o: number,
   lastTime = NaN,
 ): void {
+  const sh = fit.shift;
+  if (sh) {
+    // The shift's first row, found from the fit's last row (by time when the origin is later).
+    const after =
+      sh.step && sh.tEnd !== undefined && Number.isFinite(lastTime)
+        ? Math.round((lastTime - sh.tEnd) / sh.step)
+        : 0;
+    const at = end - after - sh.back;
+    if (at > start) {
+      // The rows before it moved to the level after it, as the model was fitted; steps still
+      // before it (an origin before the shift) moved back.
+      const L = end - start + 1;
+      const moved = Float64Array.from({ length: L }, (_, i) =>
+        start + i < at ? y[start + i] + sh.size : y[start + i],
+      );
+      let plain = unshifted.get(fit);
+      if (!plain) unshifted.set(fit, (plain = { ...fit, shift: undefined }));
+      arimaForecast(plain, moved, 0, L - 1, H, out, o, lastTime);
+      for (let k = 1; k <= H; k++) if (end + k < at) out[o + k - 1] -= sh.size;
+      return;
+    }
+  }
   const { d, D, m } = fit;
   const w = difference(y, start, end, d, D, m);
   const n = w.length;
@@ -637,6 +728,125 @@ export function arimaForecast(
     yy[t] = v;
     out[o + h] = Number.isFinite(v) ? v : y[end];
   }
+}
+
+/** A shifted fit without its shift (one object per fit: exactOf caches by it). */
+const unshifted = new WeakMap<ArimaFit, ArimaFit>();
+
+/** Fewest rows a fit has before a level shift is looked for in them. */
+const SHIFT_MIN_ROWS = 30;
+/** Fewest rows after a level shift's first row whose residuals test it. */
+const SHIFT_MIN_AFTER = 3;
+/**
+ * What the residuals after a level shift's own row must carry of it (their statistic): more than
+ * noise's 2 (at 3, 48 of 200 AR(1)s with a step of 3-6 sds were found, at 2 121, and no control
+ * series more: docs/forecasting.md, session 20).
+ */
+const SHIFT_AFTER = 2;
+/** Rows either side of a level shift's row whose statistic it must exceed. */
+const SHIFT_NEAR = 2;
+/** What a level shift's two parameters (its size and its row) cost in AICc. */
+const SHIFT_AICC = 4;
+/** The test statistic's critical value (tsoutliers' for long series, Chen & Liu's 4). */
+const SHIFT_CRITICAL = 4;
+
+/**
+ * A level shift in the last half of a fit's rows, by Chen & Liu's (1993) test as R's tsoutliers
+ * runs it: a step of size w from row T on moves the fit's residuals from T on by w Pi_j (Pi: the
+ * model's response to a step, through its differences, its AR and its inverted MA); w is their
+ * least-squares estimate and w sqrt(sum Pi_j^2) / sigma its statistic, sigma the residuals' MAD.
+ * A row qualifies only where the residuals after the jump's own row carry the step too (their
+ * statistic, j >= 1, beyond SHIFT_CRITICAL, of the same sign): the jump alone is as well an
+ * outlier or, for a walk, an innovation, whose Pi_j is 0 after it, and no forecast depends on
+ * it. The qualifying row with the largest statistic is the shift. Null when none, or with too
+ * few rows.
+ */
+function levelShift(
+  fit: ArimaFit,
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+): LevelShift | null {
+  if (end - start + 1 < SHIFT_MIN_ROWS) return null;
+  const { d, D, m } = fit;
+  const lagD = d + D * m;
+  const w = difference(y, start, end, d, D, m);
+  const n = w.length;
+  const phi = densePoly(polyOf(fit.ar, fit.sar, m, -1));
+  const theta = densePoly(polyOf(fit.ma, fit.sma, m, 1));
+  const slope = fit.trend ? (fit.slope ?? 0) : 0;
+  // The residuals, from zeros before the first row with all its AR lags.
+  const skip = phi.length;
+  const x = Float64Array.from(w, (v, t) => v - fit.mean - slope * (t - (n - 1)));
+  const e = new Float64Array(n);
+  for (let t = skip; t < n; t++) {
+    let v = x[t];
+    for (let i = 1; i <= phi.length; i++) v -= phi[i - 1] * x[t - i];
+    for (let j = 1; j <= theta.length && t - j >= 0; j++) v -= theta[j - 1] * e[t - j];
+    e[t] = v;
+  }
+  const sigma = mad(e.subarray(skip));
+  if (!(sigma > 0)) return null;
+  // The response Pi to a step at the differenced rows' index 0 (the rows before it at 0).
+  const stepRows = Float64Array.from({ length: n + lagD }, (_, i) => (i < lagD ? 0 : 1));
+  const u = difference(stepRows, 0, n + lagD - 1, d, D, m);
+  const pi = new Float64Array(n);
+  for (let j = 0; j < n; j++) {
+    let v = u[j];
+    for (let i = 1; i <= phi.length && j - i >= 0; i++) v -= phi[i - 1] * u[j - i];
+    for (let k = 1; k <= theta.length && j - k >= 0; k++) v -= theta[k - 1] * pi[j - k];
+    pi[j] = v;
+  }
+  // sum Pi_j^2 for j = 1 .. J.
+  const cum = new Float64Array(n);
+  for (let j = 1; j < n; j++) cum[j] = cum[j - 1] + pi[j] * pi[j];
+  const first = Math.max(skip, Math.ceil((end - start + 1) / 2) - lagD);
+  const last = n - 1 - SHIFT_MIN_AFTER;
+  if (last < first) return null;
+  // Per row: the step's size and statistic (Chen & Liu's), and the evidence after the jump's row.
+  const size = new Float64Array(last + 1);
+  const tau = new Float64Array(last + 1);
+  const after = new Float64Array(last + 1);
+  for (let T = first; T <= last; T++) {
+    const J = n - 1 - T;
+    const den = cum[J];
+    if (!(den > 1e-12)) continue;
+    let num = 0;
+    for (let j = 1; j <= J; j++) num += pi[j] * e[T + j];
+    after[T] = num / Math.sqrt(den) / sigma;
+    size[T] = (num + pi[0] * e[T]) / (den + pi[0] * pi[0]);
+    tau[T] = (size[T] * Math.sqrt(den + pi[0] * pi[0])) / sigma;
+  }
+  // A row qualifies where its statistic is the largest within SHIFT_NEAR rows (the rows just
+  // before a jump see it after their own) and the evidence after it passes the critical value
+  // with the same sign.
+  let best: LevelShift | null = null;
+  for (let T = first; T <= last; T++) {
+    const a = Math.abs(tau[T]);
+    if (
+      Math.abs(tau[T]) <= SHIFT_CRITICAL ||
+      Math.abs(after[T]) <= SHIFT_AFTER ||
+      Math.sign(after[T]) !== Math.sign(size[T])
+    )
+      continue;
+    let peak = true;
+    for (let k = Math.max(first, T - SHIFT_NEAR); k <= Math.min(last, T + SHIFT_NEAR); k++) {
+      if (Math.abs(tau[k]) > a) peak = false;
+    }
+    if (peak && (!best || a > Math.abs(best.tau)))
+      best = { back: n - 1 - T, size: size[T], tau: tau[T] };
+  }
+  return best;
+}
+
+/** 1.4826 times the median absolute deviation from the median (the normal's sigma). */
+function mad(v: ArrayLike<number>): number {
+  const a = Float64Array.from(v).sort();
+  if (a.length === 0) return NaN;
+  const med = (s: Float64Array) =>
+    s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  const c = med(a);
+  return 1.4826 * med(Float64Array.from(a, (x) => Math.abs(x - c)).sort());
 }
 
 /** delta[i] of D(B) = 1 - sum delta_i B^i for (1 - B)^d (1 - B^m)^D. */
