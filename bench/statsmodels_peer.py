@@ -12,6 +12,16 @@ same held-out steps. Benchmark only; never needed by `npm test`. Run with Debian
     "m", "params", "forecast", "variants": {trend: {"params", "forecast"}}}}: the SARIMAX peer's
     chosen order and its fit, and the same order with the other trends ('n', 'c', 'ct' once
     differenced): what bench/timeseries-peer-orders.ts fits the engine's ARIMA at
+  statsmodels_peer.py etsforms <job.json>
+    job: {"tasks": [{"key", "y", "m", "h", "file"?}]}; prints {key: {"estimated": {form: fit},
+    "heuristic": {form: fit}}}: ETSModel at every admissible form (as the ets peer searches them)
+    with initialization_method 'estimated' and 'heuristic', each fit {"aicc", "llf", "k",
+    "params": [alpha, beta, gamma, phi], "l", "b", "s" (the seasonal states, s[j] the one the
+    j-th row reads), "forecast"}; what bench/timeseries-ets.ts compares our ETS with form by form
+  statsmodels_peer.py etsat <job.json>
+    job: {"tasks": [{"key", "y", "m", "at": [{"form", "params", "l", "b", "s"}]}]}; prints {key:
+    [llf]}: ETSModel's log-likelihood at given parameters and starting states (ours, evaluated in
+    its filter)
   statsmodels_peer.py fit <job.json>
     job: {"tasks": [{"key", "y": [training values], "m": season, "h": steps, "file"?, "cached"?}]};
     prints one JSON object {key: {"ets": [...], "sarimax": [...], "theta": [...], "seconds": {...},
@@ -133,9 +143,22 @@ def kpss_d(y):
     return 1 if p < 0.05 else 0
 
 
-def fit_ets(y, m, h):
+def fit_ets_form(y, m, error, trend, damped, season, init="estimated"):
+    """ETSModel fitted at one form (statsmodels' error / trend / season names)."""
     from statsmodels.tsa.exponential_smoothing.ets import ETSModel
 
+    return ETSModel(
+        y,
+        error=error,
+        trend=trend,
+        damped_trend=damped,
+        seasonal=season,
+        seasonal_periods=m if season else None,
+        initialization_method=init,
+    ).fit(disp=False, maxiter=200)
+
+
+def fit_ets(y, m, h):
     positive = bool(np.all(y > 0))
     seasonal = m > 1 and len(y) >= 2 * m + 2
     fits = []
@@ -145,20 +168,124 @@ def fit_ets(y, m, h):
                 if season == "mul" and (not positive or error == "add"):
                     continue
                 try:
-                    res = ETSModel(
-                        y,
-                        error=error,
-                        trend=trend,
-                        damped_trend=damped,
-                        seasonal=season,
-                        seasonal_periods=m if season else None,
-                    ).fit(disp=False, maxiter=200)
+                    res = fit_ets_form(y, m, error, trend, damped, season)
                     if np.isfinite(res.aicc):
                         name = f"ETS({error[0].upper()},{ets_trend(trend, damped)},{season[0].upper() if season else 'N'})"
                         fits.append((res.aicc, name, res))
                 except Exception:
                     continue
     return first_sane(y, h, fits, "ETS form")
+
+
+ETS_FORMS = [
+    (error, trend, damped, season)
+    for error in ["add", "mul"]
+    for trend, damped in [(None, False), ("add", False), ("add", True)]
+    for season in [None, "add", "mul"]
+    if not (season == "mul" and error == "add")
+]
+
+
+def ets_form_name(error, trend, damped, season):
+    s = season[0].upper() if season else "N"
+    return f"{error[0].upper()},{ets_trend(trend, damped)},{s}"
+
+
+def ets_form_of(name):
+    e, t, s = name.split(",")
+    error = "add" if e == "A" else "mul"
+    trend = None if t == "N" else "add"
+    season = None if s == "N" else ("add" if s == "A" else "mul")
+    return error, trend, t == "Ad", season
+
+
+def ets_fit_record(res, h):
+    f = [float(v) for v in res.forecast(h)]
+    s = np.atleast_1d(np.asarray(res.initial_seasonal, dtype=float)) if res.model.has_seasonal else []
+    return {
+        "aicc": float(res.aicc),
+        "llf": float(res.llf),
+        "k": int(res.df_model),
+        "params": [
+            float(res.smoothing_level),
+            float(res.smoothing_trend) if res.model.has_trend else 0.0,
+            float(res.smoothing_seasonal) if res.model.has_seasonal else 0.0,
+            float(res.damping_trend) if res.model.damped_trend else 1.0,
+        ],
+        "l": float(res.initial_level),
+        "b": float(res.initial_trend) if res.model.has_trend else 0.0,
+        "s": [float(v) for v in s],
+        "forecast": f,
+    }
+
+
+def ets_forms_task(t):
+    """Every admissible ETS form fitted with estimated and with heuristic starting states."""
+    warnings.simplefilter("ignore")
+    y = np.asarray(t["y"], dtype=float)
+    m, h = int(t["m"]), int(t["h"])
+    positive = bool(np.all(y > 0))
+    seasonal = m > 1 and len(y) >= 2 * m + 2
+    out = {"estimated": {}, "heuristic": {}}
+    for error, trend, damped, season in ETS_FORMS:
+        if (error == "mul" or season == "mul") and not positive:
+            continue
+        if season and not seasonal:
+            continue
+        name = ets_form_name(error, trend, damped, season)
+        for init in ["estimated", "heuristic"]:
+            try:
+                res = fit_ets_form(y, m, error, trend, damped, season, init)
+                if np.isfinite(res.aicc):
+                    out[init][name] = ets_fit_record(res, h)
+            except Exception:
+                continue
+    return t["key"], out
+
+
+def ets_at_task(t):
+    """ETSModel's log-likelihood at each given form, parameters and starting states."""
+    from statsmodels.tsa.exponential_smoothing.ets import ETSModel
+
+    warnings.simplefilter("ignore")
+    y = np.asarray(t["y"], dtype=float)
+    m = int(t["m"])
+    out = []
+    for a in t["at"]:
+        error, trend, damped, season = ets_form_of(a["form"])
+        try:
+            model = ETSModel(
+                y,
+                error=error,
+                trend=trend,
+                damped_trend=damped,
+                seasonal=season,
+                seasonal_periods=m if season else None,
+                initialization_method="known",
+                initial_level=a["l"],
+                initial_trend=a["b"] if trend else None,
+                initial_seasonal=np.asarray(a["s"]) if season else None,
+            )
+            al, be, ga, ph = a["params"]
+            p = [al] + ([be] if trend else []) + ([ga] if season else []) + ([ph] if damped else [])
+            v = float(model.loglike(np.asarray(p, dtype=float)))
+            out.append(v if np.isfinite(v) else None)
+        except Exception:
+            out.append(None)
+    return t["key"], out
+
+
+def pooled(fn, job_file, save_files=False):
+    tasks = json.load(open(job_file))["tasks"]
+    procs = max(1, min(int(os.environ.get("PEER_PROCESSES", "2")), os.cpu_count() or 1))
+    files = {t["key"]: t.get("file") for t in tasks}
+    results = {}
+    with Pool(procs) as pool:
+        for k, v in pool.imap_unordered(fn, tasks, chunksize=1):
+            results[k] = v
+            if save_files:
+                save(files.get(k), v, len(results), len(tasks))
+    json.dump(results, sys.stdout)
 
 
 def ets_trend(trend, damped):
@@ -305,5 +432,9 @@ if __name__ == "__main__":
         dump(sys.argv[2])
     elif sys.argv[1] == "orders":
         orders(sys.argv[2])
+    elif sys.argv[1] == "etsforms":
+        pooled(ets_forms_task, sys.argv[2], save_files=True)
+    elif sys.argv[1] == "etsat":
+        pooled(ets_at_task, sys.argv[2])
     else:
         fit(sys.argv[2])

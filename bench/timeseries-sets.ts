@@ -69,6 +69,11 @@ export interface SeriesSet {
   /** A simulated set's generating family's peer: the one close to the best possible forecast. */
   generator?: 'ets' | 'sarimax';
   data: () => Promise<Dataset> | Dataset;
+  /**
+   * A simulated set's rows with its random draws passed through `wrap` (the oracle of
+   * bench/timeseries-intervals.ts: the same draws up to a forecast origin, fresh ones after it).
+   */
+  simulate?: (wrap: (r: SimRng) => SimRng) => Dataset;
   target: string;
   orderBy: string;
   groupBy: string[];
@@ -790,6 +795,8 @@ function rng(seed: number) {
   return { uniform, int, normal };
 }
 type Rng = ReturnType<typeof rng>;
+/** The draws a simulated set's generators make (SeriesSet.simulate). */
+export type SimRng = Rng;
 
 type SimKind = 'yearly' | 'quarterly' | 'monthly' | 'daily';
 const SIM_SHAPE: Record<
@@ -958,22 +965,24 @@ function simSet(
 ): SeriesSet {
   const shape = SIM_SHAPE[kind];
   const m = kind === 'daily' ? 7 : shape.period;
+  const simulate = (wrap: (r: Rng) => Rng = (r) => r): Dataset => {
+    const r = wrap(rng(seed));
+    const rows: CellValue[][] = [];
+    for (let s = 1; s <= count; s++) {
+      const n = r.int(shape.rows[0], shape.rows[1]);
+      const y = draw(r, n, m);
+      const key = `s${pad(s)}`;
+      y.forEach((v, i) => rows.push([key, simTime(kind, i, n), Math.round(v * 1e4) / 1e4]));
+    }
+    return { columns: ['series', 't', 'y'], rows };
+  };
   return {
     name: `sim: ${family} (${kind}, ${count} series)`,
     kind,
     source: 'simulated',
     generator,
-    data: () => {
-      const r = rng(seed);
-      const rows: CellValue[][] = [];
-      for (let s = 1; s <= count; s++) {
-        const n = r.int(shape.rows[0], shape.rows[1]);
-        const y = draw(r, n, m);
-        const key = `s${pad(s)}`;
-        y.forEach((v, i) => rows.push([key, simTime(kind, i, n), Math.round(v * 1e4) / 1e4]));
-      }
-      return { columns: ['series', 't', 'y'], rows };
-    },
+    data: () => simulate(),
+    simulate,
     target: 'y',
     orderBy: 't',
     groupBy: ['series'],

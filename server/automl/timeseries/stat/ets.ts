@@ -320,6 +320,29 @@ export function fitEts(
   m: number,
   forms?: EtsForm[],
 ): EtsFit | null {
+  let best: EtsFit | null = null;
+  for (const fit of etsFits(y, start, end, m, forms)) {
+    if (fit.aicc < (best?.aicc ?? Infinity)) best = fit;
+  }
+  if (!best || forms) return best;
+  const n = end - start + 1;
+  const seasonal = m > 1 && seasonRows({ error: 'A', trend: 'N', season: 'A' }, m, n);
+  const largest = parameterCount({ error: 'A', trend: 'Ad', season: m > 1 ? 'A' : 'N' }, m);
+  return {
+    ...best,
+    ...(m > 1 && !seasonal ? { seasonless: true as const } : {}),
+    ...(n < 2 * largest ? { short: true as const } : {}),
+  };
+}
+
+/** Every form fitEts searches, each at its maximum likelihood, in the order searched. */
+export function etsFits(
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+  m: number,
+  forms?: EtsForm[],
+): EtsFit[] {
   let positive = true;
   for (let i = start; i <= end; i++) if (!(y[i] > 0)) positive = false;
   const n = end - start + 1;
@@ -329,7 +352,7 @@ export function fitEts(
   );
   const key = (f: EtsForm) => `${f.trend}${f.season}`;
   const wanted = new Set(list.map((f) => `${f.error}${key(f)}`));
-  let best: EtsFit | null = null;
+  const fits: EtsFit[] = [];
   const done = new Set<string>();
   for (const f of list) {
     if (done.has(key(f))) continue;
@@ -338,22 +361,44 @@ export function fitEts(
     const error = f.season === 'M' ? 'M' : wanted.has(`A${key(f)}`) ? 'A' : 'M';
     const fit = fitEtsForm({ ...f, error }, m, y, start, end);
     if (!fit) continue;
-    if (fit.aicc < (best?.aicc ?? Infinity)) best = fit;
+    fits.push(fit);
     const twin = error === 'A' ? 'M' : 'A';
     if (f.season !== 'M' && wanted.has(`${twin}${key(f)}`)) {
       // The twin's own maximum likelihood, searched from the first fit's parameters: the states
       // run alike, but the likelihoods weigh the errors differently (relative errors for M), so
       // their optima differ (the Nile's ETS(M,N,N): alpha 0.15 where ETS(A,N,N) has 0.24).
       const own = fitEtsForm({ ...f, error: twin }, m, y, start, end, fit);
-      if (own && own.aicc < (best?.aicc ?? Infinity)) best = own;
+      if (own) fits.push(own);
     }
   }
-  if (!best || forms) return best;
-  const largest = parameterCount({ error: 'A', trend: 'Ad', season: m > 1 ? 'A' : 'N' }, m);
+  return fits;
+}
+
+/**
+ * A fit's -2 log-likelihood (with the constant n (log 2 pi + 1) statsmodels' llf carries) on
+ * y[start .. end] from `init` (default: the heuristic start), and that start: for comparing our
+ * filter with statsmodels' ETSModel at each other's parameters (bench/timeseries-ets.ts).
+ */
+export function etsLikelihood(
+  fit: EtsFit,
+  y: ArrayLike<number>,
+  start: number,
+  end: number,
+  init?: { l: number; b: number; s: ArrayLike<number> },
+): { m2ll: number; l: number; b: number; s: number[] } {
+  const mm = fit.season !== 'N' ? fit.m : 1;
+  const from = init
+    ? { l: init.l, b: init.b, s: Float64Array.from(init.s.length ? init.s : [0]) }
+    : initialStates(fit, mm, y, start, end);
+  if (from.s.length !== mm) from.s = new Float64Array(mm).fill(fit.season === 'M' ? 1 : 0);
+  const s = new Float64Array(mm);
+  const r = filter(fit, mm, fit.alpha, fit.beta, fit.gamma, fit.phi, y, start, end, from, s);
+  const n = end - start + 1;
   return {
-    ...best,
-    ...(m > 1 && !seasonal ? { seasonless: true as const } : {}),
-    ...(n < 2 * largest ? { short: true as const } : {}),
+    m2ll: minus2LogLik(fit, r) + n * (Math.log(2 * Math.PI) + 1),
+    l: from.l,
+    b: from.b,
+    s: fit.season !== 'N' ? [...from.s] : [],
   };
 }
 
