@@ -129,5 +129,9 @@ export default defineConfig({
         reuseExistingServer: process.env.E2E_REUSE_SERVER === '1',
         stdout: 'ignore',
         stderr: 'pipe',
+        // SIGTERM, so scripts/e2e-server.mjs stops its instances and removes their DATA_DIRs and
+        // the run's training cache: Playwright's default, SIGKILL to the process group, left
+        // them all in the temporary folder after every run it started the servers for.
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
       },
 });

@@ -11,7 +11,13 @@ export function LoginForm() {
   const m = useMutation({
     ...loginMutationOptions(),
     // Everything fetched before the login failed with 401 (explorer, completions): refetch it all.
-    onSuccess: () => qc.invalidateQueries(),
+    // A request still in flight left without the session and will be answered 401 too, and
+    // invalidating a query that has no data yet joins its fetch rather than starting another (the
+    // explorer's retry then stayed an error): cancel what is in flight first, then refetch.
+    onSuccess: async () => {
+      await qc.cancelQueries();
+      await qc.invalidateQueries();
+    },
   });
   return (
     <div className="overlay">
