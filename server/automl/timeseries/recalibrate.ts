@@ -165,14 +165,14 @@ export function forecastHalfWidths(
     // The band's residual quantile as trained (calibration.ts); the tracking aims at the
     // nominal miss rate.
     const q = quantileLevelOf(online.quantiles, level);
-    // The sketch's own quantile as trained: the bands move from the trained widths by as much as
-    // the outcomes since (and the record's age) move the sketch's quantile, so the sketch's grid
-    // of 64 points cannot by itself widen a band that no outcome widened.
+    // The sketch's own quantile as trained: where the outcomes since (and the record's age) do
+    // not raise it, the band stays within the trained width, so the sketch's grid of 64 points
+    // cannot by itself widen a band that no outcome widened.
     const base = recalibratedHalfWidths(online.sketch, online.weight, 1, none, q);
     return recent.map((r, g) => {
       let widest = 0;
       const own = recalibratedHalfWidths(online.sketch, online.weight, decay, r, q).map(
-        (x, k) => (widest = Math.max(widest, base[k] > 0 ? (x * trained[l][k]) / base[k] : x)),
+        (x, k) => (widest = Math.max(widest, x <= base[k] ? Math.min(x, trained[l][k]) : x)),
       );
       return trackedHalfWidths(own, ordered[g], level).map((x) => x * factors[g]);
     });
