@@ -230,7 +230,9 @@ describe('kill -9 and restart', () => {
       )
       .catch(() => 'connection lost');
     await when(async () => (await running(a)) > 0);
-    const exited = new Promise<void>((r) => a.child.once('exit', () => r()));
+    // 'close': the child's last lines (the SIGKILL notice) are read from its pipe once its stdio
+    // closes, which can be after 'exit' (a busy machine made this miss them once).
+    const exited = new Promise<void>((r) => a.child.once('close', () => r()));
     a.child.kill(first);
     await when(() => a.output().includes('Shutting down (the supervisor)'));
     for (const s of more) a.child.kill(s);
