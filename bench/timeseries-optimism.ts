@@ -73,9 +73,18 @@ function pairs(e: Entry, full: boolean): Map<string, [number, number]> {
   return out;
 }
 
+/**
+ * A validation MASE above this: a series whose origin scale collapsed after a run of zeros (the
+ * daily precipitation's dry spells, selection.ts COLLAPSED), where the candidates' fold scales
+ * differ by orders of magnitude; such a set-origin is left out.
+ */
+const COLLAPSED_MASE = 1e3;
+
 /** Per candidate: log(test / validation), and that minus the reference candidates' mean. */
 function logRatios(e: Entry, full: boolean): Map<string, [number, number]> | null {
-  const lr = new Map([...pairs(e, full)].map(([n, [v, t]]) => [n, Math.log(t / v)]));
+  const p = pairs(e, full);
+  if ([...p.values()].some(([v]) => v > COLLAPSED_MASE)) return null;
+  const lr = new Map([...p].map(([n, [v, t]]) => [n, Math.log(t / v)]));
   const base = REFERENCE.map((n) => lr.get(n));
   if (base.some((x) => x === undefined)) return null;
   const b = base.reduce((a, x) => a! + x!, 0)! / base.length;
