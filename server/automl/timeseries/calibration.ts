@@ -17,6 +17,12 @@ import type { ForecastCoverage, TimeSeriesArtifact, TimeSeriesDescription } from
 
 /** Nominal levels every model is calibrated and measured at (besides its own confidence). */
 const NOMINAL_LEVELS = [0.5, 0.8, 0.9, 0.95];
+/**
+ * Non-overlapping forecast windows of a series' own that weigh as much as the pooled residuals in
+ * its width factor (a series' residual level is a noisy estimate: consecutive origins share
+ * their targets).
+ */
+const FACTOR_PRIOR_WINDOWS = 8;
 
 export interface Calibration {
   /**
@@ -51,7 +57,6 @@ export function compositeResiduals(
   const foldOf = Array.from({ length: H }, (): number[] => []);
   const stood = Array.from({ length: H }, (): boolean[] => []);
   const target = Array.from({ length: H }, (): number[] => []);
-  const originRow = Array.from({ length: H }, (): number[] => []);
   for (const fold of folds) {
     for (let i = 0; i < fold.packed.n; i++) {
       const [g, row] = fold.origins[i];
@@ -71,14 +76,10 @@ export function compositeResiduals(
         foldOf[k - 1].push(fold.index);
         stood[k - 1].push(standIn);
         if (series) target[k - 1].push(series[g].t[row + k]);
-        originRow[k - 1].push(row);
       }
     }
   }
-  return {
-    ...{ r, age, main, series: seriesOf, fold: foldOf, stood, row: originRow },
-    ...(series ? { target } : {}),
-  };
+  return { r, age, main, series: seriesOf, fold: foldOf, stood, ...(series ? { target } : {}) };
 }
 
 /**
@@ -114,18 +115,11 @@ export function ownResiduals(res: StepResiduals): {
 }
 
 /**
- * Non-overlapping forecast windows of a series' own that weigh as much as the pooled residuals in
- * its width factor by the fixed prior (a series' residual level is a noisy estimate: consecutive
- * origins share their targets).
- */
-const FACTOR_PRIOR_WINDOWS = 8;
-
-/**
  * Per series, how much larger its residuals run than the pooled ones at the same steps (their sum
  * over the pooled mean's), shrunk towards 1 by FACTOR_PRIOR_WINDOWS: series of unlike difficulty
  * get widths of their own, a series with little evidence the pooled width.
  */
-function priorFactors(res: StepResiduals, nSeries: number, H: number): Float64Array {
+function widthFactors(res: StepResiduals, nSeries: number, H: number) {
   const own = new Float64Array(nSeries);
   const pooled = new Float64Array(nSeries);
   const steps = new Float64Array(nSeries);
@@ -148,108 +142,6 @@ function priorFactors(res: StepResiduals, nSeries: number, H: number): Float64Ar
     const w = steps[g] / (H * H);
     return (w * (o / pooled[g]) + FACTOR_PRIOR_WINDOWS) / (w + FACTOR_PRIOR_WINDOWS);
   });
-}
-
-/**
- * Per series, its residuals' sum over the pooled means' at the same step of the same fold (a
- * series is compared with the others over the same period), shrunk towards 1 as far as that
- * ratio is noise: the empirical-Bayes predictor of one-way random effects. The ratio r is pulled
- * towards 1 by tau^2 / (tau^2 + s^2 / m): s^2 the variance of the ratio over one block (H
- * consecutive origins of a fold, whose windows share targets) about its series' mean, pooled over
- * the series; m the series' blocks; tau^2 the variance of the series' ratios beyond that noise
- * (method of moments, as DerSimonian and Laird's). One series, or ratios no more spread than
- * their noise, get 1.
- */
-function evidenceFactors(res: StepResiduals, nSeries: number, H: number): Float64Array {
-  const cell = (k: number, i: number) => res.fold[k][i] * H + k;
-  const sums = new Map<number, [number, number]>();
-  res.r.forEach((r, k) =>
-    r.forEach((x, i) => {
-      const c = sums.get(cell(k, i)) ?? [0, 0];
-      c[0] += x;
-      c[1]++;
-      sums.set(cell(k, i), c);
-    }),
-  );
-  const own = new Float64Array(nSeries);
-  const pooled = new Float64Array(nSeries);
-  const blocks = Array.from({ length: nSeries }, () => new Map<number, [number, number]>());
-  res.r.forEach((r, k) =>
-    r.forEach((x, i) => {
-      const g = res.series[k][i];
-      const [sum, n] = sums.get(cell(k, i))!;
-      own[g] += x;
-      pooled[g] += sum / n;
-      const key = res.fold[k][i] * 1e9 + Math.floor((res.row?.[k][i] ?? 0) / H);
-      const b = blocks[g].get(key) ?? [0, 0];
-      b[0] += x;
-      b[1] += sum / n;
-      blocks[g].set(key, b);
-    }),
-  );
-  const ratio = Float64Array.from(own, (o, g) => (pooled[g] > 0 ? o / pooled[g] : 1));
-  let ss = 0;
-  let df = 0;
-  const m = blocks.map((bs) => {
-    const b = [...bs.values()].filter(([, p]) => p > 0).map(([o, p]) => o / p);
-    const mean = b.reduce((a, x) => a + x, 0) / Math.max(1, b.length);
-    for (const x of b) ss += (x - mean) ** 2;
-    df += Math.max(0, b.length - 1);
-    return b.length;
-  });
-  const within = df > 0 ? ss / df : 0;
-  const have = m.flatMap((n, g) => (n > 0 ? [g] : []));
-  if (have.length < 2) return new Float64Array(nSeries).fill(1);
-  const mean = have.reduce((a, g) => a + ratio[g], 0) / have.length;
-  const between = have.reduce((a, g) => a + (ratio[g] - mean) ** 2, 0) / (have.length - 1);
-  const noise = have.reduce((a, g) => a + within / m[g], 0) / have.length;
-  const tau2 = Math.max(0, between - noise);
-  return Float64Array.from(ratio, (r, g) =>
-    m[g] > 0 && tau2 > 0 ? 1 + (tau2 / (tau2 + within / m[g])) * (r - 1) : 1,
-  );
-}
-
-/** How a calibration's series get their width factors. */
-type FactorRule = typeof priorFactors;
-
-/**
- * Whether each series' width follows its own residuals as far as they tell the series apart
- * (evidenceFactors) or leans on the pooled width by the fixed prior (priorFactors): each rule's
- * factors and band at `level`, fitted on the residuals before the main split, scored on the main
- * split by the interval score (the half-life's proper score). The evidence's factors are taken
- * when they score better by one standard error of the paired difference (one cluster per row a
- * residual forecast: H steps of consecutive origins share it), the prior's otherwise: a set's
- * series whose ratios in the earlier folds carry to the latest period (series drawn from one
- * model with their own noise) get their own widths, ones whose do not (a few short real series)
- * keep the pooled width. The prior's without an earlier fold.
- */
-function chooseFactors(res: StepResiduals, nSeries: number, H: number, level: number): FactorRule {
-  const early = subset(res, (k) => res.fold[k].flatMap((x, i) => (x !== 0 ? [i] : [])));
-  if (!early.r.some((r) => r.length > 0) || !res.main.some((m) => m.includes(true))) {
-    return priorFactors;
-  }
-  const alpha = 1 - level;
-  const [prior, evidence] = [priorFactors, evidenceFactors].map((rule) => {
-    const f = rule(early, nSeries, H);
-    const u = early.r.map((r, k) => r.map((x, i) => x / f[early.series[k][i]]));
-    const q = levelWidths(
-      u,
-      u.map((r) => r.map(() => 1)),
-      [level],
-    )[0];
-    return res.r.flatMap((r, k) =>
-      r.flatMap((x, i) => {
-        if (!res.main[k][i]) return [];
-        const w = q[k] * f[res.series[k][i]];
-        return [2 * w + (2 / alpha) * Math.max(0, x - w)];
-      }),
-    );
-  });
-  const d = evidence.map((v, i) => v - prior[i]);
-  if (d.length < 2) return priorFactors;
-  const mean = d.reduce((a, b) => a + b, 0) / d.length;
-  const sd = Math.sqrt(d.reduce((a, b) => a + (b - mean) ** 2, 0) / (d.length - 1));
-  return mean < -sd / Math.sqrt(Math.max(1, d.length / H)) ? evidenceFactors : priorFactors;
 }
 
 /** Half-lives (in validation periods) the calibration chooses from; Infinity weighs all alike. */
@@ -571,12 +463,10 @@ export interface StepResiduals {
    * calendar share their dates), when the calibration was given the series.
    */
   target?: number[][];
-  /** Each residual's origin row in its series (evidenceFactors' blocks of consecutive origins). */
-  row?: number[][];
 }
 
 /** The per-residual fields of StepResiduals, in the order they are copied. */
-const RESIDUAL_KEYS = ['r', 'age', 'main', 'series', 'fold', 'stood', 'target', 'row'] as const;
+const RESIDUAL_KEYS = ['r', 'age', 'main', 'series', 'fold', 'stood', 'target'] as const;
 
 /** The residuals at the indices `keep(k)` of each step, every per-residual field alike. */
 function subset(res: StepResiduals, keep: (k: number) => number[]): StepResiduals {
@@ -604,16 +494,11 @@ export type Bands = Pick<
 };
 
 /** The bands calibrateIntervals makes of residuals, before their coverage is measured. */
-type Fitted = Omit<Bands, 'coverage' | 'halfWidths' | 'standIns'> & {
-  widths: number[][];
-  /** How its series got their width factors (chooseFactors). */
-  rule: FactorRule;
-};
+type Fitted = Omit<Bands, 'coverage' | 'halfWidths' | 'standIns'> & { widths: number[][] };
 
 /**
  * The bands of residuals `res` of `nSeries` series: per-series width factors, the age half-life
- * (`givenHalfLife` when given, else chosen on the main split), the width factors' rule
- * (`givenRule`, else chooseFactors), each level's quantile and
+ * (`givenHalfLife` when given, else chosen on the main split), each level's quantile and
  * half-widths per step at `levelList`.
  */
 function fitBands(
@@ -622,26 +507,10 @@ function fitBands(
   level: number,
   levelList: number[],
   givenHalfLife?: number,
-  givenRule?: FactorRule,
 ): Fitted {
   const H = res.r.length;
-  const rule = givenRule ?? chooseFactors(res, nSeries, H, level);
-  const widthFactor = rule(res, nSeries, H);
-  // Each residual over its series' factor from the other folds' residuals (cross-fitting): a
-  // factor fitted on the residuals it divides makes them look more alike than the next period's
-  // errors will be, and the pooled quantile too narrow (the simulated sets' 90 % bands held 0.871
-  // instead of 0.889). The prior's factors, shrunk hard, divide their own.
-  const folds = [...new Set(res.fold.flat())];
-  const without = new Map(
-    folds.map((f) => {
-      if (folds.length < 2 || rule === priorFactors) return [f, widthFactor];
-      const others = subset(res, (k) => res.fold[k].flatMap((x, i) => (x !== f ? [i] : [])));
-      return [f, rule(others, nSeries, H)];
-    }),
-  );
-  const u = res.r.map((r, k) =>
-    r.map((x, i) => x / without.get(res.fold[k][i])![res.series[k][i]]),
-  );
+  const widthFactor = widthFactors(res, nSeries, H);
+  const u = res.r.map((r, k) => r.map((x, i) => x / widthFactor[res.series[k][i]]));
   const pooled: Calibration = { residuals: u, ages: res.age, main: res.main, target: res.target };
   const halfLife = givenHalfLife ?? chooseHalfLife(pooled, level);
   const weights = res.age.map((a) => a.map((x) => ageWeight(x, halfLife)));
@@ -652,7 +521,7 @@ function fitBands(
     halfWidths: widths[i],
     quantile: round(quantiles[i], 4),
   }));
-  return { levels, halfLife, widthFactor, u, weights, widths, rule };
+  return { levels, halfLife, widthFactor, u, weights, widths };
 }
 
 /**
@@ -689,7 +558,7 @@ export function bandsOf(all: StepResiduals, nSeries: number, level: number): Ban
   const halfWidths = fit.levels.find((l) => l.level === level)!.halfWidths;
 
   const back = oneFoldBack(res);
-  const before = back ? fitBands(back, nSeries, level, levelList, fit.halfLife, fit.rule) : fit;
+  const before = back ? fitBands(back, nSeries, level, levelList, fit.halfLife) : fit;
   const counted = back ? res.main : res.r.map((r) => r.map(() => true));
   const coverage: ForecastCoverage[] = levelList.map((l, li) => {
     const hw = before.widths[li];

@@ -160,21 +160,13 @@ export function forecastHalfWidths(
   // residuals' weight against the forecast's own weight of 1, and the conformal quantile of the
   // high levels jumped towards the record's largest residuals at a group's first outcome after
   // training, even one it forecast exactly: every 95 % band of 40 groups widened 12 %.)
-  const none = { residuals: online.sketch.map(() => []), weights: online.sketch.map(() => []) };
-  return levels.map((level, l) => {
-    // The band's residual quantile as trained (calibration.ts); the tracking aims at the
-    // nominal miss rate.
-    const q = quantileLevelOf(online.quantiles, level);
-    // The sketch's own quantile as trained: where the outcomes since (and the record's age) do
-    // not raise it, the band stays within the trained width, so the sketch's grid of 64 points
-    // cannot by itself widen a band that no outcome widened.
-    const base = recalibratedHalfWidths(online.sketch, online.weight, 1, none, q);
-    return recent.map((r, g) => {
-      let widest = 0;
-      const own = recalibratedHalfWidths(online.sketch, online.weight, decay, r, q).map(
-        (x, k) => (widest = Math.max(widest, x <= base[k] ? Math.min(x, trained[l][k]) : x)),
-      );
+  return levels.map((level) =>
+    recent.map((r, g) => {
+      // The band's residual quantile as trained (calibration.ts); the tracking aims at the
+      // nominal miss rate.
+      const q = quantileLevelOf(online.quantiles, level);
+      const own = recalibratedHalfWidths(online.sketch, online.weight, decay, r, q);
       return trackedHalfWidths(own, ordered[g], level).map((x) => x * factors[g]);
-    });
-  });
+    }),
+  );
 }

@@ -63,15 +63,3 @@ export function emptyResiduals(H: number): StepResiduals {
   }
   return res;
 }
-
-/** erf (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7). */
-function erf(x: number): number {
-  const t = 1 / (1 + 0.3275911 * Math.abs(x));
-  const p =
-    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t;
-  const y = 1 - p * Math.exp(-x * x);
-  return x >= 0 ? y : -y;
-}
-
-/** P(|Z| <= w), Z standard normal: the exact coverage of a band of half-width w. */
-export const gaussianCoverage = (w: number): number => erf(w / Math.SQRT2);
