@@ -30,6 +30,21 @@ import { type SeriesSet, askedSets } from './timeseries-sets';
 
 const round = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e5) / 1e5 : null);
 
+/** What the choices JSON's readers use of each record (one per set and origin). */
+export interface ChoicesRecord {
+  set: string;
+  origin: number;
+  tasks: {
+    key: string;
+    truth: number[];
+    scale: number;
+    seasonal_naive: number[];
+    engine: { value: number[] };
+    peers: Record<'ets' | 'sarimax' | 'theta', number[]> | null;
+    candidates: Record<string, number[] | undefined>;
+  }[];
+}
+
 /** The choices JSON's records (one per set and origin) of `sets`. */
 export async function recordChoices(sets: SeriesSet[]): Promise<unknown[]> {
   const out: unknown[] = [];

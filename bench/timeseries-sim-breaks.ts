@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs';
 import type { CellValue } from '../server/automl/index';
 import { fitArima } from '../server/automl/timeseries/stat/arima';
 import { tasksOf } from './timeseries';
-import { recordChoices } from './timeseries-choices';
+import { type ChoicesRecord, recordChoices } from './timeseries-choices';
 import {
   type Rng,
   SIM_SHAPE,
@@ -110,25 +110,11 @@ const BREAKS: SeriesSet[] = [
   breakSet('AR(1), the shift 1-3 HORIZONs before the end', 'ar1', 'monthly', 2005, { late: true }),
 ];
 
-interface Record_ {
-  set: string;
-  origin: number;
-  tasks: {
-    key: string;
-    truth: number[];
-    scale: number;
-    seasonal_naive: number[];
-    engine: { value: number[] };
-    peers: Record<'ets' | 'sarimax' | 'theta', number[]> | null;
-    candidates: Record<string, number[] | undefined>;
-  }[];
-}
-
 const words = (process.env.TIMESERIES_SETS ?? '').split(',').filter(Boolean);
 const sets = BREAKS.filter(
   (s) => words.length === 0 || words.some((w) => s.name.toLowerCase().includes(w.toLowerCase())),
 );
-const runs = (await recordChoices(sets)) as Record_[];
+const runs = (await recordChoices(sets)) as ChoicesRecord[];
 if (process.argv[2]) writeFileSync(process.argv[2], JSON.stringify(runs));
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');

@@ -9,25 +9,12 @@
 // (any set of the JSON is tabulated; the generating peer is shown for the simulated ones).
 
 import { readFileSync } from 'node:fs';
+import type { ChoicesRecord } from './timeseries-choices';
 import { SIM } from './timeseries-sets';
-
-interface Choices {
-  set: string;
-  origin: number;
-  tasks: {
-    key: string;
-    truth: number[];
-    scale: number;
-    seasonal_naive: number[];
-    engine: { value: number[] };
-    peers: Record<'ets' | 'sarimax' | 'theta', number[]> | null;
-    candidates: Record<string, number[] | undefined>;
-  }[];
-}
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: npx tsx bench/timeseries-sim.ts <choices.json>');
-const runs = JSON.parse(readFileSync(file, 'utf8')) as Choices[];
+const runs = JSON.parse(readFileSync(file, 'utf8')) as ChoicesRecord[];
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
 const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
 
