@@ -45,6 +45,45 @@ export interface ChoicesRecord {
   }[];
 }
 
+const meanOf = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
+
+/**
+ * Per method of the records of `set` (`engine`, `seasonal_naive`, `peer ets` / `sarimax` /
+ * `theta`, each forced candidate), per series: its MASE at each origin.
+ */
+export function maseBySeries(runs: ChoicesRecord[], set: string) {
+  const out = new Map<string, Map<string, number[]>>();
+  const add = (method: string, key: string, v: number) => {
+    if (!out.has(method)) out.set(method, new Map());
+    const m = out.get(method)!;
+    m.set(key, [...(m.get(key) ?? []), v]);
+  };
+  for (const r of runs.filter((x) => x.set === set)) {
+    for (const t of r.tasks) {
+      const mase = (p: number[]) =>
+        t.truth.reduce((a, y, k) => a + Math.abs(y - p[k]), 0) / t.truth.length / t.scale;
+      add('engine', t.key, mase(t.engine.value));
+      add('seasonal_naive', t.key, mase(t.seasonal_naive));
+      for (const p of ['ets', 'sarimax', 'theta'] as const)
+        add(`peer ${p}`, t.key, t.peers ? mase(t.peers[p]) : NaN);
+      for (const [c, f] of Object.entries(t.candidates)) if (f) add(c, t.key, mase(f));
+    }
+  }
+  return out;
+}
+
+/**
+ * The engine's MASE minus `method`'s, each series' origins averaged first (the series are the
+ * independent draws), as "mean ± its standard error over the series".
+ */
+export function gapOverSeries(m: Map<string, Map<string, number[]>>, method: string): string {
+  const d = [...m.get('engine')!.entries()].map(([k, v]) =>
+    meanOf(v.map((x, i) => x - m.get(method)!.get(k)![i])),
+  );
+  const sd = Math.sqrt(d.reduce((a, x) => a + (x - meanOf(d)) ** 2, 0) / (d.length - 1));
+  return `${meanOf(d) >= 0 ? '+' : ''}${meanOf(d).toFixed(3)} ± ${(sd / Math.sqrt(d.length)).toFixed(3)}`;
+}
+
 /** The choices JSON's records (one per set and origin) of `sets`. */
 export async function recordChoices(sets: SeriesSet[]): Promise<unknown[]> {
   const out: unknown[] = [];

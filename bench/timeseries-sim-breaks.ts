@@ -16,7 +16,12 @@ import { writeFileSync } from 'node:fs';
 import type { CellValue } from '../server/automl/index';
 import { fitArima } from '../server/automl/timeseries/stat/arima';
 import { tasksOf } from './timeseries';
-import { type ChoicesRecord, recordChoices } from './timeseries-choices';
+import {
+  type ChoicesRecord,
+  gapOverSeries,
+  maseBySeries,
+  recordChoices,
+} from './timeseries-choices';
 import {
   type Rng,
   SIM_SHAPE,
@@ -127,31 +132,10 @@ console.log(
 );
 console.log(`|${' --- |'.repeat(10 + candidates.length)}`);
 for (const s of sets) {
-  // Per method, per series: its MASE at each origin.
-  const m = new Map<string, Map<string, number[]>>();
-  const add = (method: string, key: string, v: number) => {
-    if (!m.has(method)) m.set(method, new Map());
-    const byKey = m.get(method)!;
-    byKey.set(key, [...(byKey.get(key) ?? []), v]);
-  };
-  for (const r of runs.filter((x) => x.set === s.name)) {
-    for (const t of r.tasks) {
-      const mase = (p: number[]) =>
-        t.truth.reduce((a, y, k) => a + Math.abs(y - p[k]), 0) / t.truth.length / t.scale;
-      add('engine', t.key, mase(t.engine.value));
-      add('seasonal_naive', t.key, mase(t.seasonal_naive));
-      for (const p of ['ets', 'sarimax', 'theta'] as const)
-        add(`peer ${p}`, t.key, t.peers ? mase(t.peers[p]) : NaN);
-      for (const [c, f] of Object.entries(t.candidates)) if (f) add(c, t.key, mase(f));
-    }
-  }
+  const m = maseBySeries(runs, s.name);
   const overall = (method: string) => mean([...(m.get(method)?.values() ?? [])].flat());
   const eng = overall('engine');
-  const d = [...m.get('engine')!.entries()].map(([k, v]) =>
-    mean(v.map((x, i) => x - m.get('peer sarimax')!.get(k)![i])),
-  );
-  const sd = Math.sqrt(d.reduce((a, x) => a + (x - mean(d)) ** 2, 0) / (d.length - 1));
-  const diff = `${mean(d) >= 0 ? '+' : ''}${mean(d).toFixed(3)} ± ${(sd / Math.sqrt(d.length)).toFixed(3)}`;
+  const diff = gapOverSeries(m, 'peer sarimax');
   const others = ['seasonal_naive', 'peer ets', 'peer sarimax', 'peer theta'].map(overall);
   const rank = 1 + others.filter((x) => x < eng).length;
   // ARIMA searched on each task's training rows alone: how often it finds a shift.

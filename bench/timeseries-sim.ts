@@ -9,7 +9,7 @@
 // (any set of the JSON is tabulated; the generating peer is shown for the simulated ones).
 
 import { readFileSync } from 'node:fs';
-import type { ChoicesRecord } from './timeseries-choices';
+import { type ChoicesRecord, gapOverSeries, maseBySeries } from './timeseries-choices';
 import { SIM } from './timeseries-sets';
 
 const file = process.argv[2];
@@ -17,29 +17,6 @@ if (!file) throw new Error('usage: npx tsx bench/timeseries-sim.ts <choices.json
 const runs = JSON.parse(readFileSync(file, 'utf8')) as ChoicesRecord[];
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '-');
 const mean = (x: number[]) => x.reduce((a, b) => a + b, 0) / x.length;
-
-/** Per method, per series: its MASE at each origin. */
-function bySet(set: string) {
-  const out = new Map<string, Map<string, number[]>>();
-  const add = (method: string, key: string, v: number) => {
-    if (!out.has(method)) out.set(method, new Map());
-    const m = out.get(method)!;
-    if (!m.has(key)) m.set(key, []);
-    m.get(key)!.push(v);
-  };
-  for (const r of runs.filter((x) => x.set === set)) {
-    for (const t of r.tasks) {
-      const mase = (p: number[]) =>
-        t.truth.reduce((a, y, k) => a + Math.abs(y - p[k]), 0) / t.truth.length / t.scale;
-      add('engine', t.key, mase(t.engine.value));
-      add('seasonal_naive', t.key, mase(t.seasonal_naive));
-      for (const p of ['ets', 'sarimax', 'theta'] as const)
-        add(`peer ${p}`, t.key, t.peers ? mase(t.peers[p]) : NaN);
-      for (const [c, f] of Object.entries(t.candidates)) if (f) add(c, t.key, mase(f));
-    }
-  }
-  return out;
-}
 
 const sets = [...new Set(runs.map((r) => r.set))];
 const candidates = [
@@ -50,18 +27,12 @@ console.log(
 );
 console.log(`|${' --- |'.repeat(10 + candidates.length)}`);
 for (const set of sets) {
-  const m = bySet(set);
+  const m = maseBySeries(runs, set);
   const overall = (method: string) => mean([...(m.get(method)?.values() ?? [])].flat());
   const gen = SIM.find((s) => s.name === set)?.generator;
   const eng = overall('engine');
   let diff = '-';
-  if (gen) {
-    const d = [...m.get('engine')!.entries()].map(([k, v]) =>
-      mean(v.map((x, i) => x - m.get(`peer ${gen}`)!.get(k)![i])),
-    );
-    const sd = Math.sqrt(d.reduce((a, x) => a + (x - mean(d)) ** 2, 0) / (d.length - 1));
-    diff = `${mean(d) >= 0 ? '+' : ''}${mean(d).toFixed(3)} ± ${(sd / Math.sqrt(d.length)).toFixed(3)}`;
-  }
+  if (gen) diff = gapOverSeries(m, `peer ${gen}`);
   const others = ['seasonal_naive', 'peer ets', 'peer sarimax', 'peer theta'].map(overall);
   const rank = 1 + others.filter((x) => x < eng).length;
   const n = [...m.get('engine')!.values()].flat().length;
